@@ -1,0 +1,82 @@
+#include "app/cli/Cli.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+#include <cstdio>
+#include <cstring>
+
+#include "app/cli/CliSupport.h"
+#include "app/cli/Verbs.h"
+
+namespace scalex::cli {
+
+const std::vector<Verb>& verbs() {
+    static const std::vector<Verb> table{
+        {"account", "parameter, FLOP, memory-traffic and cache accounting of one model configuration", verbAccount},
+        {"device", "list the CPU and CUDA devices the microbenchmarks can use", verbDevice},
+    };
+    return table;
+}
+
+namespace {
+
+void printHelp() {
+    QString text = QStringLiteral(
+        "Scalex %1: an explorer for neural scaling laws.\n\n"
+        "Usage:\n"
+        "  scalex                       open the explorer window on the last or the built-in example project\n"
+        "  scalex FILE.scalex           open a project\n"
+        "  scalex --screenshot OUT.png  render the main window to a PNG and exit (works without a display)\n"
+        "  scalex <verb> [options]      run a headless verb; `scalex <verb> --help` for its options\n\n"
+        "Verbs:\n").arg(QStringLiteral(SCALEX_VERSION));
+    for (const auto& v : verbs()) text += QStringLiteral("  %1%2\n").arg(QString::fromLatin1(v.name), -12).arg(QString::fromLatin1(v.summary));
+    printText(text);
+}
+
+}  // namespace
+
+bool isVerbInvocation(int argc, char** argv) {
+    if (argc < 2) return false;
+    const char* first = argv[1];
+    if (!std::strcmp(first, "help") || !std::strcmp(first, "--help") || !std::strcmp(first, "-h") ||
+        !std::strcmp(first, "version") || !std::strcmp(first, "--version"))
+        return true;
+    for (const auto& v : verbs())
+        if (!std::strcmp(first, v.name)) return true;
+    // Anything else that does not look like an option or a file is an unknown verb: report it headless.
+    return first[0] != '-' && std::strchr(first, '.') == nullptr && std::strchr(first, '/') == nullptr;
+}
+
+int runVerb(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("scalex"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Scalex"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SCALEX_VERSION));
+    QStringList args = QCoreApplication::arguments();
+    args.removeFirst();
+    const QString name = args.first();
+    if (name == "help" || name == "--help" || name == "-h") {
+        printHelp();
+        return kExitOk;
+    }
+    if (name == "version" || name == "--version") {
+        printText(QStringLiteral("scalex %1\n").arg(QStringLiteral(SCALEX_VERSION)));
+        return kExitOk;
+    }
+    for (const auto& v : verbs()) {
+        if (name != QLatin1String(v.name)) continue;
+        try {
+            return v.run(args);
+        } catch (const UsageError& e) {
+            std::fprintf(stderr, "scalex %s: %s\n", v.name, e.what());
+            return kExitUsage;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "scalex %s: error: %s\n", v.name, e.what());
+            return kExitUsage;
+        }
+    }
+    std::fprintf(stderr, "scalex: unknown verb '%s' (run `scalex help` for the list)\n", qPrintable(name));
+    return kExitUsage;
+}
+
+}  // namespace scalex::cli

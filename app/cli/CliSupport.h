@@ -1,0 +1,37 @@
+#pragma once
+// Small helpers shared by the verbs: option parsing with errors that name the option,
+// and JSON output.
+#include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+
+namespace scalex::cli {
+
+// Thrown for bad input; the message is printed as "scalex <verb>: <message>" and the verb exits 2.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitUnusable = 1;  // the input was read but is not usable (e.g. `check`)
+inline constexpr int kExitUsage = 2;
+
+// Parses `args` (argv without the program name, verb first) and throws UsageError on unknown options.
+void parseOrThrow(QCommandLineParser& parser, const QStringList& args);
+
+std::optional<std::int64_t> intOption(const QCommandLineParser& parser, const QString& name, std::int64_t min = 1);
+std::int64_t requiredIntOption(const QCommandLineParser& parser, const QString& name, std::int64_t min = 1);
+std::optional<double> doubleOption(const QCommandLineParser& parser, const QString& name);
+
+void printJson(const QJsonObject& object);
+void printJson(const QJsonDocument& document);
+
+// Writes `text` to stdout.
+void printText(const QString& text);
+
+}  // namespace scalex::cli

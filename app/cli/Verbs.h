@@ -1,0 +1,24 @@
+#pragma once
+// Every headless verb: `int verbX(const QStringList& args)`, args[0] is the verb itself.
+// Each throws UsageError for bad input and returns the exit status otherwise.
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+namespace scalex::cli {
+
+using VerbFunction = int (*)(const QStringList& args);
+
+struct Verb {
+    const char* name;
+    const char* summary;
+    VerbFunction run;
+};
+
+// The table of verbs, in the order `scalex help` lists them.
+const std::vector<Verb>& verbs();
+
+int verbAccount(const QStringList& args);
+int verbDevice(const QStringList& args);
+
+}  // namespace scalex::cli
