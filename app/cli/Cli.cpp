@@ -8,6 +8,8 @@
 #include "app/cli/CliSupport.h"
 #include "app/cli/Verbs.h"
 
+static void initResources() { Q_INIT_RESOURCE(scalex); }
+
 namespace scalex::cli {
 
 const std::vector<Verb>& verbs() {
@@ -49,6 +51,7 @@ bool isVerbInvocation(int argc, char** argv) {
 
 int runVerb(int argc, char** argv) {
     QCoreApplication app(argc, argv);
+    initResources();
     QCoreApplication::setApplicationName(QStringLiteral("scalex"));
     QCoreApplication::setOrganizationName(QStringLiteral("Scalex"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SCALEX_VERSION));

@@ -8,11 +8,17 @@
 #include <cstdio>
 
 #include "app/gui/MainWindow.h"
+#include "app/gui/Theme.h"
+#include <QSettings>
+
+// The resources live in the static scalex_app library and must be registered explicitly.
+static void initResources() { Q_INIT_RESOURCE(scalex); }
 
 namespace scalex::gui {
 
 int runGui(int argc, char** argv) {
     QApplication app(argc, argv);
+    initResources();
     QApplication::setApplicationName(QStringLiteral("scalex"));
     QApplication::setApplicationDisplayName(QStringLiteral("Scalex"));
     QApplication::setOrganizationName(QStringLiteral("Scalex"));
@@ -25,10 +31,20 @@ int runGui(int argc, char** argv) {
     parser.addOption({"example", "Open the built-in example project."});
     parser.addOption({"screenshot", "Render the main window to this PNG and exit.", "file"});
     parser.addOption({"size", "Window size WIDTHxHEIGHT in pixels.", "size", "1280x800"});
+    parser.addOption({"view", "Show this view first (e.g. breakdown).", "id"});
+    parser.addOption({"theme", "light or dark.", "name"});
     parser.addPositionalArgument("project", "A .scalex project or a run table to open.", "[project]");
     parser.process(app);
 
+    const QString theme = parser.isSet("theme") ? parser.value("theme") : QSettings().value("ui/theme").toString();
+    Theme::setCurrent(theme == QLatin1String("dark") ? Theme::dark() : Theme::light());
+    Theme::current().applyTo(app);
+
     MainWindow window;
+    if (parser.isSet("view") && !window.showView(parser.value("view"))) {
+        std::fprintf(stderr, "scalex: --view: no view named '%s'\n", qPrintable(parser.value("view")));
+        return 2;
+    }
     const QStringList size = parser.value("size").split('x');
     if (size.size() == 2) window.resize(size[0].toInt(), size[1].toInt());
 

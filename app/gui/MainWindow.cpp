@@ -1,49 +1,134 @@
 #include "app/gui/MainWindow.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTextBrowser>
+
+#include "app/gui/FlopBreakdownView.h"
+#include "app/gui/Theme.h"
+#include "app/gui/ViewPanel.h"
 
 namespace scalex::gui {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setObjectName(QStringLiteral("ScalexMainWindow"));
     setWindowTitle(QStringLiteral("Scalex"));
     setWindowIcon(QIcon(QStringLiteral(":/scalex/icons/scalex.svg")));
     views_ = new QTabWidget(this);
     views_->setDocumentMode(true);
-    auto* welcome = new QLabel(
-        tr("<h2>Scalex</h2><p>An explorer for neural scaling laws: Pareto fronts, the parametric loss surface "
-           "L(N,D), IsoFLOP profiles, compute-optimal model sizes and inference runtimes of Transformer and "
-           "xLSTM models.</p>"),
-        views_);
-    welcome->setAlignment(Qt::AlignCenter);
-    welcome->setWordWrap(true);
-    welcome->setMargin(40);
-    views_->addTab(welcome, tr("Welcome"));
     setCentralWidget(views_);
+
+    explain_ = new QTextBrowser(this);
+    explain_->setOpenExternalLinks(false);
+    explainDock_ = new QDockWidget(tr("Explain"), this);
+    explainDock_->setObjectName(QStringLiteral("ExplainDock"));
+    explainDock_->setWidget(explain_);
+    explainDock_->setMinimumWidth(260);
+    addDockWidget(Qt::RightDockWidgetArea, explainDock_);
+
+    addPanel(new FlopBreakdownView(this));
+
+    connect(views_, &QTabWidget::currentChanged, this, &MainWindow::updateExplain);
     buildMenus();
     statusProject_ = new QLabel(tr("No project"), this);
     statusBar()->addPermanentWidget(statusProject_);
     statusBar()->showMessage(tr("Ready"));
     resize(1280, 800);
+    restoreLayout();
+    updateExplain();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::addPanel(ViewPanel* panel) {
+    panels_.push_back(panel);
+    views_->addTab(panel, panel->title());
+    connect(panel, &ViewPanel::explainChanged, this, [this, panel] {
+        if (currentPanel() == panel) updateExplain();
+    });
+}
+
+ViewPanel* MainWindow::currentPanel() const { return qobject_cast<ViewPanel*>(views_->currentWidget()); }
+
+bool MainWindow::showView(const QString& id) {
+    for (ViewPanel* p : panels_)
+        if (p->viewId() == id) {
+            views_->setCurrentWidget(p);
+            return true;
+        }
+    return false;
+}
+
+void MainWindow::updateExplain() {
+    if (ViewPanel* p = currentPanel()) explain_->setHtml(p->explainHtml());
 }
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
-    menuBar()->addMenu(tr("&View"));
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(explainDock_->toggleViewAction());
+    view->addSeparator();
+    auto* themes = new QActionGroup(this);
+    QAction* light = view->addAction(tr("&Light theme"));
+    QAction* dark = view->addAction(tr("&Dark theme"));
+    for (QAction* a : {light, dark}) {
+        a->setCheckable(true);
+        themes->addAction(a);
+    }
+    (Theme::current().kind == ThemeKind::Dark ? dark : light)->setChecked(true);
+    connect(light, &QAction::triggered, this, [this] { setDarkTheme(false); });
+    connect(dark, &QAction::triggered, this, [this] { setDarkTheme(true); });
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Scalex"), this, &MainWindow::showAbout);
 }
 
+void MainWindow::setDarkTheme(bool dark) {
+    Theme::setCurrent(dark ? Theme::dark() : Theme::light());
+    if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance())) Theme::current().applyTo(*app);
+    QSettings().setValue(QStringLiteral("ui/theme"), dark ? QStringLiteral("dark") : QStringLiteral("light"));
+    // Views rebuild their charts with the new colours.
+    for (ViewPanel* p : panels_)
+        if (auto* b = qobject_cast<FlopBreakdownView*>(p)) b->setConvention(accounting::studyConvention());
+}
+
 void MainWindow::showAbout() {
     QMessageBox::about(this, tr("About Scalex"),
-                       tr("<b>Scalex %1</b><p>Desktop explorer for neural scaling laws.</p>").arg(QStringLiteral(SCALEX_VERSION)));
+                       tr("<b>Scalex %1</b><p>Desktop explorer for neural scaling laws: Pareto fronts, the parametric "
+                          "loss surface L(N,D), IsoFLOP profiles, compute-optimal model sizes and inference runtimes of "
+                          "Transformer and xLSTM models.</p>")
+                           .arg(QStringLiteral(SCALEX_VERSION)));
+}
+
+void MainWindow::restoreLayout() {
+    QSettings s;
+    restoreGeometry(s.value(QStringLiteral("ui/geometry")).toByteArray());
+    restoreState(s.value(QStringLiteral("ui/state")).toByteArray());
+    showView(s.value(QStringLiteral("ui/view")).toString());
+}
+
+void MainWindow::saveLayout() {
+    QSettings s;
+    s.setValue(QStringLiteral("ui/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("ui/state"), saveState());
+    if (ViewPanel* p = currentPanel()) s.setValue(QStringLiteral("ui/view"), p->viewId());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveLayout();
+    event->accept();
 }
 
 }  // namespace scalex::gui

@@ -1,0 +1,282 @@
+#include "app/gui/FlopBreakdownView.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QTextStream>
+#include <QVBoxLayout>
+#include <array>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QPercentBarSeries>
+#include <QtCharts/QStackedBarSeries>
+#include <QtCharts/QValueAxis>
+
+#include "app/gui/LogTicks.h"
+#include "app/gui/Theme.h"
+#include "core/accounting/CacheSize.h"
+#include "core/accounting/MemoryOps.h"
+#include "core/accounting/ParamCount.h"
+
+namespace scalex::gui {
+
+using namespace accounting;
+
+namespace {
+
+struct Preset {
+    QString label;
+    ModelConfig config;
+};
+
+// The appendix model tables shipped in datasets/paper/model_configs.csv.
+std::vector<Preset> presets(Family family) {
+    std::vector<Preset> out;
+    QFile f(QStringLiteral(":/scalex/datasets/paper/model_configs.csv"));
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) return out;
+    QTextStream in(&f);
+    QStringList header;
+    while (!in.atEnd()) {
+        const QString line = in.readLine();
+        if (line.startsWith('#') || line.isEmpty()) continue;
+        const QStringList c = line.split(',');
+        if (header.isEmpty()) {
+            header = c;
+            continue;
+        }
+        auto col = [&](const char* name) { return c.value(static_cast<int>(header.indexOf(QLatin1String(name)))); };
+        if (parseFamily(col("family").toStdString()) != family) continue;
+        ConfigOverrides ov;
+        ov.dQk = col("d_qk").toLongLong();
+        ov.dHv = col("d_hv").toLongLong();
+        ov.dFf = col("d_ff").toLongLong();
+        const ModelConfig cfg =
+            makeStudyConfig(family, col("d_model").toLongLong(), col("n_layers").toLongLong(), col("n_heads").toLongLong(), ov);
+        const QString label = QStringLiteral("%1 (%2, d %3, L %4)")
+                                  .arg(formatCount(static_cast<double>(countParameters(cfg).total())), col("experiment_set"),
+                                       col("d_model"), col("n_layers"));
+        out.push_back({label, cfg});
+    }
+    return out;
+}
+
+QString contextLabel(double t) { return t >= 1024 ? QString::number(t / 1024) + 'k' : QString::number(t); }
+
+}  // namespace
+
+std::vector<double> FlopBreakdownView::contexts() {
+    std::vector<double> out;
+    for (double t = 512; t <= 131072; t *= 2) out.push_back(t);
+    return out;
+}
+
+FlopBreakdownView::FlopBreakdownView(QWidget* parent) : ViewPanel(parent) {
+    transformer_ = makeStudyConfig(Family::Transformer, 2048, 24, 16);
+    xlstm_ = makeStudyConfig(Family::Xlstm, 2048, 24, 8);
+
+    transformerPreset_ = new QComboBox(this);
+    xlstmPreset_ = new QComboBox(this);
+    fillPresets(transformerPreset_, Family::Transformer);
+    fillPresets(xlstmPreset_, Family::Xlstm);
+    metricBox_ = new QComboBox(this);
+    metricBox_->addItem(tr("Forward FLOPs per token"));
+    metricBox_->addItem(tr("Decode-step memory traffic (bytes, batch 1)"));
+    metricBox_->addItem(tr("KV cache / mLSTM state (bytes, batch 1)"));
+    percentBox_ = new QCheckBox(tr("Shares (%)"), this);
+
+    auto* controls = new QHBoxLayout();
+    auto* form = new QFormLayout();
+    form->addRow(tr("Transformer"), transformerPreset_);
+    form->addRow(tr("xLSTM"), xlstmPreset_);
+    controls->addLayout(form, 2);
+    auto* form2 = new QFormLayout();
+    form2->addRow(tr("Quantity"), metricBox_);
+    form2->addRow(QString(), percentBox_);
+    controls->addLayout(form2, 1);
+
+    transformerView_ = new QChartView(new QChart(), this);
+    xlstmView_ = new QChartView(new QChart(), this);
+    for (QChartView* v : {transformerView_, xlstmView_}) v->setRenderHint(QPainter::Antialiasing);
+    auto* charts = new QHBoxLayout();
+    charts->addWidget(transformerView_);
+    charts->addWidget(xlstmView_);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addLayout(charts, 1);
+
+    auto pick = [this](QComboBox* box, Family family) {
+        const auto list = presets(family);
+        const int i = box->currentIndex();
+        if (i < 0 || i >= static_cast<int>(list.size())) return;
+        if (family == Family::Transformer)
+            transformer_ = list[static_cast<std::size_t>(i)].config;
+        else
+            xlstm_ = list[static_cast<std::size_t>(i)].config;
+        rebuild();
+    };
+    connect(transformerPreset_, &QComboBox::currentIndexChanged, this, [=] { pick(transformerPreset_, Family::Transformer); });
+    connect(xlstmPreset_, &QComboBox::currentIndexChanged, this, [=] { pick(xlstmPreset_, Family::Xlstm); });
+    connect(metricBox_, &QComboBox::currentIndexChanged, this, [this](int i) { setMetric(static_cast<Metric>(i)); });
+    connect(percentBox_, &QCheckBox::toggled, this, &FlopBreakdownView::setPercent);
+    rebuild();
+}
+
+void FlopBreakdownView::fillPresets(QComboBox* box, Family family) {
+    const auto list = presets(family);
+    int selected = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        box->addItem(list[i].label);
+        const ModelConfig& c = list[i].config;
+        if (c.dModel == 2048 && c.nLayers == 24 && selected == 0) selected = static_cast<int>(i);
+    }
+    box->setCurrentIndex(selected);
+}
+
+QChart* FlopBreakdownView::primaryChart() const { return transformerView_->chart(); }
+
+void FlopBreakdownView::setConvention(const FlopConvention& convention) {
+    convention_ = convention;
+    rebuild();
+}
+
+void FlopBreakdownView::setConfigs(const ModelConfig& transformer, const ModelConfig& xlstm) {
+    transformer_ = transformer;
+    xlstm_ = xlstm;
+    rebuild();
+}
+
+void FlopBreakdownView::setMetric(Metric metric) {
+    metric_ = metric;
+    if (metricBox_->currentIndex() != static_cast<int>(metric)) metricBox_->setCurrentIndex(static_cast<int>(metric));
+    rebuild();
+}
+
+void FlopBreakdownView::setPercent(bool percent) {
+    percent_ = percent;
+    if (percentBox_->isChecked() != percent) percentBox_->setChecked(percent);
+    rebuild();
+}
+
+namespace {
+// Values of one bar: linear, sequence mix, other.
+std::array<double, 3> barValues(const ModelConfig& cfg, double T, FlopBreakdownView::Metric metric,
+                                const FlopConvention& convention) {
+    const ByteWidths bytes;
+    switch (metric) {
+        case FlopBreakdownView::Metric::ForwardFlopsPerToken: {
+            const FlopSplit f = forwardFlops(cfg, T, convention);
+            return {f.linear / T, f.seqMix / T, f.other / T};
+        }
+        case FlopBreakdownView::Metric::DecodeStepBytes: {
+            const ByteSplit b = decodeStepBytes(cfg, 1, T, 1, bytes);
+            return {b.linear, b.seqMix, b.other};
+        }
+        case FlopBreakdownView::Metric::CacheBytes:
+            return {0, cacheBytes(cfg, defaultSequenceMix(cfg), 1, T, bytes), 0};
+    }
+    return {0, 0, 0};
+}
+}  // namespace
+
+void FlopBreakdownView::rebuild() {
+    const Theme& theme = Theme::current();
+    // One scale for both charts, so the bars compare across families.
+    double maxTotal = 0;
+    for (const ModelConfig* cfg : {&transformer_, &xlstm_})
+        for (double T : contexts()) {
+            const auto v = barValues(*cfg, T, metric_, convention_);
+            maxTotal = std::max(maxTotal, v[0] + v[1] + v[2]);
+        }
+    const bool flops = metric_ == Metric::ForwardFlopsPerToken;
+    const double unit = maxTotal >= 1e9 ? 1e9 : (maxTotal >= 1e6 ? 1e6 : 1e3);
+    const QString unitName = flops ? (unit == 1e9 ? tr("GFLOP per token") : tr("MFLOP per token"))
+                                   : (unit == 1e9 ? tr("GB") : (unit == 1e6 ? tr("MB") : tr("kB")));
+    for (const ModelConfig* cfg : {&transformer_, &xlstm_}) {
+        QChartView* view = cfg == &transformer_ ? transformerView_ : xlstmView_;
+        auto* chart = new QChart();
+        theme.applyTo(chart);
+        const bool isX = cfg->family == Family::Xlstm;
+        auto* linear = new QBarSet(tr("Linear layers"));
+        auto* seqMix = new QBarSet(isX ? tr("mLSTM cell") : tr("Attention core"));
+        auto* other = new QBarSet(metric_ == Metric::CacheBytes ? tr("—") : tr("Norms, activations, embedding"));
+        linear->setColor(theme.muted);
+        seqMix->setColor(theme.family(cfg->family));
+        other->setColor(theme.grid.darker(115));
+        QStringList categories;
+        for (double T : contexts()) {
+            categories << contextLabel(T);
+            const auto v = barValues(*cfg, T, metric_, convention_);
+            *linear << v[0] / unit;
+            *seqMix << v[1] / unit;
+            *other << v[2] / unit;
+        }
+        QAbstractBarSeries* series = percent_ ? static_cast<QAbstractBarSeries*>(new QPercentBarSeries())
+                                              : static_cast<QAbstractBarSeries*>(new QStackedBarSeries());
+        if (metric_ != Metric::CacheBytes) series->append(linear); else delete linear;
+        series->append(seqMix);
+        if (metric_ != Metric::CacheBytes) series->append(other); else delete other;
+        series->setBarWidth(0.7);
+        chart->addSeries(series);
+        auto* x = new QBarCategoryAxis();
+        x->append(categories);
+        x->setTitleText(tr("Context length T"));
+        x->setLabelsFont(QFont(theme.fontFamily, theme.basePointSize - 2));
+        auto* y = new QValueAxis();
+        y->setRange(0, percent_ ? 100 : maxTotal / unit * 1.05);
+        y->applyNiceNumbers();
+        y->setLabelFormat(percent_ ? QStringLiteral("%.0f %%") : QStringLiteral("%.3g"));
+        y->setTitleText(percent_ ? tr("Share of the total") : unitName);
+        for (QAbstractAxis* a : {static_cast<QAbstractAxis*>(x), static_cast<QAbstractAxis*>(y)}) {
+            a->setLabelsBrush(theme.foreground);
+            a->setTitleBrush(theme.foreground);
+            a->setGridLineColor(theme.grid);
+        }
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        chart->setTitle(QStringLiteral("%1 %2").arg(QString::fromUtf8(familyLabel(cfg->family).data()),
+                                                   formatCount(static_cast<double>(countParameters(*cfg).total()))));
+        chart->legend()->setAlignment(Qt::AlignBottom);
+        QChart* old = view->chart();
+        view->setChart(chart);
+        delete old;
+    }
+    emit explainChanged();
+}
+
+QString FlopBreakdownView::explainHtml() const {
+    const double T1 = 2048, T2 = 32768;
+    auto share = [&](const ModelConfig& c, double T) {
+        const FlopSplit f = forwardFlops(c, T, convention_);
+        return 100.0 * f.seqMix / f.total();
+    };
+    return tr("<h3>Where the compute goes</h3>"
+              "<p>Each bar splits the cost of one token into the <b>linear layers</b> (projections, feed-forward, "
+              "LM head: 2 FLOPs per parameter), the <b>sequence mix</b> (attention core or mLSTM cell) and the rest.</p>"
+              "<p>Attention compares every token with every earlier one: its prefill cost is "
+              "<i>2·F<sub>causal</sub>·T²·n<sub>head</sub>·(d<sub>qk</sub>+d<sub>hv</sub>+F<sub>softmax</sub>/2)</i>, "
+              "so <b>per token it grows linearly in T</b>. The mLSTM carries a fixed-size memory: its chunkwise cost "
+              "per token depends on the chunk size L, not on T.</p>"
+              "<p>Convention <b>%1</b>. Sequence-mix share of the forward FLOPs:<br>"
+              "Transformer %2: %3 % at T = 2k, %4 % at T = 32k<br>"
+              "xLSTM %5: %6 % at T = 2k, %7 % at T = 32k</p>"
+              "<p>During generation the Transformer must read its whole KV cache every step "
+              "(2·n<sub>kv</sub>·d<sub>hv</sub>·T elements per layer), while the mLSTM reads a state of "
+              "n<sub>head</sub>·(d<sub>qk</sub>·d<sub>hv</sub>+d<sub>qk</sub>+1) elements whatever T is.</p>")
+        .arg(QString::fromStdString(convention_.name))
+        .arg(formatCount(static_cast<double>(countParameters(transformer_).total())))
+        .arg(share(transformer_, T1), 0, 'f', 1)
+        .arg(share(transformer_, T2), 0, 'f', 1)
+        .arg(formatCount(static_cast<double>(countParameters(xlstm_).total())))
+        .arg(share(xlstm_, T1), 0, 'f', 1)
+        .arg(share(xlstm_, T2), 0, 'f', 1);
+}
+
+}  // namespace scalex::gui

@@ -1,0 +1,97 @@
+#include "app/gui/LogTicks.h"
+
+#include <algorithm>
+#include <QRegularExpression>
+#include <cmath>
+
+namespace scalex::gui {
+
+namespace {
+
+QString superscript(int exponent) {
+    static const QChar digits[] = {QChar(0x2070), QChar(0x00B9), QChar(0x00B2), QChar(0x00B3), QChar(0x2074),
+                                   QChar(0x2075), QChar(0x2076), QChar(0x2077), QChar(0x2078), QChar(0x2079)};
+    QString out;
+    if (exponent < 0) out += QChar(0x207B);
+    for (QChar c : QString::number(std::abs(exponent))) out += digits[c.digitValue()];
+    return out;
+}
+
+// Step of a "nice" linear grid with about `target` intervals over `span`.
+double niceStep(double span, int target) {
+    const double raw = span / std::max(1, target);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (m * mag >= raw) return m * mag;
+    return 10 * mag;
+}
+
+}  // namespace
+
+QString formatTickValue(double v, bool siSuffix) {
+    if (!(v > 0)) return QString::number(v);
+    const int e = static_cast<int>(std::floor(std::log10(v) + 1e-9));
+    if (siSuffix) return formatCount(v);
+    if (e >= -2 && e <= 3) return QString::number(v, 'g', 4);
+    const double mantissa = v / std::pow(10.0, e);
+    if (std::fabs(mantissa - 1.0) < 1e-6) return QStringLiteral("10") + superscript(e);
+    return QString::number(mantissa, 'g', 3) + QChar(0x00D7) + QStringLiteral("10") + superscript(e);
+}
+
+QString formatCount(double v) {
+    const double a = std::fabs(v);
+    auto trim = [](double x) { return QString::number(x, 'f', x < 10 ? 2 : (x < 100 ? 1 : 0)).remove(QRegularExpression(QStringLiteral("\\.?0+$"))); };
+    if (a >= 1e12) return trim(v / 1e12) + 'T';
+    if (a >= 1e9) return trim(v / 1e9) + 'B';
+    if (a >= 1e6) return trim(v / 1e6) + 'M';
+    if (a >= 1e3) return trim(v / 1e3) + 'k';
+    return QString::number(v, 'g', 4);
+}
+
+QString formatFlops(double v) {
+    if (!(v > 0)) return QString::number(v);
+    const int e = static_cast<int>(std::floor(std::log10(v)));
+    const double m = v / std::pow(10.0, e);
+    return QString::number(m, 'f', 2) + 'e' + QString::number(e);
+}
+
+std::vector<Tick> logTicks(double lo, double hi, int target) {
+    std::vector<Tick> ticks;
+    if (!(lo > 0) || !(hi > 0)) return ticks;
+    if (hi < lo) std::swap(lo, hi);
+    if (hi == lo) {
+        lo *= 0.9;
+        hi *= 1.1;
+    }
+    const double decades = std::log10(hi) - std::log10(lo);
+    if (decades < 1.0) {
+        // Less than a decade: a nice linear grid reads best (2.6, 2.8, 3.0 ...).
+        const double step = niceStep(hi - lo, target);
+        for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi * (1 + 1e-12); v += step) {
+            const double rounded = std::round(v / step) * step;
+            ticks.push_back({rounded, QString::number(rounded, 'g', 6), true});
+        }
+        // Halfway minors for grid density.
+        const std::size_t majors = ticks.size();
+        for (std::size_t i = 0; i + 1 < majors; ++i) ticks.push_back({(ticks[i].value + ticks[i + 1].value) / 2, {}, false});
+        return ticks;
+    }
+    // Decades, with 2 and 5 (or every integer mantissa) labelled when there is room.
+    const int e0 = static_cast<int>(std::floor(std::log10(lo)));
+    const int e1 = static_cast<int>(std::ceil(std::log10(hi)));
+    const int decadeStride = std::max(1, static_cast<int>(std::ceil(decades / target)));
+    const bool labelTwoFive = decades * 3 <= target + 1;
+    for (int e = e0; e <= e1; ++e) {
+        const double base = std::pow(10.0, e);
+        for (int m = 1; m <= 9; ++m) {
+            const double v = m * base;
+            if (v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9)) continue;
+            const bool decade = m == 1 && ((e - e0) % decadeStride == 0);
+            const bool labelled = decade || (labelTwoFive && (m == 2 || m == 5));
+            ticks.push_back({v, labelled ? formatTickValue(v) : QString(), labelled});
+        }
+    }
+    return ticks;
+}
+
+}  // namespace scalex::gui

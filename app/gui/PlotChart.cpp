@@ -1,0 +1,194 @@
+#include "app/gui/PlotChart.h"
+
+#include <QPen>
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QCategoryAxis>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <algorithm>
+#include <cmath>
+
+#include "app/gui/LogTicks.h"
+#include "app/gui/Theme.h"
+
+namespace scalex::gui {
+
+PlotChart::PlotChart(QGraphicsItem* parent) : QChart(parent) {
+    Theme::current().applyTo(this);
+    legend()->setAlignment(Qt::AlignBottom);
+    setMargins(QMargins(6, 6, 6, 6));
+}
+
+void PlotChart::setAxes(const AxisSpec& x, const AxisSpec& y) {
+    xSpec_ = x;
+    ySpec_ = y;
+    rebuildAxis(Qt::Horizontal);
+    rebuildAxis(Qt::Vertical);
+}
+
+QPointF PlotChart::toPlot(double x, double y) const {
+    return {xSpec_.log ? std::log10(x) : x, ySpec_.log ? std::log10(y) : y};
+}
+
+QPointF PlotChart::toData(const QPointF& p) const {
+    return {xSpec_.log ? std::pow(10.0, p.x()) : p.x(), ySpec_.log ? std::pow(10.0, p.y()) : p.y()};
+}
+
+void PlotChart::includeInRange(double x, double y) {
+    if (!std::isfinite(x) || !std::isfinite(y) || (xSpec_.log && x <= 0) || (ySpec_.log && y <= 0)) return;
+    if (!haveData_) {
+        dataXlo_ = dataXhi_ = x;
+        dataYlo_ = dataYhi_ = y;
+        haveData_ = true;
+        return;
+    }
+    dataXlo_ = std::min(dataXlo_, x);
+    dataXhi_ = std::max(dataXhi_, x);
+    dataYlo_ = std::min(dataYlo_, y);
+    dataYhi_ = std::max(dataYhi_, y);
+}
+
+void PlotChart::attach(QXYSeries* series) {
+    addSeries(series);
+    for (QAbstractAxis* a : axes()) series->attachAxis(a);
+}
+
+QScatterSeries* PlotChart::addScatter(const QString& name, const QColor& color, const std::vector<QPointF>& data,
+                                      double markerSize, bool hollow) {
+    auto* s = new QScatterSeries();
+    s->setName(name);
+    s->setMarkerSize(markerSize);
+    s->setColor(hollow ? Theme::current().background : color);
+    s->setBorderColor(hollow ? color : color.darker(125));
+    QPen pen(hollow ? color : color.darker(125));
+    pen.setWidthF(hollow ? 1.5 : 0.8);
+    s->setPen(pen);
+    for (const QPointF& p : data) {
+        includeInRange(p.x(), p.y());
+        if ((xSpec_.log && p.x() <= 0) || (ySpec_.log && p.y() <= 0)) continue;
+        s->append(toPlot(p.x(), p.y()));
+    }
+    attach(s);
+    return s;
+}
+
+QLineSeries* PlotChart::addLine(const QString& name, const QColor& color, const std::vector<QPointF>& data, double width,
+                                Qt::PenStyle style) {
+    auto* s = new QLineSeries();
+    s->setName(name);
+    QPen pen(color);
+    pen.setWidthF(width);
+    pen.setStyle(style);
+    pen.setCapStyle(Qt::RoundCap);
+    s->setPen(pen);
+    for (const QPointF& p : data) {
+        if ((xSpec_.log && p.x() <= 0) || (ySpec_.log && p.y() <= 0) || !std::isfinite(p.y())) continue;
+        includeInRange(p.x(), p.y());
+        s->append(toPlot(p.x(), p.y()));
+    }
+    attach(s);
+    return s;
+}
+
+QAreaSeries* PlotChart::addBand(const QString& name, const QColor& color, const std::vector<QPointF>& lower,
+                                const std::vector<QPointF>& upper) {
+    auto* lo = new QLineSeries(this);
+    auto* hi = new QLineSeries(this);
+    for (const QPointF& p : lower) lo->append(toPlot(p.x(), p.y()));
+    for (const QPointF& p : upper) hi->append(toPlot(p.x(), p.y()));
+    auto* area = new QAreaSeries(hi, lo);
+    area->setName(name);
+    QColor fill = color;
+    fill.setAlphaF(0.18);
+    area->setBrush(fill);
+    area->setPen(Qt::NoPen);
+    addSeries(area);
+    for (QAbstractAxis* a : axes()) area->attachAxis(a);
+    return area;
+}
+
+void PlotChart::clearSeries() {
+    removeAllSeries();
+    haveData_ = false;
+}
+
+void PlotChart::fitRangesToData(double margin) {
+    if (!haveData_) return;
+    auto pad = [margin](double& lo, double& hi, bool log) {
+        if (log) {
+            double a = std::log10(lo), b = std::log10(hi);
+            const double m = std::max((b - a) * margin, 0.02);
+            lo = std::pow(10.0, a - m);
+            hi = std::pow(10.0, b + m);
+        } else {
+            const double m = std::max((hi - lo) * margin, 1e-12);
+            lo -= m;
+            hi += m;
+        }
+    };
+    xSpec_.lo = dataXlo_;
+    xSpec_.hi = dataXhi_;
+    ySpec_.lo = dataYlo_;
+    ySpec_.hi = dataYhi_;
+    pad(xSpec_.lo, xSpec_.hi, xSpec_.log);
+    pad(ySpec_.lo, ySpec_.hi, ySpec_.log);
+    rebuildAxis(Qt::Horizontal);
+    rebuildAxis(Qt::Vertical);
+}
+
+void PlotChart::rebuildAxis(Qt::Orientation orientation) {
+    const AxisSpec& spec = orientation == Qt::Horizontal ? xSpec_ : ySpec_;
+    for (QAbstractAxis* old : axes(orientation)) {
+        for (QAbstractSeries* s : series()) s->detachAxis(old);
+        removeAxis(old);
+        delete old;
+    }
+    const Theme& theme = Theme::current();
+    auto* axis = new QCategoryAxis();
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    axis->setTitleText(spec.title);
+    axis->setTitleBrush(theme.foreground);
+    axis->setLabelsBrush(theme.foreground);
+    QFont labelFont(theme.fontFamily, theme.basePointSize - 1);
+    axis->setLabelsFont(labelFont);
+    QFont titleFont(theme.fontFamily, theme.basePointSize);
+    axis->setTitleFont(titleFont);
+    axis->setGridLineColor(theme.grid);
+    axis->setLinePenColor(theme.axis);
+    axis->setMinorGridLineVisible(false);
+    const double lo = spec.log ? std::log10(spec.lo) : spec.lo;
+    const double hi = spec.log ? std::log10(spec.hi) : spec.hi;
+    axis->setRange(lo, hi);
+    std::vector<Tick> ticks;
+    if (spec.log) {
+        ticks = logTicks(spec.lo, spec.hi, orientation == Qt::Horizontal ? 7 : 6);
+    } else {
+        // Linear axes reuse the narrow-range branch of logTicks by shifting into positive values.
+        const double span = spec.hi - spec.lo;
+        const double step = std::pow(10.0, std::floor(std::log10(span / 5)));
+        double s = step;
+        for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+            if (span / (m * step) <= 7) { s = m * step; break; }
+        for (double v = std::ceil(spec.lo / s) * s; v <= spec.hi + 1e-12 * std::fabs(spec.hi); v += s)
+            ticks.push_back({v, spec.siLabels ? formatCount(v) : QString::number(v, 'g', 6), true});
+    }
+    int unnamed = 0;
+    for (const Tick& t : ticks) {
+        if (!t.major) continue;
+        const double pos = spec.log ? std::log10(t.value) : t.value;
+        if (pos < lo || pos > hi) continue;
+        QString label = spec.siLabels && spec.log ? formatCount(t.value) : t.label;
+        // Category labels must be unique; pad invisible duplicates.
+        if (axis->categoriesLabels().contains(label)) label += QString(++unnamed, QChar(0x200B));
+        axis->append(label, pos);
+    }
+    addAxis(axis, orientation == Qt::Horizontal ? Qt::AlignBottom : Qt::AlignLeft);
+    for (QAbstractSeries* s : series()) s->attachAxis(axis);
+}
+
+PlotView::PlotView(PlotChart* chart, QWidget* parent) : QChartView(chart, parent) {
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(320, 240);
+}
+
+}  // namespace scalex::gui

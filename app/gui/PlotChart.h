@@ -1,0 +1,68 @@
+#pragma once
+// A QChart whose axes may be logarithmic with readable ticks (see LogTicks.h): series store
+// log10 of the data on log axes, and the axes are category axes labelled in data units.
+#include <QPointF>
+#include <QString>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <vector>
+
+class QScatterSeries;
+class QLineSeries;
+class QAreaSeries;
+class QXYSeries;
+
+namespace scalex::gui {
+
+struct AxisSpec {
+    QString title;
+    bool log = true;
+    double lo = 1, hi = 10;  // data units
+    bool siLabels = false;   // 1.2B-style labels for counts
+};
+
+class PlotChart : public QChart {
+    Q_OBJECT
+public:
+    explicit PlotChart(QGraphicsItem* parent = nullptr);
+
+    void setAxes(const AxisSpec& x, const AxisSpec& y);
+    const AxisSpec& xSpec() const { return xSpec_; }
+    const AxisSpec& ySpec() const { return ySpec_; }
+
+    // Data -> plotted coordinates and back.
+    QPointF toPlot(double x, double y) const;
+    QPointF toData(const QPointF& plotted) const;
+
+    QScatterSeries* addScatter(const QString& name, const QColor& color, const std::vector<QPointF>& data,
+                               double markerSize = 7.0, bool hollow = false);
+    QLineSeries* addLine(const QString& name, const QColor& color, const std::vector<QPointF>& data, double width = 2.0,
+                         Qt::PenStyle style = Qt::SolidLine);
+    // A shaded band between two curves sampled at the same x.
+    QAreaSeries* addBand(const QString& name, const QColor& color, const std::vector<QPointF>& lower,
+                         const std::vector<QPointF>& upper);
+
+    // Removes every series (axes stay).
+    void clearSeries();
+    // Fits the axis ranges to all data added since the last clear, with a margin.
+    void fitRangesToData(double marginFraction = 0.05);
+    void includeInRange(double x, double y);
+
+private:
+    void rebuildAxis(Qt::Orientation orientation);
+    void attach(QXYSeries* series);
+
+    AxisSpec xSpec_, ySpec_;
+    double dataXlo_ = 0, dataXhi_ = 0, dataYlo_ = 0, dataYhi_ = 0;
+    bool haveData_ = false;
+};
+
+// A chart view with antialiasing and a hover read-out of data coordinates.
+class PlotView : public QChartView {
+    Q_OBJECT
+public:
+    explicit PlotView(PlotChart* chart, QWidget* parent = nullptr);
+    PlotChart* plot() const { return static_cast<PlotChart*>(chart()); }
+};
+
+}  // namespace scalex::gui

@@ -1,0 +1,36 @@
+#pragma once
+// Colours and fonts shared by every view, so a family or a budget has one colour everywhere.
+#include <QColor>
+#include <QFont>
+#include <QString>
+
+#include "core/accounting/Family.h"
+
+class QApplication;
+class QChart;
+
+namespace scalex::gui {
+
+enum class ThemeKind { Light, Dark };
+
+struct Theme {
+    ThemeKind kind = ThemeKind::Light;
+    QColor background, foreground, grid, axis, muted, accent, highlight;
+    QString fontFamily = QStringLiteral("DejaVu Sans");
+    int basePointSize = 10;
+
+    static Theme light();
+    static Theme dark();
+    static const Theme& current();
+    static void setCurrent(const Theme& theme);
+
+    // Transformer orange, xLSTM blue, in both themes.
+    QColor family(accounting::Family family) const;
+    // Sequential colours for ordered groups (budgets, context lengths, ratios): i of n.
+    QColor sequential(int index, int count) const;
+
+    void applyTo(QApplication& app) const;
+    void applyTo(QChart* chart) const;
+};
+
+}  // namespace scalex::gui

@@ -1,0 +1,28 @@
+#pragma once
+// Base of every view of the explorer window: a widget with an id (used for layouts, exports
+// and `scalex render --view`), a title, and the "Explain" text for the side pane.
+#include <QString>
+#include <QWidget>
+
+class QChart;
+
+namespace scalex::gui {
+
+class ViewPanel : public QWidget {
+    Q_OBJECT
+public:
+    using QWidget::QWidget;
+
+    virtual QString viewId() const = 0;
+    virtual QString title() const = 0;
+    // HTML for the Explain pane: the formula, the axes, and the live numbers of the current state.
+    virtual QString explainHtml() const = 0;
+    // The main chart of the view, for exports; null for table-only views.
+    virtual QChart* primaryChart() const { return nullptr; }
+
+signals:
+    // Emitted when what the Explain pane shows has changed.
+    void explainChanged();
+};
+
+}  // namespace scalex::gui
