@@ -41,6 +41,13 @@ int runGui(int argc, char** argv) {
     Theme::current().applyTo(app);
 
     MainWindow window;
+    if (!parser.positionalArguments().isEmpty()) {
+        const QString path = parser.positionalArguments().first();
+        if (!window.openRunTable(path, !parser.isSet("screenshot"))) {
+            std::fprintf(stderr, "scalex: %s\n", qPrintable(window.lastError()));
+            if (parser.isSet("screenshot")) return 2;
+        }
+    }
     if (parser.isSet("view") && !window.showView(parser.value("view"))) {
         std::fprintf(stderr, "scalex: --view: no view named '%s'\n", qPrintable(parser.value("view")));
         return 2;

@@ -13,13 +13,20 @@
 #include <QTabWidget>
 #include <QTextBrowser>
 
+#include <QFileDialog>
+#include <QFileInfo>
+
 #include "app/gui/FlopBreakdownView.h"
+#include "app/gui/RunsView.h"
+#include "app/gui/Session.h"
+#include "core/data/RunTableIo.h"
 #include "app/gui/Theme.h"
 #include "app/gui/ViewPanel.h"
 
 namespace scalex::gui {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    session_ = new Session(this);
     setObjectName(QStringLiteral("ScalexMainWindow"));
     setWindowTitle(QStringLiteral("Scalex"));
     setWindowIcon(QIcon(QStringLiteral(":/scalex/icons/scalex.svg")));
@@ -35,6 +42,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     explainDock_->setMinimumWidth(260);
     addDockWidget(Qt::RightDockWidgetArea, explainDock_);
 
+    addPanel(new RunsView(session_, this));
     addPanel(new FlopBreakdownView(this));
 
     connect(views_, &QTabWidget::currentChanged, this, &MainWindow::updateExplain);
@@ -74,6 +82,9 @@ void MainWindow::updateExplain() {
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open run table…"), this, &MainWindow::openFileDialog);
+    open->setShortcut(QKeySequence::Open);
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -93,6 +104,29 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Scalex"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::openFileDialog() {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open run table"), QString(),
+        tr("Run tables (*.csv *.tsv *.json *.jsonl *.csv.gz);;All files (*)"));
+    if (!path.isEmpty()) openRunTable(path);
+}
+
+bool MainWindow::openRunTable(const QString& path, bool interactive) {
+    auto loaded = data::loadRunTable(path.toStdString());
+    if (!loaded) {
+        lastError_ = QString::fromStdString(loaded.error().toString());
+        statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 8000);
+        if (interactive) QMessageBox::warning(this, tr("Could not open the file"), lastError_);
+        return false;
+    }
+    lastError_.clear();
+    const QString label = QFileInfo(path).fileName();
+    session_->setRuns(std::move(*loaded), label);
+    statusProject_->setText(label);
+    setWindowTitle(QStringLiteral("%1 — Scalex").arg(label));
+    return true;
 }
 
 void MainWindow::setDarkTheme(bool dark) {

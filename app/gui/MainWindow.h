@@ -10,6 +10,7 @@ class QDockWidget;
 namespace scalex::gui {
 
 class ViewPanel;
+class Session;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -25,6 +26,12 @@ public:
     QTextBrowser* explainPane() const { return explain_; }
 
     void setDarkTheme(bool dark);
+    Session* session() const { return session_; }
+
+    // Loads a run table (CSV, TSV, JSON, JSON Lines, .csv.gz). On failure shows the error and
+    // leaves the current data untouched; returns whether the file was opened.
+    bool openRunTable(const QString& path, bool interactive = true);
+    QString lastError() const { return lastError_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -37,6 +44,10 @@ private:
     void restoreLayout();
     void saveLayout();
 
+    void openFileDialog();
+
+    Session* session_ = nullptr;
+    QString lastError_;
     QTabWidget* views_ = nullptr;
     QTextBrowser* explain_ = nullptr;
     QDockWidget* explainDock_ = nullptr;

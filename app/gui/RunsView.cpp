@@ -1,0 +1,289 @@
+#include "app/gui/RunsView.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSet>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <set>
+
+#include "app/gui/LogTicks.h"
+#include "app/gui/Session.h"
+#include "app/gui/Theme.h"
+
+namespace scalex::gui {
+
+namespace {
+
+QString setName(data::ExperimentSet s) {
+    switch (s) {
+        case data::ExperimentSet::TokenParam: return QStringLiteral("tokenparam");
+        case data::ExperimentSet::IsoFlop: return QStringLiteral("isoflop");
+        case data::ExperimentSet::Other: return QStringLiteral("other");
+    }
+    return {};
+}
+
+QString number(double v, bool count) {
+    if (!data::known(v)) return QStringLiteral("—");
+    return count ? formatCount(v) : formatFlops(v);
+}
+
+}  // namespace
+
+RunTableModel::RunTableModel(Session* session, QObject* parent) : QAbstractTableModel(parent), session_(session) {}
+
+int RunTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(session_->runs().runs.size());
+}
+int RunTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+void RunTableModel::reset() {
+    beginResetModel();
+    endResetModel();
+}
+
+QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    static const char* names[] = {"In fit", "Family", "Set", "Context", "N", "D", "D/N", "C (FLOPs)", "Budget", "Loss", "Selected", "Problems"};
+    return tr(names[section]);
+}
+
+Qt::ItemFlags RunTableModel::flags(const QModelIndex& index) const {
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.column() == Include) f |= Qt::ItemIsUserCheckable;
+    return f;
+}
+
+QVariant RunTableModel::data(const QModelIndex& index, int role) const {
+    const data::Run& r = session_->runs().runs[static_cast<std::size_t>(index.row())];
+    const int c = index.column();
+    if (role == Qt::CheckStateRole && c == Include) return session_->inAnalysis(r) ? Qt::Checked : Qt::Unchecked;
+    if (role == Qt::ForegroundRole) {
+        if (r.hasProblems()) return Theme::current().highlight;
+        if (!session_->inAnalysis(r)) return Theme::current().muted;
+        if (c == Family) return Theme::current().family(r.family);
+        return {};
+    }
+    if (role == Qt::ToolTipRole) {
+        QString tip = QStringLiteral("%1\nline %2").arg(QString::fromStdString(r.name.empty() ? r.runId : r.name)).arg(r.sourceLine);
+        for (const auto& p : r.problems) tip += QStringLiteral("\n• ") + QString::fromStdString(p);
+        return tip;
+    }
+    if (role == SortRole) {
+        switch (c) {
+            case Context: return r.context;
+            case Params: return r.params;
+            case Tokens: return r.tokens;
+            case Ratio: return r.tokensPerParam();
+            case Flops: return r.flops;
+            case Budget: return r.budget;
+            case Loss: return r.loss();
+            default: return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role == FilterRole) {
+        switch (c) {
+            case Family: return QString::fromUtf8(accounting::familyName(r.family).data());
+            case Set: return setName(r.experimentSet);
+            case Context: return data::known(r.context) ? QString::number(r.context) : QString();
+            default: return {};
+        }
+    }
+    if (role != Qt::DisplayRole) return {};
+    switch (c) {
+        case Include: return {};
+        case Family: return QString::fromUtf8(accounting::familyLabel(r.family).data());
+        case Set: return setName(r.experimentSet);
+        case Context: return data::known(r.context) ? QString::number(r.context) : QStringLiteral("—");
+        case Params: return number(r.params, true);
+        case Tokens: return number(r.tokens, true);
+        case Ratio: return data::known(r.tokens) && data::known(r.params) ? QString::number(r.tokensPerParam(), 'f', 1) : QStringLiteral("—");
+        case Flops: {
+            QString s = number(r.flops, false);
+            if (r.flopsSource == data::Provenance::SixNdFallback) s += QStringLiteral(" (6ND)");
+            return s;
+        }
+        case Budget: return number(r.budget, false);
+        case Loss: return data::known(r.loss()) ? QString::number(r.loss(), 'f', 4) : QStringLiteral("—");
+        case Selected: return r.selectedInPaper ? (*r.selectedInPaper ? tr("yes") : tr("no")) : QStringLiteral("—");
+        case Problems: {
+            QStringList p;
+            for (const auto& s : r.problems) p << QString::fromStdString(s);
+            return p.join(QStringLiteral("; "));
+        }
+    }
+    return {};
+}
+
+bool RunTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    if (role != Qt::CheckStateRole || index.column() != Include) return false;
+    session_->setIncluded(index.row(), value.toInt() == Qt::Checked);
+    emit dataChanged(this->index(index.row(), 0), this->index(index.row(), ColumnCount - 1));
+    return true;
+}
+
+bool RunFilterModel::filterAcceptsRow(int row, const QModelIndex& parent) const {
+    auto value = [&](int column) {
+        return sourceModel()->index(row, column, parent).data(RunTableModel::FilterRole).toString();
+    };
+    if (!family.isEmpty() && value(RunTableModel::Family) != family) return false;
+    if (!set.isEmpty() && value(RunTableModel::Set) != set) return false;
+    if (!context.isEmpty() && value(RunTableModel::Context) != context) return false;
+    if (problemsOnly && sourceModel()->index(row, RunTableModel::Problems, parent).data().toString().isEmpty()) return false;
+    return QSortFilterProxyModel::filterAcceptsRow(row, parent);
+}
+
+RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
+    model_ = new RunTableModel(session, this);
+    proxy_ = new RunFilterModel(this);
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(RunTableModel::SortRole);
+    proxy_->setFilterKeyColumn(-1);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+
+    family_ = new QComboBox(this);
+    set_ = new QComboBox(this);
+    context_ = new QComboBox(this);
+    problemsOnly_ = new QCheckBox(tr("Problem rows only"), this);
+    selectedOnly_ = new QCheckBox(tr("Study's selection only"), this);
+    selectedOnly_->setToolTip(tr("Leave out runs the study itself excluded (its `selected_in_paper` flag)"));
+    search_ = new QLineEdit(this);
+    search_->setPlaceholderText(tr("Search runs…"));
+    search_->setClearButtonEnabled(true);
+    summary_ = new QLabel(this);
+
+    auto* filters = new QHBoxLayout();
+    filters->addWidget(new QLabel(tr("Family"), this));
+    filters->addWidget(family_);
+    filters->addWidget(new QLabel(tr("Set"), this));
+    filters->addWidget(set_);
+    filters->addWidget(new QLabel(tr("Context"), this));
+    filters->addWidget(context_);
+    filters->addWidget(problemsOnly_);
+    filters->addWidget(selectedOnly_);
+    filters->addStretch(1);
+    filters->addWidget(search_);
+
+    table_ = new QTableView(this);
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->setVisible(false);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->verticalHeader()->setDefaultSectionSize(22);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(filters);
+    layout->addWidget(table_, 1);
+    layout->addWidget(summary_);
+
+    auto applyFilters = [this] {
+        proxy_->family = family_->currentData().toString();
+        proxy_->set = set_->currentData().toString();
+        proxy_->context = context_->currentData().toString();
+        proxy_->problemsOnly = problemsOnly_->isChecked();
+        proxy_->setFilterFixedString(search_->text());
+        proxy_->refresh();
+        updateSummary();
+    };
+    for (QComboBox* b : {family_, set_, context_}) connect(b, &QComboBox::currentIndexChanged, this, applyFilters);
+    connect(problemsOnly_, &QCheckBox::toggled, this, applyFilters);
+    connect(search_, &QLineEdit::textChanged, this, applyFilters);
+    connect(selectedOnly_, &QCheckBox::toggled, this, [this](bool on) {
+        AnalysisSettings s = session_->settings();
+        s.selectedOnly = on;
+        session_->setSettings(s);
+    });
+    connect(session_, &Session::runsChanged, this, [this] {
+        model_->reset();
+        refillFilters();
+        updateSummary();
+        emit explainChanged();
+    });
+    connect(session_, &Session::settingsChanged, this, [this] {
+        selectedOnly_->setChecked(session_->settings().selectedOnly);
+        model_->reset();
+        updateSummary();
+    });
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        if (syncingSelection_) return;
+        QSet<int> rows;
+        for (const QModelIndex& i : table_->selectionModel()->selectedRows()) rows.insert(proxy_->mapToSource(i).row());
+        session_->setSelection(rows);
+    });
+    connect(session_, &Session::selectionChanged, this, [this] {
+        syncingSelection_ = true;
+        QItemSelection sel;
+        for (int row : session_->selection()) {
+            const QModelIndex i = proxy_->mapFromSource(model_->index(row, 0));
+            if (i.isValid()) sel.select(i, i.siblingAtColumn(RunTableModel::ColumnCount - 1));
+        }
+        table_->selectionModel()->select(sel, QItemSelectionModel::ClearAndSelect);
+        syncingSelection_ = false;
+    });
+    selectedOnly_->setChecked(session_->settings().selectedOnly);
+    refillFilters();
+    updateSummary();
+}
+
+void RunsView::refillFilters() {
+    std::set<QString> families, sets, contexts;
+    for (const auto& r : session_->runs().runs) {
+        families.insert(QString::fromUtf8(accounting::familyName(r.family).data()));
+        sets.insert(setName(r.experimentSet));
+        if (data::known(r.context)) contexts.insert(QString::number(r.context));
+    }
+    auto fill = [](QComboBox* box, const std::set<QString>& values) {
+        const QString current = box->currentData().toString();
+        QSignalBlocker block(box);
+        box->clear();
+        box->addItem(tr("all"), QString());
+        for (const QString& v : values) box->addItem(v, v);
+        box->setCurrentIndex(std::max(0, box->findData(current)));
+    };
+    fill(family_, families);
+    fill(set_, sets);
+    fill(context_, contexts);
+}
+
+void RunsView::updateSummary() {
+    int problems = 0, inFit = 0;
+    for (const auto& r : session_->runs().runs) {
+        problems += r.hasProblems();
+        inFit += session_->inAnalysis(r);
+    }
+    summary_->setText(tr("%1 runs shown of %2 · %3 in the analyses · %4 with problems · %5")
+                          .arg(proxy_->rowCount())
+                          .arg(session_->runs().runs.size())
+                          .arg(inFit)
+                          .arg(problems)
+                          .arg(session_->sourceLabel()));
+}
+
+QString RunsView::explainHtml() const {
+    int problems = 0, inFit = 0;
+    for (const auto& r : session_->runs().runs) {
+        problems += r.hasProblems();
+        inFit += session_->inAnalysis(r);
+    }
+    return tr("<h3>The runs</h3><p>A scaling-law study is a table of training runs. Each run trained a model "
+              "with <b>N</b> parameters on <b>D</b> tokens, spending <b>C</b> FLOPs of compute, and reached a "
+              "validation loss <b>L</b>. Everything else Scalex shows is fitted to these rows.</p>"
+              "<p><b>D/N</b> is the number of tokens per parameter: Chinchilla-style compute-optimal training sits "
+              "near 20; over-trained models go far beyond.</p>"
+              "<p>Rows with problems (missing or impossible numbers, duplicates, suspicious units) are kept, shown "
+              "in red with the reason, and left out of fits until you tick them.</p>"
+              "<p>Now: <b>%1</b> runs, <b>%2</b> in the analyses, <b>%3</b> with problems.</p>")
+        .arg(session_->runs().runs.size())
+        .arg(inFit)
+        .arg(problems);
+}
+
+}  // namespace scalex::gui

@@ -1,0 +1,78 @@
+#pragma once
+// The run table: sorting, filtering, problem rows with their reasons, include/exclude toggles.
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+
+#include "app/gui/ViewPanel.h"
+
+class QComboBox;
+class QCheckBox;
+class QLineEdit;
+class QTableView;
+class QLabel;
+
+namespace scalex::gui {
+
+class Session;
+
+class RunTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Include, Family, Set, Context, Params, Tokens, Ratio, Flops, Budget, Loss, Selected, Problems, ColumnCount };
+    enum Role { SortRole = Qt::UserRole + 1, FilterRole };
+
+    explicit RunTableModel(Session* session, QObject* parent = nullptr);
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role) override;
+    void reset();
+
+private:
+    Session* session_;
+};
+
+class RunFilterModel : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    QString family, set, context;  // empty: any
+    bool problemsOnly = false;
+    bool excludedOnly = false;
+    void refresh() { invalidateFilter(); }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
+};
+
+class RunsView : public ViewPanel {
+    Q_OBJECT
+public:
+    explicit RunsView(Session* session, QWidget* parent = nullptr);
+    QString viewId() const override { return QStringLiteral("runs"); }
+    QString title() const override { return tr("Runs"); }
+    QString explainHtml() const override;
+    QTableView* table() const { return table_; }
+    RunTableModel* model() const { return model_; }
+
+private:
+    void refillFilters();
+    void updateSummary();
+
+    Session* session_;
+    RunTableModel* model_;
+    RunFilterModel* proxy_;
+    QTableView* table_;
+    QComboBox* family_;
+    QComboBox* set_;
+    QComboBox* context_;
+    QCheckBox* problemsOnly_;
+    QCheckBox* selectedOnly_;
+    QLineEdit* search_;
+    QLabel* summary_;
+    bool syncingSelection_ = false;
+};
+
+}  // namespace scalex::gui
