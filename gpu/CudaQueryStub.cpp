@@ -13,3 +13,16 @@ CudaQuery queryCudaDevices() {
 
 }  // namespace scalex::gpu
 #endif
+
+#ifndef SCALEX_HAVE_CUDA
+#include "gpu/Backend.h"
+
+namespace scalex::gpu {
+
+std::unique_ptr<Backend> makeCudaBackend(int, std::string& why) {
+    why = "this build of Scalex has no CUDA support (nvcc was not found at configure time)";
+    return nullptr;
+}
+
+}  // namespace scalex::gpu
+#endif
