@@ -16,6 +16,7 @@ const std::vector<Verb>& verbs() {
     static const std::vector<Verb> table{
         {"account", "parameter, FLOP, memory-traffic and cache accounting of one model configuration", verbAccount},
         {"device", "list the CPU and CUDA devices the microbenchmarks can use", verbDevice},
+        {"bench", "microbenchmarks: GEMM, bandwidth, attention and mLSTM kernels for the roofline", verbBench},
     };
     return table;
 }

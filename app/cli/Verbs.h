@@ -20,5 +20,6 @@ const std::vector<Verb>& verbs();
 
 int verbAccount(const QStringList& args);
 int verbDevice(const QStringList& args);
+int verbBench(const QStringList& args);
 
 }  // namespace scalex::cli
