@@ -27,6 +27,7 @@ struct Run {
     std::string name;
     std::string dataset;       // source set name (e.g. the file's `dataset` column or file stem)
     int sourceLine = 0;        // 1-based line in the source file (0 for generated runs)
+    std::string status;        // the file's run status (finished, failed, ...); empty when not given
 
     accounting::Family family = accounting::Family::Transformer;
     ExperimentSet experimentSet = ExperimentSet::Other;

@@ -1,0 +1,134 @@
+#include "core/data/CsvReader.h"
+
+#include <algorithm>
+#include <array>
+
+namespace scalex::data {
+
+namespace {
+
+std::string trimmed(std::string_view s) {
+    std::size_t b = 0, e = s.size();
+    while (b < e && (s[b] == ' ' || s[b] == '\t')) ++b;
+    while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t')) --e;
+    return std::string(s.substr(b, e - b));
+}
+
+}  // namespace
+
+char detectDelimiter(std::string_view text, char preferred) {
+    constexpr std::array<char, 4> candidates{',', '\t', ';', '|'};
+    std::array<int, 4> counts{};
+    bool quoted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') quoted = !quoted;
+        else if (!quoted && (c == '\n' || c == '\r')) {
+            if (std::any_of(counts.begin(), counts.end(), [](int n) { return n > 0; })) break;
+            continue;  // blank lines before the header
+        } else if (!quoted)
+            for (std::size_t k = 0; k < candidates.size(); ++k)
+                if (c == candidates[k]) ++counts[k];
+    }
+    int best = -1;
+    for (std::size_t k = 0; k < candidates.size(); ++k) {
+        if (counts[k] == 0) continue;
+        if (best < 0 || counts[k] > counts[static_cast<std::size_t>(best)] ||
+            (counts[k] == counts[static_cast<std::size_t>(best)] && candidates[k] == preferred))
+            best = static_cast<int>(k);
+    }
+    return best < 0 ? preferred : candidates[static_cast<std::size_t>(best)];
+}
+
+Expected<RawTable> readDelimited(std::string_view text, const std::string& file, char delimiter, std::int64_t maxRows) {
+    RawTable table;
+    table.delimiter = delimiter ? delimiter : detectDelimiter(text);
+    const char delim = table.delimiter;
+    const std::size_t n = text.size();
+    std::size_t i = 0;
+    int line = 1;
+    bool haveHeader = false;
+    auto columnName = [&](std::size_t index) {
+        if (haveHeader && index < table.header.size()) return table.header[index];
+        return "#" + std::to_string(index + 1);
+    };
+
+    while (i < n) {
+        // Blank lines carry no data.
+        if (text[i] == '\n') { ++line; ++i; continue; }
+        if (text[i] == '\r') { ++i; if (i < n && text[i] == '\n') ++i; ++line; continue; }
+
+        RawRecord rec;
+        rec.line = line;
+        if (haveHeader) rec.cells.reserve(table.header.size());
+        for (;;) {
+            std::string cell;
+            if (i < n && text[i] == '"') {
+                const int openLine = line;
+                ++i;
+                for (;;) {
+                    if (i >= n)
+                        return LoadError{file, openLine, columnName(rec.cells.size()),
+                                         "a quoted field opened here is never closed (truncated file, or a stray '\"'?)"};
+                    // Copy the run up to the next quote in one go.
+                    const std::size_t q = text.find('"', i);
+                    const std::size_t end = q == std::string_view::npos ? n : q;
+                    const std::string_view chunk = text.substr(i, end - i);
+                    line += static_cast<int>(std::count(chunk.begin(), chunk.end(), '\n'));
+                    cell.append(chunk);
+                    i = end;
+                    if (i >= n) continue;
+                    if (i + 1 < n && text[i + 1] == '"') { cell += '"'; i += 2; continue; }
+                    ++i;  // closing quote
+                    break;
+                }
+                const std::size_t s = i;
+                while (i < n && text[i] != delim && text[i] != '\n' && text[i] != '\r') ++i;
+                if (i > s) {
+                    cell.append(text.substr(s, i - s));
+                    rec.notes.emplace_back(static_cast<int>(rec.cells.size()), "text after the closing quote");
+                }
+            } else {
+                const std::size_t s = i;
+                while (i < n && text[i] != delim && text[i] != '\n' && text[i] != '\r') ++i;
+                cell.assign(text.substr(s, i - s));
+            }
+            rec.cells.push_back(std::move(cell));
+            if (i < n && text[i] == delim) { ++i; continue; }
+            if (i < n) {
+                if (text[i] == '\r') { ++i; if (i < n && text[i] == '\n') ++i; }
+                else ++i;
+                ++line;
+            }
+            break;
+        }
+        if (!haveHeader) {
+            for (auto& c : rec.cells) table.header.push_back(trimmed(c));
+            table.headerLine = rec.line;
+            haveHeader = true;
+        } else {
+            if (static_cast<std::int64_t>(table.rows.size()) >= maxRows)
+                return LoadError{file, rec.line, "",
+                                 "more than " + std::to_string(maxRows) + " rows (the run-table row limit)"};
+            table.rows.push_back(std::move(rec));
+        }
+    }
+    if (!haveHeader) return LoadError{file, 0, "", "the file is empty (expected a header line and one row per run)"};
+    return table;
+}
+
+std::string quoteField(std::string_view field, char delimiter) {
+    const bool needs = field.find_first_of(std::string{'"', '\n', '\r', delimiter}) != std::string_view::npos ||
+                       (!field.empty() && (field.front() == ' ' || field.back() == ' ' || field.front() == '\t' ||
+                                           field.back() == '\t'));
+    if (!needs) return std::string(field);
+    std::string out = "\"";
+    for (char c : field) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    out += '"';
+    return out;
+}
+
+}  // namespace scalex::data

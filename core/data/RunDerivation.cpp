@@ -1,0 +1,121 @@
+#include "core/data/RunDerivation.h"
+
+#include <cmath>
+#include <cstdio>
+#include <unordered_map>
+
+#include "core/accounting/ParamCount.h"
+
+namespace scalex::data {
+
+using namespace scalex::accounting;
+
+namespace {
+
+std::string shortNumber(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+}  // namespace
+
+double nominalBudget(double flops) {
+    if (!(flops > 0) || !std::isfinite(flops)) return kUnknown;
+    for (double b : kStudyBudgets)
+        if (std::abs(flops - b) < 0.1 * b) return b;
+    return kUnknown;
+}
+
+std::optional<ModelConfig> runArchitecture(const Run& run) {
+    if (run.dModel <= 0 || run.nLayers <= 0 || run.nHeads <= 0) return std::nullopt;
+    ConfigOverrides ov;
+    if (run.nKvHeads > 0) ov.nKvHeads = run.nKvHeads;
+    if (run.dQk > 0) ov.dQk = run.dQk;
+    if (run.dHv > 0) ov.dHv = run.dHv;
+    if (run.dFf > 0) ov.dFf = run.dFf;
+    if (run.vocab > 0) ov.vocab = run.vocab;
+    if (run.chunk > 0) ov.chunk = run.chunk;
+    // An mLSTM has no key/value head groups.
+    if (run.family == Family::Xlstm) ov.nKvHeads.reset();
+    ModelConfig config = makeStudyConfig(run.family, run.dModel, run.nLayers, run.nHeads, ov);
+    if (validate(config)) return std::nullopt;
+    return config;
+}
+
+FlopConvention conventionForMode(std::string_view mode) {
+    if (mode == "chinchilla") return chinchillaConvention();
+    return studyConvention();
+}
+
+std::optional<double> architectureFlops(const Run& run, const FlopConvention& convention) {
+    const auto config = runArchitecture(run);
+    if (!config || !(run.context > 0) || !(run.tokens > 0)) return std::nullopt;
+    return trainingFlops(*config, run.context, run.tokens, convention);
+}
+
+void deriveColumns(Run& run, std::string_view flopMode, const DerivationSettings& settings) {
+    const auto config = runArchitecture(run);
+    if (!known(run.params) && config) {
+        run.params = static_cast<double>(countParameters(*config).total());
+        run.paramsSource = Provenance::Derived;
+    }
+    if (!known(run.tokens) && run.steps > 0 && run.batchSize > 0 && run.context > 0) {
+        run.tokens = run.steps * run.batchSize * run.context;  // D = steps x batch x context
+        run.tokensSource = Provenance::Derived;
+    }
+    if (!known(run.flops) || settings.recomputeFlops) {
+        const FlopConvention convention = settings.convention.value_or(conventionForMode(flopMode));
+        if (auto c = architectureFlops(run, convention)) {
+            run.flops = *c;
+            run.flopsSource = Provenance::Derived;
+        } else if (!known(run.flops) && run.params > 0 && run.tokens > 0) {
+            // Without an architecture only C = 6ND is possible: kept visible as a fallback.
+            run.flops = 6.0 * run.params * run.tokens;
+            run.flopsSource = convention.sixNd ? Provenance::Derived : Provenance::SixNdFallback;
+        }
+    }
+    if (known(run.flops)) run.budget = nominalBudget(run.flops);
+}
+
+void checkPlausibility(Run& run) {
+    auto& p = run.problems;
+    if (!run.status.empty() && run.status != "finished" && run.status != "completed" && run.status != "success" &&
+        run.status != "done" && run.status != "ok")
+        p.push_back("status: the run " + (run.status == "failed" ? std::string("failed") : "is '" + run.status + "'"));
+    if (!known(run.params))
+        p.push_back("N missing: no parameter count and no complete architecture (d_model, n_layers, n_heads)");
+    else if (run.params > 0 && run.params < 1e5)
+        p.push_back("N = " + shortNumber(run.params) + " is below 1e5: is it in millions? (expected a parameter count)");
+    if (!known(run.tokens))
+        p.push_back("D missing: no token count and no steps x batch size x context length");
+    else if (run.tokens > 0 && run.tokens < 1e6)
+        p.push_back("D = " + shortNumber(run.tokens) + " is below 1e6: is it in millions or billions? (expected a token count)");
+    const double loss = run.loss();
+    if (!known(loss))
+        p.push_back("loss missing: no validation or training loss");
+    else if (loss > 20)
+        p.push_back("loss " + shortNumber(loss) +
+                    " is above 20: expected a natural-log cross-entropy per token (is it a perplexity?)");
+}
+
+void markDuplicates(std::vector<Run>& runs, const std::vector<std::string>& rowKeys) {
+    std::unordered_map<std::string, int> ids, rows;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        Run& r = runs[i];
+        if (i < rowKeys.size() && !rowKeys[i].empty()) {
+            auto [it, fresh] = rows.emplace(rowKeys[i], r.sourceLine);
+            if (!fresh) {
+                r.problems.push_back("duplicate: identical to the row on line " + std::to_string(it->second));
+                continue;
+            }
+        }
+        if (!r.runId.empty()) {
+            auto [it, fresh] = ids.emplace(r.runId, r.sourceLine);
+            if (!fresh)
+                r.problems.push_back("duplicate run id '" + r.runId + "' (first on line " + std::to_string(it->second) + ")");
+        }
+    }
+}
+
+}  // namespace scalex::data

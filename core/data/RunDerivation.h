@@ -1,0 +1,52 @@
+#pragma once
+// Columns derived on load where the file lacks them (DESIGN.md "Data flow"): N and C from the
+// architecture (core/accounting), D from steps x batch x context, the nominal IsoFLOP budget,
+// and the plausibility checks that mark a run as having problems.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/accounting/FlopCount.h"
+#include "core/accounting/ModelConfig.h"
+#include "core/data/RunTable.h"
+
+namespace scalex::data {
+
+// Nominal budgets of the study's IsoFLOP sets (reference README "IsoFLOP" step 2).
+inline constexpr double kStudyBudgets[] = {6e18, 1e19, 3e19, 1e20, 6e20, 3e21};
+
+// The study's bucket rule: the budget B with |C - B| < 0.1 B, NaN when C is in none ("extra").
+double nominalBudget(double flops);
+
+// The model of a run when its architecture is complete (family, d_model, n_layers, n_heads);
+// missing per-head and feed-forward widths follow the study's rules (makeStudyConfig).
+std::optional<accounting::ModelConfig> runArchitecture(const Run& run);
+
+// The convention a file's `attention_flop_calc_mode` names: "chinchilla" -> chinchilla (non-causal
+// attention), anything else (distill_scaling, not_applicable, empty) -> study.
+accounting::FlopConvention conventionForMode(std::string_view mode);
+
+// C = trainingFlops(architecture, context, D) under `convention`; empty without architecture,
+// context or D.
+std::optional<double> architectureFlops(const Run& run, const accounting::FlopConvention& convention);
+
+struct DerivationSettings {
+    // Convention for C computed from the architecture; empty: the row's own mode (conventionForMode).
+    std::optional<accounting::FlopConvention> convention;
+    // Replace C given by the file with the architecture's count where the architecture is known.
+    bool recomputeFlops = false;
+};
+
+// Fills N, D, C and the budget where missing (recording Provenance), given the row's FLOP mode.
+void deriveColumns(Run& run, std::string_view flopMode, const DerivationSettings& settings);
+
+// Appends the reasons a run cannot be used as is: failed status, missing or implausible N, D,
+// loss (N < 1e5 looks like millions, D < 1e6 like billions, loss > 20 is no cross-entropy).
+void checkPlausibility(Run& run);
+
+// Marks later copies: a run id seen before, or a row identical to an earlier one (`rowKeys`
+// holds one key per run, e.g. its raw cells joined; empty keys are not compared).
+void markDuplicates(std::vector<Run>& runs, const std::vector<std::string>& rowKeys);
+
+}  // namespace scalex::data

@@ -1,0 +1,738 @@
+#include "core/data/RunTableIo.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <zlib.h>
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "core/data/CsvReader.h"
+#include "core/data/RunDerivation.h"
+
+namespace scalex::data {
+
+using accounting::Family;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Small text helpers
+
+std::string_view trim(std::string_view s) {
+    std::size_t b = 0, e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    return s.substr(b, e - b);
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool endsWith(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Shortest text that reads back as the same double.
+std::string formatNumber(double v) {
+    if (std::isnan(v)) return {};
+    std::array<char, 32> buf{};
+    auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+    return ec == std::errc() ? std::string(buf.data(), end) : std::string{};
+}
+
+bool validUtf8(std::string_view s) {
+    std::size_t i = 0;
+    const std::size_t n = s.size();
+    while (i < n) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) { ++i; continue; }
+        int len = 0;
+        unsigned cp = 0;
+        if ((c & 0xE0) == 0xC0) { len = 1; cp = c & 0x1F; }
+        else if ((c & 0xF0) == 0xE0) { len = 2; cp = c & 0x0F; }
+        else if ((c & 0xF8) == 0xF0) { len = 3; cp = c & 0x07; }
+        else return false;
+        if (i + static_cast<std::size_t>(len) >= n) return false;
+        for (int k = 1; k <= len; ++k) {
+            const auto d = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
+            if ((d & 0xC0) != 0x80) return false;
+            cp = (cp << 6) | (d & 0x3F);
+        }
+        // Overlong forms, surrogates and values past U+10FFFF are invalid.
+        if ((len == 1 && cp < 0x80) || (len == 2 && cp < 0x800) || (len == 3 && cp < 0x10000) || cp > 0x10FFFF ||
+            (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        i += static_cast<std::size_t>(len) + 1;
+    }
+    return true;
+}
+
+bool hasHighBytes(std::string_view s) {
+    for (char c : s)
+        if (static_cast<unsigned char>(c) >= 0x80) return true;
+    return false;
+}
+
+int lineOfOffset(std::string_view text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+}
+
+std::string fileStem(const std::string& name) {
+    std::string base = QFileInfo(QString::fromStdString(name)).fileName().toStdString();
+    for (std::string_view ext : {".gz", ".csv", ".tsv", ".tab", ".txt", ".jsonl", ".ndjson", ".json"})
+        if (endsWith(lower(base), ext)) base.resize(base.size() - ext.size());
+    return base;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON and JSON Lines -> the same raw table as CSV
+
+std::string jsonCell(const QJsonValue& v, std::string* note) {
+    switch (v.type()) {
+        case QJsonValue::String: return v.toString().toStdString();
+        case QJsonValue::Double: {
+            const double d = v.toDouble();
+            if (std::abs(d) < 9007199254740992.0 && d == std::floor(d)) return std::to_string(static_cast<long long>(d));
+            return formatNumber(d);
+        }
+        case QJsonValue::Bool: return v.toBool() ? "true" : "false";
+        case QJsonValue::Array: *note = "expected a number, string or boolean, got an array"; return {};
+        case QJsonValue::Object: *note = "expected a number, string or boolean, got an object"; return {};
+        default: return {};
+    }
+}
+
+void addObjectRow(RawTable& table, const QJsonObject& object, int line) {
+    RawRecord rec;
+    rec.line = line;
+    rec.cells.resize(table.header.size());
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const std::string key = it.key().toStdString();
+        std::size_t index = 0;
+        while (index < table.header.size() && table.header[index] != key) ++index;
+        if (index == table.header.size()) {
+            table.header.push_back(key);
+            for (auto& r : table.rows) r.cells.emplace_back();
+            rec.cells.emplace_back();
+        }
+        std::string note;
+        rec.cells[index] = jsonCell(it.value(), &note);
+        if (!note.empty()) rec.notes.emplace_back(static_cast<int>(index), note);
+    }
+    table.rows.push_back(std::move(rec));
+}
+
+const char* jsonTypeName(const QJsonValue& v) {
+    switch (v.type()) {
+        case QJsonValue::Array: return "an array";
+        case QJsonValue::String: return "a string";
+        case QJsonValue::Double: return "a number";
+        case QJsonValue::Bool: return "a boolean";
+        case QJsonValue::Null: return "null";
+        default: return "nothing";
+    }
+}
+
+// Lines where the elements of the runs array (the array at `depth`) start, for messages.
+std::vector<int> elementLines(std::string_view text, int depth) {
+    std::vector<int> lines;
+    int d = 0, line = 1;
+    bool inString = false, escaped = false, expectValue = false;
+    for (char c : text) {
+        if (c == '\n') ++line;
+        if (inString) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') inString = false;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+        if (expectValue && d == depth && c != ']') {
+            lines.push_back(line);
+            expectValue = false;
+        }
+        if (c == '"') inString = true;
+        else if (c == '{' || c == '[') {
+            ++d;
+            if (c == '[' && d == depth) expectValue = true;
+        } else if (c == '}' || c == ']') {
+            --d;
+            expectValue = false;
+        } else if (c == ',' && d == depth)
+            expectValue = true;
+    }
+    return lines;
+}
+
+Expected<RawTable> readJson(std::string_view text, const QByteArray& bytes, const std::string& file, std::int64_t maxRows) {
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
+    if (err.error != QJsonParseError::NoError) {
+        const auto offset = static_cast<std::size_t>(std::max(0, static_cast<int>(err.offset)));
+        const int line = lineOfOffset(text, offset);
+        const std::size_t lineStart = text.rfind('\n', offset ? offset - 1 : 0);
+        const std::size_t col = lineStart == std::string_view::npos ? offset + 1 : offset - lineStart;
+        return LoadError{file, line, "",
+                         "invalid JSON at character " + std::to_string(col) + ": " + err.errorString().toStdString()};
+    }
+    QJsonArray runs;
+    int depth = 1;
+    if (doc.isArray()) runs = doc.array();
+    else if (doc.isObject() && doc.object().value("runs").isArray()) {
+        runs = doc.object().value("runs").toArray();
+        depth = 2;
+    } else
+        return LoadError{file, 1, "", "expected an array of run objects, or an object with a \"runs\" array"};
+    if (runs.isEmpty()) return LoadError{file, 1, "", "no runs: the runs array is empty"};
+    if (runs.size() > maxRows)
+        return LoadError{file, 0, "", "more than " + std::to_string(maxRows) + " rows (the run-table row limit)"};
+    const std::vector<int> lines = elementLines(text, depth);
+    RawTable table;
+    table.headerLine = 0;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        const int line = static_cast<std::size_t>(runs.size()) == lines.size() ? lines[static_cast<std::size_t>(i)] : 0;
+        if (runs[i].isObject()) addObjectRow(table, runs[i].toObject(), line);
+        else {
+            RawRecord rec;
+            rec.line = line;
+            rec.cells.resize(table.header.size());
+            rec.notes.emplace_back(-1, "run #" + std::to_string(i + 1) + ": expected a JSON object, got " +
+                                           jsonTypeName(runs[i]));
+            table.rows.push_back(std::move(rec));
+        }
+    }
+    return table;
+}
+
+Expected<RawTable> readJsonLines(std::string_view text, const std::string& file, std::int64_t maxRows) {
+    RawTable table;
+    table.headerLine = 0;
+    std::size_t pos = 0;
+    int line = 0;
+    while (pos < text.size()) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view raw = trim(text.substr(pos, end - pos));
+        ++line;
+        pos = end + 1;
+        if (raw.empty()) continue;
+        if (static_cast<std::int64_t>(table.rows.size()) >= maxRows)
+            return LoadError{file, line, "", "more than " + std::to_string(maxRows) + " rows (the run-table row limit)"};
+        QJsonParseError err{};
+        const QJsonDocument doc =
+            QJsonDocument::fromJson(QByteArray(raw.data(), static_cast<qsizetype>(raw.size())), &err);
+        if (err.error == QJsonParseError::NoError && doc.isObject()) {
+            addObjectRow(table, doc.object(), line);
+            continue;
+        }
+        RawRecord rec;
+        rec.line = line;
+        rec.cells.resize(table.header.size());
+        rec.notes.emplace_back(-1, err.error != QJsonParseError::NoError
+                                       ? "not valid JSON (" + err.errorString().toStdString() + " at character " +
+                                             std::to_string(err.offset + 1) + ")"
+                                       : std::string("expected a JSON object for a run"));
+        table.rows.push_back(std::move(rec));
+    }
+    if (table.rows.empty()) return LoadError{file, 0, "", "the file is empty (expected one JSON object per line)"};
+    for (auto& r : table.rows) r.cells.resize(table.header.size());
+    return table;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw table -> runs
+
+std::string joinNames(const std::vector<std::string_view>& names) {
+    std::string s;
+    for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + std::string(names[i]);
+    return s;
+}
+
+Provenance parseProvenance(std::string_view s, bool* ok) {
+    const std::string v = lower(trim(s));
+    *ok = true;
+    if (v == "file") return Provenance::FromFile;
+    if (v == "derived") return Provenance::Derived;
+    if (v == "6nd_fallback") return Provenance::SixNdFallback;
+    if (v == "missing") return Provenance::Missing;
+    *ok = false;
+    return Provenance::Missing;
+}
+
+std::string_view provenanceName(Provenance p) {
+    switch (p) {
+        case Provenance::FromFile: return "file";
+        case Provenance::Derived: return "derived";
+        case Provenance::SixNdFallback: return "6nd_fallback";
+        default: return "";
+    }
+}
+
+std::optional<bool> parseBool(std::string_view s, bool* ok) {
+    const std::string v = lower(trim(s));
+    *ok = true;
+    if (v.empty()) return std::nullopt;
+    if (v == "true" || v == "1" || v == "yes" || v == "y" || v == "t") return true;
+    if (v == "false" || v == "0" || v == "no" || v == "n" || v == "f") return false;
+    *ok = false;
+    return std::nullopt;
+}
+
+class RowReader {
+public:
+    RowReader(const std::vector<std::string>& header, const std::array<int, kRunFieldCount>& columns,
+              const RawRecord& rec, Run& run)
+        : header_(header), columns_(columns), rec_(rec), run_(run) {}
+
+    const std::string* cell(RunField f) const {
+        const int c = columns_[static_cast<std::size_t>(f)];
+        if (c < 0 || static_cast<std::size_t>(c) >= rec_.cells.size()) return nullptr;
+        return &rec_.cells[static_cast<std::size_t>(c)];
+    }
+    std::string label(RunField f) const { return header_[static_cast<std::size_t>(columns_[static_cast<std::size_t>(f)])]; }
+    void problem(RunField f, const std::string& what) { run_.problems.push_back(label(f) + ": " + what); }
+
+    std::string text(RunField f) const {
+        const std::string* c = cell(f);
+        return c ? std::string(trim(*c)) : std::string{};
+    }
+
+    // A positive number; empty cells are unknown, anything else odd is a problem.
+    double number(RunField f) {
+        const std::string* c = cell(f);
+        if (!c) return kUnknown;
+        std::string_view s = trim(*c);
+        if (s.empty()) return kUnknown;
+        if (s.front() == '+') s.remove_prefix(1);
+        double v = 0;
+        auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec == std::errc::result_out_of_range) {
+            problem(f, "'" + std::string(s) + "' is out of the range of a double");
+            return kUnknown;
+        }
+        if (ec != std::errc() || end != s.data() + s.size()) {
+            problem(f, "'" + std::string(trim(*c)) + "' is not a number");
+            return kUnknown;
+        }
+        if (std::isnan(v)) {
+            problem(f, "value is NaN (expected a number)");
+            return kUnknown;
+        }
+        if (std::isinf(v)) {
+            problem(f, "value is infinite (expected a finite number)");
+            return kUnknown;
+        }
+        if (v <= 0) problem(f, "must be positive, got " + std::string(s));
+        return v;
+    }
+
+    std::int64_t count(RunField f) {
+        const std::size_t before = run_.problems.size();
+        const double v = number(f);
+        if (!known(v) || run_.problems.size() != before) return 0;
+        if (v != std::floor(v) || v > 9007199254740992.0) {
+            problem(f, "expected a whole number, got " + text(f));
+            return 0;
+        }
+        return static_cast<std::int64_t>(v);
+    }
+
+private:
+    const std::vector<std::string>& header_;
+    const std::array<int, kRunFieldCount>& columns_;
+    const RawRecord& rec_;
+    Run& run_;
+};
+
+Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadOptions& options) {
+    if (raw.rows.empty())
+        return LoadError{file, raw.headerLine, "",
+                         "no data rows: the header is on line " + std::to_string(raw.headerLine) +
+                             " but no run follows (expected one row per run)"};
+    for (auto& h : raw.header)
+        if (hasHighBytes(h) && !validUtf8(h)) h = QString::fromUtf8(h.data(), static_cast<qsizetype>(h.size())).toStdString();
+
+    // Columns: detected spellings, then the user's mapping on top.
+    ColumnMapping mapping = ColumnMapping::detect(raw.header);
+    std::array<bool, kRunFieldCount> explicitField{};
+    if (options.mapping)
+        for (const auto& [field, column] : options.mapping->entries()) {
+            mapping.set(field, column);
+            explicitField[static_cast<std::size_t>(field)] = true;
+        }
+    std::array<int, kRunFieldCount> columns;
+    columns.fill(-1);
+    for (const auto& [field, column] : mapping.entries()) {
+        std::vector<int> exact, similar;
+        const std::string norm = normalizeColumnName(column);
+        for (std::size_t i = 0; i < raw.header.size(); ++i) {
+            if (raw.header[i] == column) exact.push_back(static_cast<int>(i));
+            if (normalizeColumnName(raw.header[i]) == norm) similar.push_back(static_cast<int>(i));
+        }
+        const std::vector<int>& hits = exact.empty() ? similar : exact;
+        if (hits.empty()) {
+            std::string names;
+            for (std::size_t i = 0; i < raw.header.size() && i < 40; ++i) names += (i ? ", " : "") + raw.header[i];
+            return LoadError{file, raw.headerLine, column,
+                             "the column mapping names this column for field '" + std::string(fieldKey(field)) +
+                                 "', but the header has no such column (columns: " + names + ")"};
+        }
+        if (hits.size() > 1)
+            return LoadError{file, raw.headerLine, column,
+                             "the header has this column more than once (columns " + std::to_string(hits[0] + 1) +
+                                 " and " + std::to_string(hits[1] + 1) + "): which one holds " +
+                                 std::string(fieldKey(field)) + " is ambiguous"};
+        columns[static_cast<std::size_t>(field)] = hits.front();
+    }
+    (void)explicitField;
+    auto has = [&](RunField f) { return columns[static_cast<std::size_t>(f)] >= 0; };
+    auto spellings = [](RunField f) { return joinNames(fieldSpellings(f)); };
+    const std::string delimiterHint =
+        raw.header.size() == 1 && raw.headerLine > 0
+            ? " (the header reads as a single column '" + raw.header[0].substr(0, 60) +
+                  "': is the file comma-, tab- or semicolon-separated?)"
+            : "";
+    auto missing = [&](RunField f, const std::string& what) {
+        return LoadError{file, raw.headerLine, std::string(fieldKey(f)), "no column for " + what + delimiterHint};
+    };
+    if (!has(RunField::Family))
+        return missing(RunField::Family, "the model family (expected one of " + spellings(RunField::Family) +
+                                             ", or set one in the column mapping)");
+    if (!has(RunField::Params) && !(has(RunField::DModel) && has(RunField::NLayers) && has(RunField::NHeads)))
+        return missing(RunField::Params, "N, the parameter count (expected one of " + spellings(RunField::Params) +
+                                             ", or the architecture columns d_model, n_layers, n_heads)");
+    if (!has(RunField::Tokens) && !(has(RunField::Steps) && has(RunField::BatchSize) && has(RunField::Context)))
+        return missing(RunField::Tokens, "D, the training tokens (expected one of " + spellings(RunField::Tokens) +
+                                             ", or num_train_steps, global_batch_size and context_length)");
+    if (!has(RunField::ValLoss) && !has(RunField::TrainLoss))
+        return missing(RunField::ValLoss, "the loss (expected one of " + spellings(RunField::ValLoss) + ", " +
+                                              spellings(RunField::TrainLoss) + ")");
+
+    RunTable table;
+    table.source = file;
+    table.runs.reserve(raw.rows.size());
+    std::vector<std::string> rowKeys;
+    rowKeys.reserve(raw.rows.size());
+    const std::string stem = fileStem(file);
+    DerivationSettings derivation{options.convention, options.recomputeFlops};
+    const bool csvLike = raw.headerLine > 0;
+
+    for (auto& rec : raw.rows) {
+        Run run;
+        run.sourceLine = rec.line;
+        run.dataset = stem;
+        for (auto& c : rec.cells)
+            if (hasHighBytes(c) && !validUtf8(c)) {
+                c = QString::fromUtf8(c.data(), static_cast<qsizetype>(c.size())).toStdString();
+                const std::size_t idx = static_cast<std::size_t>(&c - rec.cells.data());
+                rec.notes.emplace_back(static_cast<int>(idx), "invalid UTF-8 (the bad bytes read as U+FFFD)");
+            }
+        for (const auto& [col, note] : rec.notes)
+            run.problems.push_back(col >= 0 && static_cast<std::size_t>(col) < raw.header.size()
+                                       ? raw.header[static_cast<std::size_t>(col)] + ": " + note
+                                   : col >= 0 ? "field " + std::to_string(col + 1) + ": " + note
+                                              : note);
+        if (csvLike && rec.cells.size() != raw.header.size())
+            run.problems.push_back("the row has " + std::to_string(rec.cells.size()) +
+                                   (rec.cells.size() == 1 ? " field" : " fields") + ", the header " +
+                                   std::to_string(raw.header.size()) + " (a missing or extra delimiter?)");
+        RowReader r(raw.header, columns, rec, run);
+
+        run.runId = r.text(RunField::RunId);
+        run.name = r.text(RunField::Name);
+        if (has(RunField::Dataset) && !r.text(RunField::Dataset).empty()) run.dataset = r.text(RunField::Dataset);
+        run.status = lower(r.text(RunField::Status));
+        if (has(RunField::Family)) {
+            const std::string fam = r.text(RunField::Family);
+            if (auto f = accounting::parseFamily(fam)) run.family = *f;
+            else if (fam.empty()) r.problem(RunField::Family, "missing (expected transformer or xlstm)");
+            else
+                r.problem(RunField::Family, "unknown family '" + fam +
+                                                "' (expected transformer, llama, llama2, llama3, xlstm, mlstm or mlstm_v1)");
+        }
+        double fileBudget = kUnknown;
+        if (has(RunField::Budget)) {
+            const std::string b = lower(r.text(RunField::Budget));
+            if (!b.empty() && b != "extra" && b != "none" && b != "off-grid") fileBudget = r.number(RunField::Budget);
+        }
+        if (has(RunField::ExperimentSet)) {
+            const std::string e = normalizeColumnName(r.text(RunField::ExperimentSet));
+            run.experimentSet = e == "isoflop" ? ExperimentSet::IsoFlop
+                              : (e == "tokenparam" || e == "token_param") ? ExperimentSet::TokenParam
+                                                                          : ExperimentSet::Other;
+        } else if (known(fileBudget))
+            run.experimentSet = ExperimentSet::IsoFlop;
+        run.context = r.number(RunField::Context);
+        run.dModel = r.count(RunField::DModel);
+        run.nLayers = r.count(RunField::NLayers);
+        run.nHeads = r.count(RunField::NHeads);
+        run.nKvHeads = r.count(RunField::NKvHeads);
+        run.dQk = r.count(RunField::DQk);
+        run.dHv = r.count(RunField::DHv);
+        run.dFf = r.count(RunField::DFf);
+        run.vocab = r.count(RunField::Vocab);
+        run.chunk = r.count(RunField::Chunk);
+        run.params = r.number(RunField::Params);
+        run.tokens = r.number(RunField::Tokens);
+        run.flops = r.number(RunField::Flops);
+        run.batchSize = r.number(RunField::BatchSize);
+        run.steps = r.number(RunField::Steps);
+        run.learningRate = r.number(RunField::LearningRate);
+        run.valLoss = r.number(RunField::ValLoss);
+        run.trainLoss = r.number(RunField::TrainLoss);
+        if (known(run.params)) run.paramsSource = Provenance::FromFile;
+        if (known(run.tokens)) run.tokensSource = Provenance::FromFile;
+        if (known(run.flops)) run.flopsSource = Provenance::FromFile;
+        const std::pair<RunField, Provenance*> sources[] = {{RunField::ParamsSource, &run.paramsSource},
+                                                             {RunField::TokensSource, &run.tokensSource},
+                                                             {RunField::FlopsSource, &run.flopsSource}};
+        for (auto [field, target] : sources) {
+            const std::string s = r.text(field);
+            if (s.empty() || *target == Provenance::Missing) continue;
+            bool ok = false;
+            const Provenance p = parseProvenance(s, &ok);
+            if (ok) *target = p;
+            else r.problem(field, "'" + s + "' is not a provenance (expected file, derived or 6nd_fallback)");
+        }
+        bool ok = true;
+        if (has(RunField::SelectedInPaper)) {
+            run.selectedInPaper = parseBool(r.text(RunField::SelectedInPaper), &ok);
+            if (!ok) r.problem(RunField::SelectedInPaper, "'" + r.text(RunField::SelectedInPaper) + "' is not true or false");
+        }
+        if (has(RunField::Included)) {
+            run.userIncluded = parseBool(r.text(RunField::Included), &ok);
+            if (!ok) r.problem(RunField::Included, "'" + r.text(RunField::Included) + "' is not true or false");
+        }
+
+        deriveColumns(run, lower(r.text(RunField::FlopMode)), derivation);
+        if (!known(run.budget) && !known(run.flops)) run.budget = fileBudget;
+        checkPlausibility(run);
+
+        std::string key;
+        if (!rec.cells.empty()) {
+            std::size_t total = 0;
+            for (const auto& c : rec.cells) total += c.size() + 1;
+            key.reserve(total);
+            for (const auto& c : rec.cells) {
+                key += c;
+                key += '\x1f';
+            }
+        }
+        rowKeys.push_back(std::move(key));
+        table.runs.push_back(std::move(run));
+    }
+    markDuplicates(table.runs, rowKeys);
+    return table;
+}
+
+RunTableFormat formatFromName(const std::string& name) {
+    std::string n = lower(name);
+    if (endsWith(n, ".gz")) n.resize(n.size() - 3);
+    if (endsWith(n, ".tsv") || endsWith(n, ".tab")) return RunTableFormat::Tsv;
+    if (endsWith(n, ".jsonl") || endsWith(n, ".ndjson")) return RunTableFormat::JsonLines;
+    if (endsWith(n, ".json")) return RunTableFormat::Json;
+    if (endsWith(n, ".csv")) return RunTableFormat::Csv;
+    return RunTableFormat::Auto;
+}
+
+RunTableFormat sniffFormat(std::string_view text) {
+    const std::string_view t = trim(text);
+    if (t.empty()) return RunTableFormat::Csv;
+    if (t.front() == '[') return RunTableFormat::Json;
+    if (t.front() != '{') return RunTableFormat::Csv;
+    // One object per line, or one object spread over lines.
+    const std::size_t eol = t.find('\n');
+    if (eol == std::string_view::npos) return RunTableFormat::Json;
+    const std::string_view first = trim(t.substr(0, eol));
+    QJsonParseError err{};
+    QJsonDocument::fromJson(QByteArray(first.data(), static_cast<qsizetype>(first.size())), &err);
+    return err.error == QJsonParseError::NoError ? RunTableFormat::JsonLines : RunTableFormat::Json;
+}
+
+}  // namespace
+
+Expected<QByteArray> gunzip(const QByteArray& compressed, const std::string& name, std::int64_t maxBytes) {
+    QByteArray out;
+    z_stream zs{};
+    // 16 + MAX_WBITS: gzip header and trailer (qUncompress reads only zlib streams).
+    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return LoadError{name, 0, "", "cannot start gzip decompression"};
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.constData()));
+    zs.avail_in = static_cast<uInt>(compressed.size());
+    std::array<char, 1 << 16> buf{};
+    int rc = Z_OK;
+    for (;;) {
+        zs.next_out = reinterpret_cast<Bytef*>(buf.data());
+        zs.avail_out = static_cast<uInt>(buf.size());
+        rc = inflate(&zs, Z_NO_FLUSH);
+        const auto produced = static_cast<qsizetype>(buf.size() - zs.avail_out);
+        if (out.size() + produced > maxBytes) {
+            inflateEnd(&zs);
+            return LoadError{name, 0, "",
+                             "the decompressed data exceeds the run-table limit of " + std::to_string(maxBytes >> 20) +
+                                 " MiB (LoadOptions::maxBytes)"};
+        }
+        out.append(buf.data(), produced);
+        if (rc == Z_STREAM_END) {
+            // Concatenated gzip members continue after the first one's trailer.
+            if (zs.avail_in > 0 && inflateReset(&zs) == Z_OK) continue;
+            break;
+        }
+        if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
+            inflateEnd(&zs);
+            return LoadError{name, 0, "", "the gzip data ends early (the file is truncated)"};
+        }
+        if (rc != Z_OK) {
+            const std::string msg = zs.msg ? zs.msg : "error " + std::to_string(rc);
+            inflateEnd(&zs);
+            return LoadError{name, 0, "", "the gzip data is corrupt (zlib: " + msg + ")"};
+        }
+    }
+    inflateEnd(&zs);
+    return out;
+}
+
+Expected<RunTable> parseRunTable(const QByteArray& input, const std::string& name, const LoadOptions& options) {
+    QByteArray bytes = input;
+    if (bytes.size() > options.maxBytes)
+        return LoadError{name, 0, "",
+                         "the file has " + std::to_string(bytes.size()) + " bytes, over the run-table limit of " +
+                             std::to_string(options.maxBytes >> 20) + " MiB (LoadOptions::maxBytes)"};
+    const bool gzipMagic = bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+                           static_cast<unsigned char>(bytes[1]) == 0x8b;
+    if (gzipMagic) {
+        auto inflated = gunzip(bytes, name, options.maxBytes);
+        if (!inflated) return inflated.error();
+        bytes = std::move(*inflated);
+    } else if (endsWith(lower(name), ".gz"))
+        return LoadError{name, 0, "", "the name ends in .gz but the data is not gzip (no gzip header)"};
+
+    std::string_view text(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+    if (text.size() >= 2 && ((static_cast<unsigned char>(text[0]) == 0xFF && static_cast<unsigned char>(text[1]) == 0xFE) ||
+                             (static_cast<unsigned char>(text[0]) == 0xFE && static_cast<unsigned char>(text[1]) == 0xFF)))
+        return LoadError{name, 1, "", "the file is UTF-16 encoded; expected UTF-8 text (save it as UTF-8)"};
+    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    if (trim(text).empty()) return LoadError{name, 0, "", "the file is empty (expected a header line and one row per run)"};
+    if (const void* nul = std::memchr(text.data(), '\0', text.size()))
+        return LoadError{name, lineOfOffset(text, static_cast<std::size_t>(static_cast<const char*>(nul) - text.data())), "",
+                         "binary data (a NUL byte): expected UTF-8 text (CSV, TSV, JSON or JSON Lines)"};
+    {
+        const std::size_t scan = std::min<std::size_t>(text.size(), 1 << 16);
+        std::size_t controls = 0;
+        for (std::size_t i = 0; i < scan; ++i) {
+            const auto c = static_cast<unsigned char>(text[i]);
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7f) ++controls;
+        }
+        if (controls * 100 > scan)
+            return LoadError{name, 0, "", "binary data (control characters): expected UTF-8 text (CSV, TSV, JSON or JSON Lines)"};
+    }
+
+    RunTableFormat format = options.format;
+    if (format == RunTableFormat::Auto) format = formatFromName(name);
+    if (format == RunTableFormat::Auto) format = sniffFormat(text);
+
+    Expected<RawTable> raw = LoadError{};
+    switch (format) {
+        case RunTableFormat::Json:
+            raw = readJson(text, QByteArray::fromRawData(text.data(), static_cast<qsizetype>(text.size())), name,
+                           options.maxRows);
+            break;
+        case RunTableFormat::JsonLines: raw = readJsonLines(text, name, options.maxRows); break;
+        case RunTableFormat::Tsv: raw = readDelimited(text, name, detectDelimiter(text, '\t'), options.maxRows); break;
+        default: raw = readDelimited(text, name, detectDelimiter(text, ','), options.maxRows); break;
+    }
+    if (!raw) return raw.error();
+    return buildTable(std::move(*raw), name, options);
+}
+
+Expected<RunTable> loadRunTable(const std::string& path, const LoadOptions& options) {
+    QFile f(QString::fromStdString(path));
+    if (!f.exists()) return LoadError{path, 0, "", "no such file"};
+    if (!f.open(QIODevice::ReadOnly)) return LoadError{path, 0, "", "cannot open: " + f.errorString().toStdString()};
+    if (f.size() > options.maxBytes)
+        return LoadError{path, 0, "",
+                         "the file has " + std::to_string(f.size()) + " bytes, over the run-table limit of " +
+                             std::to_string(options.maxBytes >> 20) + " MiB (LoadOptions::maxBytes)"};
+    return parseRunTable(f.readAll(), path, options);
+}
+
+QByteArray writeRunTableCsv(const RunTable& table) {
+    std::vector<RunField> fields;
+    for (int i = 0; i < kRunFieldCount; ++i)
+        if (static_cast<RunField>(i) != RunField::FlopMode) fields.push_back(static_cast<RunField>(i));
+    std::string out;
+    out.reserve(256 * (table.runs.size() + 1));
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (i) out += ',';
+        out += fieldKey(fields[i]);
+    }
+    out += '\n';
+    auto count = [](std::int64_t v) { return v > 0 ? std::to_string(v) : std::string{}; };
+    auto flag = [](const std::optional<bool>& b) { return b ? (*b ? "true" : "false") : ""; };
+    for (const Run& r : table.runs) {
+        for (std::size_t i = 0; i < fields.size(); ++i) {
+            if (i) out += ',';
+            std::string v;
+            switch (fields[i]) {
+                case RunField::RunId: v = r.runId; break;
+                case RunField::Name: v = r.name; break;
+                case RunField::Dataset: v = r.dataset; break;
+                case RunField::Family: v = accounting::familyName(r.family); break;
+                case RunField::ExperimentSet:
+                    v = r.experimentSet == ExperimentSet::IsoFlop      ? "isoflop"
+                        : r.experimentSet == ExperimentSet::TokenParam ? "tokenparam"
+                                                                       : "other";
+                    break;
+                case RunField::Status: v = r.status; break;
+                case RunField::Context: v = formatNumber(r.context); break;
+                case RunField::DModel: v = count(r.dModel); break;
+                case RunField::NLayers: v = count(r.nLayers); break;
+                case RunField::NHeads: v = count(r.nHeads); break;
+                case RunField::NKvHeads: v = count(r.nKvHeads); break;
+                case RunField::DQk: v = count(r.dQk); break;
+                case RunField::DHv: v = count(r.dHv); break;
+                case RunField::DFf: v = count(r.dFf); break;
+                case RunField::Vocab: v = count(r.vocab); break;
+                case RunField::Chunk: v = count(r.chunk); break;
+                case RunField::Params: v = formatNumber(r.params); break;
+                case RunField::Tokens: v = formatNumber(r.tokens); break;
+                case RunField::Flops: v = formatNumber(r.flops); break;
+                case RunField::Budget: v = formatNumber(r.budget); break;
+                case RunField::BatchSize: v = formatNumber(r.batchSize); break;
+                case RunField::Steps: v = formatNumber(r.steps); break;
+                case RunField::LearningRate: v = formatNumber(r.learningRate); break;
+                case RunField::ValLoss: v = formatNumber(r.valLoss); break;
+                case RunField::TrainLoss: v = formatNumber(r.trainLoss); break;
+                case RunField::SelectedInPaper: v = flag(r.selectedInPaper); break;
+                case RunField::ParamsSource: v = provenanceName(r.paramsSource); break;
+                case RunField::TokensSource: v = provenanceName(r.tokensSource); break;
+                case RunField::FlopsSource: v = provenanceName(r.flopsSource); break;
+                case RunField::Included: v = flag(r.userIncluded); break;
+                case RunField::FlopMode: break;
+            }
+            out += quoteField(v);
+        }
+        out += '\n';
+    }
+    return QByteArray(out.data(), static_cast<qsizetype>(out.size()));
+}
+
+std::optional<LoadError> saveRunTableCsv(const RunTable& table, const std::string& path) {
+    QSaveFile f(QString::fromStdString(path));
+    if (!f.open(QIODevice::WriteOnly)) return LoadError{path, 0, "", "cannot write: " + f.errorString().toStdString()};
+    f.write(writeRunTableCsv(table));
+    if (!f.commit()) return LoadError{path, 0, "", "cannot write: " + f.errorString().toStdString()};
+    return std::nullopt;
+}
+
+}  // namespace scalex::data

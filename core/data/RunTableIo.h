@@ -1,0 +1,51 @@
+#pragma once
+// Reading and writing run tables: CSV and TSV (delimiter detected, RFC 4180 quoting), JSON (an
+// array of run objects or {"runs": [...]}), JSON Lines, each optionally gzip-compressed
+// (.csv.gz). Columns are mapped by common spellings (ColumnMapping::detect) or by the user's
+// mapping. A file that cannot be used yields one LoadError; rows with problems are kept and
+// marked (Run::problems), never dropped.
+#include <QByteArray>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/accounting/FlopCount.h"
+#include "core/data/ColumnMapping.h"
+#include "core/data/LoadError.h"
+#include "core/data/RunTable.h"
+
+namespace scalex::data {
+
+enum class RunTableFormat { Auto, Csv, Tsv, Json, JsonLines };
+
+// Limits that keep a wrong or hostile file from exhausting memory: 64 MiB of (uncompressed)
+// text is ~200k rows of the study's 60-column tables, far above any real sweep.
+inline constexpr std::int64_t kDefaultMaxBytes = 64ll << 20;
+inline constexpr std::int64_t kDefaultMaxRows = 1'000'000;
+
+struct LoadOptions {
+    RunTableFormat format = RunTableFormat::Auto;  // Auto: from the name, else from the content
+    std::optional<ColumnMapping> mapping;          // fields set here win over detected ones
+    // Convention for C derived from the architecture; empty: the row's attention_flop_calc_mode
+    // (chinchilla -> chinchilla, else study).
+    std::optional<accounting::FlopConvention> convention;
+    bool recomputeFlops = false;  // replace the file's C by the architecture's count
+    std::int64_t maxBytes = kDefaultMaxBytes;  // file size, and text size after gunzip
+    std::int64_t maxRows = kDefaultMaxRows;
+};
+
+Expected<RunTable> loadRunTable(const std::string& path, const LoadOptions& options = {});
+
+// The same from bytes in memory; `name` stands for the file in errors and picks the format.
+Expected<RunTable> parseRunTable(const QByteArray& bytes, const std::string& name, const LoadOptions& options = {});
+
+// CSV (RFC 4180, LF line ends) with the canonical column names (fieldKey); reading it back
+// gives the same table. Provenance and the user's include toggle are written as columns.
+QByteArray writeRunTableCsv(const RunTable& table);
+// Writes with QSaveFile (temporary file + rename).
+std::optional<LoadError> saveRunTableCsv(const RunTable& table, const std::string& path);
+
+// Inflates gzip data (one or more members) up to maxBytes of output.
+Expected<QByteArray> gunzip(const QByteArray& compressed, const std::string& name, std::int64_t maxBytes);
+
+}  // namespace scalex::data

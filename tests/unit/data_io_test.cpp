@@ -1,0 +1,642 @@
+// RunRow-table reading: the study's real files (row counts, N and C recomputed from the
+// architecture, IsoFLOP budgets), the bad-input corpus in tests/data/bad (one clear error per
+// unusable file, marked rows otherwise), formats, column mapping, and the CSV round trip.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <cmath>
+#include <map>
+
+#include "core/accounting/FlopCount.h"
+#include "core/accounting/ParamCount.h"
+#include "core/data/ColumnMapping.h"
+#include "core/data/CsvReader.h"
+#include "core/data/RunDerivation.h"
+#include "core/data/RunTableIo.h"
+#include "tests/support/TestData.h"
+
+using namespace scalex::data;
+using scalex::accounting::Family;
+using RunRow = scalex::data::Run;  // gtest fixtures have a Run() member
+
+namespace {
+
+std::string shared(const QString& rel) { return scalex::test::sharedPath("data/xlstm/" + rel).toStdString(); }
+std::string corpus(const char* name) { return scalex::test::sourcePath(QStringLiteral("tests/data/bad/") + name).toStdString(); }
+
+struct RunFile {
+    const char* name;
+    int rows;
+};
+// Row counts from the data README.
+const RunFile kRunFiles[] = {
+    {"runs_isoflop_llama_ctx2048.csv", 88},
+    {"runs_isoflop_llama_ctx8192.csv", 113},
+    {"runs_isoflop_llama_ctx16384.csv", 74},
+    {"runs_isoflop_llama_ctx8192_flops_chinchilla.csv", 54},
+    {"runs_isoflop_mlstm_ctx16384.csv", 94},
+    {"runs_isoflop_mlstm_ctx8192_large_gbs256.csv", 36},
+    {"tokenparam_runs_ctx8192.csv", 66},
+    {"isoflop_xlstm_3e19_ctx8192.csv", 35},
+};
+
+RunTable loadOk(const std::string& path, const LoadOptions& options = {}) {
+    auto t = loadRunTable(path, options);
+    EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().toString());
+    return t.ok() ? *t : RunTable{};
+}
+
+const RunRow* runOnLine(const RunTable& t, int line) {
+    for (const auto& r : t.runs)
+        if (r.sourceLine == line) return &r;
+    return nullptr;
+}
+
+bool sameNumber(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+void expectSameRuns(const RunTable& a, const RunTable& b) {
+    ASSERT_EQ(a.runs.size(), b.runs.size());
+    for (std::size_t i = 0; i < a.runs.size(); ++i) {
+        const RunRow& x = a.runs[i];
+        const RunRow& y = b.runs[i];
+        SCOPED_TRACE("row " + std::to_string(i) + " line " + std::to_string(x.sourceLine));
+        EXPECT_EQ(x.runId, y.runId);
+        EXPECT_EQ(x.name, y.name);
+        EXPECT_EQ(x.dataset, y.dataset);
+        EXPECT_EQ(x.sourceLine, y.sourceLine);
+        EXPECT_EQ(x.status, y.status);
+        EXPECT_EQ(x.family, y.family);
+        EXPECT_EQ(x.experimentSet, y.experimentSet);
+        EXPECT_EQ(x.dModel, y.dModel);
+        EXPECT_EQ(x.nLayers, y.nLayers);
+        EXPECT_EQ(x.nHeads, y.nHeads);
+        EXPECT_EQ(x.nKvHeads, y.nKvHeads);
+        EXPECT_EQ(x.dQk, y.dQk);
+        EXPECT_EQ(x.dHv, y.dHv);
+        EXPECT_EQ(x.dFf, y.dFf);
+        EXPECT_EQ(x.vocab, y.vocab);
+        EXPECT_EQ(x.chunk, y.chunk);
+        for (auto [u, v] : {std::pair{x.context, y.context}, {x.params, y.params}, {x.tokens, y.tokens},
+                            {x.flops, y.flops}, {x.budget, y.budget}, {x.batchSize, y.batchSize},
+                            {x.steps, y.steps}, {x.learningRate, y.learningRate}, {x.valLoss, y.valLoss},
+                            {x.trainLoss, y.trainLoss}})
+            EXPECT_TRUE(sameNumber(u, v)) << u << " vs " << v;
+        EXPECT_EQ(x.selectedInPaper, y.selectedInPaper);
+        EXPECT_EQ(x.paramsSource, y.paramsSource);
+        EXPECT_EQ(x.tokensSource, y.tokensSource);
+        EXPECT_EQ(x.flopsSource, y.flopsSource);
+        EXPECT_EQ(x.problems, y.problems);
+        EXPECT_EQ(x.userIncluded, y.userIncluded);
+    }
+}
+
+QByteArray gzipBytes(const QByteArray& data) {
+    z_stream zs{};
+    deflateInit2(&zs, Z_BEST_SPEED, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    QByteArray out(static_cast<qsizetype>(deflateBound(&zs, static_cast<uLong>(data.size()))), '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.constData()));
+    zs.avail_in = static_cast<uInt>(data.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    deflate(&zs, Z_FINISH);
+    out.resize(static_cast<qsizetype>(zs.total_out));
+    deflateEnd(&zs);
+    return out;
+}
+
+QByteArray readAll(const std::string& path) {
+    QFile f(QString::fromStdString(path));
+    EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << path;
+    return f.readAll();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The study's real run tables
+
+TEST(DataIoRealFiles, EveryRunFileLoadsWithItsRowCount) {
+    SCALEX_REQUIRE_SHARED();
+    for (const auto& f : kRunFiles) {
+        SCOPED_TRACE(f.name);
+        const RunTable t = loadOk(shared(f.name));
+        EXPECT_EQ(static_cast<int>(t.runs.size()), f.rows);
+        for (const auto& r : t.runs) {
+            EXPECT_TRUE(r.sourceLine >= 2);
+            // Every finished run is usable; every failed one is kept and marked.
+            if (r.status == "failed") {
+                EXPECT_FALSE(r.included());
+                EXPECT_EQ(r.problems.front(), "status: the run failed");
+            } else if (!known(r.valLoss) && !known(r.trainLoss)) {
+                // Five finished mLSTM ctx16384 runs logged no loss: kept, marked, excluded.
+                EXPECT_EQ(r.problems, std::vector<std::string>{"loss missing: no validation or training loss"});
+            } else {
+                EXPECT_TRUE(r.problems.empty()) << r.sourceLine << ": " << (r.problems.empty() ? "" : r.problems[0]);
+            }
+        }
+    }
+}
+
+TEST(DataIoRealFiles, ColumnsAreMappedWithoutHelp) {
+    SCALEX_REQUIRE_SHARED();
+    const RunTable iso = loadOk(shared("runs_isoflop_mlstm_ctx16384.csv"));
+    const RunRow& r = *std::find_if(iso.runs.begin(), iso.runs.end(), [](const RunRow& x) { return known(x.valLoss); });
+    EXPECT_EQ(r.family, Family::Xlstm);
+    EXPECT_EQ(r.experimentSet, ExperimentSet::IsoFlop);
+    EXPECT_EQ(r.context, 16384);
+    EXPECT_EQ(r.dataset, "isoflop_mlstm_ctx16384");
+    EXPECT_FALSE(r.runId.empty());
+    EXPECT_FALSE(r.name.empty());
+    EXPECT_GT(r.dModel, 0);
+    EXPECT_GT(r.chunk, 0);
+    EXPECT_TRUE(known(r.learningRate) && known(r.batchSize) && known(r.steps) && known(r.trainLoss));
+
+    const RunTable tp = loadOk(shared("tokenparam_runs_ctx8192.csv"));
+    int transformers = 0, xlstms = 0;
+    for (const auto& run : tp.runs) {
+        (run.family == Family::Transformer ? transformers : xlstms)++;
+        EXPECT_EQ(run.experimentSet, ExperimentSet::TokenParam);
+        EXPECT_TRUE(known(run.valLoss));  // val_dclm_loss
+        EXPECT_TRUE(known(run.trainLoss));  // train_loss_mean
+        EXPECT_EQ(run.flopsSource, Provenance::FromFile);
+    }
+    EXPECT_EQ(transformers, 31);  // data README: 31 Transformer + 35 xLSTM runs
+    EXPECT_EQ(xlstms, 35);
+    // No experiment_set column, but an IsoFLOP budget column.
+    const RunTable x = loadOk(shared("isoflop_xlstm_3e19_ctx8192.csv"));
+    for (const auto& run : x.runs) {
+        EXPECT_EQ(run.experimentSet, ExperimentSet::IsoFlop);
+        EXPECT_EQ(run.budget, 3e19);
+        EXPECT_EQ(run.family, Family::Xlstm);
+    }
+}
+
+TEST(DataIoRealFiles, SelectedInPaperIsTheStudysFilter) {
+    SCALEX_REQUIRE_SHARED();
+    for (const char* name : {"runs_isoflop_llama_ctx8192.csv", "runs_isoflop_llama_ctx8192_flops_chinchilla.csv"}) {
+        SCOPED_TRACE(name);
+        const auto csv = scalex::test::readSimpleCsv(QString::fromStdString(shared(name)));
+        const RunTable t = loadOk(shared(name));
+        ASSERT_EQ(t.runs.size(), static_cast<std::size_t>(csv.rows.size()));
+        for (int i = 0; i < csv.rows.size(); ++i) {
+            const QString s = csv.at(i, "selected_in_paper");
+            const auto& sel = t.runs[static_cast<std::size_t>(i)].selectedInPaper;
+            if (s.isEmpty()) EXPECT_FALSE(sel.has_value());
+            else EXPECT_EQ(sel, std::optional<bool>(s == "True"));
+        }
+    }
+    const RunTable t = loadOk(shared("runs_isoflop_llama_ctx8192.csv"));
+    EXPECT_EQ(std::count_if(t.runs.begin(), t.runs.end(), [](const RunRow& r) { return r.selectedInPaper == true; }), 107);
+}
+
+// N from the architecture equals the trainer's num_params exactly; C from the architecture under
+// the file's attention convention (study, or chinchilla for *_flops_chinchilla) equals
+// num_flops_training to 1e-6, for every finished run.
+TEST(DataIoRealFiles, ArchitectureReproducesParamsAndFlops) {
+    SCALEX_REQUIRE_SHARED();
+    for (const auto& f : kRunFiles) {
+        SCOPED_TRACE(f.name);
+        const bool notebook = std::string(f.name).rfind("runs_", 0) != 0;  // 7 significant digits
+        const auto csv = scalex::test::readSimpleCsv(QString::fromStdString(shared(f.name)));
+        const bool hasMode = csv.header.contains("attention_flop_calc_mode");
+        const RunTable t = loadOk(shared(f.name));
+        int checked = 0;
+        for (std::size_t i = 0; i < t.runs.size(); ++i) {
+            const RunRow& r = t.runs[i];
+            const auto config = runArchitecture(r);
+            if (r.status == "failed" || !config) continue;
+            SCOPED_TRACE(r.sourceLine);
+            const double n = static_cast<double>(scalex::accounting::countParameters(*config).total());
+            if (notebook) EXPECT_NEAR(n / r.params, 1.0, 5e-7);
+            else EXPECT_EQ(n, r.params);
+            const std::string mode = hasMode ? csv.at(static_cast<int>(i), "attention_flop_calc_mode").toStdString() : "";
+            const auto convention = mode == "chinchilla" ? scalex::accounting::chinchillaConvention()
+                                                         : scalex::accounting::studyConvention();
+            const auto c = architectureFlops(r, convention);
+            ASSERT_TRUE(c.has_value());
+            EXPECT_NEAR(*c / r.flops, 1.0, 1e-6);
+            ++checked;
+        }
+        if (!notebook) EXPECT_GE(checked, f.rows - 6);
+        else if (std::string(f.name) == "isoflop_xlstm_3e19_ctx8192.csv") EXPECT_EQ(checked, 35);
+        else EXPECT_EQ(checked, 35);  // the xLSTM half of the token/param set shows its architecture
+    }
+}
+
+// The loader's own recomputation picks the convention per row from attention_flop_calc_mode.
+TEST(DataIoRealFiles, RecomputedFlopsFollowTheFilesAttentionMode) {
+    SCALEX_REQUIRE_SHARED();
+    for (const char* name : {"runs_isoflop_llama_ctx8192_flops_chinchilla.csv", "runs_isoflop_llama_ctx2048.csv",
+                             "runs_isoflop_mlstm_ctx16384.csv"}) {
+        SCOPED_TRACE(name);
+        const RunTable fromFile = loadOk(shared(name));
+        LoadOptions o;
+        o.recomputeFlops = true;
+        const RunTable derived = loadOk(shared(name), o);
+        int compared = 0;
+        for (std::size_t i = 0; i < derived.runs.size(); ++i) {
+            if (fromFile.runs[i].status == "failed") continue;
+            EXPECT_EQ(derived.runs[i].flopsSource, Provenance::Derived);
+            EXPECT_NEAR(derived.runs[i].flops / fromFile.runs[i].flops, 1.0, 1e-6);
+            EXPECT_EQ(derived.runs[i].budget, fromFile.runs[i].budget);
+            ++compared;
+        }
+        EXPECT_GT(compared, 25);
+    }
+    // Forcing the study convention on the chinchilla set changes C: the convention matters.
+    LoadOptions study;
+    study.recomputeFlops = true;
+    study.convention = scalex::accounting::studyConvention();
+    const RunTable s = loadOk(shared("runs_isoflop_llama_ctx8192_flops_chinchilla.csv"), study);
+    const RunTable c = loadOk(shared("runs_isoflop_llama_ctx8192_flops_chinchilla.csv"));
+    EXPECT_LT(s.runs.front().flops, c.runs.front().flops * 0.99);
+}
+
+TEST(DataIoRealFiles, BudgetsFollowTheStudysBucketRule) {
+    SCALEX_REQUIRE_SHARED();
+    for (const auto& f : kRunFiles) {
+        if (std::string(f.name).rfind("runs_", 0) != 0) continue;
+        SCOPED_TRACE(f.name);
+        const auto csv = scalex::test::readSimpleCsv(QString::fromStdString(shared(f.name)));
+        const RunTable t = loadOk(shared(f.name));
+        ASSERT_EQ(t.runs.size(), static_cast<std::size_t>(csv.rows.size()));
+        for (int i = 0; i < csv.rows.size(); ++i) {
+            const QString bucket = csv.at(i, "isoflop_bucket");
+            const double b = t.runs[static_cast<std::size_t>(i)].budget;
+            if (bucket == "extra") EXPECT_TRUE(std::isnan(b)) << "line " << i + 2;
+            else EXPECT_EQ(b, bucket.toDouble()) << "line " << i + 2;
+        }
+    }
+    EXPECT_EQ(nominalBudget(1.09e19), 1e19);
+    EXPECT_TRUE(std::isnan(nominalBudget(1.1e19)));  // |C - B| < 0.1 B is strict
+    EXPECT_EQ(nominalBudget(2.8e21), 3e21);
+    EXPECT_TRUE(std::isnan(nominalBudget(2e19)));
+}
+
+TEST(DataIoRealFiles, FailedRunsAreKeptWithDerivedParams) {
+    SCALEX_REQUIRE_SHARED();
+    const auto csv = scalex::test::readSimpleCsv(QString::fromStdString(shared("runs_isoflop_llama_ctx2048.csv")));
+    const RunTable t = loadOk(shared("runs_isoflop_llama_ctx2048.csv"));
+    int failed = 0;
+    for (int i = 0; i < csv.rows.size(); ++i) {
+        const RunRow& r = t.runs[static_cast<std::size_t>(i)];
+        if (r.status != "failed") continue;
+        ++failed;
+        EXPECT_EQ(r.paramsSource, Provenance::Derived);
+        EXPECT_EQ(r.params, csv.number(i, "num_params_calculated"));
+        EXPECT_EQ(r.problems, (std::vector<std::string>{
+                                  "status: the run failed",
+                                  "D missing: no token count and no steps x batch size x context length",
+                                  "loss missing: no validation or training loss"}));
+    }
+    EXPECT_EQ(failed, 3);
+}
+
+TEST(DataIoRealFiles, CsvRoundTripGivesTheSameTable) {
+    SCALEX_REQUIRE_SHARED();
+    for (const auto& f : kRunFiles) {
+        SCOPED_TRACE(f.name);
+        const RunTable a = loadOk(shared(f.name));
+        const QByteArray csv = writeRunTableCsv(a);
+        auto b = parseRunTable(csv, "roundtrip.csv");
+        ASSERT_TRUE(b.ok()) << b.error().toString();
+        RunTable bt = *b;
+        // The dataset column carries the source's name; everything else comes back as it was.
+        expectSameRuns(a, bt);
+        EXPECT_EQ(writeRunTableCsv(bt), csv);
+    }
+}
+
+TEST(DataIoRealFiles, GzipAndTsvReadTheSameRuns) {
+    SCALEX_REQUIRE_SHARED();
+    const std::string path = shared("runs_isoflop_llama_ctx16384.csv");
+    const RunTable plain = loadOk(path);
+    QTemporaryDir dir;
+    const QString gz = dir.filePath("runs_isoflop_llama_ctx16384.csv.gz");
+    {
+        QFile out(gz);
+        ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+        out.write(gzipBytes(readAll(path)));
+    }
+    const RunTable zipped = loadOk(gz.toStdString());
+    expectSameRuns(plain, zipped);
+
+    QByteArray tsv = readAll(path);
+    tsv.replace(',', '\t');
+    auto t = parseRunTable(tsv, "runs_isoflop_llama_ctx16384.tsv");
+    ASSERT_TRUE(t.ok()) << t.error().toString();
+    expectSameRuns(plain, *t);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Derivation
+
+TEST(DataIoDerivation, ArchitectureStepsAndBatchGiveNDAndC) {
+    const QByteArray csv =
+        "family,d_model,n_layers,n_heads,ctx,global_batch_size,num_train_steps,loss\n"
+        "llama3,1024,24,8,8192,128,5000,3.1\n"
+        "mlstm_v1,1024,24,4,8192,128,5000,3.0\n";
+    auto t = parseRunTable(csv, "arch.csv");
+    ASSERT_TRUE(t.ok()) << t.error().toString();
+    ASSERT_EQ(t->runs.size(), 2u);
+    for (const RunRow& r : t->runs) {
+        SCOPED_TRACE(r.sourceLine);
+        EXPECT_TRUE(r.problems.empty());
+        const auto config = scalex::accounting::makeStudyConfig(r.family, 1024, 24, r.family == Family::Xlstm ? 4 : 8);
+        EXPECT_EQ(r.params, static_cast<double>(scalex::accounting::countParameters(config).total()));
+        EXPECT_EQ(r.tokens, 5000.0 * 128 * 8192);
+        EXPECT_EQ(r.flops, scalex::accounting::trainingFlops(config, 8192, r.tokens, scalex::accounting::studyConvention()));
+        EXPECT_EQ(r.paramsSource, Provenance::Derived);
+        EXPECT_EQ(r.tokensSource, Provenance::Derived);
+        EXPECT_EQ(r.flopsSource, Provenance::Derived);
+        EXPECT_EQ(r.tokensPerParam(), r.tokens / r.params);
+    }
+    EXPECT_EQ(t->runs[0].family, Family::Transformer);
+    EXPECT_EQ(t->runs[1].family, Family::Xlstm);
+}
+
+TEST(DataIoDerivation, SixNdIsAVisibleFallback) {
+    const QByteArray csv = "family,N,D,loss\nllama,1e9,2e10,2.9\n";
+    auto t = parseRunTable(csv, "nd.csv");
+    ASSERT_TRUE(t.ok());
+    EXPECT_EQ(t->runs[0].flops, 6 * 1e9 * 2e10);
+    EXPECT_EQ(t->runs[0].flopsSource, Provenance::SixNdFallback);
+    EXPECT_TRUE(std::isnan(t->runs[0].budget));  // 1.2e20 is 20 % off 1e20: in no budget
+    LoadOptions o;
+    o.convention = scalex::accounting::sixNdConvention();
+    auto s = parseRunTable(csv, "nd.csv", o);
+    EXPECT_EQ(s->runs[0].flopsSource, Provenance::Derived);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Column mapping
+
+TEST(DataIoMapping, DetectsCommonSpellings) {
+    const std::vector<std::string> header{"Run Name", "model_type", "n_params", "tokens", "validation_loss",
+                                          "seq_len", "lr", "num_blocks", "head_dim_qk", "IsoFLOP"};
+    const ColumnMapping m = ColumnMapping::detect(header);
+    EXPECT_EQ(m.column(RunField::Name), "Run Name");
+    EXPECT_EQ(m.column(RunField::Family), "model_type");
+    EXPECT_EQ(m.column(RunField::Params), "n_params");
+    EXPECT_EQ(m.column(RunField::Tokens), "tokens");
+    EXPECT_EQ(m.column(RunField::ValLoss), "validation_loss");
+    EXPECT_EQ(m.column(RunField::Context), "seq_len");
+    EXPECT_EQ(m.column(RunField::LearningRate), "lr");
+    EXPECT_EQ(m.column(RunField::NLayers), "num_blocks");
+    EXPECT_EQ(m.column(RunField::DQk), "head_dim_qk");
+    EXPECT_EQ(m.column(RunField::Budget), "IsoFLOP");
+    EXPECT_FALSE(m.column(RunField::Flops).has_value());
+}
+
+TEST(DataIoMapping, ExplicitMappingSavedAndLoaded) {
+    const QByteArray csv = "arch,size_M,tok,eval\nllama,160,3.2e9,3.3\n";
+    auto bare = parseRunTable(csv, "odd.csv");
+    ASSERT_FALSE(bare.ok());
+    EXPECT_EQ(bare.error().column, "model_family");
+
+    ColumnMapping m;
+    m.set(RunField::Family, "arch");
+    m.set(RunField::Params, "size_M");
+    m.set(RunField::Tokens, "tok");
+    m.set(RunField::ValLoss, "eval");
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("mapping.json").toStdString();
+    ASSERT_FALSE(m.save(path).has_value());
+    auto loaded = ColumnMapping::load(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().toString();
+    EXPECT_EQ(*loaded, m);
+    LoadOptions o;
+    o.mapping = *loaded;
+    auto t = parseRunTable(csv, "odd.csv", o);
+    ASSERT_TRUE(t.ok()) << t.error().toString();
+    EXPECT_EQ(t->runs[0].params, 160);
+    // Parameters in millions are kept, and flagged.
+    EXPECT_EQ(t->runs[0].problems,
+              std::vector<std::string>{"N = 160 is below 1e5: is it in millions? (expected a parameter count)"});
+
+    auto bad = ColumnMapping::fromJsonBytes(R"({"parameters": "size_M"})", "m.json");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().column, "parameters");
+    EXPECT_EQ(bad.error().message.rfind("unknown field (expected one of: run_id, name,", 0), 0u);
+    m.set(RunField::Params, "no_such_column");
+    o.mapping = m;
+    auto missing = parseRunTable(csv, "odd.csv", o);
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.error().toString(),
+              "odd.csv, line 1, column 'no_such_column': the column mapping names this column for field 'num_params', "
+              "but the header has no such column (columns: arch, size_M, tok, eval)");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bad-input corpus (tests/data/bad, written by make_corpus.py)
+
+struct ErrorCase {
+    const char* file;
+    int line;  // -1: not checked
+    const char* column;
+    const char* message;
+};
+
+const ErrorCase kErrorCases[] = {
+    {"empty.csv", 0, "", "the file is empty (expected a header line and one row per run)"},
+    {"whitespace_only.csv", 0, "", "the file is empty (expected a header line and one row per run)"},
+    {"header_only.csv", 1, "", "no data rows: the header is on line 1 but no run follows (expected one row per run)"},
+    {"header_only.tsv", 1, "", "no data rows: the header is on line 1 but no run follows (expected one row per run)"},
+    {"binary_junk.csv", -1, "", "binary data (a NUL byte): expected UTF-8 text (CSV, TSV, JSON or JSON Lines)"},
+    {"binary_controls.csv", 0, "", "binary data (control characters): expected UTF-8 text (CSV, TSV, JSON or JSON Lines)"},
+    {"utf16_bom.csv", 1, "", "the file is UTF-16 encoded; expected UTF-8 text (save it as UTF-8)"},
+    {"missing_family.csv", 1, "model_family",
+     "no column for the model family (expected one of model_family, family, model_type, or set one in the column mapping)"},
+    {"missing_params.csv", 1, "num_params",
+     "no column for N, the parameter count (expected one of num_params, params, n, n_params, parameters, or the "
+     "architecture columns d_model, n_layers, n_heads)"},
+    {"missing_tokens.csv", 1, "num_tokens_training",
+     "no column for D, the training tokens (expected one of num_tokens_training, tokens, d, num_tokens, n_tokens, or "
+     "num_train_steps, global_batch_size and context_length)"},
+    {"missing_loss.csv", 1, "val_loss",
+     "no column for the loss (expected one of val_loss, val_dclm_loss, validation_loss, loss, train_loss, train_loss_mean)"},
+    {"duplicate_header.csv", 1, "val_loss",
+     "the header has this column more than once (columns 5 and 6): which one holds val_loss is ambiguous"},
+    {"wrong_delimiter_spaces.csv", 1, "model_family",
+     "no column for the model family (expected one of model_family, family, model_type, or set one in the column "
+     "mapping) (the header reads as a single column 'run_id model_family num_params num_tokens_training val_loss': is "
+     "the file comma-, tab- or semicolon-separated?)"},
+    {"unterminated_quote.csv", 3, "model_family",
+     "a quoted field opened here is never closed (truncated file, or a stray '\"'?)"},
+    {"truncated_in_quote.csv", 3, "name", "a quoted field opened here is never closed (truncated file, or a stray '\"'?)"},
+    {"json_syntax_error.json", 3, "", "invalid JSON at character 48: unterminated object"},
+    {"json_not_array.json", 1, "", "expected an array of run objects, or an object with a \"runs\" array"},
+    {"json_runs_not_array.json", 1, "", "expected an array of run objects, or an object with a \"runs\" array"},
+    {"json_empty_array.json", 1, "", "no runs: the runs array is empty"},
+    {"truncated.csv.gz", 0, "", "the gzip data ends early (the file is truncated)"},
+    {"corrupt.csv.gz", 0, "", "the gzip data is corrupt (zlib: invalid code lengths set)"},
+    {"not_gzip.csv.gz", 0, "", "the name ends in .gz but the data is not gzip (no gzip header)"},
+};
+
+TEST(DataIoCorpus, UnusableFilesGiveOneClearError) {
+    for (const auto& c : kErrorCases) {
+        SCOPED_TRACE(c.file);
+        const std::string path = corpus(c.file);
+        ASSERT_TRUE(QFileInfo::exists(QString::fromStdString(path)));
+        auto t = loadRunTable(path);
+        ASSERT_FALSE(t.ok()) << "loaded " << t->runs.size() << " rows";
+        const LoadError& e = t.error();
+        EXPECT_EQ(e.file, path);
+        if (c.line >= 0) EXPECT_EQ(e.line, c.line);
+        else EXPECT_GT(e.line, 0);
+        EXPECT_EQ(e.column, c.column);
+        EXPECT_EQ(e.message, c.message);
+        EXPECT_EQ(e.toString().rfind(path, 0), 0u);
+    }
+}
+
+struct ProblemCase {
+    const char* file;
+    int rows;      // every row is kept
+    int line;      // the row with the problem
+    const char* problem;
+};
+
+const ProblemCase kProblemCases[] = {
+    {"non_numeric.csv", 2, 3, "num_params: 'abc' is not a number"},
+    {"nan_inf.csv", 3, 3, "val_loss: value is NaN (expected a number)"},
+    {"nan_inf.csv", 3, 4, "num_params: value is infinite (expected a finite number)"},
+    {"negative.csv", 2, 3, "num_tokens_training: must be positive, got -8e9"},
+    {"zero_tokens.csv", 2, 3, "num_tokens_training: must be positive, got 0"},
+    {"params_in_millions.csv", 2, 2, "N = 160 is below 1e5: is it in millions? (expected a parameter count)"},
+    {"loss_perplexity.csv", 2, 3, "loss 27.1 is above 20: expected a natural-log cross-entropy per token (is it a perplexity?)"},
+    {"duplicate_run_id.csv", 3, 4, "duplicate run id 'r1' (first on line 2)"},
+    {"duplicate_row.csv", 3, 4, "duplicate: identical to the row on line 2"},
+    {"ragged_short.csv", 2, 3, "the row has 4 fields, the header 5 (a missing or extra delimiter?)"},
+    {"ragged_long.csv", 2, 3, "the row has 6 fields, the header 5 (a missing or extra delimiter?)"},
+    {"truncated_last_line.csv", 3, 4, "the row has 3 fields, the header 5 (a missing or extra delimiter?)"},
+    {"mixed_delimiters.csv", 2, 3, "the row has 1 field, the header 5 (a missing or extra delimiter?)"},
+    {"invalid_utf8.csv", 2, 3, "name: invalid UTF-8 (the bad bytes read as U+FFFD)"},
+    {"unknown_family.csv", 2, 3,
+     "model_family: unknown family 'gpt' (expected transformer, llama, llama2, llama3, xlstm, mlstm or mlstm_v1)"},
+    {"missing_family_value.csv", 2, 3, "model_family: missing (expected transformer or xlstm)"},
+    {"failed_status.csv", 2, 3, "status: the run failed"},
+    {"text_after_quote.csv", 1, 2, "name: text after the closing quote"},
+    {"fractional_dmodel.csv", 2, 3, "d_model: expected a whole number, got 768.5"},
+    {"bad_selected.csv", 2, 3, "selected_in_paper: 'maybe' is not true or false"},
+    {"jsonl_bad_line.jsonl", 4, 3, "not valid JSON (unterminated object at character 56)"},
+    {"json_nested_value.json", 2, 3, "num_params: expected a number, string or boolean, got an array"},
+    {"json_non_object_element.json", 2, 3, "run #2: expected a JSON object, got a number"},
+    {"missing_values.csv", 2, 3, "N missing: no parameter count and no complete architecture (d_model, n_layers, n_heads)"},
+    {"out_of_range.csv", 2, 3, "num_params: '1e999' is out of the range of a double"},
+    {"all_rows_bad.csv", 2, 2, "num_params: must be positive, got -1"},
+    {"all_rows_bad.csv", 2, 3, "val_loss: value is NaN (expected a number)"},
+};
+
+TEST(DataIoCorpus, RowsWithProblemsAreKeptAndMarked) {
+    for (const auto& c : kProblemCases) {
+        SCOPED_TRACE(std::string(c.file) + " line " + std::to_string(c.line));
+        auto t = loadRunTable(corpus(c.file));
+        ASSERT_TRUE(t.ok()) << t.error().toString();
+        EXPECT_EQ(static_cast<int>(t->runs.size()), c.rows);
+        const RunRow* r = runOnLine(*t, c.line);
+        ASSERT_NE(r, nullptr);
+        EXPECT_NE(std::find(r->problems.begin(), r->problems.end(), c.problem), r->problems.end())
+            << (r->problems.empty() ? std::string("no problems") : r->problems.front());
+        EXPECT_FALSE(r->included());
+        RunRow toggled = *r;
+        toggled.userIncluded = true;  // the user can include it anyway
+        EXPECT_TRUE(toggled.included());
+        // Rows other than the marked ones stay usable, except where the file marks them all.
+        for (const auto& other : t->runs)
+            if (other.sourceLine == 2 && c.line != 2 && std::string(c.file) != "all_rows_bad.csv")
+                EXPECT_TRUE(other.included()) << (other.problems.empty() ? "" : other.problems.front());
+    }
+}
+
+struct CleanCase {
+    const char* file;
+    int lineOfSecondRun;
+};
+
+const CleanCase kCleanCases[] = {
+    {"utf8_bom.csv", 3},         {"quoted_newlines.csv", 4}, {"quoted_delimiters.csv", 3}, {"crlf.csv", 3},
+    {"semicolon.csv", 3},        {"tabs_named_csv.csv", 3},  {"blank_lines.csv", 7},       {"valid.csv.gz", 3},
+    {"valid.jsonl", 3},
+};
+
+TEST(DataIoCorpus, OddButValidFilesLoadTransparently) {
+    for (const auto& c : kCleanCases) {
+        SCOPED_TRACE(c.file);
+        auto t = loadRunTable(corpus(c.file));
+        ASSERT_TRUE(t.ok()) << t.error().toString();
+        ASSERT_EQ(t->runs.size(), 2u);
+        EXPECT_EQ(t->runs[0].runId, "r1");
+        EXPECT_EQ(t->runs[1].runId, "r2");
+        EXPECT_EQ(t->runs[1].sourceLine, c.lineOfSecondRun);
+        EXPECT_EQ(t->runs[0].family, Family::Transformer);
+        EXPECT_EQ(t->runs[1].family, Family::Xlstm);
+        EXPECT_EQ(t->runs[0].params, 160000000.0);
+        EXPECT_EQ(t->runs[1].valLoss, 3.05);
+        for (const auto& r : t->runs) EXPECT_TRUE(r.problems.empty()) << r.problems.front();
+    }
+    auto q = loadRunTable(corpus("quoted_newlines.csv"));
+    EXPECT_EQ(q->runs[0].name, "first line\nsecond line");
+    auto d = loadRunTable(corpus("quoted_delimiters.csv"));
+    EXPECT_EQ(d->runs[0].name, "a, \"quoted\" name");
+    // The writer quotes such fields so that they read back.
+    auto back = parseRunTable(writeRunTableCsv(*d), "back.csv");
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->runs[0].name, "a, \"quoted\" name");
+}
+
+TEST(DataIoCorpus, HasAtLeastFortyInputs) {
+    const QDir dir(scalex::test::sourcePath("tests/data/bad"));
+    const auto files = dir.entryList(QDir::Files);
+    EXPECT_GE(files.size() - 1, 40);  // less make_corpus.py
+    const std::size_t asserted = std::size(kErrorCases) + std::size(kProblemCases) + std::size(kCleanCases);
+    EXPECT_GE(asserted, 40u);
+}
+
+// A 100 MB file is refused at once by the size limit; a gzip bomb while it inflates; the row
+// limit holds for files under the size limit.
+TEST(DataIoLimits, HugeInputsAreRefusedCleanly) {
+    QTemporaryDir dir;
+    const QString big = dir.filePath("huge.csv");
+    {
+        QFile f(big);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        const QByteArray row = "r,llama,160000000,3.2e9,3.3\n";
+        QByteArray block;
+        while (block.size() < (1 << 20)) block += row;
+        f.write("run_id,model_family,num_params,num_tokens_training,val_loss\n");
+        for (int i = 0; i < 100; ++i) f.write(block);
+    }
+    ASSERT_GE(QFileInfo(big).size(), 100ll << 20);
+    auto t = loadRunTable(big.toStdString());
+    ASSERT_FALSE(t.ok());
+    EXPECT_EQ(t.error().message, "the file has " + std::to_string(QFileInfo(big).size()) +
+                                     " bytes, over the run-table limit of 64 MiB (LoadOptions::maxBytes)");
+
+    QByteArray zeros(80 << 20, 'a');
+    auto bomb = parseRunTable(gzipBytes(zeros), "bomb.csv.gz");
+    ASSERT_FALSE(bomb.ok());
+    EXPECT_EQ(bomb.error().message, "the decompressed data exceeds the run-table limit of 64 MiB (LoadOptions::maxBytes)");
+
+    LoadOptions few;
+    few.maxRows = 2;
+    auto rows = loadRunTable(corpus("duplicate_run_id.csv"), few);
+    ASSERT_FALSE(rows.ok());
+    EXPECT_EQ(rows.error().line, 4);
+    EXPECT_EQ(rows.error().message, "more than 2 rows (the run-table row limit)");
+}
+
+TEST(DataIoCsv, Rfc4180Quoting) {
+    auto t = readDelimited("a,b\n\"x,\"\"y\"\"\",\"multi\r\nline\"\n", "q.csv");
+    ASSERT_TRUE(t.ok());
+    ASSERT_EQ(t->rows.size(), 1u);
+    EXPECT_EQ(t->rows[0].cells, (std::vector<std::string>{"x,\"y\"", "multi\r\nline"}));
+    EXPECT_EQ(quoteField("x,\"y\""), "\"x,\"\"y\"\"\"");
+    EXPECT_EQ(quoteField("plain"), "plain");
+    EXPECT_EQ(detectDelimiter("a;b;c\n1;2;3\n"), ';');
+    EXPECT_EQ(detectDelimiter("\"a;b\",c\n"), ',');
+}
