@@ -1,0 +1,103 @@
+#include "core/data/RunAnalyses.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace scalex::data {
+
+namespace {
+
+bool positive(double v) { return known(v) && v > 0 && std::isfinite(v); }
+
+}  // namespace
+
+bool passes(const Run& run, const RunFilter& filter) {
+    if (!run.included()) return false;
+    if (filter.family && run.family != *filter.family) return false;
+    if (filter.context && !(known(run.context) && run.context == *filter.context)) return false;
+    if (filter.experimentSet && run.experimentSet != *filter.experimentSet) return false;
+    if (filter.selectedOnly && !run.selectedInPaper.value_or(false)) return false;
+    return true;
+}
+
+std::string describeRun(const Run& run, const std::string& why) {
+    std::string id = !run.runId.empty() ? run.runId : (!run.name.empty() ? run.name : std::string("?"));
+    std::string s = "run " + id;
+    if (run.sourceLine > 0) s += " (line " + std::to_string(run.sourceLine) + ")";
+    return s + ": " + why;
+}
+
+Selection<fit::LossPoint> lossSurfacePoints(const RunTable& table, const RunFilter& filter) {
+    Selection<fit::LossPoint> out;
+    for (const auto& run : table.runs) {
+        if (!passes(run, filter)) continue;
+        if (!positive(run.params) || !positive(run.tokens) || !positive(run.loss())) {
+            out.skipped.push_back(describeRun(run, "needs positive N, D and loss"));
+            continue;
+        }
+        out.points.push_back({run.params, run.tokens, run.loss()});
+        out.runs.push_back(&run);
+    }
+    return out;
+}
+
+Selection<fit::IsoFlopRun> isoFlopRuns(const RunTable& table, const RunFilter& filter) {
+    Selection<fit::IsoFlopRun> out;
+    for (const auto& run : table.runs) {
+        if (!passes(run, filter)) continue;
+        if (!positive(run.params) || !positive(run.tokens) || !positive(run.flops) || !positive(run.loss())) {
+            out.skipped.push_back(describeRun(run, "needs positive N, D, C and loss"));
+            continue;
+        }
+        out.points.push_back({run.params, run.tokens, run.flops, run.loss()});
+        out.runs.push_back(&run);
+    }
+    return out;
+}
+
+Selection<fit::ComputeLossPoint> computeLossPoints(const RunTable& table, const RunFilter& filter) {
+    Selection<fit::ComputeLossPoint> out;
+    for (const auto& run : table.runs) {
+        if (!passes(run, filter)) continue;
+        if (!positive(run.flops) || !positive(run.loss())) {
+            out.skipped.push_back(describeRun(run, "needs positive C and loss"));
+            continue;
+        }
+        const double m = positive(run.params) && positive(run.tokens) ? run.tokensPerParam() : kUnknown;
+        out.points.push_back({run.flops, run.loss(), m});
+        out.runs.push_back(&run);
+    }
+    return out;
+}
+
+fit::LossSurfaceFit fitLossSurface(const RunTable& table, const RunFilter& filter, const fit::LossSurfaceSettings& settings,
+                                   const fit::FitControl& control) {
+    const auto sel = lossSurfacePoints(table, filter);
+    auto fit = fit::fitLossSurface(sel.points, settings, control);
+    for (const auto& s : sel.skipped) fit.warnings.push_back("left out " + s);
+    return fit;
+}
+
+fit::IsoFlopResult fitIsoFlop(const RunTable& table, const RunFilter& filter, const fit::IsoFlopSettings& settings) {
+    const auto sel = isoFlopRuns(table, filter);
+    auto result = fit::fitIsoFlop(sel.points, settings);
+    for (const auto& s : sel.skipped) result.warnings.push_back("left out " + s);
+    return result;
+}
+
+fit::SlopeResult fitOvertrainingSlopes(const RunTable& table, const RunFilter& filter, const fit::SlopeSettings& settings) {
+    return fit::fitOvertrainingSlopes(computeLossPoints(table, filter).points, settings);
+}
+
+std::vector<double> contextLengths(const RunTable& table, const RunFilter& filter) {
+    std::vector<double> out;
+    RunFilter any = filter;
+    any.context.reset();
+    for (const auto& run : table.runs)
+        if (passes(run, any) && known(run.context)) out.push_back(run.context);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+}  // namespace scalex::data

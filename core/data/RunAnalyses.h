@@ -1,0 +1,55 @@
+#pragma once
+// From a run table to the fits of core/fit: which runs take part (the user's include toggles and
+// the filters below), and the numbers each analysis needs. Runs that pass the filters but lack
+// a number an analysis needs are not dropped silently: they are listed in `skipped`.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/accounting/Family.h"
+#include "core/data/RunTable.h"
+#include "core/fit/Bootstrap.h"
+#include "core/fit/IsoFlop.h"
+#include "core/fit/LossSurface.h"
+#include "core/fit/OvertrainingSlopes.h"
+#include "core/fit/Pareto.h"
+
+namespace scalex::data {
+
+struct RunFilter {
+    std::optional<accounting::Family> family;
+    std::optional<double> context;               // training context length T
+    std::optional<ExperimentSet> experimentSet;
+    bool selectedOnly = false;                   // only runs the study selected (selected_in_paper)
+};
+
+// Included (Run::included()) and matching every filter that is set.
+bool passes(const Run& run, const RunFilter& filter);
+
+// "run <id> (line L): <why>" for the `skipped` lists.
+std::string describeRun(const Run& run, const std::string& why);
+
+template <class Point>
+struct Selection {
+    std::vector<Point> points;
+    std::vector<const Run*> runs;       // the run behind each point
+    std::vector<std::string> skipped;   // runs that passed the filter but lack a needed number
+};
+
+// N, D and loss (validation loss, else training loss).
+Selection<fit::LossPoint> lossSurfacePoints(const RunTable& table, const RunFilter& filter);
+// N, D, C and loss.
+Selection<fit::IsoFlopRun> isoFlopRuns(const RunTable& table, const RunFilter& filter);
+// C, loss and D/N.
+Selection<fit::ComputeLossPoint> computeLossPoints(const RunTable& table, const RunFilter& filter);
+
+// The analyses on a table (thin wrappers that select and fit).
+fit::LossSurfaceFit fitLossSurface(const RunTable& table, const RunFilter& filter, const fit::LossSurfaceSettings& settings,
+                                   const fit::FitControl& control = {});
+fit::IsoFlopResult fitIsoFlop(const RunTable& table, const RunFilter& filter, const fit::IsoFlopSettings& settings);
+fit::SlopeResult fitOvertrainingSlopes(const RunTable& table, const RunFilter& filter, const fit::SlopeSettings& settings);
+
+// The distinct context lengths among the runs that pass `filter` (ascending).
+std::vector<double> contextLengths(const RunTable& table, const RunFilter& filter);
+
+}  // namespace scalex::data
