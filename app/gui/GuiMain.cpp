@@ -9,6 +9,7 @@
 
 #include "app/gui/MainWindow.h"
 #include "app/gui/Theme.h"
+#include "app/gui/ViewPanel.h"
 #include <QSettings>
 
 // The resources live in the static scalex_app library and must be registered explicitly.
@@ -60,6 +61,10 @@ int runGui(int argc, char** argv) {
         window.setAttribute(Qt::WA_DontShowOnScreen, true);
         window.show();
         QApplication::processEvents();
+        if (ViewPanel* panel = window.currentPanel()) {
+            panel->computeNow();
+            QApplication::processEvents();
+        }
         const QImage image = window.grab().toImage();
         if (image.isNull() || !image.save(out, "PNG")) {
             std::fprintf(stderr, "scalex: could not write screenshot to %s\n", qPrintable(out));

@@ -40,7 +40,11 @@ QString formatTickValue(double v, bool siSuffix) {
 
 QString formatCount(double v) {
     const double a = std::fabs(v);
-    auto trim = [](double x) { return QString::number(x, 'f', x < 10 ? 2 : (x < 100 ? 1 : 0)).remove(QRegularExpression(QStringLiteral("\\.?0+$"))); };
+    auto trim = [](double x) {
+        QString s = QString::number(x, 'f', x < 10 ? 2 : (x < 100 ? 1 : 0));
+        if (s.contains('.')) s.remove(QRegularExpression(QStringLiteral("\\.?0+$")));
+        return s;
+    };
     if (a >= 1e12) return trim(v / 1e12) + 'T';
     if (a >= 1e9) return trim(v / 1e9) + 'B';
     if (a >= 1e6) return trim(v / 1e6) + 'M';

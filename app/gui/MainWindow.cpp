@@ -16,7 +16,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 
+#include "app/gui/ContextView.h"
 #include "app/gui/FlopBreakdownView.h"
+#include "app/gui/LossSurfaceView.h"
 #include "app/gui/RunsView.h"
 #include "app/gui/Session.h"
 #include "core/data/RunTableIo.h"
@@ -43,6 +45,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addDockWidget(Qt::RightDockWidgetArea, explainDock_);
 
     addPanel(new RunsView(session_, this));
+    addPanel(new LossSurfaceView(session_, this));
+    addPanel(new ContextView(session_, this));
     addPanel(new FlopBreakdownView(this));
 
     connect(views_, &QTabWidget::currentChanged, this, &MainWindow::updateExplain);

@@ -6,8 +6,14 @@
 #include <QSet>
 #include <QString>
 
+#include <array>
+#include <optional>
+
 #include "core/accounting/FlopCount.h"
+#include "core/data/PaperTables.h"
 #include "core/data/RunTable.h"
+#include "core/fit/ComputeOptimal.h"
+#include "core/fit/LossSurface.h"
 
 namespace scalex::gui {
 
@@ -38,11 +44,25 @@ public:
     const QSet<int>& selection() const { return selection_; }
     void setSelection(const QSet<int>& selection);
 
+    // The paper's shipped tables (datasets/paper), loaded once.
+    const data::PaperTables& paper() const { return paper_; }
+
+    // The loss surface the optimum views use: the one fitted in this session, else the paper's
+    // (Tab. lnd_fit_params at the session's Huber delta, gamma free).
+    fit::LossSurfaceParams surface(accounting::Family family) const;
+    bool hasFittedSurface(accounting::Family family) const { return fitted_[index(family)].has_value(); }
+    void setFittedSurface(accounting::Family family, const std::optional<fit::LossSurfaceParams>& surface);
+
+    // Training compute per token c(N) of a model of size N at context T under the session's
+    // convention, interpolated through the study's model configurations of that family.
+    fit::ComputePerToken computePerToken(accounting::Family family, double context) const;
+
     // A run takes part in the analyses: included, and selected by the study when selectedOnly is on.
     bool inAnalysis(const data::Run& run) const;
 
 signals:
     void runsChanged();
+    void surfaceChanged();
     void settingsChanged();
     void selectionChanged();
 
@@ -51,6 +71,9 @@ private:
     AnalysisSettings settings_;
     QSet<int> selection_;
     QString sourceLabel_;
+    data::PaperTables paper_;
+    std::array<std::optional<fit::LossSurfaceParams>, 2> fitted_;
+    static std::size_t index(accounting::Family f) { return f == accounting::Family::Xlstm ? 1 : 0; }
 };
 
 }  // namespace scalex::gui

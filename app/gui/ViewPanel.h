@@ -19,6 +19,8 @@ public:
     virtual QString explainHtml() const = 0;
     // The main chart of the view, for exports; null for table-only views.
     virtual QChart* primaryChart() const { return nullptr; }
+    // Runs the view's heavy work (fits) to completion now, for headless renders and tests.
+    virtual void computeNow() {}
 
 signals:
     // Emitted when what the Explain pane shows has changed.

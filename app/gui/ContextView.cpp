@@ -1,0 +1,210 @@
+#include "app/gui/ContextView.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QVBoxLayout>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <cmath>
+
+#include "app/gui/LogTicks.h"
+#include "app/gui/PlotChart.h"
+#include "app/gui/Session.h"
+#include "app/gui/Theme.h"
+
+namespace scalex::gui {
+
+using accounting::Family;
+
+namespace {
+constexpr int kStepsPerOctave = 4;
+constexpr double kMinContext = 512;
+constexpr int kOctaves = 8;  // 512 ... 131072
+
+double nearestMultipleOf64(double t) { return std::max(64.0, std::round(t / 64.0) * 64.0); }
+}  // namespace
+
+double ContextView::contextAt(int pos) {
+    return nearestMultipleOf64(kMinContext * std::pow(2.0, static_cast<double>(pos) / kStepsPerOctave));
+}
+
+int ContextView::positionOf(double t) {
+    return static_cast<int>(std::lround(std::log2(t / kMinContext) * kStepsPerOctave));
+}
+
+ContextView::ContextView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
+    slider_ = new QSlider(Qt::Horizontal, this);
+    slider_->setRange(0, kOctaves * kStepsPerOctave);
+    slider_->setTickPosition(QSlider::TicksBelow);
+    slider_->setTickInterval(kStepsPerOctave);
+    slider_->setPageStep(kStepsPerOctave);
+    slider_->setValue(positionOf(8192));
+    slider_->setToolTip(tr("Context length T: 512 … 131072 tokens (the study trained at 2048, 8192 and 16384)"));
+    contextLabel_ = new QLabel(this);
+    contextLabel_->setMinimumWidth(170);
+    QFont big = contextLabel_->font();
+    big.setPointSize(big.pointSize() + 3);
+    big.setBold(true);
+    contextLabel_->setFont(big);
+    budget_ = new QComboBox(this);
+    for (double h : {1e20, 1e21, 1e22, 1e23, 1e24}) budget_->addItem(formatTickValue(h) + tr(" FLOPs"), h);
+    budget_->setCurrentIndex(2);
+    numbers_ = new QLabel(this);
+    numbers_->setTextFormat(Qt::RichText);
+
+    // Tick labels under the slider, with the study's contexts marked.
+    auto* marks = new QHBoxLayout();
+    marks->setContentsMargins(0, 0, 0, 0);
+    for (int o = 0; o <= kOctaves; ++o) {
+        const double t = kMinContext * std::pow(2.0, o);
+        const bool study = t == 2048 || t == 8192 || t == 16384;
+        auto* l = new QLabel(t >= 1024 ? QString::number(t / 1024) + 'k' : QString::number(t), this);
+        if (study) l->setText(QStringLiteral("<b>%1</b>▲").arg(l->text()));
+        l->setAlignment(o == 0 ? Qt::AlignLeft : (o == kOctaves ? Qt::AlignRight : Qt::AlignHCenter));
+        marks->addWidget(l, 1);
+    }
+    auto* sliderBox = new QVBoxLayout();
+    sliderBox->addWidget(slider_);
+    sliderBox->addLayout(marks);
+    auto* top = new QHBoxLayout();
+    top->addWidget(contextLabel_);
+    top->addLayout(sliderBox, 1);
+    top->addSpacing(12);
+    top->addWidget(new QLabel(tr("Budget"), this));
+    top->addWidget(budget_);
+
+    lawChart_ = new PlotChart();
+    trendChart_ = new PlotChart();
+    lawView_ = new PlotView(lawChart_, this);
+    trendView_ = new PlotView(trendChart_, this);
+    auto* charts = new QHBoxLayout();
+    charts->addWidget(lawView_, 1);
+    charts->addWidget(trendView_, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addLayout(charts, 1);
+    layout->addWidget(numbers_);
+
+    connect(slider_, &QSlider::valueChanged, this, &ContextView::recompute);
+    connect(budget_, &QComboBox::currentIndexChanged, this, &ContextView::recompute);
+    connect(session_, &Session::settingsChanged, this, &ContextView::recompute);
+    connect(session_, &Session::surfaceChanged, this, &ContextView::recompute);
+    recompute();
+}
+
+QChart* ContextView::primaryChart() const { return lawChart_; }
+double ContextView::context() const { return contextAt(slider_->value()); }
+void ContextView::setContext(double t) { slider_->setValue(positionOf(t)); }
+double ContextView::budget() const { return budget_->currentData().toDouble(); }
+double ContextView::optimalParams(bool xlstm) const { return optimal_[xlstm ? 1 : 0]; }
+
+void ContextView::recompute() {
+    const Theme& theme = Theme::current();
+    const double T = context();
+    const double H0 = budget();
+    contextLabel_->setText(tr("T = %1").arg(QLocale().toString(static_cast<qlonglong>(T))));
+
+    lawChart_->clearSeries();
+    trendChart_->clearSeries();
+    lawChart_->setAxes({tr("Training compute H (FLOPs)"), true, 1e18, 1e25}, {tr("Compute-optimal parameters N*"), true, 1e7, 1e12, true});
+    trendChart_->setAxes({tr("Context length T"), true, 400, 160000}, {tr("N* at the chosen budget"), true, 1e8, 1e11, true});
+    lawChart_->setTitle(tr("N*(H) at T = %1").arg(T));
+    trendChart_->setTitle(tr("N* at H = %1 over context length").arg(formatTickValue(H0)));
+
+    double trendLo = 1e300, trendHi = 0;
+    for (Family f : {Family::Transformer, Family::Xlstm}) {
+        const int k = f == Family::Xlstm ? 1 : 0;
+        const QColor color = theme.family(f);
+        const QString name = QString::fromUtf8(accounting::familyLabel(f).data());
+        const fit::LossSurfaceParams surface = session_->surface(f);
+        // N*(H) at this context, and at the study's main context for reference.
+        for (int pass = 0; pass < 2; ++pass) {
+            const double ctx = pass == 0 ? T : 8192.0;
+            if (pass == 1 && T == 8192.0) continue;
+            const fit::ComputePerToken c = session_->computePerToken(f, ctx);
+            std::vector<QPointF> line;
+            for (int i = 0; i <= 28; ++i) {
+                const double H = 1e18 * std::pow(10.0, i * 0.25);
+                line.push_back({H, fit::computeOptimal(surface, c, H).params});
+            }
+            if (pass == 0)
+                lawChart_->addLine(name, color, line, 2.5);
+            else
+                lawChart_->addLine(tr("%1 at 8k").arg(name), color.lighter(140), line, 1.2, Qt::DashLine);
+        }
+        // The study's own per-context IsoFLOP power laws (Tab. estimated_optimal_*_context_*).
+        for (const auto& law : session_->paper().isoflopPowerLaws) {
+            if (law.family != f || static_cast<double>(law.context) != T ||
+                law.sourceTable.find("context") == std::string::npos)
+                continue;
+            std::vector<QPointF> line;
+            for (int i = 0; i <= 28; ++i) {
+                const double H = 1e18 * std::pow(10.0, i * 0.25);
+                line.push_back({H, law.coefN * std::pow(H, law.exponentN)});
+            }
+            lawChart_->addLine(tr("%1 (study's fit)").arg(name), color.darker(130), line, 1.5,
+                               Qt::DotLine);
+        }
+        // N* at H0 over every context of the slider.
+        std::vector<QPointF> trend;
+        for (int pos = 0; pos <= kOctaves * kStepsPerOctave; ++pos) {
+            const double t = contextAt(pos);
+            const double n = fit::computeOptimal(surface, session_->computePerToken(f, t), H0).params;
+            trend.push_back({t, n});
+            trendLo = std::min(trendLo, n), trendHi = std::max(trendHi, n);
+        }
+        trendChart_->addLine(name, color, trend, 2.5);
+        const fit::OptimalPoint here = fit::computeOptimal(surface, session_->computePerToken(f, T), H0);
+        optimal_[k] = here.params;
+        optimalTokens_[k] = here.tokens;
+        auto* dot = trendChart_->addScatter(QString(), color, {{T, here.params}}, 11);
+        trendChart_->legend()->markers(dot).value(0)->setVisible(false);
+        std::vector<QPointF> studyPoints;
+        for (const auto& law : session_->paper().isoflopPowerLaws)
+            if (law.family == f && law.sourceTable.find("context") != std::string::npos)
+                studyPoints.push_back({static_cast<double>(law.context), law.coefN * std::pow(H0, law.exponentN)});
+        for (const QPointF& p : studyPoints) trendLo = std::min(trendLo, p.y()), trendHi = std::max(trendHi, p.y());
+        if (!studyPoints.empty()) trendChart_->addScatter(tr("%1 (study's fits)").arg(name), color, studyPoints, 9, true);
+    }
+    // The slider's position as a vertical line.
+    const double lo = trendLo / 1.25, hi = trendHi * 1.25;
+    auto* marker = trendChart_->addLine(QString(), theme.muted, {{T, lo}, {T, hi}}, 1.0, Qt::DashLine);
+    trendChart_->legend()->markers(marker).value(0)->setVisible(false);
+    trendChart_->setAxes({tr("Context length T"), true, 400, 160000}, {tr("N* at the chosen budget"), true, lo, hi, true});
+
+    numbers_->setText(tr("At T = %1 and H = %2:&nbsp;&nbsp; <b style='color:%3'>Transformer</b> N* = %4, D* = %5 (%6 tokens/param)"
+                         "&nbsp;&nbsp;·&nbsp;&nbsp;<b style='color:%7'>xLSTM</b> N* = %8, D* = %9 (%10 tokens/param)")
+                          .arg(T)
+                          .arg(formatTickValue(H0), theme.family(Family::Transformer).name(), formatCount(optimal_[0]),
+                               formatCount(optimalTokens_[0]))
+                          .arg(optimalTokens_[0] / optimal_[0], 0, 'f', 1)
+                          .arg(theme.family(Family::Xlstm).name(), formatCount(optimal_[1]), formatCount(optimalTokens_[1]))
+                          .arg(optimalTokens_[1] / optimal_[1], 0, 'f', 1));
+    emit explainChanged();
+}
+
+QString ContextView::explainHtml() const {
+    const double T = context();
+    const bool fittedT = session_->hasFittedSurface(Family::Transformer), fittedX = session_->hasFittedSurface(Family::Xlstm);
+    return tr("<h3>Context length and the compute-optimal model</h3>"
+              "<p>Training compute is C = c<sub>T</sub>(N)·D: FLOPs per token times tokens. For a Transformer, "
+              "attention adds about 6·n<sub>layer</sub>·T·d<sub>model</sub> FLOPs per token (training), which "
+              "grows with the context length T; the mLSTM's cell does not grow with T.</p>"
+              "<p>For a fixed budget H, the best model minimises the loss surface L̂(N, D) on the line "
+              "c<sub>T</sub>(N)·D = H. When T grows, every Transformer token becomes more expensive, the "
+              "line moves, and the optimum shifts to <b>smaller Transformers</b>. The xLSTM optimum "
+              "stays put.</p>"
+              "<p>Now: T = %1, H = %2. N*: Transformer %3, xLSTM %4.</p>"
+              "<p>FLOPs are counted with the <b>%5</b> convention through the study's model configurations; "
+              "the loss surfaces are %6 (Transformer) and %7 (xLSTM). Dotted lines and hollow points: the "
+              "study's own IsoFLOP fits at 2048, 8192 and 16384 tokens.</p>")
+        .arg(T)
+        .arg(formatTickValue(budget()), formatCount(optimal_[0]), formatCount(optimal_[1]), session_->settings().convention,
+             fittedT ? tr("fitted in this session") : tr("the paper's"), fittedX ? tr("fitted in this session") : tr("the paper's"));
+}
+
+}  // namespace scalex::gui
