@@ -16,7 +16,7 @@ namespace scalex::gpu {
 
 enum class Precision { F32, F16, BF16 };
 const char* precisionName(Precision p);  // "fp32", "fp16", "bf16"
-int precisionBytes(Precision p);
+inline int precisionBytes(Precision p) { return p == Precision::F32 ? 4 : 2; }
 
 // C (m x n) = A (m x k) B (k x n).
 struct GemmShape {

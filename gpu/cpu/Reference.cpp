@@ -19,8 +19,6 @@ const char* precisionName(Precision p) {
     return "?";
 }
 
-int precisionBytes(Precision p) { return p == Precision::F32 ? 4 : 2; }
-
 std::size_t attentionQueryElements(const AttentionShape& s) {
     return static_cast<std::size_t>(s.batch) * s.heads * s.queries * s.headDim;
 }
