@@ -16,6 +16,8 @@ const std::vector<Verb>& verbs() {
     static const std::vector<Verb> table{
         {"account", "parameter, FLOP, memory-traffic and cache accounting of one model configuration", verbAccount},
         {"device", "list the CPU and CUDA devices the microbenchmarks can use", verbDevice},
+        {"convert", "convert run tables and projects between CSV, JSON and .scalex", verbConvert},
+        {"generate", "generate the example study (runs drawn from the paper's L(N,D) fits)", verbGenerate},
         {"bench", "microbenchmarks: GEMM, bandwidth, attention and mLSTM kernels for the roofline", verbBench},
     };
     return table;

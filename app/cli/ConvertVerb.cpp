@@ -1,0 +1,107 @@
+// scalex convert IN OUT: run tables and projects between CSV, JSON and .scalex, chosen by the
+// file extensions. Output is written atomically (QSaveFile), so a failure leaves no half file.
+#include <QFileInfo>
+#include <QSaveFile>
+#include <cstring>
+
+#include "app/cli/CliSupport.h"
+#include "app/cli/Verbs.h"
+#include "core/data/Export.h"
+#include "core/data/Project.h"
+#include "core/data/RunTableIo.h"
+
+namespace scalex::cli {
+
+namespace {
+
+enum class Kind { RunTable, Project };
+
+// Reads are by the extension before an optional .gz; writes support .csv, .json and .scalex.
+std::optional<Kind> inputKind(const QString& path) {
+    QString p = path.toLower();
+    if (p.endsWith(".gz")) p.chop(3);
+    if (p.endsWith(".scalex")) return Kind::Project;
+    for (const char* ext : {".csv", ".tsv", ".txt", ".json", ".jsonl", ".ndjson"})
+        if (p.endsWith(QLatin1String(ext))) return Kind::RunTable;
+    return std::nullopt;
+}
+
+void writeAtomically(const QString& path, const QByteArray& bytes) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        throw UsageError(("cannot write '" + path + "': " + f.errorString()).toStdString());
+}
+
+std::string tableNameFor(const QString& path) {
+    QString stem = QFileInfo(path).fileName();
+    for (const char* ext : {".gz", ".csv", ".tsv", ".txt", ".jsonl", ".ndjson", ".json"})
+        if (stem.toLower().endsWith(QLatin1String(ext))) stem.chop(static_cast<int>(std::strlen(ext)));
+    QString name;
+    for (const QChar c : stem) name += (c.isLetterOrNumber() && c.unicode() < 128) || c == '.' || c == '_' || c == '-' ? c : QChar('_');
+    if (name.isEmpty() || name.startsWith('.') || name.startsWith('-')) name.prepend("runs");
+    return name.left(100).toStdString();
+}
+
+}  // namespace
+
+int verbConvert(const QStringList& args) {
+    QCommandLineParser p;
+    p.setApplicationDescription(
+        "Convert between run tables (.csv, .tsv, .json, .jsonl, optionally .gz) and projects (.scalex), by extension.\n"
+        "A project written as CSV or JSON holds the runs of all its tables (the dataset column tells them apart) "
+        "unless --table picks one; JSON is an array of flat run objects (pandas.read_json reads it).");
+    p.addHelpOption();
+    p.addOptions({{"table", "Project input: only the run table of this name.", "name"}});
+    p.addPositionalArgument("IN", "Input file.");
+    p.addPositionalArgument("OUT", "Output file: .csv, .json or .scalex.");
+    parseOrThrow(p, args);
+    if (p.isSet("help")) {
+        printText(p.helpText());
+        return kExitOk;
+    }
+    const QStringList pos = p.positionalArguments();
+    if (pos.size() != 2) throw UsageError("expected two arguments: IN OUT");
+    const QString in = pos[0], out = pos[1];
+
+    const auto kind = inputKind(in);
+    if (!kind)
+        throw UsageError(("unknown input extension of '" + in + "' (expected .csv, .tsv, .json, .jsonl or .scalex)").toStdString());
+    const QString outLower = out.toLower();
+    const bool outProject = outLower.endsWith(".scalex"), outCsv = outLower.endsWith(".csv"), outJson = outLower.endsWith(".json");
+    if (!outProject && !outCsv && !outJson)
+        throw UsageError(("unknown output extension of '" + out + "' (expected .csv, .json or .scalex)").toStdString());
+    if (QFileInfo(in).absoluteFilePath() == QFileInfo(out).absoluteFilePath())
+        throw UsageError("IN and OUT are the same file");
+
+    data::Project project;
+    if (*kind == Kind::Project) {
+        ensureBuiltinResources();
+        auto loaded = data::loadProject(in);
+        if (!loaded) throw UsageError(loaded.error().toString());
+        project = std::move(*loaded);
+        if (p.isSet("table")) {
+            const auto* t = project.table(p.value("table").toStdString());
+            if (!t) throw UsageError(("--table: the project has no run table '" + p.value("table") + "'").toStdString());
+            data::ProjectTable keep = *t;
+            project.tables = {std::move(keep)};
+        }
+    } else {
+        if (p.isSet("table")) throw UsageError("--table applies to .scalex input only");
+        auto table = data::loadRunTable(in.toStdString());
+        if (!table) throw UsageError(table.error().toString());
+        project.title = QFileInfo(in).fileName().toStdString();
+        project.tables.push_back({tableNameFor(in), std::move(*table)});
+    }
+
+    if (outProject) {
+        if (auto e = data::saveProject(project, out)) throw UsageError(e->toString());
+    } else {
+        data::RunTable all;
+        all.source = in.toStdString();
+        for (const auto& t : project.tables) all.runs.insert(all.runs.end(), t.table.runs.begin(), t.table.runs.end());
+        writeAtomically(out, outCsv ? data::writeRunTableCsv(all) : data::toRecordsJson(data::runTableExport(all)));
+    }
+    return kExitOk;
+}
+
+}  // namespace scalex::cli

@@ -1,0 +1,189 @@
+#include "core/data/ExampleStudy.h"
+
+#include <QJsonArray>
+#include <cmath>
+#include <limits>
+
+#include "core/accounting/FlopCount.h"
+#include "core/accounting/ParamCount.h"
+
+namespace scalex::data {
+
+using accounting::Family;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+std::string familyText(Family f) { return std::string(accounting::familyName(f)); }
+
+// "1e+19" -> "1e19", "6e+18" -> "6e18": the paper's spelling of budgets.
+std::string budgetText(double h) {
+    const int exponent = static_cast<int>(std::floor(std::log10(h)));
+    const double mantissa = h / std::pow(10.0, exponent);
+    const int m = static_cast<int>(std::lround(mantissa));
+    return std::to_string(m) + "e" + std::to_string(exponent);
+}
+
+void setArchitecture(Run& run, const accounting::ModelConfig& c) {
+    run.dModel = c.dModel;
+    run.nLayers = c.nLayers;
+    run.nHeads = c.nHeads;
+    run.nKvHeads = c.nKvHeads;
+    run.dQk = c.dQk;
+    run.dHv = c.dHv;
+    run.dFf = c.dFf;
+    run.vocab = c.vocab;
+    run.chunk = c.family == Family::Xlstm ? c.chunk : 0;
+}
+
+// The learning rate of the Token/Param configuration nearest in log parameters: the study tuned
+// IsoFLOP learning rates starting from these (App. "Hyperparameters for IsoFLOP setup").
+double nearestTokenParamRate(const std::vector<PaperModelConfig>& tokenParam, double params) {
+    double best = kUnknown, bestDistance = std::numeric_limits<double>::infinity();
+    for (const auto& c : tokenParam) {
+        if (c.learningRates.empty()) continue;
+        const double d = std::abs(std::log(static_cast<double>(c.paramsM) * 1e6 / params));
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = c.learningRates.front();
+        }
+    }
+    return best;
+}
+
+double drawLoss(const LossSurfaceParams& surface, double n, double d, NormalStream& noise, double sigma) {
+    const double exact = surface.loss(n, d);
+    // One draw per run, in generation order, also when sigma is 0, so that the sequence of runs
+    // does not depend on the noise level.
+    const double z = noise.next();
+    return sigma == 0 ? exact : exact * std::exp(sigma * z);
+}
+
+}  // namespace
+
+double NormalStream::next() {
+    if (haveSpare_) {
+        haveSpare_ = false;
+        return spare_;
+    }
+    auto uniform = [this] {  // in (0, 1): 53 random bits, never 0
+        return (static_cast<double>(engine_() >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+    };
+    const double u1 = uniform(), u2 = uniform();
+    const double r = std::sqrt(-2.0 * std::log(u1));
+    spare_ = r * std::sin(2.0 * kPi * u2);
+    haveSpare_ = true;
+    return r * std::cos(2.0 * kPi * u2);
+}
+
+QJsonObject ExampleOptions::toJson() const {
+    QJsonArray ratios, ctxs, hs, hs8192;
+    for (double m : tokensPerParam) ratios.append(m);
+    for (auto t : contexts) ctxs.append(static_cast<qint64>(t));
+    for (double h : budgets) hs.append(h);
+    for (double h : budgetsCtx8192Only) hs8192.append(h);
+    return {{"seed", QString::number(seed)},
+            {"noise", "multiplicative log-normal: L = L_surface(N, D) * exp(sigma * z), z ~ N(0, 1)"},
+            {"noise_sigma", noiseSigma},
+            {"surface", "tab:lnd_fit_params, gamma free"},
+            {"huber_delta", huberDelta},
+            {"flop_convention", "study"},
+            {"tokenparam_ratios", ratios},
+            {"tokenparam_max_tokens", maxTokens},
+            {"isoflop_contexts", ctxs},
+            {"isoflop_budgets", hs},
+            {"isoflop_budgets_ctx8192_only", hs8192},
+            {"isoflop_tokens_per_param_range", QJsonArray{minTokensPerParam, maxTokensPerParam}}};
+}
+
+ExampleStudy generateExampleStudy(const PaperTables& tables, const ExampleOptions& options) {
+    ExampleStudy study;
+    study.tokenParam.source = "generated";
+    study.isoflop.source = "generated";
+    NormalStream noise(options.seed);
+    const auto convention = accounting::studyConvention();
+    constexpr std::int64_t kTokenParamContext = 8192;  // Tab. *_tokenparam_hyperparams
+
+    for (Family family : {Family::Transformer, Family::Xlstm}) {
+        const LossSurfaceParams* surface = tables.lossSurface(family, options.huberDelta);
+        if (!surface) continue;
+        const auto tokenParam = tables.configs(family, ExperimentSet::TokenParam);
+
+        // Token/Param: fixed model sizes, tokens = M x N, rounded to whole optimiser steps.
+        for (const auto& pc : tokenParam) {
+            const auto config = pc.config();
+            const double n = static_cast<double>(accounting::countParameters(config).total());
+            const std::int64_t batch = pc.batchSizes.empty() ? 128 : pc.batchSizes.front();
+            for (double m : options.tokensPerParam) {
+                if (m * n > options.maxTokens) continue;
+                const double perStep = static_cast<double>(batch * kTokenParamContext);
+                const double steps = std::max(1.0, std::round(m * n / perStep));
+                Run r;
+                r.runId = "generated-" + familyText(family) + "-tokenparam-" + std::to_string(pc.paramsM) + "M-M" +
+                          std::to_string(static_cast<long long>(m));
+                r.name = r.runId;
+                r.dataset = "generated-tokenparam-ctx8192";
+                r.family = family;
+                r.experimentSet = ExperimentSet::TokenParam;
+                r.context = kTokenParamContext;
+                setArchitecture(r, config);
+                r.params = n;
+                r.tokens = steps * perStep;
+                r.flops = accounting::trainingFlops(config, r.context, r.tokens, convention);
+                r.batchSize = static_cast<double>(batch);
+                r.steps = steps;
+                r.learningRate = pc.learningRates.empty() ? kUnknown : pc.learningRates.front();
+                r.valLoss = drawLoss(*surface, n, r.tokens, noise, options.noiseSigma);
+                r.paramsSource = r.tokensSource = r.flopsSource = Provenance::Derived;
+                study.tokenParam.runs.push_back(std::move(r));
+            }
+        }
+
+        // IsoFLOP: every configuration whose tokens/param ratio at the budget is in range.
+        // Batch tokens per budget from Tab. isoflop_batch_sizes; other contexts keep B x T.
+        // There is no published surface per context: the same L(N,D) is used at every context,
+        // so profiles differ between contexts through the attention FLOPs that set D = H / C_token.
+        for (std::int64_t ctx : options.contexts) {
+            std::vector<double> budgets = options.budgets;
+            if (ctx == 8192) budgets.insert(budgets.end(), options.budgetsCtx8192Only.begin(), options.budgetsCtx8192Only.end());
+            for (double h : budgets) {
+                std::int64_t batchTokens = 1048576;
+                for (const auto& b : tables.isoflopBatchSizes)
+                    if (std::abs(b.budget / h - 1) < 1e-9) batchTokens = b.batchTokens;
+                const std::int64_t batch = std::max<std::int64_t>(1, batchTokens / ctx);
+                for (const auto& pc : tables.configs(family, ExperimentSet::IsoFlop)) {
+                    const auto config = pc.config();
+                    const double n = static_cast<double>(accounting::countParameters(config).total());
+                    const double perToken = accounting::trainingFlopsPerToken(config, static_cast<double>(ctx), convention);
+                    const double perStep = static_cast<double>(batch * ctx);
+                    const double steps = std::round(h / (perToken * perStep));
+                    const double d = steps * perStep;
+                    if (steps < 1 || d / n < options.minTokensPerParam || d / n > options.maxTokensPerParam) continue;
+                    Run r;
+                    r.runId = "generated-" + familyText(family) + "-isoflop-ctx" + std::to_string(ctx) + "-H" + budgetText(h) +
+                              "-d" + std::to_string(pc.dModel) + "-L" + std::to_string(pc.nLayers);
+                    r.name = r.runId;
+                    r.dataset = "generated-isoflop-ctx" + std::to_string(ctx);
+                    r.family = family;
+                    r.experimentSet = ExperimentSet::IsoFlop;
+                    r.context = static_cast<double>(ctx);
+                    setArchitecture(r, config);
+                    r.params = n;
+                    r.tokens = d;
+                    r.flops = perToken * d;
+                    r.budget = h;
+                    r.batchSize = static_cast<double>(batch);
+                    r.steps = steps;
+                    r.learningRate = nearestTokenParamRate(tokenParam, n);
+                    r.valLoss = drawLoss(*surface, n, d, noise, options.noiseSigma);
+                    r.paramsSource = r.tokensSource = r.flopsSource = Provenance::Derived;
+                    study.isoflop.runs.push_back(std::move(r));
+                }
+            }
+        }
+    }
+    return study;
+}
+
+}  // namespace scalex::data

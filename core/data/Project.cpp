@@ -1,0 +1,342 @@
+#include "core/data/Project.h"
+
+#include <QBuffer>
+#include <QDateTime>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <map>
+#include <set>
+
+#include <quazip/quazip.h>
+#include <quazip/quazipfile.h>
+#include <quazip/quazipfileinfo.h>
+#include <quazip/quazipnewinfo.h>
+
+#include "core/data/RunTableIo.h"
+
+namespace scalex::data {
+
+namespace {
+
+const QString kManifest = QStringLiteral("manifest.json");
+const QString kSettings = QStringLiteral("settings.json");
+const QString kRecipes = QStringLiteral("recipes.json");
+const QString kResults = QStringLiteral("results.json");
+
+QString tableFile(const std::string& name) { return QStringLiteral("runs/%1.csv").arg(QString::fromStdString(name)); }
+
+QByteArray jsonBytes(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonDocument::Indented); }
+
+LoadError whole(const std::string& file, std::string message) { return LoadError{file, 0, {}, std::move(message)}; }
+
+}  // namespace
+
+const ProjectTable* Project::table(const std::string& name) const {
+    for (const auto& t : tables)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+bool validTableName(const std::string& name) {
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$"));
+    return re.match(QString::fromStdString(name)).hasMatch();
+}
+
+std::optional<std::string> unsafeEntryName(const QString& name) {
+    if (name.isEmpty()) return "empty name";
+    if (name.contains('\\')) return "backslash in the name";
+    if (name.startsWith('/')) return "absolute path";
+    if (name.size() >= 2 && name[1] == ':' && name[0].isLetter()) return "absolute path (drive letter)";
+    for (const QChar c : name)
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f) return "control character in the name";
+    for (const QString& part : name.split('/'))
+        if (part == QLatin1String("..")) return "leaves its folder (\"..\")";
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+Expected<QByteArray> writeProject(const Project& project) {
+    std::set<std::string> names;
+    for (const auto& t : project.tables) {
+        if (!validTableName(t.name))
+            return whole("project", "run table name '" + t.name + "' is not usable as a file name (letters, digits, '.', '_', '-')");
+        if (!names.insert(t.name).second) return whole("project", "two run tables are named '" + t.name + "'");
+    }
+
+    QJsonArray tables;
+    for (const auto& t : project.tables)
+        tables.append(QJsonObject{{"name", QString::fromStdString(t.name)},
+                                  {"file", tableFile(t.name)},
+                                  {"rows", static_cast<qint64>(t.table.runs.size())},
+                                  {"source", QString::fromStdString(t.table.source)}});
+    QJsonObject manifest{{"format", QLatin1String(kProjectFormatName)},
+                         {"format_version", kProjectFormatVersion},
+                         {"title", QString::fromStdString(project.title)},
+                         {"tables", tables},
+                         {"settings", kSettings},
+                         {"recipes", kRecipes},
+                         {"results", kResults}};
+    if (project.generated) manifest["generated"] = *project.generated;
+
+    std::vector<std::pair<QString, QByteArray>> entries;
+    entries.emplace_back(kManifest, jsonBytes(manifest));
+    for (const auto& t : project.tables) entries.emplace_back(tableFile(t.name), writeRunTableCsv(t.table));
+    entries.emplace_back(kSettings, jsonBytes(project.settings.toJson()));
+    entries.emplace_back(kRecipes, jsonBytes(project.recipes));
+    entries.emplace_back(kResults, jsonBytes(project.results));
+
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    QuaZip zip(&buffer);
+    zip.setUtf8Enabled(true);
+    if (!zip.open(QuaZip::mdCreate)) return whole("project", "cannot create the zip archive");
+    // A fixed timestamp keeps the bytes of a project independent of when it was saved.
+    const QDateTime stamp(QDate(2025, 1, 1), QTime(0, 0));
+    for (const auto& [name, data] : entries) {
+        QuaZipNewInfo info(name);
+        info.dateTime = stamp;
+        info.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+        QuaZipFile out(&zip);
+        if (!out.open(QIODevice::WriteOnly, info) || out.write(data) != data.size()) {
+            return whole("project", "cannot write zip entry " + name.toStdString());
+        }
+        out.close();
+        if (out.getZipError() != 0) return whole("project", "cannot write zip entry " + name.toStdString());
+    }
+    zip.close();
+    if (zip.getZipError() != 0) return whole("project", "cannot finish the zip archive");
+    return bytes;
+}
+
+std::optional<LoadError> saveProject(const Project& project, const QString& path) {
+    auto bytes = writeProject(project);
+    if (!bytes) {
+        LoadError e = bytes.error();
+        e.file = path.toStdString();
+        return e;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return whole(path.toStdString(), "cannot write: " + file.errorString().toStdString());
+    if (file.write(*bytes) != bytes->size()) {
+        file.cancelWriting();
+        return whole(path.toStdString(), "cannot write: " + file.errorString().toStdString());
+    }
+    if (!file.commit()) return whole(path.toStdString(), "cannot write: " + file.errorString().toStdString());
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+namespace {
+
+struct Entry {
+    QString name;
+    std::int64_t compressed = 0;
+    std::int64_t uncompressed = 0;
+};
+
+class ProjectReader {
+public:
+    ProjectReader(const QByteArray& bytes, std::string name, const ProjectLimits& limits)
+        : bytes_(bytes), buffer_(&bytes_), zip_(&buffer_), name_(std::move(name)), limits_(limits) {}
+
+    Expected<Project> read() {
+        if (bytes_.size() > limits_.maxFileBytes)
+            return whole(name_, "file of " + std::to_string(bytes_.size()) + " bytes is above the limit of " +
+                                    std::to_string(limits_.maxFileBytes) + " bytes for a project");
+        if (!zip_.open(QuaZip::mdUnzip)) {
+            if (bytes_.startsWith("PK"))
+                return whole(name_, "damaged zip archive (truncated or corrupt: its directory cannot be read)");
+            return whole(name_, "not a Scalex project (not a zip archive)");
+        }
+        if (auto e = listEntries()) return *e;
+
+        if (!entries_.count(kManifest)) return whole(name_, "not a Scalex project (no manifest.json in the archive)");
+        auto manifestBytes = inflate(kManifest);
+        if (!manifestBytes) return manifestBytes.error();
+        auto manifest = parseObject(*manifestBytes, kManifest);
+        if (!manifest) return manifest.error();
+        return readManifest(*manifest);
+    }
+
+private:
+    std::string where(const QString& entry) const { return name_ + "/" + entry.toStdString(); }
+
+    std::optional<LoadError> listEntries() {
+        std::int64_t total = 0, count = 0;
+        for (bool more = zip_.goToFirstFile(); more; more = zip_.goToNextFile()) {
+            if (++count > limits_.maxEntries)
+                return whole(name_, "more than " + std::to_string(limits_.maxEntries) + " zip entries");
+            QuaZipFileInfo64 info;
+            if (!zip_.getCurrentFileInfo(&info)) return whole(name_, "damaged zip archive (unreadable entry header)");
+            if (auto why = unsafeEntryName(info.name))
+                return whole(name_, "refused zip entry '" + info.name.toStdString() + "': " + *why);
+            if (entries_.count(info.name)) return whole(name_, "duplicate zip entry '" + info.name.toStdString() + "'");
+            const auto size = static_cast<std::int64_t>(info.uncompressedSize);
+            const auto packed = static_cast<std::int64_t>(info.compressedSize);
+            // Checked from the directory before anything is inflated.
+            if (size > limits_.maxEntryBytes)
+                return whole(name_, "refused zip entry '" + info.name.toStdString() + "': it inflates to " + std::to_string(size) +
+                                        " bytes, above the limit of " + std::to_string(limits_.maxEntryBytes));
+            if (size > (1 << 20) && static_cast<double>(size) > limits_.maxRatio * static_cast<double>(std::max<std::int64_t>(packed, 1)))
+                return whole(name_, "refused zip entry '" + info.name.toStdString() + "': compression ratio " +
+                                        std::to_string(size / std::max<std::int64_t>(packed, 1)) + ":1 is above the limit of " +
+                                        std::to_string(static_cast<std::int64_t>(limits_.maxRatio)) + ":1 (zip bomb?)");
+            total += size;
+            if (total > limits_.maxTotalBytes)
+                return whole(name_, "refused archive: its entries inflate to more than " + std::to_string(limits_.maxTotalBytes) + " bytes");
+            entries_[info.name] = Entry{info.name, packed, size};
+        }
+        if (zip_.getZipError() != 0) return whole(name_, "damaged zip archive (its directory cannot be read)");
+        return std::nullopt;
+    }
+
+    Expected<QByteArray> inflate(const QString& entry) {
+        const Entry& e = entries_.at(entry);
+        if (!zip_.setCurrentFile(entry)) return whole(where(entry), "damaged zip entry (cannot be found)");
+        QuaZipFile file(&zip_);
+        if (!file.open(QIODevice::ReadOnly)) return whole(where(entry), "damaged zip entry (cannot be opened)");
+        QByteArray out;
+        out.reserve(static_cast<qsizetype>(e.uncompressed));
+        char chunk[1 << 16];
+        for (;;) {
+            const qint64 n = file.read(chunk, sizeof chunk);
+            if (n < 0) return whole(where(entry), "damaged zip entry (cannot be inflated)");
+            if (n == 0) break;
+            // Checked while inflating too: the directory's sizes may lie.
+            if (out.size() + n > e.uncompressed || out.size() + n > limits_.maxEntryBytes)
+                return whole(where(entry), "refused: inflates beyond the size its header declares (" + std::to_string(e.uncompressed) + " bytes)");
+            out.append(chunk, static_cast<qsizetype>(n));
+        }
+        file.close();
+        if (file.getZipError() != 0 || out.size() != e.uncompressed)
+            return whole(where(entry), "damaged zip entry (CRC or size mismatch)");
+        return out;
+    }
+
+    Expected<QJsonObject> parseObject(const QByteArray& bytes, const QString& entry) {
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
+        if (err.error != QJsonParseError::NoError)
+            return LoadError{where(entry), lineOf(bytes, err.offset), {},
+                             "not valid JSON: " + err.errorString().toStdString() + " at offset " + std::to_string(err.offset)};
+        if (!doc.isObject()) return whole(where(entry), "expected a JSON object");
+        return doc.object();
+    }
+
+    static int lineOf(const QByteArray& bytes, int offset) {
+        return 1 + static_cast<int>(bytes.left(std::max(0, offset)).count('\n'));
+    }
+
+    Expected<QJsonObject> optionalObject(const QString& entry) {
+        if (!entries_.count(entry)) return QJsonObject{};
+        auto bytes = inflate(entry);
+        if (!bytes) return bytes.error();
+        return parseObject(*bytes, entry);
+    }
+
+    Expected<Project> readManifest(const QJsonObject& m) {
+        const std::string file = where(kManifest);
+        if (m.value("format").toString() != QLatin1String(kProjectFormatName))
+            return LoadError{file, 0, "format", "not a Scalex project manifest (expected \"format\": \"scalex-project\")"};
+        const QJsonValue v = m.value("format_version");
+        if (!v.isDouble() || v.toDouble() != std::floor(v.toDouble()) || v.toDouble() < 1)
+            return LoadError{file, 0, "format_version", "expected a whole number of at least 1"};
+        const auto version = static_cast<std::int64_t>(v.toDouble());
+        if (version > kProjectFormatVersion)
+            return LoadError{file, 0, "format_version",
+                             "format version " + std::to_string(version) + " is newer than this Scalex reads (" +
+                                 std::to_string(kProjectFormatVersion) + "); open it with a newer Scalex"};
+
+        Project p;
+        if (!m.value("title").isUndefined() && !m.value("title").isString())
+            return LoadError{file, 0, "title", "expected a string"};
+        p.title = m.value("title").toString().toStdString();
+        if (m.contains("generated")) {
+            if (!m.value("generated").isObject()) return LoadError{file, 0, "generated", "expected a JSON object"};
+            p.generated = m.value("generated").toObject();
+        }
+        if (!m.value("tables").isArray()) return LoadError{file, 0, "tables", "expected an array of run tables"};
+        std::set<std::string> names;
+        const QJsonArray tables = m.value("tables").toArray();
+        for (int i = 0; i < tables.size(); ++i) {
+            const std::string field = "tables[" + std::to_string(i) + "]";
+            const QJsonObject t = tables[i].toObject();
+            const std::string name = t.value("name").toString().toStdString();
+            if (!tables[i].isObject() || !validTableName(name))
+                return LoadError{file, 0, field + ".name", "expected a run table name of letters, digits, '.', '_', '-'"};
+            if (!names.insert(name).second) return LoadError{file, 0, field + ".name", "run table '" + name + "' is listed twice"};
+            const QString entry = tableFile(name);
+            if (t.value("file").toString() != entry)
+                return LoadError{file, 0, field + ".file", "expected \"" + entry.toStdString() + "\""};
+            if (!entries_.count(entry))
+                return whole(name_, "the manifest lists " + entry.toStdString() + ", which is missing from the archive");
+            auto bytes = inflate(entry);
+            if (!bytes) return bytes.error();
+            LoadOptions options;
+            options.format = RunTableFormat::Csv;
+            auto runs = parseRunTable(*bytes, where(entry), options);
+            if (!runs) return runs.error();
+            const QJsonValue rows = t.value("rows");
+            if (rows.isDouble() && static_cast<std::size_t>(rows.toDouble()) != runs->runs.size())
+                return whole(where(entry), "holds " + std::to_string(runs->runs.size()) + " runs, the manifest says " +
+                                               std::to_string(static_cast<std::int64_t>(rows.toDouble())) + " (damaged?)");
+            runs->source = t.value("source").toString().toStdString();
+            p.tables.push_back({name, std::move(*runs)});
+        }
+
+        auto settings = optionalObject(kSettings);
+        if (!settings) return settings.error();
+        auto parsedSettings = ProjectSettings::fromJson(*settings, where(kSettings));
+        if (!parsedSettings) return parsedSettings.error();
+        p.settings = std::move(*parsedSettings);
+        auto recipes = optionalObject(kRecipes);
+        if (!recipes) return recipes.error();
+        p.recipes = *recipes;
+        auto results = optionalObject(kResults);
+        if (!results) return results.error();
+        p.results = *results;
+        return p;
+    }
+
+    QByteArray bytes_;
+    QBuffer buffer_;
+    QuaZip zip_;
+    std::string name_;
+    ProjectLimits limits_;
+    std::map<QString, Entry> entries_;
+};
+
+}  // namespace
+
+Expected<Project> readProject(const QByteArray& bytes, const std::string& name, const ProjectLimits& limits) {
+    ProjectReader reader(bytes, name, limits);
+    return reader.read();
+}
+
+Expected<Project> loadProject(const QString& path, const ProjectLimits& limits) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return whole(path.toStdString(), "cannot open: " + file.errorString().toStdString());
+    if (file.size() > limits.maxFileBytes)
+        return whole(path.toStdString(), "file of " + std::to_string(file.size()) + " bytes is above the limit of " +
+                                             std::to_string(limits.maxFileBytes) + " bytes for a project");
+    return readProject(file.readAll(), path.toStdString(), limits);
+}
+
+std::optional<Project> loadExampleProject(QString* error) {
+    auto p = loadProject(QString::fromLatin1(kExampleProjectResource));
+    if (!p) {
+        if (error) *error = QString::fromStdString(p.error().toString());
+        return std::nullopt;
+    }
+    return std::move(*p);
+}
+
+}  // namespace scalex::data

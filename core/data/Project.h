@@ -1,0 +1,72 @@
+#pragma once
+// A Scalex project (`.scalex`): a zip holding
+//   manifest.json   format name and version, title, the list of run tables, generator info
+//   runs/<name>.csv one CSV per run table (writeRunTableCsv / parseRunTable)
+//   settings.json   ProjectSettings: every analysis and view
+//   recipes.json    figure recipes
+//   results.json    fitted results
+// Loading returns a project or one LoadError and never touches the caller's current project.
+// The reader refuses entries that leave their folder and inflates under size limits.
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/data/LoadError.h"
+#include "core/data/ProjectSettings.h"
+#include "core/data/RunTable.h"
+
+namespace scalex::data {
+
+inline constexpr int kProjectFormatVersion = 1;
+inline constexpr const char* kProjectFormatName = "scalex-project";
+
+struct ProjectTable {
+    std::string name;  // unique in the project; letters, digits, '.', '_', '-' (the file runs/<name>.csv)
+    RunTable table;
+};
+
+struct Project {
+    std::string title;
+    // Set for generated projects (the example study): what made them, e.g. {"generator": ..., "seed": ...}.
+    // Saved in the manifest as "generated" so every reader sees the runs are not measured.
+    std::optional<QJsonObject> generated;
+    std::vector<ProjectTable> tables;
+    ProjectSettings settings;
+    QJsonObject recipes;  // figure name -> recipe
+    QJsonObject results;  // analysis name -> fitted result
+
+    const ProjectTable* table(const std::string& name) const;
+};
+
+// Limits the reader enforces before and while inflating (zip bombs, hostile archives).
+struct ProjectLimits {
+    std::int64_t maxFileBytes = 256ll << 20;     // the .scalex file itself
+    std::int64_t maxEntryBytes = 64ll << 20;     // one inflated entry (as RunTableIo's kDefaultMaxBytes)
+    std::int64_t maxTotalBytes = 512ll << 20;    // all inflated entries together
+    std::int64_t maxEntries = 4096;
+    double maxRatio = 200.0;                      // inflated / compressed, for entries above 1 MiB
+};
+
+// Serialises `project` to the bytes of a .scalex file. Deterministic: the same project gives
+// the same bytes (fixed entry order and timestamps). Fails only for invalid table names.
+Expected<QByteArray> writeProject(const Project& project);
+// Writes atomically (QSaveFile: temporary file beside `path`, renamed on success).
+std::optional<LoadError> saveProject(const Project& project, const QString& path);
+
+// Reads a project from the bytes of a .scalex file; `name` stands for the file in errors.
+Expected<Project> readProject(const QByteArray& bytes, const std::string& name, const ProjectLimits& limits = {});
+Expected<Project> loadProject(const QString& path, const ProjectLimits& limits = {});
+
+// Why a zip entry name is refused ("../", absolute, backslash, drive letter, empty part), or empty.
+std::optional<std::string> unsafeEntryName(const QString& name);
+bool validTableName(const std::string& name);
+
+// The built-in example project embedded by resources/scalex.qrc (resources/example/example.scalex).
+inline const char* const kExampleProjectResource = ":/scalex/example/example.scalex";
+std::optional<Project> loadExampleProject(QString* error);
+
+}  // namespace scalex::data

@@ -1,0 +1,410 @@
+// Projects (.scalex): round trips, atomic saving, the corpus of bad projects, zip-bomb limits,
+// recent files and last session; table exports (CSV, LaTeX, JSON records).
+#include <QBuffer>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+
+#include <quazip/quazip.h>
+#include <quazip/quazipfile.h>
+#include <quazip/quazipnewinfo.h>
+
+#include "core/data/ExampleProject.h"
+#include "core/data/Export.h"
+#include "core/data/Project.h"
+#include "core/data/ProjectHistory.h"
+#include "core/data/RunTableIo.h"
+#include "tests/support/TestData.h"
+
+using namespace scalex::data;
+using scalex::accounting::Family;
+using scalex::test::sourcePath;
+
+namespace {
+
+const PaperTables& paper() {
+    static const PaperTables t = [] {
+        auto p = loadPaperTables(sourcePath("datasets/paper"));
+        if (!p) ADD_FAILURE() << p.error().toString();
+        return p ? *p : PaperTables{};
+    }();
+    return t;
+}
+
+// JSON does not tell 8192 from 8192.0: objects are compared as they serialise.
+bool sameNumber(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+// Everything a run carries through a file; sourceLine and problems are re-derived on load.
+void expectSameRun(const Run& a, const Run& b) {
+    SCOPED_TRACE(a.runId);
+    EXPECT_EQ(a.runId, b.runId);
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.dataset, b.dataset);
+    EXPECT_EQ(a.family, b.family);
+    EXPECT_EQ(a.experimentSet, b.experimentSet);
+    EXPECT_EQ(a.dModel, b.dModel);
+    EXPECT_EQ(a.nLayers, b.nLayers);
+    EXPECT_EQ(a.nHeads, b.nHeads);
+    EXPECT_EQ(a.nKvHeads, b.nKvHeads);
+    EXPECT_EQ(a.dQk, b.dQk);
+    EXPECT_EQ(a.dHv, b.dHv);
+    EXPECT_EQ(a.dFf, b.dFf);
+    EXPECT_EQ(a.vocab, b.vocab);
+    EXPECT_EQ(a.chunk, b.chunk);
+    // The reader gives every run with a C its nominal budget (RunDerivation), also runs in no
+    // IsoFLOP profile, so an unknown budget is not compared.
+    if (known(a.budget)) EXPECT_EQ(a.budget, b.budget);
+    for (auto [x, y, what] : {std::tuple{a.context, b.context, "context"}, {a.params, b.params, "params"},
+                              {a.tokens, b.tokens, "tokens"}, {a.flops, b.flops, "flops"},
+                              {a.batchSize, b.batchSize, "batch"}, {a.steps, b.steps, "steps"},
+                              {a.learningRate, b.learningRate, "lr"}, {a.valLoss, b.valLoss, "val_loss"},
+                              {a.trainLoss, b.trainLoss, "train_loss"}})
+        EXPECT_TRUE(sameNumber(x, y)) << what << ": " << x << " vs " << y;
+    EXPECT_EQ(a.selectedInPaper, b.selectedInPaper);
+    EXPECT_EQ(a.userIncluded, b.userIncluded);
+    EXPECT_EQ(a.paramsSource, b.paramsSource);
+    EXPECT_EQ(a.tokensSource, b.tokensSource);
+    EXPECT_EQ(a.flopsSource, b.flopsSource);
+}
+
+Project richProject() {
+    Project p = makeExampleProject(paper());
+    // Exercise every optional field of a run.
+    scalex::data::Run& r = p.tables[0].table.runs[0];
+    r.selectedInPaper = true;
+    r.userIncluded = false;
+    r.trainLoss = 3.0 + 1.0 / 3.0;
+    p.tables[1].table.runs[1].selectedInPaper = false;
+    p.settings.setFlopConvention("chinchilla");
+    p.settings.setContextLength(16384);
+    p.settings.setSelectedOnly(true);
+    p.settings.setHuberDelta(1e-5);
+    p.settings.setGammaMode(GammaMode::FixedOne);
+    p.settings.setBudgetRange(std::make_pair(6e18, 1e20));
+    p.settings.setAnalysis("lnd_fit", {{"starts", 8000}, {"families", QJsonArray{"transformer", "xlstm"}}});
+    p.settings.setView("pareto", {{"log_x", true}, {"theme", "light"}});
+    p.recipes = {{"figure1", QJsonObject{{"view", "pareto"}, {"width_in", 6.75}, {"format", "pdf"}}}};
+    p.results = {{"lnd_fit", QJsonObject{{"transformer", QJsonObject{{"log_a", 11.99}, {"gamma", 0.29}}}}}};
+    return p;
+}
+
+}  // namespace
+
+TEST(Project, RoundTripKeepsRunsSettingsRecipesAndResults) {
+    const Project original = richProject();
+    auto bytes = writeProject(original);
+    ASSERT_TRUE(bytes) << bytes.error().toString();
+    auto back = readProject(*bytes, "rich.scalex");
+    ASSERT_TRUE(back) << back.error().toString();
+    EXPECT_EQ(back->title, original.title);
+    ASSERT_TRUE(back->generated);
+    EXPECT_TRUE(jsonEquivalent(*back->generated, *original.generated));
+    EXPECT_EQ(back->settings, original.settings);
+    EXPECT_TRUE(jsonEquivalent(back->recipes, original.recipes));
+    EXPECT_TRUE(jsonEquivalent(back->results, original.results));
+    EXPECT_FALSE(jsonEquivalent(back->results, original.recipes));
+    ASSERT_EQ(back->tables.size(), original.tables.size());
+    for (std::size_t t = 0; t < original.tables.size(); ++t) {
+        EXPECT_EQ(back->tables[t].name, original.tables[t].name);
+        EXPECT_EQ(back->tables[t].table.source, original.tables[t].table.source);
+        ASSERT_EQ(back->tables[t].table.runs.size(), original.tables[t].table.runs.size());
+        for (std::size_t i = 0; i < original.tables[t].table.runs.size(); ++i)
+            expectSameRun(original.tables[t].table.runs[i], back->tables[t].table.runs[i]);
+    }
+    // Typed settings read back as set.
+    EXPECT_EQ(back->settings.flopConvention(), "chinchilla");
+    EXPECT_EQ(back->settings.contextLength(), 16384);
+    EXPECT_TRUE(back->settings.selectedOnly());
+    EXPECT_EQ(back->settings.huberDelta(), 1e-5);
+    EXPECT_EQ(back->settings.gammaMode(), GammaMode::FixedOne);
+    EXPECT_EQ(back->settings.budgetRange(), std::make_pair(6e18, 1e20));
+    // After one load (which fills derived columns) saving and loading is a fixed point: nothing
+    // is lost or reordered.
+    auto again = writeProject(*back);
+    ASSERT_TRUE(again);
+    auto third = readProject(*again, "again.scalex");
+    ASSERT_TRUE(third);
+    auto fourth = writeProject(*third);
+    ASSERT_TRUE(fourth);
+    EXPECT_EQ(*fourth, *again);
+}
+
+TEST(Project, TableCsvRoundTrip) {
+    const Project p = makeExampleProject(paper());
+    for (const auto& t : p.tables) {
+        auto back = parseRunTable(writeRunTableCsv(t.table), t.name + ".csv");
+        ASSERT_TRUE(back) << back.error().toString();
+        ASSERT_EQ(back->runs.size(), t.table.runs.size());
+        for (std::size_t i = 0; i < t.table.runs.size(); ++i) {
+            expectSameRun(t.table.runs[i], back->runs[i]);
+            EXPECT_FALSE(back->runs[i].hasProblems()) << back->runs[i].runId << ": " << back->runs[i].problems.front();
+        }
+    }
+}
+
+TEST(Project, SettingsDefaultsAreThePapers) {
+    const ProjectSettings s;
+    EXPECT_EQ(s.flopConvention(), "study");
+    EXPECT_EQ(s.contextLength(), 8192);
+    EXPECT_FALSE(s.selectedOnly());
+    EXPECT_EQ(s.huberDelta(), 1e-3);
+    EXPECT_EQ(s.gammaMode(), GammaMode::Free);
+    EXPECT_FALSE(s.budgetRange());
+}
+
+TEST(Project, SaveIsAtomicAndLeavesNoTemporaryFile) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("p.scalex");
+    QFile old(path);
+    ASSERT_TRUE(old.open(QIODevice::WriteOnly));
+    old.write("previous contents");
+    old.close();
+    const Project p = makeExampleProject(paper());
+    ASSERT_FALSE(saveProject(p, path));
+    EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files), QStringList{"p.scalex"});
+    auto back = loadProject(path);
+    ASSERT_TRUE(back) << back.error().toString();
+    EXPECT_EQ(back->tables.size(), 2u);
+    // A failing save (directory missing) reports the path and creates nothing.
+    const QString bad = dir.filePath("missing/q.scalex");
+    auto e = saveProject(p, bad);
+    ASSERT_TRUE(e);
+    EXPECT_NE(e->toString().find(bad.toStdString()), std::string::npos);
+    EXPECT_FALSE(QFile::exists(bad));
+}
+
+TEST(Project, InvalidTableNamesAreRefusedOnWrite) {
+    Project p;
+    p.tables.push_back({"../escape", {}});
+    auto bytes = writeProject(p);
+    ASSERT_FALSE(bytes);
+    EXPECT_EQ(bytes.error().message, "run table name '../escape' is not usable as a file name (letters, digits, '.', '_', '-')");
+}
+
+TEST(Project, UnsafeEntryNames) {
+    EXPECT_FALSE(unsafeEntryName("runs/a.csv"));
+    EXPECT_FALSE(unsafeEntryName("runs/a..b.csv"));
+    EXPECT_EQ(unsafeEntryName("../a.csv"), "leaves its folder (\"..\")");
+    EXPECT_EQ(unsafeEntryName("runs/../../a.csv"), "leaves its folder (\"..\")");
+    EXPECT_EQ(unsafeEntryName("/etc/passwd"), "absolute path");
+    EXPECT_EQ(unsafeEntryName("C:/x.csv"), "absolute path (drive letter)");
+    EXPECT_EQ(unsafeEntryName("runs\\a.csv"), "backslash in the name");
+    EXPECT_EQ(unsafeEntryName(""), "empty name");
+}
+
+// The corpus of bad projects in tests/data/projects (made by make_corpus.py there).
+struct BadProject {
+    const char* file;
+    const char* message;  // the whole LoadError::toString() after the file path
+};
+
+class BadProjects : public ::testing::TestWithParam<BadProject> {};
+
+TEST_P(BadProjects, AreRefusedWithAClearMessage) {
+    const BadProject& c = GetParam();
+    const QString path = sourcePath(QStringLiteral("tests/data/projects/%1").arg(c.file));
+    ASSERT_TRUE(QFile::exists(path)) << path.toStdString();
+    auto p = loadProject(path);
+    ASSERT_FALSE(p) << c.file << " loaded";
+    EXPECT_EQ(p.error().toString(), path.toStdString() + c.message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Corpus, BadProjects,
+    ::testing::Values(
+        BadProject{"not_a_zip.scalex", ": not a Scalex project (not a zip archive)"},
+        BadProject{"truncated.scalex", ": damaged zip archive (truncated or corrupt: its directory cannot be read)"},
+        BadProject{"damaged_entry.scalex", "/manifest.json: damaged zip entry (cannot be inflated)"},
+        BadProject{"missing_manifest.scalex", ": not a Scalex project (no manifest.json in the archive)"},
+        BadProject{"manifest_not_json.scalex", "/manifest.json, line 3: not valid JSON: unterminated object at offset 55"},
+        BadProject{"manifest_not_object.scalex", "/manifest.json: expected a JSON object"},
+        BadProject{"future_version.scalex",
+                   "/manifest.json, column 'format_version': format version 99 is newer than this Scalex reads (1); open it "
+                   "with a newer Scalex"},
+        BadProject{"wrong_format.scalex",
+                   "/manifest.json, column 'format': not a Scalex project manifest (expected \"format\": \"scalex-project\")"},
+        BadProject{"path_traversal.scalex", ": refused zip entry 'runs/../../evil.csv': leaves its folder (\"..\")"},
+        BadProject{"absolute_path.scalex", ": refused zip entry '/tmp/evil.csv': absolute path"},
+        BadProject{"backslash_path.scalex", ": refused zip entry 'runs\\..\\evil.csv': backslash in the name"},
+        BadProject{"duplicate_entry.scalex", ": duplicate zip entry 'manifest.json'"},
+        BadProject{"missing_table.scalex", ": the manifest lists runs/runs.csv, which is missing from the archive"},
+        BadProject{"row_count_mismatch.scalex", "/runs/runs.csv: holds 3 runs, the manifest says 5 (damaged?)"},
+        BadProject{"bad_settings.scalex", "/settings.json, column 'common.huber_delta': expected a positive number"},
+        BadProject{"bad_table_name.scalex",
+                   "/manifest.json, column 'tables[0].name': expected a run table name of letters, digits, '.', '_', '-'"}),
+    [](const auto& info) {
+        std::string n = info.param.file;
+        return n.substr(0, n.find('.'));
+    });
+
+TEST(Project, BadRowIsKeptAndMarked) {
+    const QString path = sourcePath("tests/data/projects/bad_row.scalex");
+    auto p = loadProject(path);
+    ASSERT_TRUE(p) << p.error().toString();
+    ASSERT_EQ(p->tables.size(), 1u);
+    const auto& runs = p->tables[0].table.runs;
+    ASSERT_EQ(runs.size(), 3u);
+    EXPECT_FALSE(runs[0].hasProblems());
+    ASSERT_TRUE(runs[1].hasProblems());
+    EXPECT_NE(runs[1].problems.front().find("not-a-number"), std::string::npos) << runs[1].problems.front();
+    EXPECT_FALSE(runs[1].included());
+    EXPECT_EQ(runs[1].sourceLine, 3);
+    EXPECT_FALSE(runs[2].hasProblems());
+}
+
+namespace {
+
+// A zip with one entry of `size` zero bytes (deflates to ~1/1000 of that).
+QByteArray zipWithZeros(const QString& entry, qsizetype size) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    QuaZip zip(&buffer);
+    EXPECT_TRUE(zip.open(QuaZip::mdCreate));
+    QuaZipFile f(&zip);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly, QuaZipNewInfo(entry)));
+    const QByteArray zeros(1 << 20, '\0');
+    for (qsizetype done = 0; done < size; done += zeros.size()) f.write(zeros.left(std::min<qsizetype>(zeros.size(), size - done)));
+    f.close();
+    zip.close();
+    return bytes;
+}
+
+}  // namespace
+
+TEST(Project, ZipBombIsRefusedBeforeInflating) {
+    // 16 MiB of zeros packs ~1000:1: refused by the ratio limit from the directory alone.
+    const QByteArray bomb = zipWithZeros("manifest.json", 16 << 20);
+    ASSERT_LT(bomb.size(), 100 * 1024);
+    auto p = readProject(bomb, "bomb.scalex");
+    ASSERT_FALSE(p);
+    EXPECT_EQ(p.error().toString().substr(0, 50), "bomb.scalex: refused zip entry 'manifest.json': co");
+    EXPECT_NE(p.error().message.find("(zip bomb?)"), std::string::npos) << p.error().message;
+
+    // An entry above the size limit, whatever its ratio.
+    ProjectLimits small;
+    small.maxEntryBytes = 1 << 20;
+    auto q = readProject(zipWithZeros("runs/big.csv", 2 << 20), "big.scalex", small);
+    ASSERT_FALSE(q);
+    EXPECT_EQ(q.error().toString(),
+              "big.scalex: refused zip entry 'runs/big.csv': it inflates to 2097152 bytes, above the limit of 1048576");
+}
+
+TEST(Project, EntryThatInflatesBeyondItsHeaderIsRefused) {
+    // The directory claims 100 bytes; the data inflates to 64 KiB.
+    QByteArray bytes = zipWithZeros("manifest.json", 64 << 10);
+    auto patch = [&](qsizetype at) {  // little-endian uint32 size field
+        bytes[at] = 100;
+        bytes[at + 1] = bytes[at + 2] = bytes[at + 3] = 0;
+    };
+    patch(22);  // local header: uncompressed size
+    const qsizetype central = bytes.lastIndexOf(QByteArray("PK\x01\x02", 4));
+    ASSERT_GT(central, 0);
+    patch(central + 24);  // central directory: uncompressed size
+    auto p = readProject(bytes, "liar.scalex");
+    ASSERT_FALSE(p);
+    EXPECT_EQ(p.error().file, "liar.scalex/manifest.json");
+}
+
+TEST(Project, RecentFilesAndLastSession) {
+    QTemporaryDir dir;
+    QSettings s(dir.filePath("scalex.ini"), QSettings::IniFormat);
+    EXPECT_TRUE(recentProjects(s).isEmpty());
+    EXPECT_FALSE(lastSession(s));
+    for (int i = 0; i < 12; ++i) addRecentProject(s, dir.filePath(QStringLiteral("p%1.scalex").arg(i)));
+    addRecentProject(s, dir.filePath("p5.scalex"));
+    QStringList r = recentProjects(s);
+    ASSERT_EQ(r.size(), kMaxRecentProjects);
+    EXPECT_EQ(r.front(), dir.filePath("p5.scalex"));
+    EXPECT_EQ(r[1], dir.filePath("p11.scalex"));
+    EXPECT_FALSE(r.contains(dir.filePath("p0.scalex")));  // the oldest fell off
+    EXPECT_EQ(r.count(dir.filePath("p5.scalex")), 1);
+    removeRecentProject(s, dir.filePath("p5.scalex"));
+    EXPECT_EQ(recentProjects(s).front(), dir.filePath("p11.scalex"));
+
+    const LastSession session{dir.filePath("p11.scalex"), "isoflop", QByteArray("geo\0metry", 9), QByteArray("state")};
+    saveLastSession(s, session);
+    s.sync();
+    QSettings reopened(dir.filePath("scalex.ini"), QSettings::IniFormat);
+    EXPECT_EQ(lastSession(reopened), session);
+    EXPECT_EQ(recentProjects(reopened).size(), kMaxRecentProjects - 1);
+}
+
+// ------------------------------------------------------------------------------------------
+// Exports
+
+TEST(Export, NumbersAreWrittenAsThePaperWritesThem) {
+    EXPECT_EQ(formatScientific(1.78e20), "1.78e20");
+    EXPECT_EQ(formatScientific(1.3e18), "1.3e18");
+    EXPECT_EQ(formatScientific(6e18), "6e18");
+    EXPECT_EQ(formatScientific(9.996e20), "1e21");
+    EXPECT_EQ(formatCount(2.28e10), "22.8B");
+    EXPECT_EQ(formatCount(406856896), "407M");
+    EXPECT_EQ(formatCount(4.06e8), "406M");
+    EXPECT_EQ(formatCount(1.03e12), "1.03T");
+    EXPECT_EQ(formatCount(9.82e11), "982B");
+    EXPECT_EQ(formatCount(1.5e10), "15B");
+    EXPECT_EQ(formatCount(999.7e6), "1B");
+    // Every printed number of the compute-optimal tables comes back from its value.
+    int checked = 0;
+    for (const auto& r : paper().optimalConfigs) {
+        EXPECT_EQ(formatCount(r.params), r.paramsLabel);
+        EXPECT_EQ(formatCount(r.tokens), r.tokensLabel);
+        ++checked;
+    }
+    EXPECT_EQ(checked, 88);
+}
+
+TEST(Export, LatexIsBooktabsLikeTheAppendix) {
+    ExportTable t = optimalConfigExport(paper().optimalConfigs, Family::Transformer, 8192);
+    t.label = "tab:optimal";
+    ASSERT_EQ(t.rows.size(), 11u);
+    const std::string latex = toLatex(t).toStdString();
+    EXPECT_NE(latex.find("\\begin{tabular}{rrrr}\n\\toprule\n\\#Params & \\#FLOPs & \\#Tokens & Token/Param Ratio \\\\\n\\midrule\n"),
+              std::string::npos)
+        << latex;
+    // The rows of tab:estimated_optimal_flops_tokens_powerlaw (Transformer half), as printed.
+    EXPECT_NE(latex.find("100M & 3.24e18 & 4.17B & 41.7 \\\\\n"), std::string::npos) << latex;
+    EXPECT_NE(latex.find("1B & 1.78e20 & 22.8B & 22.8 \\\\\n"), std::string::npos);
+    EXPECT_NE(latex.find("175B & 1.42e24 & 1.03T & 5.9 \\\\\n\\bottomrule\n\\end{tabular}\n"), std::string::npos);
+    EXPECT_NE(latex.find("\\label{tab:optimal}"), std::string::npos);
+    EXPECT_EQ(latexEscape("a_b & 50% #1"), "a\\_b \\& 50\\% \\#1");
+}
+
+TEST(Export, CsvKeepsFullPrecisionAndQuotes) {
+    ExportTable t;
+    t.columns = {{"name", "", CellStyle::Text}, {"flops", "", CellStyle::Scientific}};
+    t.rows = {{std::string("a, \"b\""), 1.0 / 3.0}, {std::monostate{}, 1.78e20}};
+    EXPECT_EQ(toCsv(t).toStdString(), "name,flops\n\"a, \"\"b\"\"\",0.3333333333333333\n,1.78e+20\n");
+}
+
+TEST(Export, JsonRecordsAreFlatObjectsPandasReads) {
+    const Project p = makeExampleProject(paper());
+    const ExportTable t = runTableExport(p.tables[1].table);
+    const QJsonDocument doc = QJsonDocument::fromJson(toRecordsJson(t));
+    ASSERT_TRUE(doc.isArray());
+    const QJsonArray records = doc.array();
+    ASSERT_EQ(records.size(), static_cast<qsizetype>(p.tables[1].table.runs.size()));
+    const QStringList keys = records.first().toObject().keys();
+    EXPECT_TRUE(keys.contains("run_id") && keys.contains("num_params") && keys.contains("val_loss"));
+    for (const auto& v : records) {
+        ASSERT_TRUE(v.isObject());
+        const QJsonObject o = v.toObject();
+        EXPECT_EQ(o.keys(), keys);  // same columns in every record
+        for (const auto& cell : o) EXPECT_FALSE(cell.isObject() || cell.isArray());  // flat
+    }
+    const QJsonObject first = records.first().toObject();
+    const scalex::data::Run& run = p.tables[1].table.runs.front();
+    EXPECT_EQ(first.value("run_id").toString().toStdString(), run.runId);
+    EXPECT_EQ(first.value("num_params").toDouble(), run.params);
+    EXPECT_EQ(first.value("val_loss").toDouble(), run.valLoss);
+    EXPECT_TRUE(first.value("train_loss").isNull());  // unknown -> null (NaN in pandas)
+    // The records read back as a run table.
+    auto back = parseRunTable(toRecordsJson(t), "runs.json");
+    ASSERT_TRUE(back) << back.error().toString();
+    ASSERT_EQ(back->runs.size(), p.tables[1].table.runs.size());
+    expectSameRun(run, back->runs.front());
+}
