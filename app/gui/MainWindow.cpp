@@ -16,6 +16,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 
+#include "app/gui/AnalysisViews.h"
 #include "app/gui/ContextView.h"
 #include "app/gui/FlopBreakdownView.h"
 #include "app/gui/LossSurfaceView.h"
@@ -45,7 +46,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addDockWidget(Qt::RightDockWidgetArea, explainDock_);
 
     addPanel(new RunsView(session_, this));
+    addPanel(new ParetoView(session_, this));
     addPanel(new LossSurfaceView(session_, this));
+    addPanel(new OverTrainingView(session_, this));
+    addPanel(new IsoFlopView(session_, this));
     addPanel(new ContextView(session_, this));
     addPanel(new FlopBreakdownView(this));
 

@@ -73,11 +73,13 @@ void Session::setSelection(const QSet<int>& selection) {
     emit selectionChanged();
 }
 
-bool Session::inAnalysis(const data::Run& run) const {
-    if (run.userIncluded.has_value()) return *run.userIncluded;  // the user's toggle wins
-    if (!run.included()) return false;
-    if (settings_.selectedOnly && run.selectedInPaper.has_value() && !*run.selectedInPaper) return false;
-    return true;
+bool Session::inAnalysis(const data::Run& run) const { return data::passes(run, filter()); }
+
+data::RunFilter Session::filter(std::optional<accounting::Family> family) const {
+    data::RunFilter f;
+    f.family = family;
+    f.selectedOnly = settings_.selectedOnly;
+    return f;
 }
 
 }  // namespace scalex::gui

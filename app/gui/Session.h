@@ -11,6 +11,7 @@
 
 #include "core/accounting/FlopCount.h"
 #include "core/data/PaperTables.h"
+#include "core/data/RunAnalyses.h"
 #include "core/data/RunTable.h"
 #include "core/fit/ComputeOptimal.h"
 #include "core/fit/LossSurface.h"
@@ -57,8 +58,13 @@ public:
     // convention, interpolated through the study's model configurations of that family.
     fit::ComputePerToken computePerToken(accounting::Family family, double context) const;
 
-    // A run takes part in the analyses: included, and selected by the study when selectedOnly is on.
+    // A run takes part in the analyses: included (no problems, or ticked by the user) and, when
+    // selectedOnly is on, not left out by the study's own selection.
     bool inAnalysis(const data::Run& run) const;
+    // The same as a filter for core/data/RunAnalyses, optionally for one family.
+    data::RunFilter filter(std::optional<accounting::Family> family = std::nullopt) const;
+    // Index of a run of runs() (for the pointers RunAnalyses returns).
+    int indexOf(const data::Run* run) const { return static_cast<int>(run - runs_.runs.data()); }
 
 signals:
     void runsChanged();

@@ -16,7 +16,8 @@ bool passes(const Run& run, const RunFilter& filter) {
     if (filter.family && run.family != *filter.family) return false;
     if (filter.context && !(known(run.context) && run.context == *filter.context)) return false;
     if (filter.experimentSet && run.experimentSet != *filter.experimentSet) return false;
-    if (filter.selectedOnly && !run.selectedInPaper.value_or(false)) return false;
+    // Runs of sets the study never filtered carry no flag: the selection leaves them in.
+    if (filter.selectedOnly && !run.selectedInPaper.value_or(true)) return false;
     return true;
 }
 

@@ -20,7 +20,7 @@ struct RunFilter {
     std::optional<accounting::Family> family;
     std::optional<double> context;               // training context length T
     std::optional<ExperimentSet> experimentSet;
-    bool selectedOnly = false;                   // only runs the study selected (selected_in_paper)
+    bool selectedOnly = false;                   // leave out runs the study deselected (selected_in_paper false)
 };
 
 // Included (Run::included()) and matching every filter that is set.

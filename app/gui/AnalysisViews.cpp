@@ -1,0 +1,465 @@
+#include "app/gui/AnalysisViews.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrent>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <cmath>
+
+#include "app/gui/LogTicks.h"
+#include "app/gui/PlotChart.h"
+#include "app/gui/RunPoints.h"
+#include "app/gui/Session.h"
+#include "app/gui/Theme.h"
+#include "core/data/RunAnalyses.h"
+
+namespace scalex::gui {
+
+using accounting::Family;
+
+namespace {
+
+constexpr Family kFamilies[] = {Family::Transformer, Family::Xlstm};
+QString labelOf(Family f) { return QString::fromUtf8(accounting::familyLabel(f).data()); }
+
+void hideFromLegend(PlotChart* chart, QAbstractSeries* s) {
+    if (s)
+        for (QLegendMarker* m : chart->legend()->markers(s)) m->setVisible(false);
+}
+
+std::vector<double> logGrid(double lo, double hi, int n) {
+    std::vector<double> out;
+    for (int i = 0; i < n; ++i) out.push_back(lo * std::pow(hi / lo, static_cast<double>(i) / (n - 1)));
+    return out;
+}
+
+}  // namespace
+
+// --- Pareto front -------------------------------------------------------------------------------
+
+ParetoView::ParetoView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
+    chart_ = new PlotChart();
+    view_ = new PlotView(chart_, this);
+    curves_ = new QCheckBox(tr("L(N,D) prediction at constant tokens/param (22, 220, 2200)"), this);
+    curves_->setChecked(true);
+    summary_ = new QLabel(this);
+    summary_->setWordWrap(true);
+    auto* top = new QHBoxLayout();
+    top->addWidget(curves_);
+    top->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(view_, 1);
+    layout->addWidget(summary_);
+    connect(curves_, &QCheckBox::toggled, this, &ParetoView::redraw);
+    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::surfaceChanged})
+        connect(session_, signal, this, &ParetoView::redraw);
+    redraw();
+}
+
+QChart* ParetoView::primaryChart() const { return chart_; }
+
+void ParetoView::redraw() {
+    const Theme& theme = Theme::current();
+    chart_->clearSeries();
+    chart_->setAxes({tr("Training compute C (FLOPs)"), true, 1e18, 1e22}, {tr("Validation loss"), true, 2, 4});
+    chart_->setTitle(tr("Loss over training compute"));
+    std::vector<fit::FrontierPoint> frontiers[2];
+    std::vector<RunPoint> all;
+    for (Family f : kFamilies) {
+        const int k = f == Family::Xlstm;
+        const auto sel = data::computeLossPoints(session_->runs(), session_->filter(f));
+        std::vector<RunPoint> pts;
+        for (std::size_t i = 0; i < sel.points.size(); ++i)
+            pts.push_back({{sel.points[i].flops, sel.points[i].loss}, session_->indexOf(sel.runs[i])});
+        addRunPoints(chart_, session_, tr("%1 runs").arg(labelOf(f)), theme.family(f).lighter(125), pts, 6);
+        all.insert(all.end(), pts.begin(), pts.end());
+        frontiers[k] = fit::paretoFrontier(sel.points);
+        frontierSize_[k] = static_cast<int>(frontiers[k].size());
+        std::vector<QPointF> line;
+        for (const auto& p : frontiers[k]) line.push_back({p.flops, p.loss});
+        if (line.size() > 1) chart_->addLine(tr("%1 frontier").arg(labelOf(f)), theme.family(f), line, 2.5);
+    }
+    chart_->fitRangesToData(0.06);
+    if (curves_->isChecked() && !all.empty()) {
+        // Fig. 1 right: the loss surface along lines of constant tokens per parameter M.
+        const double cLo = chart_->xSpec().lo, cHi = chart_->xSpec().hi;
+        for (Family f : kFamilies) {
+            const fit::LossSurfaceParams surface = session_->surface(f);
+            const fit::ComputePerToken c = session_->computePerToken(f, 8192);
+            bool first = true;
+            for (double M : {22.0, 220.0, 2200.0}) {
+                std::vector<QPointF> line;
+                for (double n : logGrid(1e7, 1e12, 120)) {
+                    const double C = c(n) * M * n;
+                    if (C >= cLo && C <= cHi) line.push_back({C, surface.loss(n, M * n)});
+                }
+                auto* s = chart_->addLine(first ? tr("%1 L̂(N,D), D/N = 22, 220, 2200").arg(labelOf(f)) : QString(),
+                                          theme.family(f), line, 1.0, Qt::DashLine);
+                if (!first) hideFromLegend(chart_, s);
+                first = false;
+            }
+        }
+        chart_->setAxes(chart_->xSpec(), chart_->ySpec());
+    }
+    addSelectionRings(chart_, session_, all);
+
+    comparison_ = fit::compareFrontiers(frontiers[1], frontiers[0]);  // A = xLSTM, B = Transformer
+    if (comparison_.overlap)
+        summary_->setText(tr("Where both frontiers overlap, the Transformer needs <b>%1×</b> the compute of xLSTM for the same loss "
+                             "(geometric mean; %2× to %3×), and at equal compute its loss is higher by %4 to %5.%6")
+                              .arg(comparison_.geomeanComputeRatio, 0, 'f', 2)
+                              .arg(comparison_.minComputeRatio, 0, 'f', 2)
+                              .arg(comparison_.maxComputeRatio, 0, 'f', 2)
+                              .arg(comparison_.minLossGap, 0, 'f', 3)
+                              .arg(comparison_.maxLossGap, 0, 'f', 3)
+                              .arg(comparison_.aDominates ? tr(" xLSTM is Pareto-dominant over the whole overlap.") : QString()));
+    else
+        summary_->setText(tr("The two families' frontiers do not overlap in compute and loss: nothing to compare."));
+    emit explainChanged();
+}
+
+QString ParetoView::explainHtml() const {
+    return tr("<h3>Loss over compute: the Pareto front</h3>"
+              "<p>Each point is one training run: its training compute <b>C</b> (FLOPs) and the validation loss it "
+              "reached. Both axes are logarithmic, so a power law L ∝ C<sup>−η</sup> is a straight line.</p>"
+              "<p>The solid line of each family is its <b>Pareto frontier</b>: the runs no other run beats with "
+              "less compute. A frontier below another means better loss for the same compute.</p>"
+              "<p>Dashed: the fitted loss surface L̂(N, D) along runs with a fixed number of tokens per parameter "
+              "(D/N = 22 is Chinchilla-optimal; 2200 is heavily over-trained).</p>"
+              "<p>Now: frontier runs Transformer %1, xLSTM %2; compute ratio at equal loss %3×.</p>")
+        .arg(frontierSize_[0])
+        .arg(frontierSize_[1])
+        .arg(comparison_.overlap ? QString::number(comparison_.geomeanComputeRatio, 'f', 2) : QStringLiteral("—"));
+}
+
+// --- Over-training --------------------------------------------------------------------------------
+
+OverTrainingView::OverTrainingView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
+    auto* charts = new QHBoxLayout();
+    for (int k = 0; k < 2; ++k) {
+        charts_[k] = new PlotChart();
+        views_[k] = new PlotView(charts_[k], this);
+        charts->addWidget(views_[k], 1);
+    }
+    table_ = new QTableWidget(this);
+    table_->setColumnCount(5);
+    table_->setHorizontalHeaderLabels({tr("tokens/param M"), tr("η Transformer"), tr("paper"), tr("η xLSTM"), tr("paper")});
+    table_->verticalHeader()->setVisible(false);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setMaximumHeight(220);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(charts, 1);
+    layout->addWidget(table_);
+    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged})
+        connect(session_, signal, this, &OverTrainingView::redraw);
+    redraw();
+}
+
+QChart* OverTrainingView::primaryChart() const { return charts_[0]; }
+
+void OverTrainingView::redraw() {
+    const Theme& theme = Theme::current();
+    const fit::SlopeSettings settings;
+    for (Family f : kFamilies) {
+        const int k = f == Family::Xlstm;
+        PlotChart* chart = charts_[k];
+        chart->clearSeries();
+        chart->setAxes({tr("Training compute C (FLOPs)"), true, 1e18, 1e22}, {tr("Validation loss"), true, 2, 4});
+        chart->setTitle(tr("%1: loss over compute per tokens/param M").arg(labelOf(f)));
+        const auto sel = data::computeLossPoints(session_->runs(), session_->filter(f));
+        results_[k] = fit::fitOvertrainingSlopes(sel.points, settings);
+        std::vector<RunPoint> all;
+        const int n = static_cast<int>(settings.ratios.size());
+        for (const auto& g : results_[k].groups) {
+            const int idx = static_cast<int>(std::find(settings.ratios.begin(), settings.ratios.end(), g.ratio) - settings.ratios.begin());
+            const QColor color = theme.sequential(idx, n);
+            std::vector<RunPoint> pts;
+            double cLo = 1e300, cHi = 0;
+            for (std::size_t i : g.runs) {
+                pts.push_back({{sel.points[i].flops, sel.points[i].loss}, session_->indexOf(sel.runs[i])});
+                cLo = std::min(cLo, sel.points[i].flops), cHi = std::max(cHi, sel.points[i].flops);
+            }
+            const QString label = g.fitted ? tr("M=%1").arg(g.ratio) : tr("M=%1").arg(g.ratio);
+            addRunPoints(chart, session_, label, color, pts, 7);
+            all.insert(all.end(), pts.begin(), pts.end());
+            if (g.fitted) {
+                std::vector<QPointF> line;
+                for (double c : logGrid(cLo / 1.5, cHi * 1.5, 20)) line.push_back({c, g.law(c)});
+                hideFromLegend(chart, chart->addLine(QString(), color, line, 1.5));
+            }
+        }
+        chart->fitRangesToData(0.06);
+        addSelectionRings(chart, session_, all);
+    }
+    // Table: every nominal M with a fit or a paper value.
+    std::vector<double> ratios = settings.ratios;
+    table_->setRowCount(static_cast<int>(ratios.size()));
+    for (int r = 0; r < static_cast<int>(ratios.size()); ++r) {
+        const double M = ratios[static_cast<std::size_t>(r)];
+        table_->setItem(r, 0, new QTableWidgetItem(QString::number(M)));
+        for (int k = 0; k < 2; ++k) {
+            QString fitted = QStringLiteral("—"), paper = QStringLiteral("—");
+            for (const auto& g : results_[k].groups)
+                if (g.ratio == M) fitted = g.fitted ? QString::number(g.eta, 'f', 3) : tr("%1 runs").arg(g.runs.size());
+            for (const auto& s : session_->paper().overTrainingSlopes)
+                if (s.tokensPerParam == M) {
+                    const auto& eta = k ? s.etaXlstm : s.etaTransformer;
+                    if (eta) paper = QString::number(*eta, 'f', 3);
+                }
+            table_->setItem(r, 1 + 2 * k, new QTableWidgetItem(fitted));
+            table_->setItem(r, 2 + 2 * k, new QTableWidgetItem(paper));
+        }
+    }
+    emit explainChanged();
+}
+
+QString OverTrainingView::explainHtml() const {
+    QString etas;
+    for (int k = 0; k < 2; ++k)
+        for (const auto& g : results_[k].groups)
+            if (g.fitted && (g.ratio == 22 || g.ratio == 2200))
+                etas += tr("%1, M = %2: η = %3<br>").arg(k ? tr("xLSTM") : tr("Transformer")).arg(g.ratio).arg(g.eta, 0, 'f', 3);
+    return tr("<h3>Over-training</h3>"
+              "<p>Models are often trained far past the compute-optimal number of tokens, because a smaller model "
+              "is cheaper to serve. Here runs are grouped by their tokens per parameter <b>M = D/N</b>, and within "
+              "each group the loss follows a power law in compute:</p>"
+              "<p style='font-size:large'>L(C) = λ · C<sup>−η</sup></p>"
+              "<p>A straight line on these log-log axes; its slope is −η. If η stays the same as M grows, "
+              "over-training costs a constant factor of compute, not a worse scaling.</p><p>%1</p>")
+        .arg(etas.isEmpty() ? tr("No group has enough runs to fit.") : etas);
+}
+
+// --- IsoFLOP --------------------------------------------------------------------------------------
+
+IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
+    profileChart_ = new PlotChart();
+    lawChart_ = new PlotChart();
+    profileView_ = new PlotView(profileChart_, this);
+    lawView_ = new PlotView(lawChart_, this);
+    family_ = new QComboBox(this);
+    family_->addItem(tr("Transformer"), 0);
+    family_->addItem(tr("xLSTM"), 1);
+    axis_ = new QComboBox(this);
+    axis_->addItem(tr("over parameters N"));
+    axis_->addItem(tr("over tokens D"));
+    law_ = new QComboBox(this);
+    law_->addItem(tr("N*(H)"));
+    law_->addItem(tr("D*(H)"));
+    range_ = new QComboBox(this);
+    range_->addItem(tr("budgets 5e18 … 2e20 (Fig. 4)"), QPointF(5e18, 2e20));
+    range_->addItem(tr("budgets 5e18 … 5e19 (per-context tables)"), QPointF(5e18, 5e19));
+    range_->addItem(tr("every budget"), QPointF(0, 1e300));
+    summary_ = new QLabel(this);
+    summary_->setWordWrap(true);
+    auto* controls = new QHBoxLayout();
+    for (auto [label, box] : {std::pair{tr("Profiles of"), family_}, {tr("Loss"), axis_}, {tr("Law"), law_}, {tr("Fit"), range_}}) {
+        controls->addWidget(new QLabel(label, this));
+        controls->addWidget(box);
+    }
+    controls->addStretch(1);
+    auto* charts = new QHBoxLayout();
+    charts->addWidget(profileView_, 1);
+    charts->addWidget(lawView_, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addLayout(charts, 1);
+    layout->addWidget(summary_);
+    bootstrapWatcher_ = new QFutureWatcher<std::pair<fit::BootstrapResult, fit::BootstrapResult>>(this);
+    connect(bootstrapWatcher_, &QFutureWatcherBase::finished, this, [this] {
+        const auto r = bootstrapWatcher_->result();
+        if (bootstrapWatcher_->property("generation").toInt() != generation_) return;
+        bands_[0] = r.first;
+        bands_[1] = r.second;
+        redraw();
+    });
+    for (QComboBox* b : {axis_, law_, family_}) connect(b, &QComboBox::currentIndexChanged, this, &IsoFlopView::redraw);
+    connect(range_, &QComboBox::currentIndexChanged, this, &IsoFlopView::recompute);
+    for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &IsoFlopView::recompute);
+    connect(session_, &Session::selectionChanged, this, &IsoFlopView::redraw);
+    recompute();
+}
+
+IsoFlopView::~IsoFlopView() { bootstrapWatcher_->waitForFinished(); }
+
+QChart* IsoFlopView::primaryChart() const { return profileChart_; }
+
+void IsoFlopView::recompute() {
+    ++generation_;
+    const QPointF range = range_->currentData().toPointF();
+    fit::IsoFlopSettings settings;
+    settings.fitMin = range.x();
+    settings.fitMax = range.y();
+    std::vector<fit::IsoFlopRun> inputs[2];
+    for (Family f : kFamilies) {
+        const int k = f == Family::Xlstm;
+        data::RunFilter filter = session_->filter(f);
+        filter.experimentSet = data::ExperimentSet::IsoFlop;
+        // One context per fit: the context of the session's slider when the runs have it, else
+        // the context with the most runs.
+        const auto contexts = data::contextLengths(session_->runs(), filter);
+        if (!contexts.empty()) {
+            double best = contexts.front();
+            std::size_t most = 0;
+            for (double c : contexts) {
+                data::RunFilter one = filter;
+                one.context = c;
+                const std::size_t n = data::isoFlopRuns(session_->runs(), one).points.size();
+                if (c == 8192 || n > most) best = c, most = std::max(most, n);
+                if (c == 8192) break;
+            }
+            filter.context = best;
+        }
+        const auto sel = data::isoFlopRuns(session_->runs(), filter);
+        inputs[k] = sel.points;
+        runIndex_[k].clear();
+        for (const data::Run* r : sel.runs) runIndex_[k].push_back(session_->indexOf(r));
+        results_[k] = fit::fitIsoFlop(sel.points, settings);
+        bands_[k].reset();
+    }
+    redraw();
+    // Bootstrap bands for the power laws, off the UI thread.
+    bandBudgets_ = logGrid(1e18, 1e24, 25);
+    const int generation = generation_;
+    bootstrapWatcher_->setProperty("generation", generation);
+    const auto budgets = bandBudgets_;
+    bootstrapWatcher_->setFuture(QtConcurrent::run([a = inputs[0], b = inputs[1], settings, budgets] {
+        fit::BootstrapSettings boot;
+        boot.resamples = 200;
+        auto run = [&](const std::vector<fit::IsoFlopRun>& runs) {
+            if (runs.empty()) return fit::BootstrapResult{};
+            return fit::bootstrapIsoFlop(runs, settings, budgets, boot);
+        };
+        return std::make_pair(run(a), run(b));
+    }));
+}
+
+void IsoFlopView::computeNow() {
+    bootstrapWatcher_->waitForFinished();
+    QCoreApplication::processEvents();
+}
+
+void IsoFlopView::redraw() {
+    const Theme& theme = Theme::current();
+    const int k = family_->currentData().toInt();
+    const bool overD = axis_->currentIndex() == 1;
+    const bool lawD = law_->currentIndex() == 1;
+    const Family f = k ? Family::Xlstm : Family::Transformer;
+    const auto& res = results_[k];
+
+    profileChart_->clearSeries();
+    profileChart_->setAxes({overD ? tr("Training tokens D") : tr("Parameters N"), true, 1e7, 1e10, true},
+                           {tr("Validation loss"), false, 2.5, 3.5});
+    profileChart_->setTitle(tr("%1 IsoFLOP profiles").arg(labelOf(f)));
+    std::vector<RunPoint> all;
+    std::vector<QPointF> minima;
+    const int nProfiles = static_cast<int>(res.profiles.size());
+    // Points first so the axis ranges follow the data, then the parabolas over them.
+    for (int p = 0; p < nProfiles; ++p) {
+        const auto& prof = res.profiles[static_cast<std::size_t>(p)];
+        std::vector<RunPoint> pts;
+        for (std::size_t i : prof.runs) {
+            // Run i of the fit input; the session index comes from the selection of recompute().
+            const int run = i < runIndex_[k].size() ? runIndex_[k][i] : -1;
+            const data::Run& r = session_->runs().runs[static_cast<std::size_t>(run)];
+            pts.push_back({{overD ? r.tokens : r.params, r.loss()}, run});
+        }
+        addRunPoints(profileChart_, session_, formatTickValue(prof.budget), theme.sequential(p, nProfiles), pts, 6);
+        all.insert(all.end(), pts.begin(), pts.end());
+    }
+    profileChart_->fitRangesToData(0.08);
+    for (int p = 0; p < nProfiles; ++p) {
+        const auto& prof = res.profiles[static_cast<std::size_t>(p)];
+        if (!prof.fitted) continue;
+        const fit::Parabola& par = overD ? prof.inD : prof.inN;
+        const double lo = overD ? prof.log10DMin : prof.log10NMin, hi = overD ? prof.log10DMax : prof.log10NMax;
+        std::vector<QPointF> line;
+        for (int i = 0; i <= 60; ++i) {
+            const double x = lo - 0.1 + (hi - lo + 0.2) * i / 60.0;
+            line.push_back({std::pow(10.0, x), par(x)});
+        }
+        hideFromLegend(profileChart_, profileChart_->addLine(QString(), theme.sequential(p, nProfiles), line, 1.5));
+        minima.push_back({overD ? prof.dOpt : prof.nOpt, overD ? prof.lossAtDOpt : prof.lossAtNOpt});
+    }
+    if (!minima.empty()) profileChart_->addScatter(tr("minimum"), theme.highlight, minima, 10);
+    profileChart_->setAxes(profileChart_->xSpec(), profileChart_->ySpec());
+    addSelectionRings(profileChart_, session_, all);
+
+    // Right: N*(H) or D*(H) for both families.
+    lawChart_->clearSeries();
+    lawChart_->setAxes({tr("Compute H (FLOPs)"), true, 1e18, 1e22}, {lawD ? tr("Optimal tokens D*") : tr("Optimal parameters N*"), true, 1e7, 1e11, true});
+    lawChart_->setTitle(lawD ? tr("Compute-optimal data D*(H)") : tr("Compute-optimal size N*(H)"));
+    QString text;
+    for (Family g : kFamilies) {
+        const int j = g == Family::Xlstm;
+        const QColor color = theme.family(g);
+        std::vector<QPointF> used, unused;
+        for (const auto& prof : results_[j].profiles)
+            if (prof.fitted) (prof.inPowerLaw ? used : unused).push_back({prof.flopsMean, lawD ? prof.dOpt : prof.nOpt});
+        if (!used.empty()) lawChart_->addScatter(tr("%1 optima").arg(labelOf(g)), color, used, 9);
+        if (!unused.empty()) hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, unused, 9, true));
+    }
+    lawChart_->fitRangesToData(0.3);
+    const double hLo = lawChart_->xSpec().lo, hHi = lawChart_->xSpec().hi;
+    for (Family g : kFamilies) {
+        const int j = g == Family::Xlstm;
+        const QColor color = theme.family(g);
+        const auto& law = lawD ? results_[j].dOptLaw : results_[j].nOptLaw;
+        if (!law) continue;
+        std::vector<QPointF> line;
+        for (double h : logGrid(hLo, hHi, 40)) line.push_back({h, (*law)(h)});
+        lawChart_->addLine(tr("%1: %2 = %3·H^%4").arg(labelOf(g), lawD ? QStringLiteral("D*") : QStringLiteral("N*"))
+                               .arg(law->coefficient, 0, 'g', 4)
+                               .arg(law->exponent, 0, 'f', 3),
+                           color, line, 2.0);
+        if (bands_[j] && bands_[j]->intervals.size() == 4 + 2 * bandBudgets_.size()) {
+            std::vector<QPointF> lo, hi;
+            const std::size_t offset = 4 + (lawD ? bandBudgets_.size() : 0);
+            for (std::size_t q = 0; q < bandBudgets_.size(); ++q) {
+                const auto& in = bands_[j]->intervals[offset + q];
+                if (bandBudgets_[q] < hLo || bandBudgets_[q] > hHi || in.nValid == 0) continue;
+                lo.push_back({bandBudgets_[q], in.lower});
+                hi.push_back({bandBudgets_[q], in.upper});
+            }
+            if (lo.size() > 1) lawChart_->addBand(tr("%1 95 % bootstrap").arg(labelOf(g)), color, lo, hi);
+        }
+        text += tr("%1: a = %2, A' = %3, b = %4, B' = %5 (%6 budgets). ")
+                    .arg(labelOf(g))
+                    .arg(results_[j].nOptLaw ? results_[j].nOptLaw->exponent : 0, 0, 'f', 3)
+                    .arg(results_[j].nOptLaw ? results_[j].nOptLaw->coefficient : 0, 0, 'g', 4)
+                    .arg(results_[j].dOptLaw ? results_[j].dOptLaw->exponent : 0, 0, 'f', 3)
+                    .arg(results_[j].dOptLaw ? results_[j].dOptLaw->coefficient : 0, 0, 'g', 4)
+                    .arg(results_[j].nBudgetsInLaw);
+    }
+    lawChart_->setAxes(lawChart_->xSpec(), lawChart_->ySpec());
+    for (const auto& w : res.warnings) text += QStringLiteral("<br><font color='%1'>%2</font>").arg(theme.highlight.name(), QString::fromStdString(w));
+    summary_->setText(text.isEmpty() ? tr("No IsoFLOP runs in the table (experiment set `isoflop`).") : text);
+    emit explainChanged();
+}
+
+QString IsoFlopView::explainHtml() const {
+    const auto& t = results_[0];
+    const auto& x = results_[1];
+    auto law = [](const std::optional<fit::PowerLaw>& l) {
+        return l ? QStringLiteral("%1·H<sup>%2</sup>").arg(l->coefficient, 0, 'g', 3).arg(l->exponent, 0, 'f', 3) : QStringLiteral("—");
+    };
+    return tr("<h3>IsoFLOP profiles</h3>"
+              "<p>Train many models with the <b>same compute budget H</b> but different sizes: small models see "
+              "many tokens, large ones few. The loss over log N is a valley; a parabola through it gives the "
+              "best size N* for that budget (red points). The same over log D gives D*.</p>"
+              "<p>Repeating this for several budgets and fitting straight lines on log-log axes gives the "
+              "compute-optimal scaling laws</p>"
+              "<p style='font-size:large'>N*(H) = A'·H<sup>a</sup>, &nbsp; D*(H) = B'·H<sup>b</sup></p>"
+              "<p>Now: Transformer N* = %1, xLSTM N* = %2. Shaded: 95 % bootstrap bands over runs.</p>")
+        .arg(law(t.nOptLaw), law(x.nOptLaw));
+}
+
+}  // namespace scalex::gui
