@@ -10,3 +10,12 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCALEX_BUILD_
 cmake --build "$build" -j "$jobs"
 cd "$build"
 QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs"
+
+# AddressSanitizer + UBSan build of the data readers: the run-table tests and the replay of the
+# bad-input corpus through the fuzz entry points (tests/fuzz). Kept to those targets for CI time.
+asan="${SCALEX_ASAN_BUILD_DIR:-$root/build-asan}"
+cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCALEX_SANITIZE=ON \
+  -DSCALEX_BUILD_BENCH=OFF -DSCALEX_ENABLE_CUDA=OFF
+cmake --build "$asan" -j "$jobs" --target scalex_data_io_test scalex_fuzz_replay_run_table
+cd "$asan"
+QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs" -R '^(DataIo|fuzz_replay_)'
