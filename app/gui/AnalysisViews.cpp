@@ -404,7 +404,7 @@ void IsoFlopView::redraw() {
         std::vector<QPointF> used, unused;
         for (const auto& prof : results_[j].profiles)
             if (prof.fitted) (prof.inPowerLaw ? used : unused).push_back({prof.flopsMean, lawD ? prof.dOpt : prof.nOpt});
-        if (!used.empty()) lawChart_->addScatter(tr("%1 optima").arg(labelOf(g)), color, used, 9);
+        if (!used.empty()) hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, used, 9));
         if (!unused.empty()) hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, unused, 9, true));
     }
     lawChart_->fitRangesToData(0.3);
@@ -416,10 +416,7 @@ void IsoFlopView::redraw() {
         if (!law) continue;
         std::vector<QPointF> line;
         for (double h : logGrid(hLo, hHi, 40)) line.push_back({h, (*law)(h)});
-        lawChart_->addLine(tr("%1: %2 = %3·H^%4").arg(labelOf(g), lawD ? QStringLiteral("D*") : QStringLiteral("N*"))
-                               .arg(law->coefficient, 0, 'g', 4)
-                               .arg(law->exponent, 0, 'f', 3),
-                           color, line, 2.0);
+        lawChart_->addLine(tr("%1 (exponent %2)").arg(labelOf(g)).arg(law->exponent, 0, 'f', 3), color, line, 2.0);
         if (bands_[j] && bands_[j]->intervals.size() == 4 + 2 * bandBudgets_.size()) {
             std::vector<QPointF> lo, hi;
             const std::size_t offset = 4 + (lawD ? bandBudgets_.size() : 0);
@@ -429,7 +426,7 @@ void IsoFlopView::redraw() {
                 lo.push_back({bandBudgets_[q], in.lower});
                 hi.push_back({bandBudgets_[q], in.upper});
             }
-            if (lo.size() > 1) lawChart_->addBand(tr("%1 95 % bootstrap").arg(labelOf(g)), color, lo, hi);
+            if (lo.size() > 1) hideFromLegend(lawChart_, lawChart_->addBand(QString(), color, lo, hi));
         }
         text += tr("%1: a = %2, A' = %3, b = %4, B' = %5 (%6 budgets). ")
                     .arg(labelOf(g))

@@ -42,12 +42,21 @@ int runGui(int argc, char** argv) {
     Theme::current().applyTo(app);
 
     MainWindow window;
+    const bool headless = parser.isSet("screenshot");
     if (!parser.positionalArguments().isEmpty()) {
         const QString path = parser.positionalArguments().first();
-        if (!window.openRunTable(path, !parser.isSet("screenshot"))) {
+        if (!window.openPath(path, !headless)) {
             std::fprintf(stderr, "scalex: %s\n", qPrintable(window.lastError()));
-            if (parser.isSet("screenshot")) return 2;
+            if (headless) return 2;
+            window.openExample(false);
         }
+    } else if (parser.isSet("example") || headless) {
+        if (!window.openExample(!headless) && headless) {
+            std::fprintf(stderr, "scalex: %s\n", qPrintable(window.lastError()));
+            return 2;
+        }
+    } else {
+        window.restoreLastSession();
     }
     if (parser.isSet("view") && !window.showView(parser.value("view"))) {
         std::fprintf(stderr, "scalex: --view: no view named '%s'\n", qPrintable(parser.value("view")));

@@ -22,6 +22,7 @@
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/RunsView.h"
 #include "app/gui/Session.h"
+#include "core/data/ProjectHistory.h"
 #include "core/data/RunTableIo.h"
 #include "app/gui/Theme.h"
 #include "app/gui/ViewPanel.h"
@@ -90,9 +91,18 @@ void MainWindow::updateExplain() {
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open run table…"), this, &MainWindow::openFileDialog);
+    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openFileDialog);
     open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("&Add run table…"), this, &MainWindow::addFileDialog);
+    file->addAction(tr("Open the &example project"), this, [this] { openExample(); });
+    recentMenu_ = file->addMenu(tr("Open &recent"));
     file->addSeparator();
+    QAction* save = file->addAction(tr("&Save"), this, [this] { saveProject(); });
+    save->setShortcut(QKeySequence::Save);
+    QAction* saveAs = file->addAction(tr("Save &as…"), this, &MainWindow::saveAsDialog);
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    refreshRecentMenu();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -116,25 +126,122 @@ void MainWindow::buildMenus() {
 
 void MainWindow::openFileDialog() {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open run table"), QString(),
-        tr("Run tables (*.csv *.tsv *.json *.jsonl *.csv.gz);;All files (*)"));
-    if (!path.isEmpty()) openRunTable(path);
+        this, tr("Open a project or a run table"), QString(),
+        tr("Projects and run tables (*.scalex *.csv *.tsv *.json *.jsonl *.csv.gz);;All files (*)"));
+    if (!path.isEmpty()) openPath(path);
+}
+
+void MainWindow::addFileDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Add a run table"), QString(),
+                                                      tr("Run tables (*.csv *.tsv *.json *.jsonl *.csv.gz);;All files (*)"));
+    if (!path.isEmpty()) addRunTable(path);
+}
+
+void MainWindow::saveAsDialog() {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save project"), session_->projectPath(), tr("Scalex projects (*.scalex)"));
+    if (path.isEmpty()) return;
+    if (!path.endsWith(QLatin1String(".scalex"))) path += QLatin1String(".scalex");
+    saveProject(path);
+}
+
+void MainWindow::reportError(const QString& title, const QString& message, bool interactive) {
+    lastError_ = message;
+    statusBar()->showMessage(title, 8000);
+    if (interactive) QMessageBox::warning(this, title, message);
+}
+
+void MainWindow::projectOpened(const QString& label) {
+    lastError_.clear();
+    statusProject_->setText(session_->sourceLabel());
+    setWindowTitle(QStringLiteral("%1 — Scalex").arg(label));
+    refreshRecentMenu();
+}
+
+bool MainWindow::openPath(const QString& path, bool interactive) {
+    if (!path.endsWith(QLatin1String(".scalex"), Qt::CaseInsensitive)) return openRunTable(path, interactive);
+    auto loaded = data::loadProject(path);
+    if (!loaded) {
+        reportError(tr("Could not open the project"), QString::fromStdString(loaded.error().toString()), interactive);
+        return false;
+    }
+    session_->setProject(std::move(*loaded), QFileInfo(path).absoluteFilePath());
+    QSettings settings;
+    data::addRecentProject(settings, path);
+    projectOpened(QFileInfo(path).fileName());
+    return true;
 }
 
 bool MainWindow::openRunTable(const QString& path, bool interactive) {
     auto loaded = data::loadRunTable(path.toStdString());
     if (!loaded) {
-        lastError_ = QString::fromStdString(loaded.error().toString());
-        statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 8000);
-        if (interactive) QMessageBox::warning(this, tr("Could not open the file"), lastError_);
+        reportError(tr("Could not open the file"), QString::fromStdString(loaded.error().toString()), interactive);
         return false;
     }
-    lastError_.clear();
     const QString label = QFileInfo(path).fileName();
     session_->setRuns(std::move(*loaded), label);
-    statusProject_->setText(label);
-    setWindowTitle(QStringLiteral("%1 — Scalex").arg(label));
+    projectOpened(label);
     return true;
+}
+
+bool MainWindow::addRunTable(const QString& path, bool interactive) {
+    auto loaded = data::loadRunTable(path.toStdString());
+    if (!loaded) {
+        reportError(tr("Could not add the file"), QString::fromStdString(loaded.error().toString()), interactive);
+        return false;
+    }
+    session_->addRuns(std::move(*loaded), QFileInfo(path).fileName());
+    statusBar()->showMessage(tr("Added %1").arg(QFileInfo(path).fileName()), 5000);
+    return true;
+}
+
+bool MainWindow::openExample(bool interactive) {
+    QString error;
+    auto example = data::loadExampleProject(&error);
+    if (!example) {
+        reportError(tr("Could not open the example project"), error, interactive);
+        return false;
+    }
+    session_->setProject(std::move(*example), QString());
+    projectOpened(tr("Example project"));
+    return true;
+}
+
+bool MainWindow::saveProject(const QString& requested, bool interactive) {
+    QString path = requested.isEmpty() ? session_->projectPath() : requested;
+    if (path.isEmpty()) {
+        if (!interactive) return false;
+        saveAsDialog();
+        return !session_->projectPath().isEmpty();
+    }
+    if (auto error = data::saveProject(session_->project(), path)) {
+        reportError(tr("Could not save the project"), QString::fromStdString(error->toString()), interactive);
+        return false;
+    }
+    session_->setProjectPath(QFileInfo(path).absoluteFilePath());
+    QSettings settings;
+    data::addRecentProject(settings, path);
+    refreshRecentMenu();
+    statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 5000);
+    setWindowTitle(QStringLiteral("%1 — Scalex").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+void MainWindow::refreshRecentMenu() {
+    if (!recentMenu_) return;
+    recentMenu_->clear();
+    const QStringList recent = data::recentProjects(QSettings());
+    for (const QString& path : recent) {
+        QAction* a = recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openPath(path); });
+        a->setToolTip(path);
+        a->setEnabled(QFileInfo::exists(path));
+    }
+    if (recent.isEmpty()) recentMenu_->addAction(tr("(none)"))->setEnabled(false);
+}
+
+void MainWindow::restoreLastSession() {
+    const auto last = data::lastSession(QSettings());
+    if (last && !last->projectPath.isEmpty() && QFileInfo::exists(last->projectPath) && openPath(last->projectPath, false)) return;
+    openExample(false);
 }
 
 void MainWindow::setDarkTheme(bool dark) {
@@ -163,6 +270,12 @@ void MainWindow::restoreLayout() {
 
 void MainWindow::saveLayout() {
     QSettings s;
+    data::LastSession last;
+    last.projectPath = session_->projectPath();
+    if (ViewPanel* p = currentPanel()) last.activeView = p->viewId();
+    last.windowGeometry = saveGeometry();
+    last.windowState = saveState();
+    data::saveLastSession(s, last);
     s.setValue(QStringLiteral("ui/geometry"), saveGeometry());
     s.setValue(QStringLiteral("ui/state"), saveState());
     if (ViewPanel* p = currentPanel()) s.setValue(QStringLiteral("ui/view"), p->viewId());

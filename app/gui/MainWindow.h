@@ -31,6 +31,14 @@ public:
     // Loads a run table (CSV, TSV, JSON, JSON Lines, .csv.gz). On failure shows the error and
     // leaves the current data untouched; returns whether the file was opened.
     bool openRunTable(const QString& path, bool interactive = true);
+    // Opens a .scalex project or a run table by its name; the same error rules.
+    bool openPath(const QString& path, bool interactive = true);
+    bool openExample(bool interactive = true);
+    bool addRunTable(const QString& path, bool interactive = true);
+    // Saves the project (atomically); asks for a name when it has none and `path` is empty.
+    bool saveProject(const QString& path = QString(), bool interactive = true);
+    // What to open on start: the last session's project, else the built-in example.
+    void restoreLastSession();
     QString lastError() const { return lastError_; }
 
 protected:
@@ -45,6 +53,12 @@ private:
     void saveLayout();
 
     void openFileDialog();
+    void addFileDialog();
+    void saveAsDialog();
+    void refreshRecentMenu();
+    void reportError(const QString& title, const QString& message, bool interactive);
+    void projectOpened(const QString& label);
+    QMenu* recentMenu_ = nullptr;
 
     Session* session_ = nullptr;
     QString lastError_;

@@ -1,5 +1,7 @@
 #include "app/gui/Session.h"
 
+#include <QRegularExpression>
+
 #include "core/accounting/ParamCount.h"
 
 namespace scalex::gui {
@@ -46,12 +48,75 @@ accounting::FlopConvention Session::convention() const {
     return accounting::conventionByName(settings_.convention.toStdString()).value_or(accounting::studyConvention());
 }
 
+namespace {
+// Project table names: letters, digits, '.', '_', '-'.
+std::string tableNameFrom(const QString& label) {
+    QString name = label.section('.', 0, 0);
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
+    return name.isEmpty() ? std::string("runs") : name.toStdString();
+}
+}  // namespace
+
+void Session::mergeTables() {
+    runs_ = data::RunTable{};
+    runs_.source = project_.title;
+    origin_.clear();
+    for (std::size_t t = 0; t < project_.tables.size(); ++t)
+        for (std::size_t r = 0; r < project_.tables[t].table.runs.size(); ++r) {
+            runs_.runs.push_back(project_.tables[t].table.runs[r]);
+            origin_.push_back({t, r});
+        }
+}
+
 void Session::setRuns(data::RunTable runs, const QString& label) {
-    runs_ = std::move(runs);
+    data::Project p;
+    p.title = label.toStdString();
+    p.tables.push_back({tableNameFrom(label), std::move(runs)});
+    // Follow the study's own selection where a file has one (runs without the flag stay in).
+    p.settings.setSelectedOnly(true);
+    setProject(std::move(p), QString());
     sourceLabel_ = label;
+}
+
+void Session::setProject(data::Project project, const QString& path) {
+    project_ = std::move(project);
+    projectPath_ = path;
+    sourceLabel_ = QString::fromStdString(project_.title);
+    if (project_.generated && !sourceLabel_.contains(QLatin1String("enerated")))
+        sourceLabel_ += tr(" (generated example data)");
+    const auto& ps = project_.settings;
+    settings_.convention = QString::fromStdString(ps.flopConvention());
+    settings_.context = ps.contextLength();
+    settings_.selectedOnly = ps.selectedOnly();
+    settings_.huberDelta = ps.huberDelta();
+    settings_.gammaFree = ps.gammaMode() == data::GammaMode::Free;
+    mergeTables();
+    fitted_ = {};
     selection_.clear();
+    emit settingsChanged();
     emit runsChanged();
     emit selectionChanged();
+    emit surfaceChanged();
+}
+
+void Session::addRuns(data::RunTable runs, const QString& name) {
+    std::string base = tableNameFrom(name), unique = base;
+    for (int i = 2; project_.table(unique); ++i) unique = base + "-" + std::to_string(i);
+    project_.tables.push_back({unique, std::move(runs)});
+    mergeTables();
+    emit runsChanged();
+}
+
+data::Project Session::project() const {
+    data::Project p = project_;
+    for (std::size_t i = 0; i < runs_.runs.size() && i < origin_.size(); ++i)
+        p.tables[origin_[i].first].table.runs[origin_[i].second] = runs_.runs[i];
+    p.settings.setFlopConvention(settings_.convention.toStdString());
+    p.settings.setContextLength(settings_.context);
+    p.settings.setSelectedOnly(settings_.selectedOnly);
+    p.settings.setHuberDelta(settings_.huberDelta);
+    p.settings.setGammaMode(settings_.gammaFree ? data::GammaMode::Free : data::GammaMode::FixedOne);
+    return p;
 }
 
 void Session::setSettings(const AnalysisSettings& settings) {

@@ -11,6 +11,7 @@
 
 #include "core/accounting/FlopCount.h"
 #include "core/data/PaperTables.h"
+#include "core/data/Project.h"
 #include "core/data/RunAnalyses.h"
 #include "core/data/RunTable.h"
 #include "core/fit/ComputeOptimal.h"
@@ -36,7 +37,17 @@ public:
     accounting::FlopConvention convention() const;
     QString sourceLabel() const { return sourceLabel_; }
 
+    // Replaces everything with one run table (a project of one table named after the file).
     void setRuns(data::RunTable runs, const QString& label);
+    // Replaces everything with a project; `path` is where it lives (empty: not saved yet).
+    void setProject(data::Project project, const QString& path);
+    // Appends a run table to the current project.
+    void addRuns(data::RunTable runs, const QString& name);
+    // The current state as a project (tables with the user's include toggles, the settings).
+    data::Project project() const;
+    QString projectPath() const { return projectPath_; }
+    void setProjectPath(const QString& path) { projectPath_ = path; }
+    bool generated() const { return project_.generated.has_value(); }
     void setSettings(const AnalysisSettings& settings);
     // The user's include/exclude toggle of one run (index into runs().runs).
     void setIncluded(int index, bool included);
@@ -77,6 +88,10 @@ private:
     AnalysisSettings settings_;
     QSet<int> selection_;
     QString sourceLabel_;
+    QString projectPath_;
+    data::Project project_;
+    std::vector<std::pair<std::size_t, std::size_t>> origin_;  // merged run -> (table, row)
+    void mergeTables();
     data::PaperTables paper_;
     std::array<std::optional<fit::LossSurfaceParams>, 2> fitted_;
     static std::size_t index(accounting::Family f) { return f == accounting::Family::Xlstm ? 1 : 0; }
