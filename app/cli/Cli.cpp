@@ -18,6 +18,7 @@ const std::vector<Verb>& verbs() {
         {"device", "list the CPU and CUDA devices the microbenchmarks can use", verbDevice},
         {"convert", "convert run tables and projects between CSV, JSON and .scalex", verbConvert},
         {"generate", "generate the example study (runs drawn from the paper's L(N,D) fits)", verbGenerate},
+        {"fit", "fit L(N,D), IsoFLOP power laws, over-training slopes, Pareto fronts, bootstrap intervals", verbFit},
         {"bench", "microbenchmarks: GEMM, bandwidth, attention and mLSTM kernels for the roofline", verbBench},
     };
     return table;

@@ -1,0 +1,623 @@
+// scalex fit: the paper's fits on a run table, headless.
+//   lnd        parametric loss surface L(N,D) (App. "Details on the Parametric Loss Surface Fit")
+//   isoflop    IsoFLOP parabolas and N*(H), D*(H) power laws (Sec. "Compute-Optimal xLSTM Models are Larger")
+//   slopes     over-training exponents eta per tokens/param ratio (tab:tokenparam_slopes)
+//   pareto     loss-over-compute frontiers per family and their comparison (Fig. 1 left)
+//   bootstrap  percentile intervals of any of the above fits' parameters and predictions
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTextStream>
+#include <cmath>
+#include <map>
+
+#include "app/cli/CliSupport.h"
+#include "app/cli/Verbs.h"
+#include "core/data/RunAnalyses.h"
+#include "core/data/RunTableIo.h"
+#include "core/fit/Bootstrap.h"
+#include "core/fit/IsoFlop.h"
+#include "core/fit/LossSurface.h"
+#include "core/fit/OvertrainingSlopes.h"
+#include "core/fit/Pareto.h"
+
+namespace scalex::cli {
+
+using namespace scalex::data;
+using namespace scalex::fit;
+
+namespace {
+
+QString familyText(accounting::Family f) { return QString::fromUtf8(familyName(f).data(), static_cast<qsizetype>(familyName(f).size())); }
+
+QJsonArray stringsJson(const std::vector<std::string>& v) {
+    QJsonArray a;
+    for (const auto& s : v) a.append(QString::fromStdString(s));
+    return a;
+}
+
+QJsonObject paramsJson(const LossSurfaceParams& p) {
+    return {{"logA", p.logA}, {"logB", p.logB}, {"logE", p.logE}, {"alpha", p.alpha}, {"beta", p.beta}, {"gamma", p.gamma}};
+}
+
+QJsonObject powerLawJson(const std::optional<PowerLaw>& law) {
+    if (!law) return {};
+    return {{"exponent", law->exponent}, {"coefficient", law->coefficient}, {"r2", law->r2}, {"n", law->nPoints}};
+}
+
+// Options every fit shares: the data and which runs take part.
+void addCommonOptions(QCommandLineParser& p) {
+    p.addHelpOption();
+    p.addOptions({
+        {"data", "Run table (CSV, TSV, JSON, JSON Lines, optionally .gz); may be given more than once.", "file"},
+        {"family", "Only this family: transformer (llama) or xlstm (mlstm).", "name"},
+        {"ctx", "Only runs with this training context length.", "T"},
+        {"experiment-set", "Only this experiment set: tokenparam, isoflop or other.", "name"},
+        {"selected-only", "Only the runs the study selected (selected_in_paper = True)."},
+        {"threads", "Worker threads (default: every core).", "n"},
+        {"json", "Print one JSON object."},
+    });
+}
+
+struct Inputs {
+    RunTable table;
+    RunFilter filter;
+    QStringList files;
+    FitControl control;
+};
+
+Inputs readInputs(const QCommandLineParser& p) {
+    Inputs in;
+    in.files = p.values("data");
+    if (in.files.isEmpty()) throw UsageError("missing required option --data (the run table)");
+    for (const QString& file : in.files) {
+        auto loaded = loadRunTable(file.toStdString());
+        if (!loaded) throw UsageError(loaded.error().toString());
+        for (auto& r : loaded->runs) in.table.runs.push_back(std::move(r));
+        in.table.source += (in.table.source.empty() ? "" : ", ") + loaded->source;
+    }
+    if (p.isSet("family")) {
+        const auto f = accounting::parseFamily(p.value("family").toStdString());
+        if (!f) throw UsageError(("--family expects transformer or xlstm (or an alias), got '" + p.value("family") + "'").toStdString());
+        in.filter.family = *f;
+    }
+    if (p.isSet("ctx")) in.filter.context = static_cast<double>(*intOption(p, "ctx", 1));
+    if (p.isSet("experiment-set")) {
+        const QString s = p.value("experiment-set").toLower();
+        if (s == "tokenparam") in.filter.experimentSet = ExperimentSet::TokenParam;
+        else if (s == "isoflop") in.filter.experimentSet = ExperimentSet::IsoFlop;
+        else if (s == "other") in.filter.experimentSet = ExperimentSet::Other;
+        else throw UsageError(("--experiment-set expects tokenparam, isoflop or other, got '" + p.value("experiment-set") + "'").toStdString());
+    }
+    in.filter.selectedOnly = p.isSet("selected-only");
+    if (auto t = intOption(p, "threads", 1)) in.control.threads = static_cast<int>(*t);
+    return in;
+}
+
+[[noreturn]] void noRuns(const Inputs& in) {
+    throw UsageError(("no usable runs in " + in.files.join(", ") + " match the filters").toStdString());
+}
+
+// --budget-range LO HI takes two values, which QCommandLineParser cannot: take it out first.
+QStringList takeBudgetRange(QStringList args, std::optional<std::pair<double, double>>& range) {
+    const qsizetype i = args.indexOf("--budget-range");
+    if (i < 0) return args;
+    if (i + 2 >= args.size()) throw UsageError("--budget-range expects two numbers: LO HI");
+    bool okLo = false, okHi = false;
+    const double lo = args[i + 1].toDouble(&okLo), hi = args[i + 2].toDouble(&okHi);
+    if (!okLo || !okHi || !(lo >= 0) || !(hi > lo))
+        throw UsageError(("--budget-range expects two numbers LO < HI, got '" + args[i + 1] + " " + args[i + 2] + "'").toStdString());
+    range = std::pair{lo, hi};
+    args.remove(i, 3);
+    return args;
+}
+
+std::vector<double> numberList(const QCommandLineParser& p, const QString& name) {
+    std::vector<double> out;
+    for (const QString& v : p.values(name)) {
+        bool ok = false;
+        const double x = v.toDouble(&ok);
+        if (!ok || !(x > 0)) throw UsageError(("--" + name + " expects a positive number, got '" + v + "'").toStdString());
+        out.push_back(x);
+    }
+    return out;
+}
+
+// ---- lnd -----------------------------------------------------------------------------------
+
+void addLndOptions(QCommandLineParser& p) {
+    p.addOptions({
+        {"huber", "Huber delta of the objective.", "delta", "1e-3"},
+        {"gamma", "free (fit gamma) or 1 (Hoffmann et al.).", "free|1", "free"},
+        {"grid", "Initialisations: paper (the 8000-start grid) or a grid file (lines `logA: 0 5 10`, ...).", "paper|file", "paper"},
+        {"exhaustive", "Run every start to the tight tolerance (slower; no screening)."},
+    });
+}
+
+LossSurfaceSettings lndSettings(const QCommandLineParser& p) {
+    LossSurfaceSettings s;
+    s.huberDelta = *doubleOption(p, "huber");
+    if (!(s.huberDelta > 0)) throw UsageError(("--huber must be positive, got " + p.value("huber")).toStdString());
+    const QString g = p.value("gamma");
+    if (g == "free") s.fitGamma = true;
+    else if (g == "1") s.fitGamma = false;
+    else throw UsageError(("--gamma expects free or 1, got '" + g + "'").toStdString());
+    const QString grid = p.value("grid");
+    if (grid != "paper") {
+        QFile f(grid);
+        if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) throw UsageError(("--grid: cannot open '" + grid + "'").toStdString());
+        std::string error;
+        const auto parsed = parseInitGrid(f.readAll().toStdString(), &error);
+        if (!parsed) throw UsageError(grid.toStdString() + ", " + error);
+        if (parsed->size(s.fitGamma) == 0) throw UsageError(grid.toStdString() + ": the grid has no starts");
+        s.grid = *parsed;
+    }
+    if (p.isSet("exhaustive")) s.screenStopDelta = s.stopDelta;
+    return s;
+}
+
+QJsonObject lndJson(const LossSurfaceFit& fit, const LossSurfaceSettings& s) {
+    QJsonObject o = paramsJson(fit.best);
+    QJsonArray starts;
+    for (const auto& st : fit.bestStarts)
+        starts.append(QJsonObject{{"index", static_cast<qint64>(st.index)},
+                                  {"objective", st.objective},
+                                  {"iterations", st.iterations},
+                                  {"converged", st.converged},
+                                  {"init", paramsJson(st.init)},
+                                  {"fitted", paramsJson(st.fitted)}});
+    o.insert("objective", fit.objective);
+    o.insert("huber_delta", s.huberDelta);
+    o.insert("fit_gamma", s.fitGamma);
+    o.insert("n_points", fit.nPoints);
+    o.insert("n_starts", static_cast<qint64>(fit.nStarts));
+    o.insert("n_converged", static_cast<qint64>(fit.nConverged));
+    o.insert("best_start", static_cast<qint64>(fit.bestStart));
+    o.insert("n_near_best", static_cast<qint64>(fit.nNearBest));
+    o.insert("spread_near_best", paramsJson(fit.spread));
+    o.insert("best_starts", starts);
+    o.insert("r2", fit.quality.r2);
+    o.insert("rmse", fit.quality.rmse);
+    o.insert("rmse_log", fit.quality.rmseLog);
+    o.insert("seconds", fit.seconds);
+    o.insert("warnings", stringsJson(fit.warnings));
+    return o;
+}
+
+int runLnd(const QStringList& args) {
+    QCommandLineParser p;
+    p.setApplicationDescription("Fit L(N,D) = E + (A N^-alpha + B D^-beta)^gamma: Huber loss on log-loss residuals, "
+                                "multi-start L-BFGS from the paper's grid.");
+    addCommonOptions(p);
+    addLndOptions(p);
+    parseOrThrow(p, args);
+    if (p.isSet("help")) {
+        printText(p.helpText());
+        return kExitOk;
+    }
+    const auto s = lndSettings(p);
+    Inputs in = readInputs(p);
+    const auto sel = lossSurfacePoints(in.table, in.filter);
+    if (sel.points.empty()) noRuns(in);
+    auto fit = fitLossSurface(sel.points, s, in.control);
+    for (const auto& w : sel.skipped) fit.warnings.push_back("left out " + w);
+    if (p.isSet("json")) {
+        printJson(lndJson(fit, s));
+    } else {
+        QString t;
+        QTextStream out(&t);
+        out << "L(N,D) fit on " << fit.nPoints << " runs, " << fit.nStarts << " starts (" << fit.nConverged << " converged), "
+            << QString::number(fit.seconds, 'f', 2) << " s\n";
+        out << "  log A = " << fit.best.logA << ", log B = " << fit.best.logB << ", log E = " << fit.best.logE << "\n";
+        out << "  alpha = " << fit.best.alpha << ", beta = " << fit.best.beta << ", gamma = " << fit.best.gamma << "\n";
+        out << "  objective = " << QString::number(fit.objective, 'g', 8) << ", R^2 = " << fit.quality.r2 << "\n";
+        for (const auto& w : fit.warnings) out << "  warning: " << QString::fromStdString(w) << "\n";
+        out.flush();
+        printText(t);
+    }
+    return kExitOk;
+}
+
+// ---- isoflop -------------------------------------------------------------------------------
+
+QJsonObject isoFlopJson(const IsoFlopResult& r) {
+    QJsonArray profiles;
+    for (const auto& pr : r.profiles)
+        profiles.append(QJsonObject{
+            {"budget", pr.budget},
+            {"flops_mean", pr.flopsMean},
+            {"n_runs", pr.nRuns},
+            {"fitted", pr.fitted},
+            {"n_opt", pr.nOpt},
+            {"d_opt", pr.dOpt},
+            {"loss_at_opt", pr.lossAtNOpt},
+            {"loss_at_d_opt", pr.lossAtDOpt},
+            {"parabola_n", QJsonObject{{"a", pr.inN.a}, {"b", pr.inN.b}, {"c", pr.inN.c}}},
+            {"parabola_d", QJsonObject{{"a", pr.inD.a}, {"b", pr.inD.b}, {"c", pr.inD.c}}},
+            {"r2_n", pr.qualityN.r2},
+            {"r2_d", pr.qualityD.r2},
+            {"in_power_law", pr.inPowerLaw},
+            {"warnings", stringsJson(pr.warnings)},
+        });
+    QJsonObject o{{"profiles", profiles}, {"n_budgets", r.nBudgetsInLaw}, {"n_unassigned", static_cast<qint64>(r.unassigned.size())}};
+    if (r.nOptLaw) {
+        o.insert("a", r.nOptLaw->exponent);
+        o.insert("A", r.nOptLaw->coefficient);
+        o.insert("r2_n_opt", r.nOptLaw->r2);
+    }
+    if (r.dOptLaw) {
+        o.insert("b", r.dOptLaw->exponent);
+        o.insert("B", r.dOptLaw->coefficient);
+        o.insert("r2_d_opt", r.dOptLaw->r2);
+    }
+    QJsonArray lobo;
+    for (const auto& l : leaveOneBudgetOut(r))
+        lobo.append(QJsonObject{{"budget", l.budget},
+                                {"a", l.nOptLaw.exponent},
+                                {"b", l.dOptLaw.exponent},
+                                {"n_opt_observed", l.nOptObserved},
+                                {"n_opt_predicted", l.nOptPredicted},
+                                {"d_opt_observed", l.dOptObserved},
+                                {"d_opt_predicted", l.dOptPredicted}});
+    o.insert("leave_one_budget_out", lobo);
+    o.insert("warnings", stringsJson(r.warnings));
+    return o;
+}
+
+int runIsoFlop(const QStringList& rawArgs) {
+    std::optional<std::pair<double, double>> range;
+    const QStringList args = takeBudgetRange(rawArgs, range);
+    QCommandLineParser p;
+    p.setApplicationDescription("IsoFLOP profiles: parabolas of loss over log10 N and log10 D per budget, then "
+                                "N*(H) = A' H^a and D*(H) = B' H^b. --budget-range LO HI limits the power laws to "
+                                "budgets whose mean compute lies in [LO, HI].");
+    addCommonOptions(p);
+    p.addOptions({
+        {"budgets", "Nominal budgets (repeatable; default 6e18 1e19 3e19 1e20 6e20 3e21).", "H"},
+        {"tolerance", "A run belongs to budget B when |C - B| < tolerance B.", "x", "0.1"},
+        {"at-budget", "Budget H for N*(T), D*(T) across context lengths.", "H", "1e20"},
+    });
+    parseOrThrow(p, args);
+    if (p.isSet("help")) {
+        printText(p.helpText());
+        return kExitOk;
+    }
+    IsoFlopSettings s;
+    if (range) {
+        s.fitMin = range->first;
+        s.fitMax = range->second;
+    }
+    if (p.isSet("budgets")) s.budgets = numberList(p, "budgets");
+    s.tolerance = *doubleOption(p, "tolerance");
+    if (!(s.tolerance > 0 && s.tolerance < 1)) throw UsageError(("--tolerance must lie in (0, 1), got " + p.value("tolerance")).toStdString());
+    const double atBudget = *doubleOption(p, "at-budget");
+    Inputs in = readInputs(p);
+    const auto contexts = contextLengths(in.table, in.filter);
+    if (contexts.size() <= 1 || in.filter.context) {
+        const auto sel = isoFlopRuns(in.table, in.filter);
+        if (sel.points.empty()) noRuns(in);
+        auto result = fitIsoFlop(sel.points, s);
+        for (const auto& w : sel.skipped) result.warnings.push_back("left out " + w);
+        QJsonObject o = isoFlopJson(result);
+        if (!contexts.empty()) o.insert("context", in.filter.context.value_or(contexts.front()));
+        if (p.isSet("json")) {
+            printJson(o);
+        } else {
+            QString t;
+            QTextStream out(&t);
+            for (const auto& pr : result.profiles)
+                out << "budget " << pr.budget << ": " << pr.nRuns << " runs, C = " << pr.flopsMean << ", N* = " << pr.nOpt
+                    << ", D* = " << pr.dOpt << ", L = " << pr.lossAtNOpt << (pr.inPowerLaw ? "" : " (not in the power law)") << "\n";
+            if (result.nOptLaw && result.dOptLaw)
+                out << "N*(H) = " << result.nOptLaw->coefficient << " H^" << result.nOptLaw->exponent << ", D*(H) = "
+                    << result.dOptLaw->coefficient << " H^" << result.dOptLaw->exponent << "\n";
+            for (const auto& w : result.warnings) out << "warning: " << QString::fromStdString(w) << "\n";
+            out.flush();
+            printText(t);
+        }
+        return kExitOk;
+    }
+    // Several context lengths: one analysis each, and the optimum at one budget across them.
+    QJsonArray perContext;
+    std::vector<IsoFlopResult> results;
+    for (double ctx : contexts) {
+        RunFilter f = in.filter;
+        f.context = ctx;
+        results.push_back(data::fitIsoFlop(in.table, f, s));
+        QJsonObject o = isoFlopJson(results.back());
+        o.insert("context", ctx);
+        perContext.append(o);
+    }
+    const auto trend = contextTrend(contexts, results, atBudget);
+    QJsonArray optima;
+    for (const auto& c : trend.optima) optima.append(QJsonObject{{"context", c.context}, {"n_opt", c.nOpt}, {"d_opt", c.dOpt}});
+    const QJsonObject trendJson{{"budget", trend.budget},
+                                {"optima", optima},
+                                {"n_opt_over_context", powerLawJson(trend.nOptOverContext)},
+                                {"d_opt_over_context", powerLawJson(trend.dOptOverContext)}};
+    if (p.isSet("json")) {
+        printJson(QJsonObject{{"contexts", perContext}, {"context_trend", trendJson}});
+    } else {
+        QString t;
+        QTextStream out(&t);
+        for (const auto& c : trend.optima) out << "T = " << c.context << ": N*(" << atBudget << ") = " << c.nOpt << ", D* = " << c.dOpt << "\n";
+        out.flush();
+        printText(t);
+    }
+    return kExitOk;
+}
+
+// ---- slopes --------------------------------------------------------------------------------
+
+QJsonObject slopesJson(const SlopeResult& r) {
+    QJsonArray groups;
+    for (const auto& g : r.groups) {
+        QJsonObject o{{"ratio", g.ratio}, {"n_runs", static_cast<qint64>(g.runs.size())}, {"fitted", g.fitted}};
+        if (g.fitted) {
+            o.insert("eta", g.eta);
+            o.insert("lambda", g.lambda);
+            o.insert("r2", g.quality.r2);
+            o.insert("rmse", g.quality.rmse);
+        } else {
+            o.insert("note", QString::fromStdString(g.note));
+        }
+        groups.append(o);
+    }
+    return {{"groups", groups}, {"n_ungrouped", static_cast<qint64>(r.ungrouped.size())}};
+}
+
+void addSlopeOptions(QCommandLineParser& p) {
+    p.addOptions({
+        {"ratios", "Nominal tokens/param ratios (repeatable; default 22 44 110 220 550 1100 2200).", "M"},
+        {"ratio-tolerance", "A run belongs to ratio m when |M - m| < tolerance m.", "x", "0.18"},
+        {"min-runs", "Fewest runs for a fitted exponent.", "n", "3"},
+    });
+}
+
+SlopeSettings slopeSettings(const QCommandLineParser& p) {
+    SlopeSettings s;
+    if (p.isSet("ratios")) s.ratios = numberList(p, "ratios");
+    s.tolerance = *doubleOption(p, "ratio-tolerance");
+    if (!(s.tolerance > 0 && s.tolerance < 1)) throw UsageError(("--ratio-tolerance must lie in (0, 1), got " + p.value("ratio-tolerance")).toStdString());
+    s.minRuns = static_cast<int>(*intOption(p, "min-runs", 2));
+    return s;
+}
+
+// One analysis per family present (or the one asked for).
+std::vector<accounting::Family> familiesOf(const Inputs& in) {
+    if (in.filter.family) return {*in.filter.family};
+    std::vector<accounting::Family> out;
+    for (auto f : {accounting::Family::Transformer, accounting::Family::Xlstm}) {
+        RunFilter g = in.filter;
+        g.family = f;
+        if (!computeLossPoints(in.table, g).points.empty()) out.push_back(f);
+    }
+    return out;
+}
+
+int runSlopes(const QStringList& args) {
+    QCommandLineParser p;
+    p.setApplicationDescription("Over-training exponents: L(C) = lambda C^-eta per tokens/param ratio M, per family.");
+    addCommonOptions(p);
+    addSlopeOptions(p);
+    parseOrThrow(p, args);
+    if (p.isSet("help")) {
+        printText(p.helpText());
+        return kExitOk;
+    }
+    const auto s = slopeSettings(p);
+    Inputs in = readInputs(p);
+    const auto families = familiesOf(in);
+    if (families.empty()) noRuns(in);
+    QJsonObject perFamily;
+    QString t;
+    QTextStream out(&t);
+    for (auto f : families) {
+        RunFilter g = in.filter;
+        g.family = f;
+        const auto r = fitOvertrainingSlopes(computeLossPoints(in.table, g).points, s);
+        perFamily.insert(familyText(f), slopesJson(r));
+        out << familyText(f) << ":\n";
+        for (const auto& grp : r.groups)
+            out << "  M = " << grp.ratio << ": "
+                << (grp.fitted ? QString::number(grp.runs.size()) + " runs, eta = " + QString::number(grp.eta, 'f', 4)
+                               : QString::fromStdString(grp.note))
+                << "\n";
+    }
+    out.flush();
+    if (p.isSet("json")) printJson(QJsonObject{{"families", perFamily}});
+    else printText(t);
+    return kExitOk;
+}
+
+// ---- pareto --------------------------------------------------------------------------------
+
+int runPareto(const QStringList& args) {
+    QCommandLineParser p;
+    p.setApplicationDescription("Pareto frontiers of loss over compute per family; with two families, the compute "
+                                "ratio at equal loss and the loss gap at equal compute.");
+    addCommonOptions(p);
+    p.addOptions({{"samples", "Samples of the comparison over the frontiers' overlap.", "n", "50"}});
+    parseOrThrow(p, args);
+    if (p.isSet("help")) {
+        printText(p.helpText());
+        return kExitOk;
+    }
+    const int samples = static_cast<int>(*intOption(p, "samples", 2));
+    Inputs in = readInputs(p);
+    const auto families = familiesOf(in);
+    if (families.empty()) noRuns(in);
+    QJsonObject frontiers;
+    std::map<accounting::Family, std::vector<FrontierPoint>> fronts;
+    QString t;
+    QTextStream out(&t);
+    for (auto f : families) {
+        RunFilter g = in.filter;
+        g.family = f;
+        const auto sel = computeLossPoints(in.table, g);
+        fronts[f] = paretoFrontier(sel.points);
+        QJsonArray pts;
+        out << familyText(f) << ": " << fronts[f].size() << " of " << sel.points.size() << " runs on the frontier\n";
+        for (const auto& fp : fronts[f]) {
+            const Run* run = sel.runs[fp.index];
+            pts.append(QJsonObject{{"flops", fp.flops},
+                                   {"loss", fp.loss},
+                                   {"run", QString::fromStdString(!run->runId.empty() ? run->runId : run->name)},
+                                   {"line", run->sourceLine}});
+        }
+        frontiers.insert(familyText(f), pts);
+    }
+    QJsonObject o{{"frontiers", frontiers}};
+    if (fronts.size() == 2) {
+        const auto& a = fronts[accounting::Family::Xlstm];
+        const auto& b = fronts[accounting::Family::Transformer];
+        const auto cmp = compareFrontiers(a, b, samples);
+        QJsonObject c{{"a", "xlstm"}, {"b", "transformer"}, {"overlap", cmp.overlap}};
+        if (cmp.overlap) {
+            c.insert("a_dominates", cmp.aDominates);
+            c.insert("min_loss_gap", cmp.minLossGap);
+            c.insert("max_loss_gap", cmp.maxLossGap);
+            c.insert("min_compute_ratio", cmp.minComputeRatio);
+            c.insert("max_compute_ratio", cmp.maxComputeRatio);
+            c.insert("geomean_compute_ratio", cmp.geomeanComputeRatio);
+            QJsonArray eqC, eqL;
+            for (const auto& s : cmp.atEqualCompute) eqC.append(QJsonObject{{"flops", s.flops}, {"loss_a", s.lossA}, {"loss_b", s.lossB}});
+            for (const auto& s : cmp.atEqualLoss) eqL.append(QJsonObject{{"loss", s.loss}, {"compute_a", s.computeA}, {"compute_b", s.computeB}});
+            c.insert("at_equal_compute", eqC);
+            c.insert("at_equal_loss", eqL);
+            out << "xlstm vs transformer: loss gap " << cmp.minLossGap << " to " << cmp.maxLossGap << " at equal compute; "
+                << "transformer needs " << cmp.minComputeRatio << " to " << cmp.maxComputeRatio << " x the compute at equal loss\n";
+        }
+        o.insert("comparison", c);
+    }
+    out.flush();
+    if (p.isSet("json")) printJson(o);
+    else printText(t);
+    return kExitOk;
+}
+
+// ---- bootstrap -----------------------------------------------------------------------------
+
+QJsonObject bootstrapJson(const BootstrapResult& r, const BootstrapSettings& s) {
+    QJsonArray intervals;
+    for (const auto& i : r.intervals)
+        intervals.append(QJsonObject{{"name", QString::fromStdString(i.name)},
+                                     {"estimate", i.estimate},
+                                     {"lower", i.lower},
+                                     {"upper", i.upper},
+                                     {"median", i.median},
+                                     {"n_valid", i.nValid}});
+    return {{"intervals", intervals},
+            {"n_resamples", r.nResamples},
+            {"seed", QString::number(s.seed)},
+            {"level", s.level},
+            {"cancelled", r.cancelled}};
+}
+
+int runBootstrap(const QStringList& rawArgs) {
+    std::optional<std::pair<double, double>> range;
+    const QStringList args = takeBudgetRange(rawArgs, range);
+    QCommandLineParser p;
+    p.setApplicationDescription("Bootstrap over runs: percentile intervals of a fit's parameters and predictions.\n"
+                                "--of lnd: runs resampled, each replicate refitted from the full fit's best starts.\n"
+                                "--of isoflop: runs resampled within each budget (accepts --budget-range LO HI).\n"
+                                "--of slopes: runs resampled within each tokens/param ratio.");
+    addCommonOptions(p);
+    addLndOptions(p);
+    addSlopeOptions(p);
+    p.addOptions({
+        {"of", "Which fit: lnd, isoflop or slopes.", "fit"},
+        {"resamples", "Bootstrap replicates.", "n", "1000"},
+        {"seed", "Seed; the result depends only on it, not on the thread count.", "n", "20250601"},
+        {"level", "Central interval level.", "x", "0.95"},
+        {"at", "lnd: a point N,D at which to report the loss (repeatable).", "N,D"},
+        {"at-budget", "isoflop: a budget H at which to report N*, D* (repeatable).", "H"},
+    });
+    parseOrThrow(p, args);
+    if (p.isSet("help")) {
+        printText(p.helpText());
+        return kExitOk;
+    }
+    const QString of = p.value("of");
+    if (of.isEmpty()) throw UsageError("missing required option --of (lnd, isoflop or slopes)");
+    if (of != "lnd" && of != "isoflop" && of != "slopes")
+        throw UsageError(("--of expects lnd, isoflop or slopes, got '" + of + "'").toStdString());
+    BootstrapSettings b;
+    b.resamples = static_cast<int>(*intOption(p, "resamples", 1));
+    b.seed = static_cast<std::uint64_t>(*intOption(p, "seed", 0));
+    b.level = *doubleOption(p, "level");
+    if (!(b.level > 0 && b.level < 1)) throw UsageError(("--level must lie in (0, 1), got " + p.value("level")).toStdString());
+    Inputs in = readInputs(p);
+    BootstrapResult result;
+    if (of == "lnd") {
+        const auto s = lndSettings(p);
+        std::vector<SurfaceQuery> queries;
+        for (const QString& v : p.values("at")) {
+            const QStringList nd = v.split(',');
+            bool okN = false, okD = false;
+            const double n = nd.size() == 2 ? nd[0].toDouble(&okN) : 0, d = nd.size() == 2 ? nd[1].toDouble(&okD) : 0;
+            if (!okN || !okD || !(n > 0) || !(d > 0)) throw UsageError(("--at expects N,D (two positive numbers), got '" + v + "'").toStdString());
+            queries.push_back({n, d});
+        }
+        const auto sel = lossSurfacePoints(in.table, in.filter);
+        if (sel.points.empty()) noRuns(in);
+        const auto full = fitLossSurface(sel.points, s, in.control);
+        result = bootstrapLossSurface(sel.points, full, s, queries, b, in.control);
+    } else if (of == "isoflop") {
+        IsoFlopSettings s;
+        if (range) {
+            s.fitMin = range->first;
+            s.fitMax = range->second;
+        }
+        const auto sel = isoFlopRuns(in.table, in.filter);
+        if (sel.points.empty()) noRuns(in);
+        result = bootstrapIsoFlop(sel.points, s, numberList(p, "at-budget"), b, in.control);
+    } else {
+        const auto sel = computeLossPoints(in.table, in.filter);
+        if (sel.points.empty()) noRuns(in);
+        result = bootstrapSlopes(sel.points, slopeSettings(p), b, in.control);
+    }
+    if (p.isSet("json")) {
+        QJsonObject o = bootstrapJson(result, b);
+        o.insert("of", of);
+        printJson(o);
+    } else {
+        QString t;
+        QTextStream out(&t);
+        out << result.nResamples << " replicates, " << b.level * 100 << " % intervals\n";
+        for (const auto& i : result.intervals)
+            out << "  " << QString::fromStdString(i.name) << " = " << i.estimate << "  [" << i.lower << ", " << i.upper << "]\n";
+        out.flush();
+        printText(t);
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+int verbFit(const QStringList& args) {
+    const QString usage = "expected `scalex fit lnd|isoflop|slopes|pareto|bootstrap [options]`";
+    if (args.size() < 2 || args[1] == "--help" || args[1] == "-h" || args[1] == "help") {
+        if (args.size() >= 2) {
+            printText("Usage: scalex fit <lnd|isoflop|slopes|pareto|bootstrap> [options]\n"
+                      "  lnd        parametric loss surface L(N,D)\n"
+                      "  isoflop    IsoFLOP parabolas and N*(H), D*(H) power laws\n"
+                      "  slopes     over-training exponents eta per tokens/param ratio\n"
+                      "  pareto     loss-over-compute frontiers and their comparison\n"
+                      "  bootstrap  percentile intervals of a fit (--of lnd|isoflop|slopes)\n"
+                      "`scalex fit <name> --help` lists a fit's options.\n");
+            return kExitOk;
+        }
+        throw UsageError(usage.toStdString());
+    }
+    const QString sub = args[1];
+    const QStringList rest = args.mid(1);  // the sub-verb takes the verb's place
+    if (sub == "lnd") return runLnd(rest);
+    if (sub == "isoflop") return runIsoFlop(rest);
+    if (sub == "slopes") return runSlopes(rest);
+    if (sub == "pareto") return runPareto(rest);
+    if (sub == "bootstrap") return runBootstrap(rest);
+    throw UsageError(("unknown fit '" + sub + "' (" + usage + ")").toStdString());
+}
+
+}  // namespace scalex::cli
