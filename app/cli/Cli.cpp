@@ -20,6 +20,7 @@ const std::vector<Verb>& verbs() {
         {"generate", "generate the example study (runs drawn from the paper's L(N,D) fits)", verbGenerate},
         {"fit", "fit L(N,D), IsoFLOP power laws, over-training slopes, Pareto fronts, bootstrap intervals", verbFit},
         {"bench", "microbenchmarks: GEMM, bandwidth, attention and mLSTM kernels for the roofline", verbBench},
+        {"predict", "inference runtime model: TTFT, step time, memory; largest model for a budget; xLSTM crossover", verbPredict},
     };
     return table;
 }

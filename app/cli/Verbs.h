@@ -28,5 +28,8 @@ int verbFit(const QStringList& args);
 // library would otherwise leave it out of the program. Safe to call more than once.
 void ensureBuiltinResources();
 int verbBench(const QStringList& args);
+int verbPredict(const QStringList& args);
+// `scalex fit runtime ...`: args[0] is "runtime" (the fit verb dispatches its sub-verb here).
+int runFitRuntime(const QStringList& args);
 
 }  // namespace scalex::cli

@@ -4,11 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
+#include "app/cli/CliSupport.h"
+#include "app/cli/Verbs.h"
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/ParamCount.h"
 #include "core/data/InferenceMeasurements.h"
@@ -471,4 +476,56 @@ TEST(Deployment, CrossoverOfDecodeAdvantageMatchesClosedForm) {
     EXPECT_LT(xlstmAdvantage(t, r, x, r, Stage::Prefill, 1, *p.context - 1, s), 1.5);
     // Not reached below the upper end of the search.
     EXPECT_FALSE(advantageCrossover(t, r, x, r, Stage::Decode, 4, 1e6, s, 1, 65536).context);
+}
+
+// --- `scalex fit runtime` in process (the fit verb dispatches "runtime" to runFitRuntime) ------
+
+TEST(FitRuntimeCommand, FitsEveryModelOfTheResultsFileWithJoinedArchitectures) {
+    SCALEX_REQUIRE_SHARED();
+    const QString results = test::sharedPath("data/xlstm/inference_results.csv");
+    testing::internal::CaptureStdout();
+    const int rc = cli::runFitRuntime({"runtime", "--data", results, "--stage", "decode", "--json"});
+    const std::string out = testing::internal::GetCapturedStdout();
+    ASSERT_EQ(rc, 0);
+    const QJsonObject j = QJsonDocument::fromJson(QByteArray::fromStdString(out)).object();
+    EXPECT_EQ(j["convention"].toString(), "appendix");
+    EXPECT_EQ(j["f_causal"].toDouble(), 1.0);
+    EXPECT_EQ(j["accelerator"].toObject()["name"].toString(), "H100");
+    const QJsonArray fits = j["fits"].toArray();
+    ASSERT_EQ(fits.size(), 18);
+    for (const auto& v : fits) {
+        const QJsonObject f = v.toObject();
+        const QString model = f["model"].toString();
+        EXPECT_EQ(f["stage"].toString(), "decode");
+        EXPECT_TRUE(f["alpha_eff"].isNull());
+        EXPECT_GT(f["beta_eff_over_acc"].toDouble(), 0.1) << model.toStdString();
+        EXPECT_LT(f["beta_eff_over_acc"].toDouble(), 1.0) << model.toStdString();
+        // Failed (-1) step times are counted, not fitted.
+        EXPECT_EQ(f["n_points"].toInt() + f["n_failed"].toInt(), 130) << model.toStdString();
+        // llama3 has no df_dict: its architecture is the appendix row of nearest parameter count.
+        if (model.startsWith("llama3"))
+            EXPECT_TRUE(f["architecture_source"].toString().startsWith("appendix transformer_tokenparam_hyperparams"));
+        else
+            EXPECT_TRUE(f["architecture_source"].toString().startsWith("df_dict"));
+        if (f["family"].toString() == "xlstm") EXPECT_EQ(f["batch_term"].toDouble(), 0.0);
+    }
+}
+
+TEST(FitRuntimeCommand, BadOptionsThrowOneLineUsageErrors) {
+    auto message = [](const QStringList& args) -> std::string {
+        try {
+            testing::internal::CaptureStdout();
+            cli::runFitRuntime(args);
+            testing::internal::GetCapturedStdout();
+        } catch (const cli::UsageError& e) {
+            testing::internal::GetCapturedStdout();
+            return e.what();
+        }
+        return "(no error)";
+    };
+    EXPECT_EQ(message({"runtime", "--json"}), "missing required option --data (a measurement CSV)");
+    EXPECT_EQ(message({"runtime", "--data", "x.csv", "--stage", "train"}), "--stage: unknown stage 'train' (expected prefill or decode)");
+    EXPECT_EQ(message({"runtime", "--data", "x.csv", "--loss", "huber"}), "--loss: expected l1 or l2, got 'huber'");
+    EXPECT_EQ(message({"runtime", "--data", "/nonexistent/x.csv"}),
+              "--data: /nonexistent/x.csv: cannot open: No such file or directory");
 }

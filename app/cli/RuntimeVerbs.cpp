@@ -1,0 +1,740 @@
+// The runtime verbs of the inference model (Sec. "Modeling Inference Runtimes", App. "Modeling
+// Inference Characteristics"):
+//   scalex fit runtime    fit alpha_eff, beta_eff, eps (and the batch term) per measured model
+//   scalex predict runtime | max-model | crossover
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+#include <cmath>
+#include <limits>
+
+#include "app/cli/CliSupport.h"
+#include "app/cli/Verbs.h"
+#include "core/accounting/ParamCount.h"
+#include "core/data/InferenceMeasurements.h"
+#include "core/inference/Accelerator.h"
+#include "core/inference/Deployment.h"
+#include "core/inference/RuntimeFit.h"
+#include "core/inference/RuntimeModel.h"
+#include "gpu/BenchJson.h"
+
+namespace scalex::cli {
+
+using namespace scalex::accounting;
+using namespace scalex::inference;
+
+void initRuntimeResources();
+
+namespace {
+
+// The embedded copy of datasets/paper (resources/scalex.qrc).
+const char* const kBuiltinModelConfigs = ":/scalex/datasets/paper/model_configs.csv";
+
+QString builtinModelConfigs() {
+    initRuntimeResources();
+    return QString::fromLatin1(kBuiltinModelConfigs);
+}
+
+QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+[[noreturn]] void usage(const QString& message) { throw UsageError(message.toStdString()); }
+
+void rejectPositionals(const QCommandLineParser& p) {
+    if (!p.positionalArguments().isEmpty()) usage("unexpected argument '" + p.positionalArguments().first() + "'");
+}
+
+// --- Accelerator: a paper table name, a CSV in the format of datasets/paper/accelerators.csv,
+// or the measured roofs of a `scalex bench --out` JSON file.
+Accelerator resolveAccelerator(const QString& value, const QString& rowName) {
+    if (auto a = paperAccelerator(value.toStdString())) return *a;
+    const QFileInfo info(value);
+    if (!info.exists())
+        usage("--accelerator: '" + value + "' is neither V100, A100, H100, B200 nor an existing file");
+    if (info.suffix().compare("json", Qt::CaseInsensitive) == 0) {
+        gpu::BenchReport r;
+        try {
+            r = gpu::loadBenchReport(value);
+        } catch (const std::exception& e) {
+            usage(QStringLiteral("--accelerator: %1").arg(QString::fromUtf8(e.what())));
+        }
+        Accelerator a;
+        a.name = r.device.name + " (measured roofs)";
+        a.description = r.device.backend + " " + r.device.name;
+        a.flops = r.roofs.compute16 > 0 ? r.roofs.compute16 : r.roofs.computeF32;
+        a.memoryBandwidth = r.roofs.bandwidth;
+        if (auto problem = validate(a))
+            usage("--accelerator: " + value + ": the benchmark has no usable roofs (" + q(*problem) + ")");
+        return a;
+    }
+    QString error;
+    const auto rows = data::loadAccelerators(value, &error);
+    if (!rows) usage("--accelerator: " + error);
+    if (!rowName.isEmpty()) {
+        for (const auto& a : *rows)
+            if (QString::fromStdString(a.name).compare(rowName, Qt::CaseInsensitive) == 0) return a;
+        usage("--accelerator-name: no row '" + rowName + "' in " + value);
+    }
+    if (rows->size() != 1) {
+        QStringList names;
+        for (const auto& a : *rows) names << QString::fromStdString(a.name);
+        usage("--accelerator: " + value + " lists " + QString::number(rows->size()) + " accelerators (" +
+              names.join(", ") + "); choose one with --accelerator-name");
+    }
+    return rows->front();
+}
+
+QJsonObject acceleratorJson(const Accelerator& a) {
+    return {{"name", q(a.name)},
+            {"description", q(a.description)},
+            {"year", a.year},
+            {"flops_per_s", a.flops},
+            {"memory_bandwidth_bytes_per_s", a.memoryBandwidth},
+            {"arithmetic_intensity", a.intensity()}};
+}
+
+// --- Work settings: FLOP convention (runtime default: appendix, F_causal 1) and generated tokens.
+void addWorkOptions(QCommandLineParser& p) {
+    p.addOptions({
+        {"convention", "FLOP convention: appendix (default), study, chinchilla or 6nd.", "name", "appendix"},
+        {"f-causal", "F_causal of the attention core and mLSTM intra-chunk block (runtime default 1: the measured kernels compute the full masked matrix).", "x", "1"},
+        {"generate", "Generated tokens the step time is averaged over (and the cache holds).", "n", "100"},
+    });
+}
+
+WorkSettings workSettings(const QCommandLineParser& p) {
+    WorkSettings s;
+    auto conv = conventionByName(p.value("convention").toStdString());
+    if (!conv)
+        usage("--convention: unknown convention '" + p.value("convention") + "' (expected appendix, study, chinchilla or 6nd)");
+    s.convention = *conv;
+    const double fc = *doubleOption(p, "f-causal");
+    if (!(fc > 0 && fc <= 1)) usage("--f-causal must be in (0, 1], got " + p.value("f-causal"));
+    s.convention.ops.causal = fc;
+    s.generatedTokens = static_cast<double>(*intOption(p, "generate"));
+    return s;
+}
+
+QJsonObject configJson(const ModelConfig& c) {
+    return {{"family", q(familyName(c.family))}, {"d_model", qint64(c.dModel)}, {"n_layers", qint64(c.nLayers)},
+            {"n_heads", qint64(c.nHeads)},       {"n_kv_heads", qint64(c.nKvHeads)}, {"d_qk", qint64(c.dQk)},
+            {"d_hv", qint64(c.dHv)},             {"d_ff", qint64(c.dFf)},        {"vocab", qint64(c.vocab)},
+            {"chunk", qint64(c.chunk)},          {"params", qint64(countParameters(c).total())}};
+}
+
+QJsonValue numberOrNull(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// scalex fit runtime
+
+int runFitRuntime(const QStringList& args) {
+    QCommandLineParser p;
+    p.setApplicationDescription(
+        "Fit the runtime model (Eq. runtimes) per measured model: TTFT = FLOPs/alpha_eff + eps (prefill), "
+        "step = bytes/beta_eff + eps (+ kappa B for Transformers) (decode).");
+    p.addHelpOption();
+    p.addOptions({
+        {"data", "Measurements: the study's inference_results.csv or an inference_results_df_dict_*.csv.", "file"},
+        {"arch", "df_dict file(s) with the architectures (default: <data stem>_df_dict_*.csv beside --data).", "file"},
+        {"configs", "Appendix model tables for models without a df_dict architecture (default: built-in datasets/paper/model_configs.csv).", "file"},
+        {"model", "Fit only this model (e.g. llama2_7b).", "name"},
+        {"stage", "prefill or decode (default both).", "stage"},
+        {"accelerator", "V100, A100, H100, B200, an accelerator CSV or a `scalex bench` JSON (measured roofs).", "name|file", "H100"},
+        {"accelerator-name", "Row of an accelerator CSV with several rows.", "name"},
+        {"batch-term", "auto (Transformer decode only, as the paper), on or off.", "mode", "auto"},
+        {"loss", "l1 (absolute relative residuals, default) or l2 (squared relative residuals).", "kind", "l1"},
+        {"variable-share", "A point counts as not overhead-dominated when the modelled variable term is at least this share.", "x", "0.5"},
+        {"points", "Include every point's measured and modelled time in the JSON."},
+        {"json", "Print one JSON object."},
+    });
+    addWorkOptions(p);
+    parseOrThrow(p, args);
+    if (p.isSet("help")) {
+        printText(p.helpText());
+        return kExitOk;
+    }
+    rejectPositionals(p);
+    if (!p.isSet("data")) usage("missing required option --data (a measurement CSV)");
+    const WorkSettings settings = workSettings(p);
+    const Accelerator acc = resolveAccelerator(p.value("accelerator"), p.value("accelerator-name"));
+
+    std::vector<Stage> stages{Stage::Prefill, Stage::Decode};
+    if (p.isSet("stage")) {
+        auto s = parseStage(p.value("stage").toStdString());
+        if (!s) usage("--stage: unknown stage '" + p.value("stage") + "' (expected prefill or decode)");
+        stages = {*s};
+    }
+    const QString batchTerm = p.value("batch-term");
+    if (batchTerm != "auto" && batchTerm != "on" && batchTerm != "off")
+        usage("--batch-term: expected auto, on or off, got '" + batchTerm + "'");
+    const QString loss = p.value("loss");
+    if (loss != "l1" && loss != "l2") usage("--loss: expected l1 or l2, got '" + loss + "'");
+    const double share = *doubleOption(p, "variable-share");
+    if (!(share > 0 && share < 1)) usage("--variable-share must be between 0 and 1, got " + p.value("variable-share"));
+
+    const QString dataPath = p.value("data");
+    QString error;
+    auto data = data::loadInferenceMeasurements(dataPath, &error);
+    if (!data) usage("--data: " + error);
+    const QStringList archFiles = p.isSet("arch") ? p.values("arch") : data::siblingDfDictFiles(dataPath);
+    for (const auto& f : archFiles)
+        if (!data::attachDfDictArchitectures(*data, f, &error)) usage("--arch: " + error);
+    const QString configsPath = p.isSet("configs") ? p.value("configs") : builtinModelConfigs();
+    if (std::any_of(data->models.begin(), data->models.end(), [](const auto& m) { return !m.config; })) {
+        auto table = data::loadAppendixConfigs(configsPath, &error);
+        if (!table) usage("--configs: " + error);
+        // The measured xLSTMs run the kernels with chunk 128 (df_dict model_params__chunk_size).
+        data::attachAppendixArchitectures(*data, *table, 128);
+    }
+    if (p.isSet("model") && !data->find(p.value("model").toStdString()))
+        usage("--model: no model '" + p.value("model") + "' in " + dataPath);
+
+    QJsonArray fits;
+    QString text;
+    QTextStream t(&text);
+    t << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9\n")
+             .arg("model", -12).arg("stage", -8).arg("rate", 11).arg("/roof", 7).arg("eps ms", 8).arg("kappa ms", 9)
+             .arg("med err", 8).arg("med var", 8).arg("points", 7);
+    for (const auto& m : data->models) {
+        if (p.isSet("model") && m.model != p.value("model").toStdString()) continue;
+        if (!m.config) usage(QStringLiteral("no architecture for model '%1': give --arch or --configs").arg(q(m.model)));
+        for (Stage stage : stages) {
+            std::vector<RuntimeSample> samples;
+            std::vector<const data::InferenceMeasurement*> used;
+            std::size_t failed = 0;
+            for (const auto& pt : data->points) {
+                if (pt.model != m.model) continue;
+                const double ms = stage == Stage::Prefill ? pt.ttftMs : pt.stepMs;
+                if (ms > 0) {
+                    samples.push_back({pt.batch, pt.prefill, ms * 1e-3});
+                    used.push_back(&pt);
+                } else {
+                    ++failed;  // kept in the data, marked, left out of the fit
+                }
+            }
+            FitOptions o = defaultFitOptions(m.family, stage);
+            if (batchTerm != "auto") o.batchTerm = batchTerm == "on";
+            o.robust = loss == "l1";
+            o.variableShare = share;
+            const StageFit f = fitStage(*m.config, stage, samples, settings, o);
+            if (!f.ok) usage(QStringLiteral("model '%1' %2: %3").arg(q(m.model), q(stageName(stage)), q(f.error)));
+            const bool pre = stage == Stage::Prefill;
+            const double nan = std::numeric_limits<double>::quiet_NaN();
+            QJsonObject j{
+                {"model", q(m.model)},
+                {"family", q(familyName(m.family))},
+                {"family_tag", q(m.familyTag)},
+                {"num_params", m.numParams},
+                {"architecture_source", q(m.architectureSource)},
+                {"architecture_param_mismatch", numberOrNull(m.paramMismatch())},
+                {"config", configJson(*m.config)},
+                {"stage", q(stageName(stage))},
+                {"alpha_eff", numberOrNull(pre ? f.model.rate : nan)},
+                {"beta_eff", numberOrNull(pre ? nan : f.model.rate)},
+                {"eps", f.model.overhead},
+                {"batch_term", f.model.batchTerm},
+                {"alpha_eff_over_acc", numberOrNull(pre ? f.model.rate / acc.flops : nan)},
+                {"beta_eff_over_acc", numberOrNull(pre ? nan : f.model.rate / acc.memoryBandwidth)},
+                {"rmse", f.rmse},
+                {"r2", f.r2},
+                {"median_rel_error", f.medianRelError},
+                {"median_rel_error_variable", numberOrNull(f.medianRelErrorVariable)},
+                {"n_points", qint64(f.nPoints)},
+                {"n_variable", qint64(f.nVariable)},
+                {"n_failed", qint64(failed)},
+            };
+            if (p.isSet("points")) {
+                QJsonArray pts;
+                for (std::size_t i = 0; i < samples.size(); ++i)
+                    pts.append(QJsonObject{{"line", used[i]->line},
+                                           {"batch", samples[i].batch},
+                                           {"prefill", samples[i].prefill},
+                                           {"work", f.work[i]},
+                                           {"measured", samples[i].seconds},
+                                           {"modelled", f.predicted[i]}});
+                j["points"] = pts;
+            }
+            fits.append(j);
+            t << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9\n")
+                     .arg(q(m.model), -12)
+                     .arg(q(stageName(stage)), -8)
+                     .arg(f.model.rate, 11, 'e', 3)
+                     .arg(f.model.rate / (pre ? acc.flops : acc.memoryBandwidth), 7, 'f', 3)
+                     .arg(f.model.overhead * 1e3, 8, 'f', 3)
+                     .arg(f.model.batchTerm * 1e3, 9, 'f', 4)
+                     .arg(f.medianRelError * 100, 7, 'f', 1)
+                     .arg(f.medianRelErrorVariable * 100, 7, 'f', 1)
+                     .arg(QStringLiteral("%1/%2").arg(f.nVariable).arg(f.nPoints), 7);
+        }
+    }
+    if (!p.isSet("json")) {
+        t << "rate: alpha_eff [FLOP/s] (prefill) or beta_eff [byte/s] (decode); /roof against " << q(acc.name)
+          << "; errors in %, 'med var' over points whose modelled variable term is >= " << share * 100 << " %\n";
+        printText(text);
+        return kExitOk;
+    }
+    printJson(QJsonObject{
+        {"data", dataPath},
+        {"accelerator", acceleratorJson(acc)},
+        {"convention", q(settings.convention.name)},
+        {"f_causal", settings.convention.ops.causal},
+        {"generated_tokens", settings.generatedTokens},
+        {"loss", loss == "l1" ? "l1-relative" : "l2-relative"},
+        {"variable_share", share},
+        {"units", QJsonObject{{"alpha_eff", "FLOP/s"}, {"beta_eff", "byte/s"}, {"eps", "s"}, {"batch_term", "s per sequence"},
+                              {"rmse", "s"}}},
+        {"fits", fits},
+    });
+    return kExitOk;
+}
+
+// ---------------------------------------------------------------------------------------------
+// scalex predict
+
+namespace {
+
+void addArchOptions(QCommandLineParser& p, bool withFamily) {
+    if (withFamily) p.addOption({"family", "transformer (llama) or xlstm (mlstm).", "name"});
+    p.addOptions({
+        {"d-model", "Model width.", "n"},
+        {"n-layers", "Number of layers.", "n"},
+        {"n-heads", "Number of (query) heads.", "n"},
+        {"n-kv-heads", "Key/value heads (Transformer GQA); default n-heads.", "n"},
+        {"d-qk", "Per-head query/key width; default d/H (Transformer) or d/2/H (mLSTM).", "n"},
+        {"d-hv", "Per-head value width; default d/H.", "n"},
+        {"d-ff", "Feed-forward width; default the study's rounding of 2.667 d.", "n"},
+        {"vocab", "Vocabulary size.", "n", "50304"},
+        {"chunk", "mLSTM chunk size L.", "n", "64"},
+    });
+}
+
+Family familyOption(const QCommandLineParser& p, const QString& name = "family") {
+    if (!p.isSet(name)) usage("missing required option --" + name + " (transformer or xlstm)");
+    const auto f = parseFamily(p.value(name).toStdString());
+    if (!f) usage("--" + name + ": unknown family '" + p.value(name) + "' (expected transformer or xlstm)");
+    return *f;
+}
+
+ModelConfig configFrom(const QCommandLineParser& p, Family family, const QString& headsOption = "n-heads") {
+    ConfigOverrides ov;
+    ov.nKvHeads = family == Family::Transformer ? intOption(p, "n-kv-heads") : std::nullopt;
+    ov.dQk = intOption(p, "d-qk");
+    ov.dHv = intOption(p, "d-hv");
+    ov.dFf = intOption(p, "d-ff");
+    ov.vocab = intOption(p, "vocab");
+    ov.chunk = intOption(p, "chunk");
+    const ModelConfig c = makeStudyConfig(family, requiredIntOption(p, "d-model"), requiredIntOption(p, "n-layers"),
+                                          requiredIntOption(p, headsOption), ov);
+    if (auto problem = validate(c)) usage("--" + q(*problem).replace('_', '-'));
+    if (!ov.dQk && !ov.dHv && c.dQk * c.nHeads * (family == Family::Xlstm ? 2 : 1) != c.dModel)
+        usage("--" + headsOption + " must divide --d-model (or give --d-qk and --d-hv)");
+    return c;
+}
+
+void addRateOptions(QCommandLineParser& p) {
+    p.addOptions({
+        {"accelerator", "V100, A100, H100, B200, an accelerator CSV or a `scalex bench` JSON (measured roofs).", "name|file", "H100"},
+        {"accelerator-name", "Row of an accelerator CSV with several rows.", "name"},
+        {"alpha-eff-fraction", "alpha_eff = x alpha_acc (default 1: the roofline bound).", "x"},
+        {"beta-eff-fraction", "beta_eff = x beta_acc (default 1).", "x"},
+        {"fit", "Rates of a `scalex fit runtime --json` file: the fitted model of the same family nearest in parameters.", "file"},
+        {"fit-model", "Use this model's rates from --fit (e.g. xlstm_7b).", "name"},
+    });
+}
+
+struct FitEntry {
+    std::string model;
+    Family family;
+    double params = 0;
+    Stage stage;
+    StageModel rates;
+};
+
+std::vector<FitEntry> readFitFile(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) usage("--fit: " + path + ": cannot open: " + f.errorString());
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    if (pe.error != QJsonParseError::NoError)
+        usage(QStringLiteral("--fit: %1: offset %2: %3").arg(path).arg(pe.offset).arg(pe.errorString()));
+    if (!doc.object().value("fits").isArray()) usage("--fit: " + path + ": expected an object with a \"fits\" array");
+    std::vector<FitEntry> out;
+    const QJsonArray fits = doc.object().value("fits").toArray();
+    for (int i = 0; i < fits.size(); ++i) {
+        const QJsonObject o = fits[i].toObject();
+        const QString where = QStringLiteral("--fit: %1: fits[%2]").arg(path).arg(i);
+        const auto fam = parseFamily(o.value("family").toString().toStdString());
+        const auto stage = parseStage(o.value("stage").toString().toStdString());
+        if (!fam) usage(where + ".family: expected transformer or xlstm");
+        if (!stage) usage(where + ".stage: expected prefill or decode");
+        const char* rateKey = *stage == Stage::Prefill ? "alpha_eff" : "beta_eff";
+        FitEntry e{o.value("model").toString().toStdString(), *fam, o.value("num_params").toDouble(), *stage, {}};
+        e.rates.rate = o.value(rateKey).toDouble();
+        e.rates.overhead = o.value("eps").toDouble(-1);
+        e.rates.batchTerm = o.value("batch_term").toDouble(-1);
+        if (!(e.rates.rate > 0)) usage(where + "." + rateKey + ": expected a positive number");
+        if (e.rates.overhead < 0) usage(where + ".eps: expected a non-negative number");
+        if (e.rates.batchTerm < 0) usage(where + ".batch_term: expected a non-negative number");
+        if (!(e.params > 0)) usage(where + ".num_params: expected a positive number");
+        out.push_back(e);
+    }
+    return out;
+}
+
+// Where the rates come from, per family.
+struct RateSource {
+    Accelerator accelerator;
+    double alphaFraction = 1, betaFraction = 1;
+    std::vector<FitEntry> fits;  // empty: accelerator fractions
+    std::string fitModel;
+
+    const FitEntry* pick(Family family, double params, Stage stage) const {
+        const FitEntry* best = nullptr;
+        double bestDistance = std::numeric_limits<double>::infinity();
+        for (const auto& e : fits) {
+            if (e.stage != stage) continue;
+            if (!fitModel.empty() ? e.model != fitModel : e.family != family) continue;
+            const double d = std::fabs(std::log(e.params / params));
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = &e;
+            }
+        }
+        return best;
+    }
+
+    RuntimeRates rates(const ModelConfig& c, QJsonObject* provenance = nullptr) const {
+        RuntimeRates r = ratesFromAccelerator(accelerator, alphaFraction, betaFraction);
+        if (fits.empty()) return r;
+        const double n = static_cast<double>(countParameters(c).total());
+        for (Stage s : {Stage::Prefill, Stage::Decode}) {
+            const FitEntry* e = pick(c.family, n, s);
+            if (!e)
+                usage(QStringLiteral("--fit: no %1 fit for %2 %3")
+                          .arg(q(stageName(s)), fitModel.empty() ? QStringLiteral("family") : QStringLiteral("model"),
+                               fitModel.empty() ? q(familyName(c.family)) : q(fitModel)));
+            (s == Stage::Prefill ? r.prefill : r.decode) = e->rates;
+            if (provenance) (*provenance)[QString::fromUtf8(stageName(s).data())] = q(e->model);
+        }
+        return r;
+    }
+};
+
+RateSource rateSource(const QCommandLineParser& p) {
+    RateSource src;
+    src.accelerator = resolveAccelerator(p.value("accelerator"), p.value("accelerator-name"));
+    for (const char* name : {"alpha-eff-fraction", "beta-eff-fraction"}) {
+        if (auto v = doubleOption(p, name)) {
+            if (!(*v > 0 && *v <= 1)) usage(QStringLiteral("--%1 must be in (0, 1], got %2").arg(name, p.value(name)));
+            (QString(name) == "alpha-eff-fraction" ? src.alphaFraction : src.betaFraction) = *v;
+        }
+    }
+    if (p.isSet("fit")) {
+        if (p.isSet("alpha-eff-fraction") || p.isSet("beta-eff-fraction"))
+            usage("--fit and --alpha-eff-fraction/--beta-eff-fraction exclude each other");
+        src.fits = readFitFile(p.value("fit"));
+        if (p.isSet("fit-model")) {
+            src.fitModel = p.value("fit-model").toStdString();
+            if (std::none_of(src.fits.begin(), src.fits.end(), [&](const auto& e) { return e.model == src.fitModel; }))
+                usage("--fit-model: no model '" + p.value("fit-model") + "' in " + p.value("fit"));
+        }
+    } else if (p.isSet("fit-model")) {
+        usage("--fit-model needs --fit");
+    }
+    return src;
+}
+
+QJsonObject ratesJson(const RuntimeRates& r, const Accelerator& acc) {
+    return {{"alpha_eff", r.prefill.rate},
+            {"beta_eff", r.decode.rate},
+            {"alpha_eff_over_acc", r.prefill.rate / acc.flops},
+            {"beta_eff_over_acc", r.decode.rate / acc.memoryBandwidth},
+            {"eps_prefill", r.prefill.overhead},
+            {"eps_decode", r.decode.overhead},
+            {"batch_term_decode", r.decode.batchTerm}};
+}
+
+QJsonObject predictionJson(const Prediction& x) {
+    return {{"ttft_ms", x.ttft * 1e3},
+            {"step_ms", x.stepTime * 1e3},
+            {"throughput_tok_per_s", x.throughput},
+            {"prefill_flops", x.prefillFlops},
+            {"prefill_bytes", x.prefillBytes},
+            {"prefill_intensity", x.prefillIntensity()},
+            {"decode_step_flops", x.decodeFlops},
+            {"decode_step_bytes", x.decodeBytes},
+            {"decode_intensity", x.decodeIntensity()},
+            {"weight_bytes", x.weightBytes},
+            {"cache_bytes", x.cacheBytes},
+            {"memory_bytes", x.memoryBytes()}};
+}
+
+double positiveMs(const QCommandLineParser& p, const char* name) {
+    const double v = *doubleOption(p, name);
+    if (!(v > 0)) usage(QStringLiteral("--%1 must be positive, got %2").arg(name, p.value(name)));
+    return v * 1e-3;
+}
+
+int predictRuntime(const QStringList& args) {
+    QCommandLineParser p;
+    p.setApplicationDescription("Predict TTFT, step time, throughput and memory of one configuration.");
+    p.addHelpOption();
+    addArchOptions(p, true);
+    addRateOptions(p);
+    addWorkOptions(p);
+    p.addOptions({{"batch", "Batch size B.", "n", "1"}, {"prefill", "Prefill length T_p.", "n", "0"}, {"json", "Print one JSON object."}});
+    parseOrThrow(p, args);
+    if (p.isSet("help")) {
+        printText(p.helpText());
+        return kExitOk;
+    }
+    rejectPositionals(p);
+    const Family family = familyOption(p);
+    if (family == Family::Xlstm && p.isSet("n-kv-heads"))
+        usage("--n-kv-heads applies to Transformers only (an mLSTM has no key/value head groups)");
+    const ModelConfig c = configFrom(p, family);
+    const WorkSettings s = workSettings(p);
+    const RateSource src = rateSource(p);
+    const double batch = static_cast<double>(*intOption(p, "batch"));
+    const double prefill = static_cast<double>(*intOption(p, "prefill", 0));
+    QJsonObject from;
+    const RuntimeRates r = src.rates(c, &from);
+    const Prediction x = predict(c, batch, prefill, r, s);
+    if (!p.isSet("json")) {
+        QString out;
+        QTextStream t(&out);
+        t << familyLabel(c.family).data() << " d_model " << c.dModel << ", " << c.nLayers << " layers, "
+          << countParameters(c).total() << " parameters; batch " << batch << ", prefill " << prefill << "\n"
+          << "TTFT        " << QString::number(x.ttft * 1e3, 'g', 6) << " ms\n"
+          << "step time   " << QString::number(x.stepTime * 1e3, 'g', 6) << " ms\n"
+          << "throughput  " << QString::number(x.throughput, 'g', 6) << " tokens/s\n"
+          << "memory      " << QString::number(x.memoryBytes() / 1e9, 'g', 6) << " GB (weights "
+          << QString::number(x.weightBytes / 1e9, 'g', 6) << ", cache " << QString::number(x.cacheBytes / 1e9, 'g', 6) << ")\n";
+        printText(out);
+        return kExitOk;
+    }
+    QJsonObject out = predictionJson(x);
+    out["config"] = configJson(c);
+    out["batch"] = batch;
+    out["prefill"] = prefill;
+    out["generated_tokens"] = s.generatedTokens;
+    out["convention"] = q(s.convention.name);
+    out["f_causal"] = s.convention.ops.causal;
+    out["accelerator"] = acceleratorJson(src.accelerator);
+    out["rates"] = ratesJson(r, src.accelerator);
+    if (!from.isEmpty()) out["rates_from_fit"] = from;
+    printJson(out);
+    return kExitOk;
+}
+
+int predictMaxModel(const QStringList& args) {
+    QCommandLineParser p;
+    p.setApplicationDescription(
+        "The largest model of a family of configurations that meets a TTFT or step-time budget: the appendix "
+        "Token/Param table (default) or a width sweep at fixed depth.");
+    p.addHelpOption();
+    p.addOptions({
+        {"family", "transformer (llama) or xlstm (mlstm).", "name"},
+        {"ttft-ms", "TTFT budget [ms].", "x"},
+        {"step-ms", "Step-time budget [ms].", "x"},
+        {"batch", "Batch size B.", "n", "1"},
+        {"prefill", "Prefill length T_p.", "n", "0"},
+        {"candidates", "appendix (Tab. *_tokenparam_hyperparams), appendix-all (also the IsoFLOP tables) or sweep.", "kind", "appendix"},
+        {"configs", "Appendix model tables (default: built-in datasets/paper/model_configs.csv).", "file"},
+        {"d-model-range", "Sweep widths MIN:MAX:STEP.", "range", "512:8192:128"},
+        {"n-layers", "Sweep depth.", "n", "32"},
+        {"head-dim", "Sweep head width (Transformer d_qk = d_hv; mLSTM d_hv, d_qk half of it).", "n", "128"},
+        {"json", "Print one JSON object."},
+    });
+    addRateOptions(p);
+    addWorkOptions(p);
+    parseOrThrow(p, args);
+    if (p.isSet("help")) {
+        printText(p.helpText());
+        return kExitOk;
+    }
+    rejectPositionals(p);
+    const Family family = familyOption(p);
+    if (p.isSet("ttft-ms") == p.isSet("step-ms")) usage("give exactly one of --ttft-ms and --step-ms");
+    const Stage stage = p.isSet("ttft-ms") ? Stage::Prefill : Stage::Decode;
+    const double budget = positiveMs(p, stage == Stage::Prefill ? "ttft-ms" : "step-ms");
+    const double batch = static_cast<double>(*intOption(p, "batch"));
+    const double prefill = static_cast<double>(*intOption(p, "prefill", 0));
+    const WorkSettings s = workSettings(p);
+    const RateSource src = rateSource(p);
+
+    std::vector<Candidate> cands;
+    const QString kind = p.value("candidates");
+    if (kind == "appendix" || kind == "appendix-all") {
+        QString error;
+        const QString path = p.isSet("configs") ? p.value("configs") : builtinModelConfigs();
+        auto table = data::loadAppendixConfigs(path, &error);
+        if (!table) usage("--configs: " + error);
+        for (const auto& a : *table) {
+            if (a.config.family != family || (kind == "appendix" && a.experimentSet != "tokenparam")) continue;
+            cands.push_back({a.sourceTable + " " + std::to_string(static_cast<long long>(a.paramsM)) + "M", a.config});
+        }
+    } else if (kind == "sweep") {
+        const QStringList parts = p.value("d-model-range").split(':');
+        bool ok = parts.size() == 3;
+        std::int64_t v[3] = {0, 0, 0};
+        for (int i = 0; ok && i < 3; ++i) v[i] = parts[i].toLongLong(&ok);
+        if (!ok || v[0] <= 0 || v[1] < v[0] || v[2] <= 0)
+            usage("--d-model-range: expected MIN:MAX:STEP with 0 < MIN <= MAX and STEP > 0, got '" + p.value("d-model-range") + "'");
+        cands = widthSweep(family, v[0], v[1], v[2], *intOption(p, "n-layers"), *intOption(p, "head-dim"));
+    } else {
+        usage("--candidates: expected appendix, appendix-all or sweep, got '" + kind + "'");
+    }
+    if (cands.empty()) usage("no candidate configurations (check --d-model-range and --head-dim)");
+
+    const RatesFor rates = [&](const ModelConfig& c) { return src.rates(c); };
+    const MaxModelAnswer a = largestWithinBudget(cands, stage, budget, batch, prefill, rates, s);
+    QJsonArray evaluated;
+    for (const auto& e : a.evaluated)
+        evaluated.append(QJsonObject{{"label", q(cands[e.index].label)},
+                                     {"params", e.params},
+                                     {stage == Stage::Prefill ? "ttft_ms" : "step_ms", e.seconds * 1e3},
+                                     {"meets_budget", e.meetsBudget}});
+    QJsonValue best(QJsonValue::Null);
+    if (a.best) {
+        const Candidate& c = cands[*a.best];
+        QJsonObject b{{"label", q(c.label)}, {"config", configJson(c.config)}};
+        QJsonObject from;
+        const Prediction x = predict(c.config, batch, prefill, src.rates(c.config, &from), s);
+        b["prediction"] = predictionJson(x);
+        if (!from.isEmpty()) b["rates_from_fit"] = from;
+        best = b;
+    }
+    if (!p.isSet("json")) {
+        QString out;
+        QTextStream t(&out);
+        t << (stage == Stage::Prefill ? "TTFT" : "step-time") << " budget " << budget * 1e3 << " ms at batch " << batch
+          << ", prefill " << prefill << ": ";
+        if (a.best)
+            t << q(cands[*a.best].label) << " (" << qint64(a.evaluated[*a.best].params) << " parameters, "
+              << QString::number(a.evaluated[*a.best].seconds * 1e3, 'g', 5) << " ms)\n";
+        else
+            t << "no candidate meets it\n";
+        printText(out);
+        return kExitOk;
+    }
+    printJson(QJsonObject{{"family", q(familyName(family))},
+                          {"stage", q(stageName(stage))},
+                          {"budget_ms", budget * 1e3},
+                          {"batch", batch},
+                          {"prefill", prefill},
+                          {"candidates", kind},
+                          {"accelerator", acceleratorJson(src.accelerator)},
+                          {"best", best},
+                          {"evaluated", evaluated}});
+    return kExitOk;
+}
+
+int predictCrossover(const QStringList& args) {
+    QCommandLineParser p;
+    p.setApplicationDescription(
+        "The context length at which xLSTM's TTFT or step-time advantage over a Transformer of the same width and "
+        "depth reaches a factor (Transformer time / xLSTM time).");
+    p.addHelpOption();
+    addArchOptions(p, false);
+    p.addOptions({
+        {"xlstm-n-heads", "mLSTM heads of the xLSTM (its d_qk = d/2/H, d_hv = d/H).", "n"},
+        {"factor", "Advantage factor F (> 0).", "x"},
+        {"stage", "prefill (TTFT) or decode (step time).", "stage", "decode"},
+        {"batch", "Batch size B.", "n", "1"},
+        {"max-context", "Upper end of the search.", "n", "16777216"},
+        {"json", "Print one JSON object."},
+    });
+    addRateOptions(p);
+    addWorkOptions(p);
+    parseOrThrow(p, args);
+    if (p.isSet("help")) {
+        printText(p.helpText());
+        return kExitOk;
+    }
+    rejectPositionals(p);
+    if (!p.isSet("factor")) usage("missing required option --factor");
+    const double factor = *doubleOption(p, "factor");
+    if (!(factor > 0)) usage("--factor must be positive, got " + p.value("factor"));
+    const auto stage = parseStage(p.value("stage").toStdString());
+    if (!stage) usage("--stage: unknown stage '" + p.value("stage") + "' (expected prefill or decode)");
+    if (p.isSet("d-qk") || p.isSet("d-hv"))
+        usage("--d-qk/--d-hv would apply to both models; crossover uses the study's head widths");
+    const ModelConfig t = configFrom(p, Family::Transformer);
+    if (!p.isSet("xlstm-n-heads")) usage("missing required option --xlstm-n-heads");
+    // Same width, depth, d_ff and vocabulary; its own heads.
+    ModelConfig x = makeStudyConfig(Family::Xlstm, t.dModel, t.nLayers, requiredIntOption(p, "xlstm-n-heads"),
+                                    ConfigOverrides{std::nullopt, std::nullopt, std::nullopt, intOption(p, "d-ff"),
+                                                    intOption(p, "vocab"), intOption(p, "chunk")});
+    if (auto problem = validate(x)) usage("--xlstm-" + q(*problem).replace('_', '-'));
+    if (x.dHv * x.nHeads != x.dModel || x.dQk * 2 * x.nHeads != x.dModel)
+        usage("--xlstm-n-heads must divide --d-model/2");
+    const WorkSettings s = workSettings(p);
+    const RateSource src = rateSource(p);
+    const double batch = static_cast<double>(*intOption(p, "batch"));
+    const double maxContext = static_cast<double>(*intOption(p, "max-context", 2));
+    QJsonObject fromT, fromX;
+    const RuntimeRates rt = src.rates(t, &fromT), rx = src.rates(x, &fromX);
+    const CrossoverAnswer a = advantageCrossover(t, rt, x, rx, *stage, batch, factor, s, 1, maxContext);
+    if (!p.isSet("json")) {
+        QString out;
+        QTextStream ts(&out);
+        ts << "xLSTM " << (*stage == Stage::Prefill ? "TTFT" : "step-time") << " advantage " << factor << "x ";
+        if (a.context)
+            ts << "from context " << qint64(*a.context) << "\n";
+        else
+            ts << "not reached up to context " << qint64(maxContext) << " (advantage there " << a.advantageAtEnd << ")\n";
+        printText(out);
+        return kExitOk;
+    }
+    QJsonObject out{{"stage", q(stageName(*stage))},
+                    {"factor", factor},
+                    {"batch", batch},
+                    {"context", a.context ? QJsonValue(*a.context) : QJsonValue(QJsonValue::Null)},
+                    {"advantage_at_1", a.advantageAtStart},
+                    {"advantage_at_max_context", a.advantageAtEnd},
+                    {"max_context", maxContext},
+                    {"transformer", configJson(t)},
+                    {"xlstm", configJson(x)},
+                    {"accelerator", acceleratorJson(src.accelerator)},
+                    {"transformer_rates", ratesJson(rt, src.accelerator)},
+                    {"xlstm_rates", ratesJson(rx, src.accelerator)}};
+    if (!fromT.isEmpty()) out["rates_from_fit"] = QJsonObject{{"transformer", fromT}, {"xlstm", fromX}};
+    printJson(out);
+    return kExitOk;
+}
+
+}  // namespace
+
+int verbPredict(const QStringList& args) {
+    const QString sub = args.value(1);
+    QStringList rest = args.mid(1);  // the sub-verb takes the place of the verb
+    if (sub == "runtime") return predictRuntime(rest);
+    if (sub == "max-model") return predictMaxModel(rest);
+    if (sub == "crossover") return predictCrossover(rest);
+    if (sub.isEmpty()) usage("missing sub-verb (expected runtime, max-model or crossover)");
+    if (sub == "--help" || sub == "-h" || sub == "help") {
+        printText(QStringLiteral(
+            "Usage: scalex predict <runtime|max-model|crossover> [options]\n"
+            "  runtime    TTFT, step time, throughput and memory of one configuration\n"
+            "  max-model  the largest configuration that meets a TTFT or step-time budget\n"
+            "  crossover  the context length at which xLSTM's advantage reaches a factor\n"
+            "`scalex predict <sub-verb> --help` lists the options.\n"));
+        return kExitOk;
+    }
+    usage("unknown sub-verb '" + sub + "' (expected runtime, max-model or crossover)");
+}
+
+}  // namespace scalex::cli
+
+// Q_INIT_RESOURCE declares the registration function in the enclosing namespace, so it is called
+// from the global one; registering the static library's resources twice is harmless.
+static void initScalexRuntimeResources() { Q_INIT_RESOURCE(scalex); }
+
+void scalex::cli::initRuntimeResources() {
+    static const bool done = (initScalexRuntimeResources(), true);
+    (void)done;
+}
