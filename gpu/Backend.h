@@ -47,12 +47,14 @@ struct MlstmShape {
 };
 
 // How long to time one kernel: `warmup` untimed runs, then at least `minReps` timed runs and
-// more until `minSeconds` have passed (at most `maxReps`). The median is reported.
+// more until `minSeconds` have passed (at most `maxReps`); once `maxSeconds` have passed, one
+// timed run is enough (long kernels at large T). The median is reported.
 struct TimingPlan {
     int warmup = 1;
     int minReps = 3;
     int maxReps = 50;
     double minSeconds = 0.2;
+    double maxSeconds = 2.0;
     const std::atomic<bool>* cancel = nullptr;  // stops the repetitions early when set
 };
 

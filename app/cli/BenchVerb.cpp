@@ -72,8 +72,8 @@ int verbBench(const QStringList& args) {
         "On-device microbenchmarks: GEMM (fp32, fp16, bf16) and STREAM copy/triad for the roofs, causal "
         "attention prefill/decode (MHA and GQA, head dim 128) and the xLSTM-7B mLSTM cell (chunkwise and "
         "recurrent step, d_qk 128, d_hv 256) over T. FLOPs and bytes follow the paper's accounting.\n"
-        "The T sweep runs from --min-tokens to --max-tokens (default 512..65536 on CUDA; the CPU default "
-        "stops at 8192, where one attention prefill of 32 heads already takes seconds).");
+        "The T sweep doubles from --min-tokens to --max-tokens (default 512..65536 on CUDA; the CPU default "
+        "stops at 4096, where one attention prefill of 32 heads already takes seconds).");
     p.addHelpOption();
     p.addOptions({
         {"backend", "cpu, cuda or auto (CUDA when a device is usable, else CPU).", "name", "auto"},
@@ -122,10 +122,10 @@ int verbBench(const QStringList& args) {
     }
     if (!backend) backend = gpu::makeCpuBackend(threads);
     const bool onGpu = backend->device().backend == "cuda";
-    o.maxTokens = static_cast<int>(intOption(p, "max-tokens").value_or(onGpu ? 65536 : 8192));
+    o.maxTokens = static_cast<int>(intOption(p, "max-tokens").value_or(onGpu ? 65536 : 4096));
     if (o.maxTokens > (1 << 20)) throw UsageError("--max-tokens: at most 1048576");
     if (o.minTokens > o.maxTokens) throw UsageError("--min-tokens must not exceed --max-tokens");
-    if (o.quick) o.timing = {1, 2, 20, 0.02, nullptr};
+    if (o.quick) o.timing = {1, 2, 20, 0.02, 0.5, nullptr};
 
     if (!onGpu && backendName == "auto") std::fprintf(stderr, "scalex bench: using the CPU (%s)\n", why.c_str());
     gCancel.store(false);

@@ -23,7 +23,8 @@ std::vector<double> timeRuns(const TimingPlan& plan, F&& run) {
     std::vector<double> times;
     double total = 0;
     while (!cancelled() && static_cast<int>(times.size()) < plan.maxReps &&
-           (static_cast<int>(times.size()) < plan.minReps || total < plan.minSeconds)) {
+           (times.empty() || (static_cast<int>(times.size()) < plan.minReps && total < plan.maxSeconds) ||
+            total < plan.minSeconds)) {
         const auto t0 = std::chrono::steady_clock::now();
         run();
         const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

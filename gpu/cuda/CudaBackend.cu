@@ -521,7 +521,8 @@ public:
         std::vector<double> times;
         double total = 0;
         while (!cancelled() && static_cast<int>(times.size()) < plan.maxReps &&
-               (static_cast<int>(times.size()) < plan.minReps || total < plan.minSeconds)) {
+               (times.empty() || (static_cast<int>(times.size()) < plan.minReps && total < plan.maxSeconds) ||
+            total < plan.minSeconds)) {
             check(cudaEventRecord(start_), "cudaEventRecord");
             run();
             check(cudaEventRecord(stop_), "cudaEventRecord");

@@ -205,7 +205,7 @@ TEST(CpuBackend, QuickBenchAccountsWithThePaperFormulas) {
     BenchOptions o;
     o.quick = true;
     o.gemm = o.bandwidth = false;
-    o.timing = {0, 1, 1, 0.0, nullptr};
+    o.timing = {0, 1, 1, 0.0, 0.0, nullptr};
     const BenchReport r = runBench(*backend, o);
     // 2 decode/prefill x 2 variants x 2 T + 2 mLSTM chunkwise + 1 step.
     ASSERT_EQ(r.measurements.size(), 11u);
