@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/accounting/ParamCount.h"
+#include "core/data/CsvReader.h"
 
 namespace scalex::data {
 
@@ -23,8 +24,8 @@ struct LoadFailure : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// A strict reader for comma-separated files without quoted fields ('#' lines are comments):
-// every row must have as many fields as the header.
+// A strict reader for comma-separated files on the shared tokenizer (core/data/CsvReader.h;
+// '#' lines are comments): every row must have as many fields as the header.
 struct StrictCsv {
     QString path;
     QStringList header;
@@ -90,28 +91,33 @@ StrictCsv readStrictCsv(const QString& path) {
     StrictCsv csv;
     csv.path = path;
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
+    if (!file.open(QIODevice::ReadOnly))
         throw LoadFailure(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()).toStdString());
-    QTextStream in(&file);
-    int line = 0;
-    while (!in.atEnd()) {
-        QString text = in.readLine();
-        ++line;
-        if (text.endsWith('\r')) text.chop(1);
-        if (text.trimmed().isEmpty() || text.startsWith('#')) continue;
-        if (text.contains('"')) csv.fail(line, "quoted fields are not supported in this format");
-        QStringList fields = text.split(',');
-        for (auto& f : fields) f = f.trimmed();
-        if (csv.header.isEmpty()) {
-            csv.header = fields;
-            csv.headerLine = line;
-            continue;
-        }
-        if (fields.size() != csv.header.size())
-            csv.fail(line, QStringLiteral("expected %1 fields (as the header), found %2").arg(csv.header.size()).arg(fields.size()));
-        csv.rows.push_back({line, fields});
+    QByteArray bytes = file.readAll();
+    if (bytes.startsWith("\xEF\xBB\xBF")) bytes.remove(0, 3);
+    // '#' lines are comments (the shipped tables carry their source there); blank them so the
+    // tokenizer skips them and line numbers stay those of the file.
+    for (qsizetype pos = 0; pos < bytes.size();) {
+        qsizetype eol = bytes.indexOf('\n', pos);
+        if (eol < 0) eol = bytes.size();
+        if (bytes[pos] == '#') bytes.replace(pos, eol - pos, QByteArray());
+        else pos = eol;
+        pos = bytes.indexOf('\n', pos);
+        if (pos < 0) break;
+        ++pos;
     }
-    if (csv.header.isEmpty()) csv.fail(std::max(line, 1), "empty file: expected a header line");
+    const auto table = readDelimited(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                                     path.toStdString(), ',');
+    if (!table) throw LoadFailure(table.error().toString());
+    csv.headerLine = table->headerLine;
+    for (const auto& h : table->header) csv.header << QString::fromStdString(h).trimmed();
+    for (const auto& r : table->rows) {
+        QStringList fields;
+        for (const auto& c : r.cells) fields << QString::fromStdString(c).trimmed();
+        if (fields.size() != csv.header.size())
+            csv.fail(r.line, QStringLiteral("expected %1 fields (as the header), found %2").arg(csv.header.size()).arg(fields.size()));
+        csv.rows.push_back({r.line, fields});
+    }
     return csv;
 }
 

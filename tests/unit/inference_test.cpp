@@ -407,7 +407,6 @@ TEST(InferenceMeasurements, BadInputNamesFileLineAndColumn) {
         {"m,xlstm,1,0,100,-3,0.5,False\n", "2:6 (ttft_ms): expected a positive value or -1 (failed), got '-3'"},
         {"m,xlstm,1,0,100,1.5,0.5,maybe\n", "2:8 (failed): expected True or False, got 'maybe'"},
         {"m,xlstm,1,0,100,1.5,0.5,False\nm,llama2,2,0,100,1.5,0.5,False\n", "3:2 (family): model 'm' was 'xlstm' on an earlier line"},
-        {"m,\"xlstm\",1,0,100,1.5,0.5,False\n", "2: quoted fields are not supported in this format"},
     };
     int i = 0;
     for (const auto& c : cases) {
@@ -416,6 +415,16 @@ TEST(InferenceMeasurements, BadInputNamesFileLineAndColumn) {
         EXPECT_FALSE(data::loadInferenceMeasurements(path, &error));
         EXPECT_EQ(error, path + ":" + c.expected);
     }
+    // Quoted fields are read by the shared tokenizer; an unclosed quote is its error.
+    const QString quoted = writeTemp(dir, "quoted.csv", header + "\"m\",\"xlstm\",1,0,100,1.5,0.5,False\n");
+    QString qerror;
+    auto qd = data::loadInferenceMeasurements(quoted, &qerror);
+    ASSERT_TRUE(qd) << qerror.toStdString();
+    EXPECT_EQ(qd->points[0].model, "m");
+    const QString open = writeTemp(dir, "open.csv", header + "m,\"xlstm,1,0,100,1.5,0.5,False\n");
+    EXPECT_FALSE(data::loadInferenceMeasurements(open, &qerror));
+    EXPECT_TRUE(qerror.startsWith(open + ", line 2")) << qerror.toStdString();
+
     const QString noCol = writeTemp(dir, "nocol.csv", "model,family,batchsize,prefill,ttft_ms\nm,xlstm,1,0,1\n");
     QString error;
     EXPECT_FALSE(data::loadInferenceMeasurements(noCol, &error));
