@@ -1,0 +1,113 @@
+// The fits' speed on the study's data. The headline figure: the full 8000-start paper grid for the
+// L(N,D) fit (γ free, δ = 1e-3) on the 35 xLSTM token/param runs, wall time on 2 threads.
+//   scalex_fit_bench --benchmark_filter=PaperGrid
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <map>
+
+#include "core/data/RunAnalyses.h"
+#include "core/data/RunTableIo.h"
+#include "core/fit/Bootstrap.h"
+#include "core/fit/IsoFlop.h"
+#include "core/fit/LossSurface.h"
+
+namespace {
+
+using namespace scalex;
+
+// ../shared beside the checkout, found from this file's location.
+std::string sharedFile(const std::string& relative) {
+    return (std::filesystem::path(__FILE__).parent_path() / "../../../shared/data/xlstm" / relative).lexically_normal().string();
+}
+
+const data::RunTable* loadTable(const std::string& file) {
+    static std::map<std::string, data::RunTable> cache;
+    if (auto it = cache.find(file); it != cache.end()) return &it->second;
+    auto loaded = data::loadRunTable(sharedFile(file));
+    if (!loaded) return nullptr;
+    return &cache.emplace(file, std::move(*loaded)).first->second;
+}
+
+std::vector<fit::LossPoint> tokenParamPoints(accounting::Family family) {
+    const auto* table = loadTable("tokenparam_runs_ctx8192.csv");
+    if (!table) return {};
+    data::RunFilter f;
+    f.family = family;
+    return data::lossSurfacePoints(*table, f).points;
+}
+
+// args: family (0 Transformer, 1 xLSTM), threads, fit γ (1) or γ = 1 (0), exhaustive (1: every start to the tight stop)
+void PaperGrid(benchmark::State& state) {
+    const auto family = state.range(0) ? accounting::Family::Xlstm : accounting::Family::Transformer;
+    const auto pts = tokenParamPoints(family);
+    if (pts.empty()) {
+        state.SkipWithError("../shared/data/xlstm/tokenparam_runs_ctx8192.csv is not beside the checkout");
+        return;
+    }
+    fit::LossSurfaceSettings s;
+    s.fitGamma = state.range(2) != 0;
+    if (state.range(3)) s.screenStopDelta = s.stopDelta;
+    fit::FitControl control;
+    control.threads = static_cast<int>(state.range(1));
+    fit::LossSurfaceFit last;
+    for (auto _ : state) {
+        last = fit::fitLossSurface(pts, s, control);
+        benchmark::DoNotOptimize(last.objective);
+    }
+    state.counters["runs"] = static_cast<double>(pts.size());
+    state.counters["starts"] = static_cast<double>(last.nStarts);
+    state.counters["converged"] = static_cast<double>(last.nConverged);
+    state.counters["objective"] = last.objective;  // xLSTM γ free: paper 8.5572e-05; Transformer 7.1475e-05
+    state.counters["starts_per_s"] = benchmark::Counter(static_cast<double>(last.nStarts), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(PaperGrid)
+    ->ArgNames({"xlstm", "threads", "fit_gamma", "exhaustive"})
+    ->Args({1, 2, 1, 0})  // the headline figure
+    ->Args({0, 2, 1, 0})
+    ->Args({1, 1, 1, 0})
+    ->Args({1, 2, 0, 0})
+    ->Args({1, 2, 1, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3);
+
+void IsoFlopPowerLaws(benchmark::State& state) {
+    const auto* table = loadTable("runs_isoflop_llama_ctx8192.csv");
+    if (!table) {
+        state.SkipWithError("../shared/data/xlstm/runs_isoflop_llama_ctx8192.csv is not beside the checkout");
+        return;
+    }
+    data::RunFilter f;
+    f.selectedOnly = true;
+    const auto runs = data::isoFlopRuns(*table, f).points;
+    fit::IsoFlopSettings s;
+    s.fitMin = 5e18;
+    s.fitMax = 2e20;
+    for (auto _ : state) benchmark::DoNotOptimize(fit::fitIsoFlop(runs, s).nOptLaw);
+    state.counters["runs"] = static_cast<double>(runs.size());
+}
+BENCHMARK(IsoFlopPowerLaws)->Unit(benchmark::kMicrosecond);
+
+void IsoFlopBootstrap(benchmark::State& state) {
+    const auto* table = loadTable("runs_isoflop_llama_ctx8192.csv");
+    if (!table) {
+        state.SkipWithError("../shared/data/xlstm/runs_isoflop_llama_ctx8192.csv is not beside the checkout");
+        return;
+    }
+    data::RunFilter f;
+    f.selectedOnly = true;
+    const auto runs = data::isoFlopRuns(*table, f).points;
+    fit::IsoFlopSettings s;
+    s.fitMin = 5e18;
+    s.fitMax = 2e20;
+    fit::BootstrapSettings b;
+    b.resamples = 1000;
+    fit::FitControl control;
+    control.threads = 2;
+    const std::vector<double> budgets{1e21};
+    for (auto _ : state) benchmark::DoNotOptimize(fit::bootstrapIsoFlop(runs, s, budgets, b, control).nResamples);
+}
+BENCHMARK(IsoFlopBootstrap)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
