@@ -21,6 +21,7 @@
 #include "core/inference/Deployment.h"
 #include "core/inference/RuntimeFit.h"
 #include "core/inference/RuntimeModel.h"
+#include "gpu/BenchJson.h"
 #include "tests/support/TestData.h"
 
 using namespace scalex;
@@ -537,4 +538,38 @@ TEST(FitRuntimeCommand, BadOptionsThrowOneLineUsageErrors) {
     EXPECT_EQ(message({"runtime", "--data", "x.csv", "--loss", "huber"}), "--loss: expected l1 or l2, got 'huber'");
     EXPECT_EQ(message({"runtime", "--data", "/nonexistent/x.csv"}),
               "--data: /nonexistent/x.csv: cannot open: No such file or directory");
+}
+
+TEST(PredictCommand, MeasuredRoofsOfABenchFileAsAccelerator) {
+    // `scalex bench --out` stores measured roofs; predict uses its 16-bit GEMM rate and triad bandwidth.
+    gpu::BenchReport report;
+    report.device.backend = "cuda";
+    report.device.name = "Test GPU";
+    report.created = "2026-01-01T00:00:00Z";
+    report.roofs.computeF32 = 50e12;
+    report.roofs.compute16 = 400e12;
+    report.roofs.bandwidth = 2e12;
+    QTemporaryDir dir;
+    const QString path = dir.filePath("bench.json");
+    gpu::saveBenchReport(report, path);
+    testing::internal::CaptureStdout();
+    const int rc = cli::verbPredict({"predict", "runtime", "--family", "llama", "--d-model", "1024", "--n-layers", "24",
+                                     "--n-heads", "16", "--batch", "2", "--prefill", "512", "--accelerator", path, "--json"});
+    const std::string out = testing::internal::GetCapturedStdout();
+    ASSERT_EQ(rc, 0);
+    const QJsonObject j = QJsonDocument::fromJson(QByteArray::fromStdString(out)).object();
+    EXPECT_EQ(j["accelerator"].toObject()["name"].toString(), "Test GPU (measured roofs)");
+    EXPECT_NEAR(j["ttft_ms"].toDouble(), 1e3 * j["prefill_flops"].toDouble() / 400e12, 1e-12);
+    EXPECT_NEAR(j["step_ms"].toDouble(), 1e3 * j["decode_step_bytes"].toDouble() / 2e12, 1e-12);
+
+    report.roofs.bandwidth = 0;  // a compute-only run has no memory roof
+    gpu::saveBenchReport(report, path);
+    try {
+        cli::verbPredict({"predict", "runtime", "--family", "llama", "--d-model", "1024", "--n-layers", "24",
+                          "--n-heads", "16", "--accelerator", path});
+        FAIL() << "expected a usage error";
+    } catch (const cli::UsageError& e) {
+        EXPECT_EQ(std::string(e.what()), "--accelerator: " + path.toStdString() +
+                                             ": the benchmark has no usable roofs (memory_bandwidth must be positive)");
+    }
 }
