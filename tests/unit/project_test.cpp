@@ -13,6 +13,7 @@
 #include <quazip/quazipfile.h>
 #include <quazip/quazipnewinfo.h>
 
+#include "app/cli/Verbs.h"
 #include "core/data/ExampleProject.h"
 #include "core/data/Export.h"
 #include "core/data/Project.h"
@@ -131,6 +132,22 @@ TEST(Project, RoundTripKeepsRunsSettingsRecipesAndResults) {
     auto fourth = writeProject(*third);
     ASSERT_TRUE(fourth);
     EXPECT_EQ(*fourth, *again);
+}
+
+TEST(Project, BuiltinExampleAndTablesAreEmbedded) {
+    scalex::cli::ensureBuiltinResources();
+    QString error;
+    const auto example = loadExampleProject(&error);
+    ASSERT_TRUE(example) << error.toStdString();
+    ASSERT_EQ(example->tables.size(), 2u);
+    EXPECT_EQ(example->tables[0].name, kExampleTokenParamTable);
+    EXPECT_EQ(example->tables[0].table.runs.size(), 64u);
+    EXPECT_EQ(example->tables[1].name, kExampleIsoFlopTable);
+    ASSERT_TRUE(example->generated);
+    auto builtin = loadPaperTables();
+    ASSERT_TRUE(builtin) << builtin.error().toString();
+    EXPECT_EQ(builtin->optimalConfigs.size(), paper().optimalConfigs.size());
+    EXPECT_EQ(builtin->modelConfigs.size(), paper().modelConfigs.size());
 }
 
 TEST(Project, TableCsvRoundTrip) {
