@@ -209,3 +209,58 @@ TEST(Bootstrap, SyntheticSlopesAreRecoveredWithinTheirIntervals) {
     }
     EXPECT_EQ(boot.intervals[0].name, "eta(22)");
 }
+
+TEST(RunAnalyses, FiltersTogglesAndSkippedRuns) {
+    data::RunTable t;
+    auto run = [](const char* id, accounting::Family f, double ctx, double n, double d, double c, double loss) {
+        data::Run r;
+        r.runId = id;
+        r.family = f;
+        r.context = ctx;
+        r.params = n;
+        r.tokens = d;
+        r.flops = c;
+        r.valLoss = loss;
+        return r;
+    };
+    t.runs.push_back(run("a", accounting::Family::Xlstm, 8192, 1e8, 2e9, 1.2e18, 3.1));
+    t.runs.push_back(run("b", accounting::Family::Xlstm, 2048, 2e8, 4e9, 4.8e18, 2.9));
+    t.runs.push_back(run("c", accounting::Family::Transformer, 8192, 1e8, 2e9, 1.5e18, 3.2));
+    auto noLoss = run("d", accounting::Family::Xlstm, 8192, 4e8, 8e9, 2e19, data::kUnknown);
+    noLoss.trainLoss = 2.7;  // validation loss missing: the training loss stands in
+    t.runs.push_back(noLoss);
+    auto noTokens = run("e", accounting::Family::Xlstm, 8192, 4e8, data::kUnknown, 2e19, 2.8);
+    noTokens.sourceLine = 6;
+    t.runs.push_back(noTokens);
+    auto problem = run("f", accounting::Family::Xlstm, 8192, 1e9, 2e10, 1.2e20, 2.5);
+    problem.problems.push_back("loss spike");
+    t.runs.push_back(problem);
+    auto excluded = run("g", accounting::Family::Xlstm, 8192, 1e9, 2e10, 1.2e20, 2.5);
+    excluded.userIncluded = false;
+    t.runs.push_back(excluded);
+
+    data::RunFilter f;
+    f.family = accounting::Family::Xlstm;
+    f.context = 8192;
+    const auto sel = data::lossSurfacePoints(t, f);
+    ASSERT_EQ(sel.points.size(), 2u);  // a and d; e lacks D; f has a problem; g is switched off
+    EXPECT_EQ(sel.runs[1]->runId, "d");
+    EXPECT_EQ(sel.points[1].loss, 2.7);
+    EXPECT_EQ(sel.skipped, std::vector<std::string>{"run e (line 6): needs positive N, D and loss"});
+    // C and loss suffice for the frontier and the slopes; D/N is unknown for e.
+    const auto cl = data::computeLossPoints(t, f);
+    ASSERT_EQ(cl.points.size(), 3u);
+    EXPECT_TRUE(std::isnan(cl.points[2].tokensPerParam));
+    // The user's toggle wins over a problem.
+    t.runs[5].userIncluded = true;
+    EXPECT_EQ(data::lossSurfacePoints(t, f).points.size(), 3u);
+    // selected_in_paper: runs the study deselected drop out; runs without the flag stay.
+    t.runs[0].selectedInPaper = true;
+    t.runs[3].selectedInPaper = false;
+    f.selectedOnly = true;
+    const auto selected = data::lossSurfacePoints(t, f);
+    ASSERT_EQ(selected.points.size(), 2u);
+    EXPECT_EQ(selected.runs[0]->runId, "a");
+    EXPECT_EQ(selected.runs[1]->runId, "f");
+    EXPECT_EQ(data::contextLengths(t, data::RunFilter{}), (std::vector<double>{2048, 8192}));
+}
