@@ -19,6 +19,7 @@
 #include "app/gui/PlotChart.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "core/data/RunAnalyses.h"
 #include "core/fit/PowerLaw.h"
 
 namespace scalex::gui {
@@ -79,6 +80,11 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent) : ViewPanel(
     gamma_->addItem(tr("fixed at 1"), false);
     grid_ = new QComboBox(this);
     grid_->addItem(tr("paper (8000 starts)"));
+    grid_->addItem(tr("quick (216 starts)"));
+    set_ = new QComboBox(this);
+    set_->addItem(tr("Token/Param runs"), static_cast<int>(data::ExperimentSet::TokenParam));
+    set_->addItem(tr("IsoFLOP runs"), static_cast<int>(data::ExperimentSet::IsoFlop));
+    set_->addItem(tr("all runs"), -1);
     fitButton_ = new QPushButton(tr("Fit"), this);
     fitButton_->setDefault(true);
     cancelButton_ = new QPushButton(tr("Cancel"), this);
@@ -92,6 +98,7 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent) : ViewPanel(
 
     auto* form = new QFormLayout();
     form->addRow(tr("Family"), family_);
+    form->addRow(tr("Runs"), set_);
     form->addRow(tr("Huber δ"), delta_);
     form->addRow(tr("γ"), gamma_);
     form->addRow(tr("Starts"), grid_);
@@ -115,10 +122,11 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent) : ViewPanel(
     connect(watcher_, &QFutureWatcher<fit::LossSurfaceFit>::finished, this, &LossSurfaceView::onFitDone);
     connect(fitButton_, &QPushButton::clicked, this, &LossSurfaceView::startFit);
     connect(cancelButton_, &QPushButton::clicked, this, &LossSurfaceView::cancelFit);
-    connect(family_, &QComboBox::currentIndexChanged, this, [this] {
-        fit_.reset();
-        redraw();
-    });
+    for (QComboBox* box : {family_, set_})
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            fit_.reset();
+            redraw();
+        });
     connect(session_, &Session::runsChanged, this, [this] {
         fit_.reset();
         redraw();
@@ -148,13 +156,21 @@ void LossSurfaceView::waitForFit() {
     }
 }
 
+void LossSurfaceView::setGrid(int index) { grid_->setCurrentIndex(index); }
+
+data::RunFilter LossSurfaceView::filter() const {
+    data::RunFilter f = session_->filter(family());
+    const int set = set_->currentData().toInt();
+    if (set >= 0) f.experimentSet = static_cast<data::ExperimentSet>(set);
+    // One context: the loss surface has no term for it. The study's 8192 where present.
+    const auto contexts = data::contextLengths(session_->runs(), f);
+    if (!contexts.empty())
+        f.context = std::find(contexts.begin(), contexts.end(), 8192.0) != contexts.end() ? 8192.0 : contexts.back();
+    return f;
+}
+
 std::vector<fit::LossPoint> LossSurfaceView::points() const {
-    std::vector<fit::LossPoint> out;
-    const Family f = family();
-    for (const auto& r : session_->runs().runs)
-        if (r.family == f && session_->inAnalysis(r) && r.params > 0 && r.tokens > 0 && r.loss() > 0)
-            out.push_back({r.params, r.tokens, r.loss()});
-    return out;
+    return data::lossSurfacePoints(session_->runs(), filter()).points;
 }
 
 void LossSurfaceView::startFit() {
@@ -163,6 +179,18 @@ void LossSurfaceView::startFit() {
     fit::LossSurfaceSettings settings;
     settings.huberDelta = delta_->currentData().toDouble();
     settings.fitGamma = gamma_->currentData().toBool();
+    if (grid_->currentIndex() == 1) {
+        // Every other value of each axis of the paper's grid.
+        fit::InitGrid quick;
+        auto everyOther = [](const std::vector<double>& axis) {
+            std::vector<double> out;
+            for (std::size_t i = 0; i < axis.size(); i += 2) out.push_back(axis[i]);
+            return out;
+        };
+        const fit::InitGrid& g = settings.grid;
+        quick = {everyOther(g.logA), everyOther(g.logB), everyOther(g.logE), everyOther(g.alpha), everyOther(g.beta), everyOther(g.gamma)};
+        settings.grid = quick;
+    }
     if (pts.size() < (settings.fitGamma ? 6u : 5u)) {
         error_ = tr("The L(N,D) fit needs at least %1 runs of this family in the analyses; there are %2.")
                      .arg(settings.fitGamma ? 6 : 5)
@@ -220,9 +248,10 @@ void LossSurfaceView::redraw() {
     std::vector<QPointF> pts, selected;
     double nLo = 1e8, nHi = 1e9, dLo = 1e9, dHi = 1e10;
     bool any = false;
+    const data::RunFilter runFilter = filter();
     for (int i = 0; i < static_cast<int>(session_->runs().runs.size()); ++i) {
         const auto& r = session_->runs().runs[static_cast<std::size_t>(i)];
-        if (r.family != f || !(r.params > 0) || !(r.tokens > 0)) continue;
+        if (!data::passes(r, runFilter) || !(r.params > 0) || !(r.tokens > 0)) continue;
         (session_->selection().contains(i) ? selected : pts).push_back({r.params, r.tokens});
         if (!any) nLo = nHi = r.params, dLo = dHi = r.tokens, any = true;
         nLo = std::min(nLo, r.params), nHi = std::max(nHi, r.params);

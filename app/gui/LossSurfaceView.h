@@ -9,6 +9,7 @@
 
 #include "app/gui/ViewPanel.h"
 #include "core/accounting/Family.h"
+#include "core/data/RunAnalyses.h"
 #include "core/fit/LossSurface.h"
 
 class QComboBox;
@@ -43,6 +44,8 @@ public:
     accounting::Family family() const;
     // Waits for a running fit to finish (tests and headless rendering).
     void waitForFit();
+    // 0: the paper's 8000 starts; 1: the quick grid (every other value of each axis, 216 starts).
+    void setGrid(int index);
 
 signals:
     void fitFinished();
@@ -51,6 +54,7 @@ private:
     void redraw();
     void onFitDone();
     std::vector<fit::LossPoint> points() const;
+    data::RunFilter filter() const;
 
     Session* session_;
     PlotChart* chart_;
@@ -59,6 +63,7 @@ private:
     QComboBox* delta_;
     QComboBox* gamma_;
     QComboBox* grid_;
+    QComboBox* set_;
     QPushButton* fitButton_;
     QPushButton* cancelButton_;
     QProgressBar* progress_;

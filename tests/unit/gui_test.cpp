@@ -1,0 +1,213 @@
+// The explorer window under QT_QPA_PLATFORM=offscreen: it opens on the example project, every
+// view renders, the context slider moves N*, excluding a run changes the fit, and a broken file
+// gets an error dialog while the current project stays as it was.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QMessageBox>
+#include <QTabWidget>
+#include <QTextBrowser>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtCharts/QChart>
+
+#include "app/gui/AnalysisViews.h"
+#include "app/gui/ContextView.h"
+#include "app/gui/LogTicks.h"
+#include "app/gui/LossSurfaceView.h"
+#include "app/gui/MainWindow.h"
+#include "app/gui/Session.h"
+#include "app/gui/ViewPanel.h"
+
+using namespace scalex::gui;
+
+// The resources live in the static scalex_app library (outside any namespace, as Qt requires).
+static void initResources() { Q_INIT_RESOURCE(scalex); }
+
+namespace {
+
+void ensureApplication() {
+    static int argc = 1;
+    static char name[] = "scalex_gui_test";
+    static char* argv[] = {name, nullptr};
+    if (!QApplication::instance()) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        new QApplication(argc, argv);
+        QCoreApplication::setOrganizationName(QStringLiteral("ScalexTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("scalex_gui_test"));
+        initResources();
+    }
+}
+
+class Gui : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ensureApplication();
+        window = std::make_unique<MainWindow>();
+        window->resize(1200, 800);
+        window->setAttribute(Qt::WA_DontShowOnScreen, true);
+        window->show();
+        ASSERT_TRUE(window->openExample(false)) << window->lastError().toStdString();
+        QApplication::processEvents();
+    }
+    template <class View>
+    View* view() {
+        for (ViewPanel* p : window->panels())
+            if (auto* v = qobject_cast<View*>(p)) return v;
+        return nullptr;
+    }
+    std::unique_ptr<MainWindow> window;
+};
+
+// Fraction of pixels that differ from the most common colour.
+double nonBackgroundFraction(const QImage& image) {
+    QHash<QRgb, int> counts;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) counts[image.pixel(x, y)]++;
+    int most = 0, total = 0;
+    for (int c : counts) most = std::max(most, c), total += c;
+    return total ? 1.0 - static_cast<double>(most) / total : 0;
+}
+
+}  // namespace
+
+TEST(LogTicks, NarrowLossAxisGetsLabelsBetweenPowersOfTen) {
+    const auto ticks = logTicks(2.6, 3.4, 5);
+    QStringList labels;
+    for (const auto& t : ticks)
+        if (t.major) labels << t.label;
+    EXPECT_GE(labels.size(), 3);
+    EXPECT_TRUE(labels.contains("3")) << labels.join(' ').toStdString();
+    EXPECT_TRUE(labels.contains("2.8") || labels.contains("2.75")) << labels.join(' ').toStdString();
+}
+
+TEST(LogTicks, WideAxesGetDecadesAndCountsReadAsPaperNumbers) {
+    const auto ticks = logTicks(1e18, 1e22);
+    int decades = 0;
+    for (const auto& t : ticks) decades += t.major;
+    EXPECT_GE(decades, 5);
+    EXPECT_EQ(formatCount(1e11), "100B");
+    EXPECT_EQ(formatCount(2.28e10), "22.8B");
+    EXPECT_EQ(formatCount(4.06e8), "406M");
+    EXPECT_EQ(formatFlops(1.78e20), "1.78e20");
+}
+
+TEST_F(Gui, OpensOnTheExampleProjectAndEveryViewRenders) {
+    EXPECT_GT(window->session()->runs().runs.size(), 100u);
+    EXPECT_TRUE(window->session()->generated());
+    const QStringList ids{"runs", "pareto", "surface", "overtraining", "isoflop", "context", "breakdown"};
+    for (const QString& id : ids) {
+        ASSERT_TRUE(window->showView(id)) << id.toStdString();
+        QApplication::processEvents();
+        const QImage image = window->views()->currentWidget()->grab().toImage();
+        EXPECT_EQ(image.size(), window->views()->currentWidget()->size()) << id.toStdString();
+        EXPECT_GT(image.width(), 400);
+        EXPECT_GT(nonBackgroundFraction(image), 0.05) << id.toStdString() << " looks blank";
+        EXPECT_FALSE(window->currentPanel()->explainHtml().isEmpty());
+    }
+}
+
+TEST_F(Gui, MovingTheContextSliderChangesTheTransformerOptimum) {
+    auto* context = view<ContextView>();
+    ASSERT_NE(context, nullptr);
+    context->setContext(2048);
+    const double at2k = context->optimalParams(false);
+    const double x2k = context->optimalParams(true);
+    context->setContext(65536);
+    const double at64k = context->optimalParams(false);
+    EXPECT_LT(at64k, 0.9 * at2k) << "attention FLOPs grow with T, so the Transformer optimum shrinks";
+    EXPECT_NEAR(context->optimalParams(true) / x2k, 1.0, 0.02) << "the xLSTM optimum barely moves";
+    window->showView("context");
+    EXPECT_TRUE(window->explainPane()->toPlainText().contains("65536")) << "the Explain pane shows the live context";
+}
+
+TEST_F(Gui, ExcludingARunChangesTheFits) {
+    auto* iso = view<IsoFlopView>();
+    ASSERT_NE(iso, nullptr);
+    ASSERT_TRUE(iso->result(false).nOptLaw);
+    const double before = iso->result(false).nOptLaw->exponent;
+    // Exclude the runs of the smallest-loss profile's minimum neighbourhood: every Transformer run of one budget.
+    Session* s = window->session();
+    const auto& profile = iso->result(false).profiles.front();
+    int excluded = 0;
+    for (int i = 0; i < static_cast<int>(s->runs().runs.size()) && excluded < 6; ++i) {
+        const auto& r = s->runs().runs[static_cast<std::size_t>(i)];
+        if (r.family == scalex::accounting::Family::Transformer && r.context == 8192 && r.budget == profile.budget &&
+            r.params < profile.nOpt && s->inAnalysis(r)) {
+            s->setIncluded(i, false);
+            ++excluded;
+        }
+    }
+    ASSERT_GT(excluded, 0);
+    QApplication::processEvents();
+    ASSERT_TRUE(iso->result(false).nOptLaw);
+    EXPECT_NE(iso->result(false).nOptLaw->exponent, before);
+
+    auto* surface = view<LossSurfaceView>();
+    ASSERT_NE(surface, nullptr);
+    window->showView("surface");
+    surface->setGrid(1);  // the quick grid: this checks the refit, not the optimum
+    surface->computeNow();
+    ASSERT_TRUE(surface->result());
+    const double objective = surface->result()->objective;
+    const int points = surface->result()->nPoints;
+    for (int i = 0; i < static_cast<int>(s->runs().runs.size()); ++i)
+        if (const auto& r = s->runs().runs[static_cast<std::size_t>(i)];
+            r.family == scalex::accounting::Family::Transformer && r.experimentSet == scalex::data::ExperimentSet::TokenParam &&
+            s->inAnalysis(r)) {
+            s->setIncluded(i, false);
+            break;
+        }
+    surface->computeNow();
+    ASSERT_TRUE(surface->result());
+    EXPECT_EQ(surface->result()->nPoints, points - 1);
+    EXPECT_NE(surface->result()->objective, objective);
+}
+
+TEST_F(Gui, BrokenFileShowsAnErrorAndLeavesTheProjectUntouched) {
+    QTemporaryDir dir;
+    const QString bad = dir.filePath("broken.csv");
+    QFile f(bad);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("model_type,num_params\n\x01\x02\x03 binary junk \xff\xfe\n");
+    f.close();
+    const std::size_t runsBefore = window->session()->runs().runs.size();
+    const QString label = window->session()->sourceLabel();
+
+    QString dialogText;
+    QTimer::singleShot(200, [&dialogText] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            dialogText = box->text();
+            box->accept();
+        }
+    });
+    EXPECT_FALSE(window->openPath(bad, true));
+    EXPECT_TRUE(dialogText.contains("broken.csv")) << dialogText.toStdString();
+    EXPECT_EQ(window->session()->runs().runs.size(), runsBefore);
+    EXPECT_EQ(window->session()->sourceLabel(), label);
+
+    // A damaged project, too.
+    const QString damaged = dir.filePath("damaged.scalex");
+    QFile z(damaged);
+    ASSERT_TRUE(z.open(QIODevice::WriteOnly));
+    z.write("PK\x03\x04 this is not really a zip archive");
+    z.close();
+    EXPECT_FALSE(window->openPath(damaged, false));
+    EXPECT_TRUE(window->lastError().contains("damaged.scalex")) << window->lastError().toStdString();
+    EXPECT_EQ(window->session()->runs().runs.size(), runsBefore);
+}
+
+TEST_F(Gui, SavedProjectReopensWithTheSameRunsAndToggles) {
+    QTemporaryDir dir;
+    Session* s = window->session();
+    s->setIncluded(3, false);
+    const QString path = dir.filePath("roundtrip.scalex");
+    ASSERT_TRUE(window->saveProject(path, false)) << window->lastError().toStdString();
+    const std::size_t n = s->runs().runs.size();
+    ASSERT_TRUE(window->openPath(path, false)) << window->lastError().toStdString();
+    EXPECT_EQ(s->runs().runs.size(), n);
+    EXPECT_FALSE(s->inAnalysis(s->runs().runs[3]));
+    EXPECT_EQ(s->projectPath(), QFileInfo(path).absoluteFilePath());
+}
