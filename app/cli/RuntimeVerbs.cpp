@@ -547,6 +547,7 @@ int predictMaxModel(const QStringList& args) {
         {"d-model-range", "Sweep widths MIN:MAX:STEP.", "range", "512:8192:128"},
         {"n-layers", "Sweep depth.", "n", "32"},
         {"head-dim", "Sweep head width (Transformer d_qk = d_hv; mLSTM d_hv, d_qk half of it).", "n", "128"},
+        {"chunk", "mLSTM chunk size L of the xLSTM candidates (the study's inference kernels ran at 128).", "n", "64"},
         {"json", "Print one JSON object."},
     });
     addRateOptions(p);
@@ -589,6 +590,8 @@ int predictMaxModel(const QStringList& args) {
         usage("--candidates: expected appendix, appendix-all or sweep, got '" + kind + "'");
     }
     if (cands.empty()) usage("no candidate configurations (check --d-model-range and --head-dim)");
+    if (p.isSet("chunk") && family != Family::Xlstm) usage("--chunk applies to xLSTM candidates only");
+    for (auto& c : cands) c.config.chunk = *intOption(p, "chunk");
 
     const RatesFor rates = [&](const ModelConfig& c) { return src.rates(c); };
     const MaxModelAnswer a = largestWithinBudget(cands, stage, budget, batch, prefill, rates, s);

@@ -110,6 +110,10 @@ TEST(PredictVerb, BadInputIsOneLineAndExit2) {
          "scalex predict: --d-model-range: expected MIN:MAX:STEP with 0 < MIN <= MAX and STEP > 0, got '512:256:64'"},
         {{"predict", "crossover", "--d-model", "4096", "--n-layers", "32", "--n-heads", "32", "--xlstm-n-heads", "8"},
          "scalex predict: missing required option --factor"},
+        {QStringList{"predict", "runtime"} + kXlstm7b + QStringList{"--fit-model", "xlstm_7b"},
+         "scalex predict: --fit-model needs --fit"},
+        {{"predict", "max-model", "--family", "llama", "--step-ms", "2", "--chunk", "128"},
+         "scalex predict: --chunk applies to xLSTM candidates only"},
         {{"predict", "crossover", "--d-model", "4096", "--n-layers", "32", "--n-heads", "32", "--xlstm-n-heads", "8",
           "--factor", "2", "--stage", "train"},
          "scalex predict: --stage: unknown stage 'train' (expected prefill or decode)"},
@@ -162,6 +166,19 @@ TEST(FitRuntimeVerb, FitsTheStudysMeasurementsAndFeedsPredict) {
         ++compared;
     }
     EXPECT_EQ(compared, 1);
+}
+
+TEST(PredictVerb, BadFitFileNamesTheEntry) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("fit.json");
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(R"({"fits": [{"model": "m", "family": "xlstm", "stage": "prefill", "num_params": 1e9, "alpha_eff": -3,
+                           "eps": 0.001, "batch_term": 0}]})");
+    f.close();
+    const auto r = runScalex(QStringList{"predict", "runtime"} + kXlstm7b + QStringList{"--fit", path});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.err.trimmed(), "scalex predict: --fit: " + path + ": fits[0].alpha_eff: expected a positive number");
 }
 
 TEST(FitRuntimeVerb, BadDataNamesFileLineColumn) {

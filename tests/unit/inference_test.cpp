@@ -521,6 +521,29 @@ TEST(FitRuntimeCommand, FitsEveryModelOfTheResultsFileWithJoinedArchitectures) {
     }
 }
 
+TEST(FitRuntimeCommand, PointsListEveryFittedMeasurementWithItsLine) {
+    SCALEX_REQUIRE_SHARED();
+    const QString file = test::sharedPath("data/xlstm/inference_results_df_dict_xlstm.csv");
+    testing::internal::CaptureStdout();
+    const int rc = cli::runFitRuntime({"runtime", "--data", file, "--model", "xlstm_400m", "--stage", "prefill", "--points", "--json"});
+    const std::string out = testing::internal::GetCapturedStdout();
+    ASSERT_EQ(rc, 0);
+    const QJsonArray fits = QJsonDocument::fromJson(QByteArray::fromStdString(out)).object()["fits"].toArray();
+    ASSERT_EQ(fits.size(), 1);
+    const QJsonObject f = fits[0].toObject();
+    const QJsonArray pts = f["points"].toArray();
+    ASSERT_EQ(pts.size(), f["n_points"].toInt());
+    const auto csv = test::readSimpleCsv(file);
+    for (const auto& v : pts) {
+        const QJsonObject p = v.toObject();
+        const int row = p["line"].toInt() - 2;  // header on line 1
+        EXPECT_EQ(csv.at(row, "model__model_tag"), "xlstm_400m");
+        EXPECT_DOUBLE_EQ(p["measured"].toDouble(), csv.number(row, "measured_data__ttft") * 1e-3);
+        EXPECT_DOUBLE_EQ(p["modelled"].toDouble(),
+                         p["work"].toDouble() / f["alpha_eff"].toDouble() + f["eps"].toDouble());
+    }
+}
+
 TEST(FitRuntimeCommand, BadOptionsThrowOneLineUsageErrors) {
     auto message = [](const QStringList& args) -> std::string {
         try {
