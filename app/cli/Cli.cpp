@@ -21,6 +21,7 @@ const std::vector<Verb>& verbs() {
         {"fit", "fit L(N,D), IsoFLOP power laws, over-training slopes, Pareto fronts, bootstrap intervals", verbFit},
         {"bench", "microbenchmarks: GEMM, bandwidth, attention and mLSTM kernels for the roofline", verbBench},
         {"predict", "inference runtime model: TTFT, step time, memory; largest model for a budget; xLSTM crossover", verbPredict},
+        {"check", "load a run table and report its runs and every row with a problem", verbCheck},
     };
     return table;
 }

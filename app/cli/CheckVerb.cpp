@@ -1,0 +1,167 @@
+// scalex check: loads a run table and reports what it holds and every row with a problem.
+// Exit 0 when at least one run is usable, 1 when none is, 2 when the file cannot be read.
+#include <QJsonArray>
+#include <QJsonObject>
+#include <map>
+
+#include "app/cli/CliSupport.h"
+#include "app/cli/Verbs.h"
+#include "core/data/RunTableIo.h"
+
+namespace scalex::cli {
+
+using namespace scalex::data;
+
+namespace {
+
+QString numberKey(double v) { return std::isnan(v) ? QStringLiteral("none") : QString::number(v, 'g', 6); }
+
+QString experimentSetName(ExperimentSet s) {
+    switch (s) {
+        case ExperimentSet::IsoFlop: return "isoflop";
+        case ExperimentSet::TokenParam: return "tokenparam";
+        default: return "other";
+    }
+}
+
+QString provenanceName(Provenance p) {
+    switch (p) {
+        case Provenance::FromFile: return "file";
+        case Provenance::Derived: return "derived";
+        case Provenance::SixNdFallback: return "6nd_fallback";
+        default: return "missing";
+    }
+}
+
+// Counts keyed by text, ordered by a numeric or textual sort key.
+struct Tally {
+    std::map<std::pair<double, QString>, int> counts;
+    void add(double order, const QString& key) { ++counts[{order, key}]; }
+    QString text() const {
+        QStringList parts;
+        for (const auto& [k, n] : counts) parts << QStringLiteral("%1 %2").arg(k.second).arg(n);
+        return parts.join(", ");
+    }
+    QJsonObject json() const {
+        QJsonObject o;
+        for (const auto& [k, n] : counts) o.insert(k.second, n);
+        return o;
+    }
+};
+
+}  // namespace
+
+int verbCheck(const QStringList& args) {
+    QCommandLineParser p;
+    p.setApplicationDescription(
+        "Load a run table (CSV, TSV, JSON, JSON Lines, optionally .gz) and report its runs and every row with a "
+        "problem.\nExit status: 0 usable, 1 no usable row, 2 the file cannot be read.");
+    p.addHelpOption();
+    p.addPositionalArgument("FILE", "The run table.");
+    p.addOptions({
+        {"convention", "FLOP convention for C derived from the architecture: study, appendix, chinchilla or 6nd; "
+                       "default the file's attention_flop_calc_mode, else study.", "name"},
+        {"recompute-flops", "Recompute C from the architecture even where the file gives it."},
+        {"mapping", "Column mapping (JSON object field -> column) for columns with unusual names.", "file"},
+        {"json", "Print one JSON object."},
+    });
+    parseOrThrow(p, args);
+    if (p.isSet("help")) {
+        printText(p.helpText());
+        return kExitOk;
+    }
+    const QStringList files = p.positionalArguments();
+    if (files.size() != 1) throw UsageError(files.isEmpty() ? "missing FILE (the run table to check)" : "expected one FILE");
+
+    LoadOptions options;
+    if (p.isSet("convention")) {
+        auto convention = accounting::conventionByName(p.value("convention").toStdString());
+        if (!convention) {
+            QStringList names;
+            for (const auto& n : accounting::conventionNames()) names << QString::fromStdString(n);
+            throw UsageError(("--convention: unknown convention '" + p.value("convention") + "' (expected " +
+                              names.join(", ") + ")")
+                                 .toStdString());
+        }
+        options.convention = *convention;
+    }
+    options.recomputeFlops = p.isSet("recompute-flops");
+    if (p.isSet("mapping")) {
+        auto mapping = ColumnMapping::load(p.value("mapping").toStdString());
+        if (!mapping) throw UsageError("--mapping: " + mapping.error().toString());
+        options.mapping = *mapping;
+    }
+
+    const std::string path = files.first().toStdString();
+    auto loaded = loadRunTable(path, options);
+    if (!loaded) throw UsageError(loaded.error().toString());
+    const RunTable& table = *loaded;
+
+    Tally families, sets, budgets, contexts, flopSources;
+    int usable = 0, selected = 0, withSelection = 0;
+    QJsonArray problemRows;
+    QStringList problemLines;
+    for (const Run& r : table.runs) {
+        families.add(static_cast<double>(r.family), QString::fromUtf8(accounting::familyName(r.family)));
+        sets.add(static_cast<double>(r.experimentSet), experimentSetName(r.experimentSet));
+        budgets.add(std::isnan(r.budget) ? 1e300 : r.budget, numberKey(r.budget));
+        contexts.add(std::isnan(r.context) ? 1e300 : r.context, numberKey(r.context));
+        flopSources.add(static_cast<double>(r.flopsSource), provenanceName(r.flopsSource));
+        if (r.included()) ++usable;
+        if (r.selectedInPaper) {
+            ++withSelection;
+            if (*r.selectedInPaper) ++selected;
+        }
+        if (r.problems.empty()) continue;
+        const QString who = QString::fromStdString(!r.runId.empty() ? r.runId : r.name);
+        QStringList reasons;
+        QJsonArray reasonsJson;
+        for (const auto& reason : r.problems) {
+            reasons << QString::fromStdString(reason);
+            reasonsJson.append(QString::fromStdString(reason));
+        }
+        problemLines << QStringLiteral("  line %1%2: %3")
+                            .arg(r.sourceLine)
+                            .arg(who.isEmpty() ? QString() : " (" + who + ")")
+                            .arg(reasons.join("; "));
+        problemRows.append(QJsonObject{{"line", r.sourceLine}, {"run", who}, {"reasons", reasonsJson}});
+    }
+    const int rows = static_cast<int>(table.runs.size());
+    const bool ok = usable > 0;
+
+    if (p.isSet("json")) {
+        printJson(QJsonObject{
+            {"file", QString::fromStdString(path)},
+            {"rows", rows},
+            {"usable", usable},
+            {"with_problems", problemRows.size()},
+            {"families", families.json()},
+            {"experiment_sets", sets.json()},
+            {"budgets", budgets.json()},
+            {"context_lengths", contexts.json()},
+            {"flops_source", flopSources.json()},
+            {"selected_in_paper", withSelection ? QJsonValue(selected) : QJsonValue()},
+            {"problems", problemRows},
+            {"status", ok ? "usable" : "not usable"},
+        });
+        return ok ? kExitOk : kExitUnusable;
+    }
+    QString out = QStringLiteral("%1: %2 rows, %3 usable, %4 with problems\n")
+                      .arg(QString::fromStdString(path))
+                      .arg(rows)
+                      .arg(usable)
+                      .arg(problemRows.size());
+    out += "families: " + families.text() + "\n";
+    out += "experiment sets: " + sets.text() + "\n";
+    out += "budgets: " + budgets.text() + "\n";
+    out += "context lengths: " + contexts.text() + "\n";
+    out += "C from: " + flopSources.text() + "\n";
+    out += withSelection ? QStringLiteral("selected in paper: %1 of %2\n").arg(selected).arg(withSelection)
+                         : QStringLiteral("selected in paper: no selection column\n");
+    if (!problemLines.isEmpty()) out += "problems (kept, excluded from fits until included):\n" + problemLines.join("\n") + "\n";
+    if (!ok) out += "not usable: no row without problems\n";
+    printText(out);
+    return ok ? kExitOk : kExitUnusable;
+}
+
+}  // namespace scalex::cli
