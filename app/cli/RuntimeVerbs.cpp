@@ -342,6 +342,7 @@ void addRateOptions(QCommandLineParser& p) {
         {"beta-eff-fraction", "beta_eff = x beta_acc (default 1).", "x"},
         {"fit", "Rates of a `scalex fit runtime --json` file: the fitted model of the same family nearest in parameters.", "file"},
         {"fit-model", "Use this model's rates from --fit (e.g. xlstm_7b).", "name"},
+        {"fit-rates", "nearest (the fitted model nearest in parameters, default) or interpolate (log-linear in N between the two nearest fitted sizes).", "mode", "nearest"},
     });
 }
 
@@ -390,6 +391,7 @@ struct RateSource {
     double alphaFraction = 1, betaFraction = 1;
     std::vector<FitEntry> fits;  // empty: accelerator fractions
     std::string fitModel;
+    bool interpolate = false;
 
     const FitEntry* pick(Family family, double params, Stage stage) const {
         const FitEntry* best = nullptr;
@@ -416,8 +418,17 @@ struct RateSource {
                 usage(QStringLiteral("--fit: no %1 fit for %2 %3")
                           .arg(q(stageName(s)), fitModel.empty() ? QStringLiteral("family") : QStringLiteral("model"),
                                fitModel.empty() ? q(familyName(c.family)) : q(fitModel)));
-            (s == Stage::Prefill ? r.prefill : r.decode) = e->rates;
-            if (provenance) (*provenance)[QString::fromUtf8(stageName(s).data())] = q(e->model);
+            StageModel& target = s == Stage::Prefill ? r.prefill : r.decode;
+            target = e->rates;
+            QString used = q(e->model);
+            if (interpolate && fitModel.empty()) {
+                std::vector<SizedStageModel> sized;
+                for (const auto& f : fits)
+                    if (f.stage == s && f.family == c.family) sized.push_back({f.params, f.rates});
+                target = interpolateRates(sized, n);
+                used = "interpolated in log N over " + QString::number(sized.size()) + " fits";
+            }
+            if (provenance) (*provenance)[QString::fromUtf8(stageName(s).data())] = used;
         }
         return r;
     }
@@ -444,6 +455,10 @@ RateSource rateSource(const QCommandLineParser& p) {
     } else if (p.isSet("fit-model")) {
         usage("--fit-model needs --fit");
     }
+    const QString mode = p.value("fit-rates");
+    if (mode != "nearest" && mode != "interpolate") usage("--fit-rates: expected nearest or interpolate, got '" + mode + "'");
+    if (mode == "interpolate" && !p.isSet("fit")) usage("--fit-rates interpolate needs --fit");
+    src.interpolate = mode == "interpolate";
     return src;
 }
 

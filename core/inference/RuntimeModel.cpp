@@ -1,6 +1,7 @@
 #include "core/inference/RuntimeModel.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/accounting/ParamCount.h"
 
@@ -52,6 +53,23 @@ double weightBytes(const ModelConfig& c, const ByteWidths& b) {
     const ParamBreakdown p = countParameters(c);
     const double embeddings = static_cast<double>(p.embedding + p.unembedding);
     return (static_cast<double>(p.total()) - embeddings) * b.weights + embeddings * b.embedding;
+}
+
+StageModel interpolateRates(std::vector<SizedStageModel> fits, double params) {
+    if (fits.empty()) return {};
+    std::sort(fits.begin(), fits.end(), [](const auto& a, const auto& b) { return a.params < b.params; });
+    if (params <= fits.front().params) return fits.front().model;
+    if (params >= fits.back().params) return fits.back().model;
+    const auto hi = std::upper_bound(fits.begin(), fits.end(), params,
+                                     [](double n, const SizedStageModel& f) { return n < f.params; });
+    const auto lo = hi - 1;
+    if (params == lo->params) return lo->model;
+    const double t = std::log(params / lo->params) / std::log(hi->params / lo->params);
+    StageModel m;
+    m.rate = std::exp((1 - t) * std::log(lo->model.rate) + t * std::log(hi->model.rate));
+    m.overhead = (1 - t) * lo->model.overhead + t * hi->model.overhead;
+    m.batchTerm = (1 - t) * lo->model.batchTerm + t * hi->model.batchTerm;
+    return m;
 }
 
 Prediction predict(const ModelConfig& c, double batch, double prefill, const RuntimeRates& rates,

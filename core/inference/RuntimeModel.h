@@ -6,6 +6,7 @@
 //   step = Bytes_step / beta_eff + eps (+ kappa B for Transformers, App. "Generation Stage").
 // FLOPs and bytes come from core/accounting; this file only combines them with rates.
 #include <optional>
+#include <vector>
 #include <string_view>
 
 #include "core/accounting/CacheSize.h"
@@ -70,6 +71,18 @@ struct RuntimeRates {
 // beta_eff = b * beta_acc, no overhead.
 RuntimeRates ratesFromAccelerator(const Accelerator& accelerator, double alphaFraction = 1.0,
                                   double betaFraction = 1.0);
+
+// Rates fitted for models of several sizes (one family, one stage).
+struct SizedStageModel {
+    double params = 0;
+    StageModel model;
+};
+
+// Rates for a model of `params` parameters from fits at other sizes: the effective rate is
+// interpolated linearly in (log N, log rate), overhead and batch term linearly in log N, between
+// the two nearest fitted sizes (utilisation rises with model size, Fig. alphas); outside the
+// fitted range the nearest fit is used unchanged. `fits` need not be sorted; empty gives {}.
+StageModel interpolateRates(std::vector<SizedStageModel> fits, double params);
 
 struct Prediction {
     double prefillFlops = 0;  // FLOPs of the prefill

@@ -196,6 +196,18 @@ TEST(RuntimeModel, XlstmStepIsFlatInPrefillAndTransformerStepIsLinear) {
     EXPECT_NEAR((w1 - w0) / 8192, 32.0 * 8 * 32 * (128 + 128) * 2, 1e-6);
 }
 
+TEST(RuntimeModel, RatesInterpolateInLogParameters) {
+    const std::vector<SizedStageModel> fits{{1e10, {4e14, 6e-3, 2e-4}}, {1e8, {1e14, 1e-3, 0}}, {1e9, {2e14, 2e-3, 1e-4}}};
+    const StageModel mid = interpolateRates(fits, std::sqrt(1e8 * 1e9));  // halfway in log N
+    EXPECT_NEAR(mid.rate, std::sqrt(1e14 * 2e14), 1e-3 * 1e14);
+    EXPECT_NEAR(mid.overhead, 1.5e-3, 1e-15);
+    EXPECT_NEAR(mid.batchTerm, 0.5e-4, 1e-15);
+    EXPECT_EQ(interpolateRates(fits, 1e9).rate, 2e14);  // at a fitted size: that fit
+    EXPECT_EQ(interpolateRates(fits, 1e7).rate, 1e14);  // below the range: the smallest
+    EXPECT_EQ(interpolateRates(fits, 1e12).overhead, 6e-3);  // above: the largest
+    EXPECT_EQ(interpolateRates({}, 1e9).rate, 0);
+}
+
 // --- Fitting -------------------------------------------------------------------------------
 
 TEST(RuntimeFit, RecoversKnownRatesExactly) {
