@@ -4,6 +4,7 @@
 //   slopes     over-training exponents eta per tokens/param ratio (tab:tokenparam_slopes)
 //   pareto     loss-over-compute frontiers per family and their comparison (Fig. 1 left)
 //   bootstrap  percentile intervals of any of the above fits' parameters and predictions
+//   runtime    inference runtime model (handled by the runtime verbs)
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -53,7 +54,7 @@ void addCommonOptions(QCommandLineParser& p) {
         {"family", "Only this family: transformer (llama) or xlstm (mlstm).", "name"},
         {"ctx", "Only runs with this training context length.", "T"},
         {"experiment-set", "Only this experiment set: tokenparam, isoflop or other.", "name"},
-        {"selected-only", "Only the runs the study selected (selected_in_paper = True)."},
+        {"selected-only", "Leave out the runs the study deselected (selected_in_paper = False)."},
         {"threads", "Worker threads (default: every core).", "n"},
         {"json", "Print one JSON object."},
     });
@@ -596,15 +597,16 @@ int runBootstrap(const QStringList& rawArgs) {
 }  // namespace
 
 int verbFit(const QStringList& args) {
-    const QString usage = "expected `scalex fit lnd|isoflop|slopes|pareto|bootstrap [options]`";
+    const QString usage = "expected `scalex fit lnd|isoflop|slopes|pareto|bootstrap|runtime [options]`";
     if (args.size() < 2 || args[1] == "--help" || args[1] == "-h" || args[1] == "help") {
         if (args.size() >= 2) {
-            printText("Usage: scalex fit <lnd|isoflop|slopes|pareto|bootstrap> [options]\n"
+            printText("Usage: scalex fit <lnd|isoflop|slopes|pareto|bootstrap|runtime> [options]\n"
                       "  lnd        parametric loss surface L(N,D)\n"
                       "  isoflop    IsoFLOP parabolas and N*(H), D*(H) power laws\n"
                       "  slopes     over-training exponents eta per tokens/param ratio\n"
                       "  pareto     loss-over-compute frontiers and their comparison\n"
                       "  bootstrap  percentile intervals of a fit (--of lnd|isoflop|slopes)\n"
+                      "  runtime    inference runtime model\n"
                       "`scalex fit <name> --help` lists a fit's options.\n");
             return kExitOk;
         }
@@ -617,6 +619,7 @@ int verbFit(const QStringList& args) {
     if (sub == "slopes") return runSlopes(rest);
     if (sub == "pareto") return runPareto(rest);
     if (sub == "bootstrap") return runBootstrap(rest);
+    if (sub == "runtime") return runFitRuntime(rest);
     throw UsageError(("unknown fit '" + sub + "' (" + usage + ")").toStdString());
 }
 
