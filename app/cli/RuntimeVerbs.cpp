@@ -510,6 +510,7 @@ int predictRuntime(const QStringList& args) {
     const Family family = familyOption(p);
     if (family == Family::Xlstm && p.isSet("n-kv-heads"))
         usage("--n-kv-heads applies to Transformers only (an mLSTM has no key/value head groups)");
+    if (family == Family::Transformer && p.isSet("chunk")) usage("--chunk applies to the mLSTM only");
     const ModelConfig c = configFrom(p, family);
     const WorkSettings s = workSettings(p);
     const RateSource src = rateSource(p);
