@@ -20,6 +20,7 @@
 #include "app/gui/ContextView.h"
 #include "app/gui/FlopBreakdownView.h"
 #include "app/gui/LossSurfaceView.h"
+#include "app/gui/OptimalView.h"
 #include "app/gui/RunsView.h"
 #include "app/gui/Session.h"
 #include "core/data/ProjectHistory.h"
@@ -52,6 +53,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPanel(new OverTrainingView(session_, this));
     addPanel(new IsoFlopView(session_, this));
     addPanel(new ContextView(session_, this));
+    addPanel(new OptimalView(session_, this));
     addPanel(new FlopBreakdownView(this));
 
     connect(views_, &QTabWidget::currentChanged, this, &MainWindow::updateExplain);

@@ -1,0 +1,257 @@
+#include "app/gui/OptimalView.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSlider>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <cmath>
+#include <functional>
+
+#include "app/gui/LogTicks.h"
+#include "app/gui/Session.h"
+#include "app/gui/Theme.h"
+
+namespace scalex::gui {
+
+using accounting::Family;
+
+namespace {
+constexpr Family kFamilies[] = {Family::Transformer, Family::Xlstm};
+QString labelOf(Family f) { return QString::fromUtf8(accounting::familyLabel(f).data()); }
+
+QTableWidget* makeTable(QWidget* parent, const QStringList& headers) {
+    auto* t = new QTableWidget(parent);
+    t->setColumnCount(static_cast<int>(headers.size()));
+    t->setHorizontalHeaderLabels(headers);
+    t->verticalHeader()->setVisible(false);
+    t->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setAlternatingRowColors(true);
+    return t;
+}
+
+void setCell(QTableWidget* t, int row, int column, const QString& text, const QColor& color = {}) {
+    auto* item = new QTableWidgetItem(text);
+    item->setTextAlignment(column == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+    if (color.isValid()) item->setForeground(color);
+    t->setItem(row, column, item);
+}
+}  // namespace
+
+OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
+    mode_ = new QComboBox(this);
+    mode_->addItem(tr("Training budget H (FLOPs)"));
+    mode_->addItem(tr("Model size N (parameters)"));
+    mode_->addItem(tr("Target loss"));
+    method_ = new QComboBox(this);
+    method_->addItem(tr("Loss surface L̂(N,D) and the FLOP count at T"));
+    method_->addItem(tr("The paper's IsoFLOP power laws (T = 2048, 8192, 16384)"));
+    value_ = new QLineEdit(QStringLiteral("1e22"), this);
+    value_->setToolTip(tr("A number such as 1e22, 7e9 or 2.3"));
+    context_ = new QComboBox(this);
+    for (double t : {2048.0, 4096.0, 8192.0, 16384.0, 32768.0, 65536.0, 131072.0}) context_->addItem(QString::number(t), t);
+    context_->setCurrentIndex(2);
+    context_->setEditable(true);
+    overtrain_ = new QSlider(Qt::Horizontal, this);
+    overtrain_->setRange(5, 100);
+    overtrain_->setValue(100);
+    overtrain_->setToolTip(tr("Train a model smaller than N* (percent of N*) to the same loss"));
+    overtrainLabel_ = new QLabel(this);
+    overtrainLabel_->setWordWrap(true);
+    error_ = new QLabel(this);
+    error_->setStyleSheet(QStringLiteral("color: %1").arg(Theme::current().highlight.name()));
+
+    auto* form = new QFormLayout();
+    form->addRow(tr("Method"), method_);
+    form->addRow(tr("Given"), mode_);
+    form->addRow(tr("Value"), value_);
+    form->addRow(tr("Context length T"), context_);
+    form->addRow(tr("Over-train: N as % of N*"), overtrain_);
+    auto* left = new QVBoxLayout();
+    left->addLayout(form);
+    left->addWidget(error_);
+    left->addWidget(overtrainLabel_);
+    left->addStretch(1);
+    auto* leftWidget = new QWidget(this);
+    leftWidget->setLayout(left);
+    leftWidget->setFixedWidth(330);
+
+    result_ = makeTable(this, {tr(""), tr("N*"), tr("D*"), tr("D*/N*"), tr("H"), tr("loss L̂")});
+    result_->setRowCount(2);
+    result_->setMaximumHeight(90);
+    sizes_ = makeTable(this, {tr("N"), tr("Transformer H"), tr("D"), tr("D/N"), tr("xLSTM H"), tr("D"), tr("D/N")});
+    auto* right = new QVBoxLayout();
+    right->addWidget(new QLabel(tr("<b>The optimum for the query</b>"), this));
+    right->addWidget(result_);
+    right->addWidget(new QLabel(tr("<b>Compute-optimal training of common model sizes</b> (as the paper's appendix tables)"), this));
+    right->addWidget(sizes_, 1);
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(leftWidget);
+    layout->addLayout(right, 1);
+
+    connect(mode_, &QComboBox::currentIndexChanged, this, [this](int m) {
+        value_->setText(m == 0 ? QStringLiteral("1e22") : (m == 1 ? QStringLiteral("7e9") : QStringLiteral("2.3")));
+        recompute();
+    });
+    connect(method_, &QComboBox::currentIndexChanged, this, &OptimalView::recompute);
+    connect(value_, &QLineEdit::editingFinished, this, &OptimalView::recompute);
+    connect(context_, &QComboBox::currentTextChanged, this, &OptimalView::recompute);
+    connect(overtrain_, &QSlider::valueChanged, this, &OptimalView::recompute);
+    for (auto signal : {&Session::settingsChanged, &Session::surfaceChanged}) connect(session_, signal, this, &OptimalView::recompute);
+    recompute();
+}
+
+void OptimalView::setQuery(Mode mode, double value, double context) {
+    QSignalBlocker a(mode_), b(value_), c(context_);
+    mode_->setCurrentIndex(static_cast<int>(mode));
+    value_->setText(QString::number(value, 'g', 10));
+    context_->setCurrentText(QString::number(context));
+    recompute();
+}
+
+void OptimalView::setMethod(int method) { method_->setCurrentIndex(method); }
+
+std::optional<fit::OptimalPoint> OptimalView::solve(Family f, Mode mode, double value, double context) const {
+    const fit::LossSurfaceParams surface = session_->surface(f);
+    std::function<fit::OptimalPoint(double)> atBudget;
+    if (method_->currentIndex() == 0) {
+        const fit::ComputePerToken c = session_->computePerToken(f, context);
+        atBudget = [surface, c](double H) { return fit::computeOptimal(surface, c, H); };
+    } else {
+        // N* = A' H^a, D* = B' H^b (Eq. nd_opt); the per-context laws where the paper has them.
+        const data::IsoFlopPowerLawRow* law = nullptr;
+        for (const auto& row : session_->paper().isoflopPowerLaws)
+            if (row.family == f && static_cast<double>(row.context) == context && (!law || row.sourceTable.find("context") == std::string::npos))
+                law = &row;
+        if (!law) return std::nullopt;
+        atBudget = [surface, law](double H) {
+            fit::OptimalPoint o;
+            o.budget = H;
+            o.params = law->coefN * std::pow(H, law->exponentN);
+            o.tokens = law->coefD * std::pow(H, law->exponentD);
+            o.loss = surface.loss(o.params, o.tokens);
+            return o;
+        };
+    }
+    if (mode == Mode::Budget) return atBudget(value);
+    // N*(H) and L̂(N*(H), D*(H)) are monotone in H: bisect in log H.
+    auto solveFor = [&](auto quantity) {
+        double lo = std::log(1e12), hi = std::log(1e30);
+        for (int i = 0; i < 100; ++i) {
+            const double mid = (lo + hi) / 2;
+            (quantity(atBudget(std::exp(mid))) ? hi : lo) = mid;
+        }
+        return atBudget(std::exp((lo + hi) / 2));
+    };
+    if (mode == Mode::ModelSize) return solveFor([&](const fit::OptimalPoint& o) { return o.params >= value; });
+    return solveFor([&](const fit::OptimalPoint& o) { return o.loss <= value; });
+}
+
+void OptimalView::recompute() {
+    const Theme& theme = Theme::current();
+    const Mode mode = static_cast<Mode>(mode_->currentIndex());
+    bool okValue = false, okContext = false;
+    const double value = value_->text().trimmed().toDouble(&okValue);
+    const double context = context_->currentText().trimmed().toDouble(&okContext);
+    error_->clear();
+    if (!okValue || !(value > 0)) {
+        error_->setText(tr("“%1” is not a positive number.").arg(value_->text()));
+        return;
+    }
+    if (!okContext || context < 64) {
+        error_->setText(tr("The context length must be a number of at least 64 tokens."));
+        return;
+    }
+    for (Family f : kFamilies) {
+        const int k = f == Family::Xlstm;
+        if (mode == Mode::TargetLoss) {
+            const fit::LossSurfaceParams s = session_->surface(f);
+            if (value <= std::exp(s.logE)) {
+                error_->setText(tr("%1 cannot reach a loss of %2: its irreducible loss E is %3.")
+                                    .arg(labelOf(f))
+                                    .arg(value)
+                                    .arg(std::exp(s.logE), 0, 'f', 3));
+                return;
+            }
+        }
+        const auto solved = solve(f, mode, value, context);
+        if (!solved) {
+            error_->setText(tr("The paper has no IsoFLOP power law for %1 at T = %2.").arg(labelOf(f)).arg(context));
+            return;
+        }
+        optimum_[k] = *solved;
+        const auto& o = optimum_[k];
+        setCell(result_, k, 0, labelOf(f), theme.family(f));
+        setCell(result_, k, 1, formatCount(o.params));
+        setCell(result_, k, 2, formatCount(o.tokens));
+        setCell(result_, k, 3, QString::number(o.tokens / o.params, 'f', 1));
+        setCell(result_, k, 4, formatFlops(o.budget));
+        setCell(result_, k, 5, QString::number(o.loss, 'f', 4));
+    }
+    // Over-training: N below N*, the same loss.
+    const double fraction = overtrain_->value() / 100.0;
+    overtrainText_.clear();
+    if (fraction < 1.0) {
+        for (Family f : kFamilies) {
+            const int k = f == Family::Xlstm;
+            const auto o = fit::overTrain(session_->surface(f), session_->computePerToken(f, context), optimum_[k],
+                                          optimum_[k].params * fraction);
+            overtrainText_ += o ? tr("<b>%1</b> with N = %2 (%3 % of N*): D = %4 tokens (%5× D*, %6 tokens/param) and "
+                                     "%7× the compute for the same loss.<br>")
+                                      .arg(labelOf(f), formatCount(o->params))
+                                      .arg(overtrain_->value())
+                                      .arg(formatCount(o->tokens))
+                                      .arg(o->extraTokens, 0, 'f', 2)
+                                      .arg(o->tokens / o->params, 0, 'f', 0)
+                                      .arg(o->extraCompute, 0, 'f', 2)
+                                : tr("<b>%1</b>: a model of %2 % of N* cannot reach that loss at any amount of data.<br>")
+                                      .arg(labelOf(f))
+                                      .arg(overtrain_->value());
+        }
+    } else {
+        overtrainText_ = tr("Move the slider below 100 % to train a smaller model than N* to the same loss.");
+    }
+    overtrainLabel_->setText(overtrainText_);
+    // The appendix-style table.
+    const std::vector<double> sizes{1e8, 4e8, 1e9, 3e9, 7e9, 1.5e10, 3e10, 7e10, 1.4e11};
+    sizes_->setRowCount(static_cast<int>(sizes.size()));
+    for (int r = 0; r < static_cast<int>(sizes.size()); ++r) {
+        const double n = sizes[static_cast<std::size_t>(r)];
+        setCell(sizes_, r, 0, formatCount(n));
+        for (Family f : kFamilies) {
+            const int col = f == Family::Xlstm ? 4 : 1;
+            const auto o = solve(f, Mode::ModelSize, n, context);
+            if (!o) continue;
+            setCell(sizes_, r, col, formatFlops(o->budget), theme.family(f));
+            setCell(sizes_, r, col + 1, formatCount(o->tokens));
+            setCell(sizes_, r, col + 2, QString::number(o->tokens / o->params, 'f', 1));
+        }
+    }
+    emit explainChanged();
+}
+
+QString OptimalView::explainHtml() const {
+    return tr("<h3>Compute-optimal training</h3>"
+              "<p>With a fixed compute budget H you can train a large model on few tokens or a small model on "
+              "many. The loss surface L̂(N, D) says which split is best: the N* and D* with the lowest predicted "
+              "loss on the line c<sub>T</sub>(N)·D = H.</p>"
+              "<p>Given a model size instead, the calculator finds the budget for which that size is optimal; "
+              "given a target loss, the cheapest budget that reaches it.</p>"
+              "<p>Now: Transformer N* = %1 with %2 tokens/param; xLSTM N* = %3 with %4 tokens/param.</p>"
+              "<p>Two methods: the loss surface (fitted here, or the paper's) with the exact FLOP count at any T; "
+              "or the paper's IsoFLOP power laws N* = A'·H<sup>a</sup>, D* = B'·H<sup>b</sup>. With a &gt; b the "
+              "IsoFLOP laws make tokens per parameter fall as models grow, and they put the xLSTM optimum at "
+              "larger models; the surface, fitted on over-trained runs, need not agree.</p><p>%5</p>")
+        .arg(formatCount(optimum_[0].params))
+        .arg(optimum_[0].tokens / std::max(1.0, optimum_[0].params), 0, 'f', 1)
+        .arg(formatCount(optimum_[1].params))
+        .arg(optimum_[1].tokens / std::max(1.0, optimum_[1].params), 0, 'f', 1)
+        .arg(overtrainText_);
+}
+
+}  // namespace scalex::gui
