@@ -14,6 +14,8 @@
 #include "app/gui/PlotChart.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "core/data/RunAnalyses.h"
+#include "core/data/RunDerivation.h"
 
 namespace scalex::gui {
 
@@ -91,9 +93,40 @@ ContextView::ContextView(Session* session, QWidget* parent) : ViewPanel(parent),
 
     connect(slider_, &QSlider::valueChanged, this, &ContextView::recompute);
     connect(budget_, &QComboBox::currentIndexChanged, this, &ContextView::recompute);
-    connect(session_, &Session::settingsChanged, this, &ContextView::recompute);
+    connect(session_, &Session::settingsChanged, this, [this] {
+        refitProfiles();
+        recompute();
+    });
+    connect(session_, &Session::runsChanged, this, [this] {
+        refitProfiles();
+        recompute();
+    });
     connect(session_, &Session::surfaceChanged, this, &ContextView::recompute);
+    refitProfiles();
     recompute();
+}
+
+void ContextView::refitProfiles() {
+    for (Family f : {Family::Transformer, Family::Xlstm}) {
+        const int k = f == Family::Xlstm;
+        profiles_[k].clear();
+        data::RunFilter filter = session_->filter(f);
+        filter.experimentSet = data::ExperimentSet::IsoFlop;
+        const auto contexts = data::contextLengths(session_->runs(), filter);
+        if (contexts.empty()) continue;
+        // The study's main context where the runs have it.
+        filter.context = std::find(contexts.begin(), contexts.end(), 8192.0) != contexts.end() ? 8192.0 : contexts.front();
+        const auto sel = data::isoFlopRuns(session_->runs(), filter);
+        const fit::IsoFlopResult result = fit::fitIsoFlop(sel.points);
+        for (const auto& prof : result.profiles) {
+            if (!prof.fitted) continue;
+            Profile p;
+            p.nOpt = prof.nOpt;
+            for (std::size_t i : prof.runs)
+                if (auto cfg = data::runArchitecture(*sel.runs[i])) p.runs.push_back({*cfg, sel.runs[i]->tokens});
+            if (!p.runs.empty()) profiles_[k].push_back(std::move(p));
+        }
+    }
 }
 
 QChart* ContextView::primaryChart() const { return lawChart_; }
@@ -114,6 +147,35 @@ void ContextView::recompute() {
     trendChart_->setAxes({tr("Context length T"), true, 400, 160000}, {tr("N* at the chosen budget"), true, 1e8, 1e11, true});
     lawChart_->setTitle(tr("N*(H) at T = %1").arg(T));
     trendChart_->setTitle(tr("N* at H = %1 over context length").arg(formatTickValue(H0)));
+
+    // The study's own profiles, their compute recounted at T: same runs, same N*, new H.
+    const accounting::FlopConvention conv = session_->convention();
+    for (Family f : {Family::Transformer, Family::Xlstm}) {
+        const int k = f == Family::Xlstm;
+        recostedLaw_[k].reset();
+        if (profiles_[k].size() < 2) continue;
+        std::vector<double> budgets, optima;
+        for (const Profile& p : profiles_[k]) {
+            double sum = 0;
+            for (const auto& [cfg, tokens] : p.runs) sum += accounting::trainingFlops(cfg, T, tokens, conv);
+            budgets.push_back(sum / static_cast<double>(p.runs.size()));
+            optima.push_back(p.nOpt);
+        }
+        recostedLaw_[k] = fit::fitPowerLaw(budgets, optima);
+        std::vector<QPointF> pts;
+        for (std::size_t i = 0; i < budgets.size(); ++i) pts.push_back({budgets[i], optima[i]});
+        const QString name = QString::fromUtf8(accounting::familyLabel(f).data());
+        lawChart_->addScatter(tr("%1 runs recounted at T").arg(name), theme.family(f).darker(150), pts, 8, true);
+        if (recostedLaw_[k]) {
+            std::vector<QPointF> line;
+            for (int i = 0; i <= 28; ++i) {
+                const double H = 1e18 * std::pow(10.0, i * 0.25);
+                line.push_back({H, (*recostedLaw_[k])(H)});
+            }
+            auto* s = lawChart_->addLine(QString(), theme.family(f).darker(150), line, 1.2, Qt::DashDotLine);
+            lawChart_->legend()->markers(s).value(0)->setVisible(false);
+        }
+    }
 
     double trendLo = 1e300, trendHi = 0;
     for (Family f : {Family::Transformer, Family::Xlstm}) {

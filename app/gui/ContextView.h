@@ -3,7 +3,13 @@
 // slider over T recounts the training FLOPs per token of both families under the session's
 // convention and re-solves N*(H), D*(H) on the loss surface; the study's own per-context
 // IsoFLOP fits are drawn where the paper has them (T = 2048, 8192, 16384).
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include "app/gui/ViewPanel.h"
+#include "core/accounting/ModelConfig.h"
+#include "core/fit/PowerLaw.h"
 
 class QSlider;
 class QLabel;
@@ -34,8 +40,23 @@ public:
     static double contextAt(int sliderPosition);
     static int positionOf(double context);
 
-private:
+    // N*(H) refitted from the study's own IsoFLOP runs with their FLOPs recounted at the slider's
+    // context (empty when the runs have no IsoFLOP profiles with architectures).
+    std::optional<fit::PowerLaw> recostedLaw(bool xlstm) const { return recostedLaw_[xlstm ? 1 : 0]; }
+    // Recomputes everything the slider drives (public for the benchmark).
     void recompute();
+
+private:
+    void refitProfiles();
+
+    // IsoFLOP profiles of the session's runs at their own context: N* per profile and the runs
+    // (architecture, tokens) behind its compute.
+    struct Profile {
+        double nOpt = 0;
+        std::vector<std::pair<accounting::ModelConfig, double>> runs;
+    };
+    std::vector<Profile> profiles_[2];
+    std::optional<fit::PowerLaw> recostedLaw_[2];
 
     Session* session_;
     QSlider* slider_;

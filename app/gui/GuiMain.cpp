@@ -4,6 +4,7 @@
 #include <QCommandLineParser>
 #include <QImage>
 #include <QPainter>
+#include <QElapsedTimer>
 #include <QTimer>
 #include <cstdio>
 
@@ -17,7 +18,31 @@ static void initResources() { Q_INIT_RESOURCE(scalex); }
 
 namespace scalex::gui {
 
+namespace {
+// Quits at the first paint of the main window and reports the time since the process started
+// (for the start-up benchmark).
+class FirstPaintProbe : public QObject {
+public:
+    explicit FirstPaintProbe(QElapsedTimer* clock) : clock_(clock) {}
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Paint && !done_) {
+            done_ = true;
+            std::printf("first paint after %.1f ms\n", clock_->nsecsElapsed() / 1e6);
+            std::fflush(stdout);
+            QTimer::singleShot(0, qApp, &QCoreApplication::quit);
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QElapsedTimer* clock_;
+    bool done_ = false;
+};
+}  // namespace
+
 int runGui(int argc, char** argv) {
+    QElapsedTimer clock;
+    clock.start();
     QApplication app(argc, argv);
     initResources();
     QApplication::setApplicationName(QStringLiteral("scalex"));
@@ -34,6 +59,7 @@ int runGui(int argc, char** argv) {
     parser.addOption({"size", "Window size WIDTHxHEIGHT in pixels.", "size", "1280x800"});
     parser.addOption({"view", "Show this view first (e.g. breakdown).", "id"});
     parser.addOption({"theme", "light or dark.", "name"});
+    parser.addOption({"first-paint-exit", "Quit at the first paint and print the time since start (benchmarks)."});
     parser.addPositionalArgument("project", "A .scalex project or a run table to open.", "[project]");
     parser.process(app);
 
@@ -82,6 +108,8 @@ int runGui(int argc, char** argv) {
         std::printf("scalex: main window rendered to %s (%dx%d)\n", qPrintable(out), image.width(), image.height());
         return 0;
     }
+    FirstPaintProbe probe(&clock);
+    if (parser.isSet("first-paint-exit")) window.installEventFilter(&probe);
     window.show();
     return app.exec();
 }
