@@ -1,0 +1,88 @@
+// Run-table loading throughput: rows per second to parse a large generated CSV in the study's
+// 60-column layout (with architecture, so N and C are checked and budgets assigned), the same
+// gzip-compressed, and the architecture-only case where N, D and C are all derived.
+#include <benchmark/benchmark.h>
+#include <zlib.h>
+
+#include <QByteArray>
+#include <string>
+
+#include "core/data/RunTableIo.h"
+
+using namespace scalex::data;
+
+namespace {
+
+// A table shaped like runs_isoflop_*.csv: the mapped columns plus the study's other columns.
+QByteArray studyLikeCsv(int rows) {
+    std::string out =
+        "dataset,model_family,model_type,experiment_set,run_tag,run_id,run_name,status,selected_in_paper,"
+        "context_length,d_model,n_layers,n_heads,d_qk,d_hv,d_ff,vocab_size,num_params,global_batch_size,"
+        "num_train_steps,num_tokens_training,learning_rate,lr_schedule,weight_decay,beta1,beta2,"
+        "attention_flop_calc_mode,num_flops_training,isoflop_bucket,val_loss,val_perplexity,train_loss,"
+        "step_time_s,runtime_s,created_at\n";
+    for (int i = 0; i < rows; ++i) {
+        const int d = 512 + 128 * (i % 16), layers = 10 + i % 20, heads = d / 128;
+        const double steps = 1000 + 10 * (i % 500);
+        out += "bench,llama,llama,isoflop,tag,id" + std::to_string(i) + ",\"dclm_llama_ed" + std::to_string(d) +
+               "_nb" + std::to_string(layers) + "\",finished,True,8192," + std::to_string(d) + "," +
+               std::to_string(layers) + "," + std::to_string(heads) + ",128,128,2048,50304,4.1e8,128," +
+               std::to_string(steps) + "," + std::to_string(steps * 128 * 8192) +
+               ",0.001,cosine_decay,0.1,0.9,0.95,distill_scaling,1.02e19,1e+19,3.123456789,22.7,3.1,1.23,4567.8,"
+               "2025-04-12T02:00:05Z\n";
+    }
+    return QByteArray(out.data(), static_cast<qsizetype>(out.size()));
+}
+
+QByteArray architectureOnlyCsv(int rows) {
+    std::string out = "family,d_model,n_layers,n_heads,ctx,global_batch_size,num_train_steps,loss\n";
+    for (int i = 0; i < rows; ++i)
+        out += (i % 2 ? "mlstm," : "llama,") + std::to_string(512 + 128 * (i % 16)) + "," + std::to_string(10 + i % 20) +
+               ",4,8192,128," + std::to_string(1000 + i % 700) + ",3.1\n";
+    return QByteArray(out.data(), static_cast<qsizetype>(out.size()));
+}
+
+QByteArray gzipBytes(const QByteArray& data) {
+    z_stream zs{};
+    deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    QByteArray out(static_cast<qsizetype>(deflateBound(&zs, static_cast<uLong>(data.size()))), '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.constData()));
+    zs.avail_in = static_cast<uInt>(data.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    deflate(&zs, Z_FINISH);
+    out.resize(static_cast<qsizetype>(zs.total_out));
+    deflateEnd(&zs);
+    return out;
+}
+
+void run(benchmark::State& state, const QByteArray& bytes, const char* name, int rows) {
+    for (auto _ : state) {
+        auto t = parseRunTable(bytes, name);
+        if (!t || static_cast<int>(t->runs.size()) != rows) state.SkipWithError("load failed");
+        benchmark::DoNotOptimize(t);
+    }
+    state.SetItemsProcessed(state.iterations() * rows);
+    state.SetBytesProcessed(state.iterations() * bytes.size());
+    state.SetLabel(std::to_string(bytes.size() >> 20) + " MiB");
+}
+
+}  // namespace
+
+static void BM_LoadStudyCsv(benchmark::State& state) {
+    const int rows = static_cast<int>(state.range(0));
+    run(state, studyLikeCsv(rows), "bench.csv", rows);
+}
+BENCHMARK(BM_LoadStudyCsv)->Arg(1000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+static void BM_LoadStudyCsvGz(benchmark::State& state) {
+    const int rows = static_cast<int>(state.range(0));
+    run(state, gzipBytes(studyLikeCsv(rows)), "bench.csv.gz", rows);
+}
+BENCHMARK(BM_LoadStudyCsvGz)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+static void BM_LoadDerivingEverything(benchmark::State& state) {
+    const int rows = static_cast<int>(state.range(0));
+    run(state, architectureOnlyCsv(rows), "bench.csv", rows);
+}
+BENCHMARK(BM_LoadDerivingEverything)->Arg(100000)->Unit(benchmark::kMillisecond);
