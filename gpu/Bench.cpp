@@ -23,7 +23,8 @@ bool operator==(const DeviceInfo& a, const DeviceInfo& b) {
 
 bool operator==(const BenchReport& a, const BenchReport& b) {
     return a.device == b.device && a.threads == b.threads && a.quick == b.quick && a.created == b.created &&
-           a.roofs == b.roofs && a.measurements == b.measurements && a.verification == b.verification;
+           a.roofs == b.roofs && a.measurements == b.measurements && a.verification == b.verification &&
+           a.errors == b.errors;
 }
 
 namespace {
@@ -330,9 +331,15 @@ BenchReport runBench(Backend& backend, const BenchOptions& o, const BenchProgres
     for (int i = 0; i < total; ++i) {
         if (cancel && cancel->load()) break;
         if (progress) progress(i, total, jobs[i].what);
-        if (auto m = jobs[i].run()) report.measurements.push_back(*m);
+        // One failed size (out of memory at the longest T, say) must not lose the rest of the sweep.
+        try {
+            if (auto m = jobs[i].run()) report.measurements.push_back(*m);
+        } catch (const std::exception& e) {
+            report.errors.push_back(jobs[i].what + ": " + e.what());
+            if (progress) progress(i, total, "failed: " + report.errors.back());
+        }
     }
-    if (progress) progress(static_cast<int>(report.measurements.size()), total, "done");
+    if (progress) progress(total, total, "done");
     finishReport(report);
     return report;
 }

@@ -68,6 +68,7 @@ struct BenchReport {
     Roofs roofs;
     std::vector<Measurement> measurements;
     std::vector<VerifyResult> verification;
+    std::vector<std::string> errors;  // measurements that failed (e.g. out of device memory), one line each
 };
 bool operator==(const DeviceInfo& a, const DeviceInfo& b);
 bool operator==(const BenchReport& a, const BenchReport& b);
@@ -101,7 +102,8 @@ void finishReport(BenchReport& report);
 
 // T where the chunkwise mLSTM forward becomes faster than causal attention prefill (variant
 // "mha" or "gqa"): log-log interpolation between the sweep points around the first sign change;
-// nullopt when the sweep shows no crossover.
+// the shortest T measured when the mLSTM is already faster there (an upper bound); nullopt when
+// attention is faster over the whole sweep.
 std::optional<double> crossoverTokens(const BenchReport& report, const std::string& variant = "mha");
 
 // Theoretical fp32 peak of this CPU: cores x clock x FMA pipes (2) x lanes x 2, lanes from

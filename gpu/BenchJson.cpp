@@ -76,9 +76,12 @@ QJsonObject toJson(const BenchReport& r) {
     for (const auto& v : r.verification)
         checks.append(QJsonObject{{"kernel", q(v.kernel)}, {"shape", q(v.shape)}, {"error", v.error},
                                   {"tolerance", v.tolerance}, {"pass", v.pass()}});
+    QJsonArray errors;
+    for (const auto& e : r.errors) errors.append(q(e));
     return {{"format", "scalex-bench"}, {"version", kBenchJsonVersion}, {"created", q(r.created)},
             {"threads", r.threads},     {"quick", r.quick},             {"device", device},
-            {"roofs", roofs},           {"measurements", rows},        {"verification", checks}};
+            {"roofs", roofs},           {"measurements", rows},        {"verification", checks},
+            {"errors", errors}};
 }
 
 BenchReport benchReportFromJson(const QJsonObject& o) {
@@ -139,6 +142,11 @@ BenchReport benchReportFromJson(const QJsonObject& o) {
         if (!checks[i].isObject()) fail(w.chopped(1), "an object");
         const QJsonObject x = checks[i].toObject();
         r.verification.push_back({text(x, "kernel", w), text(x, "shape", w), number(x, "error", w), number(x, "tolerance", w)});
+    }
+    const QJsonArray errors = array(o, "errors");
+    for (int i = 0; i < errors.size(); ++i) {
+        if (!errors[i].isString()) fail(QStringLiteral("errors[%1]").arg(i), "a string");
+        r.errors.push_back(errors[i].toString().toStdString());
     }
     return r;
 }

@@ -58,6 +58,7 @@ QString table(const gpu::BenchReport& r) {
     for (const char* variant : {"mha", "gqa"})
         if (auto t = gpu::crossoverTokens(r, variant))
             s << "mLSTM faster than " << variant << " attention prefill from T ~ " << QString::number(*t, 'f', 0) << "\n";
+    for (const auto& e : r.errors) s << "failed   " << QString::fromStdString(e) << "\n";
     for (const auto& v : r.verification)
         s << (v.pass() ? "verified " : "FAILED   ") << QString::fromStdString(v.kernel) << " [" << QString::fromStdString(v.shape)
           << "] error " << QString::number(v.error, 'g', 3) << " (tolerance " << QString::number(v.tolerance, 'g', 2) << ")\n";
@@ -150,6 +151,7 @@ int verbBench(const QStringList& args) {
     }
     for (const auto& v : report.verification)
         if (!v.pass()) return kExitUnusable;
+    if (!report.errors.empty()) return kExitUnusable;
     return kExitOk;
 }
 

@@ -224,6 +224,39 @@ TEST(CpuBackend, QuickBenchAccountsWithThePaperFormulas) {
     EXPECT_EQ(r.measurements.front().roofFraction, 0);
 }
 
+// The CPU backend, except that attention runs out of memory from T = 256 on.
+class AttentionOutOfMemory final : public Backend {
+public:
+    DeviceInfo device() const override { return cpu->device(); }
+    std::vector<double> timeGemm(const GemmShape& s, const TimingPlan& p) override { return cpu->timeGemm(s, p); }
+    std::vector<double> timeStream(StreamKernel k, std::size_t n, const TimingPlan& p) override { return cpu->timeStream(k, n, p); }
+    std::vector<double> timeAttention(const AttentionShape& s, const TimingPlan& p) override {
+        if (s.keys >= 256) throw std::runtime_error("out of memory");
+        return cpu->timeAttention(s, p);
+    }
+    std::vector<double> timeMlstmChunkwise(const MlstmShape& s, const TimingPlan& p) override { return cpu->timeMlstmChunkwise(s, p); }
+    std::vector<double> timeMlstmStep(const MlstmShape& s, const TimingPlan& p) override { return cpu->timeMlstmStep(s, p); }
+    void gemm(const GemmShape& s, const std::vector<float>& a, const std::vector<float>& b, std::vector<float>& c) override { cpu->gemm(s, a, b, c); }
+    void attention(const AttentionShape& s, const AttentionData& in, std::vector<float>& out) override { cpu->attention(s, in, out); }
+    void mlstmChunkwise(const MlstmShape& s, const MlstmData& in, std::vector<float>& h, MlstmState& st) override { cpu->mlstmChunkwise(s, in, h, st); }
+    void mlstmSteps(const MlstmShape& s, const MlstmData& in, std::vector<float>& h, MlstmState& st) override { cpu->mlstmSteps(s, in, h, st); }
+
+private:
+    std::unique_ptr<Backend> cpu = makeCpuBackend(2);
+};
+
+TEST(CpuBackend, AFailedSizeIsRecordedAndTheSweepGoesOn) {
+    AttentionOutOfMemory backend;
+    BenchOptions o;
+    o.quick = true;
+    o.gemm = o.bandwidth = false;
+    o.timing = {0, 1, 1, 0.0, 0.0, nullptr};
+    const BenchReport r = runBench(backend, o);
+    EXPECT_EQ(r.measurements.size(), 7u);  // attention at T 128 (4 kinds), mLSTM chunkwise x 2, step
+    ASSERT_EQ(r.errors.size(), 4u);
+    EXPECT_EQ(r.errors.front(), "attention_prefill mha T 256: out of memory");
+}
+
 TEST(CpuBackend, CancelStopsTheSweep) {
     auto backend = makeCpuBackend(1);
     std::atomic<bool> cancel{true};
@@ -268,6 +301,7 @@ BenchReport sampleReport() {
     a.reps = 3;
     r.measurements = {g, t, a};
     r.verification = {{"gemm_fp32", "m67", 1.5e-7, 1e-4}, {"mlstm_step", "T1", 2e-3, 1e-4}};
+    r.errors = {"attention_prefill mha T 65536: CUDA cudaMalloc: out of memory"};
     finishReport(r);
     return r;
 }
@@ -317,6 +351,32 @@ TEST(CudaBackend, WithoutADeviceExplainsWhy) {
     auto backend = makeCudaBackend(0, why);
     if (backend) GTEST_SKIP() << "a CUDA device is present";
     EXPECT_FALSE(why.empty());
+}
+
+}  // namespace
+
+namespace {
+
+Measurement timing(const char* kernel, int tokens, double seconds) {
+    Measurement m;
+    m.kernel = kernel;
+    m.variant = std::string(kernel) == kAttentionPrefill ? "mha" : "";
+    m.batch = 1;
+    m.tokens = tokens;
+    m.seconds = seconds;
+    return m;
+}
+
+TEST(Crossover, InterpolatesWhereTheTimeRatioCrossesOne) {
+    BenchReport r;
+    // attention / mLSTM time: 0.5 at T 512, 2 at T 2048: the log-log line crosses 1 at T 1024.
+    r.measurements = {timing(kAttentionPrefill, 512, 1.0), timing(kMlstmChunkwise, 512, 2.0),
+                      timing(kAttentionPrefill, 2048, 4.0), timing(kMlstmChunkwise, 2048, 2.0)};
+    ASSERT_TRUE(crossoverTokens(r, "mha").has_value());
+    EXPECT_NEAR(*crossoverTokens(r, "mha"), 1024.0, 1e-9);
+    EXPECT_FALSE(crossoverTokens(r, "gqa").has_value());  // no GQA rows
+    r.measurements[2].seconds = 1.5;  // attention faster everywhere
+    EXPECT_FALSE(crossoverTokens(r, "mha").has_value());
 }
 
 }  // namespace
