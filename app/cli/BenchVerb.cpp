@@ -83,6 +83,8 @@ int verbBench(const QStringList& args) {
         {"threads", "CPU worker threads (default: all hardware threads).", "n"},
         {"min-tokens", "Shortest T of the attention/mLSTM sweep.", "n", "512"},
         {"max-tokens", "Longest T of the attention/mLSTM sweep.", "n"},
+        {"chunk", "mLSTM chunk size L of the chunkwise kernel.", "n", "64"},
+        {"device", "CUDA device index.", "n", "0"},
         {"verify", "Check the backend's kernels against the plain references first (exit 1 on a mismatch)."},
         {"out", "Write the results as JSON to this file.", "file"},
         {"json", "Print the results as JSON instead of a table."},
@@ -111,6 +113,9 @@ int verbBench(const QStringList& args) {
     const int threads = static_cast<int>(intOption(p, "threads").value_or(0));
     if (threads > 4096) throw UsageError("--threads: at most 4096");
     o.minTokens = static_cast<int>(*intOption(p, "min-tokens"));
+    o.chunk = static_cast<int>(*intOption(p, "chunk"));
+    if (o.chunk > 1024) throw UsageError("--chunk: at most 1024");
+    const int deviceIndex = static_cast<int>(*intOption(p, "device", 0));
 
     const QString backendName = p.value("backend");
     if (backendName != "cpu" && backendName != "cuda" && backendName != "auto")
@@ -118,7 +123,7 @@ int verbBench(const QStringList& args) {
     std::unique_ptr<gpu::Backend> backend;
     std::string why;
     if (backendName != "cpu") {
-        backend = gpu::makeCudaBackend(0, why);
+        backend = gpu::makeCudaBackend(deviceIndex, why);
         if (!backend && backendName == "cuda") throw UsageError("--backend cuda: " + why);
     }
     if (!backend) backend = gpu::makeCpuBackend(threads);

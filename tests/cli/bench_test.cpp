@@ -69,4 +69,7 @@ TEST(BenchVerb, BadOptionsNameTheOption) {
     r = runScalex({"bench", "--backend", "tpu"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_EQ(r.err.trimmed(), "scalex bench: --backend: unknown backend 'tpu' (expected cpu, cuda or auto)");
+    r = runScalex({"bench", "--chunk", "0"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.err.trimmed(), "scalex bench: --chunk must be at least 1, got 0");
 }
