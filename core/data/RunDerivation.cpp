@@ -27,8 +27,26 @@ double nominalBudget(double flops) {
     return kUnknown;
 }
 
+std::optional<std::string> architectureProblem(const Run& run) {
+    using L = ArchitectureLimits;
+    const struct {
+        const char* name;
+        std::int64_t value, limit;
+    } sizes[] = {{"d_model", run.dModel, L::dModel}, {"n_layers", run.nLayers, L::layers},
+                 {"n_heads", run.nHeads, L::heads},  {"n_kv_heads", run.nKvHeads, L::heads},
+                 {"d_qk", run.dQk, L::headDim},      {"d_hv", run.dHv, L::headDim},
+                 {"d_ff", run.dFf, L::dFf},          {"vocab_size", run.vocab, L::vocab},
+                 {"chunk_size", run.chunk, L::chunk}};
+    for (const auto& s : sizes)
+        if (s.value > s.limit)
+            return std::string(s.name) + " = " + std::to_string(s.value) + " is beyond any model (at most " +
+                   std::to_string(s.limit) + "); the architecture is not used";
+    return std::nullopt;
+}
+
 std::optional<ModelConfig> runArchitecture(const Run& run) {
     if (run.dModel <= 0 || run.nLayers <= 0 || run.nHeads <= 0) return std::nullopt;
+    if (architectureProblem(run)) return std::nullopt;
     ConfigOverrides ov;
     if (run.nKvHeads > 0) ov.nKvHeads = run.nKvHeads;
     if (run.dQk > 0) ov.dQk = run.dQk;
@@ -80,6 +98,7 @@ void deriveColumns(Run& run, std::string_view flopMode, const DerivationSettings
 
 void checkPlausibility(Run& run) {
     auto& p = run.problems;
+    if (auto a = architectureProblem(run)) p.push_back(*a);
     if (!run.status.empty() && run.status != "finished" && run.status != "completed" && run.status != "success" &&
         run.status != "done" && run.status != "ok")
         p.push_back("status: the run " + (run.status == "failed" ? std::string("failed") : "is '" + run.status + "'"));

@@ -2,6 +2,7 @@
 // Columns derived on load where the file lacks them (DESIGN.md "Data flow"): N and C from the
 // architecture (core/accounting), D from steps x batch x context, the nominal IsoFLOP budget,
 // and the plausibility checks that mark a run as having problems.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,8 +20,18 @@ inline constexpr double kStudyBudgets[] = {6e18, 1e19, 3e19, 1e20, 6e20, 3e21};
 // The study's bucket rule: the budget B with |C - B| < 0.1 B, NaN when C is in none ("extra").
 double nominalBudget(double flops);
 
+// Largest sizes taken as an architecture (far beyond any trained model); past them the exact
+// integer parameter count could overflow, so the run gets a problem instead of a derived N.
+struct ArchitectureLimits {
+    static constexpr std::int64_t dModel = 1 << 20, layers = 4096, heads = 4096, headDim = 8192, dFf = 1 << 22,
+                                  vocab = 1 << 24, chunk = 1 << 16;
+};
+// The first architecture size beyond ArchitectureLimits, as a problem text; empty when none.
+std::optional<std::string> architectureProblem(const Run& run);
+
 // The model of a run when its architecture is complete (family, d_model, n_layers, n_heads);
-// missing per-head and feed-forward widths follow the study's rules (makeStudyConfig).
+// missing per-head and feed-forward widths follow the study's rules (makeStudyConfig). Empty
+// when a size is beyond ArchitectureLimits.
 std::optional<accounting::ModelConfig> runArchitecture(const Run& run);
 
 // The convention a file's `attention_flop_calc_mode` names: "chinchilla" -> chinchilla (non-causal

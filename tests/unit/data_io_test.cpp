@@ -528,6 +528,7 @@ const ProblemCase kProblemCases[] = {
     {"json_non_object_element.json", 2, 3, "run #2: expected a JSON object, got a number"},
     {"missing_values.csv", 2, 3, "N missing: no parameter count and no complete architecture (d_model, n_layers, n_heads)"},
     {"out_of_range.csv", 2, 3, "num_params: '1e999' is out of the range of a double"},
+    {"huge_architecture.csv", 2, 3, "n_layers = 8000000000 is beyond any model (at most 4096); the architecture is not used"},
     {"all_rows_bad.csv", 2, 2, "num_params: must be positive, got -1"},
     {"all_rows_bad.csv", 2, 3, "val_loss: value is NaN (expected a number)"},
 };

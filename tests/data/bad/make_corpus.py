@@ -75,6 +75,8 @@ w("json_nested_value.json", '{"runs": [\n  {"run_id": "r1", "model_family": "lla
 w("json_non_object_element.json", '[\n  {"run_id": "r1", "model_family": "llama", "num_params": 1.6e8, "num_tokens_training": 3.2e9, "val_loss": 3.3},\n  42\n]\n')
 w("missing_values.csv", H + ok1 + "r2,mlstm,,8e9,3.05\n")
 w("out_of_range.csv", H + ok1 + "r2,mlstm,1e999,8e9,3.05\n")
+# Found by the fuzzer: sizes whose exact parameter count overflows 64-bit integers.
+w("huge_architecture.csv", "run_id,model_family,d_model,n_layers,n_heads,num_tokens_training,val_loss\nr1,llama,768,12,12,3.2e9,3.3\nr2,llama,768,8000000000,12,3.2e9,3.3\n")
 w("all_rows_bad.csv", H + "r1,llama,-1,3.2e9,3.3\nr2,mlstm,4e8,8e9,nan\n")
 
 # Odd but valid: read transparently, no problems.
