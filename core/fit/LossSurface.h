@@ -74,8 +74,8 @@ struct LossSurfaceSettings {
     double stopDelta = 1e-10;
     // Screening: every start first runs to this looser stop; only the best `refineCount` then
     // continue to stopDelta. screenStopDelta <= stopDelta runs every start to the tight stop.
-    double screenStopDelta = 1e-3;
-    std::size_t refineCount = 64;
+    double screenStopDelta = 1e-2;
+    std::size_t refineCount = 128;
     int maxIterations = 2000;
     int keepBest = 5;  // how many of the best starts to report
     // Starts whose objective is within this relative distance of the best count as "reaching the
