@@ -2,6 +2,7 @@
 // lnd_fit_best.csv) on the paper's token/param runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 
@@ -224,4 +225,16 @@ TEST(LossSurface, GridFilesParseAndBadOnesNameTheLine) {
     EXPECT_EQ(error, "line 5: axis beta is missing");
     EXPECT_FALSE(parseInitGrid("logA 0\nlogA 1\n", &error));
     EXPECT_EQ(error, "line 2: axis logA given twice");
+}
+
+TEST(LossSurface, WarnsWhenTheOptimumSitsOnTheBox) {
+    SCALEX_REQUIRE_SHARED();
+    const auto pts = tokenParamPoints(accounting::Family::Xlstm);
+    LossSurfaceSettings s;
+    s.grid = subsetGrid();
+    s.bounds.upper.alpha = 0.3;  // the free optimum has alpha = 0.73
+    const auto fit = fitLossSurface(pts, s);
+    EXPECT_LE(fit.best.alpha, 0.3);
+    EXPECT_GT(fit.objective, 8.5572e-05);
+    EXPECT_NE(std::find(fit.warnings.begin(), fit.warnings.end(), "alpha hit a bound of the fit box"), fit.warnings.end());
 }
