@@ -143,7 +143,8 @@ BenchReport benchReportFromJson(const QJsonObject& o) {
         const QJsonObject x = checks[i].toObject();
         r.verification.push_back({text(x, "kernel", w), text(x, "shape", w), number(x, "error", w), number(x, "tolerance", w)});
     }
-    const QJsonArray errors = array(o, "errors");
+    // "errors" came after the first files of version 1 were written: absent means none.
+    const QJsonArray errors = o.contains("errors") ? array(o, "errors") : QJsonArray{};
     for (int i = 0; i < errors.size(); ++i) {
         if (!errors[i].isString()) fail(QStringLiteral("errors[%1]").arg(i), "a string");
         r.errors.push_back(errors[i].toString().toStdString());
