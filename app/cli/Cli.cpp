@@ -1,6 +1,11 @@
 #include "app/cli/Cli.h"
 
+#include <QApplication>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <unistd.h>
+#include <memory>
 #include <QStringList>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +14,17 @@
 #include "app/cli/Verbs.h"
 
 static void initResources() { Q_INIT_RESOURCE(scalex); }
+
+// The offscreen platform reports that it ignores window size hints; that is expected headless
+// and must not reach the one-line error contract of the verbs.
+static QtMessageHandler previousHandler = nullptr;
+static void quietOffscreen(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (message.contains(QLatin1String("propagateSizeHints"))) return;
+    if (previousHandler)
+        previousHandler(type, context, message);
+    else
+        std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+}
 
 namespace scalex::cli {
 
@@ -22,6 +38,7 @@ const std::vector<Verb>& verbs() {
         {"bench", "microbenchmarks: GEMM, bandwidth, attention and mLSTM kernels for the roofline", verbBench},
         {"predict", "inference runtime model: TTFT, step time, memory; largest model for a budget; xLSTM crossover", verbPredict},
         {"check", "load a run table and report its runs and every row with a problem", verbCheck},
+        {"render", "render a view as a PDF, SVG or PNG figure for a paper (no display needed)", verbRender, true},
     };
     return table;
 }
@@ -56,7 +73,22 @@ bool isVerbInvocation(int argc, char** argv) {
 }
 
 int runVerb(int argc, char** argv) {
-    QCoreApplication app(argc, argv);
+    bool widgets = false;
+    for (const auto& v : verbs())
+        if (!std::strcmp(argv[1], v.name)) widgets = v.needsWidgets;
+    // Verbs that draw widgets do so offscreen: they never need a display.
+    if (widgets) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        previousHandler = qInstallMessageHandler(quietOffscreen);
+        // Qt wants a private runtime directory; headless sessions (CI, ssh) often have none.
+        if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+            const QByteArray dir = QDir::tempPath().toUtf8() + "/scalex-runtime-" + QByteArray::number(static_cast<qlonglong>(getuid()));
+            QDir().mkpath(QString::fromUtf8(dir));
+            QFile::setPermissions(QString::fromUtf8(dir), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+            qputenv("XDG_RUNTIME_DIR", dir);
+        }
+    }
+    std::unique_ptr<QCoreApplication> application(widgets ? new QApplication(argc, argv) : new QCoreApplication(argc, argv));
     initResources();
     QCoreApplication::setApplicationName(QStringLiteral("scalex"));
     QCoreApplication::setOrganizationName(QStringLiteral("Scalex"));

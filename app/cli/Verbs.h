@@ -13,6 +13,7 @@ struct Verb {
     const char* name;
     const char* summary;
     VerbFunction run;
+    bool needsWidgets = false;  // renders widgets offscreen (QApplication instead of QCoreApplication)
 };
 
 // The table of verbs, in the order `scalex help` lists them.
@@ -20,6 +21,7 @@ const std::vector<Verb>& verbs();
 
 int verbAccount(const QStringList& args);
 int verbDevice(const QStringList& args);
+int verbRender(const QStringList& args);
 int verbConvert(const QStringList& args);
 int verbGenerate(const QStringList& args);
 int verbFit(const QStringList& args);

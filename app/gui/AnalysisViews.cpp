@@ -166,6 +166,7 @@ OverTrainingView::OverTrainingView(Session* session, QWidget* parent) : ViewPane
 }
 
 QChart* OverTrainingView::primaryChart() const { return charts_[0]; }
+std::vector<QChart*> OverTrainingView::charts() const { return {charts_[0], charts_[1]}; }
 
 void OverTrainingView::redraw() {
     const Theme& theme = Theme::current();
@@ -292,6 +293,7 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
 IsoFlopView::~IsoFlopView() { bootstrapWatcher_->waitForFinished(); }
 
 QChart* IsoFlopView::primaryChart() const { return profileChart_; }
+std::vector<QChart*> IsoFlopView::charts() const { return {profileChart_, lawChart_}; }
 
 void IsoFlopView::recompute() {
     ++generation_;

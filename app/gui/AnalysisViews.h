@@ -51,6 +51,7 @@ public:
     QString title() const override { return tr("Over-training"); }
     QString explainHtml() const override;
     QChart* primaryChart() const override;
+    std::vector<QChart*> charts() const override;
 
 private:
     void redraw();
@@ -70,6 +71,7 @@ public:
     QString title() const override { return tr("IsoFLOP"); }
     QString explainHtml() const override;
     QChart* primaryChart() const override;
+    std::vector<QChart*> charts() const override;
     void computeNow() override;
     const fit::IsoFlopResult& result(bool xlstm) const { return results_[xlstm ? 1 : 0]; }
 

@@ -130,6 +130,7 @@ void ContextView::refitProfiles() {
 }
 
 QChart* ContextView::primaryChart() const { return lawChart_; }
+std::vector<QChart*> ContextView::charts() const { return {lawChart_, trendChart_}; }
 double ContextView::context() const { return contextAt(slider_->value()); }
 void ContextView::setContext(double t) { slider_->setValue(positionOf(t)); }
 double ContextView::budget() const { return budget_->currentData().toDouble(); }

@@ -30,6 +30,7 @@ public:
     QString title() const override { return tr("Context length"); }
     QString explainHtml() const override;
     QChart* primaryChart() const override;
+    std::vector<QChart*> charts() const override;
 
     double context() const;
     void setContext(double tokens);  // snaps to the slider's grid

@@ -139,6 +139,7 @@ void FlopBreakdownView::fillPresets(QComboBox* box, Family family) {
 }
 
 QChart* FlopBreakdownView::primaryChart() const { return transformerView_->chart(); }
+std::vector<QChart*> FlopBreakdownView::charts() const { return {transformerView_->chart(), xlstmView_->chart()}; }
 
 void FlopBreakdownView::setConvention(const FlopConvention& convention) {
     convention_ = convention;

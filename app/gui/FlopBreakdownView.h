@@ -23,6 +23,7 @@ public:
     QString title() const override { return tr("FLOP breakdown"); }
     QString explainHtml() const override;
     QChart* primaryChart() const override;
+    std::vector<QChart*> charts() const override;
 
     void setConvention(const accounting::FlopConvention& convention);
     void setConfigs(const accounting::ModelConfig& transformer, const accounting::ModelConfig& xlstm);

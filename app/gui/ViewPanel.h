@@ -3,6 +3,7 @@
 // and `scalex render --view`), a title, and the "Explain" text for the side pane.
 #include <QString>
 #include <QWidget>
+#include <vector>
 
 class QChart;
 
@@ -19,6 +20,11 @@ public:
     virtual QString explainHtml() const = 0;
     // The main chart of the view, for exports; null for table-only views.
     virtual QChart* primaryChart() const { return nullptr; }
+    // Every chart of the view, left to right, for exports (default: the primary chart).
+    virtual std::vector<QChart*> charts() const {
+        if (QChart* c = primaryChart()) return {c};
+        return {};
+    }
     // Runs the view's heavy work (fits) to completion now, for headless renders and tests.
     virtual void computeNow() {}
 

@@ -1,0 +1,36 @@
+#pragma once
+// Figures for papers: a view's charts rendered to PDF, SVG (vector, text kept as text) or PNG at a
+// physical size, optionally in the "paper" style (white background, font sizes matched to the
+// width, thin lines, no window chrome). No Qt Widgets in this header: the CLI calls it too.
+#include <QString>
+#include <QStringList>
+
+namespace scalex::gui {
+
+struct FigureStyle {
+    double widthInches = 6.75;   // double column; 3.25 single column; 13.33 slides
+    double heightInches = 0;     // 0: width x 0.42 for two charts, x 0.75 for one
+    int dpi = 300;               // PNG only
+    bool paper = true;           // paper style; false: the view's own look
+    QString fontFamily = QStringLiteral("DejaVu Sans");
+    bool dark = false;           // the dark colour scheme (screen style only)
+};
+
+// Parses "3.25x2.4in", "6.75in", "16x9cm" or the presets "single", "double", "slides".
+bool parseFigureSize(const QString& text, FigureStyle* style, QString* error);
+
+struct RenderRequest {
+    QString project;  // .scalex or run table; empty: the built-in example
+    QString view;     // view id, e.g. "pareto"
+    QString out;      // .pdf, .svg or .png
+    FigureStyle style;
+};
+
+// Opens the project headless, brings the view up to date (fits included) and writes the figure.
+// Returns false and sets `error` (naming the file or option) on failure; never writes a partial file.
+bool renderFigure(const RenderRequest& request, QString* error);
+
+// The view ids that render (every chart view).
+QStringList renderableViews();
+
+}  // namespace scalex::gui

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Renders the README's screenshots of the main views from the built-in example project,
+# offscreen: bash packaging/screenshots.sh [BUILD_DIR] [OUT_DIR]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${1:-$root/build}"
+out="${2:-$root/resources/screenshots}"
+mkdir -p "$out"
+cmake --build "$build" --target scalex
+for view in runs pareto surface overtraining isoflop context optimal breakdown; do
+  QT_QPA_PLATFORM=offscreen "$build/app/scalex" --example --view "$view" --size 1280x800 --theme light \
+    --screenshot "$out/$view.png" 2>/dev/null
+done
