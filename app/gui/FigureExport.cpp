@@ -25,7 +25,7 @@
 namespace scalex::gui {
 
 QStringList renderableViews() {
-    return {"pareto", "surface", "overtraining", "isoflop", "context", "breakdown"};
+    return {"pareto", "surface", "overtraining", "isoflop", "context", "breakdown", "roofline"};
 }
 
 bool parseFigureSize(const QString& text, FigureStyle* style, QString* error) {

@@ -21,6 +21,7 @@
 #include "app/gui/FlopBreakdownView.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/OptimalView.h"
+#include "app/gui/RooflineView.h"
 #include "app/gui/RunsView.h"
 #include "app/gui/Session.h"
 #include "core/data/ProjectHistory.h"
@@ -55,6 +56,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPanel(new ContextView(session_, this));
     addPanel(new OptimalView(session_, this));
     addPanel(new FlopBreakdownView(this));
+    addPanel(new RooflineView(this));
 
     connect(views_, &QTabWidget::currentChanged, this, &MainWindow::updateExplain);
     buildMenus();

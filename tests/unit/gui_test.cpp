@@ -19,6 +19,7 @@
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/OptimalView.h"
+#include "app/gui/RooflineView.h"
 #include "app/gui/Session.h"
 #include "app/gui/ViewPanel.h"
 
@@ -98,7 +99,7 @@ TEST(LogTicks, WideAxesGetDecadesAndCountsReadAsPaperNumbers) {
 TEST_F(Gui, OpensOnTheExampleProjectAndEveryViewRenders) {
     EXPECT_GT(window->session()->runs().runs.size(), 100u);
     EXPECT_TRUE(window->session()->generated());
-    const QStringList ids{"runs", "pareto", "surface", "overtraining", "isoflop", "context", "breakdown"};
+    const QStringList ids{"runs", "pareto", "surface", "overtraining", "isoflop", "context", "optimal", "breakdown", "roofline"};
     for (const QString& id : ids) {
         ASSERT_TRUE(window->showView(id)) << id.toStdString();
         QApplication::processEvents();
@@ -236,4 +237,19 @@ TEST_F(Gui, CalculatorReproducesThePapersComputeOptimalTable) {
     optimal->setQuery(OptimalView::Mode::Budget, 1e22, 131072);
     EXPECT_LT(optimal->optimum(false).params, n8k);
     EXPECT_NEAR(optimal->optimum(false).budget, 1e22, 1e22 * 1e-9);
+}
+
+TEST_F(Gui, RooflineRunsTheCpuBenchmarksAndPlotsTheMeasuredRoofs) {
+    auto* roofline = view<RooflineView>();
+    ASSERT_NE(roofline, nullptr);
+    window->showView("roofline");
+    EXPECT_FALSE(roofline->report());
+    const int seriesBefore = static_cast<int>(roofline->primaryChart()->series().size());
+    roofline->runBenchmarks();
+    roofline->waitForBenchmarks();
+    ASSERT_TRUE(roofline->report());
+    EXPECT_GT(roofline->report()->roofs.computeF32, 1e8);
+    EXPECT_GT(roofline->report()->roofs.bandwidth, 1e8);
+    EXPECT_GT(static_cast<int>(roofline->primaryChart()->series().size()), seriesBefore) << "measured roof and kernels drawn";
+    EXPECT_TRUE(window->explainPane()->toPlainText().contains("intensity"));
 }
