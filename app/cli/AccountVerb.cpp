@@ -74,13 +74,7 @@ int verbAccount(const QStringList& args) {
     });
     for (const auto& f : kFactorOptions) p.addOption({f.name, QStringLiteral("FLOP factor %1.").arg(f.name), "x"});
     for (const auto& b : kByteOptions) p.addOption({b.name, QStringLiteral("Bytes per element, %1.").arg(b.name), "x"});
-    parseOrThrow(p, args);
-    if (p.isSet("help")) {
-        printText(p.helpText());
-        return kExitOk;
-    }
-    if (!p.positionalArguments().isEmpty())
-        throw UsageError(("unexpected argument '" + p.positionalArguments().first() + "'").toStdString());
+    if (!parseVerbArguments(p, args)) return kExitOk;
 
     if (!p.isSet("family")) throw UsageError("missing required option --family (transformer or xlstm)");
     const auto family = parseFamily(p.value("family").toStdString());

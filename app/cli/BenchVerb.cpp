@@ -89,13 +89,7 @@ int verbBench(const QStringList& args) {
         {"out", "Write the results as JSON to this file.", "file"},
         {"json", "Print the results as JSON instead of a table."},
     });
-    parseOrThrow(p, args);
-    if (p.isSet("help")) {
-        printText(p.helpText());
-        return kExitOk;
-    }
-    if (!p.positionalArguments().isEmpty())
-        throw UsageError(("unexpected argument '" + p.positionalArguments().first() + "'").toStdString());
+    if (!parseVerbArguments(p, args)) return kExitOk;
 
     gpu::BenchOptions o;
     o.quick = p.isSet("quick");

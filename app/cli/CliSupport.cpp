@@ -10,6 +10,17 @@ void parseOrThrow(QCommandLineParser& parser, const QStringList& args) {
     if (!parser.parse(args)) throw UsageError(parser.errorText().toStdString());
 }
 
+bool parseVerbArguments(QCommandLineParser& parser, const QStringList& args, bool allowPositionals) {
+    parseOrThrow(parser, args);
+    if (parser.isSet(QStringLiteral("help"))) {
+        printText(parser.helpText());
+        return false;
+    }
+    if (!allowPositionals && !parser.positionalArguments().isEmpty())
+        throw UsageError(("unexpected argument '" + parser.positionalArguments().first() + "'").toStdString());
+    return true;
+}
+
 std::optional<std::int64_t> intOption(const QCommandLineParser& parser, const QString& name, std::int64_t min) {
     // value() falls back to the option's default, which isSet() does not report.
     if (!parser.isSet(name) && parser.value(name).isEmpty()) return std::nullopt;

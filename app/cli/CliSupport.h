@@ -24,6 +24,10 @@ inline constexpr int kExitUsage = 2;
 // Parses `args` (argv without the program name, verb first) and throws UsageError on unknown options.
 void parseOrThrow(QCommandLineParser& parser, const QStringList& args);
 
+// parseOrThrow, then: --help prints the help and returns false (the verb returns kExitOk);
+// positional arguments are refused unless `allowPositionals`.
+bool parseVerbArguments(QCommandLineParser& parser, const QStringList& args, bool allowPositionals = false);
+
 std::optional<std::int64_t> intOption(const QCommandLineParser& parser, const QString& name, std::int64_t min = 1);
 std::int64_t requiredIntOption(const QCommandLineParser& parser, const QString& name, std::int64_t min = 1);
 std::optional<double> doubleOption(const QCommandLineParser& parser, const QString& name);

@@ -54,11 +54,7 @@ int verbConvert(const QStringList& args) {
     p.addOptions({{"table", "Project input: only the run table of this name.", "name"}});
     p.addPositionalArgument("IN", "Input file.");
     p.addPositionalArgument("OUT", "Output file: .csv, .json or .scalex.");
-    parseOrThrow(p, args);
-    if (p.isSet("help")) {
-        printText(p.helpText());
-        return kExitOk;
-    }
+    if (!parseVerbArguments(p, args, true)) return kExitOk;
     const QStringList pos = p.positionalArguments();
     if (pos.size() != 2) throw UsageError("expected two arguments: IN OUT");
     const QString in = pos[0], out = pos[1];

@@ -22,11 +22,7 @@ int verbDevice(const QStringList& args) {
     p.setApplicationDescription("List the CPU and CUDA devices.");
     p.addHelpOption();
     p.addOption({"json", "Print JSON."});
-    parseOrThrow(p, args);
-    if (p.isSet("help")) {
-        printText(p.helpText());
-        return kExitOk;
-    }
+    if (!parseVerbArguments(p, args)) return kExitOk;
     const gpu::DeviceInfo cpu = gpu::queryCpuDevice();
     const gpu::CudaQuery cuda = gpu::queryCudaDevices();
     if (p.isSet("json")) {

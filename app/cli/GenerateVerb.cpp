@@ -26,13 +26,7 @@ int verbGenerate(const QStringList& args) {
         {"tables", "Directory of the paper's tables (default: the built-in copy of datasets/paper).", "dir"},
         {"out", "FILE.scalex (a project) or DIR (one CSV per run table).", "path"},
     });
-    parseOrThrow(p, args);
-    if (p.isSet("help")) {
-        printText(p.helpText());
-        return kExitOk;
-    }
-    if (!p.positionalArguments().isEmpty())
-        throw UsageError(("unexpected argument '" + p.positionalArguments().first() + "'").toStdString());
+    if (!parseVerbArguments(p, args)) return kExitOk;
     if (!p.isSet("out")) throw UsageError("missing required option --out (FILE.scalex or a directory)");
 
     data::ExampleOptions options;

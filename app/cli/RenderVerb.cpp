@@ -19,11 +19,7 @@ int verbRender(const QStringList& args) {
         {"font", "Font family of the paper style.", "family", "DejaVu Sans"},
         {"dpi", "PNG resolution.", "dpi", "300"},
     });
-    parseOrThrow(p, args);
-    if (p.isSet("help")) {
-        printText(p.helpText());
-        return kExitOk;
-    }
+    if (!parseVerbArguments(p, args)) return kExitOk;
     if (!p.isSet("view")) throw UsageError("missing required option --view (" + gui::renderableViews().join(", ").toStdString() + ")");
     if (!p.isSet("out")) throw UsageError("missing required option --out (a .pdf, .svg or .png file)");
     if (p.isSet("project") && p.isSet("example")) throw UsageError("--project and --example exclude each other");

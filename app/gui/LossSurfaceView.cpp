@@ -20,6 +20,7 @@
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
 #include "core/data/RunAnalyses.h"
+#include "core/fit/ComputeOptimal.h"
 #include "core/fit/PowerLaw.h"
 
 namespace scalex::gui {
@@ -42,26 +43,6 @@ fit::PowerLaw computePerToken(const data::RunTable& table, Family family) {
     sixN.coefficient = 6;
     sixN.exponent = 1;
     return sixN;
-}
-
-// The N minimising L̂(N, H / c(N)) on [lo, hi]: golden-section search in log N (the loss along an
-// iso-FLOP line is unimodal for the surface's positive exponents).
-double optimalParams(const fit::LossSurfaceParams& p, const fit::PowerLaw& c, double H, double lo, double hi) {
-    auto f = [&](double logN) {
-        const double n = std::exp(logN);
-        return p.logLoss(n, H / c(n));
-    };
-    double a = std::log(lo), b = std::log(hi);
-    const double g = (std::sqrt(5.0) - 1) / 2;
-    double x1 = b - g * (b - a), x2 = a + g * (b - a), f1 = f(x1), f2 = f(x2);
-    for (int i = 0; i < 80; ++i) {
-        if (f1 < f2) {
-            b = x2, x2 = x1, f2 = f1, x1 = b - g * (b - a), f1 = f(x1);
-        } else {
-            a = x1, x1 = x2, f1 = f2, x2 = a + g * (b - a), f2 = f(x2);
-        }
-    }
-    return std::exp((a + b) / 2);
 }
 
 }  // namespace
@@ -327,8 +308,8 @@ void LossSurfaceView::redraw() {
             }
             for (int k = 0; k <= 80; ++k) {
                 const double H = hLo * std::pow(hHi / hLo, k / 80.0);
-                const double n = optimalParams(p, c, H, nLo, nHi);
-                const double d = H / c(n);
+                const fit::OptimalPoint o = fit::computeOptimal(p, [&c](double n) { return c(n); }, H, nLo, nHi);
+                const double n = o.params, d = o.tokens;
                 if (n > nLo * 1.01 && n < nHi / 1.01 && d >= dLo && d <= dHi) path.push_back({n, d});
             }
             chart_->addLine(tr("compute-optimal N*, D*"), theme.highlight, path, 2.5);
