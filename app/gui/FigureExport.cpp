@@ -25,7 +25,7 @@
 namespace scalex::gui {
 
 QStringList renderableViews() {
-    return {"pareto", "surface", "overtraining", "isoflop", "context", "breakdown", "roofline"};
+    return {"pareto", "surface", "overtraining", "isoflop", "context", "breakdown", "roofline", "inference"};
 }
 
 bool parseFigureSize(const QString& text, FigureStyle* style, QString* error) {
@@ -150,6 +150,7 @@ bool renderFigure(const RenderRequest& request, QString* error) {
     QCoreApplication::processEvents();
     panel->computeNow();
     QCoreApplication::processEvents();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // replaced chart items
     const std::vector<QChart*> charts = panel->charts();
     if (charts.empty()) {
         *error = QStringLiteral("--view: the view '%1' has no chart").arg(request.view);

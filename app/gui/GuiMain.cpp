@@ -99,6 +99,7 @@ int runGui(int argc, char** argv) {
         if (ViewPanel* panel = window.currentPanel()) {
             panel->computeNow();
             QApplication::processEvents();
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // replaced chart items
         }
         const QImage image = window.grab().toImage();
         if (image.isNull() || !image.save(out, "PNG")) {

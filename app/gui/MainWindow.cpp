@@ -19,6 +19,7 @@
 #include "app/gui/AnalysisViews.h"
 #include "app/gui/ContextView.h"
 #include "app/gui/FlopBreakdownView.h"
+#include "app/gui/InferenceView.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/OptimalView.h"
 #include "app/gui/RooflineView.h"
@@ -57,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPanel(new OptimalView(session_, this));
     addPanel(new FlopBreakdownView(this));
     addPanel(new RooflineView(this));
+    addPanel(new InferenceView(this));
 
     connect(views_, &QTabWidget::currentChanged, this, &MainWindow::updateExplain);
     buildMenus();

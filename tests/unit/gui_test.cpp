@@ -10,6 +10,7 @@
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QTemporaryDir>
+#include <QEventLoop>
 #include <QTimer>
 #include <QtCharts/QChart>
 
@@ -18,10 +19,12 @@
 #include "app/gui/LogTicks.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/InferenceView.h"
 #include "app/gui/OptimalView.h"
 #include "app/gui/RooflineView.h"
 #include "app/gui/Session.h"
 #include "app/gui/ViewPanel.h"
+#include "tests/support/TestData.h"
 
 using namespace scalex::gui;
 
@@ -252,4 +255,34 @@ TEST_F(Gui, RooflineRunsTheCpuBenchmarksAndPlotsTheMeasuredRoofs) {
     EXPECT_GT(roofline->report()->roofs.bandwidth, 1e8);
     EXPECT_GT(static_cast<int>(roofline->primaryChart()->series().size()), seriesBefore) << "measured roof and kernels drawn";
     EXPECT_TRUE(window->explainPane()->toPlainText().contains("intensity"));
+}
+
+TEST_F(Gui, InferenceViewFitsTheStudysMeasurementsAndAnswersDeploymentQuestions) {
+    SCALEX_REQUIRE_SHARED();
+    auto* inference = view<InferenceView>();
+    ASSERT_NE(inference, nullptr);
+    window->showView("inference");
+    QString error;
+    ASSERT_TRUE(inference->loadMeasurements(scalex::test::sharedPath("data/xlstm/inference_results_df_dict_xlstm.csv"), &error))
+        << error.toStdString();
+    const auto* prefill = inference->fitOf("xlstm_7b", scalex::inference::Stage::Prefill);
+    const auto* decode = inference->fitOf("xlstm_7b", scalex::inference::Stage::Decode);
+    ASSERT_TRUE(prefill && prefill->ok);
+    ASSERT_TRUE(decode && decode->ok);
+    EXPECT_LT(prefill->medianRelErrorVariable, 0.10);
+    EXPECT_LT(decode->medianRelErrorVariable, 0.10);
+    EXPECT_TRUE(inference->deploymentAnswer().contains("Largest xLSTM")) << inference->deploymentAnswer().toStdString();
+    {
+        QEventLoop loop;  // deferred deletions of replaced chart items run in an event loop
+        QTimer::singleShot(100, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    for (QChart* c : inference->charts()) EXPECT_EQ(c->axes().size(), 2) << "one axis per direction";
+    const QImage image = window->views()->currentWidget()->grab().toImage();
+    EXPECT_GT(nonBackgroundFraction(image), 0.05);
+    if (qEnvironmentVariableIsSet("SCALEX_TEST_SNAPSHOTS")) image.save(qEnvironmentVariable("SCALEX_TEST_SNAPSHOTS") + "/inference.png");
+    // A file that is not a measurement table: an error naming it, and the loaded data stays.
+    EXPECT_FALSE(inference->loadMeasurements(scalex::test::sharedPath("data/xlstm/tokenparam_runs_ctx8192.csv"), &error));
+    EXPECT_TRUE(error.contains("tokenparam_runs_ctx8192.csv")) << error.toStdString();
+    EXPECT_TRUE(inference->measurements());
 }

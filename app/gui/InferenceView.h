@@ -1,0 +1,65 @@
+#pragma once
+// Inference-time scaling (Sec. 4, App. "Modeling Inference Characteristics"): time to first token
+// and decode step time over the prefill length, measured points and the fitted runtime model
+// TTFT = FLOPs/α_eff + ε, step = bytes/β_eff + ε (+ κ·B), a Transformer and an xLSTM side by side;
+// α_eff/α_acc over model size; and the deployment questions as a small form.
+#include <map>
+#include <optional>
+#include <string>
+
+#include "app/gui/ViewPanel.h"
+#include "core/data/InferenceMeasurements.h"
+#include "core/inference/RuntimeFit.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace scalex::gui {
+
+class PlotChart;
+class PlotView;
+
+class InferenceView : public ViewPanel {
+    Q_OBJECT
+public:
+    explicit InferenceView(QWidget* parent = nullptr);
+
+    QString viewId() const override { return QStringLiteral("inference"); }
+    QString title() const override { return tr("Inference"); }
+    QString explainHtml() const override;
+    QChart* primaryChart() const override;
+    std::vector<QChart*> charts() const override;
+
+    // Loads the study's measurement CSV (its df_dict files beside it give the architectures).
+    bool loadMeasurements(const QString& path, QString* error);
+    const std::optional<data::InferenceData>& measurements() const { return data_; }
+    // The fit of one model and stage (after loading).
+    const inference::StageFit* fitOf(const std::string& model, inference::Stage stage) const;
+    QString deploymentAnswer() const;
+
+private:
+    void refit();
+    void redraw();
+    void drawModel(PlotChart* chart, const std::string& model, accounting::Family family);
+    void answerDeployment();
+
+    PlotChart* charts_[3];
+    PlotView* views_[3];
+    QComboBox* stage_;
+    QComboBox* batch_;
+    QComboBox* transformer_;
+    QComboBox* xlstm_;
+    QComboBox* accelerator_;
+    QPushButton* load_;
+    QLineEdit* budget_;
+    QLineEdit* prefill_;
+    QLineEdit* factor_;
+    QLabel* answer_;
+    QLabel* status_;
+    std::optional<data::InferenceData> data_;
+    std::map<std::pair<std::string, int>, inference::StageFit> fits_;  // (model, stage) -> fit
+};
+
+}  // namespace scalex::gui
