@@ -18,8 +18,20 @@ int verbRender(const QStringList& args) {
         {"style", "paper (white, fonts matched to the size) or screen.", "style", "paper"},
         {"font", "Font family of the paper style.", "family", "DejaVu Sans"},
         {"dpi", "PNG resolution.", "dpi", "300"},
+        {"paper-figures", "Regenerate the paper's figures 1, 3, 4, 5, 6 and its appendix tables into the directory --out."},
     });
     if (!parseVerbArguments(p, args)) return kExitOk;
+    if (p.isSet("paper-figures")) {
+        if (!p.isSet("out")) throw UsageError("missing required option --out (a directory for the figures and tables)");
+        gui::FigureStyle style;
+        QString error;
+        if (!gui::parseFigureSize(p.value("size"), &style, &error)) throw UsageError(error.toStdString());
+        style.fontFamily = p.value("font");
+        QStringList written;
+        if (!gui::renderPaperFigures(p.value("project"), p.value("out"), style, &written, &error)) throw UsageError(error.toStdString());
+        printText(QStringLiteral("scalex render: wrote %1 files to %2: %3\n").arg(written.size()).arg(p.value("out"), written.join(", ")));
+        return kExitOk;
+    }
     if (!p.isSet("view")) throw UsageError("missing required option --view (" + gui::renderableViews().join(", ").toStdString() + ")");
     if (!p.isSet("out")) throw UsageError("missing required option --out (a .pdf, .svg or .png file)");
     if (p.isSet("project") && p.isSet("example")) throw UsageError("--project and --example exclude each other");

@@ -18,7 +18,15 @@
 #include <QBuffer>
 #include <QCoreApplication>
 
+#include <QDir>
+#include <array>
+#include <map>
+
 #include "app/gui/MainWindow.h"
+#include "app/gui/PlotChart.h"
+#include "app/gui/Session.h"
+#include "core/data/Export.h"
+#include "core/data/RunAnalyses.h"
 #include "app/gui/Theme.h"
 #include "app/gui/ViewPanel.h"
 
@@ -26,6 +34,137 @@ namespace scalex::gui {
 
 QStringList renderableViews() {
     return {"pareto", "surface", "overtraining", "isoflop", "context", "breakdown", "roofline", "inference"};
+}
+
+namespace {
+
+bool writeFile(const QString& path, const QByteArray& bytes, QString* error) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        *error = QStringLiteral("--out: cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+// The appendix tables, recomputed from the project's runs.
+std::vector<std::pair<QString, data::ExportTable>> paperTables(const data::RunTable& runs) {
+    using accounting::Family;
+    std::vector<std::pair<QString, data::ExportTable>> out;
+    auto filter = [](Family f, data::ExperimentSet set) {
+        data::RunFilter r;
+        r.family = f;
+        r.experimentSet = set;
+        r.context = 8192;
+        r.selectedOnly = true;
+        return r;
+    };
+    // Tab. lnd_fit_params (delta 1e-3, gamma free).
+    data::ExportTable lnd;
+    lnd.caption = "Fit parameters of the loss surface L(N,D) (Huber delta 1e-3, gamma fitted), from the token/param runs at context 8192.";
+    lnd.label = "tab:lnd_fit_params";
+    lnd.columns = {{"family", "Model", data::CellStyle::Text},   {"log_a", "$\\log A$", data::CellStyle::Fixed2},
+                   {"log_b", "$\\log B$", data::CellStyle::Fixed2}, {"log_e", "$\\log E$", data::CellStyle::Fixed2},
+                   {"alpha", "$\\alpha$", data::CellStyle::Fixed2}, {"beta", "$\\beta$", data::CellStyle::Fixed2},
+                   {"gamma", "$\\gamma$", data::CellStyle::Fixed2}};
+    // Tab. tokenparam_slopes.
+    data::ExportTable eta;
+    eta.caption = "Power-law exponents eta of L(C) = lambda C^(-eta) per tokens-to-parameter ratio M.";
+    eta.label = "tab:tokenparam_slopes";
+    eta.columns = {{"tokens_per_param", "$M$", data::CellStyle::Integer},
+                   {"eta_transformer", "Transformer $\\eta$", data::CellStyle::Fixed3},
+                   {"eta_xlstm", "xLSTM $\\eta$", data::CellStyle::Fixed3}};
+    // Tab. estimated_optimal_flops_tokens_powerlaw.
+    data::ExportTable opt;
+    opt.caption = "Compute-optimal training FLOPs, tokens and tokens per parameter from the IsoFLOP power laws (context 8192).";
+    opt.label = "tab:estimated_optimal_flops_tokens_powerlaw";
+    opt.columns = {{"params", "Params", data::CellStyle::Count},
+                   {"transformer_flops", "Transformer FLOPs", data::CellStyle::Scientific},
+                   {"transformer_tokens", "Tokens", data::CellStyle::Count},
+                   {"transformer_tokens_per_param", "Tok/Param", data::CellStyle::Fixed1},
+                   {"xlstm_flops", "xLSTM FLOPs", data::CellStyle::Scientific},
+                   {"xlstm_tokens", "Tokens", data::CellStyle::Count},
+                   {"xlstm_tokens_per_param", "Tok/Param", data::CellStyle::Fixed1}};
+    const std::vector<double> sizes{1e8, 4e8, 1e9, 3e9, 7e9, 1.5e10, 3e10, 7e10};
+    std::vector<std::vector<data::ExportCell>> optRows(sizes.size());
+    for (std::size_t i = 0; i < sizes.size(); ++i) optRows[i].push_back(sizes[i]);
+    std::map<double, std::array<data::ExportCell, 2>> etas;
+    for (Family f : {Family::Transformer, Family::Xlstm}) {
+        const int k = f == Family::Xlstm;
+        fit::LossSurfaceSettings settings;
+        const auto points = data::lossSurfacePoints(runs, filter(f, data::ExperimentSet::TokenParam)).points;
+        if (points.size() >= 6) {
+            const auto fitted = fit::fitLossSurface(points, settings);
+            const auto& b = fitted.best;
+            lnd.rows.push_back({std::string(accounting::familyLabel(f)), b.logA, b.logB, b.logE, b.alpha, b.beta, b.gamma});
+        }
+        const auto slopes = data::fitOvertrainingSlopes(runs, filter(f, data::ExperimentSet::TokenParam), fit::SlopeSettings{});
+        for (const auto& g : slopes.groups)
+            if (g.fitted) etas[g.ratio][static_cast<std::size_t>(k)] = g.eta;
+        fit::IsoFlopSettings iso;
+        iso.fitMin = 5e18;
+        iso.fitMax = 2e20;
+        const auto result = data::fitIsoFlop(runs, filter(f, data::ExperimentSet::IsoFlop), iso);
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            if (!result.nOptLaw || !result.dOptLaw) {
+                optRows[i].insert(optRows[i].end(), {data::ExportCell{}, data::ExportCell{}, data::ExportCell{}});
+                continue;
+            }
+            // N* = A' H^a  =>  H = (N / A')^(1/a); D* = B' H^b.
+            const double H = std::pow(sizes[i] / result.nOptLaw->coefficient, 1.0 / result.nOptLaw->exponent);
+            const double D = (*result.dOptLaw)(H);
+            optRows[i].insert(optRows[i].end(), {H, D, D / sizes[i]});
+        }
+    }
+    for (const auto& [m, values] : etas) eta.rows.push_back({m, values[0], values[1]});
+    opt.rows = optRows;
+    out.push_back({QStringLiteral("tab_lnd_fit_params"), lnd});
+    out.push_back({QStringLiteral("tab_tokenparam_slopes"), eta});
+    out.push_back({QStringLiteral("tab_estimated_optimal_flops_tokens_powerlaw"), opt});
+    return out;
+}
+
+}  // namespace
+
+bool renderPaperFigures(const QString& project, const QString& outDir, const FigureStyle& style, QStringList* written,
+                        QString* error) {
+    if (!QDir().mkpath(outDir)) {
+        *error = QStringLiteral("--out: cannot create the directory %1").arg(outDir);
+        return false;
+    }
+    struct Figure {
+        const char* name;
+        const char* view;
+    };
+    const Figure figures[] = {{"fig1_pareto_front", "pareto"},      {"fig3_overtraining_slopes", "overtraining"},
+                              {"fig4_isoflop", "isoflop"},          {"fig5_context_length", "context"},
+                              {"fig6_inference_runtimes", "inference"}, {"fig_roofline", "roofline"}};
+    for (const Figure& f : figures)
+        for (const char* suffix : {"pdf", "png"}) {
+            RenderRequest r;
+            r.project = project;
+            r.view = QString::fromLatin1(f.view);
+            r.out = QDir(outDir).filePath(QStringLiteral("%1.%2").arg(QLatin1String(f.name), QLatin1String(suffix)));
+            r.style = style;
+            if (QLatin1String(suffix) == QLatin1String("png")) r.style.dpi = 150;
+            if (!renderFigure(r, error)) return false;
+            *written << QFileInfo(r.out).fileName();
+        }
+    // Tables from the same runs.
+    MainWindow window;
+    const bool opened = project.isEmpty() ? window.openExample(false) : window.openPath(project, false);
+    if (!opened) {
+        *error = window.lastError();
+        return false;
+    }
+    for (const auto& [name, table] : paperTables(window.session()->runs())) {
+        for (const auto& [suffix, bytes] : {std::pair{QStringLiteral("tex"), data::toLatex(table)}, {QStringLiteral("csv"), data::toCsv(table)}}) {
+            const QString path = QDir(outDir).filePath(name + '.' + suffix);
+            if (!writeFile(path, bytes, error)) return false;
+            *written << QFileInfo(path).fileName();
+        }
+    }
+    return true;
 }
 
 bool parseFigureSize(const QString& text, FigureStyle* style, QString* error) {
@@ -110,14 +249,20 @@ void shrinkMarks(QChart* chart) {
         if (m->label().isEmpty()) m->setVisible(false);
 }
 
+// Sizes each chart for its share of the figure and rebuilds its ticks for that size.
+void layoutCharts(const std::vector<QChart*>& charts, double widthUnits, double heightUnits) {
+    const double each = widthUnits / static_cast<double>(charts.size());
+    for (QChart* chart : charts) {
+        chart->resize(QSizeF(each, heightUnits));
+        if (auto* plot = qobject_cast<PlotChart*>(chart)) plot->setAxes(plot->xSpec(), plot->ySpec());
+    }
+}
+
 // Draws the charts side by side into `painter`, whose coordinates are 1/96 inch.
 void paint(QPainter& painter, const std::vector<QChart*>& charts, double widthPt, double heightPt) {
     const double each = widthPt / static_cast<double>(charts.size());
     for (std::size_t i = 0; i < charts.size(); ++i) {
         QChart* chart = charts[i];
-        chart->resize(QSizeF(each, heightPt));
-        chart->scene()->setSceneRect(chart->scene()->itemsBoundingRect());
-        QCoreApplication::processEvents();  // let the chart lay out at its new size
         const QRectF target(each * static_cast<double>(i), 0, each, heightPt);
         chart->scene()->render(&painter, target, chart->sceneBoundingRect(), Qt::IgnoreAspectRatio);
     }
@@ -159,12 +304,16 @@ bool renderFigure(const RenderRequest& request, QString* error) {
     const double widthIn = request.style.widthInches;
     const double heightIn = request.style.heightInches > 0 ? request.style.heightInches
                                                            : widthIn * (charts.size() > 1 ? 0.42 : 0.75);
+    const double wPt = widthIn * kUnitsPerInch, hPt = heightIn * kUnitsPerInch;
+    layoutCharts(charts, wPt, hPt);
     if (request.style.paper)
         for (QChart* c : charts) {
             applyPaperStyle(c, request.style, widthIn);
             shrinkMarks(c);
         }
-    const double wPt = widthIn * kUnitsPerInch, hPt = heightIn * kUnitsPerInch;
+    // Let the charts lay out at their new size, and drop the items of the axes they replaced.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    QCoreApplication::processEvents();
 
     QByteArray bytes;
     if (suffix == "png") {

@@ -33,4 +33,11 @@ bool renderFigure(const RenderRequest& request, QString* error);
 // The view ids that render (every chart view).
 QStringList renderableViews();
 
+// Regenerates the counterparts of the paper's figures 1, 3, 4, 5 and 6 (and the roofline) as PDF
+// and PNG, and its appendix tables (L(N,D) fit parameters, over-training exponents, compute-optimal
+// configurations) as LaTeX and CSV, into `outDir`, each file named after what it reproduces.
+// `written` receives the file names. The project is `project` or, when empty, the built-in example.
+bool renderPaperFigures(const QString& project, const QString& outDir, const FigureStyle& style, QStringList* written,
+                        QString* error);
+
 }  // namespace scalex::gui

@@ -111,7 +111,11 @@ InferenceView::InferenceView(QWidget* parent) : ViewPanel(parent) {
 }
 
 QChart* InferenceView::primaryChart() const { return charts_[0]; }
-std::vector<QChart*> InferenceView::charts() const { return {charts_[0], charts_[1], charts_[2]}; }
+std::vector<QChart*> InferenceView::charts() const {
+    // The utilisation chart has nothing to show until measurements are fitted.
+    if (!data_) return {charts_[0], charts_[1]};
+    return {charts_[0], charts_[1], charts_[2]};
+}
 
 bool InferenceView::loadMeasurements(const QString& path, QString* error) {
     auto loaded = data::loadInferenceMeasurements(path, error);

@@ -146,6 +146,7 @@ void PlotChart::rebuildAxis(Qt::Orientation orientation) {
     const Theme& theme = Theme::current();
     auto* axis = new QCategoryAxis();
     axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    axis->setTruncateLabels(false);  // a category is the span to the previous tick, often narrower than its label
     axis->setTitleText(spec.title);
     axis->setTitleBrush(theme.foreground);
     axis->setLabelsBrush(theme.foreground);
@@ -161,7 +162,10 @@ void PlotChart::rebuildAxis(Qt::Orientation orientation) {
     axis->setRange(lo, hi);
     std::vector<Tick> ticks;
     if (spec.log) {
-        ticks = logTicks(spec.lo, spec.hi, orientation == Qt::Horizontal ? 7 : 6);
+        // About one label per 80 pixels of axis, so narrow charts (and paper figures) stay legible.
+        const double extent = orientation == Qt::Horizontal ? size().width() : size().height();
+        const int target = extent > 0 ? std::clamp(static_cast<int>(extent / 80), 3, 8) : 6;
+        ticks = logTicks(spec.lo, spec.hi, target);
     } else {
         // Linear axes reuse the narrow-range branch of logTicks by shifting into positive values.
         const double span = spec.hi - spec.lo;
