@@ -77,3 +77,18 @@ TEST(RenderVerb, BadRequestsFailWithOneLineAndWriteNothing) {
     }
     EXPECT_FALSE(QFile::exists(dir.filePath("a.png")));
 }
+
+TEST(RenderVerb, PaperFiguresRegeneratesTheFiguresAndTablesFromTheExample) {
+    QTemporaryDir dir;
+    const auto r = runScalex({"render", "--paper-figures", "--out", dir.path()}, 300000);
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    for (const char* name : {"fig1_pareto_front.pdf", "fig3_overtraining_slopes.pdf", "fig4_isoflop.pdf", "fig5_context_length.pdf",
+                             "fig6_inference_runtimes.pdf", "fig4_isoflop.png", "tab_lnd_fit_params.tex",
+                             "tab_tokenparam_slopes.csv", "tab_estimated_optimal_flops_tokens_powerlaw.tex"})
+        EXPECT_TRUE(QFile::exists(dir.filePath(name))) << name;
+    QFile tex(dir.filePath("tab_estimated_optimal_flops_tokens_powerlaw.tex"));
+    ASSERT_TRUE(tex.open(QIODevice::ReadOnly));
+    const QByteArray body = tex.readAll();
+    EXPECT_TRUE(body.contains("\\toprule") && body.contains("\\bottomrule")) << body.constData();
+    EXPECT_TRUE(body.contains("7B &")) << "sizes printed as the paper does";
+}
