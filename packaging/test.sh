@@ -11,11 +11,13 @@ cmake --build "$build" -j "$jobs"
 cd "$build"
 QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs"
 
-# AddressSanitizer + UBSan build of the data readers: the run-table tests and the replay of the
-# bad-input corpus through the fuzz entry points (tests/fuzz). Kept to those targets for CI time.
+# AddressSanitizer + UBSan build of the data readers: the run-table and project tests and the
+# replay of the bad-input corpora through the fuzz entry points (tests/fuzz). Kept to those
+# targets for CI time.
 asan="${SCALEX_ASAN_BUILD_DIR:-$root/build-asan}"
 cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCALEX_SANITIZE=ON \
   -DSCALEX_BUILD_BENCH=OFF -DSCALEX_ENABLE_CUDA=OFF
-cmake --build "$asan" -j "$jobs" --target scalex_data_io_test scalex_fuzz_replay_run_table
+cmake --build "$asan" -j "$jobs" --target scalex_data_io_test scalex_project_test \
+  scalex_fuzz_replay_run_table scalex_fuzz_replay_project
 cd "$asan"
-QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs" -R '^(DataIo|fuzz_replay_)'
+QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs" -R '^(DataIo|Project|fuzz_replay_)'
