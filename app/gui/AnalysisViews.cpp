@@ -176,7 +176,7 @@ void OverTrainingView::redraw() {
         PlotChart* chart = charts_[k];
         chart->clearSeries();
         chart->setAxes({tr("Training compute C (FLOPs)"), true, 1e18, 1e22}, {tr("Validation loss"), true, 2, 4});
-        chart->setTitle(tr("%1: loss over compute per tokens/param M").arg(labelOf(f)));
+        chart->setTitle(tr("%1: loss per tokens/param M").arg(labelOf(f)));
         const auto sel = data::computeLossPoints(session_->runs(), session_->filter(f));
         results_[k] = fit::fitOvertrainingSlopes(sel.points, settings);
         std::vector<RunPoint> all;
@@ -419,7 +419,7 @@ void IsoFlopView::redraw() {
         if (!law) continue;
         std::vector<QPointF> line;
         for (double h : logGrid(hLo, hHi, 40)) line.push_back({h, (*law)(h)});
-        lawChart_->addLine(tr("%1 (exponent %2)").arg(labelOf(g)).arg(law->exponent, 0, 'f', 3), color, line, 2.0);
+        lawChart_->addLine(tr("%1 %2").arg(labelOf(g)).arg(law->exponent, 0, 'f', 3), color, line, 2.0);
         if (bands_[j] && bands_[j]->intervals.size() == 4 + 2 * bandBudgets_.size()) {
             std::vector<QPointF> lo, hi;
             const std::size_t offset = 4 + (lawD ? bandBudgets_.size() : 0);

@@ -231,7 +231,7 @@ void applyPaperStyle(QChart* chart, const FigureStyle& style, double widthInches
 constexpr double kUnitsPerInch = 96.0;
 
 // Thinner lines and smaller markers than on screen, where the figure is a few inches wide.
-void shrinkMarks(QChart* chart) {
+void shrinkMarks(QChart* chart, bool narrow) {
     for (QAbstractSeries* s : chart->series()) {
         if (auto* scatter = qobject_cast<QScatterSeries*>(s)) {
             scatter->setMarkerSize(std::max(3.0, scatter->markerSize() * 0.6));
@@ -244,9 +244,13 @@ void shrinkMarks(QChart* chart) {
             line->setPen(pen);
         }
     }
-    // Entries without a name only take space.
-    for (QLegendMarker* m : chart->legend()->markers())
+    // Entries without a name only take space; many entries read better as a column.
+    int named = 0;
+    for (QLegendMarker* m : chart->legend()->markers()) {
         if (m->label().isEmpty()) m->setVisible(false);
+        named += !m->label().isEmpty();
+    }
+    if (narrow && named > 4) chart->legend()->setAlignment(Qt::AlignRight);
 }
 
 // Sizes each chart for its share of the figure and rebuilds its ticks for that size.
@@ -305,12 +309,16 @@ bool renderFigure(const RenderRequest& request, QString* error) {
     const double heightIn = request.style.heightInches > 0 ? request.style.heightInches
                                                            : widthIn * (charts.size() > 1 ? 0.42 : 0.75);
     const double wPt = widthIn * kUnitsPerInch, hPt = heightIn * kUnitsPerInch;
-    layoutCharts(charts, wPt, hPt);
+    // Style first so the layout at the figure's size sees the figure's fonts and legend; the
+    // axes rebuilt for that size take the style again.
     if (request.style.paper)
         for (QChart* c : charts) {
             applyPaperStyle(c, request.style, widthIn);
-            shrinkMarks(c);
+            shrinkMarks(c, charts.size() > 1);
         }
+    layoutCharts(charts, wPt, hPt);
+    if (request.style.paper)
+        for (QChart* c : charts) applyPaperStyle(c, request.style, widthIn);
     // Let the charts lay out at their new size, and drop the items of the axes they replaced.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     QCoreApplication::processEvents();
