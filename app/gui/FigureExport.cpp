@@ -300,11 +300,25 @@ bool renderFigure(const RenderRequest& request, QString* error) {
     panel->computeNow();
     QCoreApplication::processEvents();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // replaced chart items
-    const std::vector<QChart*> charts = panel->charts();
-    if (charts.empty()) {
+    if (panel->charts().empty()) {
         *error = QStringLiteral("--view: the view '%1' has no chart").arg(request.view);
         return false;
     }
+    return exportPanel(panel, request.out, request.style, error);
+}
+
+bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style, QString* error) {
+    const QString suffix = QFileInfo(out).suffix().toLower();
+    if (suffix != "pdf" && suffix != "svg" && suffix != "png") {
+        *error = QStringLiteral("'%1' must end in .pdf, .svg or .png").arg(out);
+        return false;
+    }
+    const std::vector<QChart*> charts = panel->charts();
+    if (charts.empty()) {
+        *error = QStringLiteral("the view '%1' has no chart").arg(panel->viewId());
+        return false;
+    }
+    const RenderRequest request{QString(), panel->viewId(), out, style};
     const double widthIn = request.style.widthInches;
     const double heightIn = request.style.heightInches > 0 ? request.style.heightInches
                                                            : widthIn * (charts.size() > 1 ? 0.42 : 0.75);
@@ -316,6 +330,8 @@ bool renderFigure(const RenderRequest& request, QString* error) {
             applyPaperStyle(c, request.style, widthIn);
             shrinkMarks(c, charts.size() > 1);
         }
+    std::vector<QSizeF> shown;  // the on-screen sizes, restored after painting
+    for (QChart* c : charts) shown.push_back(c->size());
     layoutCharts(charts, wPt, hPt);
     if (request.style.paper)
         for (QChart* c : charts) applyPaperStyle(c, request.style, widthIn);
@@ -364,6 +380,10 @@ bool renderFigure(const RenderRequest& request, QString* error) {
         QPainter p(&pdf);
         p.scale(10.0, 10.0);  // figure units -> the writer's resolution
         paint(p, charts, wPt, hPt);
+    }
+    for (std::size_t i = 0; i < charts.size(); ++i) {
+        charts[i]->resize(shown[i]);
+        if (auto* plot = qobject_cast<PlotChart*>(charts[i])) plot->setAxes(plot->xSpec(), plot->ySpec());
     }
     QSaveFile file(request.out);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {

@@ -30,6 +30,12 @@ struct RenderRequest {
 // Returns false and sets `error` (naming the file or option) on failure; never writes a partial file.
 bool renderFigure(const RenderRequest& request, QString* error);
 
+class ViewPanel;
+
+// Writes the charts of a view as shown (its ranges, selection and legend) in `style`. The paper
+// style restyles the charts; the caller redraws the view afterwards.
+bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style, QString* error);
+
 // The view ids that render (every chart view).
 QStringList renderableViews();
 

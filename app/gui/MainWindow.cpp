@@ -18,6 +18,7 @@
 
 #include "app/gui/AnalysisViews.h"
 #include "app/gui/ContextView.h"
+#include "app/gui/FigureExport.h"
 #include "app/gui/FlopBreakdownView.h"
 #include "app/gui/InferenceView.h"
 #include "app/gui/LossSurfaceView.h"
@@ -108,6 +109,8 @@ void MainWindow::buildMenus() {
     QAction* saveAs = file->addAction(tr("Save &as…"), this, &MainWindow::saveAsDialog);
     saveAs->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
+    file->addAction(tr("&Export view as figure…"), this, &MainWindow::exportViewDialog);
+    file->addSeparator();
     refreshRecentMenu();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -141,6 +144,23 @@ void MainWindow::addFileDialog() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Add a run table"), QString(),
                                                       tr("Run tables (*.csv *.tsv *.json *.jsonl *.csv.gz);;All files (*)"));
     if (!path.isEmpty()) addRunTable(path);
+}
+
+void MainWindow::exportViewDialog() {
+    ViewPanel* panel = currentPanel();
+    if (!panel || panel->charts().empty()) {
+        statusBar()->showMessage(tr("This view has no chart to export"), 5000);
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(panel->title()), panel->viewId() + ".pdf",
+                                                      tr("PDF (*.pdf);;SVG (*.svg);;PNG (*.png)"));
+    if (path.isEmpty()) return;
+    FigureStyle style;  // double column, paper style
+    QString error;
+    const bool ok = exportPanel(panel, path, style, &error);
+    session_->setSettings(session_->settings());  // redraw the views in the screen style
+    if (!ok) reportError(tr("Could not export the figure"), error, true);
+    else statusBar()->showMessage(tr("Exported %1").arg(QFileInfo(path).fileName()), 5000);
 }
 
 void MainWindow::saveAsDialog() {

@@ -55,6 +55,7 @@ private:
     void openFileDialog();
     void addFileDialog();
     void saveAsDialog();
+    void exportViewDialog();
     void refreshRecentMenu();
     void reportError(const QString& title, const QString& message, bool interactive);
     void projectOpened(const QString& label);

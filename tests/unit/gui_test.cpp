@@ -16,6 +16,7 @@
 
 #include "app/gui/AnalysisViews.h"
 #include "app/gui/ContextView.h"
+#include "app/gui/FigureExport.h"
 #include "app/gui/LogTicks.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/MainWindow.h"
@@ -285,4 +286,20 @@ TEST_F(Gui, InferenceViewFitsTheStudysMeasurementsAndAnswersDeploymentQuestions)
     EXPECT_FALSE(inference->loadMeasurements(scalex::test::sharedPath("data/xlstm/tokenparam_runs_ctx8192.csv"), &error));
     EXPECT_TRUE(error.contains("tokenparam_runs_ctx8192.csv")) << error.toStdString();
     EXPECT_TRUE(inference->measurements());
+}
+
+TEST_F(Gui, ExportsTheViewAsShownAndKeepsTheWindowUsable) {
+    QTemporaryDir dir;
+    window->showView("isoflop");
+    auto* panel = window->currentPanel();
+    const QSizeF before = panel->charts().front()->size();
+    QString error;
+    scalex::gui::FigureStyle style;
+    style.widthInches = 3.25;
+    ASSERT_TRUE(scalex::gui::exportPanel(panel, dir.filePath("iso.svg"), style, &error)) << error.toStdString();
+    ASSERT_TRUE(scalex::gui::exportPanel(panel, dir.filePath("iso.png"), style, &error)) << error.toStdString();
+    EXPECT_EQ(QImage(dir.filePath("iso.png")).width(), 975);  // 3.25 in at 300 dpi
+    EXPECT_EQ(panel->charts().front()->size(), before) << "the on-screen chart keeps its size";
+    EXPECT_FALSE(scalex::gui::exportPanel(panel, dir.filePath("iso.gif"), style, &error));
+    EXPECT_TRUE(error.contains("iso.gif"));
 }
