@@ -1,6 +1,7 @@
 #include "core/accounting/ModelConfig.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace scalex::accounting {
 
@@ -43,6 +44,16 @@ std::optional<std::string> validate(const ModelConfig& c) {
                        positive(c.nKvHeads, "n_kv_heads"), positive(c.dQk, "d_qk"), positive(c.dHv, "d_hv"),
                        positive(c.dFf, "d_ff"), positive(c.vocab, "vocab"), positive(c.chunk, "chunk")}) {
         if (check) return check;
+    }
+    // Parameter counts are 64-bit integers; refuse sizes beyond any model before they overflow.
+    const double d = static_cast<double>(c.dModel), L = static_cast<double>(c.nLayers);
+    const double approx = L * (d * static_cast<double>(c.nHeads) * static_cast<double>(2 * c.dQk + c.dHv + 2) +
+                               2.0 * d * static_cast<double>(c.nHeads) * static_cast<double>(c.dHv) + 3.0 * d * static_cast<double>(c.dFf)) +
+                          2.0 * static_cast<double>(c.vocab) * d;
+    if (!(approx < 1e15)) {
+        char text[160];
+        std::snprintf(text, sizeof text, "d_model and n_layers give about %.2g parameters, beyond any model (limit 1e15)", approx);
+        return std::string(text);
     }
     if (c.nHeads % c.nKvHeads != 0)
         return "n_heads (" + std::to_string(c.nHeads) + ") must be a multiple of n_kv_heads (" +

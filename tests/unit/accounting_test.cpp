@@ -251,4 +251,8 @@ TEST(ModelConfig, ValidationNamesTheField) {
     ASSERT_TRUE(validate(c));
     EXPECT_NE(validate(c)->find("n_kv_heads"), std::string::npos);
     EXPECT_FALSE(validate(makeStudyConfig(Family::Xlstm, 1024, 24, 4)));
+    // Sizes whose parameter count would overflow 64 bits are refused, not computed.
+    c = makeStudyConfig(Family::Transformer, 1'000'000, 8'000'000'000, 16);
+    ASSERT_TRUE(validate(c));
+    EXPECT_NE(validate(c)->find("beyond any model"), std::string::npos);
 }
