@@ -53,17 +53,8 @@ int verbAccount(const QStringList& args) {
     QCommandLineParser p;
     p.setApplicationDescription("Parameter, FLOP, memory-traffic and cache accounting (paper App. \"Accounting\").");
     p.addHelpOption();
+    addModelOptions(p);
     p.addOptions({
-        {"family", "transformer (llama) or xlstm (mlstm).", "name"},
-        {"d-model", "Model width.", "n"},
-        {"n-layers", "Number of layers.", "n"},
-        {"n-heads", "Number of (query) heads.", "n"},
-        {"n-kv-heads", "Key/value heads (Transformer GQA); default n-heads.", "n"},
-        {"d-qk", "Per-head query/key width; default d/H (Transformer) or d/2/H (mLSTM).", "n"},
-        {"d-hv", "Per-head value width; default d/H.", "n"},
-        {"d-ff", "Feed-forward width; default the study's rounding of 2.667 d.", "n"},
-        {"vocab", "Vocabulary size.", "n", "50304"},
-        {"chunk", "mLSTM chunk size L.", "n", "64"},
         {"ctx", "Training context length T.", "n", "8192"},
         {"convention", "FLOP convention: study, appendix, chinchilla or 6nd.", "name", "study"},
         {"batch", "Inference batch size B.", "n", "1"},
@@ -76,27 +67,8 @@ int verbAccount(const QStringList& args) {
     for (const auto& b : kByteOptions) p.addOption({b.name, QStringLiteral("Bytes per element, %1.").arg(b.name), "x"});
     if (!parseVerbArguments(p, args)) return kExitOk;
 
-    if (!p.isSet("family")) throw UsageError("missing required option --family (transformer or xlstm)");
-    const auto family = parseFamily(p.value("family").toStdString());
-    if (!family)
-        throw UsageError(("--family: unknown family '" + p.value("family") + "' (expected transformer or xlstm)").toStdString());
-
-    ConfigOverrides ov;
-    ov.nKvHeads = intOption(p, "n-kv-heads");
-    ov.dQk = intOption(p, "d-qk");
-    ov.dHv = intOption(p, "d-hv");
-    ov.dFf = intOption(p, "d-ff");
-    ov.vocab = intOption(p, "vocab");
-    ov.chunk = intOption(p, "chunk");
-    if (*family == Family::Xlstm && ov.nKvHeads)
-        throw UsageError("--n-kv-heads applies to Transformers only (an mLSTM has no key/value head groups)");
-    if (*family == Family::Transformer && p.isSet("chunk"))
-        throw UsageError("--chunk applies to the mLSTM only");
-    const ModelConfig config = makeStudyConfig(*family, requiredIntOption(p, "d-model"), requiredIntOption(p, "n-layers"),
-                                               requiredIntOption(p, "n-heads"), ov);
-    if (auto problem = validate(config)) throw UsageError("--" + QString::fromStdString(*problem).replace('_', '-').toStdString());
-    if (!ov.dQk && !ov.dHv && (config.dQk * config.nHeads * (*family == Family::Xlstm ? 2 : 1) != config.dModel))
-        throw UsageError("--n-heads must divide --d-model (or give --d-qk and --d-hv)");
+    const Family family = familyOption(p);
+    const ModelConfig config = modelFromOptions(p, family);
 
     auto convention = conventionByName(p.value("convention").toStdString());
     if (!convention)
@@ -120,7 +92,7 @@ int verbAccount(const QStringList& args) {
     if (p.isSet("cache")) {
         auto m = parseSequenceMix(p.value("cache").toStdString());
         if (!m) throw UsageError(("--cache: unknown kind '" + p.value("cache") + "' (expected mha, gqa, mla or mlstm)").toStdString());
-        if ((*m == SequenceMix::Mlstm) != (*family == Family::Xlstm))
+        if ((*m == SequenceMix::Mlstm) != (family == Family::Xlstm))
             throw UsageError(("--cache " + p.value("cache") + " contradicts --family " + p.value("family")).toStdString());
         mix = *m;
     }

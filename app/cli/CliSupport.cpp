@@ -54,6 +54,49 @@ std::optional<double> doubleOption(const QCommandLineParser& parser, const QStri
     return v;
 }
 
+void addModelOptions(QCommandLineParser& p, bool withFamily) {
+    if (withFamily) p.addOption({"family", "transformer (llama) or xlstm (mlstm).", "name"});
+    p.addOptions({
+        {"d-model", "Model width.", "n"},
+        {"n-layers", "Number of layers.", "n"},
+        {"n-heads", "Number of (query) heads.", "n"},
+        {"n-kv-heads", "Key/value heads (Transformer GQA); default n-heads.", "n"},
+        {"d-qk", "Per-head query/key width; default d/H (Transformer) or d/2/H (mLSTM).", "n"},
+        {"d-hv", "Per-head value width; default d/H.", "n"},
+        {"d-ff", "Feed-forward width; default the study's rounding of 2.667 d.", "n"},
+        {"vocab", "Vocabulary size.", "n", "50304"},
+        {"chunk", "mLSTM chunk size L.", "n", "64"},
+    });
+}
+
+accounting::Family familyOption(const QCommandLineParser& p, const QString& name) {
+    if (!p.isSet(name)) throw UsageError(("missing required option --" + name + " (transformer or xlstm)").toStdString());
+    const auto f = accounting::parseFamily(p.value(name).toStdString());
+    if (!f)
+        throw UsageError(("--" + name + ": unknown family '" + p.value(name) + "' (expected transformer or xlstm)").toStdString());
+    return *f;
+}
+
+accounting::ModelConfig modelFromOptions(const QCommandLineParser& p, accounting::Family family, const QString& headsOption) {
+    using accounting::Family;
+    accounting::ConfigOverrides ov;
+    ov.nKvHeads = intOption(p, "n-kv-heads");
+    ov.dQk = intOption(p, "d-qk");
+    ov.dHv = intOption(p, "d-hv");
+    ov.dFf = intOption(p, "d-ff");
+    ov.vocab = intOption(p, "vocab");
+    ov.chunk = intOption(p, "chunk");
+    if (family == Family::Xlstm && ov.nKvHeads)
+        throw UsageError("--n-kv-heads applies to Transformers only (an mLSTM has no key/value head groups)");
+    if (family == Family::Transformer && p.isSet("chunk")) throw UsageError("--chunk applies to the mLSTM only");
+    const accounting::ModelConfig c = accounting::makeStudyConfig(family, requiredIntOption(p, "d-model"), requiredIntOption(p, "n-layers"),
+                                                                  requiredIntOption(p, headsOption), ov);
+    if (auto problem = accounting::validate(c)) throw UsageError("--" + QString::fromStdString(*problem).replace('_', '-').toStdString());
+    if (!ov.dQk && !ov.dHv && c.dQk * c.nHeads * (family == Family::Xlstm ? 2 : 1) != c.dModel)
+        throw UsageError(("--" + headsOption + " must divide --d-model (or give --d-qk and --d-hv)").toStdString());
+    return c;
+}
+
 void printJson(const QJsonObject& object) { printJson(QJsonDocument(object)); }
 
 void printJson(const QJsonDocument& document) {

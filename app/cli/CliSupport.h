@@ -10,6 +10,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/accounting/ModelConfig.h"
+
 namespace scalex::cli {
 
 // Thrown for bad input; the message is printed as "scalex <verb>: <message>" and the verb exits 2.
@@ -31,6 +33,15 @@ bool parseVerbArguments(QCommandLineParser& parser, const QStringList& args, boo
 std::optional<std::int64_t> intOption(const QCommandLineParser& parser, const QString& name, std::int64_t min = 1);
 std::int64_t requiredIntOption(const QCommandLineParser& parser, const QString& name, std::int64_t min = 1);
 std::optional<double> doubleOption(const QCommandLineParser& parser, const QString& name);
+
+// The architecture options every model verb shares: --family (optional), --d-model, --n-layers,
+// --n-heads, --n-kv-heads, --d-qk, --d-hv, --d-ff, --vocab, --chunk.
+void addModelOptions(QCommandLineParser& parser, bool withFamily = true);
+accounting::Family familyOption(const QCommandLineParser& parser, const QString& name = QStringLiteral("family"));
+// The configuration those options describe, the study's rules filling what is not given; bad or
+// contradictory options throw UsageError naming the option.
+accounting::ModelConfig modelFromOptions(const QCommandLineParser& parser, accounting::Family family,
+                                         const QString& headsOption = QStringLiteral("n-heads"));
 
 void printJson(const QJsonObject& object);
 void printJson(const QJsonDocument& document);

@@ -41,9 +41,6 @@ QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<q
 
 [[noreturn]] void usage(const QString& message) { throw UsageError(message.toStdString()); }
 
-void rejectPositionals(const QCommandLineParser& p) {
-    if (!p.positionalArguments().isEmpty()) usage("unexpected argument '" + p.positionalArguments().first() + "'");
-}
 
 // --- Accelerator: a paper table name, a CSV in the format of datasets/paper/accelerators.csv,
 // or the measured roofs of a `scalex bench --out` JSON file.
@@ -151,12 +148,7 @@ int runFitRuntime(const QStringList& args) {
         {"json", "Print one JSON object."},
     });
     addWorkOptions(p);
-    parseOrThrow(p, args);
-    if (p.isSet("help")) {
-        printText(p.helpText());
-        return kExitOk;
-    }
-    rejectPositionals(p);
+    if (!parseVerbArguments(p, args)) return kExitOk;
     if (!p.isSet("data")) usage("missing required option --data (a measurement CSV)");
     const WorkSettings settings = workSettings(p);
     const Accelerator acc = resolveAccelerator(p.value("accelerator"), p.value("accelerator-name"));
@@ -296,42 +288,8 @@ int runFitRuntime(const QStringList& args) {
 
 namespace {
 
-void addArchOptions(QCommandLineParser& p, bool withFamily) {
-    if (withFamily) p.addOption({"family", "transformer (llama) or xlstm (mlstm).", "name"});
-    p.addOptions({
-        {"d-model", "Model width.", "n"},
-        {"n-layers", "Number of layers.", "n"},
-        {"n-heads", "Number of (query) heads.", "n"},
-        {"n-kv-heads", "Key/value heads (Transformer GQA); default n-heads.", "n"},
-        {"d-qk", "Per-head query/key width; default d/H (Transformer) or d/2/H (mLSTM).", "n"},
-        {"d-hv", "Per-head value width; default d/H.", "n"},
-        {"d-ff", "Feed-forward width; default the study's rounding of 2.667 d.", "n"},
-        {"vocab", "Vocabulary size.", "n", "50304"},
-        {"chunk", "mLSTM chunk size L.", "n", "64"},
-    });
-}
-
-Family familyOption(const QCommandLineParser& p, const QString& name = "family") {
-    if (!p.isSet(name)) usage("missing required option --" + name + " (transformer or xlstm)");
-    const auto f = parseFamily(p.value(name).toStdString());
-    if (!f) usage("--" + name + ": unknown family '" + p.value(name) + "' (expected transformer or xlstm)");
-    return *f;
-}
-
 ModelConfig configFrom(const QCommandLineParser& p, Family family, const QString& headsOption = "n-heads") {
-    ConfigOverrides ov;
-    ov.nKvHeads = family == Family::Transformer ? intOption(p, "n-kv-heads") : std::nullopt;
-    ov.dQk = intOption(p, "d-qk");
-    ov.dHv = intOption(p, "d-hv");
-    ov.dFf = intOption(p, "d-ff");
-    ov.vocab = intOption(p, "vocab");
-    ov.chunk = intOption(p, "chunk");
-    const ModelConfig c = makeStudyConfig(family, requiredIntOption(p, "d-model"), requiredIntOption(p, "n-layers"),
-                                          requiredIntOption(p, headsOption), ov);
-    if (auto problem = validate(c)) usage("--" + q(*problem).replace('_', '-'));
-    if (!ov.dQk && !ov.dHv && c.dQk * c.nHeads * (family == Family::Xlstm ? 2 : 1) != c.dModel)
-        usage("--" + headsOption + " must divide --d-model (or give --d-qk and --d-hv)");
-    return c;
+    return modelFromOptions(p, family, headsOption);
 }
 
 void addRateOptions(QCommandLineParser& p) {
@@ -497,16 +455,11 @@ int predictRuntime(const QStringList& args) {
     QCommandLineParser p;
     p.setApplicationDescription("Predict TTFT, step time, throughput and memory of one configuration.");
     p.addHelpOption();
-    addArchOptions(p, true);
+    addModelOptions(p, true);
     addRateOptions(p);
     addWorkOptions(p);
     p.addOptions({{"batch", "Batch size B.", "n", "1"}, {"prefill", "Prefill length T_p.", "n", "0"}, {"json", "Print one JSON object."}});
-    parseOrThrow(p, args);
-    if (p.isSet("help")) {
-        printText(p.helpText());
-        return kExitOk;
-    }
-    rejectPositionals(p);
+    if (!parseVerbArguments(p, args)) return kExitOk;
     const Family family = familyOption(p);
     if (family == Family::Xlstm && p.isSet("n-kv-heads"))
         usage("--n-kv-heads applies to Transformers only (an mLSTM has no key/value head groups)");
@@ -568,12 +521,7 @@ int predictMaxModel(const QStringList& args) {
     });
     addRateOptions(p);
     addWorkOptions(p);
-    parseOrThrow(p, args);
-    if (p.isSet("help")) {
-        printText(p.helpText());
-        return kExitOk;
-    }
-    rejectPositionals(p);
+    if (!parseVerbArguments(p, args)) return kExitOk;
     const Family family = familyOption(p);
     if (p.isSet("ttft-ms") == p.isSet("step-ms")) usage("give exactly one of --ttft-ms and --step-ms");
     const Stage stage = p.isSet("ttft-ms") ? Stage::Prefill : Stage::Decode;
@@ -658,7 +606,7 @@ int predictCrossover(const QStringList& args) {
         "The context length at which xLSTM's TTFT or step-time advantage over a Transformer of the same width and "
         "depth reaches a factor (Transformer time / xLSTM time).");
     p.addHelpOption();
-    addArchOptions(p, false);
+    addModelOptions(p, false);
     p.addOptions({
         {"xlstm-n-heads", "mLSTM heads of the xLSTM (its d_qk = d/2/H, d_hv = d/H).", "n"},
         {"factor", "Advantage factor F (> 0).", "x"},
@@ -669,12 +617,7 @@ int predictCrossover(const QStringList& args) {
     });
     addRateOptions(p);
     addWorkOptions(p);
-    parseOrThrow(p, args);
-    if (p.isSet("help")) {
-        printText(p.helpText());
-        return kExitOk;
-    }
-    rejectPositionals(p);
+    if (!parseVerbArguments(p, args)) return kExitOk;
     if (!p.isSet("factor")) usage("missing required option --factor");
     const double factor = *doubleOption(p, "factor");
     if (!(factor > 0)) usage("--factor must be positive, got " + p.value("factor"));
