@@ -53,7 +53,7 @@ int verbConvert(const QStringList& args) {
     p.addHelpOption();
     p.addOptions({{"table", "Project input: only the run table of this name.", "name"}});
     p.addPositionalArgument("IN", "Input file.");
-    p.addPositionalArgument("OUT", "Output file: .csv, .json or .scalex.");
+    p.addPositionalArgument("OUT", "Output file: .csv, .json, .tex (LaTeX booktabs table) or .scalex.");
     if (!parseVerbArguments(p, args, true)) return kExitOk;
     const QStringList pos = p.positionalArguments();
     if (pos.size() != 2) throw UsageError("expected two arguments: IN OUT");
@@ -64,8 +64,9 @@ int verbConvert(const QStringList& args) {
         throw UsageError(("unknown input extension of '" + in + "' (expected .csv, .tsv, .json, .jsonl or .scalex)").toStdString());
     const QString outLower = out.toLower();
     const bool outProject = outLower.endsWith(".scalex"), outCsv = outLower.endsWith(".csv"), outJson = outLower.endsWith(".json");
-    if (!outProject && !outCsv && !outJson)
-        throw UsageError(("unknown output extension of '" + out + "' (expected .csv, .json or .scalex)").toStdString());
+    const bool outLatex = outLower.endsWith(".tex");
+    if (!outProject && !outCsv && !outJson && !outLatex)
+        throw UsageError(("unknown output extension of '" + out + "' (expected .csv, .json, .tex or .scalex)").toStdString());
     if (QFileInfo(in).absoluteFilePath() == QFileInfo(out).absoluteFilePath())
         throw UsageError("IN and OUT are the same file");
 
@@ -95,7 +96,9 @@ int verbConvert(const QStringList& args) {
         data::RunTable all;
         all.source = in.toStdString();
         for (const auto& t : project.tables) all.runs.insert(all.runs.end(), t.table.runs.begin(), t.table.runs.end());
-        writeAtomically(out, outCsv ? data::writeRunTableCsv(all) : data::toRecordsJson(data::runTableExport(all)));
+        writeAtomically(out, outCsv    ? data::writeRunTableCsv(all)
+                             : outLatex ? data::toLatex(data::runTableExport(all))  // booktabs, as the appendix tables
+                                        : data::toRecordsJson(data::runTableExport(all)));
     }
     return kExitOk;
 }

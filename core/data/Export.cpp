@@ -182,13 +182,31 @@ ExportTable runTableExport(const RunTable& table) {
             auto res = std::from_chars(r.cells[i].data(), end, v);
             if (res.ec != std::errc() || res.ptr != end) numeric[i] = false;
         }
-    for (std::size_t i = 0; i < raw->header.size(); ++i)
-        out.columns.push_back({raw->header[i], "", numeric[i] ? CellStyle::Scientific : CellStyle::Text});
+    // Styles as the paper prints such columns: sizes as counts (406M), compute in "e" notation,
+    // whole numbers as integers, everything else (losses, learning rates) as written.
+    std::vector<CellStyle> styles(raw->header.size(), CellStyle::Text);
+    for (std::size_t i = 0; i < raw->header.size(); ++i) {
+        if (!numeric[i]) continue;
+        bool whole = true;
+        double largest = 0;
+        for (const auto& r : raw->rows) {
+            if (i >= r.cells.size() || r.cells[i].empty()) continue;
+            const double v = std::stod(r.cells[i]);
+            whole = whole && v == std::floor(v);
+            largest = std::max(largest, std::fabs(v));
+        }
+        const std::string& name = raw->header[i];
+        if (name == "num_params" || name == "num_tokens_training") styles[i] = CellStyle::Count;
+        else if (largest >= 1e7) styles[i] = CellStyle::Scientific;
+        else if (whole) styles[i] = CellStyle::Integer;
+        else styles[i] = CellStyle::Text;  // keeps the written digits
+    }
+    for (std::size_t i = 0; i < raw->header.size(); ++i) out.columns.push_back({raw->header[i], "", styles[i]});
     for (const auto& r : raw->rows) {
         std::vector<ExportCell> row;
         for (std::size_t i = 0; i < r.cells.size(); ++i) {
             if (r.cells[i].empty()) row.emplace_back(std::monostate{});
-            else if (numeric[i]) row.emplace_back(std::stod(r.cells[i]));
+            else if (numeric[i]) row.emplace_back(std::stod(r.cells[i]));  // Text style prints it as written
             else row.emplace_back(r.cells[i]);
         }
         out.rows.push_back(std::move(row));

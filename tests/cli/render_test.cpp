@@ -92,3 +92,22 @@ TEST(RenderVerb, PaperFiguresRegeneratesTheFiguresAndTablesFromTheExample) {
     EXPECT_TRUE(body.contains("\\toprule") && body.contains("\\bottomrule")) << body.constData();
     EXPECT_TRUE(body.contains("7B &")) << "sizes printed as the paper does";
 }
+
+TEST(ConvertVerb, RunTableAsBooktabsLatexWithPaperNumbers) {
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("runs.csv");
+    QFile f(csv);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("model_type,num_params,num_tokens_training,num_flops_training,val_loss,context_length\n"
+            "llama,406635520,8130000000,2.0e19,3.112,8192\n"
+            "mlstm,1420839104,28400000000,2.3e20,2.801,8192\n");
+    f.close();
+    const QString tex = dir.filePath("runs.tex");
+    const auto r = runScalex({"convert", csv, tex});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile t(tex);
+    ASSERT_TRUE(t.open(QIODevice::ReadOnly));
+    const QString body = QString::fromUtf8(t.readAll());
+    for (const char* want : {"\\toprule", "\\midrule", "\\bottomrule", "407M", "8.13B", "2e19", "3.112", "8192"})
+        EXPECT_TRUE(body.contains(QLatin1String(want))) << want << "\n" << body.toStdString();
+}
