@@ -79,7 +79,7 @@ TEST(ConvertVerb, ErrorsAreOneLineExit2AndWriteNothing) {
     auto r = runScalex({"convert", scalex::test::sourcePath("resources/example/example.scalex"), dir.filePath("out.xlsx")});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_EQ(r.err.trimmed(), "scalex convert: unknown output extension of '" + dir.filePath("out.xlsx") +
-                                   "' (expected .csv, .json or .scalex)");
+                                   "' (expected .csv, .json, .tex or .scalex)");
     r = runScalex({"convert", dir.filePath("in.parquet"), out});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_EQ(r.err.trimmed(), "scalex convert: unknown input extension of '" + dir.filePath("in.parquet") +
