@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QTimer>
 #include <cstdio>
+#include <cstring>
 
 #include "app/gui/MainWindow.h"
 #include "app/gui/Theme.h"
@@ -43,6 +44,13 @@ private:
 int runGui(int argc, char** argv) {
     QElapsedTimer clock;
     clock.start();
+    // Headless renders never need a display: without one, draw offscreen.
+    bool headless = false;
+    for (int i = 1; i < argc; ++i)
+        headless = headless || !std::strcmp(argv[i], "--screenshot") || !std::strcmp(argv[i], "--first-paint-exit");
+    if (headless && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     initResources();
     QApplication::setApplicationName(QStringLiteral("scalex"));
