@@ -76,7 +76,7 @@ int runGui(int argc, char** argv) {
     Theme::current().applyTo(app);
 
     MainWindow window;
-    const bool headless = parser.isSet("screenshot");
+    headless = parser.isSet("screenshot");
     if (!parser.positionalArguments().isEmpty()) {
         const QString path = parser.positionalArguments().first();
         if (!window.openPath(path, !headless)) {
