@@ -1,11 +1,14 @@
 // scalex check: loads a run table and reports what it holds and every row with a problem.
 // Exit 0 when at least one run is usable, 1 when none is, 2 when the file cannot be read.
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <map>
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Verbs.h"
+#include "core/data/InferenceMeasurements.h"
+#include "core/data/LossCurves.h"
 #include "core/data/RunTableIo.h"
 
 namespace scalex::cli {
@@ -51,6 +54,60 @@ struct Tally {
 
 }  // namespace
 
+namespace {
+
+// The column names of a plain-text table's first line (empty for anything else).
+std::vector<std::string> headerOf(const QString& path) {
+    if (path.endsWith(QLatin1String(".gz")) || path.endsWith(QLatin1String(".json")) || path.endsWith(QLatin1String(".jsonl"))) return {};
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    const QByteArray line = f.readLine(64 * 1024).trimmed();
+    std::vector<std::string> header;
+    for (const QByteArray& cell : line.split(',')) header.push_back(cell.trimmed().toStdString());
+    return header;
+}
+
+int checkCurves(const std::string& path, bool json) {
+    auto curves = loadLossCurves(path);
+    if (!curves) throw UsageError(curves.error().toString());
+    int withVal = 0;
+    for (const auto& c : curves->curves) withVal += !std::isnan(c.finalValLoss());
+    if (json) {
+        printJson(QJsonObject{{"file", QString::fromStdString(path)}, {"kind", "loss_curves"},
+                              {"runs", static_cast<qint64>(curves->curves.size())},
+                              {"points", static_cast<qint64>(curves->pointCount())}, {"runs_with_validation", withVal}});
+    } else {
+        printText(QStringLiteral("%1: loss curves of %2 runs, %3 logged steps, %4 runs with a validation loss\n")
+                      .arg(QString::fromStdString(path))
+                      .arg(curves->curves.size())
+                      .arg(curves->pointCount())
+                      .arg(withVal));
+    }
+    return curves->curves.empty() ? kExitUnusable : kExitOk;
+}
+
+int checkMeasurements(const QString& path, bool json) {
+    QString error;
+    auto data = loadInferenceMeasurements(path, &error);
+    if (!data) throw UsageError(error.toStdString());
+    int failed = 0;
+    for (const auto& m : data->points) failed += !m.ttftValid() || !m.stepValid();
+    if (json) {
+        printJson(QJsonObject{{"file", path}, {"kind", "inference_measurements"},
+                              {"models", static_cast<qint64>(data->models.size())},
+                              {"points", static_cast<qint64>(data->points.size())}, {"failed_points", failed}});
+    } else {
+        printText(QStringLiteral("%1: inference measurements of %2 models, %3 points, %4 with a failed (OOM) measurement\n")
+                      .arg(path)
+                      .arg(data->models.size())
+                      .arg(data->points.size())
+                      .arg(failed));
+    }
+    return data->points.empty() ? kExitUnusable : kExitOk;
+}
+
+}  // namespace
+
 int verbCheck(const QStringList& args) {
     QCommandLineParser p;
     p.setApplicationDescription(
@@ -93,6 +150,13 @@ int verbCheck(const QStringList& args) {
     }
 
     const std::string path = files.first().toStdString();
+    // Curves and inference measurements are the study's other CSVs: recognise them by header.
+    if (const std::vector<std::string> header = headerOf(files.first()); looksLikeLossCurves(header)) {
+        return checkCurves(path, p.isSet("json"));
+    } else if (std::find(header.begin(), header.end(), "ttft_ms") != header.end() ||
+               std::find(header.begin(), header.end(), "measured_data__ttft") != header.end()) {
+        return checkMeasurements(files.first(), p.isSet("json"));
+    }
     auto loaded = loadRunTable(path, options);
     if (!loaded) throw UsageError(loaded.error().toString());
     const RunTable& table = *loaded;
