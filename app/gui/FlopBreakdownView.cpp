@@ -2,11 +2,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFile>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QTextStream>
 #include <QVBoxLayout>
 #include <array>
 #include <QtCharts/QBarCategoryAxis>
@@ -22,6 +20,7 @@
 #include "core/accounting/CacheSize.h"
 #include "core/accounting/MemoryOps.h"
 #include "core/accounting/ParamCount.h"
+#include "core/data/PaperTables.h"
 
 namespace scalex::gui {
 
@@ -34,32 +33,19 @@ struct Preset {
     ModelConfig config;
 };
 
-// The appendix model tables shipped in datasets/paper/model_configs.csv.
+// The appendix model tables (datasets/paper/model_configs.csv through PaperTables).
 std::vector<Preset> presets(Family family) {
     std::vector<Preset> out;
-    QFile f(QStringLiteral(":/scalex/datasets/paper/model_configs.csv"));
-    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) return out;
-    QTextStream in(&f);
-    QStringList header;
-    while (!in.atEnd()) {
-        const QString line = in.readLine();
-        if (line.startsWith('#') || line.isEmpty()) continue;
-        const QStringList c = line.split(',');
-        if (header.isEmpty()) {
-            header = c;
-            continue;
-        }
-        auto col = [&](const char* name) { return c.value(static_cast<int>(header.indexOf(QLatin1String(name)))); };
-        if (parseFamily(col("family").toStdString()) != family) continue;
-        ConfigOverrides ov;
-        ov.dQk = col("d_qk").toLongLong();
-        ov.dHv = col("d_hv").toLongLong();
-        ov.dFf = col("d_ff").toLongLong();
-        const ModelConfig cfg =
-            makeStudyConfig(family, col("d_model").toLongLong(), col("n_layers").toLongLong(), col("n_heads").toLongLong(), ov);
+    static const auto tables = data::loadPaperTables();
+    if (!tables) return out;
+    for (const auto& m : tables->modelConfigs) {
+        if (m.family != family) continue;
+        const ModelConfig cfg = m.config();
         const QString label = QStringLiteral("%1 (%2, d %3, L %4)")
-                                  .arg(formatCount(static_cast<double>(countParameters(cfg).total())), col("experiment_set"),
-                                       col("d_model"), col("n_layers"));
+                                  .arg(formatCount(static_cast<double>(countParameters(cfg).total())),
+                                       m.experimentSet == data::ExperimentSet::TokenParam ? QStringLiteral("tokenparam") : QStringLiteral("isoflop"))
+                                  .arg(m.dModel)
+                                  .arg(m.nLayers);
         out.push_back({label, cfg});
     }
     return out;
