@@ -88,7 +88,7 @@ Expected<QByteArray> writeProject(const Project& project) {
     entries.emplace_back(kManifest, jsonBytes(manifest));
     for (const auto& t : project.tables) entries.emplace_back(tableFile(t.name), writeRunTableCsv(t.table));
     entries.emplace_back(kSettings, jsonBytes(project.settings.toJson()));
-    entries.emplace_back(kRecipes, jsonBytes(project.recipes));
+    entries.emplace_back(kRecipes, jsonBytes(recipesToJson(project.recipes)));
     entries.emplace_back(kResults, jsonBytes(project.results));
 
     QByteArray bytes;
@@ -299,7 +299,9 @@ private:
         p.settings = std::move(*parsedSettings);
         auto recipes = optionalObject(kRecipes);
         if (!recipes) return recipes.error();
-        p.recipes = *recipes;
+        auto parsedRecipes = recipesFromJson(*recipes, where(kRecipes));
+        if (!parsedRecipes) return parsedRecipes.error();
+        p.recipes = std::move(*parsedRecipes);
         auto results = optionalObject(kResults);
         if (!results) return results.error();
         p.results = *results;

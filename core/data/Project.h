@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/data/FigureRecipe.h"
 #include "core/data/LoadError.h"
 #include "core/data/ProjectSettings.h"
 #include "core/data/RunTable.h"
@@ -36,7 +37,7 @@ struct Project {
     std::optional<QJsonObject> generated;
     std::vector<ProjectTable> tables;
     ProjectSettings settings;
-    QJsonObject recipes;  // figure name -> recipe
+    FigureRecipes recipes;  // by name (FigureRecipe.h)
     QJsonObject results;  // analysis name -> fitted result
 
     const ProjectTable* table(const std::string& name) const;

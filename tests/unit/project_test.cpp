@@ -88,7 +88,21 @@ Project richProject() {
     p.settings.setBudgetRange(std::make_pair(6e18, 1e20));
     p.settings.setAnalysis("lnd_fit", {{"starts", 8000}, {"families", QJsonArray{"transformer", "xlstm"}}});
     p.settings.setView("pareto", {{"log_x", true}, {"theme", "light"}});
-    p.recipes = {{"figure1", QJsonObject{{"view", "pareto"}, {"width_in", 6.75}, {"format", "pdf"}}}};
+    FigureRecipe figure;
+    figure.view = "pareto";
+    figure.format = "svg";
+    figure.widthInches = 3.25;
+    figure.heightInches = 2.4;
+    figure.dpi = 600;
+    figure.paper = true;
+    figure.font = "DejaVu Serif";
+    figure.analysis = {{"context", 16384}, {"convention", "chinchilla"}, {"huber_delta", 1e-5}};
+    figure.controls = {{"family", "xLSTM"}, {"curves", true}, {"slider", 42}};
+    figure.include = {{"run-7", false}, {"#3", true}};
+    figure.selection = {"run-1", "#12"};
+    figure.dataDigest = std::string(64, 'a');
+    figure.created = "2026-11-22T06:30:00Z";
+    p.recipes = {{"figure1", figure}, {"fig-2.iso", FigureRecipe{.view = "isoflop"}}};
     p.results = {{"lnd_fit", QJsonObject{{"transformer", QJsonObject{{"log_a", 11.99}, {"gamma", 0.29}}}}}};
     return p;
 }
@@ -105,9 +119,8 @@ TEST(Project, RoundTripKeepsRunsSettingsRecipesAndResults) {
     ASSERT_TRUE(back->generated);
     EXPECT_TRUE(jsonEquivalent(*back->generated, *original.generated));
     EXPECT_EQ(back->settings, original.settings);
-    EXPECT_TRUE(jsonEquivalent(back->recipes, original.recipes));
+    EXPECT_EQ(back->recipes, original.recipes);
     EXPECT_TRUE(jsonEquivalent(back->results, original.results));
-    EXPECT_FALSE(jsonEquivalent(back->results, original.recipes));
     ASSERT_EQ(back->tables.size(), original.tables.size());
     for (std::size_t t = 0; t < original.tables.size(); ++t) {
         EXPECT_EQ(back->tables[t].name, original.tables[t].name);
@@ -132,6 +145,78 @@ TEST(Project, RoundTripKeepsRunsSettingsRecipesAndResults) {
     auto fourth = writeProject(*third);
     ASSERT_TRUE(fourth);
     EXPECT_EQ(*fourth, *again);
+}
+
+// A copy of the zip `bytes` with entry `name` holding `content` instead.
+static QByteArray withEntry(const QByteArray& bytes, const QString& name, const QByteArray& content) {
+    QByteArray in = bytes, out;
+    QBuffer inBuffer(&in), outBuffer(&out);
+    QuaZip src(&inBuffer), dst(&outBuffer);
+    EXPECT_TRUE(src.open(QuaZip::mdUnzip));
+    EXPECT_TRUE(dst.open(QuaZip::mdCreate));
+    for (bool more = src.goToFirstFile(); more; more = src.goToNextFile()) {
+        const QString entry = src.getCurrentFileName();
+        QuaZipFile from(&src);
+        EXPECT_TRUE(from.open(QIODevice::ReadOnly));
+        const QByteArray data = entry == name ? content : from.readAll();
+        QuaZipFile to(&dst);
+        EXPECT_TRUE(to.open(QIODevice::WriteOnly, QuaZipNewInfo(entry)));
+        to.write(data);
+    }
+    dst.close();
+    return out;
+}
+
+TEST(Project, BadRecipesAreRefusedNamingTheRecipeAndField) {
+    const std::vector<std::pair<QByteArray, std::string>> cases{
+        {R"({"fig1": {"format": "pdf"}})", "recipes.json, column 'fig1.view': missing"},
+        {R"({"fig1": {"view": "pareto", "format": "eps"}})", "recipes.json, column 'fig1.format': expected \"pdf\", \"svg\" or \"png\", got \"eps\""},
+        {R"({"fig1": {"view": "pareto", "width_in": 0.2}})", "recipes.json, column 'fig1.width_in': expected a width from 1 to 40 inches"},
+        {R"({"fig1": {"view": "pareto", "height_in": "tall"}})", "recipes.json, column 'fig1.height_in': expected 0 (automatic) or a height from 1 to 40 inches"},
+        {R"({"fig1": {"view": "pareto", "dpi": 72.5}})", "recipes.json, column 'fig1.dpi': expected a whole number of dots per inch"},
+        {R"({"fig1": {"view": "pareto", "style": "fancy"}})", "recipes.json, column 'fig1.style': expected \"paper\" or \"screen\", got \"fancy\""},
+        {R"({"fig1": {"view": "pareto", "include": {"run-1": "yes"}}})", "recipes.json, column 'fig1.include.run-1': expected true or false"},
+        {R"({"fig1": {"view": "pareto", "selection": ["a", 3]}})", "recipes.json, column 'fig1.selection[1]': expected a run key (a string)"},
+        {R"({"fig1": {"view": "pareto", "controls": {"family": [1]}}})", "recipes.json, column 'fig1.controls.family': expected a string, a number or true/false"},
+        {R"({"../fig": {"view": "pareto"}})", "recipes.json, column '../fig': a recipe name must be 1 to 100 letters, digits, '.', '_' or '-'"},
+        {R"({"fig1": 3})", "recipes.json, column 'fig1': expected a recipe (an object)"},
+    };
+    for (const auto& [json, message] : cases) {
+        SCOPED_TRACE(json.toStdString());
+        auto r = recipesFromJson(QJsonDocument::fromJson(json).object(), "recipes.json");
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().toString(), message);
+    }
+    // Inside a project, the error names the project and its recipes.json; nothing is loaded.
+    auto bytes = writeProject(richProject());
+    ASSERT_TRUE(bytes);
+    auto p = readProject(withEntry(*bytes, "recipes.json", R"({"fig1": {"view": "pareto", "dpi": 5}})"), "paper.scalex");
+    ASSERT_FALSE(p);
+    EXPECT_EQ(p.error().toString(), "paper.scalex/recipes.json, column 'fig1.dpi': expected a resolution from 30 to 2400 dpi");
+}
+
+TEST(Project, RecipeDigestFollowsTheRunsNotTheIncludeToggles) {
+    Project p = richProject();
+    auto digest = [&] {
+        std::vector<const RunTable*> tables;
+        for (const auto& t : p.tables) tables.push_back(&t.table);
+        return runTablesDigest(tables);
+    };
+    const std::string before = digest();
+    EXPECT_EQ(before.size(), 64u);
+    p.tables[0].table.runs[0].userIncluded = !p.tables[0].table.runs[0].included();
+    EXPECT_EQ(digest(), before) << "toggles are kept by the recipe, not the digest";
+    p.tables[0].table.runs[0].valLoss += 1e-9;
+    EXPECT_NE(digest(), before) << "a changed loss changes the digest";
+}
+
+TEST(Project, RunKeysAreRunIdsWhenUniqueElseIndices) {
+    scalex::data::Run a, b, c, d;
+    a.runId = "alpha";
+    b.runId = "dup";
+    c.runId = "dup";
+    // d has no id
+    EXPECT_EQ(runKeys({&a, &b, &c, &d}), (std::vector<std::string>{"alpha", "#1", "#2", "#3"}));
 }
 
 TEST(Project, BuiltinExampleAndTablesAreEmbedded) {
