@@ -11,8 +11,8 @@ packages=(
   libblas-dev liblapack-dev libjpeg-dev libpng-dev
   libquazip1-qt6-dev zlib1g-dev
   libgtest-dev libbenchmark-dev
-  # headless rendering and GUI tests
-  xvfb xauth fonts-dejavu-core
+  # headless rendering and GUI tests; Qt PDF reads the rendered PDFs back in the tests
+  xvfb xauth fonts-dejavu-core qt6-pdf-dev
 )
 
 missing=()

@@ -105,10 +105,15 @@ void printJson(const QJsonDocument& document) {
     std::fflush(stdout);
 }
 
-void printText(const QString& text) {
+namespace {
+void write(std::FILE* stream, const QString& text) {
     const QByteArray bytes = text.toUtf8();
-    std::fwrite(bytes.constData(), 1, static_cast<size_t>(bytes.size()), stdout);
-    std::fflush(stdout);
+    std::fwrite(bytes.constData(), 1, static_cast<size_t>(bytes.size()), stream);
+    std::fflush(stream);
 }
+}  // namespace
+
+void printText(const QString& text) { write(stdout, text); }
+void printError(const QString& text) { write(stderr, text); }
 
 }  // namespace scalex::cli

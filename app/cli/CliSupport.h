@@ -48,5 +48,7 @@ void printJson(const QJsonDocument& document);
 
 // Writes `text` to stdout.
 void printText(const QString& text);
+// Writes `text` to stderr (warnings: the verb goes on).
+void printError(const QString& text);
 
 }  // namespace scalex::cli

@@ -1,26 +1,72 @@
 // scalex render: a view of a project (or the built-in example) as a figure for a paper.
+#include <QFileInfo>
+
 #include "app/cli/CliSupport.h"
 #include "app/cli/Verbs.h"
 #include "app/gui/FigureExport.h"
+#include "app/gui/Recipes.h"
+#include "core/data/Project.h"
 
 namespace scalex::cli {
 
 int verbRender(const QStringList& args) {
     QCommandLineParser p;
-    p.setApplicationDescription("Render a view as a PDF, SVG or PNG figure, without a display.");
+    p.setApplicationDescription("Render a view as a PDF, SVG or PNG figure, or write its table as LaTeX, CSV or JSON, without a display.");
     p.addHelpOption();
     p.addOptions({
         {"project", "A .scalex project or a run table.", "file"},
         {"example", "Use the built-in example project (the default)."},
-        {"view", "pareto, surface, overtraining, isoflop, context or breakdown.", "id"},
-        {"out", "Output file: .pdf, .svg or .png.", "file"},
+        {"view", "The view: " + gui::renderableViews().join(", ") + "; for tables also runs.", "id"},
+        {"out", "Output file: a figure (.pdf, .svg, .png) or the view's table (.tex booktabs, .csv, .json records).", "file"},
+        {"table", "Which of the view's tables (default: its first); see --list-tables.", "id"},
+        {"list-tables", "List the tables of every view."},
         {"size", "WIDTHxHEIGHT with a unit (3.25x2.4in, 16x9cm) or single, double, slides.", "size", "double"},
         {"style", "paper (white, fonts matched to the size) or screen.", "style", "paper"},
         {"font", "Font family of the paper style.", "family", "DejaVu Sans"},
         {"dpi", "PNG resolution.", "dpi", "300"},
         {"paper-figures", "Regenerate the paper's figures 1, 3, 4, 5, 6 and its appendix tables into the directory --out."},
+        {"recipe", "Render the figure recipe NAME saved in the --project (all: every recipe, into the directory --out).", "name"},
+        {"save-recipe", "Also keep this figure as recipe NAME in the --project (a .scalex file, saved in place).", "name"},
+        {"list-recipes", "List the figure recipes of the --project."},
     });
     if (!parseVerbArguments(p, args)) return kExitOk;
+    if (p.isSet("list-tables")) {
+        QString text;
+        for (const auto& [view, tables] : gui::viewTables()) text += view + '\t' + tables.join(", ") + '\n';
+        printText(text);
+        return kExitOk;
+    }
+    if (p.isSet("list-recipes") || p.isSet("recipe")) {
+        if (!p.isSet("project")) throw UsageError("missing required option --project (a .scalex project with figure recipes)");
+        if (p.isSet("view") || p.isSet("save-recipe") || p.isSet("paper-figures"))
+            throw UsageError("--recipe and --list-recipes take the view and style from the recipe: leave out --view, --save-recipe and --paper-figures");
+    }
+    if (p.isSet("list-recipes")) {
+        auto project = data::loadProject(p.value("project"));
+        if (!project) throw UsageError(project.error().toString());
+        std::vector<const data::RunTable*> tables;
+        for (const auto& t : project->tables) tables.push_back(&t.table);
+        const std::string digest = data::runTablesDigest(tables);
+        QString text;
+        for (const auto& [name, r] : project->recipes)
+            text += QStringLiteral("%1\t%2\t%3\t%4 x %5 in\t%6\t%7\t%8\n")
+                        .arg(QString::fromStdString(name), QString::fromStdString(r.view), QString::fromStdString(r.format))
+                        .arg(r.widthInches)
+                        .arg(r.heightInches > 0 ? QString::number(r.heightInches) : QStringLiteral("auto"))
+                        .arg(r.paper ? QStringLiteral("paper") : QStringLiteral("screen"), QString::fromStdString(r.created),
+                             r.dataDigest == digest ? QStringLiteral("runs unchanged") : QStringLiteral("runs changed since"));
+        printText(text.isEmpty() ? QStringLiteral("the project has no figure recipes\n") : text);
+        return kExitOk;
+    }
+    if (p.isSet("recipe")) {
+        QStringList written, warnings;
+        QString error;
+        if (!gui::renderRecipes(p.value("project"), p.value("recipe"), p.value("out"), &written, &warnings, &error))
+            throw UsageError(error.toStdString());
+        for (const QString& w : warnings) printError(QStringLiteral("scalex render: warning: %1\n").arg(w));
+        printText(QStringLiteral("scalex render: wrote %1\n").arg(written.join(", ")));
+        return kExitOk;
+    }
     if (p.isSet("paper-figures")) {
         if (!p.isSet("out")) throw UsageError("missing required option --out (a directory for the figures and tables)");
         gui::FigureStyle style;
@@ -35,11 +81,19 @@ int verbRender(const QStringList& args) {
     if (!p.isSet("view")) throw UsageError("missing required option --view (" + gui::renderableViews().join(", ").toStdString() + ")");
     if (!p.isSet("out")) throw UsageError("missing required option --out (a .pdf, .svg or .png file)");
     if (p.isSet("project") && p.isSet("example")) throw UsageError("--project and --example exclude each other");
+    if (p.isSet("save-recipe") && !p.isSet("project")) throw UsageError("--save-recipe: recipes are kept in a --project (.scalex)");
     gui::RenderRequest request;
     request.project = p.value("project");
     request.view = p.value("view");
     request.out = p.value("out");
     QString error;
+    if (gui::tableSuffixes().contains(QFileInfo(request.out).suffix().toLower())) {
+        if (p.isSet("save-recipe")) throw UsageError("--save-recipe: recipes keep figures; a table is written from the view as it is");
+        if (!gui::renderTable(request, p.value("table"), &error)) throw UsageError(error.toStdString());
+        printText(QStringLiteral("scalex render: wrote %1\n").arg(request.out));
+        return kExitOk;
+    }
+    if (p.isSet("table")) throw UsageError("--table: tables are written to .tex, .csv or .json; --out names a figure");
     if (!gui::parseFigureSize(p.value("size"), &request.style, &error)) throw UsageError(error.toStdString());
     const QString style = p.value("style");
     if (style != "paper" && style != "screen") throw UsageError("--style: expected paper or screen, got '" + style.toStdString() + "'");
@@ -49,6 +103,12 @@ int verbRender(const QStringList& args) {
     if (request.style.dpi > 2400) throw UsageError("--dpi: at most 2400");
     if (!gui::renderFigure(request, &error)) throw UsageError(error.toStdString());
     printText(QStringLiteral("scalex render: wrote %1\n").arg(request.out));
+    if (p.isSet("save-recipe")) {
+        if (!gui::saveRecipeToProject(request.project, p.value("save-recipe"), request.view, request.style,
+                                      QFileInfo(request.out).suffix().toLower(), &error))
+            throw UsageError(error.toStdString());
+        printText(QStringLiteral("scalex render: kept recipe '%1' in %2\n").arg(p.value("save-recipe"), request.project));
+    }
     return kExitOk;
 }
 

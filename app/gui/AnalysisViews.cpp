@@ -13,6 +13,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <cmath>
+#include <sstream>
 
 #include "app/gui/LogTicks.h"
 #include "app/gui/PlotChart.h"
@@ -30,10 +31,6 @@ namespace {
 constexpr Family kFamilies[] = {Family::Transformer, Family::Xlstm};
 QString labelOf(Family f) { return QString::fromUtf8(accounting::familyLabel(f).data()); }
 
-void hideFromLegend(PlotChart* chart, QAbstractSeries* s) {
-    if (s)
-        for (QLegendMarker* m : chart->legend()->markers(s)) m->setVisible(false);
-}
 
 std::vector<double> logGrid(double lo, double hi, int n) {
     std::vector<double> out;
@@ -49,6 +46,7 @@ ParetoView::ParetoView(Session* session, QWidget* parent) : ViewPanel(parent), s
     chart_ = new PlotChart();
     view_ = new PlotView(chart_, this);
     curves_ = new QCheckBox(tr("L(N,D) prediction at constant tokens/param (22, 220, 2200)"), this);
+    curves_->setObjectName(QStringLiteral("curves"));
     curves_->setChecked(true);
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
@@ -74,6 +72,14 @@ void ParetoView::redraw() {
     chart_->setTitle(tr("Loss over training compute"));
     std::vector<fit::FrontierPoint> frontiers[2];
     std::vector<RunPoint> all;
+    frontierTable_ = {};
+    frontierTable_.caption = "Runs on the Pareto frontier of validation loss over training compute.";
+    frontierTable_.columns = {{"model", "Model", data::CellStyle::Text},
+                              {"run_id", "Run", data::CellStyle::Text},
+                              {"num_params", "\\#Params", data::CellStyle::Count},
+                              {"num_tokens", "\\#Tokens", data::CellStyle::Count},
+                              {"flops", "\\#FLOPs", data::CellStyle::Scientific},
+                              {"loss", "Val. loss", data::CellStyle::Fixed3}};
     for (Family f : kFamilies) {
         const int k = f == Family::Xlstm;
         const auto sel = data::computeLossPoints(session_->runs(), session_->filter(f));
@@ -84,6 +90,11 @@ void ParetoView::redraw() {
         all.insert(all.end(), pts.begin(), pts.end());
         frontiers[k] = fit::paretoFrontier(sel.points);
         frontierSize_[k] = static_cast<int>(frontiers[k].size());
+        for (const auto& p : frontiers[k]) {
+            const data::Run& run = *sel.runs[p.index];
+            frontierTable_.rows.push_back({std::string(accounting::familyLabel(f)), run.runId, run.params,
+                                           run.tokens, p.flops, p.loss});
+        }
         std::vector<QPointF> line;
         for (const auto& p : frontiers[k]) line.push_back({p.flops, p.loss});
         if (line.size() > 1) chart_->addLine(tr("%1 frontier").arg(labelOf(f)), theme.family(f), line, 2.5);
@@ -104,7 +115,7 @@ void ParetoView::redraw() {
                 }
                 auto* s = chart_->addLine(first ? tr("%1 L̂(N,D), D/N = 22, 220, 2200").arg(labelOf(f)) : QString(),
                                           theme.family(f), line, 1.0, Qt::DashLine);
-                if (!first) hideFromLegend(chart_, s);
+                if (!first) PlotChart::hideFromLegend(chart_, s);
                 first = false;
             }
         }
@@ -179,6 +190,7 @@ void OverTrainingView::redraw() {
         chart->setTitle(tr("%1: loss per tokens/param M").arg(labelOf(f)));
         const auto sel = data::computeLossPoints(session_->runs(), session_->filter(f));
         results_[k] = fit::fitOvertrainingSlopes(sel.points, settings);
+        points_[k] = sel.points;
         std::vector<RunPoint> all;
         const int n = static_cast<int>(settings.ratios.size());
         for (const auto& g : results_[k].groups) {
@@ -196,7 +208,7 @@ void OverTrainingView::redraw() {
             if (g.fitted) {
                 std::vector<QPointF> line;
                 for (double c : logGrid(cLo / 1.5, cHi * 1.5, 20)) line.push_back({c, g.law(c)});
-                hideFromLegend(chart, chart->addLine(QString(), color, line, 1.5));
+                PlotChart::hideFromLegend(chart, chart->addLine(QString(), color, line, 1.5));
             }
         }
         chart->fitRangesToData(0.06);
@@ -224,6 +236,33 @@ void OverTrainingView::redraw() {
     emit explainChanged();
 }
 
+std::vector<ViewTable> OverTrainingView::tables() {
+    data::ExportTable t;
+    t.caption = "Power laws $L(C) = \\lambda C^{-\\eta}$ per tokens-to-parameter ratio $M$, with 95\\% bootstrap intervals "
+                "of $\\eta$ (runs resampled within each ratio).";
+    t.label = "tab:tokenparam_slopes";
+    t.columns = {{"model", "Model", data::CellStyle::Text},        {"tokens_per_param", "$M$", data::CellStyle::Integer},
+                 {"runs", "Runs", data::CellStyle::Integer},        {"eta", "$\\eta$", data::CellStyle::Fixed3},
+                 {"eta_lower", "95\\% low", data::CellStyle::Fixed3}, {"eta_upper", "95\\% high", data::CellStyle::Fixed3},
+                 {"lambda", "$\\lambda$", data::CellStyle::Fixed2},  {"r2", "$R^2$", data::CellStyle::Fixed3}};
+    for (Family f : kFamilies) {
+        const int k = f == Family::Xlstm;
+        fit::BootstrapSettings boot;
+        const fit::BootstrapResult intervals =
+            points_[k].empty() ? fit::BootstrapResult{} : fit::bootstrapSlopes(points_[k], fit::SlopeSettings{}, boot);
+        for (const auto& g : results_[k].groups) {
+            if (!g.fitted) continue;
+            data::ExportCell lo, hi;
+            std::ostringstream name;
+            name << "eta(" << g.ratio << ')';  // the name bootstrapSlopes gives the interval
+            if (const auto* in = intervals.find(name.str()); in && in->nValid > 0) lo = in->lower, hi = in->upper;
+            t.rows.push_back({std::string(accounting::familyLabel(f)), g.ratio, static_cast<double>(g.runs.size()), g.eta, lo,
+                              hi, g.lambda, g.quality.r2});
+        }
+    }
+    return {{QStringLiteral("slopes"), tr("Power-law exponent η per tokens/param"), std::move(t)}};
+}
+
 QString OverTrainingView::explainHtml() const {
     QString etas;
     for (int k = 0; k < 2; ++k)
@@ -248,15 +287,19 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
     profileView_ = new PlotView(profileChart_, this);
     lawView_ = new PlotView(lawChart_, this);
     family_ = new QComboBox(this);
+    family_->setObjectName(QStringLiteral("family"));
     family_->addItem(tr("Transformer"), 0);
     family_->addItem(tr("xLSTM"), 1);
     axis_ = new QComboBox(this);
+    axis_->setObjectName(QStringLiteral("axis"));
     axis_->addItem(tr("over parameters N"));
     axis_->addItem(tr("over tokens D"));
     law_ = new QComboBox(this);
+    law_->setObjectName(QStringLiteral("law"));
     law_->addItem(tr("N*(H)"));
     law_->addItem(tr("D*(H)"));
     range_ = new QComboBox(this);
+    range_->setObjectName(QStringLiteral("range"));
     range_->addItem(tr("budgets 5e18 … 2e20 (Fig. 4)"), QPointF(5e18, 2e20));
     range_->addItem(tr("budgets 5e18 … 5e19 (per-context tables)"), QPointF(5e18, 5e19));
     range_->addItem(tr("every budget"), QPointF(0, 1e300));
@@ -321,6 +364,7 @@ void IsoFlopView::recompute() {
             }
             filter.context = best;
         }
+        context_[k] = filter.context.value_or(0.0);
         const auto sel = data::isoFlopRuns(session_->runs(), filter);
         inputs[k] = sel.points;
         runIndex_[k].clear();
@@ -348,6 +392,61 @@ void IsoFlopView::recompute() {
 void IsoFlopView::computeNow() {
     bootstrapWatcher_->waitForFinished();
     QCoreApplication::processEvents();
+}
+
+std::vector<ViewTable> IsoFlopView::tables() {
+    computeNow();  // the bootstrap intervals
+    data::ExportTable laws;
+    laws.caption = "IsoFLOP power laws $N^*(H) = A' H^a$ and $D^*(H) = B' H^b$ with 95\\% bootstrap intervals (200 "
+                   "resamples of the runs within each budget).";
+    laws.label = "tab:isoflop_powerlaws";
+    laws.columns = {{"model", "Model", data::CellStyle::Text},
+                    {"context", "$T$", data::CellStyle::Integer},
+                    {"law", "Law", data::CellStyle::Text},
+                    {"coefficient", "Coefficient", data::CellStyle::Scientific},
+                    {"coefficient_lower", "95\\% low", data::CellStyle::Scientific},
+                    {"coefficient_upper", "95\\% high", data::CellStyle::Scientific},
+                    {"exponent", "Exponent", data::CellStyle::Fixed3},
+                    {"exponent_lower", "95\\% low", data::CellStyle::Fixed3},
+                    {"exponent_upper", "95\\% high", data::CellStyle::Fixed3},
+                    {"budgets", "Budgets", data::CellStyle::Integer},
+                    {"r2", "$R^2$", data::CellStyle::Fixed3}};
+    data::ExportTable optima;
+    optima.caption = "Minima of the IsoFLOP parabolas: the compute-optimal model size $N^*$ and token count $D^*$ per budget.";
+    optima.label = "tab:isoflop_optima";
+    optima.columns = {{"model", "Model", data::CellStyle::Text},
+                      {"budget", "Budget $H$", data::CellStyle::Scientific},
+                      {"flops_mean", "Mean $C$", data::CellStyle::Scientific},
+                      {"runs", "Runs", data::CellStyle::Integer},
+                      {"n_opt", "$N^*$", data::CellStyle::Count},
+                      {"d_opt", "$D^*$", data::CellStyle::Count},
+                      {"loss_at_n_opt", "$\\hat L(N^*)$", data::CellStyle::Fixed3},
+                      {"in_power_law", "In law", data::CellStyle::Text}};
+    for (Family f : kFamilies) {
+        const int k = f == Family::Xlstm;
+        const std::string model(accounting::familyLabel(f));
+        const data::ExportCell context = context_[k] > 0 ? data::ExportCell(context_[k]) : data::ExportCell{};
+        for (int d = 0; d < 2; ++d) {
+            const auto& law = d ? results_[k].dOptLaw : results_[k].nOptLaw;
+            if (!law) continue;
+            auto interval = [&](const char* name, data::ExportCell* lo, data::ExportCell* hi) {
+                const fit::BootstrapInterval* in = bands_[k] ? bands_[k]->find(name) : nullptr;
+                if (in && in->nValid > 0) *lo = in->lower, *hi = in->upper;
+            };
+            data::ExportCell cLo, cHi, eLo, eHi;
+            interval(d ? "B" : "A", &cLo, &cHi);
+            interval(d ? "b" : "a", &eLo, &eHi);
+            laws.rows.push_back({model, context, std::string(d ? "D*(H)" : "N*(H)"), law->coefficient, cLo, cHi, law->exponent,
+                                 eLo, eHi, static_cast<double>(law->nPoints), law->r2});
+        }
+        for (const auto& p : results_[k].profiles) {
+            if (!p.fitted) continue;
+            optima.rows.push_back({model, p.budget, p.flopsMean, static_cast<double>(p.nRuns), p.nOpt, p.dOpt, p.lossAtNOpt,
+                                   std::string(p.inPowerLaw ? "yes" : "no")});
+        }
+    }
+    return {{QStringLiteral("laws"), tr("Power laws N*(H), D*(H) with intervals"), std::move(laws)},
+            {QStringLiteral("optima"), tr("Optimum of every IsoFLOP profile"), std::move(optima)}};
 }
 
 void IsoFlopView::redraw() {
@@ -389,7 +488,7 @@ void IsoFlopView::redraw() {
             const double x = lo - 0.1 + (hi - lo + 0.2) * i / 60.0;
             line.push_back({std::pow(10.0, x), par(x)});
         }
-        hideFromLegend(profileChart_, profileChart_->addLine(QString(), theme.sequential(p, nProfiles), line, 1.5));
+        PlotChart::hideFromLegend(profileChart_, profileChart_->addLine(QString(), theme.sequential(p, nProfiles), line, 1.5));
         minima.push_back({overD ? prof.dOpt : prof.nOpt, overD ? prof.lossAtDOpt : prof.lossAtNOpt});
     }
     if (!minima.empty()) profileChart_->addScatter(tr("minimum"), theme.highlight, minima, 10);
@@ -407,8 +506,8 @@ void IsoFlopView::redraw() {
         std::vector<QPointF> used, unused;
         for (const auto& prof : results_[j].profiles)
             if (prof.fitted) (prof.inPowerLaw ? used : unused).push_back({prof.flopsMean, lawD ? prof.dOpt : prof.nOpt});
-        if (!used.empty()) hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, used, 9));
-        if (!unused.empty()) hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, unused, 9, true));
+        if (!used.empty()) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, used, 9));
+        if (!unused.empty()) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, unused, 9, true));
     }
     lawChart_->fitRangesToData(0.3);
     const double hLo = lawChart_->xSpec().lo, hHi = lawChart_->xSpec().hi;
@@ -429,7 +528,7 @@ void IsoFlopView::redraw() {
                 lo.push_back({bandBudgets_[q], in.lower});
                 hi.push_back({bandBudgets_[q], in.upper});
             }
-            if (lo.size() > 1) hideFromLegend(lawChart_, lawChart_->addBand(QString(), color, lo, hi));
+            if (lo.size() > 1) PlotChart::hideFromLegend(lawChart_, lawChart_->addBand(QString(), color, lo, hi));
         }
         text += tr("%1: a = %2, A' = %3, b = %4, B' = %5 (%6 budgets). ")
                     .arg(labelOf(g))

@@ -31,6 +31,8 @@ public:
     QString explainHtml() const override;
     QChart* primaryChart() const override;
     const fit::FrontierComparison& comparison() const { return comparison_; }
+    // The runs on each family's frontier.
+    std::vector<ViewTable> tables() override { return {{QStringLiteral("frontier"), tr("Pareto-frontier runs"), frontierTable_}}; }
 
 private:
     void redraw();
@@ -41,6 +43,7 @@ private:
     QLabel* summary_;
     fit::FrontierComparison comparison_;
     int frontierSize_[2] = {0, 0};
+    data::ExportTable frontierTable_;
 };
 
 class OverTrainingView : public ViewPanel {
@@ -52,10 +55,13 @@ public:
     QString explainHtml() const override;
     QChart* primaryChart() const override;
     std::vector<QChart*> charts() const override;
+    // η and λ per tokens/param M and family, with 95 % bootstrap intervals of η.
+    std::vector<ViewTable> tables() override;
 
 private:
     void redraw();
     Session* session_;
+    std::vector<fit::ComputeLossPoint> points_[2];
     PlotChart* charts_[2];
     PlotView* views_[2];
     QTableWidget* table_;
@@ -73,6 +79,8 @@ public:
     QChart* primaryChart() const override;
     std::vector<QChart*> charts() const override;
     void computeNow() override;
+    // The power laws N*(H), D*(H) with 95 % bootstrap intervals, and the optimum of every profile.
+    std::vector<ViewTable> tables() override;
     const fit::IsoFlopResult& result(bool xlstm) const { return results_[xlstm ? 1 : 0]; }
 
 private:
@@ -90,6 +98,7 @@ private:
     QComboBox* range_;
     QLabel* summary_;
     fit::IsoFlopResult results_[2];
+    double context_[2] = {0, 0};  // the context length of each family's runs (0: unknown)
     std::vector<int> runIndex_[2];  // input index -> session run index
     std::optional<fit::BootstrapResult> bands_[2];
     std::vector<double> bandBudgets_;

@@ -39,6 +39,7 @@ int ContextView::positionOf(double t) {
 
 ContextView::ContextView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
     slider_ = new QSlider(Qt::Horizontal, this);
+    slider_->setObjectName(QStringLiteral("slider"));
     slider_->setRange(0, kOctaves * kStepsPerOctave);
     slider_->setTickPosition(QSlider::TicksBelow);
     slider_->setTickInterval(kStepsPerOctave);
@@ -52,6 +53,7 @@ ContextView::ContextView(Session* session, QWidget* parent) : ViewPanel(parent),
     big.setBold(true);
     contextLabel_->setFont(big);
     budget_ = new QComboBox(this);
+    budget_->setObjectName(QStringLiteral("budget"));
     for (double h : {1e20, 1e21, 1e22, 1e23, 1e24}) budget_->addItem(formatTickValue(h) + tr(" FLOPs"), h);
     budget_->setCurrentIndex(2);
     numbers_ = new QLabel(this);
@@ -144,10 +146,10 @@ void ContextView::recompute() {
 
     lawChart_->clearSeries();
     trendChart_->clearSeries();
-    lawChart_->setAxes({tr("Training compute H (FLOPs)"), true, 1e18, 1e25}, {tr("Compute-optimal parameters N*"), true, 1e7, 1e12, true});
-    trendChart_->setAxes({tr("Context length T"), true, 400, 160000}, {tr("N* at the chosen budget"), true, 1e8, 1e11, true});
+    lawChart_->setAxes({tr("Budget H (FLOPs)"), true, 1e18, 1e25}, {tr("N* (params)"), true, 1e7, 1e12, true});
+    trendChart_->setAxes({tr("Context length T"), true, 400, 160000}, {tr("N* (params)"), true, 1e8, 1e11, true});
     lawChart_->setTitle(tr("N*(H) at T = %1").arg(T));
-    trendChart_->setTitle(tr("N* at H = %1 over context length").arg(formatTickValue(H0)));
+    trendChart_->setTitle(tr("N* at H = %1").arg(formatTickValue(H0)));
 
     // The study's own profiles, their compute recounted at T: same runs, same N*, new H.
     const accounting::FlopConvention conv = session_->convention();
@@ -174,7 +176,7 @@ void ContextView::recompute() {
                 line.push_back({H, (*recostedLaw_[k])(H)});
             }
             auto* s = lawChart_->addLine(QString(), theme.family(f).darker(150), line, 1.2, Qt::DashDotLine);
-            lawChart_->legend()->markers(s).value(0)->setVisible(false);
+            PlotChart::hideFromLegend(lawChart_, s);
         }
     }
 
@@ -214,9 +216,13 @@ void ContextView::recompute() {
         }
         // N* at H0 over every context of the slider.
         std::vector<QPointF> trend;
+        trend_[k].clear();
+        trendContexts_.clear();
         for (int pos = 0; pos <= kOctaves * kStepsPerOctave; ++pos) {
             const double t = contextAt(pos);
-            const double n = fit::computeOptimal(surface, session_->computePerToken(f, t), H0).params;
+            trend_[k].push_back(fit::computeOptimal(surface, session_->computePerToken(f, t), H0));
+            trendContexts_.push_back(t);
+            const double n = trend_[k].back().params;
             trend.push_back({t, n});
             trendLo = std::min(trendLo, n), trendHi = std::max(trendHi, n);
         }
@@ -225,7 +231,7 @@ void ContextView::recompute() {
         optimal_[k] = here.params;
         optimalTokens_[k] = here.tokens;
         auto* dot = trendChart_->addScatter(QString(), color, {{T, here.params}}, 11);
-        trendChart_->legend()->markers(dot).value(0)->setVisible(false);
+        PlotChart::hideFromLegend(trendChart_, dot);
         std::vector<QPointF> studyPoints;
         for (const auto& law : session_->paper().isoflopPowerLaws)
             if (law.family == f && law.sourceTable.find("context") != std::string::npos)
@@ -236,8 +242,8 @@ void ContextView::recompute() {
     // The slider's position as a vertical line.
     const double lo = trendLo / 1.25, hi = trendHi * 1.25;
     auto* marker = trendChart_->addLine(QString(), theme.muted, {{T, lo}, {T, hi}}, 1.0, Qt::DashLine);
-    trendChart_->legend()->markers(marker).value(0)->setVisible(false);
-    trendChart_->setAxes({tr("Context length T"), true, 400, 160000}, {tr("N* at the chosen budget"), true, lo, hi, true});
+    PlotChart::hideFromLegend(trendChart_, marker);
+    trendChart_->setAxes({tr("Context length T"), true, 400, 160000}, {tr("N* (params)"), true, lo, hi, true});
 
     numbers_->setText(tr("At T = %1 and H = %2:&nbsp;&nbsp; <b style='color:%3'>Transformer</b> N* = %4, D* = %5 (%6 tokens/param)"
                          "&nbsp;&nbsp;·&nbsp;&nbsp;<b style='color:%7'>xLSTM</b> N* = %8, D* = %9 (%10 tokens/param)")
@@ -248,6 +254,30 @@ void ContextView::recompute() {
                           .arg(theme.family(Family::Xlstm).name(), formatCount(optimal_[1]), formatCount(optimalTokens_[1]))
                           .arg(optimalTokens_[1] / optimal_[1], 0, 'f', 1));
     emit explainChanged();
+}
+
+std::vector<ViewTable> ContextView::tables() {
+    data::ExportTable t;
+    t.caption = "Compute-optimal model size $N^*$ and tokens $D^*$ at a training budget of " + data::formatScientific(budget()) +
+                " FLOPs over the context length $T$, from the loss surface with the FLOP count at each $T$.";
+    t.label = "tab:context_optima";
+    t.columns = {{"context", "$T$", data::CellStyle::Integer}};
+    for (Family f : {Family::Transformer, Family::Xlstm}) {
+        const std::string key = f == Family::Xlstm ? "xlstm" : "transformer";
+        const std::string label(accounting::familyLabel(f));
+        t.columns.push_back({key + "_n_opt", label + " $N^*$", data::CellStyle::Count});
+        t.columns.push_back({key + "_d_opt", "$D^*$", data::CellStyle::Count});
+        t.columns.push_back({key + "_tokens_per_param", "$D^*/N^*$", data::CellStyle::Fixed1});
+    }
+    for (std::size_t i = 0; i < trendContexts_.size(); ++i) {
+        std::vector<data::ExportCell> row{trendContexts_[i]};
+        for (const auto& trend : trend_) {
+            const fit::OptimalPoint& o = trend[i];
+            row.insert(row.end(), {o.params, o.tokens, o.tokens / o.params});
+        }
+        t.rows.push_back(std::move(row));
+    }
+    return {{QStringLiteral("optima"), tr("N*, D* over context length"), std::move(t)}};
 }
 
 QString ContextView::explainHtml() const {

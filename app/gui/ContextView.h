@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/gui/ViewPanel.h"
+#include "core/fit/ComputeOptimal.h"
 #include "core/accounting/ModelConfig.h"
 #include "core/fit/PowerLaw.h"
 
@@ -31,6 +32,8 @@ public:
     QString explainHtml() const override;
     QChart* primaryChart() const override;
     std::vector<QChart*> charts() const override;
+    // N*, D* at the chosen budget over every context length of the slider.
+    std::vector<ViewTable> tables() override;
 
     double context() const;
     void setContext(double tokens);  // snaps to the slider's grid
@@ -68,6 +71,8 @@ private:
     PlotChart* trendChart_;
     PlotView* lawView_;
     PlotView* trendView_;
+    std::vector<double> trendContexts_;
+    std::vector<fit::OptimalPoint> trend_[2];  // at trendContexts_
     double optimal_[2] = {0, 0};
     double optimalTokens_[2] = {0, 0};
 };

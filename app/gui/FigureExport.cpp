@@ -1,6 +1,11 @@
 #include "app/gui/FigureExport.h"
 
+#include <QDateTime>
+#include <QHashFunctions>
+#include <QScopeGuard>
 #include <QFileInfo>
+#include <QFontMetricsF>
+#include <QGraphicsItemGroup>
 #include <QGraphicsScene>
 #include <QImage>
 #include <QPageSize>
@@ -33,7 +38,19 @@
 namespace scalex::gui {
 
 QStringList renderableViews() {
-    return {"pareto", "surface", "overtraining", "isoflop", "context", "breakdown", "roofline", "inference"};
+    return {"pareto", "surface", "overtraining", "isoflop", "context", "optimal", "breakdown", "roofline", "inference"};
+}
+
+std::vector<std::pair<QString, QStringList>> viewTables() {
+    return {{"runs", {"runs"}},         {"pareto", {"frontier"}},          {"surface", {"fit"}},
+            {"overtraining", {"slopes"}}, {"isoflop", {"laws", "optima"}}, {"context", {"optima"}},
+            {"optimal", {"sizes", "query"}}};
+}
+
+QStringList tableViews() {
+    QStringList views;
+    for (const auto& [view, tables] : viewTables()) views << view;
+    return views;
 }
 
 namespace {
@@ -61,7 +78,7 @@ std::vector<std::pair<QString, data::ExportTable>> paperTables(const data::RunTa
     };
     // Tab. lnd_fit_params (delta 1e-3, gamma free).
     data::ExportTable lnd;
-    lnd.caption = "Fit parameters of the loss surface L(N,D) (Huber delta 1e-3, gamma fitted), from the token/param runs at context 8192.";
+    lnd.caption = "Fit parameters of the loss surface $L(N,D)$ (Huber $\\delta = 10^{-3}$, $\\gamma$ fitted), from the token/param runs at context length 8192.";
     lnd.label = "tab:lnd_fit_params";
     lnd.columns = {{"family", "Model", data::CellStyle::Text},   {"log_a", "$\\log A$", data::CellStyle::Fixed2},
                    {"log_b", "$\\log B$", data::CellStyle::Fixed2}, {"log_e", "$\\log E$", data::CellStyle::Fixed2},
@@ -69,7 +86,7 @@ std::vector<std::pair<QString, data::ExportTable>> paperTables(const data::RunTa
                    {"gamma", "$\\gamma$", data::CellStyle::Fixed2}};
     // Tab. tokenparam_slopes.
     data::ExportTable eta;
-    eta.caption = "Power-law exponents eta of L(C) = lambda C^(-eta) per tokens-to-parameter ratio M.";
+    eta.caption = "Power-law exponents $\\eta$ of $L(C) = \\lambda C^{-\\eta}$ per tokens-to-parameter ratio $M$.";
     eta.label = "tab:tokenparam_slopes";
     eta.columns = {{"tokens_per_param", "$M$", data::CellStyle::Integer},
                    {"eta_transformer", "Transformer $\\eta$", data::CellStyle::Fixed3},
@@ -192,10 +209,15 @@ namespace {
 
 // Font sizes matched to the physical width, as a LaTeX document sets them (8 pt in a single
 // column, 9 pt in a double column, larger on slides).
-double basePointSize(double widthInches) { return widthInches <= 3.6 ? 7.5 : (widthInches <= 7.5 ? 8.5 : 14); }
+// Font size of a figure `widthInches` wide with `charts` side by side: 7.5 pt in a single column,
+// 8.5 pt across two, larger on slides; a point less where each chart is under 2 in wide.
+double basePointSize(double widthInches, std::size_t charts) {
+    const double pt = widthInches <= 3.6 ? 7.5 : (widthInches <= 7.5 ? 8.5 : 14);
+    return widthInches / static_cast<double>(std::max<std::size_t>(charts, 1)) < 2.0 ? pt - 1.0 : pt;
+}
 
-void applyPaperStyle(QChart* chart, const FigureStyle& style, double widthInches) {
-    const double pt = basePointSize(widthInches);
+void applyPaperStyle(QChart* chart, const FigureStyle& style, double widthInches, std::size_t charts) {
+    const double pt = basePointSize(widthInches, charts);
     QFont base(style.fontFamily);
     base.setPointSizeF(pt);
     chart->setBackgroundBrush(Qt::white);
@@ -231,7 +253,7 @@ void applyPaperStyle(QChart* chart, const FigureStyle& style, double widthInches
 constexpr double kUnitsPerInch = 96.0;
 
 // Thinner lines and smaller markers than on screen, where the figure is a few inches wide.
-void shrinkMarks(QChart* chart, bool narrow) {
+void shrinkMarks(QChart* chart) {
     for (QAbstractSeries* s : chart->series()) {
         if (auto* scatter = qobject_cast<QScatterSeries*>(s)) {
             scatter->setMarkerSize(std::max(3.0, scatter->markerSize() * 0.6));
@@ -244,13 +266,6 @@ void shrinkMarks(QChart* chart, bool narrow) {
             line->setPen(pen);
         }
     }
-    // Entries without a name only take space; many entries read better as a column.
-    int named = 0;
-    for (QLegendMarker* m : chart->legend()->markers()) {
-        if (m->label().isEmpty()) m->setVisible(false);
-        named += !m->label().isEmpty();
-    }
-    if (narrow && named > 4) chart->legend()->setAlignment(Qt::AlignRight);
 }
 
 // Sizes each chart for its share of the figure and rebuilds its ticks for that size.
@@ -262,14 +277,169 @@ void layoutCharts(const std::vector<QChart*>& charts, double widthUnits, double 
     }
 }
 
+// One legend for the whole figure, below its charts, in rows that wrap at the figure's width:
+// a chart's own legend elides entries that do not fit its width, and two panels would repeat
+// the entries they share. Drawn as a scene, as the charts are, so text sizes agree with theirs.
+struct LegendEntry {
+    enum class Kind { Marker, Line, Box };
+    QString label;
+    Kind kind = Kind::Box;
+    QPen pen;
+    QBrush brush;
+};
+
+std::vector<LegendEntry> figureLegend(const std::vector<QChart*>& charts) {
+    std::vector<LegendEntry> out;
+    for (QChart* chart : charts) {
+        if (!chart->legend()->isVisible()) continue;
+        for (QLegendMarker* m : chart->legend()->markers()) {
+            if (m->label().isEmpty() || PlotChart::hiddenFromLegend(m->series())) continue;
+            LegendEntry e;
+            e.label = m->label();
+            if (auto* scatter = qobject_cast<QScatterSeries*>(m->series())) {
+                e.kind = LegendEntry::Kind::Marker;
+                e.pen = scatter->pen();
+                e.brush = QBrush(scatter->color());
+            } else if (auto* line = qobject_cast<QLineSeries*>(m->series())) {
+                e.kind = LegendEntry::Kind::Line;
+                e.pen = line->pen();
+            } else {
+                e.brush = m->brush();
+                e.pen = QPen(m->brush().color().darker(115), 0.6);
+            }
+            const bool seen = std::any_of(out.begin(), out.end(), [&](const LegendEntry& o) {
+                return o.label == e.label && o.kind == e.kind && o.pen.color() == e.pen.color() && o.brush.color() == e.brush.color();
+            });
+            if (!seen) out.push_back(e);
+        }
+    }
+    return out;
+}
+
+// Lays the entries out in centred rows no wider than `width` and returns the scene's height.
+double buildLegend(QGraphicsScene& scene, const std::vector<LegendEntry>& entries, const QFont& font, const QColor& text,
+                   double width) {
+    if (entries.empty()) return 0;
+    const QFontMetricsF metrics(font);
+    const double lineHeight = metrics.height() * 1.3, swatch = metrics.height() * 1.5, gap = metrics.height() * 1.1;
+    const double pad = metrics.height() * 0.4;
+    struct Placed {
+        QGraphicsItemGroup* group;
+        double width;
+    };
+    std::vector<std::vector<Placed>> rows(1);
+    double rowWidth = 0;
+    for (const LegendEntry& e : entries) {
+        auto* group = new QGraphicsItemGroup();
+        scene.addItem(group);
+        const double mid = lineHeight / 2;
+        if (e.kind == LegendEntry::Kind::Line) {
+            QPen pen = e.pen;
+            pen.setWidthF(std::max(1.0, pen.widthF()));
+            auto* line = new QGraphicsLineItem(0, mid, swatch, mid);
+            line->setPen(pen);
+            group->addToGroup(line);
+        } else if (e.kind == LegendEntry::Kind::Marker) {
+            const double d = metrics.height() * 0.55;
+            auto* dot = new QGraphicsEllipseItem(swatch / 2 - d / 2, mid - d / 2, d, d);
+            dot->setPen(e.pen);
+            dot->setBrush(e.brush);
+            group->addToGroup(dot);
+        } else {
+            const double h = metrics.height() * 0.6;
+            auto* box = new QGraphicsRectItem(swatch * 0.15, mid - h / 2, swatch * 0.7, h);
+            box->setPen(e.pen);
+            box->setBrush(e.brush);
+            group->addToGroup(box);
+        }
+        auto* label = new QGraphicsSimpleTextItem(e.label);
+        label->setFont(font);
+        label->setBrush(text);
+        label->setPos(swatch + metrics.height() * 0.3, mid - label->boundingRect().height() / 2);
+        group->addToGroup(label);
+        const double w = swatch + metrics.height() * 0.3 + label->boundingRect().width();
+        if (!rows.back().empty() && rowWidth + gap + w > width - 2 * pad) {
+            rows.emplace_back();
+            rowWidth = 0;
+        }
+        rowWidth += (rows.back().empty() ? 0 : gap) + w;
+        rows.back().push_back({group, w});
+    }
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        double total = 0;
+        for (const Placed& p : rows[r]) total += p.width;
+        total += gap * static_cast<double>(rows[r].size() - 1);
+        double x = std::max(pad, (width - total) / 2);
+        for (const Placed& p : rows[r]) {
+            p.group->setPos(x, lineHeight * static_cast<double>(r));
+            x += p.width + gap;
+        }
+    }
+    const double height = lineHeight * static_cast<double>(rows.size()) + pad;
+    scene.setSceneRect(0, 0, width, height);
+    return height;
+}
+
 // Draws the charts side by side into `painter`, whose coordinates are 1/96 inch.
-void paint(QPainter& painter, const std::vector<QChart*>& charts, double widthPt, double heightPt) {
+// The legend scene, when there is one, goes below them across the whole width.
+void paint(QPainter& painter, const std::vector<QChart*>& charts, double widthPt, double heightPt, QGraphicsScene* legend) {
+    const double legendHeight = legend ? legend->sceneRect().height() : 0;
     const double each = widthPt / static_cast<double>(charts.size());
     for (std::size_t i = 0; i < charts.size(); ++i) {
         QChart* chart = charts[i];
-        const QRectF target(each * static_cast<double>(i), 0, each, heightPt);
+        const QRectF target(each * static_cast<double>(i), 0, each, heightPt - legendHeight);
         chart->scene()->render(&painter, target, chart->sceneBoundingRect(), Qt::IgnoreAspectRatio);
     }
+    if (legend) legend->render(&painter, QRectF(0, heightPt - legendHeight, widthPt, legendHeight), legend->sceneRect());
+}
+
+// QPdfWriter stamps the time of writing into the document information. A figure is the same
+// figure whenever it is drawn, so the stamp becomes SOURCE_DATE_EPOCH when that is set (the
+// reproducible-builds convention) and blanks otherwise. The entry keeps its length, so the
+// cross-reference offsets stay valid.
+void fixPdfCreationDate(QByteArray* pdf) {
+    static const QRegularExpression stamp(QStringLiteral("/CreationDate \\(D:[0-9Z+\\-' ]*\\)"));
+    const QString text = QString::fromLatin1(*pdf);
+    const auto m = stamp.match(text);
+    if (!m.hasMatch()) return;
+    QByteArray entry(m.capturedLength(), ' ');
+    bool ok = false;
+    const qint64 epoch = qEnvironmentVariable("SOURCE_DATE_EPOCH").toLongLong(&ok);
+    if (ok && epoch >= 0) {
+        const QByteArray fixed = "/CreationDate (D:" +
+                                 QDateTime::fromSecsSinceEpoch(epoch, Qt::UTC).toString(QStringLiteral("yyyyMMddHHmmss")).toLatin1() + "Z)";
+        if (fixed.size() <= entry.size()) entry.replace(0, fixed.size(), fixed);
+    }
+    pdf->replace(m.capturedStart(), m.capturedLength(), entry);
+}
+
+}  // namespace
+
+std::unique_ptr<MainWindow> openHeadless(const QString& project, bool dark, QString* error) {
+    Theme::setCurrent(dark ? Theme::dark() : Theme::light());
+    auto window = std::make_unique<MainWindow>();
+    window->setAttribute(Qt::WA_DontShowOnScreen, true);
+    window->resize(1400, 900);
+    window->show();
+    const bool opened = project.isEmpty() ? window->openExample(false) : window->openPath(project, false);
+    if (!opened) {
+        *error = window->lastError();
+        return nullptr;
+    }
+    return window;
+}
+
+namespace {
+
+// The view `id` of a headless window, shown and brought up to date (fits and bootstraps done).
+ViewPanel* showViewNow(MainWindow& window, const QString& id) {
+    window.showView(id);
+    ViewPanel* panel = window.currentPanel();
+    QCoreApplication::processEvents();
+    panel->computeNow();
+    QCoreApplication::processEvents();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // replaced chart items
+    return panel;
 }
 
 }  // namespace
@@ -284,27 +454,54 @@ bool renderFigure(const RenderRequest& request, QString* error) {
         *error = QStringLiteral("--view: unknown view '%1' (expected one of %2)").arg(request.view, renderableViews().join(", "));
         return false;
     }
-    Theme::setCurrent(request.style.dark && !request.style.paper ? Theme::dark() : Theme::light());
-    MainWindow window;
-    window.setAttribute(Qt::WA_DontShowOnScreen, true);
-    window.resize(1400, 900);
-    window.show();
-    const bool opened = request.project.isEmpty() ? window.openExample(false) : window.openPath(request.project, false);
-    if (!opened) {
-        *error = window.lastError();
-        return false;
-    }
-    window.showView(request.view);
-    ViewPanel* panel = window.currentPanel();
-    QCoreApplication::processEvents();
-    panel->computeNow();
-    QCoreApplication::processEvents();
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // replaced chart items
+    auto opened = openHeadless(request.project, request.style.dark && !request.style.paper, error);
+    if (!opened) return false;
+    ViewPanel* panel = showViewNow(*opened, request.view);
     if (panel->charts().empty()) {
         *error = QStringLiteral("--view: the view '%1' has no chart").arg(request.view);
         return false;
     }
     return exportPanel(panel, request.out, request.style, error);
+}
+
+QStringList tableSuffixes() { return {QStringLiteral("tex"), QStringLiteral("csv"), QStringLiteral("json")}; }
+
+bool exportViewTable(ViewPanel* panel, const QString& tableId, const QString& out, QString* error) {
+    const QString suffix = QFileInfo(out).suffix().toLower();
+    if (!tableSuffixes().contains(suffix)) {
+        *error = QStringLiteral("'%1' must end in .tex (LaTeX booktabs), .csv or .json (records)").arg(out);
+        return false;
+    }
+    const std::vector<ViewTable> tables = panel->tables();
+    if (tables.empty()) {
+        *error = QStringLiteral("the view '%1' has no table to export").arg(panel->viewId());
+        return false;
+    }
+    const ViewTable* chosen = tableId.isEmpty() ? &tables.front() : nullptr;
+    QStringList ids;
+    for (const ViewTable& t : tables) {
+        ids << t.id;
+        if (t.id == tableId) chosen = &t;
+    }
+    if (!chosen) {
+        *error = QStringLiteral("--table: the view '%1' has no table '%2' (it has %3)").arg(panel->viewId(), tableId, ids.join(", "));
+        return false;
+    }
+    const QByteArray bytes = suffix == "tex"   ? data::toLatex(chosen->table)
+                             : suffix == "csv" ? data::toCsv(chosen->table)
+                                               : data::toRecordsJson(chosen->table);
+    return writeFile(out, bytes, error);
+}
+
+bool renderTable(const RenderRequest& request, const QString& tableId, QString* error) {
+    const QStringList views = tableViews();
+    if (!views.contains(request.view)) {
+        *error = QStringLiteral("--view: no table in view '%1' (views with tables: %2)").arg(request.view, views.join(", "));
+        return false;
+    }
+    auto opened = openHeadless(request.project, false, error);
+    if (!opened) return false;
+    return exportViewTable(showViewNow(*opened, request.view), tableId, request.out, error);
 }
 
 bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style, QString* error) {
@@ -320,21 +517,40 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
     }
     const RenderRequest request{QString(), panel->viewId(), out, style};
     const double widthIn = request.style.widthInches;
-    const double heightIn = request.style.heightInches > 0 ? request.style.heightInches
-                                                           : widthIn * (charts.size() > 1 ? 0.42 : 0.75);
-    const double wPt = widthIn * kUnitsPerInch, hPt = heightIn * kUnitsPerInch;
+    const bool autoHeight = !(request.style.heightInches > 0);
+    // Charts side by side in a single column get more height: their fonts do not shrink with them.
+    const double aspect = charts.size() > 1 ? (widthIn < 4.5 ? 0.55 : 0.42) : 0.75;
+    double heightIn = autoHeight ? widthIn * aspect : request.style.heightInches;
+    const double wPt = widthIn * kUnitsPerInch;
     // Style first so the layout at the figure's size sees the figure's fonts and legend; the
     // axes rebuilt for that size take the style again.
     if (request.style.paper)
         for (QChart* c : charts) {
-            applyPaperStyle(c, request.style, widthIn);
-            shrinkMarks(c, charts.size() > 1);
+            applyPaperStyle(c, request.style, widthIn, charts.size());
+            shrinkMarks(c);
         }
     std::vector<QSizeF> shown;  // the on-screen sizes, restored after painting
     for (QChart* c : charts) shown.push_back(c->size());
-    layoutCharts(charts, wPt, hPt);
+    // The figure's own legend replaces the charts' (restored after painting).
+    const std::vector<LegendEntry> entries = figureLegend(charts);
+    std::vector<bool> legendShown;
+    for (QChart* c : charts) {
+        legendShown.push_back(c->legend()->isVisible());
+        if (!entries.empty()) c->legend()->setVisible(false);
+    }
+    QGraphicsScene legendScene;
+    QFont legendFont = request.style.paper ? QFont(request.style.fontFamily) : charts.front()->legend()->font();
+    if (request.style.paper) legendFont.setPointSizeF(basePointSize(widthIn, charts.size()) - 0.5);
+    const double legendHeight =
+        buildLegend(legendScene, entries, legendFont, request.style.paper ? QColor(Qt::black) : Theme::current().foreground, wPt);
+    if (!request.style.paper) legendScene.setBackgroundBrush(charts.front()->backgroundBrush());
+    QGraphicsScene* legend = entries.empty() ? nullptr : &legendScene;
+    // An automatic height is the charts' and the legend's below them; a given height is shared.
+    if (autoHeight) heightIn += legendHeight / kUnitsPerInch;
+    const double hPt = heightIn * kUnitsPerInch;
+    layoutCharts(charts, wPt, hPt - legendHeight);
     if (request.style.paper)
-        for (QChart* c : charts) applyPaperStyle(c, request.style, widthIn);
+        for (QChart* c : charts) applyPaperStyle(c, request.style, widthIn, charts.size());
     // Let the charts lay out at their new size, and drop the items of the axes they replaced.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     QCoreApplication::processEvents();
@@ -351,7 +567,7 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
             p.setRenderHint(QPainter::Antialiasing);
             p.setRenderHint(QPainter::TextAntialiasing);
             p.scale(request.style.dpi / kUnitsPerInch, request.style.dpi / kUnitsPerInch);
-            paint(p, charts, wPt, hPt);
+            paint(p, charts, wPt, hPt, legend);
         }
         QBuffer buffer(&bytes);
         buffer.open(QIODevice::WriteOnly);
@@ -367,8 +583,12 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
         svg.setTitle(QStringLiteral("Scalex: %1").arg(request.view));
         svg.setDescription(QStringLiteral("Rendered by Scalex"));
         QPainter p(&svg);
-        paint(p, charts, wPt, hPt);
+        paint(p, charts, wPt, hPt, legend);
     } else {
+        // The PDF engine keeps its fonts in a hash and writes them in its order: with Qt's random
+        // seed, two renders of one figure would differ in the order of the font objects.
+        QHashSeed::setDeterministicGlobalSeed();
+        const auto randomAgain = qScopeGuard([] { QHashSeed::resetRandomGlobalSeed(); });
         QBuffer buffer(&bytes);
         buffer.open(QIODevice::WriteOnly);
         QPdfWriter pdf(&buffer);
@@ -379,9 +599,11 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
         pdf.setResolution(static_cast<int>(10 * kUnitsPerInch));
         QPainter p(&pdf);
         p.scale(10.0, 10.0);  // figure units -> the writer's resolution
-        paint(p, charts, wPt, hPt);
+        paint(p, charts, wPt, hPt, legend);
     }
+    if (suffix == "pdf") fixPdfCreationDate(&bytes);
     for (std::size_t i = 0; i < charts.size(); ++i) {
+        charts[i]->legend()->setVisible(legendShown[i]);
         charts[i]->resize(shown[i]);
         if (auto* plot = qobject_cast<PlotChart*>(charts[i])) plot->setAxes(plot->xSpec(), plot->ySpec());
     }

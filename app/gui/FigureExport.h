@@ -4,12 +4,15 @@
 // width, thin lines, no window chrome). No Qt Widgets in this header: the CLI calls it too.
 #include <QString>
 #include <QStringList>
+#include <memory>
+#include <utility>
+#include <vector>
 
 namespace scalex::gui {
 
 struct FigureStyle {
     double widthInches = 6.75;   // double column; 3.25 single column; 13.33 slides
-    double heightInches = 0;     // 0: width x 0.42 for two charts, x 0.75 for one
+    double heightInches = 0;     // 0: automatic: the charts (width x 0.75 for one; x 0.42 for two, x 0.55 under 4.5 in) and the legend
     int dpi = 300;               // PNG only
     bool paper = true;           // paper style; false: the view's own look
     QString fontFamily = QStringLiteral("DejaVu Sans");
@@ -31,13 +34,34 @@ struct RenderRequest {
 bool renderFigure(const RenderRequest& request, QString* error);
 
 class ViewPanel;
+class MainWindow;
+
+// A window that is never shown on screen, with the project at `project` open (a .scalex project
+// or a run table; the built-in example when empty), in the light or dark colours. Null, with
+// `error` naming the file, when it cannot be opened.
+std::unique_ptr<MainWindow> openHeadless(const QString& project, bool dark, QString* error);
 
 // Writes the charts of a view as shown (its ranges, selection and legend) in `style`. The paper
 // style restyles the charts; the caller redraws the view afterwards.
 bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style, QString* error);
 
+// Writes the table `tableId` of a view (its first table when empty) as LaTeX booktabs (.tex), CSV
+// (.csv) or JSON records (.json), chosen by the suffix of `out`. The error names the view's tables
+// when `tableId` is not one of them; never writes a partial file.
+bool exportViewTable(ViewPanel* panel, const QString& tableId, const QString& out, QString* error);
+
+// `scalex render --view ID --out FILE.tex|.csv|.json [--table ID]`: opens the project headless,
+// brings the view up to date and writes its table.
+bool renderTable(const RenderRequest& request, const QString& tableId, QString* error);
+
+// The file suffixes exportViewTable writes.
+QStringList tableSuffixes();
+
 // The view ids that render (every chart view).
 QStringList renderableViews();
+// The view ids with tables to export, and the ids of their tables (ViewPanel::tables()).
+QStringList tableViews();
+std::vector<std::pair<QString, QStringList>> viewTables();
 
 // Regenerates the counterparts of the paper's figures 1, 3, 4, 5 and 6 (and the roofline) as PDF
 // and PNG, and its appendix tables (L(N,D) fit parameters, over-training exponents, compute-optimal

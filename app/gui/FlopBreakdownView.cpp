@@ -66,14 +66,18 @@ FlopBreakdownView::FlopBreakdownView(QWidget* parent) : ViewPanel(parent) {
     xlstm_ = makeStudyConfig(Family::Xlstm, 2048, 24, 8);
 
     transformerPreset_ = new QComboBox(this);
+    transformerPreset_->setObjectName(QStringLiteral("transformerPreset"));
     xlstmPreset_ = new QComboBox(this);
+    xlstmPreset_->setObjectName(QStringLiteral("xlstmPreset"));
     fillPresets(transformerPreset_, Family::Transformer);
     fillPresets(xlstmPreset_, Family::Xlstm);
     metricBox_ = new QComboBox(this);
+    metricBox_->setObjectName(QStringLiteral("metricBox"));
     metricBox_->addItem(tr("Forward FLOPs per token"));
     metricBox_->addItem(tr("Decode-step memory traffic (bytes, batch 1)"));
     metricBox_->addItem(tr("KV cache / mLSTM state (bytes, batch 1)"));
     percentBox_ = new QCheckBox(tr("Shares (%)"), this);
+    percentBox_->setObjectName(QStringLiteral("percentBox"));
 
     auto* controls = new QHBoxLayout();
     auto* form = new QFormLayout();

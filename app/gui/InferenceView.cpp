@@ -32,10 +32,6 @@ namespace {
 
 constexpr const char* kConfigs = ":/scalex/datasets/paper/model_configs.csv";
 
-void hideFromLegend(PlotChart* chart, QAbstractSeries* s) {
-    if (s)
-        for (QLegendMarker* m : chart->legend()->markers(s)) m->setVisible(false);
-}
 
 // Without measurements: the study's 7B models.
 accounting::ModelConfig fallbackModel(Family f) {
@@ -49,18 +45,26 @@ InferenceView::InferenceView(QWidget* parent) : ViewPanel(parent) {
     for (auto*& c : charts_) c = new PlotChart();
     for (int i = 0; i < 3; ++i) views_[i] = new PlotView(charts_[i], this);
     stage_ = new QComboBox(this);
+    stage_->setObjectName(QStringLiteral("stage"));
     stage_->addItem(tr("Time to first token"), static_cast<int>(Stage::Prefill));
     stage_->addItem(tr("Step time"), static_cast<int>(Stage::Decode));
     batch_ = new QComboBox(this);
+    batch_->setObjectName(QStringLiteral("batch"));
     transformer_ = new QComboBox(this);
+    transformer_->setObjectName(QStringLiteral("transformer"));
     xlstm_ = new QComboBox(this);
+    xlstm_->setObjectName(QStringLiteral("xlstm"));
     accelerator_ = new QComboBox(this);
+    accelerator_->setObjectName(QStringLiteral("accelerator"));
     for (const auto& a : inference::paperAccelerators()) accelerator_->addItem(QString::fromStdString(a.name));
     accelerator_->setCurrentText(QStringLiteral("H100"));
     load_ = new QPushButton(tr("Load measurements…"), this);
     budget_ = new QLineEdit(QStringLiteral("50"), this);
+    budget_->setObjectName(QStringLiteral("budget"));
     prefill_ = new QLineEdit(QStringLiteral("8192"), this);
+    prefill_->setObjectName(QStringLiteral("prefill"));
     factor_ = new QLineEdit(QStringLiteral("2"), this);
+    factor_->setObjectName(QStringLiteral("factor"));
     answer_ = new QLabel(this);
     answer_->setWordWrap(true);
     answer_->setTextFormat(Qt::RichText);
@@ -210,7 +214,7 @@ void InferenceView::drawModel(PlotChart* chart, const std::string& model, Family
             curve.push_back({T, stageModel.time(inference::stageWork(stage, config, b, T, settings), b)});
         if (!measured.empty()) chart->addScatter(tr("B=%1").arg(b), color, measured, 6);
         auto* line = chart->addLine(measured.empty() ? tr("B=%1").arg(b) : QString(), color, curve, 1.5);
-        if (!measured.empty()) hideFromLegend(chart, line);
+        if (!measured.empty()) PlotChart::hideFromLegend(chart, line);
     }
     chart->fitRangesToData(0.05);
 }
@@ -243,7 +247,7 @@ void InferenceView::redraw() {
             std::sort(pts.begin(), pts.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
             const QColor color = tag == std::string("llama3") ? theme.family(family).darker(140) : theme.family(family);
             u->addScatter(QString::fromStdString(tag), color, pts, 8);
-            hideFromLegend(u, u->addLine(QString(), color, pts, 1.2));
+            PlotChart::hideFromLegend(u, u->addLine(QString(), color, pts, 1.2));
         }
         u->fitRangesToData(0.15);
     }

@@ -51,18 +51,23 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent) : ViewPanel(
     chart_ = new PlotChart();
     view_ = new PlotView(chart_, this);
     family_ = new QComboBox(this);
+    family_->setObjectName(QStringLiteral("family"));
     family_->addItem(tr("Transformer"), static_cast<int>(Family::Transformer));
     family_->addItem(tr("xLSTM"), static_cast<int>(Family::Xlstm));
     delta_ = new QComboBox(this);
+    delta_->setObjectName(QStringLiteral("delta"));
     for (double d : {1e-4, 1e-3, 1e-2, 1e-1}) delta_->addItem(QString::number(d, 'g'), d);
     delta_->setCurrentIndex(1);
     gamma_ = new QComboBox(this);
+    gamma_->setObjectName(QStringLiteral("gamma"));
     gamma_->addItem(tr("free"), true);
     gamma_->addItem(tr("fixed at 1"), false);
     grid_ = new QComboBox(this);
+    grid_->setObjectName(QStringLiteral("grid"));
     grid_->addItem(tr("paper (8000 starts)"));
     grid_->addItem(tr("quick (216 starts)"));
     set_ = new QComboBox(this);
+    set_->setObjectName(QStringLiteral("set"));
     set_->addItem(tr("Token/Param runs"), static_cast<int>(data::ExperimentSet::TokenParam));
     set_->addItem(tr("IsoFLOP runs"), static_cast<int>(data::ExperimentSet::IsoFlop));
     set_->addItem(tr("all runs"), -1);
@@ -182,6 +187,8 @@ void LossSurfaceView::startFit() {
     error_.clear();
     cancel_ = std::make_unique<std::atomic<bool>>(false);
     fitFamily_ = family();
+    fitSettings_ = settings;
+    fitPoints_ = pts;
     fitButton_->setEnabled(false);
     cancelButton_->setEnabled(true);
     progress_->setRange(0, static_cast<int>(settings.grid.size(settings.fitGamma)));
@@ -205,6 +212,36 @@ void LossSurfaceView::computeNow() {
     waitForFit();
 }
 
+std::vector<ViewTable> LossSurfaceView::tables() {
+    computeNow();
+    if (!fit_ || fit_->cancelled) return {};
+    if (!intervals_) {
+        fit::BootstrapSettings boot;
+        boot.resamples = 200;
+        intervals_ = fit::bootstrapLossSurface(fitPoints_, *fit_, fitSettings_, {}, boot);
+    }
+    const std::string model(accounting::familyLabel(fitFamily_));
+    data::ExportTable t;
+    t.caption = "Fit of the loss surface $L(N,D) = E + (A N^{-\\alpha} + B D^{-\\beta})^{\\gamma}$ to " + std::to_string(fit_->nPoints) +
+                " " + model + " runs (Huber $\\delta = " + data::formatScientific(fitSettings_.huberDelta) + "$" +
+                (fitSettings_.fitGamma ? ", $\\gamma$ fitted" : ", $\\gamma = 1$") +
+                "), with 95\\% bootstrap intervals (200 resamples of the runs).";
+    t.label = "tab:lnd_fit_params";
+    t.columns = {{"model", "Model", data::CellStyle::Text},       {"parameter", "Parameter", data::CellStyle::Text},
+                 {"estimate", "Estimate", data::CellStyle::Fixed3}, {"lower", "95\\% low", data::CellStyle::Fixed3},
+                 {"upper", "95\\% high", data::CellStyle::Fixed3}};
+    const std::array<double, 6> best = fit_->best.asArray();
+    const char* names[] = {"logA", "logB", "logE", "alpha", "beta", "gamma"};
+    const char* shown[] = {"log A", "log B", "log E", "alpha", "beta", "gamma"};
+    for (std::size_t i = 0; i < best.size(); ++i) {
+        if (i == 5 && !fitSettings_.fitGamma) continue;
+        data::ExportCell lo, hi;
+        if (const auto* in = intervals_->find(names[i]); in && in->nValid > 0) lo = in->lower, hi = in->upper;
+        t.rows.push_back({model, std::string(shown[i]), best[i], lo, hi});
+    }
+    return {{QStringLiteral("fit"), tr("Fit parameters with intervals"), std::move(t)}};
+}
+
 void LossSurfaceView::cancelFit() {
     if (cancel_) cancel_->store(true);
 }
@@ -213,6 +250,7 @@ void LossSurfaceView::onFitDone() {
     fitButton_->setEnabled(true);
     cancelButton_->setEnabled(false);
     fit_ = watcher_->result();
+    intervals_.reset();
     progress_->setValue(progress_->maximum());
     if (fit_ && !fit_->cancelled) session_->setFittedSurface(fitFamily_, fit_->best);
     if (fitFamily_ != family()) fit_.reset();
@@ -284,7 +322,7 @@ void LossSurfaceView::redraw() {
                 }
                 if (line.size() > 1) {
                     auto* s = chart_->addLine(QString(), theme.foreground, line, 0.8, Qt::DotLine);
-                    chart_->legend()->markers(s).value(0)->setVisible(false);
+                    PlotChart::hideFromLegend(chart_, s);
                 }
             }
             // Iso-FLOP lines and the compute-optimal path.
@@ -302,7 +340,7 @@ void LossSurfaceView::redraw() {
                 }
                 if (line.size() > 1) {
                     auto* s = chart_->addLine(first ? tr("iso-FLOP lines") : QString(), theme.muted, line, 1.0, Qt::DashLine);
-                    if (!first) chart_->legend()->markers(s).value(0)->setVisible(false);
+                    if (!first) PlotChart::hideFromLegend(chart_, s);
                     first = false;
                 }
             }

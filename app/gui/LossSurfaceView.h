@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "app/gui/ViewPanel.h"
+#include "core/fit/Bootstrap.h"
 #include "core/accounting/Family.h"
 #include "core/data/RunAnalyses.h"
 #include "core/fit/LossSurface.h"
@@ -35,6 +36,9 @@ public:
     QString explainHtml() const override;
     QChart* primaryChart() const override;
     void computeNow() override;
+    // The fitted parameters of the current family with 95 % bootstrap intervals (computed on the
+    // first call after a fit: 200 resamples of the runs, each refitted from the fit's best starts).
+    std::vector<ViewTable> tables() override;
 
     // Starts a fit of the current family with the current settings (no-op while one runs).
     void startFit();
@@ -69,6 +73,9 @@ private:
     QProgressBar* progress_;
     QLabel* summary_;
     std::optional<fit::LossSurfaceFit> fit_;
+    fit::LossSurfaceSettings fitSettings_;
+    std::vector<fit::LossPoint> fitPoints_;
+    std::optional<fit::BootstrapResult> intervals_;  // of fit_, computed on demand
     accounting::Family fitFamily_ = accounting::Family::Transformer;
     std::unique_ptr<std::atomic<bool>> cancel_;
     QFutureWatcher<fit::LossSurfaceFit>* watcher_;

@@ -13,12 +13,17 @@
 #include <QTabWidget>
 #include <QTextBrowser>
 
+#include <QDir>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QFileInfo>
 
 #include "app/gui/AnalysisViews.h"
 #include "app/gui/ContextView.h"
+#include "app/gui/ExportDialog.h"
 #include "app/gui/FigureExport.h"
+#include "app/gui/Recipes.h"
+#include "app/gui/RecipesDialog.h"
 #include "app/gui/FlopBreakdownView.h"
 #include "app/gui/InferenceView.h"
 #include "app/gui/LossSurfaceView.h"
@@ -109,7 +114,11 @@ void MainWindow::buildMenus() {
     QAction* saveAs = file->addAction(tr("Save &as…"), this, &MainWindow::saveAsDialog);
     saveAs->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
-    file->addAction(tr("&Export view as figure…"), this, &MainWindow::exportViewDialog);
+    QAction* exportFigure = file->addAction(tr("&Export view as figure…"), this, &MainWindow::exportViewDialog);
+    exportFigure->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    QAction* exportTable = file->addAction(tr("Export view's &table…"), this, &MainWindow::exportTableDialog);
+    exportTable->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    file->addAction(tr("Figure &recipes…"), this, &MainWindow::recipesDialog);
     file->addSeparator();
     refreshRecentMenu();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -152,15 +161,90 @@ void MainWindow::exportViewDialog() {
         statusBar()->showMessage(tr("This view has no chart to export"), 5000);
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(panel->title()), panel->viewId() + ".pdf",
-                                                      tr("PDF (*.pdf);;SVG (*.svg);;PNG (*.png)"));
-    if (path.isEmpty()) return;
-    FigureStyle style;  // double column, paper style
+    QStringList recipes;
+    for (const auto& [name, r] : session_->recipes()) recipes << QString::fromStdString(name);
+    ExportDialog dialog(panel->title(), panel->viewId(), recipes, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    exportView(dialog.path(), dialog.style(), dialog.recipeName());
+}
+
+bool MainWindow::exportView(const QString& path, FigureStyle style, const QString& recipe, bool interactive) {
+    ViewPanel* panel = currentPanel();
+    if (!panel) return false;
+    style.dark = !style.paper && Theme::current().kind == ThemeKind::Dark;  // the view's colours
+    // The recipe is what the view shows before the export restyles its charts.
+    const data::FigureRecipe kept = captureRecipe(*session_, *panel, style, QFileInfo(path).suffix().toLower());
     QString error;
     const bool ok = exportPanel(panel, path, style, &error);
     session_->setSettings(session_->settings());  // redraw the views in the screen style
-    if (!ok) reportError(tr("Could not export the figure"), error, true);
-    else statusBar()->showMessage(tr("Exported %1").arg(QFileInfo(path).fileName()), 5000);
+    if (!ok) {
+        reportError(tr("Could not export the figure"), error, interactive);
+        return false;
+    }
+    if (recipe.isEmpty()) {
+        statusBar()->showMessage(tr("Exported %1").arg(QFileInfo(path).fileName()), 5000);
+    } else {
+        session_->setRecipe(recipe.toStdString(), kept);
+        statusBar()->showMessage(tr("Exported %1 and kept it as the recipe “%2” (save the project to keep the recipe)")
+                                     .arg(QFileInfo(path).fileName(), recipe),
+                                 8000);
+    }
+    return true;
+}
+
+void MainWindow::exportTableDialog() {
+    ViewPanel* panel = currentPanel();
+    if (!panel) return;
+    QApplication::setOverrideCursor(Qt::WaitCursor);  // tables may compute bootstrap intervals
+    const std::vector<ViewTable> tables = panel->tables();
+    QApplication::restoreOverrideCursor();
+    if (tables.empty()) {
+        statusBar()->showMessage(tr("This view has no table to export"), 5000);
+        return;
+    }
+    int chosen = 0;
+    if (tables.size() > 1) {
+        QStringList titles;
+        for (const ViewTable& t : tables) titles << t.title;
+        bool ok = false;
+        const QString title = QInputDialog::getItem(this, tr("Export a table"), tr("Table of the %1 view:").arg(panel->title()),
+                                                    titles, 0, false, &ok);
+        if (!ok) return;
+        chosen = static_cast<int>(titles.indexOf(title));
+    }
+    const ViewTable& table = tables[static_cast<std::size_t>(chosen)];
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("export/tableDirectory"), QDir::homePath()).toString();
+    const QString latex = tr("LaTeX booktabs (*.tex)"), csv = tr("CSV (*.csv)"), json = tr("JSON records (*.json)");
+    QString filter = settings.value(QStringLiteral("export/tableFilter"), latex).toString();
+    QString path = QFileDialog::getSaveFileName(this, tr("Export table"),
+                                                QDir(dir).filePath(QStringLiteral("%1_%2").arg(panel->viewId(), table.id)),
+                                                QStringList{latex, csv, json}.join(QStringLiteral(";;")), &filter);
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += filter == csv ? QStringLiteral(".csv") : filter == json ? QStringLiteral(".json") : QStringLiteral(".tex");
+    settings.setValue(QStringLiteral("export/tableDirectory"), QFileInfo(path).absolutePath());
+    settings.setValue(QStringLiteral("export/tableFilter"), filter);
+    exportTable(table.id, path);
+}
+
+bool MainWindow::exportTable(const QString& tableId, const QString& path, bool interactive) {
+    ViewPanel* panel = currentPanel();
+    if (!panel) return false;
+    QString error;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = exportViewTable(panel, tableId, path, &error);
+    QApplication::restoreOverrideCursor();
+    if (!ok) {
+        reportError(tr("Could not export the table"), error, interactive);
+        return false;
+    }
+    statusBar()->showMessage(tr("Exported %1").arg(QFileInfo(path).fileName()), 5000);
+    return true;
+}
+
+void MainWindow::recipesDialog() {
+    RecipesDialog dialog(this);
+    dialog.exec();
 }
 
 void MainWindow::saveAsDialog() {

@@ -1,5 +1,7 @@
 #pragma once
 #include <QMainWindow>
+
+#include "app/gui/FigureExport.h"
 #include <vector>
 
 class QLabel;
@@ -40,6 +42,11 @@ public:
     // What to open on start: the last session's project, else the built-in example.
     void restoreLastSession();
     QString lastError() const { return lastError_; }
+    // Writes the current view as a figure in `style`; a non-empty `recipe` also keeps it as that
+    // recipe in the project. Errors are reported as for files.
+    bool exportView(const QString& path, FigureStyle style, const QString& recipe = QString(), bool interactive = true);
+    // Writes the current view's table `tableId` (its first when empty) as .tex, .csv or .json.
+    bool exportTable(const QString& tableId, const QString& path, bool interactive = true);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -56,6 +63,8 @@ private:
     void addFileDialog();
     void saveAsDialog();
     void exportViewDialog();
+    void exportTableDialog();
+    void recipesDialog();
     void refreshRecentMenu();
     void reportError(const QString& title, const QString& message, bool interactive);
     void projectOpened(const QString& label);

@@ -13,6 +13,8 @@
 #include <functional>
 
 #include "app/gui/LogTicks.h"
+#include "app/gui/PlotChart.h"
+#include <QtCharts/QScatterSeries>
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
 
@@ -45,19 +47,24 @@ void setCell(QTableWidget* t, int row, int column, const QString& text, const QC
 
 OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
     mode_ = new QComboBox(this);
+    mode_->setObjectName(QStringLiteral("mode"));
     mode_->addItem(tr("Training budget H (FLOPs)"));
     mode_->addItem(tr("Model size N (parameters)"));
     mode_->addItem(tr("Target loss"));
     method_ = new QComboBox(this);
+    method_->setObjectName(QStringLiteral("method"));
     method_->addItem(tr("Loss surface L̂(N,D) and the FLOP count at T"));
     method_->addItem(tr("The paper's IsoFLOP power laws (T = 2048, 8192, 16384)"));
     value_ = new QLineEdit(QStringLiteral("1e22"), this);
+    value_->setObjectName(QStringLiteral("value"));
     value_->setToolTip(tr("A number such as 1e22, 7e9 or 2.3"));
     context_ = new QComboBox(this);
+    context_->setObjectName(QStringLiteral("context"));
     for (double t : {2048.0, 4096.0, 8192.0, 16384.0, 32768.0, 65536.0, 131072.0}) context_->addItem(QString::number(t), t);
     context_->setCurrentIndex(2);
     context_->setEditable(true);
     overtrain_ = new QSlider(Qt::Horizontal, this);
+    overtrain_->setObjectName(QStringLiteral("overtrain"));
     overtrain_->setRange(5, 100);
     overtrain_->setValue(100);
     overtrain_->setToolTip(tr("Train a model smaller than N* (percent of N*) to the same loss"));
@@ -85,11 +92,15 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     result_->setRowCount(2);
     result_->setMaximumHeight(90);
     sizes_ = makeTable(this, {tr("N"), tr("Transformer H"), tr("D"), tr("D/N"), tr("xLSTM H"), tr("D"), tr("D/N")});
+    chart_ = new PlotChart();
+    chartView_ = new PlotView(chart_, this);
+    chartView_->setMinimumHeight(260);
     auto* right = new QVBoxLayout();
     right->addWidget(new QLabel(tr("<b>The optimum for the query</b>"), this));
     right->addWidget(result_);
+    right->addWidget(chartView_, 3);
     right->addWidget(new QLabel(tr("<b>Compute-optimal training of common model sizes</b> (as the paper's appendix tables)"), this));
-    right->addWidget(sizes_, 1);
+    right->addWidget(sizes_, 2);
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(leftWidget);
     layout->addLayout(right, 1);
@@ -115,6 +126,35 @@ void OptimalView::setQuery(Mode mode, double value, double context) {
 }
 
 void OptimalView::setMethod(int method) { method_->setCurrentIndex(method); }
+
+QChart* OptimalView::primaryChart() const { return chart_; }
+
+void OptimalView::redrawChart(double context) {
+    const Theme& theme = Theme::current();
+    chart_->clearSeries();
+    chart_->setAxes({tr("Compute H (FLOPs)"), true, 1e18, 1e25}, {tr("N*, D*"), true, 1e7, 1e14, true});
+    chart_->setTitle(tr("Compute-optimal N* and D* at T = %1").arg(context));
+    for (Family f : kFamilies) {
+        const QColor color = theme.family(f);
+        std::vector<QPointF> nLine, dLine;
+        for (int i = 0; i <= 28; ++i) {
+            const double H = 1e18 * std::pow(10.0, i * 0.25);
+            if (const auto o = solve(f, Mode::Budget, H, context)) {
+                nLine.push_back({H, o->params});
+                dLine.push_back({H, o->tokens});
+            }
+        }
+        if (nLine.empty()) continue;
+        chart_->addLine(tr("%1 N*").arg(labelOf(f)), color, nLine, 2.5);
+        chart_->addLine(tr("%1 D*").arg(labelOf(f)), color, dLine, 1.8, Qt::DashLine);
+        if (error_->text().isEmpty()) {
+            const auto& o = optimum_[f == Family::Xlstm ? 1 : 0];
+            if (o.budget >= 1e18 && o.budget <= 1e25)
+                PlotChart::hideFromLegend(chart_, chart_->addScatter(QString(), color, {{o.budget, o.params}, {o.budget, o.tokens}}, 10));
+        }
+    }
+    chart_->setAxes(chart_->xSpec(), chart_->ySpec());
+}
 
 std::optional<fit::OptimalPoint> OptimalView::solve(Family f, Mode mode, double value, double context) const {
     const fit::LossSurfaceParams surface = session_->surface(f);
@@ -176,12 +216,14 @@ void OptimalView::recompute() {
                                     .arg(labelOf(f))
                                     .arg(value)
                                     .arg(std::exp(s.logE), 0, 'f', 3));
+                redrawChart(context);
                 return;
             }
         }
         const auto solved = solve(f, mode, value, context);
         if (!solved) {
             error_->setText(tr("The paper has no IsoFLOP power law for %1 at T = %2.").arg(labelOf(f)).arg(context));
+            redrawChart(context);
             return;
         }
         optimum_[k] = *solved;
@@ -220,19 +262,64 @@ void OptimalView::recompute() {
     // The appendix-style table.
     const std::vector<double> sizes{1e8, 4e8, 1e9, 3e9, 7e9, 1.5e10, 3e10, 7e10, 1.4e11};
     sizes_->setRowCount(static_cast<int>(sizes.size()));
+    context_value_ = context;
+    sizeRows_ = sizes;
+    for (auto& o : sizeOptima_) o.assign(sizes.size(), std::nullopt);
     for (int r = 0; r < static_cast<int>(sizes.size()); ++r) {
         const double n = sizes[static_cast<std::size_t>(r)];
         setCell(sizes_, r, 0, formatCount(n));
         for (Family f : kFamilies) {
             const int col = f == Family::Xlstm ? 4 : 1;
             const auto o = solve(f, Mode::ModelSize, n, context);
+            sizeOptima_[f == Family::Xlstm ? 1 : 0][static_cast<std::size_t>(r)] = o;
             if (!o) continue;
             setCell(sizes_, r, col, formatFlops(o->budget), theme.family(f));
             setCell(sizes_, r, col + 1, formatCount(o->tokens));
             setCell(sizes_, r, col + 2, QString::number(o->tokens / o->params, 'f', 1));
         }
     }
+    redrawChart(context);
     emit explainChanged();
+}
+
+std::vector<ViewTable> OptimalView::tables() {
+    const std::string method = method_->currentIndex() == 0 ? "the loss surface with the FLOP count at $T$" : "the IsoFLOP power laws";
+    const std::string context = std::to_string(static_cast<long long>(context_value_));
+    data::ExportTable sizes;
+    sizes.caption = "Estimated compute-optimal training FLOPs, tokens and token/param ratio for varying model sizes "
+                    "(context length " + context + ", from " + method + ").";
+    sizes.label = "tab:estimated_optimal_flops_tokens";
+    sizes.columns = {{"params", "\\#Params", data::CellStyle::Count}};
+    for (Family f : kFamilies) {
+        const std::string key = f == Family::Xlstm ? "xlstm" : "transformer";
+        const std::string label(accounting::familyLabel(f));
+        sizes.columns.push_back({key + "_flops", label + " \\#FLOPs", data::CellStyle::Scientific});
+        sizes.columns.push_back({key + "_tokens", "\\#Tokens", data::CellStyle::Count});
+        sizes.columns.push_back({key + "_tokens_per_param", "Token/Param", data::CellStyle::Fixed1});
+    }
+    for (std::size_t r = 0; r < sizeRows_.size(); ++r) {
+        std::vector<data::ExportCell> row{sizeRows_[r]};
+        for (int k = 0; k < 2; ++k) {
+            const auto& o = sizeOptima_[k].size() > r ? sizeOptima_[k][r] : std::nullopt;
+            if (o) row.insert(row.end(), {o->budget, o->tokens, o->tokens / o->params});
+            else row.insert(row.end(), {data::ExportCell{}, data::ExportCell{}, data::ExportCell{}});
+        }
+        sizes.rows.push_back(std::move(row));
+    }
+    data::ExportTable query;
+    query.caption = "Compute-optimal configuration for " + data::latexEscape(mode_->currentText().toStdString()) + " = " +
+                    data::latexEscape(value_->text().trimmed().toStdString()) + " at context length " + context + ", from " +
+                    method + ".";
+    query.columns = {{"model", "Model", data::CellStyle::Text},          {"n_opt", "$N^*$", data::CellStyle::Count},
+                     {"d_opt", "$D^*$", data::CellStyle::Count},         {"tokens_per_param", "$D^*/N^*$", data::CellStyle::Fixed1},
+                     {"budget", "$H$ (FLOPs)", data::CellStyle::Scientific}, {"loss", "$\\hat L$", data::CellStyle::Fixed3}};
+    if (error_->text().isEmpty())
+        for (Family f : kFamilies) {
+            const auto& o = optimum_[f == Family::Xlstm ? 1 : 0];
+            query.rows.push_back({std::string(accounting::familyLabel(f)), o.params, o.tokens, o.tokens / o.params, o.budget, o.loss});
+        }
+    return {{QStringLiteral("sizes"), tr("Optimal budget and tokens per model size"), std::move(sizes)},
+            {QStringLiteral("query"), tr("Optimum of the current query"), std::move(query)}};
 }
 
 QString OptimalView::explainHtml() const {

@@ -18,6 +18,8 @@ class QSlider;
 namespace scalex::gui {
 
 class Session;
+class PlotChart;
+class PlotView;
 
 class OptimalView : public ViewPanel {
     Q_OBJECT
@@ -28,6 +30,7 @@ public:
     QString viewId() const override { return QStringLiteral("optimal"); }
     QString title() const override { return tr("Compute-optimal"); }
     QString explainHtml() const override;
+    QChart* primaryChart() const override;
 
     // Programmatic input (tests, recipes): mode, its value, the context length.
     void setQuery(Mode mode, double value, double context);
@@ -36,9 +39,12 @@ public:
     // The optimum of a family for the current query (after recompute).
     const fit::OptimalPoint& optimum(bool xlstm) const { return optimum_[xlstm ? 1 : 0]; }
     QTableWidget* sizeTable() const { return sizes_; }
+    // The appendix-style table (budget, tokens and tokens/param per model size) and the query's optima.
+    std::vector<ViewTable> tables() override;
 
 private:
     void recompute();
+    void redrawChart(double context);
     // Empty when the method has no law for this family and context.
     std::optional<fit::OptimalPoint> solve(accounting::Family family, Mode mode, double value, double context) const;
 
@@ -52,7 +58,12 @@ private:
     QLabel* error_;
     QTableWidget* result_;
     QTableWidget* sizes_;
+    PlotChart* chart_;
+    PlotView* chartView_;
     fit::OptimalPoint optimum_[2];
+    double context_value_ = 0;                    // the context of the last recompute
+    std::vector<double> sizeRows_;                // model sizes of the appendix-style table
+    std::vector<std::optional<fit::OptimalPoint>> sizeOptima_[2];
     QString overtrainText_;
 };
 

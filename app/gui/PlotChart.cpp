@@ -1,5 +1,8 @@
 #include "app/gui/PlotChart.h"
 
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+
 #include <QPen>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QCategoryAxis>
@@ -51,6 +54,20 @@ void PlotChart::includeInRange(double x, double y) {
 void PlotChart::attach(QXYSeries* series) {
     addSeries(series);
     for (QAbstractAxis* a : axes()) series->attachAxis(a);
+}
+
+namespace {
+constexpr const char* kHiddenFromLegend = "scalexHiddenFromLegend";
+}
+
+void PlotChart::hideFromLegend(QChart* chart, QAbstractSeries* series) {
+    if (!series) return;
+    series->setProperty(kHiddenFromLegend, true);  // the markers' own visibility is not reliable off screen
+    for (QLegendMarker* m : chart->legend()->markers(series)) m->setVisible(false);
+}
+
+bool PlotChart::hiddenFromLegend(const QAbstractSeries* series) {
+    return series && series->property(kHiddenFromLegend).toBool();
 }
 
 QScatterSeries* PlotChart::addScatter(const QString& name, const QColor& color, const std::vector<QPointF>& data,

@@ -42,6 +42,10 @@ public:
     QAreaSeries* addBand(const QString& name, const QColor& color, const std::vector<QPointF>& lower,
                          const std::vector<QPointF>& upper);
 
+    // Leaves `series` out of the legend, on screen and in exported figures.
+    static void hideFromLegend(QChart* chart, QAbstractSeries* series);
+    static bool hiddenFromLegend(const QAbstractSeries* series);
+
     // Removes every series (axes stay).
     void clearSeries();
     // Fits the axis ranges to all data added since the last clear, with a margin.

@@ -35,10 +35,7 @@ std::vector<double> logGrid(double lo, double hi, int n) {
     return out;
 }
 
-void hide(PlotChart* chart, QAbstractSeries* s) {
-    if (s)
-        for (QLegendMarker* m : chart->legend()->markers(s)) m->setVisible(false);
-}
+void hide(PlotChart* chart, QAbstractSeries* s) { PlotChart::hideFromLegend(chart, s); }
 
 // The 7B models of the study (Tab. xlstm/transformer_tokenparam_hyperparams).
 accounting::ModelConfig model7B(Family f) {
@@ -68,9 +65,11 @@ RooflineView::RooflineView(QWidget* parent) : ViewPanel(parent) {
     roofView_ = new PlotView(roofChart_, this);
     timeView_ = new PlotView(timeChart_, this);
     accelerator_ = new QComboBox(this);
+    accelerator_->setObjectName(QStringLiteral("accelerator"));
     for (const auto& a : inference::paperAccelerators()) accelerator_->addItem(QString::fromStdString(a.description), QString::fromStdString(a.name));
     accelerator_->setCurrentIndex(std::max(0, accelerator_->findData(QStringLiteral("H100"))));
     model_ = new QComboBox(this);
+    model_->setObjectName(QStringLiteral("model"));
     model_->addItem(tr("7B models, prefill 8192, batch 1"), 1.0);
     model_->addItem(tr("7B models, prefill 8192, batch 64"), 64.0);
     run_ = new QPushButton(tr("Run benchmarks"), this);

@@ -69,7 +69,7 @@ void addSelectionRings(PlotChart* chart, Session* session, const std::vector<Run
         if (session->selection().contains(p.run)) ringed.push_back(p.data);
     if (ringed.empty()) return;
     QScatterSeries* s = chart->addScatter(QObject::tr("selected"), Theme::current().highlight, ringed, 14, true);
-    chart->legend()->markers(s).value(0)->setVisible(false);
+    PlotChart::hideFromLegend(chart, s);
 }
 
 }  // namespace scalex::gui

@@ -55,6 +55,8 @@ public:
     QString title() const override { return tr("Runs"); }
     QString explainHtml() const override;
     QTableView* table() const { return table_; }
+    // The rows the table shows, in its order, with an `in_analysis` column.
+    std::vector<ViewTable> tables() override;
     RunTableModel* model() const { return model_; }
 
 private:

@@ -132,6 +132,32 @@ void Session::setIncluded(int index, bool included) {
     emit runsChanged();
 }
 
+void Session::setIncludeToggles(const std::vector<std::optional<bool>>& toggles) {
+    for (std::size_t i = 0; i < runs_.runs.size() && i < toggles.size(); ++i) runs_.runs[i].userIncluded = toggles[i];
+    emit runsChanged();
+}
+
+void Session::setRecipe(const std::string& name, const data::FigureRecipe& recipe) {
+    project_.recipes[name] = recipe;
+    emit recipesChanged();
+}
+
+void Session::removeRecipe(const std::string& name) {
+    if (project_.recipes.erase(name)) emit recipesChanged();
+}
+
+std::vector<std::string> Session::runKeys() const {
+    std::vector<const data::Run*> runs;
+    for (const auto& r : runs_.runs) runs.push_back(&r);
+    return data::runKeys(runs);
+}
+
+std::string Session::dataDigest() const {
+    std::vector<const data::RunTable*> tables;
+    for (const auto& t : project_.tables) tables.push_back(&t.table);
+    return data::runTablesDigest(tables);
+}
+
 void Session::setSelection(const QSet<int>& selection) {
     if (selection == selection_) return;
     selection_ = selection;

@@ -51,6 +51,17 @@ public:
     void setSettings(const AnalysisSettings& settings);
     // The user's include/exclude toggle of one run (index into runs().runs).
     void setIncluded(int index, bool included);
+    // Every run's toggle at once (nullopt: the run's default), with one runsChanged.
+    void setIncludeToggles(const std::vector<std::optional<bool>>& toggles);
+
+    // The project's figure recipes.
+    const data::FigureRecipes& recipes() const { return project_.recipes; }
+    void setRecipe(const std::string& name, const data::FigureRecipe& recipe);
+    void removeRecipe(const std::string& name);
+    // The key a recipe names each run of runs() by (data::runKeys).
+    std::vector<std::string> runKeys() const;
+    // data::runTablesDigest of the project's tables.
+    std::string dataDigest() const;
 
     // Runs selected in any view (indices into runs().runs), highlighted in all views.
     const QSet<int>& selection() const { return selection_; }
@@ -82,6 +93,7 @@ signals:
     void surfaceChanged();
     void settingsChanged();
     void selectionChanged();
+    void recipesChanged();
 
 private:
     data::RunTable runs_;

@@ -5,9 +5,18 @@
 #include <QWidget>
 #include <vector>
 
+#include "core/data/Export.h"
+
 class QChart;
 
 namespace scalex::gui {
+
+// A table a view shows or derives from what it shows, for export as LaTeX, CSV or JSON.
+struct ViewTable {
+    QString id;     // short name: `scalex render --table ID`, the default file name
+    QString title;  // what the table holds, for menus
+    data::ExportTable table;
+};
 
 class ViewPanel : public QWidget {
     Q_OBJECT
@@ -25,6 +34,9 @@ public:
         if (QChart* c = primaryChart()) return {c};
         return {};
     }
+    // The view's tables, first the one exported by default (none for views without one). Reflects
+    // what the view shows now (its settings, filters, selection); may compute bootstrap intervals.
+    virtual std::vector<ViewTable> tables() { return {}; }
     // Runs the view's heavy work (fits) to completion now, for headless renders and tests.
     virtual void computeNow() {}
 

@@ -83,6 +83,7 @@ std::string formatCell(const ExportCell& cell, CellStyle style) {
         case CellStyle::Fixed1: std::snprintf(buf, sizeof buf, "%.1f", v); return buf;
         case CellStyle::Fixed2: std::snprintf(buf, sizeof buf, "%.2f", v); return buf;
         case CellStyle::Fixed3: std::snprintf(buf, sizeof buf, "%.3f", v); return buf;
+        case CellStyle::Fixed4: std::snprintf(buf, sizeof buf, "%.4f", v); return buf;
         case CellStyle::Scientific: return formatScientific(v);
         case CellStyle::Count: return formatCount(v);
         case CellStyle::Text: return roundTrip(v);
@@ -133,7 +134,7 @@ QByteArray toLatex(const ExportTable& table) {
     std::string out;
     if (!table.caption.empty() || !table.label.empty()) {
         out += "\\begin{table}[htpb]\n\\centering\n";
-        if (!table.caption.empty()) out += "\\caption{" + latexEscape(table.caption) + "}\n";
+        if (!table.caption.empty()) out += "\\caption{" + table.caption + "}\n";
         if (!table.label.empty()) out += "\\label{" + table.label + "}\n";
     }
     out += "\\begin{tabular}{" + spec + "}\n\\toprule\n" + header + " \\\\\n\\midrule\n";

@@ -20,6 +20,7 @@ enum class CellStyle {
     Fixed1,      // 41.7 (tokens/param ratios)
     Fixed2,      // 11.99 (fit parameters)
     Fixed3,      // 0.050 (exponents)
+    Fixed4,      // 2.7331 (losses)
     Scientific,  // 1.78e20 (FLOPs, budgets): 3 significant digits, the paper's "e" notation
     Count,       // 406M, 22.8B, 1.03T (parameters, tokens): 3 significant digits
 };
@@ -33,7 +34,7 @@ struct ExportColumn {
 using ExportCell = std::variant<std::monostate, double, std::string>;  // monostate: empty / unknown
 
 struct ExportTable {
-    std::string caption;  // LaTeX \caption; none when empty
+    std::string caption;  // LaTeX \caption, written as is (it may hold math); none when empty
     std::string label;    // LaTeX \label; none when empty
     std::vector<ExportColumn> columns;
     std::vector<std::vector<ExportCell>> rows;

@@ -25,27 +25,16 @@
 #include "app/gui/RooflineView.h"
 #include "app/gui/Session.h"
 #include "app/gui/ViewPanel.h"
+#include "tests/support/GuiApp.h"
 #include "tests/support/TestData.h"
 
 using namespace scalex::gui;
 
-// The resources live in the static scalex_app library (outside any namespace, as Qt requires).
-static void initResources() { Q_INIT_RESOURCE(scalex); }
-
 namespace {
 
-void ensureApplication() {
-    static int argc = 1;
-    static char name[] = "scalex_gui_test";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance()) {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-        new QApplication(argc, argv);
-        QCoreApplication::setOrganizationName(QStringLiteral("ScalexTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("scalex_gui_test"));
-        initResources();
-    }
-}
+using scalex::test::nonBackgroundFraction;
+
+void ensureApplication() { scalex::test::ensureGuiApplication("scalex_gui_test"); }
 
 class Gui : public ::testing::Test {
 protected:
@@ -66,16 +55,6 @@ protected:
     }
     std::unique_ptr<MainWindow> window;
 };
-
-// Fraction of pixels that differ from the most common colour.
-double nonBackgroundFraction(const QImage& image) {
-    QHash<QRgb, int> counts;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2) counts[image.pixel(x, y)]++;
-    int most = 0, total = 0;
-    for (int c : counts) most = std::max(most, c), total += c;
-    return total ? 1.0 - static_cast<double>(most) / total : 0;
-}
 
 }  // namespace
 

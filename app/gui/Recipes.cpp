@@ -1,0 +1,316 @@
+#include "app/gui/Recipes.h"
+
+#include <QAbstractButton>
+#include <QAbstractSlider>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <unordered_map>
+
+#include "app/gui/MainWindow.h"
+#include "app/gui/Session.h"
+#include "app/gui/Theme.h"
+#include "app/gui/ViewPanel.h"
+#include "core/accounting/FlopCount.h"
+
+namespace scalex::gui {
+
+using accounting::Family;
+
+namespace {
+
+// The controls a recipe keeps: named by the view, not Qt's own inner widgets ("qt_...").
+std::vector<QWidget*> namedControls(const QWidget* panel) {
+    std::vector<QWidget*> out;
+    for (QWidget* w : panel->findChildren<QWidget*>()) {
+        const QString name = w->objectName();
+        if (name.isEmpty() || name.startsWith(QLatin1String("qt_"))) continue;
+        if (qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractSlider*>(w) || qobject_cast<QLineEdit*>(w) ||
+            qobject_cast<QSpinBox*>(w) || qobject_cast<QDoubleSpinBox*>(w) ||
+            (qobject_cast<QAbstractButton*>(w) && static_cast<QAbstractButton*>(w)->isCheckable()))
+            out.push_back(w);
+    }
+    return out;
+}
+
+QJsonObject surfaceToJson(const fit::LossSurfaceParams& p) {
+    return {{"log_a", p.logA}, {"log_b", p.logB}, {"log_e", p.logE}, {"alpha", p.alpha}, {"beta", p.beta}, {"gamma", p.gamma}};
+}
+
+std::optional<fit::LossSurfaceParams> surfaceFromJson(const QJsonValue& v) {
+    if (!v.isObject()) return std::nullopt;
+    const QJsonObject o = v.toObject();
+    fit::LossSurfaceParams p;
+    const std::pair<const char*, double*> fields[] = {{"log_a", &p.logA}, {"log_b", &p.logB}, {"log_e", &p.logE},
+                                                      {"alpha", &p.alpha}, {"beta", &p.beta},  {"gamma", &p.gamma}};
+    for (const auto& [key, out] : fields) {
+        if (!o.value(QLatin1String(key)).isDouble()) return std::nullopt;
+        *out = o.value(QLatin1String(key)).toDouble();
+    }
+    return p;
+}
+
+const char* familyKey(Family f) { return f == Family::Xlstm ? "xlstm" : "transformer"; }
+
+}  // namespace
+
+QJsonObject captureControls(const QWidget* panel) {
+    QJsonObject out;
+    for (QWidget* w : namedControls(panel)) {
+        const QString name = w->objectName();
+        if (auto* combo = qobject_cast<QComboBox*>(w)) out[name] = combo->currentText();
+        else if (auto* slider = qobject_cast<QAbstractSlider*>(w)) out[name] = slider->value();
+        else if (auto* edit = qobject_cast<QLineEdit*>(w)) out[name] = edit->text();
+        else if (auto* spin = qobject_cast<QSpinBox*>(w)) out[name] = spin->value();
+        else if (auto* dspin = qobject_cast<QDoubleSpinBox*>(w)) out[name] = dspin->value();
+        else if (auto* button = qobject_cast<QAbstractButton*>(w)) out[name] = button->isChecked();
+    }
+    return out;
+}
+
+QStringList restoreControls(QWidget* panel, const QJsonObject& controls) {
+    QStringList notes;
+    QStringList unused = controls.keys();
+    for (QWidget* w : namedControls(panel)) {
+        const QString name = w->objectName();
+        if (!controls.contains(name)) continue;
+        unused.removeAll(name);
+        const QJsonValue v = controls.value(name);
+        bool ok = true;
+        if (auto* combo = qobject_cast<QComboBox*>(w)) {
+            const int index = combo->findText(v.toString());
+            if (combo->currentText() == v.toString()) continue;  // also an empty list that was empty
+            if (index >= 0) combo->setCurrentIndex(index);
+            else if (combo->isEditable() && v.isString()) combo->setCurrentText(v.toString());
+            else ok = false;
+        } else if (auto* slider = qobject_cast<QAbstractSlider*>(w)) {
+            ok = v.isDouble() && v.toInt() >= slider->minimum() && v.toInt() <= slider->maximum();
+            if (ok) slider->setValue(v.toInt());
+        } else if (auto* edit = qobject_cast<QLineEdit*>(w)) {
+            ok = v.isString();
+            if (ok && edit->text() != v.toString()) {
+                edit->setText(v.toString());
+                emit edit->editingFinished();  // what the views listen to
+            }
+        } else if (auto* spin = qobject_cast<QSpinBox*>(w)) {
+            ok = v.isDouble();
+            if (ok) spin->setValue(v.toInt());
+        } else if (auto* dspin = qobject_cast<QDoubleSpinBox*>(w)) {
+            ok = v.isDouble();
+            if (ok) dspin->setValue(v.toDouble());
+        } else if (auto* button = qobject_cast<QAbstractButton*>(w)) {
+            ok = v.isBool();
+            if (ok) button->setChecked(v.toBool());
+        }
+        if (!ok) notes << QStringLiteral("the control '%1' has no value %2 any more").arg(name, v.toVariant().toString());
+    }
+    for (const QString& name : unused) notes << QStringLiteral("the view has no control '%1' any more").arg(name);
+    return notes;
+}
+
+data::FigureRecipe captureRecipe(const Session& session, const ViewPanel& panel, const FigureStyle& style,
+                                 const QString& format) {
+    data::FigureRecipe r;
+    r.view = panel.viewId().toStdString();
+    r.format = format.toLower().toStdString();
+    r.widthInches = style.widthInches;
+    r.heightInches = style.heightInches;
+    r.dpi = style.dpi;
+    r.paper = style.paper;
+    r.font = style.fontFamily.toStdString();
+    r.dark = style.dark;
+    const AnalysisSettings& a = session.settings();
+    QJsonObject surfaces;
+    for (Family f : {Family::Transformer, Family::Xlstm})
+        if (session.hasFittedSurface(f)) surfaces[QLatin1String(familyKey(f))] = surfaceToJson(session.surface(f));
+    r.analysis = {{"convention", a.convention},  {"context", a.context},       {"selected_only", a.selectedOnly},
+                  {"huber_delta", a.huberDelta}, {"gamma_free", a.gammaFree}, {"fitted_surfaces", surfaces}};
+    r.controls = captureControls(&panel);
+    const std::vector<std::string> keys = session.runKeys();
+    const auto& runs = session.runs().runs;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (runs[i].userIncluded) r.include[keys[i]] = *runs[i].userIncluded;
+    QList<int> selected = session.selection().values();
+    std::sort(selected.begin(), selected.end());
+    for (int i : selected)
+        if (i >= 0 && static_cast<std::size_t>(i) < keys.size()) r.selection.push_back(keys[static_cast<std::size_t>(i)]);
+    r.dataDigest = session.dataDigest();
+    r.created = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+    return r;
+}
+
+FigureStyle styleOf(const data::FigureRecipe& r) {
+    FigureStyle s;
+    s.widthInches = r.widthInches;
+    s.heightInches = r.heightInches;
+    s.dpi = r.dpi;
+    s.paper = r.paper;
+    s.fontFamily = QString::fromStdString(r.font);
+    s.dark = r.dark;
+    return s;
+}
+
+bool applyRecipe(MainWindow& window, const data::FigureRecipe& recipe, QStringList* warnings, QString* error) {
+    const QString view = QString::fromStdString(recipe.view);
+    if (!renderableViews().contains(view)) {
+        *error = QStringLiteral("the recipe's view '%1' is not one of %2").arg(view, renderableViews().join(", "));
+        return false;
+    }
+    Session* session = window.session();
+    if (!recipe.dataDigest.empty() && recipe.dataDigest != session->dataDigest())
+        *warnings << QStringLiteral("the runs have changed since the recipe was saved; the figure shows the runs as they are now");
+
+    // Analysis settings; a missing one keeps the project's.
+    const QJsonObject& a = recipe.analysis;
+    AnalysisSettings settings = session->settings();
+    if (a.contains("convention")) {
+        const QString name = a.value("convention").toString();
+        if (!accounting::conventionByName(name.toStdString())) {
+            *error = QStringLiteral("the recipe's FLOP convention '%1' is unknown").arg(name);
+            return false;
+        }
+        settings.convention = name;
+    }
+    if (a.value("context").toDouble() > 0) settings.context = a.value("context").toDouble();
+    if (a.value("selected_only").isBool()) settings.selectedOnly = a.value("selected_only").toBool();
+    if (a.value("huber_delta").toDouble() > 0) settings.huberDelta = a.value("huber_delta").toDouble();
+    if (a.value("gamma_free").isBool()) settings.gammaFree = a.value("gamma_free").toBool();
+    session->setSettings(settings);
+    const QJsonObject surfaces = a.value("fitted_surfaces").toObject();
+    for (Family f : {Family::Transformer, Family::Xlstm})
+        session->setFittedSurface(f, surfaceFromJson(surfaces.value(QLatin1String(familyKey(f)))));
+
+    // Include toggles and selection, by run key.
+    const std::vector<std::string> keys = session->runKeys();
+    std::unordered_map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < keys.size(); ++i) index[keys[i]] = i;
+    std::vector<std::optional<bool>> toggles(keys.size());
+    QStringList missing;
+    for (const auto& [key, on] : recipe.include) {
+        const auto it = index.find(key);
+        if (it == index.end()) missing << QString::fromStdString(key);
+        else toggles[it->second] = on;
+    }
+    session->setIncludeToggles(toggles);
+    QSet<int> selection;
+    for (const std::string& key : recipe.selection) {
+        const auto it = index.find(key);
+        if (it == index.end()) missing << QString::fromStdString(key);
+        else selection.insert(static_cast<int>(it->second));
+    }
+    session->setSelection(selection);
+    if (!missing.isEmpty()) *warnings << QStringLiteral("runs of the recipe not in the project: %1").arg(missing.join(", "));
+
+    window.showView(view);
+    ViewPanel* panel = window.currentPanel();
+    QCoreApplication::processEvents();
+    *warnings << restoreControls(panel, recipe.controls);
+    panel->computeNow();
+    QCoreApplication::processEvents();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // replaced chart items
+    if (panel->charts().empty()) {
+        *error = QStringLiteral("the view '%1' has no chart").arg(view);
+        return false;
+    }
+    return true;
+}
+
+bool renderRecipe(const data::Project& project, const QString& projectPath, const data::FigureRecipe& recipe,
+                  const QString& out, QStringList* warnings, QString* error) {
+    const Theme before = Theme::current();
+    Theme::setCurrent(recipe.dark && !recipe.paper ? Theme::dark() : Theme::light());
+    bool ok = false;
+    {
+        MainWindow window;
+        window.setAttribute(Qt::WA_DontShowOnScreen, true);
+        window.resize(1400, 900);
+        window.show();
+        window.session()->setProject(project, projectPath);
+        ok = applyRecipe(window, recipe, warnings, error) && exportPanel(window.currentPanel(), out, styleOf(recipe), error);
+    }
+    Theme::setCurrent(before);
+    return ok;
+}
+
+bool renderRecipes(const QString& project, const QString& name, const QString& out, QStringList* written,
+                   QStringList* warnings, QString* error) {
+    data::Project loaded;
+    {
+        auto window = openHeadless(project, false, error);
+        if (!window) return false;
+        loaded = window->session()->project();
+    }
+    const data::FigureRecipes& recipes = loaded.recipes;
+    std::vector<std::string> names;
+    QStringList known;
+    for (const auto& [n, r] : recipes) known << QString::fromStdString(n);
+    const bool intoDirectory = name == QLatin1String("all");
+    if (intoDirectory) {
+        if (recipes.empty()) {
+            *error = QStringLiteral("--recipe: the project %1 has no figure recipes").arg(project);
+            return false;
+        }
+        for (const auto& [n, r] : recipes) names.push_back(n);
+        if (!out.isEmpty() && !QDir().mkpath(out)) {
+            *error = QStringLiteral("--out: cannot create the directory %1").arg(out);
+            return false;
+        }
+    } else if (!recipes.count(name.toStdString())) {
+        *error = QStringLiteral("--recipe: the project has no recipe '%1' (it has: %2)")
+                     .arg(name, known.isEmpty() ? QStringLiteral("none") : known.join(", "));
+        return false;
+    } else {
+        names.push_back(name.toStdString());
+    }
+    for (const std::string& n : names) {
+        const data::FigureRecipe& recipe = recipes.at(n);
+        const QString file = QString::fromStdString(n + "." + recipe.format);
+        if (!intoDirectory && !out.isEmpty() && QFileInfo(out).suffix().toLower() != QString::fromStdString(recipe.format)) {
+            *error = QStringLiteral("--out: recipe '%1' makes a .%2 file, not '%3'")
+                         .arg(QString::fromStdString(n), QString::fromStdString(recipe.format), out);
+            return false;
+        }
+        const QString path = intoDirectory ? QDir(out.isEmpty() ? QStringLiteral(".") : out).filePath(file)
+                                           : (out.isEmpty() ? file : out);
+        // A fresh window for each figure: nothing of one recipe leaks into the next.
+        QStringList notes;
+        if (!renderRecipe(loaded, project, recipe, path, &notes, error)) {
+            *error = QStringLiteral("recipe '%1': %2").arg(QString::fromStdString(n), *error);
+            return false;
+        }
+        for (const QString& note : notes) *warnings << QStringLiteral("recipe '%1': %2").arg(QString::fromStdString(n), note);
+        *written << path;
+    }
+    return true;
+}
+
+bool saveRecipeToProject(const QString& project, const QString& name, const QString& view, const FigureStyle& style,
+                         const QString& format, QString* error) {
+    if (!data::validRecipeName(name.toStdString())) {
+        *error = QStringLiteral("--save-recipe: '%1' is not a recipe name (1 to 100 letters, digits, '.', '_' or '-')").arg(name);
+        return false;
+    }
+    if (!project.endsWith(QLatin1String(".scalex"))) {
+        *error = QStringLiteral("--save-recipe: recipes are kept in a .scalex project, not in '%1'").arg(project);
+        return false;
+    }
+    auto window = openHeadless(project, style.dark && !style.paper, error);
+    if (!window) return false;
+    if (!window->showView(view)) {
+        *error = QStringLiteral("--view: unknown view '%1' (expected one of %2)").arg(view, renderableViews().join(", "));
+        return false;
+    }
+    window->session()->setRecipe(name.toStdString(), captureRecipe(*window->session(), *window->currentPanel(), style, format));
+    if (!window->saveProject(project, false)) {
+        *error = window->lastError();
+        return false;
+    }
+    return true;
+}
+
+}  // namespace scalex::gui
