@@ -101,6 +101,8 @@ int verbRender(const QStringList& args) {
     request.style.fontFamily = p.value("font");
     request.style.dpi = static_cast<int>(*intOption(p, "dpi", 30));
     if (request.style.dpi > 2400) throw UsageError("--dpi: at most 2400");
+    if (p.isSet("save-recipe") && !gui::checkRecipeTarget(request.project, p.value("save-recipe"), &error))
+        throw UsageError(error.toStdString());
     if (!gui::renderFigure(request, &error)) throw UsageError(error.toStdString());
     printText(QStringLiteral("scalex render: wrote %1\n").arg(request.out));
     if (p.isSet("save-recipe")) {

@@ -289,8 +289,7 @@ bool renderRecipes(const QString& project, const QString& name, const QString& o
     return true;
 }
 
-bool saveRecipeToProject(const QString& project, const QString& name, const QString& view, const FigureStyle& style,
-                         const QString& format, QString* error) {
+bool checkRecipeTarget(const QString& project, const QString& name, QString* error) {
     if (!data::validRecipeName(name.toStdString())) {
         *error = QStringLiteral("--save-recipe: '%1' is not a recipe name (1 to 100 letters, digits, '.', '_' or '-')").arg(name);
         return false;
@@ -299,6 +298,12 @@ bool saveRecipeToProject(const QString& project, const QString& name, const QStr
         *error = QStringLiteral("--save-recipe: recipes are kept in a .scalex project, not in '%1'").arg(project);
         return false;
     }
+    return true;
+}
+
+bool saveRecipeToProject(const QString& project, const QString& name, const QString& view, const FigureStyle& style,
+                         const QString& format, QString* error) {
+    if (!checkRecipeTarget(project, name, error)) return false;
     auto window = openHeadless(project, style.dark && !style.paper, error);
     if (!window) return false;
     if (!window->showView(view)) {

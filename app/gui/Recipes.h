@@ -47,6 +47,10 @@ bool renderRecipe(const data::Project& project, const QString& projectPath, cons
 bool renderRecipes(const QString& project, const QString& name, const QString& out, QStringList* written,
                    QStringList* warnings, QString* error);
 
+// Whether `name` may be kept as a recipe in `project` (a valid name, a .scalex file); the error
+// names the option.
+bool checkRecipeTarget(const QString& project, const QString& name, QString* error);
+
 // Adds (or replaces) recipe `name` for the figure of `view` in the project file `project`, drawn
 // with the project's saved settings and the view's default controls, and saves the project.
 bool saveRecipeToProject(const QString& project, const QString& name, const QString& view, const FigureStyle& style,

@@ -5,6 +5,10 @@
 #include <QImage>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
 
 #include "tests/cli/ScalexProcess.h"
 
@@ -110,4 +114,130 @@ TEST(ConvertVerb, RunTableAsBooktabsLatexWithPaperNumbers) {
     const QString body = QString::fromUtf8(t.readAll());
     for (const char* want : {"\\toprule", "\\midrule", "\\bottomrule", "407M", "8.13B", "2e19", "3.112", "8192"})
         EXPECT_TRUE(body.contains(QLatin1String(want))) << want << "\n" << body.toStdString();
+}
+
+namespace {
+QByteArray readFile(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+}  // namespace
+
+TEST(RenderVerb, ViewTablesAsBooktabsCsvAndJsonRecords) {
+    QTemporaryDir dir;
+    const auto list = runScalex({"render", "--list-tables"});
+    ASSERT_EQ(list.exitCode, 0) << list.err.toStdString();
+    EXPECT_TRUE(list.out.contains("isoflop\tlaws, optima")) << list.out.toStdString();
+    EXPECT_TRUE(list.out.contains("surface\tfit")) << list.out.toStdString();
+
+    const QString tex = dir.filePath("laws.tex"), csv = dir.filePath("laws.csv"), json = dir.filePath("laws.json");
+    for (const QString& out : {tex, csv, json}) {
+        const auto r = runScalex({"render", "--view", "isoflop", "--table", "laws", "--out", out});
+        ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    }
+    const QString latex = QString::fromUtf8(readFile(tex));
+    for (const char* want : {"\\toprule", "\\midrule", "\\bottomrule", "\\label{tab:isoflop_powerlaws}", "95\\% low", "N*(H)"})
+        EXPECT_TRUE(latex.contains(QLatin1String(want))) << want << "\n" << latex.toStdString();
+    const QStringList lines = QString::fromUtf8(readFile(csv)).split('\n', Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), 5) << "a header and N*, D* of both families";
+    EXPECT_EQ(lines[0], "model,context,law,coefficient,coefficient_lower,coefficient_upper,exponent,exponent_lower,exponent_upper,budgets,r2");
+    const QJsonArray records = QJsonDocument::fromJson(readFile(json)).array();
+    ASSERT_EQ(records.size(), 4);
+    for (const QJsonValue& v : records) {
+        const QJsonObject o = v.toObject();
+        EXPECT_GT(o["exponent"].toDouble(), 0.3);
+        EXPECT_LT(o["exponent"].toDouble(), 0.7);
+        EXPECT_LE(o["exponent_lower"].toDouble(), o["exponent"].toDouble());
+        EXPECT_GE(o["exponent_upper"].toDouble(), o["exponent"].toDouble());
+    }
+    // The default table of a view is its first.
+    const QString runs = dir.filePath("runs.csv");
+    ASSERT_EQ(runScalex({"render", "--view", "runs", "--out", runs}).exitCode, 0);
+    EXPECT_EQ(QString::fromUtf8(readFile(runs)).count('\n'), 769) << "a header and the example's 768 runs";
+}
+
+TEST(RenderVerb, BadTableRequestsNameTheProblemAndWriteNothing) {
+    QTemporaryDir dir;
+    const struct {
+        QStringList args;
+        const char* mention;
+    } cases[] = {
+        {{"render", "--view", "isoflop", "--table", "nope", "--out", dir.filePath("a.csv")}, "laws, optima"},
+        {{"render", "--view", "roofline", "--out", dir.filePath("a.csv")}, "views with tables"},
+        {{"render", "--view", "isoflop", "--table", "laws", "--out", dir.filePath("a.png")}, "--table"},
+        {{"render", "--view", "isoflop", "--out", dir.filePath("a.csv"), "--save-recipe", "x"}, "--save-recipe"},
+    };
+    for (const auto& c : cases) {
+        const auto r = runScalex(c.args);
+        EXPECT_EQ(r.exitCode, 2) << c.args.join(' ').toStdString();
+        EXPECT_TRUE(r.err.contains(c.mention)) << r.err.toStdString();
+        EXPECT_EQ(r.err.trimmed().count('\n'), 0) << r.err.toStdString();
+    }
+    EXPECT_TRUE(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+}
+
+// A figure kept as a recipe in a project is listed and redrawn byte for byte from the project.
+TEST(RenderVerb, RecipesAreKeptListedAndRedrawnIdentically) {
+    QTemporaryDir dir;
+    const QString project = dir.filePath("study.scalex");
+    ASSERT_EQ(runScalex({"generate", "--out", project}).exitCode, 0);
+    const QString first = dir.filePath("fig4.svg");
+    auto r = runScalex({"render", "--project", project, "--view", "isoflop", "--size", "single", "--out", first,
+                        "--save-recipe", "fig4"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_TRUE(r.out.contains("kept recipe 'fig4'")) << r.out.toStdString();
+    ASSERT_EQ(runScalex({"render", "--project", project, "--view", "pareto", "--out", dir.filePath("p.png"), "--dpi", "100",
+                         "--save-recipe", "fig1"})
+                  .exitCode,
+              0);
+
+    r = runScalex({"render", "--project", project, "--list-recipes"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_TRUE(r.out.contains(QRegularExpression("^fig1\tpareto\tpng\t", QRegularExpression::MultilineOption))) << r.out.toStdString();
+    EXPECT_TRUE(r.out.contains(QRegularExpression("^fig4\tisoflop\tsvg\t3.25 x auto in\tpaper\t.*\truns unchanged$",
+                                                  QRegularExpression::MultilineOption)))
+        << r.out.toStdString();
+
+    const QString again = dir.filePath("again.svg");
+    r = runScalex({"render", "--project", project, "--recipe", "fig4", "--out", again});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_EQ(readFile(again), readFile(first)) << "the recipe draws the same figure";
+
+    const QString all = dir.filePath("all");
+    r = runScalex({"render", "--project", project, "--recipe", "all", "--out", all});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_EQ(readFile(QDir(all).filePath("fig4.svg")), readFile(first));
+    EXPECT_FALSE(readFile(QDir(all).filePath("fig1.png")).isEmpty());
+}
+
+TEST(RenderVerb, BadRecipeRequestsNameTheProblem) {
+    QTemporaryDir dir;
+    const QString project = dir.filePath("study.scalex");
+    ASSERT_EQ(runScalex({"generate", "--out", project}).exitCode, 0);
+    ASSERT_EQ(runScalex({"render", "--project", project, "--view", "pareto", "--out", dir.filePath("p.svg"), "--save-recipe", "fig1"})
+                  .exitCode,
+              0);
+    const QString csv = dir.filePath("runs.csv");
+    ASSERT_EQ(runScalex({"convert", project, csv}).exitCode, 0);
+    const struct {
+        QStringList args;
+        const char* mention;
+    } cases[] = {
+        {{"render", "--list-recipes"}, "--project"},
+        {{"render", "--recipe", "fig1", "--out", dir.filePath("x.svg")}, "--project"},
+        {{"render", "--project", project, "--recipe", "nope", "--out", dir.filePath("x.svg")}, "it has: fig1"},
+        {{"render", "--project", project, "--recipe", "fig1", "--out", dir.filePath("x.pdf")}, "makes a .svg file"},
+        {{"render", "--project", project, "--recipe", "fig1", "--view", "pareto"}, "leave out --view"},
+        {{"render", "--project", csv, "--view", "pareto", "--out", dir.filePath("x.svg"), "--save-recipe", "a"}, ".scalex project"},
+        {{"render", "--project", project, "--view", "pareto", "--out", dir.filePath("x.svg"), "--save-recipe", "a b"}, "not a recipe name"},
+        {{"render", "--example", "--view", "pareto", "--out", dir.filePath("x.svg"), "--save-recipe", "a"}, "--project"},
+    };
+    for (const auto& c : cases) {
+        const auto r = runScalex(c.args);
+        EXPECT_EQ(r.exitCode, 2) << c.args.join(' ').toStdString();
+        EXPECT_TRUE(r.err.contains(c.mention)) << c.args.join(' ').toStdString() << ": " << r.err.toStdString();
+        EXPECT_EQ(r.err.trimmed().count('\n'), 0) << r.err.toStdString();
+    }
+    EXPECT_FALSE(QFile::exists(dir.filePath("x.svg")));
+    EXPECT_FALSE(QFile::exists(dir.filePath("x.pdf")));
 }
