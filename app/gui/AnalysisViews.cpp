@@ -186,8 +186,8 @@ void OverTrainingView::redraw() {
         const int k = f == Family::Xlstm;
         PlotChart* chart = charts_[k];
         chart->clearSeries();
-        chart->setAxes({tr("Training compute C (FLOPs)"), true, 1e18, 1e22}, {tr("Validation loss"), true, 2, 4});
-        chart->setTitle(tr("%1: loss per tokens/param M").arg(labelOf(f)));
+        chart->setAxes({tr("Compute C (FLOPs)"), true, 1e18, 1e22}, {tr("Validation loss"), true, 2, 4});
+        chart->setTitle(tr("%1: L(C) per M").arg(labelOf(f)));
         const auto sel = data::computeLossPoints(session_->runs(), session_->filter(f));
         results_[k] = fit::fitOvertrainingSlopes(sel.points, settings);
         points_[k] = sel.points;
@@ -497,8 +497,8 @@ void IsoFlopView::redraw() {
 
     // Right: N*(H) or D*(H) for both families.
     lawChart_->clearSeries();
-    lawChart_->setAxes({tr("Compute H (FLOPs)"), true, 1e18, 1e22}, {lawD ? tr("Optimal tokens D*") : tr("Optimal parameters N*"), true, 1e7, 1e11, true});
-    lawChart_->setTitle(lawD ? tr("Compute-optimal data D*(H)") : tr("Compute-optimal size N*(H)"));
+    lawChart_->setAxes({tr("Budget H (FLOPs)"), true, 1e18, 1e22}, {lawD ? tr("D* (tokens)") : tr("N* (params)"), true, 1e7, 1e11, true});
+    lawChart_->setTitle(lawD ? tr("Compute-optimal D*(H)") : tr("Compute-optimal N*(H)"));
     QString text;
     for (Family g : kFamilies) {
         const int j = g == Family::Xlstm;

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QGraphicsItemGroup>
+#include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QImage>
 #include <QPageSize>
@@ -15,6 +16,7 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QtCharts/QAbstractAxis>
+#include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
@@ -209,6 +211,53 @@ namespace {
 
 // Font sizes matched to the physical width, as a LaTeX document sets them (8 pt in a single
 // column, 9 pt in a double column, larger on slides).
+// A title too long for its chart (or an axis title for its side of the plot) is set smaller, down
+// to 5 pt, rather than cut off with "...". Returns whether a font changed.
+bool fitTitles(QChart* chart) {
+    auto fit = [](QFont font, const QString& text, double room) {
+        while (QFontMetricsF(font).horizontalAdvance(text) > room && font.pointSizeF() > 5.0) font.setPointSizeF(font.pointSizeF() - 0.25);
+        return font;
+    };
+    // Qt Charts elides a title when its text is set or its geometry changes, not when its font
+    // does: the text is set again after the font.
+    bool changed = false;
+    const QFont title = fit(chart->titleFont(), chart->title(), chart->size().width() - 26);  // less the layout's margins
+    if (title != chart->titleFont()) {
+        const QString text = chart->title();
+        chart->setTitleFont(title);
+        chart->setTitle(QString());
+        chart->setTitle(text);
+        changed = true;
+    }
+    const QRectF plot = chart->plotArea();
+    for (QAbstractAxis* a : chart->axes()) {
+        // Category labels wider than their category stand upright.
+        if (auto* categories = qobject_cast<QBarCategoryAxis*>(a); categories && categories->count() > 0 && a->labelsAngle() == 0) {
+            double widest = 0;
+            for (const QString& label : categories->categories())
+                widest = std::max(widest, QFontMetricsF(a->labelsFont()).horizontalAdvance(label));
+            if (widest > 0.9 * plot.width() / categories->count()) {
+                a->setLabelsAngle(-90);
+                a->setTruncateLabels(false);
+                changed = true;
+            }
+        }
+        if (!a->isTitleVisible() || a->titleText().isEmpty()) continue;
+        const QFont font = fit(a->titleFont(), a->titleText(), (a->orientation() == Qt::Horizontal ? plot.width() : plot.height()) - 6);
+        if (font == a->titleFont()) continue;
+        const QString text = a->titleText();
+        a->setTitleFont(font);
+        a->setTitleText(QString());
+        a->setTitleText(text);
+        changed = true;
+    }
+    if (changed && chart->layout()) {
+        chart->layout()->invalidate();
+        chart->layout()->activate();
+    }
+    return changed;
+}
+
 // Font size of a figure `widthInches` wide with `charts` side by side: 7.5 pt in a single column,
 // 8.5 pt across two, larger on slides; a point less where each chart is under 2 in wide.
 double basePointSize(double widthInches, std::size_t charts) {
@@ -554,6 +603,20 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
     // Let the charts lay out at their new size, and drop the items of the axes they replaced.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     QCoreApplication::processEvents();
+    if (request.style.paper) {
+        bool changed = false;
+        for (QChart* c : charts) changed = fitTitles(c) || changed;
+        if (changed) {
+            // Lay the axes out again for their new labels: a change of geometry does that.
+            for (QChart* c : charts) {
+                const QSizeF size = c->size();
+                c->resize(size + QSizeF(1, 1));
+                QCoreApplication::processEvents();
+                c->resize(size);
+            }
+            QCoreApplication::processEvents();
+        }
+    }
 
     QByteArray bytes;
     if (suffix == "png") {

@@ -181,10 +181,10 @@ void InferenceView::drawModel(PlotChart* chart, const std::string& model, Family
     const inference::WorkSettings settings;
     chart->clearSeries();
     chart->legend()->setAlignment(Qt::AlignRight);  // one entry per batch size: a column reads best
-    chart->setAxes({tr("Prefill length (tokens)"), true, 100, 20000}, {stage == Stage::Prefill ? tr("TTFT (s)") : tr("Step time (s)"), true, 1e-3, 10});
+    chart->setAxes({tr("Prefill tokens"), true, 100, 20000}, {stage == Stage::Prefill ? tr("TTFT (s)") : tr("Step time (s)"), true, 1e-3, 10});
     const data::InferenceModel* m = data_ ? data_->find(model) : nullptr;
     const accounting::ModelConfig config = m && m->config ? *m->config : fallbackModel(family);
-    const QString label = m ? QString::fromStdString(model) : tr("%1 7B (roofline model)").arg(QString::fromUtf8(accounting::familyLabel(family).data()));
+    const QString label = m ? QString::fromStdString(model) : tr("%1 7B (roofline)").arg(QString::fromUtf8(accounting::familyLabel(family).data()));
     chart->setTitle(label);
     std::vector<double> batches;
     if (batch_->currentData().toDouble() > 0)

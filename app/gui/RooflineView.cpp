@@ -179,7 +179,7 @@ void RooflineView::redraw() {
     const auto chosen = inference::paperAccelerator(accelerator_->currentData().toString().toStdString()).value_or(accelerators.back());
 
     roofChart_->clearSeries();
-    roofChart_->setAxes({tr("Arithmetic intensity (FLOP/byte)"), true, 0.05, 1e4}, {tr("Attainable FLOP/s"), true, 1e8, 5e15, true});
+    roofChart_->setAxes({tr("Intensity (FLOP/byte)"), true, 0.05, 1e4}, {tr("Attainable FLOP/s"), true, 1e8, 5e15, true});
     roofChart_->setTitle(tr("Roofline"));
     const auto grid = logGrid(0.05, 1e4, 120);
     for (std::size_t i = 0; i < accelerators.size(); ++i) {
@@ -229,7 +229,7 @@ void RooflineView::redraw() {
     // Runtime over T: the roofline model on the chosen accelerator, and the measurements.
     timeChart_->clearSeries();
     timeChart_->setAxes({tr("Context length T"), true, 256, 131072}, {tr("Time per layer, batch 1 (s)"), true, 1e-6, 10});
-    timeChart_->setTitle(tr("Attention vs mLSTM over T"));
+    timeChart_->setTitle(tr("Attention vs mLSTM"));
     const auto tGrid = logGrid(256, 131072, 60);
     std::vector<QPointF> att, mlstm;
     crossover_ = 0;

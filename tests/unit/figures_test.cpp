@@ -197,12 +197,12 @@ INSTANTIATE_TEST_SUITE_P(Figures, EveryView, ::testing::ValuesIn(renderableViews
                          [](const ::testing::TestParamInfo<QString>& info) { return info.param.toStdString(); });
 
 // Without a given height, the figure is as tall as its charts need at that width plus its legend:
-// every legend entry is written out in full, in rows, even in a single column.
-TEST_F(Figures, AutomaticHeightMakesRoomForTheWholeLegend) {
+// every legend entry, title and axis title is written out in full, even in a single column.
+TEST_F(Figures, AutomaticHeightMakesRoomForTheWholeLegendAndEveryTitleInASingleColumn) {
     QString error;
     auto window = openHeadless(QString(), false, &error);
     ASSERT_TRUE(window) << error.toStdString();
-    for (const QString view : {"pareto", "context"}) {
+    for (const QString& view : renderableViews()) {
         SCOPED_TRACE(view.toStdString());
         ASSERT_TRUE(window->showView(view));
         ViewPanel* panel = window->currentPanel();
