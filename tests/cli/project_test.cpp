@@ -10,14 +10,8 @@
 #include "tests/cli/ScalexProcess.h"
 #include "tests/support/TestData.h"
 
+using scalex::test::fileBytes;
 using scalex::test::runScalex;
-
-namespace {
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-}  // namespace
 
 TEST(GenerateVerb, SameSeedGivesIdenticalBytesAndMatchesTheShippedExample) {
     QTemporaryDir dir;
@@ -27,17 +21,17 @@ TEST(GenerateVerb, SameSeedGivesIdenticalBytesAndMatchesTheShippedExample) {
     EXPECT_TRUE(r.out.startsWith("generated 768 runs in 2 tables (seed 2025) -> ")) << r.out.toStdString();
     ASSERT_EQ(runScalex({"generate", "--seed", "2025", "--out", b}).exitCode, 0);
     ASSERT_EQ(runScalex({"generate", "--seed", "3", "--out", c}).exitCode, 0);
-    const QByteArray bytes = readAll(a);
+    const QByteArray bytes = fileBytes(a);
     ASSERT_FALSE(bytes.isEmpty());
-    EXPECT_TRUE(bytes == readAll(b));
-    EXPECT_FALSE(bytes == readAll(c));
-    EXPECT_TRUE(bytes == readAll(scalex::test::sourcePath("resources/example/example.scalex")));
+    EXPECT_TRUE(bytes == fileBytes(b));
+    EXPECT_FALSE(bytes == fileBytes(c));
+    EXPECT_TRUE(bytes == fileBytes(scalex::test::sourcePath("resources/example/example.scalex")));
 
     const QString csvDir = dir.filePath("csv");
     ASSERT_EQ(runScalex({"generate", "--out", csvDir}).exitCode, 0);
-    EXPECT_TRUE(readAll(csvDir + "/generated-isoflop.csv") ==
-                readAll(scalex::test::sourcePath("datasets/example/generated-isoflop.csv")));
-    const QJsonObject info = QJsonDocument::fromJson(readAll(csvDir + "/generator.json")).object();
+    EXPECT_TRUE(fileBytes(csvDir + "/generated-isoflop.csv") ==
+                fileBytes(scalex::test::sourcePath("datasets/example/generated-isoflop.csv")));
+    const QJsonObject info = QJsonDocument::fromJson(fileBytes(csvDir + "/generator.json")).object();
     EXPECT_EQ(info.value("seed").toString(), "2025");
     EXPECT_EQ(info.value("noise_sigma").toDouble(), 0.005);
 }
@@ -57,20 +51,20 @@ TEST(ConvertVerb, ProjectToCsvToProjectKeepsTheRuns) {
     const QString csv = dir.filePath("all.csv"), project = dir.filePath("back.scalex"), csv2 = dir.filePath("again.csv");
     auto r = runScalex({"convert", example, csv});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
-    EXPECT_EQ(readAll(csv).count('\n'), 1 + 768);
+    EXPECT_EQ(fileBytes(csv).count('\n'), 1 + 768);
     ASSERT_EQ(runScalex({"convert", csv, project}).exitCode, 0);
     ASSERT_EQ(runScalex({"convert", project, csv2}).exitCode, 0);
-    EXPECT_TRUE(readAll(csv) == readAll(csv2));
+    EXPECT_TRUE(fileBytes(csv) == fileBytes(csv2));
 
     // JSON: an array of flat records, one per run of the chosen table.
     const QString json = dir.filePath("tp.json");
     ASSERT_EQ(runScalex({"convert", example, json, "--table", "generated-tokenparam-ctx8192"}).exitCode, 0);
-    const QJsonDocument doc = QJsonDocument::fromJson(readAll(json));
+    const QJsonDocument doc = QJsonDocument::fromJson(fileBytes(json));
     ASSERT_TRUE(doc.isArray());
     EXPECT_EQ(doc.array().size(), 64);
     EXPECT_EQ(doc.array().first().toObject().value("run_id").toString(), "generated-transformer-tokenparam-162M-M22");
     ASSERT_EQ(runScalex({"convert", json, dir.filePath("tp.csv")}).exitCode, 0);
-    EXPECT_EQ(readAll(dir.filePath("tp.csv")).count('\n'), 1 + 64);
+    EXPECT_EQ(fileBytes(dir.filePath("tp.csv")).count('\n'), 1 + 64);
 }
 
 TEST(ConvertVerb, ErrorsAreOneLineExit2AndWriteNothing) {

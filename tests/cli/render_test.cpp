@@ -11,7 +11,9 @@
 #include <QRegularExpression>
 
 #include "tests/cli/ScalexProcess.h"
+#include "tests/support/TestData.h"
 
+using scalex::test::fileBytes;
 using scalex::test::runScalex;
 
 TEST(RenderVerb, WritesPngAtTheRequestedPixelSize) {
@@ -116,13 +118,6 @@ TEST(ConvertVerb, RunTableAsBooktabsLatexWithPaperNumbers) {
         EXPECT_TRUE(body.contains(QLatin1String(want))) << want << "\n" << body.toStdString();
 }
 
-namespace {
-QByteArray readFile(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-}  // namespace
-
 TEST(RenderVerb, ViewTablesAsBooktabsCsvAndJsonRecords) {
     QTemporaryDir dir;
     const auto list = runScalex({"render", "--list-tables"});
@@ -135,13 +130,13 @@ TEST(RenderVerb, ViewTablesAsBooktabsCsvAndJsonRecords) {
         const auto r = runScalex({"render", "--view", "isoflop", "--table", "laws", "--out", out});
         ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
     }
-    const QString latex = QString::fromUtf8(readFile(tex));
+    const QString latex = QString::fromUtf8(fileBytes(tex));
     for (const char* want : {"\\toprule", "\\midrule", "\\bottomrule", "\\label{tab:isoflop_powerlaws}", "95\\% low", "N*(H)"})
         EXPECT_TRUE(latex.contains(QLatin1String(want))) << want << "\n" << latex.toStdString();
-    const QStringList lines = QString::fromUtf8(readFile(csv)).split('\n', Qt::SkipEmptyParts);
+    const QStringList lines = QString::fromUtf8(fileBytes(csv)).split('\n', Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 5) << "a header and N*, D* of both families";
     EXPECT_EQ(lines[0], "model,context,law,coefficient,coefficient_lower,coefficient_upper,exponent,exponent_lower,exponent_upper,budgets,r2");
-    const QJsonArray records = QJsonDocument::fromJson(readFile(json)).array();
+    const QJsonArray records = QJsonDocument::fromJson(fileBytes(json)).array();
     ASSERT_EQ(records.size(), 4);
     for (const QJsonValue& v : records) {
         const QJsonObject o = v.toObject();
@@ -153,7 +148,7 @@ TEST(RenderVerb, ViewTablesAsBooktabsCsvAndJsonRecords) {
     // The default table of a view is its first.
     const QString runs = dir.filePath("runs.csv");
     ASSERT_EQ(runScalex({"render", "--view", "runs", "--out", runs}).exitCode, 0);
-    EXPECT_EQ(QString::fromUtf8(readFile(runs)).count('\n'), 769) << "a header and the example's 768 runs";
+    EXPECT_EQ(QString::fromUtf8(fileBytes(runs)).count('\n'), 769) << "a header and the example's 768 runs";
 }
 
 TEST(RenderVerb, BadTableRequestsNameTheProblemAndWriteNothing) {
@@ -201,13 +196,13 @@ TEST(RenderVerb, RecipesAreKeptListedAndRedrawnIdentically) {
     const QString again = dir.filePath("again.svg");
     r = runScalex({"render", "--project", project, "--recipe", "fig4", "--out", again});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
-    EXPECT_EQ(readFile(again), readFile(first)) << "the recipe draws the same figure";
+    EXPECT_EQ(fileBytes(again), fileBytes(first)) << "the recipe draws the same figure";
 
     const QString all = dir.filePath("all");
     r = runScalex({"render", "--project", project, "--recipe", "all", "--out", all});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
-    EXPECT_EQ(readFile(QDir(all).filePath("fig4.svg")), readFile(first));
-    EXPECT_FALSE(readFile(QDir(all).filePath("fig1.png")).isEmpty());
+    EXPECT_EQ(fileBytes(QDir(all).filePath("fig4.svg")), fileBytes(first));
+    EXPECT_FALSE(fileBytes(QDir(all).filePath("fig1.png")).isEmpty());
 }
 
 TEST(RenderVerb, BadRecipeRequestsNameTheProblem) {

@@ -16,6 +16,11 @@ QString sharedPath(const QString& relative) { return QStringLiteral(SCALEX_SHARE
 
 QString sourcePath(const QString& relative) { return QStringLiteral(SCALEX_SOURCE_DIR) + '/' + relative; }
 
+QByteArray fileBytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 int SimpleCsv::column(const QString& name) const {
     const int i = static_cast<int>(header.indexOf(name));
     EXPECT_GE(i, 0) << "column " << name.toStdString() << " missing";

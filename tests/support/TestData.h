@@ -1,6 +1,7 @@
 #pragma once
 // Test helpers: where the shared study data lives, and a reader for the simple
 // (unquoted) reference CSV files the tests compare against.
+#include <QByteArray>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -26,6 +27,9 @@ struct SimpleCsv {
     QString at(int row, const QString& name) const { return rows[row][column(name)]; }
     double number(int row, const QString& name) const;
 };
+
+// The whole file's bytes; empty when it cannot be read.
+QByteArray fileBytes(const QString& path);
 
 // Reads a comma-separated file without quoted fields; lines starting with '#' are comments.
 SimpleCsv readSimpleCsv(const QString& path);

@@ -36,16 +36,13 @@
 #include "app/gui/Session.h"
 #include "app/gui/ViewPanel.h"
 #include "tests/support/GuiApp.h"
+#include "tests/support/TestData.h"
 
+using scalex::test::fileBytes;
 using namespace scalex::gui;
 using scalex::data::FigureRecipe;
 
 namespace {
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 // The words a reader must find in the figure: the titles of the charts and of their axes, and
 // the visible legend entries.
@@ -153,9 +150,9 @@ TEST_P(EveryView, RendersToEachFormatValidAtSizeWithItsTextAndRepeatably) {
         ASSERT_TRUE(renderRecipe(project, QString(), recipe, a, &warnings, &error)) << error.toStdString();
         ASSERT_TRUE(renderRecipe(project, QString(), recipe, b, &warnings, &error)) << error.toStdString();
         EXPECT_TRUE(warnings.isEmpty()) << warnings.join("; ").toStdString();
-        const QByteArray bytes = readAll(a);
+        const QByteArray bytes = fileBytes(a);
         ASSERT_FALSE(bytes.isEmpty());
-        EXPECT_EQ(bytes, readAll(b)) << "two renders of one recipe differ";
+        EXPECT_EQ(bytes, fileBytes(b)) << "two renders of one recipe differ";
 
         if (QLatin1String(format) == QLatin1String("svg")) {
             const QStringList found = svgTexts(bytes);
@@ -219,7 +216,7 @@ TEST_F(Figures, AutomaticHeightMakesRoomForTheWholeLegendAndEveryTitleInASingleC
         EXPECT_EQ(image.width(), 650);
         EXPECT_GT(image.height(), qRound(3.25 * (twoCharts ? 0.55 : 0.75) * 200)) << "the legend adds to the charts' height";
         EXPECT_LT(image.height(), 3.25 * 200 * 1.5);
-        const QString svg = svgTexts(readAll(dir.filePath("f.svg"))).join('\n');
+        const QString svg = svgTexts(fileBytes(dir.filePath("f.svg"))).join('\n');
         for (const QString& t : texts) EXPECT_TRUE(svg.contains(t.simplified())) << "missing in the SVG: " << t.toStdString();
         EXPECT_FALSE(svg.contains(QStringLiteral("..."))) << "nothing is elided";
         EXPECT_FALSE(svg.contains(QStringLiteral("…"))) << "nothing is elided";
@@ -265,7 +262,7 @@ TEST_F(Figures, RecipeKeptInTheProjectRedrawsTheSameFigureAfterReopening) {
     EXPECT_EQ(kept.selection.size(), 2u);
     ASSERT_EQ(kept.include.size(), 1u);
     EXPECT_FALSE(kept.include.begin()->second);
-    EXPECT_TRUE(readAll(first).contains("DejaVu Serif")) << "the chosen font is in the figure";
+    EXPECT_TRUE(fileBytes(first).contains("DejaVu Serif")) << "the chosen font is in the figure";
 
     const QString saved = dir.filePath("paper.scalex");
     ASSERT_TRUE(window->saveProject(saved, false)) << window->lastError().toStdString();
@@ -288,13 +285,13 @@ TEST_F(Figures, RecipeKeptInTheProjectRedrawsTheSameFigureAfterReopening) {
     EXPECT_EQ(dialog.table()->item(0, 6)->text(), "unchanged");
     const QString again = dir.filePath("fig4-again.svg");
     ASSERT_TRUE(dialog.regenerate("fig4", again)) << dialog.message().toStdString();
-    EXPECT_EQ(readAll(again), readAll(first)) << "the recipe draws the figure it was made from";
+    EXPECT_EQ(fileBytes(again), fileBytes(first)) << "the recipe draws the figure it was made from";
 
     // Headless, as `scalex render --recipe` does.
     QStringList written, warnings;
     ASSERT_TRUE(renderRecipes(saved, "fig4", dir.filePath("cli.svg"), &written, &warnings, &error)) << error.toStdString();
     EXPECT_TRUE(warnings.isEmpty()) << warnings.join("; ").toStdString();
-    EXPECT_EQ(readAll(dir.filePath("cli.svg")), readAll(first));
+    EXPECT_EQ(fileBytes(dir.filePath("cli.svg")), fileBytes(first));
 
     // Show brings the window back to the recipe's state.
     ASSERT_TRUE(dialog.showRecipe("fig4")) << dialog.message().toStdString();

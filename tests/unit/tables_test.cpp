@@ -25,17 +25,14 @@
 #include "app/gui/ViewPanel.h"
 #include "core/data/CsvReader.h"
 #include "tests/support/GuiApp.h"
+#include "tests/support/TestData.h"
 
+using scalex::test::fileBytes;
 using namespace scalex::gui;
 using scalex::data::ExportCell;
 using scalex::data::ExportTable;
 
 namespace {
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 class Tables : public ::testing::Test {
 protected:
@@ -206,7 +203,7 @@ TEST_F(Tables, OptimalSizesMatchTheCalculatorsTableInEveryFormat) {
     }
     QTemporaryDir dir;
     ASSERT_TRUE(window_->exportTable(QStringLiteral("sizes"), dir.filePath("sizes.json"), false)) << window_->lastError().toStdString();
-    const QJsonArray records = QJsonDocument::fromJson(readAll(dir.filePath("sizes.json"))).array();
+    const QJsonArray records = QJsonDocument::fromJson(fileBytes(dir.filePath("sizes.json"))).array();
     ASSERT_EQ(records.size(), shown->rowCount());
     const QJsonObject first = records.first().toObject();
     EXPECT_DOUBLE_EQ(first.value("params").toDouble(), 1e8);
@@ -214,7 +211,7 @@ TEST_F(Tables, OptimalSizesMatchTheCalculatorsTableInEveryFormat) {
                     first.value("xlstm_tokens_per_param").toDouble(),
                 1.0, 1e-6);
     ASSERT_TRUE(window_->exportTable(QStringLiteral("sizes"), dir.filePath("sizes.csv"), false));
-    const QByteArray csv = readAll(dir.filePath("sizes.csv"));
+    const QByteArray csv = fileBytes(dir.filePath("sizes.csv"));
     auto parsed = scalex::data::readDelimited(std::string_view(csv.constData(), static_cast<std::size_t>(csv.size())), "sizes.csv", ',');
     ASSERT_TRUE(parsed);
     EXPECT_EQ(parsed->rows.size(), static_cast<std::size_t>(shown->rowCount()));
