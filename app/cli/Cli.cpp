@@ -88,13 +88,17 @@ int runVerb(int argc, char** argv) {
             qputenv("XDG_RUNTIME_DIR", dir);
         }
     }
-    std::unique_ptr<QCoreApplication> application(widgets ? new QApplication(argc, argv) : new QCoreApplication(argc, argv));
+    // The verbs' own options are theirs alone: QApplication would take `--style paper` for its
+    // widget style and complain. It gets the program's name only.
+    int appArgc = 1;
+    char* appArgv[] = {argv[0], nullptr};
+    std::unique_ptr<QCoreApplication> application(widgets ? new QApplication(appArgc, appArgv) : new QCoreApplication(appArgc, appArgv));
     initResources();
     QCoreApplication::setApplicationName(QStringLiteral("scalex"));
     QCoreApplication::setOrganizationName(QStringLiteral("Scalex"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SCALEX_VERSION));
-    QStringList args = QCoreApplication::arguments();
-    args.removeFirst();
+    QStringList args;
+    for (int i = 1; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
     const QString name = args.first();
     if (name == "help" || name == "--help" || name == "-h") {
         printHelp();

@@ -317,12 +317,44 @@ void shrinkMarks(QChart* chart) {
     }
 }
 
-// Sizes each chart for its share of the figure and rebuilds its ticks for that size.
-void layoutCharts(const std::vector<QChart*>& charts, double widthUnits, double heightUnits) {
-    const double each = widthUnits / static_cast<double>(charts.size());
-    for (QChart* chart : charts) {
-        chart->resize(QSizeF(each, heightUnits));
-        if (auto* plot = qobject_cast<PlotChart*>(chart)) plot->setAxes(plot->xSpec(), plot->ySpec());
+// Where the charts go: `columns` side by side, in as many rows as they need.
+struct Grid {
+    std::size_t columns = 1;
+    std::size_t rows = 1;
+    QRectF cell(std::size_t i, double widthUnits, double heightUnits) const {
+        const double w = widthUnits / static_cast<double>(columns), h = heightUnits / static_cast<double>(rows);
+        return QRectF(w * static_cast<double>(i % columns), h * static_cast<double>(i / columns), w, h);
+    }
+};
+
+// Charts stand side by side unless the category labels of one would not fit upright in its
+// share of the width: then they stack, each as wide as the figure. (Qt Charts places turned
+// labels by their unturned width and hides the first and last, so turning them is no remedy.)
+Grid chooseGrid(const std::vector<QChart*>& charts, double widthUnits) {
+    const std::size_t n = charts.size();
+    const double each = widthUnits / static_cast<double>(n);
+    constexpr double kBesidePlot = 48;  // the vertical axis' labels and title, and the margins
+    bool crowded = false;
+    for (QChart* chart : charts)
+        for (QAbstractAxis* a : chart->axes(Qt::Horizontal)) {
+            auto* categories = qobject_cast<QBarCategoryAxis*>(a);
+            if (!categories || categories->count() == 0) continue;
+            // Qt elides a category label well before it reaches its neighbour's: on paper a label
+            // is whole, and Qt hides the labels that would overlap.
+            a->setTruncateLabels(false);
+            double widest = 0;
+            for (const QString& label : categories->categories())
+                widest = std::max(widest, QFontMetricsF(a->labelsFont()).horizontalAdvance(label));
+            crowded = crowded || (n > 1 && widest > 0.9 * (each - kBesidePlot) / categories->count());
+        }
+    return crowded ? Grid{1, n} : Grid{n, 1};
+}
+
+// Sizes each chart for its cell of the figure and rebuilds its ticks for that size.
+void layoutCharts(const std::vector<QChart*>& charts, const Grid& grid, double widthUnits, double heightUnits) {
+    for (std::size_t i = 0; i < charts.size(); ++i) {
+        charts[i]->resize(grid.cell(i, widthUnits, heightUnits).size());
+        if (auto* plot = qobject_cast<PlotChart*>(charts[i])) plot->setAxes(plot->xSpec(), plot->ySpec());
     }
 }
 
@@ -429,15 +461,15 @@ double buildLegend(QGraphicsScene& scene, const std::vector<LegendEntry>& entrie
     return height;
 }
 
-// Draws the charts side by side into `painter`, whose coordinates are 1/96 inch.
+// Draws the charts in their cells of `grid` into `painter`, whose coordinates are 1/96 inch.
 // The legend scene, when there is one, goes below them across the whole width.
-void paint(QPainter& painter, const std::vector<QChart*>& charts, double widthPt, double heightPt, QGraphicsScene* legend) {
+void paint(QPainter& painter, const std::vector<QChart*>& charts, const Grid& grid, double widthPt, double heightPt,
+           QGraphicsScene* legend) {
     const double legendHeight = legend ? legend->sceneRect().height() : 0;
-    const double each = widthPt / static_cast<double>(charts.size());
     for (std::size_t i = 0; i < charts.size(); ++i) {
         QChart* chart = charts[i];
-        const QRectF target(each * static_cast<double>(i), 0, each, heightPt - legendHeight);
-        chart->scene()->render(&painter, target, chart->sceneBoundingRect(), Qt::IgnoreAspectRatio);
+        chart->scene()->render(&painter, grid.cell(i, widthPt, heightPt - legendHeight), chart->sceneBoundingRect(),
+                               Qt::IgnoreAspectRatio);
     }
     if (legend) legend->render(&painter, QRectF(0, heightPt - legendHeight, widthPt, legendHeight), legend->sceneRect());
 }
@@ -567,17 +599,22 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
     const RenderRequest request{QString(), panel->viewId(), out, style};
     const double widthIn = request.style.widthInches;
     const bool autoHeight = !(request.style.heightInches > 0);
-    // Charts side by side in a single column get more height: their fonts do not shrink with them.
-    const double aspect = charts.size() > 1 ? (widthIn < 4.5 ? 0.55 : 0.42) : 0.75;
-    double heightIn = autoHeight ? widthIn * aspect : request.style.heightInches;
     const double wPt = widthIn * kUnitsPerInch;
     // Style first so the layout at the figure's size sees the figure's fonts and legend; the
-    // axes rebuilt for that size take the style again.
+    // axes rebuilt for that size take the style again. The fonts depend on how many charts share
+    // the width, and whether they share it depends on the fonts' labels.
+    Grid grid{charts.size(), 1};
     if (request.style.paper)
         for (QChart* c : charts) {
-            applyPaperStyle(c, request.style, widthIn, charts.size());
+            applyPaperStyle(c, request.style, widthIn, grid.columns);
             shrinkMarks(c);
         }
+    grid = chooseGrid(charts, wPt);
+    if (request.style.paper && grid.columns != charts.size())
+        for (QChart* c : charts) applyPaperStyle(c, request.style, widthIn, grid.columns);
+    // Charts side by side in a single column get more height: their fonts do not shrink with them.
+    const double aspect = grid.columns > 1 ? (widthIn < 4.5 ? 0.55 : 0.42) : (grid.rows > 1 ? 0.55 * static_cast<double>(grid.rows) : 0.75);
+    double heightIn = autoHeight ? widthIn * aspect : request.style.heightInches;
     std::vector<QSizeF> shown;  // the on-screen sizes, restored after painting
     for (QChart* c : charts) shown.push_back(c->size());
     // The figure's own legend replaces the charts' (restored after painting).
@@ -589,7 +626,7 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
     }
     QGraphicsScene legendScene;
     QFont legendFont = request.style.paper ? QFont(request.style.fontFamily) : charts.front()->legend()->font();
-    if (request.style.paper) legendFont.setPointSizeF(basePointSize(widthIn, charts.size()) - 0.5);
+    if (request.style.paper) legendFont.setPointSizeF(basePointSize(widthIn, grid.columns) - 0.5);
     const double legendHeight =
         buildLegend(legendScene, entries, legendFont, request.style.paper ? QColor(Qt::black) : Theme::current().foreground, wPt);
     if (!request.style.paper) legendScene.setBackgroundBrush(charts.front()->backgroundBrush());
@@ -597,9 +634,9 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
     // An automatic height is the charts' and the legend's below them; a given height is shared.
     if (autoHeight) heightIn += legendHeight / kUnitsPerInch;
     const double hPt = heightIn * kUnitsPerInch;
-    layoutCharts(charts, wPt, hPt - legendHeight);
+    layoutCharts(charts, grid, wPt, hPt - legendHeight);
     if (request.style.paper)
-        for (QChart* c : charts) applyPaperStyle(c, request.style, widthIn, charts.size());
+        for (QChart* c : charts) applyPaperStyle(c, request.style, widthIn, grid.columns);
     // Let the charts lay out at their new size, and drop the items of the axes they replaced.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     QCoreApplication::processEvents();
@@ -630,7 +667,7 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
             p.setRenderHint(QPainter::Antialiasing);
             p.setRenderHint(QPainter::TextAntialiasing);
             p.scale(request.style.dpi / kUnitsPerInch, request.style.dpi / kUnitsPerInch);
-            paint(p, charts, wPt, hPt, legend);
+            paint(p, charts, grid, wPt, hPt, legend);
         }
         QBuffer buffer(&bytes);
         buffer.open(QIODevice::WriteOnly);
@@ -646,7 +683,7 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
         svg.setTitle(QStringLiteral("Scalex: %1").arg(request.view));
         svg.setDescription(QStringLiteral("Rendered by Scalex"));
         QPainter p(&svg);
-        paint(p, charts, wPt, hPt, legend);
+        paint(p, charts, grid, wPt, hPt, legend);
     } else {
         // The PDF engine keeps its fonts in a hash and writes them in its order: with Qt's random
         // seed, two renders of one figure would differ in the order of the font objects.
@@ -662,7 +699,7 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
         pdf.setResolution(static_cast<int>(10 * kUnitsPerInch));
         QPainter p(&pdf);
         p.scale(10.0, 10.0);  // figure units -> the writer's resolution
-        paint(p, charts, wPt, hPt, legend);
+        paint(p, charts, grid, wPt, hPt, legend);
     }
     if (suffix == "pdf") fixPdfCreationDate(&bytes);
     for (std::size_t i = 0; i < charts.size(); ++i) {

@@ -12,7 +12,8 @@ namespace scalex::gui {
 
 struct FigureStyle {
     double widthInches = 6.75;   // double column; 3.25 single column; 13.33 slides
-    double heightInches = 0;     // 0: automatic: the charts (width x 0.75 for one; x 0.42 for two, x 0.55 under 4.5 in) and the legend
+    double heightInches = 0;     // 0: automatic: the charts (width x 0.75 for one; x 0.42 for two side by side, x 0.55
+                                 // under 4.5 in; x 0.55 each when stacked) and the legend
     int dpi = 300;               // PNG only
     bool paper = true;           // paper style; false: the view's own look
     QString fontFamily = QStringLiteral("DejaVu Sans");

@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtCharts/QAbstractAxis>
+#include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
@@ -216,11 +217,40 @@ TEST_F(Figures, AutomaticHeightMakesRoomForTheWholeLegendAndEveryTitleInASingleC
         EXPECT_EQ(image.width(), 650);
         EXPECT_GT(image.height(), qRound(3.25 * (twoCharts ? 0.55 : 0.75) * 200)) << "the legend adds to the charts' height";
         EXPECT_LT(image.height(), 3.25 * 200 * 1.5);
-        const QString svg = svgTexts(fileBytes(dir.filePath("f.svg"))).join('\n');
+        const QStringList elements = svgTexts(fileBytes(dir.filePath("f.svg")));
+        const QString svg = elements.join('\n');
         for (const QString& t : texts) EXPECT_TRUE(svg.contains(t.simplified())) << "missing in the SVG: " << t.toStdString();
         EXPECT_FALSE(svg.contains(QStringLiteral("..."))) << "nothing is elided";
         EXPECT_FALSE(svg.contains(QStringLiteral("…"))) << "nothing is elided";
+        // Every category is labelled, the first and last too, in each chart.
+        for (QChart* chart : panel->charts())
+            for (QAbstractAxis* axis : chart->axes(Qt::Horizontal))
+                if (auto* categories = qobject_cast<QBarCategoryAxis*>(axis))
+                    for (const QString& label : categories->categories())
+                        EXPECT_EQ(elements.count(label), static_cast<qsizetype>(panel->charts().size()))
+                            << "the category " << label.toStdString() << " is labelled in every chart";
     }
+}
+
+// Bar charts whose category labels would not fit upright side by side in a single column stand
+// one above the other, each as wide as the figure; in a double column they stay side by side.
+TEST_F(Figures, CrowdedCategoryChartsStackInASingleColumn) {
+    QString error;
+    auto window = openHeadless(QString(), false, &error);
+    ASSERT_TRUE(window) << error.toStdString();
+    ASSERT_TRUE(window->showView("breakdown"));
+    ViewPanel* panel = window->currentPanel();
+    ASSERT_EQ(panel->charts().size(), 2u);
+    QTemporaryDir dir;
+    FigureStyle style;
+    style.dpi = 100;
+    style.widthInches = 3.25;
+    ASSERT_TRUE(exportPanel(panel, dir.filePath("single.png"), style, &error)) << error.toStdString();
+    style.widthInches = 6.75;
+    ASSERT_TRUE(exportPanel(panel, dir.filePath("double.png"), style, &error)) << error.toStdString();
+    const QImage single(dir.filePath("single.png")), twice(dir.filePath("double.png"));
+    EXPECT_GT(single.height(), single.width()) << "two charts one above the other";
+    EXPECT_LT(twice.height(), twice.width() / 2) << "two charts side by side";
 }
 
 // What the figure shows is what the view showed: the recipe keeps the view's controls, the
