@@ -17,13 +17,29 @@ QString superscript(int exponent) {
     return out;
 }
 
+constexpr double kNiceMantissas[] = {1.0, 2.0, 2.5, 5.0};
+
 // Step of a "nice" linear grid with about `target` intervals over `span`.
 double niceStep(double span, int target) {
     const double raw = span / std::max(1, target);
     const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
-        if (m * mag >= raw) return m * mag;
+    for (double m : kNiceMantissas)
+        if (m * mag >= raw * (1 - 1e-12)) return m * mag;
     return 10 * mag;
+}
+
+// The next finer nice step: 0.5 -> 0.25 -> 0.2 -> 0.1 -> 0.05.
+double finerStep(double step) {
+    const double mag = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+    const double m = step / mag;
+    for (auto it = std::rbegin(kNiceMantissas); it != std::rend(kNiceMantissas); ++it)
+        if (*it < m * (1 - 1e-9)) return *it * mag;
+    return 0.5 * mag;
+}
+
+// How many multiples of `step` lie in [lo, hi].
+int multiplesWithin(double lo, double hi, double step) {
+    return static_cast<int>(std::floor(hi / step + 1e-9) - std::ceil(lo / step - 1e-9)) + 1;
 }
 
 }  // namespace
@@ -69,8 +85,10 @@ std::vector<Tick> logTicks(double lo, double hi, int target) {
     }
     const double decades = std::log10(hi) - std::log10(lo);
     if (decades < 1.0) {
-        // Less than a decade: a nice linear grid reads best (2.6, 2.8, 3.0 ...).
-        const double step = niceStep(hi - lo, target);
+        // Less than a decade: a nice linear grid reads best (2.6, 2.8, 3.0 ...), with at least
+        // three labels (a step of 0.5 over 2.55..3.4 would label 3 alone).
+        double step = niceStep(hi - lo, target);
+        while (multiplesWithin(lo, hi, step) < std::min(3, std::max(target, 2))) step = finerStep(step);
         for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi * (1 + 1e-12); v += step) {
             const double rounded = std::round(v / step) * step;
             ticks.push_back({rounded, QString::number(rounded, 'g', 6), true});

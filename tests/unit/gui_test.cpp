@@ -68,6 +68,26 @@ TEST(LogTicks, NarrowLossAxisGetsLabelsBetweenPowersOfTen) {
     EXPECT_TRUE(labels.contains("2.8") || labels.contains("2.75")) << labels.join(' ').toStdString();
 }
 
+// A short axis asks for few labels; a nice step at least span/target wide may then hold a
+// single value of the range. Finer steps are taken until three labels are in it.
+TEST(LogTicks, ShortNarrowAxisStillGetsThreeLabels) {
+    for (const auto& [lo, hi] : {std::pair{2.55, 3.4}, std::pair{2.05, 2.45}, std::pair{0.31, 0.52}, std::pair{12.0, 19.0}}) {
+        QStringList labels;
+        for (const auto& t : logTicks(lo, hi, 3))
+            if (t.major) {
+                EXPECT_GE(t.value, lo);
+                EXPECT_LE(t.value, hi);
+                labels << t.label;
+            }
+        EXPECT_GE(labels.size(), 3) << lo << ".." << hi << ": " << labels.join(' ').toStdString();
+        EXPECT_LE(labels.size(), 7) << lo << ".." << hi << ": " << labels.join(' ').toStdString();
+    }
+    QStringList loss;
+    for (const auto& t : logTicks(2.55, 3.4, 3))
+        if (t.major) loss << t.label;
+    EXPECT_EQ(loss, (QStringList{"2.75", "3", "3.25"}));
+}
+
 TEST(LogTicks, WideAxesGetDecadesAndCountsReadAsPaperNumbers) {
     const auto ticks = logTicks(1e18, 1e22);
     int decades = 0;
