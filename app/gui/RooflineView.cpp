@@ -228,7 +228,7 @@ void RooflineView::redraw() {
 
     // Runtime over T: the roofline model on the chosen accelerator, and the measurements.
     timeChart_->clearSeries();
-    timeChart_->setAxes({tr("Context length T"), true, 256, 131072}, {tr("Time per layer, batch 1 (s)"), true, 1e-6, 10});
+    timeChart_->setAxes({tr("Context length T"), true, 256, 131072}, {tr("Layer time, B = 1 (s)"), true, 1e-6, 10});
     timeChart_->setTitle(tr("Attention vs mLSTM"));
     const auto tGrid = logGrid(256, 131072, 60);
     std::vector<QPointF> att, mlstm;
