@@ -144,8 +144,10 @@ void LossSurfaceView::waitForFit() {
 
 void LossSurfaceView::setGrid(int index) { grid_->setCurrentIndex(index); }
 
-data::RunFilter LossSurfaceView::filter() const {
-    data::RunFilter f = session_->filter(family());
+data::RunFilter LossSurfaceView::filter() const { return filter(family()); }
+
+data::RunFilter LossSurfaceView::filter(Family family) const {
+    data::RunFilter f = session_->filter(family);
     const int set = set_->currentData().toInt();
     if (set >= 0) f.experimentSet = static_cast<data::ExperimentSet>(set);
     // One context: the loss surface has no term for it. The study's 8192 where present.
@@ -215,31 +217,47 @@ void LossSurfaceView::computeNow() {
 std::vector<ViewTable> LossSurfaceView::tables() {
     computeNow();
     if (!fit_ || fit_->cancelled) return {};
-    if (!intervals_) {
-        fit::BootstrapSettings boot;
-        boot.resamples = 200;
-        intervals_ = fit::bootstrapLossSurface(fitPoints_, *fit_, fitSettings_, {}, boot);
-    }
-    const std::string model(accounting::familyLabel(fitFamily_));
+    fit::BootstrapSettings boot;
+    boot.resamples = 200;
+    if (!intervals_) intervals_ = fit::bootstrapLossSurface(fitPoints_, *fit_, fitSettings_, {}, boot);
     data::ExportTable t;
-    t.caption = "Fit of the loss surface $L(N,D) = E + (A N^{-\\alpha} + B D^{-\\beta})^{\\gamma}$ to " + std::to_string(fit_->nPoints) +
-                " " + model + " runs (Huber $\\delta = " + data::formatScientific(fitSettings_.huberDelta) + "$" +
-                (fitSettings_.fitGamma ? ", $\\gamma$ fitted" : ", $\\gamma = 1$") +
-                "), with 95\\% bootstrap intervals (200 resamples of the runs).";
     t.label = "tab:lnd_fit_params";
-    t.columns = {{"model", "Model", data::CellStyle::Text},       {"parameter", "Parameter", data::CellStyle::Text},
-                 {"estimate", "Estimate", data::CellStyle::Fixed3}, {"lower", "95\\% low", data::CellStyle::Fixed3},
-                 {"upper", "95\\% high", data::CellStyle::Fixed3}};
-    const std::array<double, 6> best = fit_->best.asArray();
+    t.columns = {{"model", "Model", data::CellStyle::Text},       {"parameter", "Parameter", data::CellStyle::Symbol},
+                 {"runs", "Runs", data::CellStyle::Integer},       {"estimate", "Estimate", data::CellStyle::Fixed3},
+                 {"lower", "95\\% low", data::CellStyle::Fixed3}, {"upper", "95\\% high", data::CellStyle::Fixed3}};
     const char* names[] = {"logA", "logB", "logE", "alpha", "beta", "gamma"};
     const char* shown[] = {"log A", "log B", "log E", "alpha", "beta", "gamma"};
-    for (std::size_t i = 0; i < best.size(); ++i) {
-        if (i == 5 && !fitSettings_.fitGamma) continue;
-        data::ExportCell lo, hi;
-        if (const auto* in = intervals_->find(names[i]); in && in->nValid > 0) lo = in->lower, hi = in->upper;
-        t.rows.push_back({model, std::string(shown[i]), best[i], lo, hi});
+    std::vector<std::string> counts;
+    for (Family f : {Family::Transformer, Family::Xlstm}) {
+        // The family on screen is the view's fit; the others are fitted here with the same
+        // settings, each on its own runs.
+        std::optional<fit::LossSurfaceFit> other;
+        std::optional<fit::BootstrapResult> otherIntervals;
+        if (f != fitFamily_) {
+            const auto pts = data::lossSurfacePoints(session_->runs(), filter(f)).points;
+            if (pts.size() < (fitSettings_.fitGamma ? 6u : 5u)) continue;
+            other = fit::fitLossSurface(pts, fitSettings_, {});
+            otherIntervals = fit::bootstrapLossSurface(pts, *other, fitSettings_, {}, boot);
+        }
+        const fit::LossSurfaceFit& fit = f == fitFamily_ ? *fit_ : *other;
+        const fit::BootstrapResult& intervals = f == fitFamily_ ? *intervals_ : *otherIntervals;
+        const std::string model(accounting::familyLabel(f));
+        counts.push_back(std::to_string(fit.nPoints) + " " + model);
+        const std::array<double, 6> best = fit.best.asArray();
+        for (std::size_t i = 0; i < best.size(); ++i) {
+            if (i == 5 && !fitSettings_.fitGamma) continue;
+            data::ExportCell lo, hi;
+            if (const auto* in = intervals.find(names[i]); in && in->nValid > 0) lo = in->lower, hi = in->upper;
+            t.rows.push_back({model, std::string(shown[i]), static_cast<double>(fit.nPoints), best[i], lo, hi});
+        }
     }
-    return {{QStringLiteral("fit"), tr("Fit parameters with intervals"), std::move(t)}};
+    std::string runs = counts.front();
+    for (std::size_t i = 1; i < counts.size(); ++i) runs += " and " + counts[i];
+    t.caption = "Fit of the loss surface $L(N,D) = E + (A N^{-\\alpha} + B D^{-\\beta})^{\\gamma}$ to " + runs +
+                " runs (Huber $\\delta = " + data::formatScientific(fitSettings_.huberDelta) + "$" +
+                (fitSettings_.fitGamma ? ", $\\gamma$ fitted" : ", $\\gamma = 1$") +
+                "), with 95\\% bootstrap intervals (200 resamples of the runs).";
+    return {{QStringLiteral("fit"), tr("Fit parameters with intervals, every family"), std::move(t)}};
 }
 
 void LossSurfaceView::cancelFit() {

@@ -36,8 +36,10 @@ public:
     QString explainHtml() const override;
     QChart* primaryChart() const override;
     void computeNow() override;
-    // The fitted parameters of the current family with 95 % bootstrap intervals (computed on the
-    // first call after a fit: 200 resamples of the runs, each refitted from the fit's best starts).
+    // The fitted parameters of every family with 95 % bootstrap intervals: the current family's
+    // fit, and the others fitted with the same settings on their own runs (200 resamples of the
+    // runs, each refitted from the fit's best starts; the current family's are kept until it is
+    // fitted again).
     std::vector<ViewTable> tables() override;
 
     // Starts a fit of the current family with the current settings (no-op while one runs).
@@ -59,6 +61,7 @@ private:
     void onFitDone();
     std::vector<fit::LossPoint> points() const;
     data::RunFilter filter() const;
+    data::RunFilter filter(accounting::Family family) const;
 
     Session* session_;
     PlotChart* chart_;

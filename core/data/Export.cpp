@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 #include "core/data/CsvReader.h"
 #include "core/data/RunTableIo.h"
@@ -74,7 +75,7 @@ std::string formatCount(double value) {
 
 std::string formatCell(const ExportCell& cell, CellStyle style) {
     if (std::holds_alternative<std::monostate>(cell)) return "";
-    if (const auto* s = std::get_if<std::string>(&cell)) return latexEscape(*s);
+    if (const auto* s = std::get_if<std::string>(&cell)) return style == CellStyle::Symbol ? latexSymbol(*s) : latexEscape(*s);
     const double v = std::get<double>(cell);
     if (!std::isfinite(v)) return "";
     char buf[64];
@@ -86,7 +87,8 @@ std::string formatCell(const ExportCell& cell, CellStyle style) {
         case CellStyle::Fixed4: std::snprintf(buf, sizeof buf, "%.4f", v); return buf;
         case CellStyle::Scientific: return formatScientific(v);
         case CellStyle::Count: return formatCount(v);
-        case CellStyle::Text: return roundTrip(v);
+        case CellStyle::Text:
+        case CellStyle::Symbol: return roundTrip(v);
     }
     return roundTrip(v);
 }
@@ -106,6 +108,27 @@ std::string latexEscape(const std::string& text) {
         }
     }
     return out;
+}
+
+std::string latexSymbol(const std::string& text) {
+    static const std::set<std::string> commands{
+        "log",   "ln",    "exp",   "alpha", "beta",    "gamma", "delta", "epsilon", "zeta",  "eta",   "theta",
+        "iota",  "kappa", "lambda", "mu",   "nu",      "xi",    "pi",    "rho",     "sigma", "tau",   "upsilon",
+        "phi",   "chi",   "psi",   "omega", "Gamma",   "Delta", "Theta", "Lambda",  "Xi",    "Pi",    "Sigma",
+        "Upsilon", "Phi", "Psi",   "Omega"};
+    if (text.empty()) return "";
+    std::string out = "$";
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find(' ', start), text.size());
+        const std::string word = text.substr(start, end - start);
+        if (!word.empty()) {
+            if (out.size() > 1) out += ' ';
+            out += commands.count(word) ? "\\" + word : latexEscape(word);
+        }
+        start = end + 1;
+    }
+    return out + "$";
 }
 
 QByteArray toCsv(const ExportTable& table) {
@@ -128,7 +151,7 @@ QByteArray toLatex(const ExportTable& table) {
     std::string spec, header;
     for (std::size_t i = 0; i < table.columns.size(); ++i) {
         const auto& c = table.columns[i];
-        spec += c.style == CellStyle::Text ? 'l' : 'r';
+        spec += c.style == CellStyle::Text || c.style == CellStyle::Symbol ? 'l' : 'r';
         header += (i ? " & " : "") + (c.label.empty() ? latexEscape(c.key) : c.label);
     }
     std::string out;

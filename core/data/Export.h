@@ -23,6 +23,7 @@ enum class CellStyle {
     Fixed4,      // 2.7331 (losses)
     Scientific,  // 1.78e20 (FLOPs, budgets): 3 significant digits, the paper's "e" notation
     Count,       // 406M, 22.8B, 1.03T (parameters, tokens): 3 significant digits
+    Symbol,      // a symbol in plain words, "log A", "alpha": LaTeX math ($\log A$, $\alpha$), as is elsewhere
 };
 
 struct ExportColumn {
@@ -48,6 +49,9 @@ std::string formatCount(double value);
 std::string formatCell(const ExportCell& cell, CellStyle style);
 // Escapes LaTeX's special characters in plain text.
 std::string latexEscape(const std::string& text);
+// "log A" -> "$\log A$", "alpha" -> "$\alpha$": Greek letter names and log, ln, exp become
+// LaTeX commands; other words are escaped.
+std::string latexSymbol(const std::string& text);
 
 QByteArray toCsv(const ExportTable& table);
 QByteArray toLatex(const ExportTable& table);

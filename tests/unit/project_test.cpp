@@ -476,6 +476,23 @@ TEST(Export, LatexIsBooktabsLikeTheAppendix) {
     EXPECT_EQ(latexEscape("a_b & 50% #1"), "a\\_b \\& 50\\% \\#1");
 }
 
+// Symbols read as words in CSV ("alpha") and as the paper's math in LaTeX.
+TEST(Export, SymbolsAreMathInLatexAndWordsInCsv) {
+    EXPECT_EQ(latexSymbol("log A"), "$\\log A$");
+    EXPECT_EQ(latexSymbol("alpha"), "$\\alpha$");
+    EXPECT_EQ(latexSymbol("N_opt  Lambda"), "$N\\_opt \\Lambda$");
+    EXPECT_EQ(latexSymbol("alphabet"), "$alphabet$") << "only whole words are commands";
+    EXPECT_EQ(latexSymbol(""), "");
+    ExportTable t;
+    t.columns = {{"parameter", "Parameter", CellStyle::Symbol}, {"estimate", "", CellStyle::Fixed3}};
+    t.rows = {{std::string("log E"), 0.5}, {std::string("gamma"), 0.25}};
+    const std::string latex = toLatex(t).toStdString();
+    EXPECT_NE(latex.find("\\begin{tabular}{lr}"), std::string::npos) << latex;
+    EXPECT_NE(latex.find("$\\log E$ & 0.500 \\\\"), std::string::npos) << latex;
+    EXPECT_NE(latex.find("$\\gamma$ & 0.250 \\\\"), std::string::npos) << latex;
+    EXPECT_EQ(toCsv(t).toStdString(), "parameter,estimate\nlog E,0.5\ngamma,0.25\n");
+}
+
 TEST(Export, CsvKeepsFullPrecisionAndQuotes) {
     ExportTable t;
     t.columns = {{"name", "", CellStyle::Text}, {"flops", "", CellStyle::Scientific}};

@@ -155,25 +155,57 @@ TEST_F(Tables, IsoFlopLawsCarryTheViewsFitAndIntervalsThatBracketIt) {
     EXPECT_TRUE(csv.startsWith(QStringLiteral("model,budget,flops_mean,runs,n_opt,d_opt,loss_at_n_opt,in_power_law\n"))) << csv.toStdString();
 }
 
-// The loss-surface fit: the parameters the view fitted, each inside its 95 % interval.
-TEST_F(Tables, SurfaceFitParametersCarryBootstrapIntervals) {
+// The loss-surface fit: the parameters of every family, each inside its 95 % interval. The
+// family on screen is the view's fit; another family's rows are what the view fits when that
+// family is chosen.
+TEST_F(Tables, SurfaceFitParametersOfEveryFamilyCarryBootstrapIntervals) {
     auto* surface = qobject_cast<LossSurfaceView*>(show("surface"));
     ASSERT_NE(surface, nullptr);
+    surface->setGrid(1);  // the quick grid: the same for the table's fits and the view's
+    surface->startFit();
+    surface->waitForFit();
     const std::vector<ViewTable> tables = surface->tables();
     ASSERT_TRUE(surface->result());
-    const auto best = surface->result()->best.asArray();
     const ExportTable& t = tables.front().table;
-    ASSERT_EQ(t.rows.size(), 6u);
-    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    ASSERT_EQ(t.rows.size(), 12u) << "six parameters of each family";
+    auto rowsOf = [&](const std::string& model) {
+        std::vector<std::vector<ExportCell>> rows;
+        for (const auto& row : t.rows)
+            if (text(row, 0) == model) rows.push_back(row);
+        return rows;
+    };
+    const std::string shownModel(scalex::accounting::familyLabel(surface->family()));
+    const auto shown = rowsOf(shownModel);
+    const std::string otherModel = shownModel == "Transformer" ? "xLSTM" : "Transformer";
+    const auto other = rowsOf(otherModel);
+    ASSERT_EQ(shown.size(), 6u);
+    ASSERT_EQ(other.size(), 6u);
+    const auto best = surface->result()->best.asArray();
+    for (std::size_t i = 0; i < 6; ++i) {
         SCOPED_TRACE(text(t.rows[i], 1));
-        const double estimate = number(t.rows[i], column(t, "estimate"));
+        const double estimate = number(shown[i], column(t, "estimate"));
         EXPECT_DOUBLE_EQ(estimate, best[i]);
-        EXPECT_LE(number(t.rows[i], column(t, "lower")), estimate);
-        EXPECT_GE(number(t.rows[i], column(t, "upper")), estimate);
+        EXPECT_EQ(number(shown[i], column(t, "runs")), surface->result()->nPoints);
+        for (const auto* row : {&shown[i], &other[i]}) {
+            EXPECT_LE(number(*row, column(t, "lower")), number(*row, column(t, "estimate")));
+            EXPECT_GE(number(*row, column(t, "upper")), number(*row, column(t, "estimate")));
+        }
     }
+    // The other family, chosen in the view and fitted there, gives the table's numbers.
+    auto* family = surface->findChild<QComboBox*>("family");
+    ASSERT_NE(family, nullptr);
+    family->setCurrentIndex(family->findText(QString::fromStdString(otherModel)));
+    surface->startFit();
+    surface->waitForFit();
+    ASSERT_TRUE(surface->result());
+    const auto otherBest = surface->result()->best.asArray();
+    for (std::size_t i = 0; i < 6; ++i) EXPECT_NEAR(number(other[i], column(t, "estimate")), otherBest[i], 1e-9) << text(other[i], 1);
+    EXPECT_EQ(number(other[0], column(t, "runs")), surface->result()->nPoints);
+
     const QString latex = QString::fromUtf8(scalex::data::toLatex(t));
     EXPECT_TRUE(latex.contains(QStringLiteral("\\label{tab:lnd_fit_params}")));
     EXPECT_TRUE(latex.contains(QStringLiteral("$\\gamma$ fitted"))) << "captions are LaTeX: " << latex.toStdString();
+    EXPECT_TRUE(latex.contains(QStringLiteral(" Transformer and "))) << "the caption counts each family's runs";
 }
 
 // The appendix-style table of the compute-optimal view holds what its table widget shows, in
