@@ -402,7 +402,7 @@ std::vector<ViewTable> IsoFlopView::tables() {
     laws.label = "tab:isoflop_powerlaws";
     laws.columns = {{"model", "Model", data::CellStyle::Text},
                     {"context", "$T$", data::CellStyle::Integer},
-                    {"law", "Law", data::CellStyle::Text},
+                    {"law", "Law", data::CellStyle::Symbol},
                     {"coefficient", "Coefficient", data::CellStyle::Scientific},
                     {"coefficient_lower", "95\\% low", data::CellStyle::Scientific},
                     {"coefficient_upper", "95\\% high", data::CellStyle::Scientific},

@@ -307,9 +307,11 @@ std::vector<ViewTable> OptimalView::tables() {
         sizes.rows.push_back(std::move(row));
     }
     data::ExportTable query;
-    query.caption = "Compute-optimal configuration for " + data::latexEscape(mode_->currentText().toStdString()) + " = " +
-                    data::latexEscape(value_->text().trimmed().toStdString()) + " at context length " + context + ", from " +
-                    method + ".";
+    const std::string value = data::latexEscape(value_->text().trimmed().toStdString());
+    const std::string asked = mode_->currentIndex() == 0   ? "a training budget $H$ = " + value + " FLOPs"
+                              : mode_->currentIndex() == 1 ? "a model size $N$ = " + value + " parameters"
+                                                           : "a target loss of " + value;
+    query.caption = "Compute-optimal configuration for " + asked + " at context length " + context + ", from " + method + ".";
     query.columns = {{"model", "Model", data::CellStyle::Text},          {"n_opt", "$N^*$", data::CellStyle::Count},
                      {"d_opt", "$D^*$", data::CellStyle::Count},         {"tokens_per_param", "$D^*/N^*$", data::CellStyle::Fixed1},
                      {"budget", "$H$ (FLOPs)", data::CellStyle::Scientific}, {"loss", "$\\hat L$", data::CellStyle::Fixed3}};

@@ -124,7 +124,23 @@ std::string latexSymbol(const std::string& text) {
         const std::string word = text.substr(start, end - start);
         if (!word.empty()) {
             if (out.size() > 1) out += ' ';
-            out += commands.count(word) ? "\\" + word : latexEscape(word);
+            if (commands.count(word)) {
+                out += "\\" + word;
+            } else {
+                for (char c : word) {
+                    switch (c) {
+                        case '*': out += "^{*}"; break;  // N* is N^*
+                        case '&': case '%': case '$': case '#': case '_': case '{': case '}':
+                            out += '\\';
+                            out += c;
+                            break;
+                        case '~': out += "\\sim{}"; break;
+                        case '^': out += "\\wedge{}"; break;
+                        case '\\': out += "\\backslash{}"; break;
+                        default: out += c;
+                    }
+                }
+            }
         }
         start = end + 1;
     }

@@ -49,8 +49,8 @@ std::string formatCount(double value);
 std::string formatCell(const ExportCell& cell, CellStyle style);
 // Escapes LaTeX's special characters in plain text.
 std::string latexEscape(const std::string& text);
-// "log A" -> "$\log A$", "alpha" -> "$\alpha$": Greek letter names and log, ln, exp become
-// LaTeX commands; other words are escaped.
+// "log A" -> "$\log A$", "alpha" -> "$\alpha$", "N*(H)" -> "$N^{*}(H)$": Greek letter names and
+// log, ln, exp become LaTeX commands, a star a superscript; other characters are escaped for math.
 std::string latexSymbol(const std::string& text);
 
 QByteArray toCsv(const ExportTable& table);

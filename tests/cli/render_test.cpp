@@ -131,11 +131,12 @@ TEST(RenderVerb, ViewTablesAsBooktabsCsvAndJsonRecords) {
         ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
     }
     const QString latex = QString::fromUtf8(fileBytes(tex));
-    for (const char* want : {"\\toprule", "\\midrule", "\\bottomrule", "\\label{tab:isoflop_powerlaws}", "95\\% low", "N*(H)"})
+    for (const char* want : {"\\toprule", "\\midrule", "\\bottomrule", "\\label{tab:isoflop_powerlaws}", "95\\% low", "$N^{*}(H)$"})
         EXPECT_TRUE(latex.contains(QLatin1String(want))) << want << "\n" << latex.toStdString();
     const QStringList lines = QString::fromUtf8(fileBytes(csv)).split('\n', Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 5) << "a header and N*, D* of both families";
     EXPECT_EQ(lines[0], "model,context,law,coefficient,coefficient_lower,coefficient_upper,exponent,exponent_lower,exponent_upper,budgets,r2");
+    EXPECT_TRUE(lines[1].contains(QStringLiteral(",N*(H),"))) << "symbols stay plain in CSV: " << lines[1].toStdString();
     const QJsonArray records = QJsonDocument::fromJson(fileBytes(json)).array();
     ASSERT_EQ(records.size(), 4);
     for (const QJsonValue& v : records) {

@@ -482,6 +482,8 @@ TEST(Export, SymbolsAreMathInLatexAndWordsInCsv) {
     EXPECT_EQ(latexSymbol("alpha"), "$\\alpha$");
     EXPECT_EQ(latexSymbol("N_opt  Lambda"), "$N\\_opt \\Lambda$");
     EXPECT_EQ(latexSymbol("alphabet"), "$alphabet$") << "only whole words are commands";
+    EXPECT_EQ(latexSymbol("N*(H)"), "$N^{*}(H)$");
+    EXPECT_EQ(latexSymbol("a^b~c\\"), "$a\\wedge{}b\\sim{}c\\backslash{}$") << "nothing that breaks math mode";
     EXPECT_EQ(latexSymbol(""), "");
     ExportTable t;
     t.columns = {{"parameter", "Parameter", CellStyle::Symbol}, {"estimate", "", CellStyle::Fixed3}};
