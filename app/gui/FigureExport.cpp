@@ -31,6 +31,7 @@
 
 #include "app/gui/MainWindow.h"
 #include "app/gui/PlotChart.h"
+#include "app/gui/Recipes.h"
 #include "app/gui/Session.h"
 #include "core/data/Export.h"
 #include "core/data/RunAnalyses.h"
@@ -154,10 +155,14 @@ bool renderPaperFigures(const QString& project, const QString& outDir, const Fig
     struct Figure {
         const char* name;
         const char* view;
+        QJsonObject controls;
     };
-    const Figure figures[] = {{"fig1_pareto_front", "pareto"},      {"fig3_overtraining_slopes", "overtraining"},
-                              {"fig4_isoflop", "isoflop"},          {"fig5_context_length", "context"},
-                              {"fig6_inference_runtimes", "inference"}, {"fig_roofline", "roofline"}};
+    const Figure figures[] = {{"fig1_pareto_front", "pareto", {}},
+                              {"fig3_overtraining_slopes", "overtraining", {}},
+                              {"fig4_isoflop", "isoflop", {}},
+                              {"fig5_context_length", "context", {}},
+                              {"fig6_inference_runtimes", "inference", {{"stage", "TTFT and step time (Fig. 6)"}}},
+                              {"fig_roofline", "roofline", {}}};
     for (const Figure& f : figures)
         for (const char* suffix : {"pdf", "png"}) {
             RenderRequest r;
@@ -165,6 +170,7 @@ bool renderPaperFigures(const QString& project, const QString& outDir, const Fig
             r.view = QString::fromLatin1(f.view);
             r.out = QDir(outDir).filePath(QStringLiteral("%1.%2").arg(QLatin1String(f.name), QLatin1String(suffix)));
             r.style = style;
+            r.controls = f.controls;
             if (QLatin1String(suffix) == QLatin1String("png")) r.style.dpi = 150;
             if (!renderFigure(r, error)) return false;
             *written << QFileInfo(r.out).fileName();
@@ -538,6 +544,15 @@ bool renderFigure(const RenderRequest& request, QString* error) {
     auto opened = openHeadless(request.project, request.style.dark && !request.style.paper, error);
     if (!opened) return false;
     ViewPanel* panel = showViewNow(*opened, request.view);
+    if (!request.controls.isEmpty()) {
+        if (const QStringList notes = restoreControls(panel, request.controls); !notes.isEmpty()) {
+            *error = QStringLiteral("the view '%1': %2").arg(request.view, notes.join("; "));
+            return false;
+        }
+        panel->computeNow();
+        QCoreApplication::processEvents();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    }
     if (panel->charts().empty()) {
         *error = QStringLiteral("--view: the view '%1' has no chart").arg(request.view);
         return false;

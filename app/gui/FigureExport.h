@@ -2,6 +2,7 @@
 // Figures for papers: a view's charts rendered to PDF, SVG (vector, text kept as text) or PNG at a
 // physical size, optionally in the "paper" style (white background, font sizes matched to the
 // width, thin lines, no window chrome). No Qt Widgets in this header: the CLI calls it too.
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <memory>
@@ -28,6 +29,7 @@ struct RenderRequest {
     QString view;     // view id, e.g. "pareto"
     QString out;      // .pdf, .svg or .png
     FigureStyle style;
+    QJsonObject controls;  // the view's controls to set first, by name (as a recipe keeps them)
 };
 
 // Opens the project headless, brings the view up to date (fits included) and writes the figure.

@@ -48,6 +48,7 @@ InferenceView::InferenceView(QWidget* parent) : ViewPanel(parent) {
     stage_->setObjectName(QStringLiteral("stage"));
     stage_->addItem(tr("Time to first token"), static_cast<int>(Stage::Prefill));
     stage_->addItem(tr("Step time"), static_cast<int>(Stage::Decode));
+    stage_->addItem(tr("TTFT and step time (Fig. 6)"), -1);
     batch_ = new QComboBox(this);
     batch_->setObjectName(QStringLiteral("batch"));
     transformer_ = new QComboBox(this);
@@ -175,9 +176,15 @@ void InferenceView::refit() {
     }
 }
 
+Stage InferenceView::stage() const {
+    return sizesLayout() ? Stage::Prefill : static_cast<Stage>(stage_->currentData().toInt());
+}
+
+bool InferenceView::sizesLayout() const { return stage_->currentData().toInt() < 0; }
+
 void InferenceView::drawModel(PlotChart* chart, const std::string& model, Family family) {
     const Theme& theme = Theme::current();
-    const Stage stage = static_cast<Stage>(stage_->currentData().toInt());
+    const Stage stage = this->stage();
     const inference::WorkSettings settings;
     chart->clearSeries();
     chart->legend()->setAlignment(Qt::AlignRight);  // one entry per batch size: a column reads best
@@ -219,12 +226,88 @@ void InferenceView::drawModel(PlotChart* chart, const std::string& model, Family
     chart->fitRangesToData(0.05);
 }
 
+void InferenceView::drawSizes(PlotChart* chart, Stage stage) {
+    const Theme& theme = Theme::current();
+    const inference::WorkSettings settings;
+    const double b = std::max(1.0, batch_->currentData().toDouble());
+    chart->clearSeries();
+    chart->legend()->setAlignment(Qt::AlignRight);
+    chart->setTitle(stage == Stage::Prefill ? tr("Time to first token, B = %1").arg(b) : tr("Step time, B = %1").arg(b));
+    chart->setAxes({tr("Prefill tokens"), true, 100, 20000}, {stage == Stage::Prefill ? tr("TTFT (s)") : tr("Step time (s)"), true, 1e-3, 10});
+    struct Line {
+        QString name;
+        Family family;
+        Qt::PenStyle style;
+        accounting::ModelConfig config;
+        std::string measured;  // the model's name in the measurements; empty: the roofline estimate
+        double params;
+    };
+    std::vector<Line> lines;
+    if (data_) {
+        for (const auto& m : data_->models)
+            if (m.config) {
+                const Qt::PenStyle style = m.family == Family::Xlstm ? Qt::DashLine : (m.familyTag == "llama3" ? Qt::DotLine : Qt::SolidLine);
+                lines.push_back({QString::fromStdString(m.model), m.family, style, *m.config, m.model,
+                                 static_cast<double>(accounting::countParameters(*m.config).total())});
+            }
+    } else {
+        // The appendix's Token/Param models of 400M, 1.4B, 2.7B and 7B parameters.
+        QString error;
+        if (const auto table = data::loadAppendixConfigs(QString::fromLatin1(kConfigs), &error))
+            for (const auto& row : *table)
+                if (row.experimentSet == "tokenparam" && row.paramsM >= 400 && (row.paramsM < 800 || row.paramsM > 1000)) {
+                    const double n = static_cast<double>(accounting::countParameters(row.config).total());
+                    lines.push_back({tr("%1 %2").arg(QString::fromUtf8(accounting::familyLabel(row.config.family).data()), formatCount(n)),
+                                     row.config.family, row.config.family == Family::Xlstm ? Qt::DashLine : Qt::SolidLine, row.config,
+                                     std::string(), n});
+                }
+    }
+    // Colour by size: the k-th smallest of each family (and tag) takes the k-th shade.
+    std::map<std::pair<int, int>, std::vector<double>> sizes;  // (family, pen style) -> sizes
+    for (const Line& l : lines) sizes[{static_cast<int>(l.family), static_cast<int>(l.style)}].push_back(l.params);
+    std::size_t shades = 1;
+    for (auto& [key, v] : sizes) {
+        std::sort(v.begin(), v.end());
+        shades = std::max(shades, v.size());
+    }
+    std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
+        return std::tie(a.family, a.style, a.params) < std::tie(b.family, b.style, b.params);
+    });
+    const auto acc = inference::paperAccelerator(accelerator_->currentText().toStdString()).value_or(inference::paperAccelerators().back());
+    const auto rates = inference::ratesFromAccelerator(acc, 0.4, 0.6);
+    for (const Line& l : lines) {
+        const auto& v = sizes[{static_cast<int>(l.family), static_cast<int>(l.style)}];
+        const auto rank = static_cast<int>(std::lower_bound(v.begin(), v.end(), l.params) - v.begin());
+        const QColor color = theme.sequential(rank + static_cast<int>(shades - v.size()), static_cast<int>(shades));
+        const auto* fit = l.measured.empty() ? nullptr : fitOf(l.measured, stage);
+        const inference::StageModel model = fit && fit->ok ? fit->model : (stage == Stage::Prefill ? rates.prefill : rates.decode);
+        std::vector<QPointF> measured, curve;
+        if (!l.measured.empty())
+            for (const auto& p : data_->points) {
+                const double ms = stage == Stage::Prefill ? p.ttftMs : p.stepMs;
+                if (p.model == l.measured && p.batch == b && ms > 0 && p.prefill > 0) measured.push_back({p.prefill, ms / 1000.0});
+            }
+        for (double T = 128; T <= 16384 * 1.01; T *= std::pow(2.0, 0.25))
+            curve.push_back({T, model.time(inference::stageWork(stage, l.config, b, T, settings), b)});
+        chart->addLine(l.name, color, curve, 1.5, l.style);
+        if (!measured.empty()) PlotChart::hideFromLegend(chart, chart->addScatter(l.name, color, measured, 5));
+    }
+    chart->fitRangesToData(0.05);
+}
+
 void InferenceView::redraw() {
     const Theme& theme = Theme::current();
-    drawModel(charts_[0], transformer_->currentText().toStdString(), Family::Transformer);
-    drawModel(charts_[1], xlstm_->currentText().toStdString(), Family::Xlstm);
+    transformer_->setEnabled(!sizesLayout());
+    xlstm_->setEnabled(!sizesLayout());
+    if (sizesLayout()) {
+        drawSizes(charts_[0], Stage::Prefill);
+        drawSizes(charts_[1], Stage::Decode);
+    } else {
+        drawModel(charts_[0], transformer_->currentText().toStdString(), Family::Transformer);
+        drawModel(charts_[1], xlstm_->currentText().toStdString(), Family::Xlstm);
+    }
     // Utilisation over model size.
-    const Stage stage = static_cast<Stage>(stage_->currentData().toInt());
+    const Stage stage = this->stage();
     const auto acc = inference::paperAccelerator(accelerator_->currentText().toStdString()).value_or(inference::paperAccelerators().back());
     PlotChart* u = charts_[2];
     u->clearSeries();
@@ -256,7 +339,7 @@ void InferenceView::redraw() {
 }
 
 void InferenceView::answerDeployment() {
-    const Stage stage = static_cast<Stage>(stage_->currentData().toInt());
+    const Stage stage = this->stage();
     const double budgetMs = budget_->text().toDouble(), prefill = prefill_->text().toDouble(), factor = factor_->text().toDouble();
     if (!(budgetMs > 0) || !(prefill >= 0) || !(factor > 1)) {
         answer_->setText(tr("Enter a positive budget, a prefill length and a factor above 1."));
@@ -331,7 +414,9 @@ QString InferenceView::explainHtml() const {
               "<p>The Transformer's step time grows with the prefill length because its KV cache grows; the "
               "xLSTM's state has a fixed size, so its step time stays flat.</p>"
               "<p>α<sub>eff</sub>/α<sub>acc</sub> is the share of the accelerator's peak that a model attains; "
-              "larger models use the hardware better.</p><p>%1</p>")
+              "larger models use the hardware better.</p>"
+              "<p><i>TTFT and step time (Fig. 6)</i> draws both stages for several model sizes at once, "
+              "colour by size, Transformers solid (Llama 3 dotted) and xLSTMs dashed, as the paper's Fig. 6.</p><p>%1</p>")
         .arg(data_ ? tr("Fitted to %1 measured points.").arg(data_->points.size())
                    : tr("No measurements loaded: curves use 40 % of the accelerator's FLOP/s and 60 % of its bandwidth. "
                         "Load the study's inference_results CSV to see measured points and fits."));

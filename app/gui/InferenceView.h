@@ -2,7 +2,8 @@
 // Inference-time scaling (Sec. 4, App. "Modeling Inference Characteristics"): time to first token
 // and decode step time over the prefill length, measured points and the fitted runtime model
 // TTFT = FLOPs/α_eff + ε, step = bytes/β_eff + ε (+ κ·B), a Transformer and an xLSTM side by side;
-// α_eff/α_acc over model size; and the deployment questions as a small form.
+// α_eff/α_acc over model size; and the deployment questions as a small form. "TTFT and step
+// time (Fig. 6)" lays the charts out as the paper's Fig. 6: both stages, several model sizes.
 #include <map>
 #include <optional>
 #include <string>
@@ -43,6 +44,13 @@ private:
     void refit();
     void redraw();
     void drawModel(PlotChart* chart, const std::string& model, accounting::Family family);
+    // The paper's Fig. 6: one stage over the prefill length for several model sizes of both
+    // families at the chosen batch size (1 when "all").
+    void drawSizes(PlotChart* chart, inference::Stage stage);
+    // The stage the charts of one model, the utilisation and the deployment questions show
+    // (time to first token in the Fig. 6 layout).
+    inference::Stage stage() const;
+    bool sizesLayout() const;
     void answerDeployment();
 
     PlotChart* charts_[3];

@@ -44,14 +44,24 @@ int multiplesWithin(double lo, double hi, double step) {
 
 }  // namespace
 
+namespace {
+
+// 1e-3 -> "10⁻³", 2e19 -> "2×10¹⁹".
+QString powerOfTen(double v) {
+    const int e = static_cast<int>(std::floor(std::log10(v) + 1e-9));
+    const double mantissa = v / std::pow(10.0, e);
+    if (std::fabs(mantissa - 1.0) < 1e-6) return QStringLiteral("10") + superscript(e);
+    return QString::number(mantissa, 'g', 3) + QChar(0x00D7) + QStringLiteral("10") + superscript(e);
+}
+
+}  // namespace
+
 QString formatTickValue(double v, bool siSuffix) {
     if (!(v > 0)) return QString::number(v);
     const int e = static_cast<int>(std::floor(std::log10(v) + 1e-9));
     if (siSuffix) return formatCount(v);
     if (e >= -2 && e <= 3) return QString::number(v, 'g', 4);
-    const double mantissa = v / std::pow(10.0, e);
-    if (std::fabs(mantissa - 1.0) < 1e-6) return QStringLiteral("10") + superscript(e);
-    return QString::number(mantissa, 'g', 3) + QChar(0x00D7) + QStringLiteral("10") + superscript(e);
+    return powerOfTen(v);
 }
 
 QString formatCount(double v) {
@@ -113,6 +123,15 @@ std::vector<Tick> logTicks(double lo, double hi, int target) {
             ticks.push_back({v, labelled ? formatTickValue(v) : QString(), labelled});
         }
     }
+    // One notation per axis: where one label needs a power of ten, all are written so
+    // ("10⁻³, 10⁻²", not "10⁻³, 0.01"). Plain numbers are those from 0.01 to 9999.
+    const bool anyPower = std::any_of(ticks.begin(), ticks.end(), [](const Tick& t) {
+        const int e = static_cast<int>(std::floor(std::log10(t.value) + 1e-9));
+        return t.major && (e < -2 || e > 3);
+    });
+    if (anyPower)
+        for (Tick& t : ticks)
+            if (t.major) t.label = powerOfTen(t.value);
     return ticks;
 }
 

@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QFontComboBox>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -256,6 +257,31 @@ TEST_F(Figures, CrowdedCategoryChartsStackInASingleColumn) {
 // What the figure shows is what the view showed: the recipe keeps the view's controls, the
 // analysis settings, excluded runs and the selection, and draws the same bytes after the project
 // is saved, reopened, and the window moved on.
+// A render can set the view's controls first (the paper's Fig. 6 is the inference view in its
+// "TTFT and step time" layout); a control the view lacks, or a value it does not offer, is an
+// error naming it, and no file is written.
+TEST_F(Figures, RenderSetsTheViewsControlsOrSaysWhichOneItCannot) {
+    QTemporaryDir dir;
+    RenderRequest request;
+    request.view = QStringLiteral("inference");
+    request.out = dir.filePath("fig6.svg");
+    request.controls = QJsonObject{{"stage", "TTFT and step time (Fig. 6)"}};
+    QString error;
+    ASSERT_TRUE(renderFigure(request, &error)) << error.toStdString();
+    const QStringList texts = svgTexts(fileBytes(request.out));
+    for (const char* want : {"Time to first token, B = 1", "Step time, B = 1", "Transformer 6.86B", "xLSTM 407M"})
+        EXPECT_TRUE(texts.contains(QString::fromUtf8(want))) << want << " in " << texts.join(" | ").toStdString();
+
+    request.out = dir.filePath("bad.svg");
+    request.controls = QJsonObject{{"stage", "Throughput"}};
+    EXPECT_FALSE(renderFigure(request, &error));
+    EXPECT_TRUE(error.contains("stage") && error.contains("Throughput")) << error.toStdString();
+    request.controls = QJsonObject{{"colour", "red"}};
+    EXPECT_FALSE(renderFigure(request, &error));
+    EXPECT_TRUE(error.contains("colour")) << error.toStdString();
+    EXPECT_FALSE(QFile::exists(request.out));
+}
+
 TEST_F(Figures, RecipeKeptInTheProjectRedrawsTheSameFigureAfterReopening) {
     QString error;
     auto window = openHeadless(QString(), false, &error);

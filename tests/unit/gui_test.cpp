@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <cmath>
+#include <set>
 #include <QDir>
 #include <QFile>
 #include <QMessageBox>
@@ -12,7 +14,10 @@
 #include <QTemporaryDir>
 #include <QEventLoop>
 #include <QTimer>
+#include <QComboBox>
 #include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
 
 #include "app/gui/AnalysisViews.h"
 #include "app/gui/ContextView.h"
@@ -86,6 +91,18 @@ TEST(LogTicks, ShortNarrowAxisStillGetsThreeLabels) {
     for (const auto& t : logTicks(2.55, 3.4, 3))
         if (t.major) loss << t.label;
     EXPECT_EQ(loss, (QStringList{"2.75", "3", "3.25"}));
+}
+
+// An axis writes its labels one way: all powers of ten once one of them needs it.
+TEST(LogTicks, OneNotationPerAxis) {
+    QStringList small, plain;
+    for (const auto& t : logTicks(1e-4, 0.5, 6))
+        if (t.major) small << t.label;
+    EXPECT_TRUE(small.contains(QStringLiteral("10⁻²"))) << small.join(' ').toStdString();
+    EXPECT_FALSE(small.contains(QStringLiteral("0.01"))) << small.join(' ').toStdString();
+    for (const auto& t : logTicks(0.01, 1000, 6))
+        if (t.major) plain << t.label;
+    EXPECT_EQ(plain, (QStringList{"0.01", "0.1", "1", "10", "100", "1000"}));
 }
 
 TEST(LogTicks, WideAxesGetDecadesAndCountsReadAsPaperNumbers) {
@@ -285,6 +302,71 @@ TEST_F(Gui, InferenceViewFitsTheStudysMeasurementsAndAnswersDeploymentQuestions)
     EXPECT_FALSE(inference->loadMeasurements(scalex::test::sharedPath("data/xlstm/tokenparam_runs_ctx8192.csv"), &error));
     EXPECT_TRUE(error.contains("tokenparam_runs_ctx8192.csv")) << error.toStdString();
     EXPECT_TRUE(inference->measurements());
+}
+
+namespace {
+// The named lines of a chart (those in its legend), by name.
+std::map<QString, QLineSeries*> namedLines(QChart* chart) {
+    std::map<QString, QLineSeries*> out;
+    for (QAbstractSeries* s : chart->series())
+        if (auto* line = qobject_cast<QLineSeries*>(s); line && !line->name().isEmpty()) out[line->name()] = line;
+    return out;
+}
+}  // namespace
+
+// The paper's Fig. 6: TTFT and step time over the prefill length for several sizes of both
+// families. Without measurements, the roofline estimates of the appendix's models: the
+// Transformer's step time grows with its KV cache, the xLSTM's stays flat, and at 16k tokens of
+// prefill the 7B xLSTM reaches its first token sooner.
+TEST_F(Gui, InferenceFig6LayoutShowsBothStagesForSeveralSizes) {
+    auto* inference = view<InferenceView>();
+    ASSERT_NE(inference, nullptr);
+    window->showView("inference");
+    auto* stage = inference->findChild<QComboBox*>("stage");
+    ASSERT_NE(stage, nullptr);
+    stage->setCurrentIndex(stage->findText("TTFT and step time (Fig. 6)"));
+    ASSERT_GE(stage->currentIndex(), 0);
+    const auto charts = inference->charts();
+    ASSERT_GE(charts.size(), 2u);
+    EXPECT_TRUE(charts[0]->title().startsWith("Time to first token")) << charts[0]->title().toStdString();
+    EXPECT_TRUE(charts[1]->title().startsWith("Step time")) << charts[1]->title().toStdString();
+    EXPECT_FALSE(inference->findChild<QComboBox*>("transformer")->isEnabled()) << "one model per family does not apply";
+    const auto ttft = namedLines(charts[0]), step = namedLines(charts[1]);
+    ASSERT_EQ(ttft.size(), 8u);
+    ASSERT_EQ(step.size(), 8u);
+    for (const auto& [name, line] : step) {
+        SCOPED_TRACE(name.toStdString());
+        const auto points = line->points();
+        ASSERT_GT(points.size(), 10);
+        const double growth = std::pow(10.0, points.back().y() - points.front().y());  // the series hold log10 values
+        if (name.startsWith("Transformer")) EXPECT_GT(growth, 1.1) << "the KV cache grows";
+        else EXPECT_NEAR(growth, 1.0, 0.02) << "the state does not";
+        EXPECT_EQ(line->pen().style(), name.startsWith("xLSTM") ? Qt::DashLine : Qt::SolidLine);
+    }
+    EXPECT_LT(ttft.at("xLSTM 6.87B")->points().back().y() + std::log10(1.2), ttft.at("Transformer 6.86B")->points().back().y())
+        << "at 16k tokens the 7B xLSTM's first token comes at least 1.2x sooner";
+    // Sizes share colours across the families: the k-th size of each has the same shade.
+    EXPECT_EQ(ttft.at("xLSTM 407M")->color(), ttft.at("Transformer 407M")->color());
+    EXPECT_NE(ttft.at("xLSTM 407M")->color(), ttft.at("xLSTM 6.87B")->color());
+
+    // With the study's measurements: every measured model, its points and its fitted curve.
+    if (scalex::test::sharedDir().isEmpty()) return;
+    QString error;
+    ASSERT_TRUE(inference->loadMeasurements(scalex::test::sharedPath("data/xlstm/inference_results_df_dict_xlstm.csv"), &error))
+        << error.toStdString();
+    stage->setCurrentIndex(stage->findText("TTFT and step time (Fig. 6)"));
+    std::size_t models = 0;
+    std::set<std::string> atBatchOne;
+    for (const auto& m : inference->measurements()->models) models += m.config.has_value();
+    for (const auto& p : inference->measurements()->points)
+        if (p.batch == 1 && p.ttftMs > 0 && p.prefill > 0) atBatchOne.insert(p.model);
+    ASSERT_GE(models, 4u);
+    const auto measured = namedLines(inference->charts()[0]);
+    EXPECT_EQ(measured.size(), models) << "every measured model with an architecture";
+    EXPECT_TRUE(measured.count("xlstm_7b"));
+    int scatters = 0;
+    for (QAbstractSeries* s : inference->charts()[0]->series()) scatters += qobject_cast<QScatterSeries*>(s) != nullptr;
+    EXPECT_EQ(scatters, static_cast<int>(atBatchOne.size())) << "each model's measured points at batch 1";
 }
 
 TEST_F(Gui, ExportsTheViewAsShownAndKeepsTheWindowUsable) {
