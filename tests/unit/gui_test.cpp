@@ -348,6 +348,12 @@ TEST_F(Gui, InferenceFig6LayoutShowsBothStagesForSeveralSizes) {
     // Sizes share colours across the families: the k-th size of each has the same shade.
     EXPECT_EQ(ttft.at("xLSTM 407M")->color(), ttft.at("Transformer 407M")->color());
     EXPECT_NE(ttft.at("xLSTM 407M")->color(), ttft.at("xLSTM 6.87B")->color());
+    if (qEnvironmentVariableIsSet("SCALEX_TEST_SNAPSHOTS")) {
+        QEventLoop loop;  // replaced chart items go in an event loop
+        QTimer::singleShot(100, &loop, &QEventLoop::quit);
+        loop.exec();
+        window->views()->currentWidget()->grab().save(qEnvironmentVariable("SCALEX_TEST_SNAPSHOTS") + "/inference-fig6.png");
+    }
 
     // With the study's measurements: every measured model, its points and its fitted curve.
     if (scalex::test::sharedDir().isEmpty()) return;
