@@ -93,20 +93,27 @@ std::string formatCell(const ExportCell& cell, CellStyle style) {
     return roundTrip(v);
 }
 
+namespace {
+
+// One character of text for LaTeX, in text mode or in math mode (where ~, ^ and \ are symbols).
+void appendEscaped(std::string& out, char c, bool math) {
+    switch (c) {
+        case '&': case '%': case '$': case '#': case '_': case '{': case '}':
+            out += '\\';
+            out += c;
+            break;
+        case '~': out += math ? "\\sim{}" : "\\textasciitilde{}"; break;
+        case '^': out += math ? "\\wedge{}" : "\\textasciicircum{}"; break;
+        case '\\': out += math ? "\\backslash{}" : "\\textbackslash{}"; break;
+        default: out += c;
+    }
+}
+
+}  // namespace
+
 std::string latexEscape(const std::string& text) {
     std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&': case '%': case '$': case '#': case '_': case '{': case '}':
-                out += '\\';
-                out += c;
-                break;
-            case '~': out += "\\textasciitilde{}"; break;
-            case '^': out += "\\textasciicircum{}"; break;
-            case '\\': out += "\\textbackslash{}"; break;
-            default: out += c;
-        }
-    }
+    for (char c : text) appendEscaped(out, c, false);
     return out;
 }
 
@@ -128,17 +135,8 @@ std::string latexSymbol(const std::string& text) {
                 out += "\\" + word;
             } else {
                 for (char c : word) {
-                    switch (c) {
-                        case '*': out += "^{*}"; break;  // N* is N^*
-                        case '&': case '%': case '$': case '#': case '_': case '{': case '}':
-                            out += '\\';
-                            out += c;
-                            break;
-                        case '~': out += "\\sim{}"; break;
-                        case '^': out += "\\wedge{}"; break;
-                        case '\\': out += "\\backslash{}"; break;
-                        default: out += c;
-                    }
+                    if (c == '*') out += "^{*}";  // N* is N^*
+                    else appendEscaped(out, c, true);
                 }
             }
         }
