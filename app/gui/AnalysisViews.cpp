@@ -45,25 +45,67 @@ std::vector<double> logGrid(double lo, double hi, int n) {
 ParetoView::ParetoView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
     chart_ = new PlotChart();
     view_ = new PlotView(chart_, this);
+    fitChart_ = new PlotChart();
+    fitView_ = new PlotView(fitChart_, this);
+    panels_ = new QComboBox(this);
+    panels_->setObjectName(QStringLiteral("panels"));
+    panels_->addItem(tr("One chart"));
+    panels_->addItem(tr("Frontiers beside the L(N,D) fit (Fig. 1)"));
     curves_ = new QCheckBox(tr("L(N,D) prediction at constant tokens/param (22, 220, 2200)"), this);
     curves_->setObjectName(QStringLiteral("curves"));
     curves_->setChecked(true);
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     auto* top = new QHBoxLayout();
+    top->addWidget(new QLabel(tr("Show"), this));
+    top->addWidget(panels_);
     top->addWidget(curves_);
     top->addStretch(1);
+    auto* charts = new QHBoxLayout();
+    charts->addWidget(view_, 1);
+    charts->addWidget(fitView_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
-    layout->addWidget(view_, 1);
+    layout->addLayout(charts, 1);
     layout->addWidget(summary_);
     connect(curves_, &QCheckBox::toggled, this, &ParetoView::redraw);
+    connect(panels_, &QComboBox::currentIndexChanged, this, &ParetoView::redraw);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::surfaceChanged})
         connect(session_, signal, this, &ParetoView::redraw);
     redraw();
 }
 
 QChart* ParetoView::primaryChart() const { return chart_; }
+
+std::vector<QChart*> ParetoView::charts() const {
+    if (sideBySide()) return {chart_, fitChart_};
+    return {chart_};
+}
+
+bool ParetoView::sideBySide() const { return panels_->currentIndex() == 1; }
+
+void ParetoView::drawSurfaceCurves(PlotChart* chart) {
+    // Fig. 1 right: the loss surface along lines of constant tokens per parameter M.
+    const Theme& theme = Theme::current();
+    const double cLo = chart->xSpec().lo, cHi = chart->xSpec().hi;
+    for (Family f : kFamilies) {
+        const fit::LossSurfaceParams surface = session_->surface(f);
+        const fit::ComputePerToken c = session_->computePerToken(f, 8192);
+        bool first = true;
+        for (double M : {22.0, 220.0, 2200.0}) {
+            std::vector<QPointF> line;
+            for (double n : logGrid(1e7, 1e12, 120)) {
+                const double C = c(n) * M * n;
+                if (C >= cLo && C <= cHi) line.push_back({C, surface.loss(n, M * n)});
+            }
+            auto* s = chart->addLine(first ? tr("%1 L̂(N,D), D/N = 22, 220, 2200").arg(labelOf(f)) : QString(),
+                                     theme.family(f), line, 1.0, Qt::DashLine);
+            if (!first) PlotChart::hideFromLegend(chart, s);
+            first = false;
+        }
+    }
+    chart->setAxes(chart->xSpec(), chart->ySpec());
+}
 
 void ParetoView::redraw() {
     const Theme& theme = Theme::current();
@@ -72,6 +114,7 @@ void ParetoView::redraw() {
     chart_->setTitle(tr("Loss over training compute"));
     std::vector<fit::FrontierPoint> frontiers[2];
     std::vector<RunPoint> all;
+    int runCount[2] = {0, 0};
     frontierTable_ = {};
     frontierTable_.caption = "Runs on the Pareto frontier of validation loss over training compute.";
     frontierTable_.columns = {{"model", "Model", data::CellStyle::Text},
@@ -88,6 +131,7 @@ void ParetoView::redraw() {
             pts.push_back({{sel.points[i].flops, sel.points[i].loss}, session_->indexOf(sel.runs[i])});
         addRunPoints(chart_, session_, tr("%1 runs").arg(labelOf(f)), theme.family(f).lighter(125), pts, 6);
         all.insert(all.end(), pts.begin(), pts.end());
+        runCount[k] = static_cast<int>(pts.size());
         frontiers[k] = fit::paretoFrontier(sel.points);
         frontierSize_[k] = static_cast<int>(frontiers[k].size());
         for (const auto& p : frontiers[k]) {
@@ -100,26 +144,27 @@ void ParetoView::redraw() {
         if (line.size() > 1) chart_->addLine(tr("%1 frontier").arg(labelOf(f)), theme.family(f), line, 2.5);
     }
     chart_->fitRangesToData(0.06);
-    if (curves_->isChecked() && !all.empty()) {
-        // Fig. 1 right: the loss surface along lines of constant tokens per parameter M.
-        const double cLo = chart_->xSpec().lo, cHi = chart_->xSpec().hi;
+    const bool beside = sideBySide();
+    fitView_->setVisible(beside);
+    curves_->setEnabled(!beside);
+    fitChart_->clearSeries();
+    if (beside) {
+        // The same runs on the same axes, with the fitted surface through them.
+        fitChart_->setTitle(tr("Parametric fit of L(N,D)"));
+        fitChart_->setAxes(chart_->xSpec(), chart_->ySpec());
+        std::size_t from = 0;
         for (Family f : kFamilies) {
-            const fit::LossSurfaceParams surface = session_->surface(f);
-            const fit::ComputePerToken c = session_->computePerToken(f, 8192);
-            bool first = true;
-            for (double M : {22.0, 220.0, 2200.0}) {
-                std::vector<QPointF> line;
-                for (double n : logGrid(1e7, 1e12, 120)) {
-                    const double C = c(n) * M * n;
-                    if (C >= cLo && C <= cHi) line.push_back({C, surface.loss(n, M * n)});
-                }
-                auto* s = chart_->addLine(first ? tr("%1 L̂(N,D), D/N = 22, 220, 2200").arg(labelOf(f)) : QString(),
-                                          theme.family(f), line, 1.0, Qt::DashLine);
-                if (!first) PlotChart::hideFromLegend(chart_, s);
-                first = false;
-            }
+            const std::size_t count = static_cast<std::size_t>(runCount[f == Family::Xlstm]);
+            addRunPoints(fitChart_, session_, tr("%1 runs").arg(labelOf(f)), theme.family(f).lighter(125),
+                         std::vector<RunPoint>(all.begin() + static_cast<std::ptrdiff_t>(from),
+                                               all.begin() + static_cast<std::ptrdiff_t>(from + count)),
+                         6);
+            from += count;
         }
-        chart_->setAxes(chart_->xSpec(), chart_->ySpec());
+        if (!all.empty()) drawSurfaceCurves(fitChart_);
+        addSelectionRings(fitChart_, session_, all);
+    } else if (curves_->isChecked() && !all.empty()) {
+        drawSurfaceCurves(chart_);
     }
     addSelectionRings(chart_, session_, all);
 

@@ -30,15 +30,23 @@ public:
     QString title() const override { return tr("Pareto front"); }
     QString explainHtml() const override;
     QChart* primaryChart() const override;
+    // One chart, or (the paper's Fig. 1) the frontiers beside the fitted loss surface.
+    std::vector<QChart*> charts() const override;
     const fit::FrontierComparison& comparison() const { return comparison_; }
     // The runs on each family's frontier.
     std::vector<ViewTable> tables() override { return {{QStringLiteral("frontier"), tr("Pareto-frontier runs"), frontierTable_}}; }
 
 private:
     void redraw();
+    // The loss surface along lines of constant tokens per parameter, over the compute range shown.
+    void drawSurfaceCurves(PlotChart* chart);
+    bool sideBySide() const;
     Session* session_;
     PlotChart* chart_;
+    PlotChart* fitChart_;  // the right panel of the side-by-side layout
     PlotView* view_;
+    PlotView* fitView_;
+    QComboBox* panels_;
     QCheckBox* curves_;
     QLabel* summary_;
     fit::FrontierComparison comparison_;

@@ -157,7 +157,7 @@ bool renderPaperFigures(const QString& project, const QString& outDir, const Fig
         const char* view;
         QJsonObject controls;
     };
-    const Figure figures[] = {{"fig1_pareto_front", "pareto", {}},
+    const Figure figures[] = {{"fig1_pareto_front", "pareto", {{"panels", "Frontiers beside the L(N,D) fit (Fig. 1)"}}},
                               {"fig3_overtraining_slopes", "overtraining", {}},
                               {"fig4_isoflop", "isoflop", {}},
                               {"fig5_context_length", "context", {}},

@@ -19,6 +19,7 @@ namespace scalex::gui {
 PlotChart::PlotChart(QGraphicsItem* parent) : QChart(parent) {
     Theme::current().applyTo(this);
     legend()->setAlignment(Qt::AlignBottom);
+    legend()->setShowToolTips(true);  // the whole name of an entry the legend had to shorten
     setMargins(QMargins(6, 6, 6, 6));
 }
 
@@ -179,9 +180,12 @@ void PlotChart::rebuildAxis(Qt::Orientation orientation) {
     axis->setRange(lo, hi);
     std::vector<Tick> ticks;
     if (spec.log) {
-        // About one label per 80 pixels of axis, so narrow charts (and paper figures) stay legible.
-        const double extent = orientation == Qt::Horizontal ? size().width() : size().height();
-        const int target = extent > 0 ? std::clamp(static_cast<int>(extent / 80), 3, 8) : 6;
+        // About one label per 64 pixels of a horizontal axis and per 48 of a vertical one (its
+        // labels stack, so only their height counts), so narrow charts and paper figures stay
+        // legible and every decade of a few-decade axis is labelled.
+        const bool horizontal = orientation == Qt::Horizontal;
+        const double extent = horizontal ? size().width() : size().height();
+        const int target = extent > 0 ? std::clamp(static_cast<int>(extent / (horizontal ? 64 : 48)), 3, 8) : 6;
         ticks = logTicks(spec.lo, spec.hi, target);
     } else {
         // Linear axes reuse the narrow-range branch of logTicks by shifting into positive values.

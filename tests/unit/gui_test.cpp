@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QEventLoop>
 #include <QTimer>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
@@ -27,6 +28,7 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/InferenceView.h"
 #include "app/gui/OptimalView.h"
+#include "app/gui/PlotChart.h"
 #include "app/gui/RooflineView.h"
 #include "app/gui/Session.h"
 #include "app/gui/ViewPanel.h"
@@ -373,6 +375,58 @@ TEST_F(Gui, InferenceFig6LayoutShowsBothStagesForSeveralSizes) {
     int scatters = 0;
     for (QAbstractSeries* s : inference->charts()[0]->series()) scatters += qobject_cast<QScatterSeries*>(s) != nullptr;
     EXPECT_EQ(scatters, static_cast<int>(atBatchOne.size())) << "each model's measured points at batch 1";
+}
+
+// The paper's Fig. 1: the frontiers on the left, the fitted loss surface through the same runs
+// on the right, on the same axes; the curves move from the single chart to the right panel.
+TEST_F(Gui, ParetoFig1LayoutPutsTheSurfaceFitBesideTheFrontiers) {
+    auto* pareto = view<ParetoView>();
+    ASSERT_NE(pareto, nullptr);
+    window->showView("pareto");
+    auto* panels = pareto->findChild<QComboBox*>("panels");
+    ASSERT_NE(panels, nullptr);
+    ASSERT_EQ(pareto->charts().size(), 1u);
+    auto dashed = [](QChart* chart) {
+        std::vector<QList<QPointF>> out;
+        for (QAbstractSeries* s : chart->series())
+            if (auto* line = qobject_cast<QLineSeries*>(s); line && line->pen().style() == Qt::DashLine) out.push_back(line->points());
+        return out;
+    };
+    auto scatterPoints = [](QChart* chart) {
+        qsizetype n = 0;
+        for (QAbstractSeries* s : chart->series())
+            if (auto* scatter = qobject_cast<QScatterSeries*>(s)) n += scatter->count();
+        return n;
+    };
+    const auto overlaid = dashed(pareto->charts()[0]);
+    ASSERT_EQ(overlaid.size(), 6u) << "three tokens-per-parameter lines for each family";
+
+    panels->setCurrentIndex(panels->findText("Frontiers beside the L(N,D) fit (Fig. 1)"));
+    ASSERT_EQ(panels->currentIndex(), 1);
+    const auto charts = pareto->charts();
+    ASSERT_EQ(charts.size(), 2u);
+    EXPECT_TRUE(dashed(charts[0]).empty()) << "the left panel shows runs and frontiers only";
+    EXPECT_TRUE(namedLines(charts[0]).count("xLSTM frontier"));
+    EXPECT_EQ(dashed(charts[1]), overlaid) << "the right panel draws the same surface curves";
+    EXPECT_GT(scatterPoints(charts[0]), 100);
+    EXPECT_EQ(scatterPoints(charts[1]), scatterPoints(charts[0])) << "the same runs in both panels";
+    auto* left = static_cast<PlotChart*>(charts[0]);
+    auto* right = static_cast<PlotChart*>(charts[1]);
+    EXPECT_EQ(right->xSpec().lo, left->xSpec().lo);
+    EXPECT_EQ(right->xSpec().hi, left->xSpec().hi);
+    EXPECT_EQ(right->ySpec().lo, left->ySpec().lo);
+    EXPECT_EQ(right->ySpec().hi, left->ySpec().hi);
+    EXPECT_FALSE(pareto->findChild<QCheckBox*>("curves")->isEnabled()) << "the right panel always shows the fit";
+    if (qEnvironmentVariableIsSet("SCALEX_TEST_SNAPSHOTS")) {
+        QEventLoop loop;  // replaced chart items go in an event loop
+        QTimer::singleShot(100, &loop, &QEventLoop::quit);
+        loop.exec();
+        window->views()->currentWidget()->grab().save(qEnvironmentVariable("SCALEX_TEST_SNAPSHOTS") + "/pareto-fig1.png");
+    }
+
+    panels->setCurrentIndex(0);
+    ASSERT_EQ(pareto->charts().size(), 1u);
+    EXPECT_EQ(dashed(pareto->charts()[0]), overlaid);
 }
 
 TEST_F(Gui, ExportsTheViewAsShownAndKeepsTheWindowUsable) {
