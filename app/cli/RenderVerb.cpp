@@ -28,6 +28,8 @@ int verbRender(const QStringList& args) {
         {"recipe", "Render the figure recipe NAME saved in the --project (all: every recipe, into the directory --out).", "name"},
         {"save-recipe", "Also keep this figure as recipe NAME in the --project (a .scalex file, saved in place).", "name"},
         {"list-recipes", "List the figure recipes of the --project."},
+        {"set", "Set a control of the --view first, as in the window (repeatable); see --list-controls.", "name=value"},
+        {"list-controls", "List the controls of the --view: name, kind, current value, choices."},
     });
     if (!parseVerbArguments(p, args)) return kExitOk;
     if (p.isSet("list-tables")) {
@@ -38,8 +40,8 @@ int verbRender(const QStringList& args) {
     }
     if (p.isSet("list-recipes") || p.isSet("recipe")) {
         if (!p.isSet("project")) throw UsageError("missing required option --project (a .scalex project with figure recipes)");
-        if (p.isSet("view") || p.isSet("save-recipe") || p.isSet("paper-figures"))
-            throw UsageError("--recipe and --list-recipes take the view and style from the recipe: leave out --view, --save-recipe and --paper-figures");
+        if (p.isSet("view") || p.isSet("save-recipe") || p.isSet("paper-figures") || p.isSet("set"))
+            throw UsageError("--recipe and --list-recipes take the view, its controls and the style from the recipe: leave out --view, --set, --save-recipe and --paper-figures");
     }
     if (p.isSet("list-recipes")) {
         auto project = data::loadProject(p.value("project"));
@@ -69,6 +71,7 @@ int verbRender(const QStringList& args) {
     }
     if (p.isSet("paper-figures")) {
         if (!p.isSet("out")) throw UsageError("missing required option --out (a directory for the figures and tables)");
+        if (p.isSet("set") || p.isSet("view")) throw UsageError("--paper-figures sets each figure's view and controls: leave out --view and --set");
         gui::FigureStyle style;
         QString error;
         if (!gui::parseFigureSize(p.value("size"), &style, &error)) throw UsageError(error.toStdString());
@@ -79,6 +82,12 @@ int verbRender(const QStringList& args) {
         return kExitOk;
     }
     if (!p.isSet("view")) throw UsageError("missing required option --view (" + gui::renderableViews().join(", ").toStdString() + ")");
+    if (p.isSet("list-controls")) {
+        QString text, error;
+        if (!gui::listViewControls(p.value("project"), p.value("view"), &text, &error)) throw UsageError(error.toStdString());
+        printText(text.isEmpty() ? QStringLiteral("the view '%1' has no controls\n").arg(p.value("view")) : text);
+        return kExitOk;
+    }
     if (!p.isSet("out")) throw UsageError("missing required option --out (a .pdf, .svg or .png file)");
     if (p.isSet("project") && p.isSet("example")) throw UsageError("--project and --example exclude each other");
     if (p.isSet("save-recipe") && !p.isSet("project")) throw UsageError("--save-recipe: recipes are kept in a --project (.scalex)");
@@ -87,6 +96,7 @@ int verbRender(const QStringList& args) {
     request.view = p.value("view");
     request.out = p.value("out");
     QString error;
+    if (!gui::parseControlAssignments(p.values("set"), &request.controls, &error)) throw UsageError(error.toStdString());
     if (gui::tableSuffixes().contains(QFileInfo(request.out).suffix().toLower())) {
         if (p.isSet("save-recipe")) throw UsageError("--save-recipe: recipes keep figures; a table is written from the view as it is");
         if (!gui::renderTable(request, p.value("table"), &error)) throw UsageError(error.toStdString());
@@ -106,7 +116,7 @@ int verbRender(const QStringList& args) {
     if (!gui::renderFigure(request, &error)) throw UsageError(error.toStdString());
     printText(QStringLiteral("scalex render: wrote %1\n").arg(request.out));
     if (p.isSet("save-recipe")) {
-        if (!gui::saveRecipeToProject(request.project, p.value("save-recipe"), request.view, request.style,
+        if (!gui::saveRecipeToProject(request.project, p.value("save-recipe"), request.view, request.controls, request.style,
                                       QFileInfo(request.out).suffix().toLower(), &error))
             throw UsageError(error.toStdString());
         printText(QStringLiteral("scalex render: kept recipe '%1' in %2\n").arg(p.value("save-recipe"), request.project));

@@ -529,6 +529,19 @@ ViewPanel* showViewNow(MainWindow& window, const QString& id) {
     return panel;
 }
 
+// Sets the request's controls of the view and brings it up to date again.
+bool setControlsNow(ViewPanel* panel, const RenderRequest& request, QString* error) {
+    if (request.controls.isEmpty()) return true;
+    if (const QStringList notes = restoreControls(panel, request.controls); !notes.isEmpty()) {
+        *error = QStringLiteral("the view '%1': %2").arg(request.view, notes.join("; "));
+        return false;
+    }
+    panel->computeNow();
+    QCoreApplication::processEvents();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    return true;
+}
+
 }  // namespace
 
 bool renderFigure(const RenderRequest& request, QString* error) {
@@ -544,15 +557,7 @@ bool renderFigure(const RenderRequest& request, QString* error) {
     auto opened = openHeadless(request.project, request.style.dark && !request.style.paper, error);
     if (!opened) return false;
     ViewPanel* panel = showViewNow(*opened, request.view);
-    if (!request.controls.isEmpty()) {
-        if (const QStringList notes = restoreControls(panel, request.controls); !notes.isEmpty()) {
-            *error = QStringLiteral("the view '%1': %2").arg(request.view, notes.join("; "));
-            return false;
-        }
-        panel->computeNow();
-        QCoreApplication::processEvents();
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-    }
+    if (!setControlsNow(panel, request, error)) return false;
     if (panel->charts().empty()) {
         *error = QStringLiteral("--view: the view '%1' has no chart").arg(request.view);
         return false;
@@ -597,7 +602,8 @@ bool renderTable(const RenderRequest& request, const QString& tableId, QString* 
     }
     auto opened = openHeadless(request.project, false, error);
     if (!opened) return false;
-    return exportViewTable(showViewNow(*opened, request.view), tableId, request.out, error);
+    ViewPanel* panel = showViewNow(*opened, request.view);
+    return setControlsNow(panel, request, error) && exportViewTable(panel, tableId, request.out, error);
 }
 
 bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style, QString* error) {

@@ -10,6 +10,8 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <cmath>
+#include <optional>
 #include <unordered_map>
 
 #include "app/gui/MainWindow.h"
@@ -73,6 +75,82 @@ QJsonObject captureControls(const QWidget* panel) {
     return out;
 }
 
+namespace {
+
+// A control's value as a recipe keeps it (a JSON number or bool) or as typed on a command line.
+std::optional<double> numberOf(const QJsonValue& v) {
+    if (v.isDouble()) return v.toDouble();
+    bool ok = false;
+    const double n = v.toString().trimmed().toDouble(&ok);
+    return v.isString() && ok && std::isfinite(n) ? std::optional<double>(n) : std::nullopt;
+}
+
+std::optional<bool> switchOf(const QJsonValue& v) {
+    if (v.isBool()) return v.toBool();
+    const QString t = v.toString().trimmed().toLower();
+    if (t == "true" || t == "on" || t == "yes" || t == "1") return true;
+    if (t == "false" || t == "off" || t == "no" || t == "0") return false;
+    return std::nullopt;
+}
+
+}  // namespace
+
+namespace {
+
+struct ControlInfo {
+    QString kind, value, choices;
+};
+
+ControlInfo infoOf(const QWidget* w) {
+    ControlInfo c;
+    if (auto* combo = qobject_cast<const QComboBox*>(w)) {
+        c.kind = combo->isEditable() ? QStringLiteral("choice or text") : QStringLiteral("choice");
+        c.value = combo->currentText();
+        QStringList items;
+        for (int i = 0; i < combo->count(); ++i) items << combo->itemText(i);
+        c.choices = items.join(QStringLiteral(" | "));
+    } else if (auto* slider = qobject_cast<const QAbstractSlider*>(w)) {
+        c = {QStringLiteral("integer"), QString::number(slider->value()), QStringLiteral("%1 to %2").arg(slider->minimum()).arg(slider->maximum())};
+    } else if (auto* edit = qobject_cast<const QLineEdit*>(w)) {
+        c = {QStringLiteral("text"), edit->text(), QString()};
+    } else if (auto* spin = qobject_cast<const QSpinBox*>(w)) {
+        c = {QStringLiteral("integer"), QString::number(spin->value()), QStringLiteral("%1 to %2").arg(spin->minimum()).arg(spin->maximum())};
+    } else if (auto* dspin = qobject_cast<const QDoubleSpinBox*>(w)) {
+        c = {QStringLiteral("number"), QString::number(dspin->value()), QStringLiteral("%1 to %2").arg(dspin->minimum()).arg(dspin->maximum())};
+    } else if (auto* button = qobject_cast<const QAbstractButton*>(w)) {
+        c = {QStringLiteral("on/off"), button->isChecked() ? QStringLiteral("on") : QStringLiteral("off"), QStringLiteral("on | off")};
+    }
+    return c;
+}
+
+}  // namespace
+
+QString describeControls(const QWidget* panel) {
+    QString out;
+    for (QWidget* w : namedControls(panel)) {
+        const ControlInfo c = infoOf(w);
+        out += QStringLiteral("%1\t%2\t%3\t%4\n").arg(w->objectName(), c.kind, c.value, c.choices);
+    }
+    return out;
+}
+
+bool parseControlAssignments(const QStringList& assignments, QJsonObject* controls, QString* error) {
+    for (const QString& a : assignments) {
+        const qsizetype eq = a.indexOf('=');
+        const QString name = a.left(eq).trimmed();
+        if (eq <= 0 || name.isEmpty()) {
+            *error = QStringLiteral("--set: expected NAME=VALUE (see --list-controls), got '%1'").arg(a);
+            return false;
+        }
+        if (controls->contains(name)) {
+            *error = QStringLiteral("--set: the control '%1' is set twice").arg(name);
+            return false;
+        }
+        controls->insert(name, a.mid(eq + 1));
+    }
+    return true;
+}
+
 QStringList restoreControls(QWidget* panel, const QJsonObject& controls) {
     QStringList notes;
     QStringList unused = controls.keys();
@@ -89,8 +167,9 @@ QStringList restoreControls(QWidget* panel, const QJsonObject& controls) {
             else if (combo->isEditable() && v.isString()) combo->setCurrentText(v.toString());
             else ok = false;
         } else if (auto* slider = qobject_cast<QAbstractSlider*>(w)) {
-            ok = v.isDouble() && v.toInt() >= slider->minimum() && v.toInt() <= slider->maximum();
-            if (ok) slider->setValue(v.toInt());
+            const auto n = numberOf(v);
+            ok = n && *n == std::round(*n) && *n >= slider->minimum() && *n <= slider->maximum();
+            if (ok) slider->setValue(static_cast<int>(*n));
         } else if (auto* edit = qobject_cast<QLineEdit*>(w)) {
             ok = v.isString();
             if (ok && edit->text() != v.toString()) {
@@ -98,18 +177,28 @@ QStringList restoreControls(QWidget* panel, const QJsonObject& controls) {
                 emit edit->editingFinished();  // what the views listen to
             }
         } else if (auto* spin = qobject_cast<QSpinBox*>(w)) {
-            ok = v.isDouble();
-            if (ok) spin->setValue(v.toInt());
+            const auto n = numberOf(v);
+            ok = n && *n == std::round(*n) && *n >= spin->minimum() && *n <= spin->maximum();
+            if (ok) spin->setValue(static_cast<int>(*n));
         } else if (auto* dspin = qobject_cast<QDoubleSpinBox*>(w)) {
-            ok = v.isDouble();
-            if (ok) dspin->setValue(v.toDouble());
+            const auto n = numberOf(v);
+            ok = n && *n >= dspin->minimum() && *n <= dspin->maximum();
+            if (ok) dspin->setValue(*n);
         } else if (auto* button = qobject_cast<QAbstractButton*>(w)) {
-            ok = v.isBool();
-            if (ok) button->setChecked(v.toBool());
+            const auto b = switchOf(v);
+            ok = b.has_value();
+            if (ok) button->setChecked(*b);
         }
-        if (!ok) notes << QStringLiteral("the control '%1' has no value %2 any more").arg(name, v.toVariant().toString());
+        if (!ok) {
+            const QString choices = infoOf(w).choices;
+            notes << QStringLiteral("the control '%1' has no value '%2'%3")
+                         .arg(name, v.toVariant().toString(), choices.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(choices));
+        }
     }
-    for (const QString& name : unused) notes << QStringLiteral("the view has no control '%1' any more").arg(name);
+    QStringList names;
+    for (QWidget* w : namedControls(panel)) names << w->objectName();
+    for (const QString& name : unused)
+        notes << QStringLiteral("the view has no control '%1' (it has %2)").arg(name, names.isEmpty() ? QStringLiteral("none") : names.join(", "));
     return notes;
 }
 
@@ -301,8 +390,8 @@ bool checkRecipeTarget(const QString& project, const QString& name, QString* err
     return true;
 }
 
-bool saveRecipeToProject(const QString& project, const QString& name, const QString& view, const FigureStyle& style,
-                         const QString& format, QString* error) {
+bool saveRecipeToProject(const QString& project, const QString& name, const QString& view, const QJsonObject& controls,
+                         const FigureStyle& style, const QString& format, QString* error) {
     if (!checkRecipeTarget(project, name, error)) return false;
     auto window = openHeadless(project, style.dark && !style.paper, error);
     if (!window) return false;
@@ -310,11 +399,27 @@ bool saveRecipeToProject(const QString& project, const QString& name, const QStr
         *error = QStringLiteral("--view: unknown view '%1' (expected one of %2)").arg(view, renderableViews().join(", "));
         return false;
     }
+    if (const QStringList notes = restoreControls(window->currentPanel(), controls); !notes.isEmpty()) {
+        *error = QStringLiteral("--set: the view '%1': %2").arg(view, notes.join("; "));
+        return false;
+    }
     window->session()->setRecipe(name.toStdString(), captureRecipe(*window->session(), *window->currentPanel(), style, format));
     if (!window->saveProject(project, false)) {
         *error = window->lastError();
         return false;
     }
+    return true;
+}
+
+bool listViewControls(const QString& project, const QString& view, QString* text, QString* error) {
+    if (!renderableViews().contains(view)) {
+        *error = QStringLiteral("--view: unknown view '%1' (expected one of %2)").arg(view, renderableViews().join(", "));
+        return false;
+    }
+    auto window = openHeadless(project, false, error);
+    if (!window) return false;
+    window->showView(view);
+    *text = describeControls(window->currentPanel());
     return true;
 }
 

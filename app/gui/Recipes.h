@@ -23,7 +23,16 @@ class ViewPanel;
 QJsonObject captureControls(const QWidget* panel);
 // Sets the controls named in `controls`, in the order the view created them (the way a person
 // would); returns a note for each value that could not be set.
+// A number or an on/off value may also come as text, as typed on a command line ("true", "off",
+// "4096").
 QStringList restoreControls(QWidget* panel, const QJsonObject& controls);
+// One line per named control: "name<TAB>kind<TAB>current value<TAB>choices or range".
+QString describeControls(const QWidget* panel);
+// `NAME=VALUE` assignments (from `scalex render --set`) as controls for restoreControls; false
+// with an error naming --set for a malformed or repeated one.
+bool parseControlAssignments(const QStringList& assignments, QJsonObject* controls, QString* error);
+// describeControls of `view` in the project at `project` (empty: the built-in example), headless.
+bool listViewControls(const QString& project, const QString& view, QString* text, QString* error);
 
 // The figure `panel` shows now, in `style` and `format` ("pdf", "svg", "png"), as a recipe.
 data::FigureRecipe captureRecipe(const Session& session, const ViewPanel& panel, const FigureStyle& style,
@@ -52,8 +61,9 @@ bool renderRecipes(const QString& project, const QString& name, const QString& o
 bool checkRecipeTarget(const QString& project, const QString& name, QString* error);
 
 // Adds (or replaces) recipe `name` for the figure of `view` in the project file `project`, drawn
-// with the project's saved settings and the view's default controls, and saves the project.
-bool saveRecipeToProject(const QString& project, const QString& name, const QString& view, const FigureStyle& style,
-                         const QString& format, QString* error);
+// with the project's saved settings and the view's default controls but those in `controls`, and
+// saves the project.
+bool saveRecipeToProject(const QString& project, const QString& name, const QString& view, const QJsonObject& controls,
+                         const FigureStyle& style, const QString& format, QString* error);
 
 }  // namespace scalex::gui

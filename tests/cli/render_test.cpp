@@ -206,6 +206,87 @@ TEST(RenderVerb, RecipesAreKeptListedAndRedrawnIdentically) {
     EXPECT_FALSE(fileBytes(QDir(all).filePath("fig1.png")).isEmpty());
 }
 
+// Controls of a view set from the command line, as in the window: the figure changes, a recipe
+// keeps them, and a wrong name or value says which and what it takes.
+TEST(RenderVerb, SetsTheViewsControlsListsThemAndKeepsThemInRecipes) {
+    QTemporaryDir dir;
+    auto r = runScalex({"render", "--view", "pareto", "--list-controls"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_TRUE(r.out.contains("panels\tchoice\tOne chart\tOne chart | Frontiers beside the L(N,D) fit (Fig. 1)\n")) << r.out.toStdString();
+    EXPECT_TRUE(r.out.contains("curves\ton/off\ton\t")) << r.out.toStdString();
+
+    auto svgText = [](const QString& path) {
+        QXmlStreamReader xml(fileBytes(path));
+        QString text;
+        while (!xml.atEnd())
+            if (xml.readNext() == QXmlStreamReader::Characters) text += xml.text();
+        EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+        return text;
+    };
+    const QString one = dir.filePath("one.svg"), two = dir.filePath("two.svg");
+    ASSERT_EQ(runScalex({"render", "--view", "pareto", "--out", one}).exitCode, 0);
+    r = runScalex({"render", "--view", "pareto", "--set", "panels=Frontiers beside the L(N,D) fit (Fig. 1)", "--set", "curves=off", "--out", two});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_FALSE(svgText(one).contains("Parametric fit of L(N,D)"));
+    EXPECT_TRUE(svgText(two).contains("Parametric fit of L(N,D)")) << "the right panel of Fig. 1";
+
+    // A table follows the controls too: the context view's optima over T at the chosen budget,
+    // ten times smaller for a budget a hundred times smaller (N* grows about as H^0.5).
+    const QString at22 = dir.filePath("at22.csv"), at20 = dir.filePath("at20.csv");
+    r = runScalex({"render", "--view", "context", "--list-controls"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    ASSERT_TRUE(r.out.contains(QString::fromUtf8("budget\tchoice\t10²² FLOPs\t"))) << r.out.toStdString();
+    ASSERT_EQ(runScalex({"render", "--view", "context", "--out", at22}).exitCode, 0);
+    r = runScalex({"render", "--view", "context", "--set", QString::fromUtf8("budget=10²⁰ FLOPs"), "--out", at20});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    auto firstNOpt = [](const QString& csv) {
+        const QStringList lines = QString::fromUtf8(fileBytes(csv)).split('\n', Qt::SkipEmptyParts);
+        EXPECT_GE(lines.size(), 2);
+        EXPECT_TRUE(lines[0].startsWith("context,transformer_n_opt,")) << lines[0].toStdString();
+        return lines.size() < 2 ? 0.0 : lines[1].split(',').value(1).toDouble();
+    };
+    const double ratio = firstNOpt(at22) / firstNOpt(at20);
+    EXPECT_GT(ratio, 6.0);
+    EXPECT_LT(ratio, 16.0);
+
+    // Kept in a recipe, redrawn byte for byte.
+    const QString project = dir.filePath("study.scalex");
+    ASSERT_EQ(runScalex({"generate", "--out", project}).exitCode, 0);
+    const QString kept = dir.filePath("kept.svg"), again = dir.filePath("again.svg");
+    r = runScalex({"render", "--project", project, "--view", "pareto", "--set", "panels=Frontiers beside the L(N,D) fit (Fig. 1)",
+                   "--out", kept, "--save-recipe", "fig1"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    r = runScalex({"render", "--project", project, "--recipe", "fig1", "--out", again});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_EQ(fileBytes(again), fileBytes(kept));
+    EXPECT_TRUE(svgText(again).contains("Parametric fit of L(N,D)"));
+
+    const struct {
+        QStringList args;
+        const char* mention;
+    } cases[] = {
+        {{"render", "--view", "pareto", "--set", "panels", "--out", dir.filePath("x.svg")}, "--set: expected NAME=VALUE"},
+        {{"render", "--view", "pareto", "--set", "panels=Two", "--out", dir.filePath("x.svg")},
+         "the control 'panels' has no value 'Two' (One chart | Frontiers beside"},
+        {{"render", "--view", "pareto", "--set", "curves=maybe", "--out", dir.filePath("x.svg")}, "'curves' has no value 'maybe' (on | off)"},
+        {{"render", "--view", "pareto", "--set", "colour=red", "--out", dir.filePath("x.svg")}, "no control 'colour' (it has panels, curves)"},
+        {{"render", "--view", "context", "--set", "slider=99", "--out", dir.filePath("x.csv")}, "'slider' has no value '99' (0 to 32)"},
+        {{"render", "--view", "pareto", "--set", "curves=on", "--set", "curves=off", "--out", dir.filePath("x.svg")}, "set twice"},
+        {{"render", "--paper-figures", "--set", "curves=on", "--out", dir.filePath("x")}, "leave out --view and --set"},
+        {{"render", "--project", project, "--recipe", "fig1", "--set", "curves=on"}, "leave out --view, --set"},
+        {{"render", "--view", "nope", "--list-controls"}, "unknown view 'nope'"},
+    };
+    for (const auto& c : cases) {
+        const auto res = runScalex(c.args);
+        EXPECT_EQ(res.exitCode, 2) << c.args.join(' ').toStdString();
+        EXPECT_TRUE(res.err.contains(QString::fromUtf8(c.mention))) << c.args.join(' ').toStdString() << ": " << res.err.toStdString();
+        EXPECT_EQ(res.err.trimmed().count('\n'), 0) << res.err.toStdString();
+    }
+    EXPECT_FALSE(QFile::exists(dir.filePath("x.svg")));
+    EXPECT_FALSE(QFile::exists(dir.filePath("x.csv")));
+    EXPECT_FALSE(QFile::exists(dir.filePath("x")));
+}
+
 TEST(RenderVerb, BadRecipeRequestsNameTheProblem) {
     QTemporaryDir dir;
     const QString project = dir.filePath("study.scalex");
