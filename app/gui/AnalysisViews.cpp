@@ -12,7 +12,10 @@
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <set>
 #include <sstream>
 
 #include "app/gui/LogTicks.h"
@@ -348,20 +351,31 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
     range_->addItem(tr("budgets 5e18 … 2e20 (Fig. 4)"), QPointF(5e18, 2e20));
     range_->addItem(tr("budgets 5e18 … 5e19 (per-context tables)"), QPointF(5e18, 5e19));
     range_->addItem(tr("every budget"), QPointF(0, 1e300));
+    panels_ = new QComboBox(this);
+    panels_->setObjectName(QStringLiteral("panels"));
+    panels_->addItem(tr("Profiles and law"));
+    panels_->addItem(tr("Every context length (Fig. 5)"));
+    // Long choices are cut short in the row (the list shows them whole), so the row fits a
+    // 1280-pixel-wide window.
+    for (auto [box, chars] : {std::pair{panels_, 16}, {range_, 20}}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(chars);
+    }
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     auto* controls = new QHBoxLayout();
-    for (auto [label, box] : {std::pair{tr("Profiles of"), family_}, {tr("Loss"), axis_}, {tr("Law"), law_}, {tr("Fit"), range_}}) {
+    for (auto [label, box] : {std::pair{tr("Show"), panels_}, {tr("Profiles of"), family_}, {tr("Loss"), axis_}, {tr("Law"), law_},
+                              {tr("Fit"), range_}}) {
         controls->addWidget(new QLabel(label, this));
         controls->addWidget(box);
     }
     controls->addStretch(1);
-    auto* charts = new QHBoxLayout();
-    charts->addWidget(profileView_, 1);
-    charts->addWidget(lawView_, 1);
+    chartRow_ = new QHBoxLayout();
+    chartRow_->addWidget(profileView_, 1);
+    chartRow_->addWidget(lawView_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addLayout(charts, 1);
+    layout->addLayout(chartRow_, 1);
     layout->addWidget(summary_);
     bootstrapWatcher_ = new QFutureWatcher<std::pair<fit::BootstrapResult, fit::BootstrapResult>>(this);
     connect(bootstrapWatcher_, &QFutureWatcherBase::finished, this, [this] {
@@ -371,7 +385,7 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
         bands_[1] = r.second;
         redraw();
     });
-    for (QComboBox* b : {axis_, law_, family_}) connect(b, &QComboBox::currentIndexChanged, this, &IsoFlopView::redraw);
+    for (QComboBox* b : {axis_, law_, family_, panels_}) connect(b, &QComboBox::currentIndexChanged, this, &IsoFlopView::redraw);
     connect(range_, &QComboBox::currentIndexChanged, this, &IsoFlopView::recompute);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &IsoFlopView::recompute);
     connect(session_, &Session::selectionChanged, this, &IsoFlopView::redraw);
@@ -381,7 +395,163 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
 IsoFlopView::~IsoFlopView() { bootstrapWatcher_->waitForFinished(); }
 
 QChart* IsoFlopView::primaryChart() const { return profileChart_; }
-std::vector<QChart*> IsoFlopView::charts() const { return {profileChart_, lawChart_}; }
+std::vector<QChart*> IsoFlopView::charts() const {
+    if (!contextsLayout()) return {profileChart_, lawChart_};
+    return {contextCharts_.begin(), contextCharts_.begin() + static_cast<std::ptrdiff_t>(contextFits_.size() + 1)};
+}
+
+bool IsoFlopView::contextsLayout() const { return panels_->currentIndex() == 1; }
+
+void IsoFlopView::fitContexts(const fit::IsoFlopSettings& settings) {
+    contextFits_.clear();
+    std::set<double> contexts;
+    for (Family f : kFamilies) {
+        data::RunFilter filter = session_->filter(f);
+        filter.experimentSet = data::ExperimentSet::IsoFlop;
+        filter.context.reset();
+        for (double c : data::contextLengths(session_->runs(), filter)) contexts.insert(c);
+    }
+    for (double c : contexts) {
+        ContextFit cf;
+        cf.context = c;
+        for (Family f : kFamilies) {
+            const int k = f == Family::Xlstm;
+            data::RunFilter filter = session_->filter(f);
+            filter.experimentSet = data::ExperimentSet::IsoFlop;
+            filter.context = c;
+            const auto sel = data::isoFlopRuns(session_->runs(), filter);
+            for (const data::Run* r : sel.runs) cf.runIndex[k].push_back(session_->indexOf(r));
+            cf.result[k] = fit::fitIsoFlop(sel.points, settings);
+        }
+        contextFits_.push_back(std::move(cf));
+    }
+}
+
+void IsoFlopView::drawContexts() {
+    const Theme& theme = Theme::current();
+    const bool overD = axis_->currentIndex() == 1;
+    const bool lawD = law_->currentIndex() == 1;
+    const std::size_t n = contextFits_.size();
+    while (contextCharts_.size() < n + 1) {
+        auto* chart = new PlotChart();
+        auto* view = new PlotView(chart, this);
+        chartRow_->addWidget(view, 1);
+        contextCharts_.push_back(chart);
+        contextViews_.push_back(view);
+    }
+    for (std::size_t i = 0; i < contextViews_.size(); ++i) contextViews_[i]->setVisible(i < n + 1);
+    // One colour per budget across every panel.
+    std::vector<double> budgets;
+    for (const ContextFit& cf : contextFits_)
+        for (const auto& r : cf.result)
+            for (const auto& prof : r.profiles) budgets.push_back(prof.budget);
+    std::sort(budgets.begin(), budgets.end());
+    budgets.erase(std::unique(budgets.begin(), budgets.end()), budgets.end());
+    auto colour = [&](double budget) {
+        const auto at = std::lower_bound(budgets.begin(), budgets.end(), budget) - budgets.begin();
+        return theme.sequential(static_cast<int>(at), static_cast<int>(budgets.size()));
+    };
+    // Transformer: discs and solid parabolas; xLSTM: squares and dashed parabolas.
+    const Qt::PenStyle familyLine[2] = {Qt::SolidLine, Qt::DashLine};
+    std::set<QString> listed;  // budgets already in a legend
+    double yLo = std::numeric_limits<double>::infinity(), yHi = -yLo;
+    for (std::size_t c = 0; c < n; ++c) {
+        const ContextFit& cf = contextFits_[c];
+        PlotChart* chart = contextCharts_[c];
+        chart->clearSeries();
+        chart->setAxes({overD ? tr("Training tokens D") : tr("Parameters N"), true, 1e7, 1e10, true},
+                       {tr("Validation loss"), false, 2.5, 3.5});
+        chart->setTitle(tr("T = %1").arg(cf.context));
+        std::vector<RunPoint> all;
+        for (int k = 0; k < 2; ++k)
+            for (const auto& prof : cf.result[k].profiles) {
+                std::vector<RunPoint> pts;
+                for (std::size_t i : prof.runs) {
+                    const int run = i < cf.runIndex[k].size() ? cf.runIndex[k][i] : -1;
+                    if (run < 0) continue;
+                    const data::Run& r = session_->runs().runs[static_cast<std::size_t>(run)];
+                    pts.push_back({{overD ? r.tokens : r.params, r.loss()}, run});
+                }
+                const QString label = formatTickValue(prof.budget);
+                QScatterSeries* s = addRunPoints(chart, session_, label, colour(prof.budget), pts, k ? 4.5 : 5);
+                if (!s) continue;
+                if (k) s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+                if (k || !listed.insert(label).second) PlotChart::hideFromLegend(chart, s);
+                all.insert(all.end(), pts.begin(), pts.end());
+            }
+        chart->fitRangesToData(0.08);
+        for (int k = 0; k < 2; ++k)
+            for (const auto& prof : cf.result[k].profiles) {
+                if (!prof.fitted) continue;
+                const fit::Parabola& par = overD ? prof.inD : prof.inN;
+                const double lo = overD ? prof.log10DMin : prof.log10NMin, hi = overD ? prof.log10DMax : prof.log10NMax;
+                std::vector<QPointF> line;
+                for (int i = 0; i <= 40; ++i) {
+                    const double x = lo - 0.05 + (hi - lo + 0.1) * i / 40.0;
+                    line.push_back({std::pow(10.0, x), par(x)});
+                }
+                PlotChart::hideFromLegend(chart, chart->addLine(QString(), colour(prof.budget), line, 1.2, familyLine[k]));
+            }
+        if (c + 1 == n)  // the key to the families' marks, after every budget's colour
+            for (Family f : kFamilies) {
+                QScatterSeries* key = chart->addScatter(labelOf(f), theme.muted, {}, 6);
+                if (f == Family::Xlstm) key->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+            }
+        addSelectionRings(chart, session_, all);
+        yLo = std::min(yLo, chart->ySpec().lo);
+        yHi = std::max(yHi, chart->ySpec().hi);
+    }
+    for (std::size_t c = 0; c < n; ++c) {  // one loss scale for every context
+        AxisSpec y = contextCharts_[c]->ySpec();
+        y.lo = yLo;
+        y.hi = yHi;
+        contextCharts_[c]->setAxes(contextCharts_[c]->xSpec(), y);
+    }
+
+    // The laws: colour by family, line style by context length.
+    PlotChart* laws = contextCharts_[n];
+    laws->clearSeries();
+    laws->setAxes({tr("Budget H (FLOPs)"), true, 1e18, 1e22}, {lawD ? tr("D* (tokens)") : tr("N* (params)"), true, 1e7, 1e11, true});
+    laws->setTitle(lawD ? tr("D*(H) per context length") : tr("N*(H) per context length"));
+    for (const ContextFit& cf : contextFits_)
+        for (int k = 0; k < 2; ++k) {
+            std::vector<QPointF> used, unused;
+            for (const auto& prof : cf.result[k].profiles)
+                if (prof.fitted) (prof.inPowerLaw ? used : unused).push_back({prof.flopsMean, lawD ? prof.dOpt : prof.nOpt});
+            const QColor color = theme.family(k ? Family::Xlstm : Family::Transformer);
+            for (auto [points, hollow] : {std::pair{&used, false}, {&unused, true}}) {
+                if (points->empty()) continue;
+                QScatterSeries* s = laws->addScatter(QString(), color, *points, k ? 5.5 : 6, hollow);
+                if (k) s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+                PlotChart::hideFromLegend(laws, s);
+            }
+        }
+    laws->fitRangesToData(0.2);
+    const Qt::PenStyle contextLine[] = {Qt::DotLine, Qt::SolidLine, Qt::DashLine, Qt::DashDotLine, Qt::DashDotDotLine};
+    QString text;
+    for (std::size_t c = 0; c < n; ++c)
+        for (Family f : kFamilies) {
+            const int k = f == Family::Xlstm;
+            const auto& law = lawD ? contextFits_[c].result[k].dOptLaw : contextFits_[c].result[k].nOptLaw;
+            if (!law) continue;
+            std::vector<QPointF> line;
+            for (double h : logGrid(laws->xSpec().lo, laws->xSpec().hi, 30)) line.push_back({h, (*law)(h)});
+            laws->addLine(tr("%1, T = %2 (%3 = %4)")
+                              .arg(labelOf(f))
+                              .arg(contextFits_[c].context)
+                              .arg(lawD ? QStringLiteral("b") : QStringLiteral("a"))
+                              .arg(law->exponent, 0, 'f', 3),
+                          theme.family(f), line, 1.4, contextLine[std::min<std::size_t>(c, std::size(contextLine) - 1)]);
+            text += tr("%1 at T = %2: %3 = %4·H<sup>%5</sup>. ")
+                        .arg(labelOf(f))
+                        .arg(contextFits_[c].context)
+                        .arg(lawD ? tr("D*") : tr("N*"))
+                        .arg(law->coefficient, 0, 'g', 3)
+                        .arg(law->exponent, 0, 'f', 3);
+        }
+    laws->setAxes(laws->xSpec(), laws->ySpec());
+    summary_->setText(n == 0 ? tr("No IsoFLOP runs in the table (experiment set `isoflop`).") : text);
+}
 
 void IsoFlopView::recompute() {
     ++generation_;
@@ -417,6 +587,7 @@ void IsoFlopView::recompute() {
         results_[k] = fit::fitIsoFlop(sel.points, settings);
         bands_[k].reset();
     }
+    fitContexts(settings);
     redraw();
     // Bootstrap bands for the power laws, off the UI thread.
     bandBudgets_ = logGrid(1e18, 1e24, 25);
@@ -490,11 +661,40 @@ std::vector<ViewTable> IsoFlopView::tables() {
                                    std::string(p.inPowerLaw ? "yes" : "no")});
         }
     }
+    data::ExportTable contexts;
+    contexts.caption = "IsoFLOP power laws $N^*(H) = A' H^a$ and $D^*(H) = B' H^b$ fitted separately at every context length $T$.";
+    contexts.label = "tab:isoflop_powerlaws_context";
+    contexts.columns = {{"model", "Model", data::CellStyle::Text},
+                        {"context", "$T$", data::CellStyle::Integer},
+                        {"law", "Law", data::CellStyle::Symbol},
+                        {"coefficient", "Coefficient", data::CellStyle::Scientific},
+                        {"exponent", "Exponent", data::CellStyle::Fixed3},
+                        {"budgets", "Budgets", data::CellStyle::Integer},
+                        {"r2", "$R^2$", data::CellStyle::Fixed3}};
+    for (Family f : kFamilies)
+        for (const ContextFit& cf : contextFits_)
+            for (int d = 0; d < 2; ++d) {
+                const auto& law = d ? cf.result[f == Family::Xlstm].dOptLaw : cf.result[f == Family::Xlstm].nOptLaw;
+                if (!law) continue;
+                contexts.rows.push_back({std::string(accounting::familyLabel(f)), cf.context, std::string(d ? "D*(H)" : "N*(H)"),
+                                         law->coefficient, law->exponent, static_cast<double>(law->nPoints), law->r2});
+            }
     return {{QStringLiteral("laws"), tr("Power laws N*(H), D*(H) with intervals"), std::move(laws)},
-            {QStringLiteral("optima"), tr("Optimum of every IsoFLOP profile"), std::move(optima)}};
+            {QStringLiteral("optima"), tr("Optimum of every IsoFLOP profile"), std::move(optima)},
+            {QStringLiteral("contexts"), tr("Power laws N*(H), D*(H) at every context length"), std::move(contexts)}};
 }
 
 void IsoFlopView::redraw() {
+    const bool contexts = contextsLayout();
+    profileView_->setVisible(!contexts);
+    lawView_->setVisible(!contexts);
+    for (PlotView* v : contextViews_) v->setVisible(false);
+    family_->setEnabled(!contexts);
+    if (contexts) {
+        drawContexts();
+        emit explainChanged();
+        return;
+    }
     const Theme& theme = Theme::current();
     const int k = family_->currentData().toInt();
     const bool overD = axis_->currentIndex() == 1;

@@ -13,6 +13,7 @@
 
 class QComboBox;
 class QCheckBox;
+class QHBoxLayout;
 class QLabel;
 class QTableWidget;
 
@@ -87,7 +88,8 @@ public:
     QChart* primaryChart() const override;
     std::vector<QChart*> charts() const override;
     void computeNow() override;
-    // The power laws N*(H), D*(H) with 95 % bootstrap intervals, and the optimum of every profile.
+    // The power laws N*(H), D*(H) with 95 % bootstrap intervals, the optimum of every profile, and
+    // the laws fitted at every context length of the runs.
     std::vector<ViewTable> tables() override;
     const fit::IsoFlopResult& result(bool xlstm) const { return results_[xlstm ? 1 : 0]; }
 
@@ -95,11 +97,26 @@ private:
     void recompute();
     void redraw();
     void startBootstrap();
+    // The paper's Fig. 5: the profiles of both families at every context length of the runs, and
+    // the power law of each family and context.
+    bool contextsLayout() const;
+    void fitContexts(const fit::IsoFlopSettings& settings);
+    void drawContexts();
     Session* session_;
     PlotChart* profileChart_;
     PlotChart* lawChart_;
     PlotView* profileView_;
     PlotView* lawView_;
+    QHBoxLayout* chartRow_;
+    std::vector<PlotChart*> contextCharts_;  // one per context length, then the laws
+    std::vector<PlotView*> contextViews_;
+    struct ContextFit {
+        double context = 0;
+        fit::IsoFlopResult result[2];
+        std::vector<int> runIndex[2];  // input index -> session run index
+    };
+    std::vector<ContextFit> contextFits_;
+    QComboBox* panels_;
     QComboBox* family_;
     QComboBox* axis_;
     QComboBox* law_;

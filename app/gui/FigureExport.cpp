@@ -46,7 +46,7 @@ QStringList renderableViews() {
 
 std::vector<std::pair<QString, QStringList>> viewTables() {
     return {{"runs", {"runs"}},         {"pareto", {"frontier"}},          {"surface", {"fit"}},
-            {"overtraining", {"slopes"}}, {"isoflop", {"laws", "optima"}}, {"context", {"optima"}},
+            {"overtraining", {"slopes"}}, {"isoflop", {"laws", "optima", "contexts"}}, {"context", {"optima"}},
             {"optimal", {"sizes", "query"}}};
 }
 
@@ -160,9 +160,10 @@ bool renderPaperFigures(const QString& project, const QString& outDir, const Fig
     const Figure figures[] = {{"fig1_pareto_front", "pareto", {{"panels", "Frontiers beside the L(N,D) fit (Fig. 1)"}}},
                               {"fig3_overtraining_slopes", "overtraining", {}},
                               {"fig4_isoflop", "isoflop", {}},
-                              {"fig5_context_length", "context", {}},
+                              {"fig5_context_length", "isoflop", {{"panels", "Every context length (Fig. 5)"}}},
                               {"fig6_inference_runtimes", "inference", {{"stage", "TTFT and step time (Fig. 6)"}}},
-                              {"fig_roofline", "roofline", {}}};
+                              {"fig_roofline", "roofline", {}},
+                              {"fig_context_optimum", "context", {}}};
     for (const Figure& f : figures)
         for (const char* suffix : {"pdf", "png"}) {
             RenderRequest r;
@@ -373,6 +374,7 @@ struct LegendEntry {
     Kind kind = Kind::Box;
     QPen pen;
     QBrush brush;
+    bool square = false;  // a marker drawn as a square, not a disc
 };
 
 std::vector<LegendEntry> figureLegend(const std::vector<QChart*>& charts) {
@@ -387,6 +389,7 @@ std::vector<LegendEntry> figureLegend(const std::vector<QChart*>& charts) {
                 e.kind = LegendEntry::Kind::Marker;
                 e.pen = scatter->pen();
                 e.brush = QBrush(scatter->color());
+                e.square = scatter->markerShape() == QScatterSeries::MarkerShapeRectangle;
             } else if (auto* line = qobject_cast<QLineSeries*>(m->series())) {
                 e.kind = LegendEntry::Kind::Line;
                 e.pen = line->pen();
@@ -395,7 +398,8 @@ std::vector<LegendEntry> figureLegend(const std::vector<QChart*>& charts) {
                 e.pen = QPen(m->brush().color().darker(115), 0.6);
             }
             const bool seen = std::any_of(out.begin(), out.end(), [&](const LegendEntry& o) {
-                return o.label == e.label && o.kind == e.kind && o.pen.color() == e.pen.color() && o.brush.color() == e.brush.color();
+                return o.label == e.label && o.kind == e.kind && o.pen.color() == e.pen.color() && o.brush.color() == e.brush.color() &&
+                       o.square == e.square;
             });
             if (!seen) out.push_back(e);
         }
@@ -427,11 +431,13 @@ double buildLegend(QGraphicsScene& scene, const std::vector<LegendEntry>& entrie
             line->setPen(pen);
             group->addToGroup(line);
         } else if (e.kind == LegendEntry::Kind::Marker) {
-            const double d = metrics.height() * 0.55;
-            auto* dot = new QGraphicsEllipseItem(swatch / 2 - d / 2, mid - d / 2, d, d);
-            dot->setPen(e.pen);
-            dot->setBrush(e.brush);
-            group->addToGroup(dot);
+            const double d = metrics.height() * (e.square ? 0.5 : 0.55);
+            const QRectF box(swatch / 2 - d / 2, mid - d / 2, d, d);
+            QAbstractGraphicsShapeItem* mark = e.square ? static_cast<QAbstractGraphicsShapeItem*>(new QGraphicsRectItem(box))
+                                                        : new QGraphicsEllipseItem(box);
+            mark->setPen(e.pen);
+            mark->setBrush(e.brush);
+            group->addToGroup(mark);
         } else {
             const double h = metrics.height() * 0.6;
             auto* box = new QGraphicsRectItem(swatch * 0.15, mid - h / 2, swatch * 0.7, h);
@@ -617,7 +623,7 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
         *error = QStringLiteral("the view '%1' has no chart").arg(panel->viewId());
         return false;
     }
-    const RenderRequest request{QString(), panel->viewId(), out, style};
+    const RenderRequest request{QString(), panel->viewId(), out, style, {}};
     const double widthIn = request.style.widthInches;
     const bool autoHeight = !(request.style.heightInches > 0);
     const double wPt = widthIn * kUnitsPerInch;

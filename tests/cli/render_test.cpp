@@ -88,7 +88,7 @@ TEST(RenderVerb, PaperFiguresRegeneratesTheFiguresAndTablesFromTheExample) {
     QTemporaryDir dir;
     const auto r = runScalex({"render", "--paper-figures", "--out", dir.path()}, 300000);
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
-    for (const char* name : {"fig1_pareto_front.pdf", "fig3_overtraining_slopes.pdf", "fig4_isoflop.pdf", "fig5_context_length.pdf",
+    for (const char* name : {"fig1_pareto_front.pdf", "fig3_overtraining_slopes.pdf", "fig4_isoflop.pdf", "fig5_context_length.pdf", "fig_context_optimum.pdf",
                              "fig6_inference_runtimes.pdf", "fig4_isoflop.png", "tab_lnd_fit_params.tex",
                              "tab_tokenparam_slopes.csv", "tab_estimated_optimal_flops_tokens_powerlaw.tex"})
         EXPECT_TRUE(QFile::exists(dir.filePath(name))) << name;

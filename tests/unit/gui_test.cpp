@@ -32,6 +32,7 @@
 #include "app/gui/RooflineView.h"
 #include "app/gui/Session.h"
 #include "app/gui/ViewPanel.h"
+#include "core/data/RunAnalyses.h"
 #include "tests/support/GuiApp.h"
 #include "tests/support/TestData.h"
 
@@ -427,6 +428,67 @@ TEST_F(Gui, ParetoFig1LayoutPutsTheSurfaceFitBesideTheFrontiers) {
     panels->setCurrentIndex(0);
     ASSERT_EQ(pareto->charts().size(), 1u);
     EXPECT_EQ(dashed(pareto->charts()[0]), overlaid);
+}
+
+// The paper's Fig. 5: the IsoFLOP profiles of both families at each context length of the runs
+// (2048, 8192 and 16384 in the example) and the power law N*(H) of every family and context,
+// each the fit of that context's runs alone.
+TEST_F(Gui, IsoFlopFig5LayoutFitsEveryContextLength) {
+    using scalex::accounting::Family;
+    auto* isoflop = view<IsoFlopView>();
+    ASSERT_NE(isoflop, nullptr);
+    window->showView("isoflop");
+    auto* panels = isoflop->findChild<QComboBox*>("panels");
+    ASSERT_NE(panels, nullptr);
+    ASSERT_EQ(isoflop->charts().size(), 2u);
+    panels->setCurrentIndex(panels->findText("Every context length (Fig. 5)"));
+    ASSERT_EQ(panels->currentIndex(), 1);
+    const auto charts = isoflop->charts();
+    ASSERT_EQ(charts.size(), 4u);
+    const double contexts[] = {2048, 8192, 16384};
+    scalex::fit::IsoFlopSettings settings;
+    settings.fitMin = 5e18;
+    settings.fitMax = 2e20;
+    const auto& runs = window->session()->runs();
+    const auto laws = namedLines(charts[3]);
+    for (int c = 0; c < 3; ++c) {
+        SCOPED_TRACE(contexts[c]);
+        EXPECT_EQ(charts[static_cast<std::size_t>(c)]->title(), QStringLiteral("T = %1").arg(contexts[c]));
+        qsizetype shown = 0, expected = 0;
+        for (QAbstractSeries* s : charts[static_cast<std::size_t>(c)]->series())
+            if (auto* scatter = qobject_cast<QScatterSeries*>(s)) shown += scatter->count();
+        for (Family f : {Family::Transformer, Family::Xlstm}) {
+            scalex::data::RunFilter filter = window->session()->filter(f);
+            filter.experimentSet = scalex::data::ExperimentSet::IsoFlop;
+            filter.context = contexts[c];
+            expected += static_cast<qsizetype>(scalex::data::isoFlopRuns(runs, filter).points.size());
+            const auto fitted = scalex::data::fitIsoFlop(runs, filter, settings);
+            ASSERT_TRUE(fitted.nOptLaw.has_value());
+            const QString prefix = QStringLiteral("%1, T = %2 (a = ").arg(f == Family::Xlstm ? "xLSTM" : "Transformer").arg(contexts[c]);
+            QLineSeries* line = nullptr;
+            for (const auto& [name, series] : laws)
+                if (name.startsWith(prefix)) line = series;
+            ASSERT_NE(line, nullptr) << prefix.toStdString();
+            ASSERT_GT(line->count(), 2);
+            auto* plot = static_cast<PlotChart*>(charts[3]);
+            for (const QPointF& p : {line->points().front(), line->points().back()}) {
+                const QPointF data = plot->toData(p);
+                EXPECT_NEAR(std::log10(data.y()), std::log10((*fitted.nOptLaw)(data.x())), 1e-9);
+            }
+        }
+        EXPECT_GT(expected, 100);
+        EXPECT_EQ(shown, expected) << "both families' runs at this context, and no other";
+    }
+    EXPECT_EQ(laws.size(), 6u) << "a law per family and context";
+    EXPECT_FALSE(isoflop->findChild<QComboBox*>("family")->isEnabled()) << "both families are shown";
+    if (qEnvironmentVariableIsSet("SCALEX_TEST_SNAPSHOTS")) {
+        QEventLoop loop;
+        QTimer::singleShot(100, &loop, &QEventLoop::quit);
+        loop.exec();
+        window->views()->currentWidget()->grab().save(qEnvironmentVariable("SCALEX_TEST_SNAPSHOTS") + "/isoflop-fig5.png");
+    }
+    panels->setCurrentIndex(0);
+    EXPECT_EQ(isoflop->charts().size(), 2u);
 }
 
 TEST_F(Gui, ExportsTheViewAsShownAndKeepsTheWindowUsable) {

@@ -155,6 +155,48 @@ TEST_F(Tables, IsoFlopLawsCarryTheViewsFitAndIntervalsThatBracketIt) {
     EXPECT_TRUE(csv.startsWith(QStringLiteral("model,budget,flops_mean,runs,n_opt,d_opt,loss_at_n_opt,in_power_law\n"))) << csv.toStdString();
 }
 
+// The laws at every context length, from the study's runs, are the study's own per-context fits
+// (reference/isoflop_powerlaw_fits.csv, budgets 5e18 to 5e19).
+TEST_F(Tables, IsoFlopContextLawsMatchTheStudysPerContextFits) {
+    if (scalex::test::sharedDir().isEmpty()) GTEST_SKIP() << "the study's data is not available";
+    const struct {
+        const char* file;
+        double context;
+        const char* model;
+        double nCoef, nExp, dCoef, dExp;
+    } cases[] = {
+        {"data/xlstm/runs_isoflop_llama_ctx2048.csv", 2048, "Transformer", 0.006898758246207856, 0.5535488536425737, 74.02933033268502,
+         0.4226060529750052},
+        {"data/xlstm/runs_isoflop_mlstm_ctx16384.csv", 16384, "xLSTM", 0.004999190739638121, 0.566039838263341, 336.097624465409,
+         0.385229899000008},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.file);
+        QString error;
+        auto window = openHeadless(scalex::test::sharedPath(c.file), false, &error);
+        ASSERT_NE(window, nullptr) << error.toStdString();
+        ASSERT_TRUE(window->showView("isoflop"));
+        ViewPanel* panel = window->currentPanel();
+        auto* range = panel->findChild<QComboBox*>("range");
+        ASSERT_NE(range, nullptr);
+        range->setCurrentIndex(range->findText("budgets 5e18 … 5e19 (per-context tables)"));
+        ASSERT_EQ(range->currentIndex(), 1);
+        const std::vector<ViewTable> tables = panel->tables();
+        const ViewTable* contexts = find(tables, "contexts");
+        ASSERT_NE(contexts, nullptr);
+        const ExportTable& t = contexts->table;
+        ASSERT_EQ(t.rows.size(), 2u) << "N*(H) and D*(H) of the one family and context in the file";
+        for (const auto& row : t.rows) {
+            EXPECT_EQ(text(row, column(t, "model")), c.model);
+            EXPECT_EQ(number(row, column(t, "context")), c.context);
+            EXPECT_EQ(number(row, column(t, "budgets")), 3);
+            const bool d = text(row, column(t, "law")) == "D*(H)";
+            EXPECT_NEAR(number(row, column(t, "exponent")), d ? c.dExp : c.nExp, 1e-6);
+            EXPECT_NEAR(number(row, column(t, "coefficient")) / (d ? c.dCoef : c.nCoef), 1.0, 1e-5);
+        }
+    }
+}
+
 // The loss-surface fit: the parameters of every family, each inside its 95 % interval. The
 // family on screen is the view's fit; another family's rows are what the view fits when that
 // family is chosen.
