@@ -397,7 +397,8 @@ IsoFlopView::~IsoFlopView() { bootstrapWatcher_->waitForFinished(); }
 QChart* IsoFlopView::primaryChart() const { return profileChart_; }
 std::vector<QChart*> IsoFlopView::charts() const {
     if (!contextsLayout()) return {profileChart_, lawChart_};
-    return {contextCharts_.begin(), contextCharts_.begin() + static_cast<std::ptrdiff_t>(contextFits_.size() + 1)};
+    const std::size_t shown = std::min(contextCharts_.size(), contextFits_.size() + 1);  // the panels drawContexts filled
+    return {contextCharts_.begin(), contextCharts_.begin() + static_cast<std::ptrdiff_t>(shown)};
 }
 
 bool IsoFlopView::contextsLayout() const { return panels_->currentIndex() == 1; }
