@@ -1,6 +1,8 @@
 // Figures and tables for papers, on the built-in example project:
 // - exporting each view at single-column size in the paper style as SVG, PDF and PNG (300 dpi):
 //   restyling the view's charts, laying them out at the figure's size, painting, writing;
+// - the paper's multi-panel layouts (Fig. 1: frontiers beside the L(N,D) fit; Fig. 5: IsoFLOP
+//   profiles at every context length and their laws) at double-column size;
 // - a view's tables, as the export builds them: the loss surface's fit of both families with
 //   200 bootstrap refits each (a fresh fit every round), and the IsoFLOP power laws and optima,
 //   whose bootstrap intervals the view already holds (the table only gathers and formats them).
@@ -12,6 +14,7 @@
 #include "app/gui/FigureExport.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/Recipes.h"
 #include "app/gui/ViewPanel.h"
 
 static void initResources() { Q_INIT_RESOURCE(scalex); }
@@ -65,6 +68,29 @@ void BM_ExportFigure(benchmark::State& state, const QString& view, const QString
     state.counters["bytes"] = static_cast<double>(QFileInfo(out).size());
 }
 
+// A view with one control set (as `scalex render --set` does), set back afterwards.
+void BM_ExportLayout(benchmark::State& state, const QString& view, const QJsonObject& controls, const QString& suffix) {
+    scalex::gui::ViewPanel* panel = shown(view);
+    const QJsonObject before = scalex::gui::captureControls(panel);
+    if (const QStringList notes = scalex::gui::restoreControls(panel, controls); !notes.isEmpty()) {
+        state.SkipWithError(qPrintable(notes.join("; ")));
+        return;
+    }
+    panel->computeNow();
+    QApplication::processEvents();
+    QTemporaryDir dir;
+    scalex::gui::FigureStyle style;
+    style.widthInches = 6.75;
+    style.dpi = 300;
+    const QString out = dir.filePath("figure." + suffix);
+    QString error;
+    for (auto _ : state)
+        if (!scalex::gui::exportPanel(panel, out, style, &error)) state.SkipWithError(qPrintable(error));
+    state.counters["bytes"] = static_cast<double>(QFileInfo(out).size());
+    state.counters["panels"] = static_cast<double>(panel->charts().size());
+    scalex::gui::restoreControls(panel, before);
+}
+
 void BM_ViewTable(benchmark::State& state, const QString& view) {
     scalex::gui::ViewPanel* panel = shown(view);
     std::size_t rows = 0;
@@ -86,6 +112,17 @@ const bool registered = [] {
         for (const QString suffix : {"svg", "pdf", "png"})
             benchmark::RegisterBenchmark(("BM_ExportFigure/" + view + "/" + suffix).toStdString().c_str(),
                                          [view, suffix](benchmark::State& s) { BM_ExportFigure(s, view, suffix); })
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
+    const std::pair<const char*, std::pair<QString, QJsonObject>> layouts[] = {
+        {"fig1", {"pareto", {{"panels", "Frontiers beside the L(N,D) fit (Fig. 1)"}}}},
+        {"fig5", {"isoflop", {{"panels", "Every context length (Fig. 5)"}}}}};
+    for (const auto& [name, layout] : layouts)
+        for (const QString suffix : {"svg", "pdf", "png"})
+            benchmark::RegisterBenchmark((QStringLiteral("BM_ExportLayout/%1/").arg(QLatin1String(name)) + suffix).toStdString().c_str(),
+                                         [view = layout.first, controls = layout.second, suffix](benchmark::State& s) {
+                                             BM_ExportLayout(s, view, controls, suffix);
+                                         })
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime();
     for (const QString view : {"surface", "isoflop"})
