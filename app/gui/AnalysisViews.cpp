@@ -338,6 +338,7 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
     family_->setObjectName(QStringLiteral("family"));
     family_->addItem(tr("Transformer"), 0);
     family_->addItem(tr("xLSTM"), 1);
+    family_->addItem(tr("both families"), 2);
     axis_ = new QComboBox(this);
     axis_->setObjectName(QStringLiteral("axis"));
     axis_->addItem(tr("over parameters N"));
@@ -428,9 +429,75 @@ void IsoFlopView::fitContexts(const fit::IsoFlopSettings& settings) {
     }
 }
 
-void IsoFlopView::drawContexts() {
+void IsoFlopView::drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&results)[2], const std::vector<int> (&runIndex)[2],
+                               const std::vector<int>& families, std::vector<double> budgets, bool minima, bool key,
+                               std::set<QString>* listed) {
     const Theme& theme = Theme::current();
     const bool overD = axis_->currentIndex() == 1;
+    const bool both = families.size() > 1;
+    std::sort(budgets.begin(), budgets.end());
+    budgets.erase(std::unique(budgets.begin(), budgets.end()), budgets.end());
+    auto colour = [&](double budget) {
+        const auto at = std::lower_bound(budgets.begin(), budgets.end(), budget) - budgets.begin();
+        return theme.sequential(static_cast<int>(at), static_cast<int>(budgets.size()));
+    };
+    // Both families: Transformer as discs and solid parabolas, xLSTM as squares and dashed ones.
+    auto square = [both](int k) { return both && k == 1; };
+    chart->setAxes({overD ? tr("Training tokens D") : tr("Parameters N"), true, 1e7, 1e10, true}, {tr("Validation loss"), false, 2.5, 3.5});
+    std::vector<RunPoint> all;
+    // Points first so the axis ranges follow the data, then the parabolas over them.
+    for (int k : families)
+        for (const auto& prof : results[k].profiles) {
+            std::vector<RunPoint> pts;
+            for (std::size_t i : prof.runs) {
+                // Run i of the fit input; the session index comes from the run selection.
+                const int run = i < runIndex[k].size() ? runIndex[k][i] : -1;
+                if (run < 0) continue;
+                const data::Run& r = session_->runs().runs[static_cast<std::size_t>(run)];
+                pts.push_back({{overD ? r.tokens : r.params, r.loss()}, run});
+            }
+            const QString label = formatTickValue(prof.budget);
+            QScatterSeries* s = addRunPoints(chart, session_, label, colour(prof.budget), pts, both ? (k ? 4.5 : 5) : 6);
+            if (!s) continue;
+            if (square(k)) s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+            if (square(k) || !listed->insert(label).second) PlotChart::hideFromLegend(chart, s);
+            all.insert(all.end(), pts.begin(), pts.end());
+        }
+    chart->fitRangesToData(0.08);
+    for (int k : families)
+        for (const auto& prof : results[k].profiles) {
+            if (!prof.fitted) continue;
+            const fit::Parabola& par = overD ? prof.inD : prof.inN;
+            const double lo = overD ? prof.log10DMin : prof.log10NMin, hi = overD ? prof.log10DMax : prof.log10NMax;
+            std::vector<QPointF> line;
+            for (int i = 0; i <= 60; ++i) {
+                const double x = lo - 0.1 + (hi - lo + 0.2) * i / 60.0;
+                line.push_back({std::pow(10.0, x), par(x)});
+            }
+            PlotChart::hideFromLegend(chart, chart->addLine(QString(), colour(prof.budget), line, both ? 1.2 : 1.5,
+                                                            square(k) ? Qt::DashLine : Qt::SolidLine));
+        }
+    if (minima)
+        for (int k : families) {
+            std::vector<QPointF> points;
+            for (const auto& prof : results[k].profiles)
+                if (prof.fitted) points.push_back({overD ? prof.dOpt : prof.nOpt, overD ? prof.lossAtDOpt : prof.lossAtNOpt});
+            if (points.empty()) continue;
+            QScatterSeries* s = chart->addScatter(k == families.front() ? tr("minimum") : QString(), theme.highlight, points, both ? 8 : 10);
+            if (square(k)) s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+            if (k != families.front()) PlotChart::hideFromLegend(chart, s);
+        }
+    if (key && both)
+        for (Family f : kFamilies) {
+            QScatterSeries* mark = chart->addScatter(labelOf(f), theme.muted, {}, 6);
+            if (f == Family::Xlstm) mark->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        }
+    chart->setAxes(chart->xSpec(), chart->ySpec());
+    addSelectionRings(chart, session_, all);
+}
+
+void IsoFlopView::drawContexts() {
+    const Theme& theme = Theme::current();
     const bool lawD = law_->currentIndex() == 1;
     const std::size_t n = contextFits_.size();
     while (contextCharts_.size() < n + 1) {
@@ -446,59 +513,15 @@ void IsoFlopView::drawContexts() {
     for (const ContextFit& cf : contextFits_)
         for (const auto& r : cf.result)
             for (const auto& prof : r.profiles) budgets.push_back(prof.budget);
-    std::sort(budgets.begin(), budgets.end());
-    budgets.erase(std::unique(budgets.begin(), budgets.end()), budgets.end());
-    auto colour = [&](double budget) {
-        const auto at = std::lower_bound(budgets.begin(), budgets.end(), budget) - budgets.begin();
-        return theme.sequential(static_cast<int>(at), static_cast<int>(budgets.size()));
-    };
-    // Transformer: discs and solid parabolas; xLSTM: squares and dashed parabolas.
-    const Qt::PenStyle familyLine[2] = {Qt::SolidLine, Qt::DashLine};
     std::set<QString> listed;  // budgets already in a legend
     double yLo = std::numeric_limits<double>::infinity(), yHi = -yLo;
     for (std::size_t c = 0; c < n; ++c) {
         const ContextFit& cf = contextFits_[c];
         PlotChart* chart = contextCharts_[c];
         chart->clearSeries();
-        chart->setAxes({overD ? tr("Training tokens D") : tr("Parameters N"), true, 1e7, 1e10, true},
-                       {tr("Validation loss"), false, 2.5, 3.5});
         chart->setTitle(tr("T = %1").arg(cf.context));
-        std::vector<RunPoint> all;
-        for (int k = 0; k < 2; ++k)
-            for (const auto& prof : cf.result[k].profiles) {
-                std::vector<RunPoint> pts;
-                for (std::size_t i : prof.runs) {
-                    const int run = i < cf.runIndex[k].size() ? cf.runIndex[k][i] : -1;
-                    if (run < 0) continue;
-                    const data::Run& r = session_->runs().runs[static_cast<std::size_t>(run)];
-                    pts.push_back({{overD ? r.tokens : r.params, r.loss()}, run});
-                }
-                const QString label = formatTickValue(prof.budget);
-                QScatterSeries* s = addRunPoints(chart, session_, label, colour(prof.budget), pts, k ? 4.5 : 5);
-                if (!s) continue;
-                if (k) s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-                if (k || !listed.insert(label).second) PlotChart::hideFromLegend(chart, s);
-                all.insert(all.end(), pts.begin(), pts.end());
-            }
-        chart->fitRangesToData(0.08);
-        for (int k = 0; k < 2; ++k)
-            for (const auto& prof : cf.result[k].profiles) {
-                if (!prof.fitted) continue;
-                const fit::Parabola& par = overD ? prof.inD : prof.inN;
-                const double lo = overD ? prof.log10DMin : prof.log10NMin, hi = overD ? prof.log10DMax : prof.log10NMax;
-                std::vector<QPointF> line;
-                for (int i = 0; i <= 40; ++i) {
-                    const double x = lo - 0.05 + (hi - lo + 0.1) * i / 40.0;
-                    line.push_back({std::pow(10.0, x), par(x)});
-                }
-                PlotChart::hideFromLegend(chart, chart->addLine(QString(), colour(prof.budget), line, 1.2, familyLine[k]));
-            }
-        if (c + 1 == n)  // the key to the families' marks, after every budget's colour
-            for (Family f : kFamilies) {
-                QScatterSeries* key = chart->addScatter(labelOf(f), theme.muted, {}, 6);
-                if (f == Family::Xlstm) key->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-            }
-        addSelectionRings(chart, session_, all);
+        // The key to the families' marks goes after every budget's colour.
+        drawProfiles(chart, cf.result, cf.runIndex, {0, 1}, budgets, false, c + 1 == n, &listed);
         yLo = std::min(yLo, chart->ySpec().lo);
         yHi = std::max(yHi, chart->ySpec().hi);
     }
@@ -697,49 +720,18 @@ void IsoFlopView::redraw() {
         return;
     }
     const Theme& theme = Theme::current();
-    const int k = family_->currentData().toInt();
-    const bool overD = axis_->currentIndex() == 1;
+    const int chosen = family_->currentData().toInt();  // 0 Transformer, 1 xLSTM, 2 both
     const bool lawD = law_->currentIndex() == 1;
-    const Family f = k ? Family::Xlstm : Family::Transformer;
-    const auto& res = results_[k];
+    const std::vector<int> families = chosen == 2 ? std::vector<int>{0, 1} : std::vector<int>{chosen};
 
     profileChart_->clearSeries();
-    profileChart_->setAxes({overD ? tr("Training tokens D") : tr("Parameters N"), true, 1e7, 1e10, true},
-                           {tr("Validation loss"), false, 2.5, 3.5});
-    profileChart_->setTitle(tr("%1 IsoFLOP profiles").arg(labelOf(f)));
-    std::vector<RunPoint> all;
-    std::vector<QPointF> minima;
-    const int nProfiles = static_cast<int>(res.profiles.size());
-    // Points first so the axis ranges follow the data, then the parabolas over them.
-    for (int p = 0; p < nProfiles; ++p) {
-        const auto& prof = res.profiles[static_cast<std::size_t>(p)];
-        std::vector<RunPoint> pts;
-        for (std::size_t i : prof.runs) {
-            // Run i of the fit input; the session index comes from the selection of recompute().
-            const int run = i < runIndex_[k].size() ? runIndex_[k][i] : -1;
-            const data::Run& r = session_->runs().runs[static_cast<std::size_t>(run)];
-            pts.push_back({{overD ? r.tokens : r.params, r.loss()}, run});
-        }
-        addRunPoints(profileChart_, session_, formatTickValue(prof.budget), theme.sequential(p, nProfiles), pts, 6);
-        all.insert(all.end(), pts.begin(), pts.end());
-    }
-    profileChart_->fitRangesToData(0.08);
-    for (int p = 0; p < nProfiles; ++p) {
-        const auto& prof = res.profiles[static_cast<std::size_t>(p)];
-        if (!prof.fitted) continue;
-        const fit::Parabola& par = overD ? prof.inD : prof.inN;
-        const double lo = overD ? prof.log10DMin : prof.log10NMin, hi = overD ? prof.log10DMax : prof.log10NMax;
-        std::vector<QPointF> line;
-        for (int i = 0; i <= 60; ++i) {
-            const double x = lo - 0.1 + (hi - lo + 0.2) * i / 60.0;
-            line.push_back({std::pow(10.0, x), par(x)});
-        }
-        PlotChart::hideFromLegend(profileChart_, profileChart_->addLine(QString(), theme.sequential(p, nProfiles), line, 1.5));
-        minima.push_back({overD ? prof.dOpt : prof.nOpt, overD ? prof.lossAtDOpt : prof.lossAtNOpt});
-    }
-    if (!minima.empty()) profileChart_->addScatter(tr("minimum"), theme.highlight, minima, 10);
-    profileChart_->setAxes(profileChart_->xSpec(), profileChart_->ySpec());
-    addSelectionRings(profileChart_, session_, all);
+    profileChart_->setTitle(chosen == 2 ? tr("IsoFLOP profiles")
+                                        : tr("%1 IsoFLOP profiles").arg(labelOf(chosen ? Family::Xlstm : Family::Transformer)));
+    std::vector<double> budgets;
+    for (int k : families)
+        for (const auto& prof : results_[k].profiles) budgets.push_back(prof.budget);
+    std::set<QString> listed;
+    drawProfiles(profileChart_, results_, runIndex_, families, budgets, true, true, &listed);
 
     // Right: N*(H) or D*(H) for both families.
     lawChart_->clearSeries();
@@ -785,7 +777,11 @@ void IsoFlopView::redraw() {
                     .arg(results_[j].nBudgetsInLaw);
     }
     lawChart_->setAxes(lawChart_->xSpec(), lawChart_->ySpec());
-    for (const auto& w : res.warnings) text += QStringLiteral("<br><font color='%1'>%2</font>").arg(theme.highlight.name(), QString::fromStdString(w));
+    for (int k : families)
+        for (const auto& w : results_[k].warnings)
+            text += QStringLiteral("<br><font color='%1'>%2%3</font>")
+                        .arg(theme.highlight.name(), families.size() > 1 ? labelOf(k ? Family::Xlstm : Family::Transformer) + ": " : QString(),
+                             QString::fromStdString(w));
     summary_->setText(text.isEmpty() ? tr("No IsoFLOP runs in the table (experiment set `isoflop`).") : text);
     emit explainChanged();
 }

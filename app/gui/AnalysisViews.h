@@ -4,6 +4,7 @@
 // are recomputed whenever the runs, the settings or the selection change.
 #include <QFutureWatcher>
 #include <optional>
+#include <set>
 
 #include "app/gui/ViewPanel.h"
 #include "core/fit/Bootstrap.h"
@@ -102,6 +103,12 @@ private:
     bool contextsLayout() const;
     void fitContexts(const fit::IsoFlopSettings& settings);
     void drawContexts();
+    // The profiles of `families` (0 Transformer, 1 xLSTM; both: discs and squares) over N or D,
+    // points coloured by budget among `budgets`, with their parabolas; the minima and the key to
+    // the families' marks when asked. A budget whose label is in `listed` stays out of the legend.
+    void drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&results)[2], const std::vector<int> (&runIndex)[2],
+                      const std::vector<int>& families, std::vector<double> budgets, bool minima, bool key,
+                      std::set<QString>* listed);
     Session* session_;
     PlotChart* profileChart_;
     PlotChart* lawChart_;

@@ -31,6 +31,7 @@
 #include "app/gui/PlotChart.h"
 #include "app/gui/RooflineView.h"
 #include "app/gui/Session.h"
+#include "app/gui/Theme.h"
 #include "app/gui/ViewPanel.h"
 #include "core/data/RunAnalyses.h"
 #include "tests/support/GuiApp.h"
@@ -428,6 +429,48 @@ TEST_F(Gui, ParetoFig1LayoutPutsTheSurfaceFitBesideTheFrontiers) {
     panels->setCurrentIndex(0);
     ASSERT_EQ(pareto->charts().size(), 1u);
     EXPECT_EQ(dashed(pareto->charts()[0]), overlaid);
+}
+
+// The paper's Fig. 4 left: the profiles of both families in one chart, xLSTM as squares, with
+// the minimum of every fitted profile of each; the xLSTM's minima lie lower and at larger N.
+TEST_F(Gui, IsoFlopProfilesOfBothFamiliesInOneChart) {
+    auto* isoflop = view<IsoFlopView>();
+    ASSERT_NE(isoflop, nullptr);
+    window->showView("isoflop");
+    auto* family = isoflop->findChild<QComboBox*>("family");
+    ASSERT_NE(family, nullptr);
+    family->setCurrentIndex(family->findText("both families"));
+    ASSERT_EQ(family->currentIndex(), 2);
+    QChart* chart = isoflop->charts().front();
+    EXPECT_EQ(chart->title(), "IsoFLOP profiles");
+    qsizetype discs = 0, squares = 0;
+    std::vector<QScatterSeries*> minima;
+    for (QAbstractSeries* s : chart->series())
+        if (auto* scatter = qobject_cast<QScatterSeries*>(s)) {
+            if (scatter->color() == Theme::current().highlight) minima.push_back(scatter);
+            else (scatter->markerShape() == QScatterSeries::MarkerShapeRectangle ? squares : discs) += scatter->count();
+        }
+    qsizetype runs[2] = {0, 0};
+    std::size_t fitted[2] = {0, 0};
+    for (int k = 0; k < 2; ++k)
+        for (const auto& p : isoflop->result(k == 1).profiles) {
+            runs[k] += static_cast<qsizetype>(p.runs.size());
+            fitted[k] += p.fitted;
+        }
+    EXPECT_EQ(discs, runs[0]);
+    EXPECT_EQ(squares, runs[1]);
+    ASSERT_EQ(minima.size(), 2u);
+    EXPECT_EQ(static_cast<std::size_t>(minima[0]->count()), fitted[0]);
+    EXPECT_EQ(static_cast<std::size_t>(minima[1]->count()), fitted[1]);
+    EXPECT_EQ(minima[1]->markerShape(), QScatterSeries::MarkerShapeRectangle);
+    for (const auto& t : isoflop->result(false).profiles)
+        for (const auto& x : isoflop->result(true).profiles)
+            if (t.fitted && x.fitted && t.budget == x.budget) {
+                EXPECT_LT(x.lossAtNOpt, t.lossAtNOpt) << t.budget;
+                EXPECT_GT(x.nOpt, t.nOpt) << t.budget;
+            }
+    family->setCurrentIndex(0);
+    EXPECT_EQ(isoflop->charts().front()->title(), "Transformer IsoFLOP profiles");
 }
 
 // The paper's Fig. 5: the IsoFLOP profiles of both families at each context length of the runs
