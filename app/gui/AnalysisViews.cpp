@@ -24,6 +24,7 @@
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
 #include "core/data/RunAnalyses.h"
+#include "core/fit/PowerLaw.h"
 
 namespace scalex::gui {
 
@@ -477,15 +478,29 @@ void IsoFlopView::drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&resu
             PlotChart::hideFromLegend(chart, chart->addLine(QString(), colour(prof.budget), line, both ? 1.2 : 1.5,
                                                             square(k) ? Qt::DashLine : Qt::SolidLine));
         }
+    std::vector<double> optX, optLoss;  // every minimum, of every family shown
     if (minima)
         for (int k : families) {
             std::vector<QPointF> points;
             for (const auto& prof : results[k].profiles)
-                if (prof.fitted) points.push_back({overD ? prof.dOpt : prof.nOpt, overD ? prof.lossAtDOpt : prof.lossAtNOpt});
+                if (prof.fitted) {
+                    points.push_back({overD ? prof.dOpt : prof.nOpt, overD ? prof.lossAtDOpt : prof.lossAtNOpt});
+                    optX.push_back(points.back().x());
+                    optLoss.push_back(points.back().y());
+                }
             if (points.empty()) continue;
             QScatterSeries* s = chart->addScatter(k == families.front() ? tr("minimum") : QString(), theme.highlight, points, both ? 8 : 10);
             if (square(k)) s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
             if (k != families.front()) PlotChart::hideFromLegend(chart, s);
+        }
+    // The paper's observation: the compute-optimal models of both families lie close to one
+    // shared curve of loss over size, L* = λ N*^(−η).
+    if (both && optX.size() >= 3)
+        if (const auto shared = fit::fitPowerLaw(optX, optLoss)) {
+            const auto [lo, hi] = std::minmax_element(optX.begin(), optX.end());
+            std::vector<QPointF> line;
+            for (double x : logGrid(*lo / 1.5, *hi * 1.5, 30)) line.push_back({x, (*shared)(x)});
+            chart->addLine(tr("one fit to all minima, η = %1").arg(-shared->exponent, 0, 'f', 3), theme.muted, line, 1.2, Qt::DotLine);
         }
     if (key && both)
         for (Family f : kFamilies) {

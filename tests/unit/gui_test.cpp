@@ -34,6 +34,7 @@
 #include "app/gui/Theme.h"
 #include "app/gui/ViewPanel.h"
 #include "core/data/RunAnalyses.h"
+#include "core/fit/PowerLaw.h"
 #include "tests/support/GuiApp.h"
 #include "tests/support/TestData.h"
 
@@ -469,6 +470,23 @@ TEST_F(Gui, IsoFlopProfilesOfBothFamiliesInOneChart) {
                 EXPECT_LT(x.lossAtNOpt, t.lossAtNOpt) << t.budget;
                 EXPECT_GT(x.nOpt, t.nOpt) << t.budget;
             }
+    // The paper: the compute-optimal models of both families lie close to one shared curve.
+    const auto lines = namedLines(chart);
+    QLineSeries* shared = nullptr;
+    for (const auto& [name, line] : lines)
+        if (name.startsWith("one fit to all minima, η = ")) shared = line;
+    ASSERT_NE(shared, nullptr);
+    std::vector<double> n, loss;
+    for (QScatterSeries* m : minima)
+        for (const QPointF& p : m->points()) {
+            const QPointF d = static_cast<PlotChart*>(chart)->toData(p);
+            n.push_back(d.x());
+            loss.push_back(d.y());
+        }
+    const auto law = scalex::fit::fitPowerLaw(n, loss);
+    ASSERT_TRUE(law.has_value());
+    EXPECT_LT(law->rmseLog, 0.01) << "within 1 % of one curve";
+    EXPECT_TRUE(namedLines(chart).count(QStringLiteral("one fit to all minima, η = %1").arg(-law->exponent, 0, 'f', 3)));
     family->setCurrentIndex(0);
     EXPECT_EQ(isoflop->charts().front()->title(), "Transformer IsoFLOP profiles");
 }
