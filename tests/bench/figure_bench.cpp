@@ -55,17 +55,22 @@ scalex::gui::ViewPanel* shown(const QString& view) {
     return panel;
 }
 
-void BM_ExportFigure(benchmark::State& state, const QString& view, const QString& suffix) {
-    scalex::gui::ViewPanel* panel = shown(view);
+// Exports what `panel` shows, `widthInches` wide in the paper style at 300 dpi, once per round.
+void exportRounds(benchmark::State& state, scalex::gui::ViewPanel* panel, double widthInches, const QString& suffix) {
     QTemporaryDir dir;
     scalex::gui::FigureStyle style;
-    style.widthInches = 3.25;
+    style.widthInches = widthInches;
     style.dpi = 300;
     const QString out = dir.filePath("figure." + suffix);
     QString error;
     for (auto _ : state)
         if (!scalex::gui::exportPanel(panel, out, style, &error)) state.SkipWithError(qPrintable(error));
     state.counters["bytes"] = static_cast<double>(QFileInfo(out).size());
+    state.counters["panels"] = static_cast<double>(panel->charts().size());
+}
+
+void BM_ExportFigure(benchmark::State& state, const QString& view, const QString& suffix) {
+    exportRounds(state, shown(view), 3.25, suffix);
 }
 
 // A view with one control set (as `scalex render --set` does), set back afterwards.
@@ -78,16 +83,7 @@ void BM_ExportLayout(benchmark::State& state, const QString& view, const QJsonOb
     }
     panel->computeNow();
     QApplication::processEvents();
-    QTemporaryDir dir;
-    scalex::gui::FigureStyle style;
-    style.widthInches = 6.75;
-    style.dpi = 300;
-    const QString out = dir.filePath("figure." + suffix);
-    QString error;
-    for (auto _ : state)
-        if (!scalex::gui::exportPanel(panel, out, style, &error)) state.SkipWithError(qPrintable(error));
-    state.counters["bytes"] = static_cast<double>(QFileInfo(out).size());
-    state.counters["panels"] = static_cast<double>(panel->charts().size());
+    exportRounds(state, panel, 6.75, suffix);
     scalex::gui::restoreControls(panel, before);
 }
 
