@@ -94,29 +94,38 @@ std::vector<std::pair<QString, data::ExportTable>> paperTables(const data::RunTa
     eta.columns = {{"tokens_per_param", "$M$", data::CellStyle::Integer},
                    {"eta_transformer", "Transformer $\\eta$", data::CellStyle::Fixed3},
                    {"eta_xlstm", "xLSTM $\\eta$", data::CellStyle::Fixed3}};
-    // Tab. estimated_optimal_flops_tokens_powerlaw.
+    // Tab. estimated_optimal_flops_tokens_powerlaw and its per-context counterparts, for the
+    // paper's model sizes: H = (N / A')^(1/a) from N* = A' H^a, then D = D*(H).
+    const std::vector<double> sizes{1e8, 4e8, 1e9, 2e9, 4e9, 8e9, 1e10, 1.4e10, 3.2e10, 6.7e10, 1.75e11};
+    auto optimalCells = [&](const fit::IsoFlopResult& result, double n) -> std::vector<data::ExportCell> {
+        if (!result.nOptLaw || !result.dOptLaw) return {data::ExportCell{}, data::ExportCell{}, data::ExportCell{}};
+        const double H = std::pow(n / result.nOptLaw->coefficient, 1.0 / result.nOptLaw->exponent);
+        const double D = (*result.dOptLaw)(H);
+        return {H, D, D / n};
+    };
+    auto optimalColumns = [](const std::string& prefix, const std::string& flopsTitle) {
+        return std::vector<data::ExportColumn>{{prefix + "_flops", flopsTitle, data::CellStyle::Scientific},
+                                               {prefix + "_tokens", "Tokens", data::CellStyle::Count},
+                                               {prefix + "_tokens_per_param", "Tok/Param", data::CellStyle::Fixed1}};
+    };
     data::ExportTable opt;
     opt.caption = "Compute-optimal training FLOPs, tokens and tokens per parameter from the IsoFLOP power laws (context 8192).";
     opt.label = "tab:estimated_optimal_flops_tokens_powerlaw";
-    opt.columns = {{"params", "Params", data::CellStyle::Count},
-                   {"transformer_flops", "Transformer FLOPs", data::CellStyle::Scientific},
-                   {"transformer_tokens", "Tokens", data::CellStyle::Count},
-                   {"transformer_tokens_per_param", "Tok/Param", data::CellStyle::Fixed1},
-                   {"xlstm_flops", "xLSTM FLOPs", data::CellStyle::Scientific},
-                   {"xlstm_tokens", "Tokens", data::CellStyle::Count},
-                   {"xlstm_tokens_per_param", "Tok/Param", data::CellStyle::Fixed1}};
-    const std::vector<double> sizes{1e8, 4e8, 1e9, 3e9, 7e9, 1.5e10, 3e10, 7e10};
+    opt.columns = {{"params", "Params", data::CellStyle::Count}};
     std::vector<std::vector<data::ExportCell>> optRows(sizes.size());
     for (std::size_t i = 0; i < sizes.size(); ++i) optRows[i].push_back(sizes[i]);
+    // Per context: budgets 5e18 to 5e19, as the paper's context-specific fits.
+    std::array<data::ExportTable, 2> byContext;
     std::map<double, std::array<data::ExportCell, 2>> etas;
     for (Family f : {Family::Transformer, Family::Xlstm}) {
         const int k = f == Family::Xlstm;
+        const std::string family(accounting::familyLabel(f));
         fit::LossSurfaceSettings settings;
         const auto points = data::lossSurfacePoints(runs, filter(f, data::ExperimentSet::TokenParam)).points;
         if (points.size() >= 6) {
             const auto fitted = fit::fitLossSurface(points, settings);
             const auto& b = fitted.best;
-            lnd.rows.push_back({std::string(accounting::familyLabel(f)), b.logA, b.logB, b.logE, b.alpha, b.beta, b.gamma});
+            lnd.rows.push_back({family, b.logA, b.logB, b.logE, b.alpha, b.beta, b.gamma});
         }
         const auto slopes = data::fitOvertrainingSlopes(runs, filter(f, data::ExperimentSet::TokenParam), fit::SlopeSettings{});
         for (const auto& g : slopes.groups)
@@ -125,15 +134,33 @@ std::vector<std::pair<QString, data::ExportTable>> paperTables(const data::RunTa
         iso.fitMin = 5e18;
         iso.fitMax = 2e20;
         const auto result = data::fitIsoFlop(runs, filter(f, data::ExperimentSet::IsoFlop), iso);
+        const std::string prefix = k ? "xlstm" : "transformer";
+        for (const auto& c : optimalColumns(prefix, family + " FLOPs")) opt.columns.push_back(c);
         for (std::size_t i = 0; i < sizes.size(); ++i) {
-            if (!result.nOptLaw || !result.dOptLaw) {
-                optRows[i].insert(optRows[i].end(), {data::ExportCell{}, data::ExportCell{}, data::ExportCell{}});
-                continue;
+            const auto cells = optimalCells(result, sizes[i]);
+            optRows[i].insert(optRows[i].end(), cells.begin(), cells.end());
+        }
+
+        data::ExportTable& ctx = byContext[static_cast<std::size_t>(k)];
+        ctx.caption = "Compute-optimal training FLOPs, tokens and tokens per parameter of " + family +
+                      " models across context lengths, from IsoFLOP power laws fitted at each context length (budgets $5 \\cdot 10^{18}$ to $5 \\cdot 10^{19}$).";
+        ctx.label = "tab:estimated_optimal_flops_tokens_powerlaw_context_" + prefix;
+        ctx.columns = {{"params", "Params", data::CellStyle::Count}};
+        ctx.rows.assign(sizes.size(), {});
+        for (std::size_t i = 0; i < sizes.size(); ++i) ctx.rows[i].push_back(sizes[i]);
+        data::RunFilter any = filter(f, data::ExperimentSet::IsoFlop);
+        any.context.reset();
+        iso.fitMax = 5e19;
+        for (double T : data::contextLengths(runs, any)) {
+            data::RunFilter at = any;
+            at.context = T;
+            const auto fitted = data::fitIsoFlop(runs, at, iso);
+            const std::string t = std::to_string(static_cast<long long>(T));
+            for (const auto& c : optimalColumns("ctx" + t, "$T = " + t + "$ FLOPs")) ctx.columns.push_back(c);
+            for (std::size_t i = 0; i < sizes.size(); ++i) {
+                const auto cells = optimalCells(fitted, sizes[i]);
+                ctx.rows[i].insert(ctx.rows[i].end(), cells.begin(), cells.end());
             }
-            // N* = A' H^a  =>  H = (N / A')^(1/a); D* = B' H^b.
-            const double H = std::pow(sizes[i] / result.nOptLaw->coefficient, 1.0 / result.nOptLaw->exponent);
-            const double D = (*result.dOptLaw)(H);
-            optRows[i].insert(optRows[i].end(), {H, D, D / sizes[i]});
         }
     }
     for (const auto& [m, values] : etas) eta.rows.push_back({m, values[0], values[1]});
@@ -141,6 +168,8 @@ std::vector<std::pair<QString, data::ExportTable>> paperTables(const data::RunTa
     out.push_back({QStringLiteral("tab_lnd_fit_params"), lnd});
     out.push_back({QStringLiteral("tab_tokenparam_slopes"), eta});
     out.push_back({QStringLiteral("tab_estimated_optimal_flops_tokens_powerlaw"), opt});
+    out.push_back({QStringLiteral("tab_estimated_optimal_flops_tokens_powerlaw_context_transformer"), byContext[0]});
+    out.push_back({QStringLiteral("tab_estimated_optimal_flops_tokens_powerlaw_context_xlstm"), byContext[1]});
     return out;
 }
 
