@@ -153,6 +153,46 @@ TEST(RenderVerb, PaperTablesFromTheStudysRunsAreThePapersAppendixTables) {
     }
 }
 
+// The loss-surface fit and over-training tables of --paper-figures from the study's Token/Param
+// runs are the paper's Tab. lnd_fit_params (Huber delta 1e-3) and Tab. tokenparam_slopes, to the
+// digits it prints.
+TEST(RenderVerb, PaperFitTablesFromTheStudysRunsAreThePapersTables) {
+    SCALEX_REQUIRE_SHARED();
+    using scalex::test::readSimpleCsv;
+    QTemporaryDir dir;
+    const auto r = runScalex({"render", "--paper-figures", "--project", scalex::test::sharedPath("data/xlstm/tokenparam_runs_ctx8192.csv"),
+                              "--out", dir.path()},
+                             300000);
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const auto lnd = readSimpleCsv(dir.filePath("tab_lnd_fit_params.csv"));
+    const auto paperLnd = readSimpleCsv(scalex::test::sourcePath("datasets/paper/lnd_fit_params.csv"));
+    ASSERT_EQ(lnd.rows.size(), 2);
+    int compared = 0;
+    for (int p = 0; p < paperLnd.rows.size(); ++p) {
+        if (paperLnd.number(p, "huber_delta") != 1e-3) continue;
+        const QString family = paperLnd.at(p, "family") == "xlstm" ? "xLSTM" : "Transformer";
+        for (int o = 0; o < lnd.rows.size(); ++o) {
+            if (lnd.at(o, "family") != family) continue;
+            for (const char* key : {"log_a", "log_b", "log_e", "alpha", "beta", "gamma"}) {
+                EXPECT_NEAR(lnd.number(o, key), paperLnd.number(p, key), 0.0101) << family.toStdString() << " " << key;
+                ++compared;
+            }
+        }
+    }
+    EXPECT_EQ(compared, 12);
+    const auto slopes = readSimpleCsv(dir.filePath("tab_tokenparam_slopes.csv"));
+    const auto paperSlopes = readSimpleCsv(scalex::test::sourcePath("datasets/paper/tokenparam_slopes.csv"));
+    ASSERT_EQ(slopes.rows.size(), paperSlopes.rows.size());
+    for (int i = 0; i < slopes.rows.size(); ++i) {
+        EXPECT_EQ(slopes.number(i, "tokens_per_param"), paperSlopes.number(i, "tokens_per_param"));
+        for (const char* key : {"eta_transformer", "eta_xlstm"}) {
+            const QString printed = paperSlopes.at(i, key);
+            EXPECT_EQ(slopes.at(i, key).isEmpty(), printed.isEmpty()) << key << " at M = " << paperSlopes.at(i, "tokens_per_param").toStdString();
+            if (!printed.isEmpty()) EXPECT_NEAR(slopes.number(i, key), printed.toDouble(), 0.0006) << key;
+        }
+    }
+}
+
 TEST(ConvertVerb, RunTableAsBooktabsLatexWithPaperNumbers) {
     QTemporaryDir dir;
     const QString csv = dir.filePath("runs.csv");
