@@ -117,8 +117,7 @@ void ParetoView::redraw() {
     chart_->setAxes({tr("Training compute C (FLOPs)"), true, 1e18, 1e22}, {tr("Validation loss"), true, 2, 4});
     chart_->setTitle(tr("Loss over training compute"));
     std::vector<fit::FrontierPoint> frontiers[2];
-    std::vector<RunPoint> all;
-    int runCount[2] = {0, 0};
+    std::vector<RunPoint> all, familyPoints[2];
     frontierTable_ = {};
     frontierTable_.caption = "Runs on the Pareto frontier of validation loss over training compute.";
     frontierTable_.columns = {{"model", "Model", data::CellStyle::Text},
@@ -135,7 +134,7 @@ void ParetoView::redraw() {
             pts.push_back({{sel.points[i].flops, sel.points[i].loss}, session_->indexOf(sel.runs[i])});
         addRunPoints(chart_, session_, tr("%1 runs").arg(labelOf(f)), theme.family(f).lighter(125), pts, 6);
         all.insert(all.end(), pts.begin(), pts.end());
-        runCount[k] = static_cast<int>(pts.size());
+        familyPoints[k] = std::move(pts);
         frontiers[k] = fit::paretoFrontier(sel.points);
         frontierSize_[k] = static_cast<int>(frontiers[k].size());
         for (const auto& p : frontiers[k]) {
@@ -156,15 +155,8 @@ void ParetoView::redraw() {
         // The same runs on the same axes, with the fitted surface through them.
         fitChart_->setTitle(tr("Parametric fit of L(N,D)"));
         fitChart_->setAxes(chart_->xSpec(), chart_->ySpec());
-        std::size_t from = 0;
-        for (Family f : kFamilies) {
-            const std::size_t count = static_cast<std::size_t>(runCount[f == Family::Xlstm]);
-            addRunPoints(fitChart_, session_, tr("%1 runs").arg(labelOf(f)), theme.family(f).lighter(125),
-                         std::vector<RunPoint>(all.begin() + static_cast<std::ptrdiff_t>(from),
-                                               all.begin() + static_cast<std::ptrdiff_t>(from + count)),
-                         6);
-            from += count;
-        }
+        for (Family f : kFamilies)
+            addRunPoints(fitChart_, session_, tr("%1 runs").arg(labelOf(f)), theme.family(f).lighter(125), familyPoints[f == Family::Xlstm], 6);
         if (!all.empty()) drawSurfaceCurves(fitChart_);
         addSelectionRings(fitChart_, session_, all);
     } else if (curves_->isChecked() && !all.empty()) {

@@ -1,8 +1,9 @@
 #pragma once
 // How the compute-optimal model size moves with the context length (the finding of the paper's
-// Fig. 5, whose IsoFLOP panels the IsoFLOP view draws): a slider over T recounts the training FLOPs per token of both families under the session's
-// convention and re-solves N*(H), D*(H) on the loss surface; the study's own per-context
-// IsoFLOP fits are drawn where the paper has them (T = 2048, 8192, 16384).
+// Fig. 5, whose IsoFLOP panels the IsoFLOP view draws): a slider over T recounts the training
+// FLOPs per token of both families under the session's convention and re-solves N*(H), D*(H) on
+// the loss surface; the study's own per-context IsoFLOP fits are drawn where the paper has them
+// (T = 2048, 8192, 16384).
 #include <optional>
 #include <utility>
 #include <vector>

@@ -44,6 +44,10 @@ QStringList renderableViews() {
     return {"pareto", "surface", "overtraining", "isoflop", "context", "optimal", "breakdown", "roofline", "inference"};
 }
 
+QString unknownViewError(const QString& view) {
+    return QStringLiteral("--view: unknown view '%1' (expected one of %2)").arg(view, renderableViews().join(", "));
+}
+
 std::vector<std::pair<QString, QStringList>> viewTables() {
     return {{"runs", {"runs"}},         {"pareto", {"frontier"}},          {"surface", {"fit"}},
             {"overtraining", {"slopes"}}, {"isoflop", {"laws", "optima", "contexts"}}, {"context", {"optima"}},
@@ -94,26 +98,36 @@ std::vector<std::pair<QString, data::ExportTable>> paperTables(const data::RunTa
     eta.columns = {{"tokens_per_param", "$M$", data::CellStyle::Integer},
                    {"eta_transformer", "Transformer $\\eta$", data::CellStyle::Fixed3},
                    {"eta_xlstm", "xLSTM $\\eta$", data::CellStyle::Fixed3}};
-    // Tab. estimated_optimal_flops_tokens_powerlaw and its per-context counterparts, for the
-    // paper's model sizes: H = (N / A')^(1/a) from N* = A' H^a, then D = D*(H).
+    // Tab. estimated_optimal_flops_tokens_powerlaw and its per-context counterparts: a row per
+    // model size of the paper.
     const std::vector<double> sizes{1e8, 4e8, 1e9, 2e9, 4e9, 8e9, 1e10, 1.4e10, 3.2e10, 6.7e10, 1.75e11};
-    auto optimalCells = [&](const fit::IsoFlopResult& result, double n) -> std::vector<data::ExportCell> {
-        if (!result.nOptLaw || !result.dOptLaw) return {data::ExportCell{}, data::ExportCell{}, data::ExportCell{}};
-        const double H = std::pow(n / result.nOptLaw->coefficient, 1.0 / result.nOptLaw->exponent);
-        const double D = (*result.dOptLaw)(H);
-        return {H, D, D / n};
+    auto sizesTable = [&](std::string caption, std::string label) {
+        data::ExportTable t;
+        t.caption = std::move(caption);
+        t.label = std::move(label);
+        t.columns = {{"params", "Params", data::CellStyle::Count}};
+        for (double n : sizes) t.rows.push_back({n});
+        return t;
     };
-    auto optimalColumns = [](const std::string& prefix, const std::string& flopsTitle) {
-        return std::vector<data::ExportColumn>{{prefix + "_flops", flopsTitle, data::CellStyle::Scientific},
-                                               {prefix + "_tokens", "Tokens", data::CellStyle::Count},
-                                               {prefix + "_tokens_per_param", "Tok/Param", data::CellStyle::Fixed1}};
+    // Appends the compute-optimal budget, tokens and tokens per parameter of every size under the
+    // laws of `result`: H = N*^-1(N), D = D*(H). Empty cells without both laws.
+    auto appendOptimal = [&](data::ExportTable& t, const fit::IsoFlopResult& result, const std::string& prefix,
+                             const std::string& flopsTitle) {
+        t.columns.push_back({prefix + "_flops", flopsTitle, data::CellStyle::Scientific});
+        t.columns.push_back({prefix + "_tokens", "Tokens", data::CellStyle::Count});
+        t.columns.push_back({prefix + "_tokens_per_param", "Tok/Param", data::CellStyle::Fixed1});
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            if (!result.nOptLaw || !result.dOptLaw) {
+                t.rows[i].insert(t.rows[i].end(), 3, data::ExportCell{});
+                continue;
+            }
+            const double H = result.nOptLaw->inverse(sizes[i]);
+            const double D = (*result.dOptLaw)(H);
+            t.rows[i].insert(t.rows[i].end(), {H, D, D / sizes[i]});
+        }
     };
-    data::ExportTable opt;
-    opt.caption = "Compute-optimal training FLOPs, tokens and tokens per parameter from the IsoFLOP power laws (context 8192).";
-    opt.label = "tab:estimated_optimal_flops_tokens_powerlaw";
-    opt.columns = {{"params", "Params", data::CellStyle::Count}};
-    std::vector<std::vector<data::ExportCell>> optRows(sizes.size());
-    for (std::size_t i = 0; i < sizes.size(); ++i) optRows[i].push_back(sizes[i]);
+    data::ExportTable opt = sizesTable("Compute-optimal training FLOPs, tokens and tokens per parameter from the IsoFLOP power laws (context 8192).",
+                                       "tab:estimated_optimal_flops_tokens_powerlaw");
     // Per context: budgets 5e18 to 5e19, as the paper's context-specific fits.
     std::array<data::ExportTable, 2> byContext;
     std::map<double, std::array<data::ExportCell, 2>> etas;
@@ -133,38 +147,24 @@ std::vector<std::pair<QString, data::ExportTable>> paperTables(const data::RunTa
         fit::IsoFlopSettings iso;
         iso.fitMin = 5e18;
         iso.fitMax = 2e20;
-        const auto result = data::fitIsoFlop(runs, filter(f, data::ExperimentSet::IsoFlop), iso);
         const std::string prefix = k ? "xlstm" : "transformer";
-        for (const auto& c : optimalColumns(prefix, family + " FLOPs")) opt.columns.push_back(c);
-        for (std::size_t i = 0; i < sizes.size(); ++i) {
-            const auto cells = optimalCells(result, sizes[i]);
-            optRows[i].insert(optRows[i].end(), cells.begin(), cells.end());
-        }
+        appendOptimal(opt, data::fitIsoFlop(runs, filter(f, data::ExperimentSet::IsoFlop), iso), prefix, family + " FLOPs");
 
         data::ExportTable& ctx = byContext[static_cast<std::size_t>(k)];
-        ctx.caption = "Compute-optimal training FLOPs, tokens and tokens per parameter of " + family +
-                      " models across context lengths, from IsoFLOP power laws fitted at each context length (budgets $5 \\cdot 10^{18}$ to $5 \\cdot 10^{19}$).";
-        ctx.label = "tab:estimated_optimal_flops_tokens_powerlaw_context_" + prefix;
-        ctx.columns = {{"params", "Params", data::CellStyle::Count}};
-        ctx.rows.assign(sizes.size(), {});
-        for (std::size_t i = 0; i < sizes.size(); ++i) ctx.rows[i].push_back(sizes[i]);
+        ctx = sizesTable("Compute-optimal training FLOPs, tokens and tokens per parameter of " + family +
+                             " models across context lengths, from IsoFLOP power laws fitted at each context length (budgets $5 \\cdot 10^{18}$ to $5 \\cdot 10^{19}$).",
+                         "tab:estimated_optimal_flops_tokens_powerlaw_context_" + prefix);
         data::RunFilter any = filter(f, data::ExperimentSet::IsoFlop);
         any.context.reset();
         iso.fitMax = 5e19;
         for (double T : data::contextLengths(runs, any)) {
             data::RunFilter at = any;
             at.context = T;
-            const auto fitted = data::fitIsoFlop(runs, at, iso);
             const std::string t = std::to_string(static_cast<long long>(T));
-            for (const auto& c : optimalColumns("ctx" + t, "$T = " + t + "$ FLOPs")) ctx.columns.push_back(c);
-            for (std::size_t i = 0; i < sizes.size(); ++i) {
-                const auto cells = optimalCells(fitted, sizes[i]);
-                ctx.rows[i].insert(ctx.rows[i].end(), cells.begin(), cells.end());
-            }
+            appendOptimal(ctx, data::fitIsoFlop(runs, at, iso), "ctx" + t, "$T = " + t + "$ FLOPs");
         }
     }
     for (const auto& [m, values] : etas) eta.rows.push_back({m, values[0], values[1]});
-    opt.rows = optRows;
     out.push_back({QStringLiteral("tab_lnd_fit_params"), lnd});
     out.push_back({QStringLiteral("tab_tokenparam_slopes"), eta});
     out.push_back({QStringLiteral("tab_estimated_optimal_flops_tokens_powerlaw"), opt});
@@ -586,7 +586,7 @@ bool renderFigure(const RenderRequest& request, QString* error) {
         return false;
     }
     if (!renderableViews().contains(request.view)) {
-        *error = QStringLiteral("--view: unknown view '%1' (expected one of %2)").arg(request.view, renderableViews().join(", "));
+        *error = unknownViewError(request.view);
         return false;
     }
     auto opened = openHeadless(request.project, request.style.dark && !request.style.paper, error);

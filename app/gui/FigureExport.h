@@ -62,6 +62,8 @@ QStringList tableSuffixes();
 
 // The view ids that render (every chart view).
 QStringList renderableViews();
+// "--view: unknown view 'X' (expected one of ...)".
+QString unknownViewError(const QString& view);
 // The view ids with tables to export, and the ids of their tables (ViewPanel::tables()).
 QStringList tableViews();
 std::vector<std::pair<QString, QStringList>> viewTables();

@@ -93,10 +93,6 @@ std::optional<bool> switchOf(const QJsonValue& v) {
     return std::nullopt;
 }
 
-}  // namespace
-
-namespace {
-
 struct ControlInfo {
     QString kind, value, choices;
 };
@@ -152,10 +148,11 @@ bool parseControlAssignments(const QStringList& assignments, QJsonObject* contro
 }
 
 QStringList restoreControls(QWidget* panel, const QJsonObject& controls) {
-    QStringList notes;
+    QStringList notes, names;
     QStringList unused = controls.keys();
     for (QWidget* w : namedControls(panel)) {
         const QString name = w->objectName();
+        names << name;
         if (!controls.contains(name)) continue;
         unused.removeAll(name);
         const QJsonValue v = controls.value(name);
@@ -195,8 +192,6 @@ QStringList restoreControls(QWidget* panel, const QJsonObject& controls) {
                          .arg(name, v.toVariant().toString(), choices.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(choices));
         }
     }
-    QStringList names;
-    for (QWidget* w : namedControls(panel)) names << w->objectName();
     for (const QString& name : unused)
         notes << QStringLiteral("the view has no control '%1' (it has %2)").arg(name, names.isEmpty() ? QStringLiteral("none") : names.join(", "));
     return notes;
@@ -396,7 +391,7 @@ bool saveRecipeToProject(const QString& project, const QString& name, const QStr
     auto window = openHeadless(project, style.dark && !style.paper, error);
     if (!window) return false;
     if (!window->showView(view)) {
-        *error = QStringLiteral("--view: unknown view '%1' (expected one of %2)").arg(view, renderableViews().join(", "));
+        *error = unknownViewError(view);
         return false;
     }
     if (const QStringList notes = restoreControls(window->currentPanel(), controls); !notes.isEmpty()) {
@@ -413,7 +408,7 @@ bool saveRecipeToProject(const QString& project, const QString& name, const QStr
 
 bool listViewControls(const QString& project, const QString& view, QString* text, QString* error) {
     if (!renderableViews().contains(view)) {
-        *error = QStringLiteral("--view: unknown view '%1' (expected one of %2)").arg(view, renderableViews().join(", "));
+        *error = unknownViewError(view);
         return false;
     }
     auto window = openHeadless(project, false, error);

@@ -6,6 +6,7 @@
 namespace scalex::fit {
 
 double PowerLaw::operator()(double x) const { return coefficient * std::pow(x, exponent); }
+double PowerLaw::inverse(double y) const { return std::pow(y / coefficient, 1.0 / exponent); }
 
 std::optional<PowerLaw> fitPowerLaw(std::span<const double> x, std::span<const double> y, std::string* error) {
     auto fail = [&](const char* why) -> std::optional<PowerLaw> {

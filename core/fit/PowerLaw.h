@@ -14,6 +14,8 @@ struct PowerLaw {
     double rmseLog = 0;      // root-mean-square residual of ln y
     int nPoints = 0;
     double operator()(double x) const;
+    // The x with A x^a = y (e.g. the budget H whose compute-optimal size N*(H) is y).
+    double inverse(double y) const;
 };
 
 // Ordinary least squares of ln y on ln x. Needs at least two distinct positive x and positive y;

@@ -63,6 +63,15 @@ protected:
             if (auto* v = qobject_cast<View*>(p)) return v;
         return nullptr;
     }
+    // The current view as SCALEX_TEST_SNAPSHOTS/NAME.png, when that is set, once the replaced
+    // chart items have gone in an event loop.
+    void snapshot(const QString& name) {
+        if (!qEnvironmentVariableIsSet("SCALEX_TEST_SNAPSHOTS")) return;
+        QEventLoop loop;
+        QTimer::singleShot(100, &loop, &QEventLoop::quit);
+        loop.exec();
+        window->views()->currentWidget()->grab().save(qEnvironmentVariable("SCALEX_TEST_SNAPSHOTS") + "/" + name + ".png");
+    }
     std::unique_ptr<MainWindow> window;
 };
 
@@ -353,12 +362,7 @@ TEST_F(Gui, InferenceFig6LayoutShowsBothStagesForSeveralSizes) {
     // Sizes share colours across the families: the k-th size of each has the same shade.
     EXPECT_EQ(ttft.at("xLSTM 407M")->color(), ttft.at("Transformer 407M")->color());
     EXPECT_NE(ttft.at("xLSTM 407M")->color(), ttft.at("xLSTM 6.87B")->color());
-    if (qEnvironmentVariableIsSet("SCALEX_TEST_SNAPSHOTS")) {
-        QEventLoop loop;  // replaced chart items go in an event loop
-        QTimer::singleShot(100, &loop, &QEventLoop::quit);
-        loop.exec();
-        window->views()->currentWidget()->grab().save(qEnvironmentVariable("SCALEX_TEST_SNAPSHOTS") + "/inference-fig6.png");
-    }
+    snapshot("inference-fig6");
 
     // With the study's measurements: every measured model, its points and its fitted curve.
     if (scalex::test::sharedDir().isEmpty()) return;
@@ -420,12 +424,7 @@ TEST_F(Gui, ParetoFig1LayoutPutsTheSurfaceFitBesideTheFrontiers) {
     EXPECT_EQ(right->ySpec().lo, left->ySpec().lo);
     EXPECT_EQ(right->ySpec().hi, left->ySpec().hi);
     EXPECT_FALSE(pareto->findChild<QCheckBox*>("curves")->isEnabled()) << "the right panel always shows the fit";
-    if (qEnvironmentVariableIsSet("SCALEX_TEST_SNAPSHOTS")) {
-        QEventLoop loop;  // replaced chart items go in an event loop
-        QTimer::singleShot(100, &loop, &QEventLoop::quit);
-        loop.exec();
-        window->views()->currentWidget()->grab().save(qEnvironmentVariable("SCALEX_TEST_SNAPSHOTS") + "/pareto-fig1.png");
-    }
+    snapshot("pareto-fig1");
 
     panels->setCurrentIndex(0);
     ASSERT_EQ(pareto->charts().size(), 1u);
@@ -542,12 +541,7 @@ TEST_F(Gui, IsoFlopFig5LayoutFitsEveryContextLength) {
     }
     EXPECT_EQ(laws.size(), 6u) << "a law per family and context";
     EXPECT_FALSE(isoflop->findChild<QComboBox*>("family")->isEnabled()) << "both families are shown";
-    if (qEnvironmentVariableIsSet("SCALEX_TEST_SNAPSHOTS")) {
-        QEventLoop loop;
-        QTimer::singleShot(100, &loop, &QEventLoop::quit);
-        loop.exec();
-        window->views()->currentWidget()->grab().save(qEnvironmentVariable("SCALEX_TEST_SNAPSHOTS") + "/isoflop-fig5.png");
-    }
+    snapshot("isoflop-fig5");
     panels->setCurrentIndex(0);
     EXPECT_EQ(isoflop->charts().size(), 2u);
 }
