@@ -6,7 +6,9 @@
 #include <map>
 
 #include "app/cli/CliSupport.h"
+#include "app/cli/StudyInput.h"
 #include "app/cli/Verbs.h"
+#include "core/data/Series.h"
 #include "core/data/InferenceMeasurements.h"
 #include "core/data/LossCurves.h"
 #include "core/data/RunTableIo.h"
@@ -32,6 +34,7 @@ QString provenanceName(Provenance p) {
         case Provenance::FromFile: return "file";
         case Provenance::Derived: return "derived";
         case Provenance::SixNdFallback: return "6nd_fallback";
+        case Provenance::NominalBudget: return "nominal_budget";
         default: return "missing";
     }
 }
@@ -111,10 +114,11 @@ int checkMeasurements(const QString& path, bool json) {
 int verbCheck(const QStringList& args) {
     QCommandLineParser p;
     p.setApplicationDescription(
-        "Load a run table (CSV, TSV, JSON, JSON Lines, optionally .gz) and report its runs and every row with a "
-        "problem.\nExit status: 0 usable, 1 no usable row, 2 the file cannot be read.");
+        "Load a run table (CSV, TSV, JSON, JSON Lines, optionally .gz) or a .scalex project and report how its columns "
+        "were read, its series, its runs and every row with a problem.\n"
+        "Exit status: 0 usable, 1 no usable row, 2 the file cannot be read.");
     p.addHelpOption();
-    p.addPositionalArgument("FILE", "The run table.");
+    p.addPositionalArgument("FILE", "The run table or project.");
     p.addOptions({
         {"convention", "FLOP convention for C derived from the architecture: study, appendix, chinchilla or 6nd; "
                        "default the file's attention_flop_calc_mode, else study.", "name"},
@@ -122,6 +126,7 @@ int verbCheck(const QStringList& args) {
         {"mapping", "Column mapping (JSON object field -> column) for columns with unusual names.", "file"},
         {"json", "Print one JSON object."},
     });
+    addScopeOptions(p);
     parseOrThrow(p, args);
     if (p.isSet("help")) {
         printText(p.helpText());
@@ -157,20 +162,30 @@ int verbCheck(const QStringList& args) {
                std::find(header.begin(), header.end(), "measured_data__ttft") != header.end()) {
         return checkMeasurements(files.first(), p.isSet("json"));
     }
-    auto loaded = loadRunTable(path, options);
-    if (!loaded) throw UsageError(loaded.error().toString());
-    const RunTable& table = *loaded;
+    const StudyInput study = loadStudy(files, p, options);
+    const RunTable& table = study.table;
+    const analysis::RunFilter scope = study.settings.scope.filter();
 
-    Tally families, sets, budgets, contexts, flopSources;
-    int usable = 0, selected = 0, withSelection = 0;
+    Tally families, sets, budgets, contexts, flopSources, tokenSources, paramSources;
+    int usable = 0, selected = 0, withSelection = 0, inAnalyses = 0, checkpoints = 0;
+    std::map<std::string, std::pair<int, int>> seriesCounts;  // series -> (rows, in the analyses)
     QJsonArray problemRows;
     QStringList problemLines;
     for (const Run& r : table.runs) {
-        families.add(static_cast<double>(r.family), QString::fromUtf8(accounting::familyName(r.family)));
+        families.add(r.family ? static_cast<double>(*r.family) : 9,
+                     r.family ? QString::fromUtf8(accounting::familyName(*r.family)) : QStringLiteral("unknown"));
         sets.add(static_cast<double>(r.experimentSet), experimentSetName(r.experimentSet));
         budgets.add(std::isnan(r.budget) ? 1e300 : r.budget, numberKey(r.budget));
         contexts.add(std::isnan(r.context) ? 1e300 : r.context, numberKey(r.context));
         flopSources.add(static_cast<double>(r.flopsSource), provenanceName(r.flopsSource));
+        tokenSources.add(static_cast<double>(r.tokensSource), provenanceName(r.tokensSource));
+        paramSources.add(static_cast<double>(r.paramsSource), provenanceName(r.paramsSource));
+        const bool in = analysis::passes(r, scope);
+        auto& counts = seriesCounts[r.series];
+        ++counts.first;
+        counts.second += in;
+        inAnalyses += in;
+        checkpoints += r.intermediateCheckpoint;
         if (r.included()) ++usable;
         if (r.selectedInPaper) {
             ++withSelection;
@@ -193,35 +208,99 @@ int verbCheck(const QStringList& args) {
     const int rows = static_cast<int>(table.runs.size());
     const bool ok = usable > 0;
 
+    QJsonArray mappingJson;
+    QStringList mappingText;
+    for (const auto& c : table.mapping) {
+        QJsonArray alternatives;
+        for (const auto& a : c.alternatives) alternatives.append(QString::fromStdString(a));
+        mappingJson.append(QJsonObject{{"field", QString::fromStdString(c.field)},
+                                       {"column", QString::fromStdString(c.column)},
+                                       {"rule", QString::fromStdString(c.rule)},
+                                       {"alternatives", alternatives}});
+        QString line = QStringLiteral("%1 <- '%2' (%3)").arg(QString::fromStdString(c.field), QString::fromStdString(c.column),
+                                                           QString::fromStdString(c.rule));
+        if (!c.alternatives.empty()) {
+            QStringList others;
+            for (const auto& a : c.alternatives) others << "'" + QString::fromStdString(a) + "'";
+            line += ", not " + others.join(", ");
+        }
+        mappingText << line;
+    }
+    QJsonArray seriesJson;
+    QStringList seriesText;
+    for (const auto& name : seriesNames(table)) {
+        const auto [n, in] = seriesCounts[name];
+        seriesJson.append(QJsonObject{{"name", QString::fromStdString(name)},
+                                      {"label", QString::fromStdString(seriesLabel(name))},
+                                      {"rows", n},
+                                      {"in_analyses", in}});
+        seriesText << QStringLiteral("%1 %2").arg(QString::fromStdString(seriesLabel(name))).arg(n);
+    }
+    QJsonArray seriesBy, notes, where;
+    const std::vector<std::string>& by = study.settings.seriesBy.empty() ? table.seriesBy : study.settings.seriesBy;
+    for (const auto& c : by) seriesBy.append(QString::fromStdString(c));
+    for (const auto& n : table.notes) notes.append(QString::fromStdString(n));
+    for (const auto& c : study.settings.scope.where) where.append(QString::fromStdString(c.text()));
+    const QString byText = by.empty() ? QStringLiteral("the file name") : QString::fromStdString([&] {
+        std::string t;
+        for (const auto& c : by) t += (t.empty() ? "" : ", ") + c;
+        return t;
+    }());
+
     if (p.isSet("json")) {
         printJson(QJsonObject{
             {"file", QString::fromStdString(path)},
+            {"kind", study.project ? "project" : "run_table"},
             {"rows", rows},
             {"usable", usable},
+            {"in_analyses", inAnalyses},
             {"with_problems", problemRows.size()},
+            {"intermediate_checkpoints", checkpoints},
+            {"mapping", mappingJson},
+            {"series_by", seriesBy},
+            {"series", seriesJson},
+            {"where", where},
+            {"all_runs", study.settings.scope.allRuns},
             {"families", families.json()},
             {"experiment_sets", sets.json()},
             {"budgets", budgets.json()},
             {"context_lengths", contexts.json()},
             {"flops_source", flopSources.json()},
+            {"tokens_source", tokenSources.json()},
+            {"params_source", paramSources.json()},
             {"selected_in_paper", withSelection ? QJsonValue(selected) : QJsonValue()},
+            {"notes", notes},
             {"problems", problemRows},
             {"status", ok ? "usable" : "not usable"},
         });
         return ok ? kExitOk : kExitUnusable;
     }
-    QString out = QStringLiteral("%1: %2 rows, %3 usable, %4 with problems\n")
+    QString out = QStringLiteral("%1: %2 rows, %3 usable, %4 with problems, %5 in the analyses\n")
                       .arg(QString::fromStdString(path))
                       .arg(rows)
                       .arg(usable)
-                      .arg(problemRows.size());
+                      .arg(problemRows.size())
+                      .arg(inAnalyses);
+    if (!mappingText.isEmpty()) out += "columns: " + mappingText.join("; ") + "\n";
+    out += "series (by " + byText + "): " + seriesText.join(", ") + "\n";
     out += "families: " + families.text() + "\n";
     out += "experiment sets: " + sets.text() + "\n";
     out += "budgets: " + budgets.text() + "\n";
     out += "context lengths: " + contexts.text() + "\n";
+    out += "N from: " + paramSources.text() + "\n";
+    out += "D from: " + tokenSources.text() + "\n";
     out += "C from: " + flopSources.text() + "\n";
-    out += withSelection ? QStringLiteral("selected in paper: %1 of %2\n").arg(selected).arg(withSelection)
+    out += withSelection ? QStringLiteral("selected in paper: %1 of %2%3\n")
+                               .arg(selected)
+                               .arg(withSelection)
+                               .arg(study.settings.scope.allRuns ? " (all runs analysed: --all-runs)" : " (the others are left out; --all-runs takes them in)")
                          : QStringLiteral("selected in paper: no selection column\n");
+    for (const auto& n : table.notes) out += QString::fromStdString(n) + "\n";
+    if (!where.isEmpty()) {
+        QStringList w;
+        for (const auto& c : study.settings.scope.where) w << QString::fromStdString(c.text());
+        out += "where: " + w.join(", ") + "\n";
+    }
     if (!problemLines.isEmpty()) out += "problems (kept, excluded from fits until included):\n" + problemLines.join("\n") + "\n";
     if (!ok) out += "not usable: no row without problems\n";
     printText(out);

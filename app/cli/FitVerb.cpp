@@ -13,9 +13,12 @@
 #include <map>
 
 #include "app/cli/CliSupport.h"
+#include "app/cli/StudyInput.h"
 #include "app/cli/Verbs.h"
-#include "core/data/RunAnalyses.h"
+#include "core/analysis/RunSelection.h"
+#include "core/analysis/SeriesAnalyses.h"
 #include "core/data/RunTableIo.h"
+#include "core/data/Series.h"
 #include "core/fit/Bootstrap.h"
 #include "core/fit/IsoFlop.h"
 #include "core/fit/LossSurface.h"
@@ -26,6 +29,7 @@ namespace scalex::cli {
 
 using namespace scalex::data;
 using namespace scalex::fit;
+using namespace scalex::analysis;
 
 namespace {
 
@@ -50,53 +54,62 @@ QJsonObject powerLawJson(const std::optional<PowerLaw>& law) {
 void addCommonOptions(QCommandLineParser& p) {
     p.addHelpOption();
     p.addOptions({
-        {"data", "Run table (CSV, TSV, JSON, JSON Lines, optionally .gz); may be given more than once.", "file"},
-        {"family", "Only this family: transformer (llama) or xlstm (mlstm).", "name"},
-        {"ctx", "Only runs with this training context length.", "T"},
-        {"experiment-set", "Only this experiment set: tokenparam, isoflop or other.", "name"},
-        {"selected-only", "Leave out the runs the study deselected (selected_in_paper = False)."},
+        {"data", "Run table (CSV, TSV, JSON, JSON Lines, optionally .gz) or .scalex project; may be given more than once.", "file"},
         {"threads", "Worker threads (default: every core).", "n"},
         {"json", "Print one JSON object."},
     });
+    addScopeOptions(p);
 }
 
 struct Inputs {
-    RunTable table;
-    RunFilter filter;
-    QStringList files;
+    StudyInput study;
     FitControl control;
+    const RunTable& table() const { return study.table; }
+    const AnalysisSettings& settings() const { return study.settings; }
 };
 
 Inputs readInputs(const QCommandLineParser& p) {
-    Inputs in;
-    in.files = p.values("data");
-    if (in.files.isEmpty()) throw UsageError("missing required option --data (the run table)");
-    for (const QString& file : in.files) {
-        auto loaded = loadRunTable(file.toStdString());
-        if (!loaded) throw UsageError(loaded.error().toString());
-        for (auto& r : loaded->runs) in.table.runs.push_back(std::move(r));
-        in.table.source += (in.table.source.empty() ? "" : ", ") + loaded->source;
-    }
-    if (p.isSet("family")) {
-        const auto f = accounting::parseFamily(p.value("family").toStdString());
-        if (!f) throw UsageError(("--family expects transformer or xlstm (or an alias), got '" + p.value("family") + "'").toStdString());
-        in.filter.family = *f;
-    }
-    if (p.isSet("ctx")) in.filter.context = static_cast<double>(*intOption(p, "ctx", 1));
-    if (p.isSet("experiment-set")) {
-        const QString s = p.value("experiment-set").toLower();
-        if (s == "tokenparam") in.filter.experimentSet = ExperimentSet::TokenParam;
-        else if (s == "isoflop") in.filter.experimentSet = ExperimentSet::IsoFlop;
-        else if (s == "other") in.filter.experimentSet = ExperimentSet::Other;
-        else throw UsageError(("--experiment-set expects tokenparam, isoflop or other, got '" + p.value("experiment-set") + "'").toStdString());
-    }
-    in.filter.selectedOnly = p.isSet("selected-only");
+    const QStringList files = p.values("data");
+    if (files.isEmpty()) throw UsageError("missing required option --data (the run table)");
+    Inputs in{loadStudy(files, p), {}};
     if (auto t = intOption(p, "threads", 1)) in.control.threads = static_cast<int>(*t);
     return in;
 }
 
 [[noreturn]] void noRuns(const Inputs& in) {
-    throw UsageError(("no usable runs in " + in.files.join(", ") + " match the filters").toStdString());
+    throw UsageError(("no usable runs in " + in.study.files.join(", ") + " match the filters").toStdString());
+}
+
+QString labelOf(const SeriesGroup& g) { return QString::fromStdString(g.label()); }
+
+// The one series and context a bootstrap resamples; several are an error listing them.
+SeriesGroup singleGroup(const Inputs& in) {
+    const auto groups = seriesGroups(in.table(), in.settings());
+    if (groups.empty()) noRuns(in);
+    if (groups.size() > 1) {
+        QStringList names;
+        for (const auto& g : groups) names << labelOf(g);
+        throw UsageError(("the runs form " + QString::number(groups.size()) + " series (" + names.join("; ") +
+                          "): pick one with --where, --family or --ctx")
+                             .toStdString());
+    }
+    return groups.front();
+}
+
+// One result per series and context: {"series": [{"name", "context", ...}, ...]}, and with exactly
+// one result its fields at the top level too.
+QJsonObject seriesJson(const std::vector<std::pair<SeriesGroup, QJsonObject>>& results) {
+    QJsonArray list;
+    for (const auto& [g, o] : results) {
+        QJsonObject e = o;
+        e.insert("name", QString::fromStdString(g.series));
+        e.insert("label", labelOf(g));
+        if (known(g.context)) e.insert("context", g.context);
+        list.append(e);
+    }
+    QJsonObject top = results.size() == 1 ? list.first().toObject() : QJsonObject{};
+    top.insert("series", list);
+    return top;
 }
 
 // --budget-range LO HI takes two values, which QCommandLineParser cannot: take it out first.
@@ -135,14 +148,19 @@ void addLndOptions(QCommandLineParser& p) {
     });
 }
 
-LossSurfaceSettings lndSettings(const QCommandLineParser& p) {
-    LossSurfaceSettings s;
-    s.huberDelta = *doubleOption(p, "huber");
-    if (!(s.huberDelta > 0)) throw UsageError(("--huber must be positive, got " + p.value("huber")).toStdString());
-    const QString g = p.value("gamma");
-    if (g == "free") s.fitGamma = true;
-    else if (g == "1") s.fitGamma = false;
-    else throw UsageError(("--gamma expects free or 1, got '" + g + "'").toStdString());
+// The fit settings: --huber and --gamma where given (else the study's settings), the grid and stops.
+LossSurfaceSettings lndSettings(const QCommandLineParser& p, AnalysisSettings& settings) {
+    if (p.isSet("huber")) {
+        settings.huberDelta = *doubleOption(p, "huber");
+        if (!(settings.huberDelta > 0)) throw UsageError(("--huber must be positive, got " + p.value("huber")).toStdString());
+    }
+    if (p.isSet("gamma")) {
+        const QString g = p.value("gamma");
+        if (g == "free") settings.fitGamma = true;
+        else if (g == "1") settings.fitGamma = false;
+        else throw UsageError(("--gamma expects free or 1, got '" + g + "'").toStdString());
+    }
+    LossSurfaceSettings s = lossSurfaceSettings(settings);
     const QString grid = p.value("grid");
     if (grid != "paper") {
         QFile f(grid);
@@ -188,7 +206,7 @@ QJsonObject lndJson(const LossSurfaceFit& fit, const LossSurfaceSettings& s) {
 int runLnd(const QStringList& args) {
     QCommandLineParser p;
     p.setApplicationDescription("Fit L(N,D) = E + (A N^-alpha + B D^-beta)^gamma: Huber loss on log-loss residuals, "
-                                "multi-start L-BFGS from the paper's grid.");
+                                "multi-start L-BFGS from the paper's grid; one fit per series and context length.");
     addCommonOptions(p);
     addLndOptions(p);
     parseOrThrow(p, args);
@@ -196,26 +214,34 @@ int runLnd(const QStringList& args) {
         printText(p.helpText());
         return kExitOk;
     }
-    const auto s = lndSettings(p);
     Inputs in = readInputs(p);
-    const auto sel = lossSurfacePoints(in.table, in.filter);
-    if (sel.points.empty()) noRuns(in);
-    auto fit = fitLossSurface(sel.points, s, in.control);
-    for (const auto& w : sel.skipped) fit.warnings.push_back("left out " + w);
-    if (p.isSet("json")) {
-        printJson(lndJson(fit, s));
-    } else {
-        QString t;
-        QTextStream out(&t);
+    const auto s = lndSettings(p, in.study.settings);
+    const auto groups = seriesGroups(in.table(), in.settings());
+    if (groups.empty()) noRuns(in);
+    std::vector<std::pair<SeriesGroup, QJsonObject>> results;
+    QString t;
+    QTextStream out(&t);
+    for (const auto& g : groups) {
+        auto a = lossSurfaceAnalysis(in.table(), in.settings(), g, s, in.control);
+        if (a.error) {
+            if (groups.size() == 1) throw UsageError(*a.error);
+            results.push_back({g, QJsonObject{{"error", QString::fromStdString(*a.error)}}});
+            out << labelOf(g) << ": " << QString::fromStdString(*a.error) << "\n";
+            continue;
+        }
+        const auto& fit = a.fit;
+        results.push_back({g, lndJson(fit, s)});
+        if (groups.size() > 1) out << labelOf(g) << ":\n";
         out << "L(N,D) fit on " << fit.nPoints << " runs, " << fit.nStarts << " starts (" << fit.nConverged << " converged), "
             << QString::number(fit.seconds, 'f', 2) << " s\n";
         out << "  log A = " << fit.best.logA << ", log B = " << fit.best.logB << ", log E = " << fit.best.logE << "\n";
         out << "  alpha = " << fit.best.alpha << ", beta = " << fit.best.beta << ", gamma = " << fit.best.gamma << "\n";
         out << "  objective = " << QString::number(fit.objective, 'g', 8) << ", R^2 = " << fit.quality.r2 << "\n";
         for (const auto& w : fit.warnings) out << "  warning: " << QString::fromStdString(w) << "\n";
-        out.flush();
-        printText(t);
     }
+    out.flush();
+    if (p.isSet("json")) printJson(seriesJson(results));
+    else printText(t);
     return kExitOk;
 }
 
@@ -284,67 +310,73 @@ int runIsoFlop(const QStringList& rawArgs) {
         return kExitOk;
     }
     IsoFlopSettings s;
-    if (range) {
-        s.fitMin = range->first;
-        s.fitMax = range->second;
-    }
     if (p.isSet("budgets")) s.budgets = numberList(p, "budgets");
     s.tolerance = *doubleOption(p, "tolerance");
     if (!(s.tolerance > 0 && s.tolerance < 1)) throw UsageError(("--tolerance must lie in (0, 1), got " + p.value("tolerance")).toStdString());
     const double atBudget = *doubleOption(p, "at-budget");
     Inputs in = readInputs(p);
-    const auto contexts = contextLengths(in.table, in.filter);
-    if (contexts.size() <= 1 || in.filter.context) {
-        const auto sel = isoFlopRuns(in.table, in.filter);
-        if (sel.points.empty()) noRuns(in);
-        auto result = fitIsoFlop(sel.points, s);
-        for (const auto& w : sel.skipped) result.warnings.push_back("left out " + w);
-        QJsonObject o = isoFlopJson(result);
-        if (!contexts.empty()) o.insert("context", in.filter.context.value_or(contexts.front()));
-        if (p.isSet("json")) {
-            printJson(o);
-        } else {
-            QString t;
-            QTextStream out(&t);
-            for (const auto& pr : result.profiles)
-                out << "budget " << pr.budget << ": " << pr.nRuns << " runs, C = " << pr.flopsMean << ", N* = " << pr.nOpt
-                    << ", D* = " << pr.dOpt << ", L = " << pr.lossAtNOpt << (pr.inPowerLaw ? "" : " (not in the power law)") << "\n";
-            if (result.nOptLaw && result.dOptLaw)
-                out << "N*(H) = " << result.nOptLaw->coefficient << " H^" << result.nOptLaw->exponent << ", D*(H) = "
-                    << result.dOptLaw->coefficient << " H^" << result.dOptLaw->exponent << "\n";
-            for (const auto& w : result.warnings) out << "warning: " << QString::fromStdString(w) << "\n";
-            out.flush();
-            printText(t);
-        }
-        return kExitOk;
+    if (range) in.study.settings.budgetRange = range;
+    const auto groups = seriesGroups(in.table(), in.settings());
+    std::vector<IsoFlopAnalysis> analyses;
+    for (const auto& g : groups) analyses.push_back(isoFlopAnalysis(in.table(), in.settings(), g, s, p.isSet("budgets")));
+    if (std::none_of(analyses.begin(), analyses.end(), [](const auto& a) { return !a.runs.empty(); })) noRuns(in);
+
+    std::vector<std::pair<SeriesGroup, QJsonObject>> results;
+    QString t;
+    QTextStream out(&t);
+    for (const auto& a : analyses) {
+        results.push_back({a.group, isoFlopJson(a.result)});
+        if (analyses.size() > 1) out << labelOf(a.group) << ":\n";
+        for (const auto& pr : a.result.profiles)
+            out << "budget " << pr.budget << ": " << pr.nRuns << " runs, C = " << pr.flopsMean << ", N* = " << pr.nOpt
+                << ", D* = " << pr.dOpt << ", L = " << pr.lossAtNOpt << (pr.inPowerLaw ? "" : " (not in the power law)") << "\n";
+        if (a.result.nOptLaw && a.result.dOptLaw)
+            out << "N*(H) = " << a.result.nOptLaw->coefficient << " H^" << a.result.nOptLaw->exponent << ", D*(H) = "
+                << a.result.dOptLaw->coefficient << " H^" << a.result.dOptLaw->exponent << "\n";
+        for (const auto& w : a.result.warnings) out << "warning: " << QString::fromStdString(w) << "\n";
     }
-    // Several context lengths: one analysis each, and the optimum at one budget across them.
-    QJsonArray perContext;
-    std::vector<IsoFlopResult> results;
-    for (double ctx : contexts) {
-        RunFilter f = in.filter;
-        f.context = ctx;
-        results.push_back(data::fitIsoFlop(in.table, f, s));
-        QJsonObject o = isoFlopJson(results.back());
-        o.insert("context", ctx);
-        perContext.append(o);
-    }
-    const auto trend = contextTrend(contexts, results, atBudget);
-    QJsonArray optima;
-    for (const auto& c : trend.optima) optima.append(QJsonObject{{"context", c.context}, {"n_opt", c.nOpt}, {"d_opt", c.dOpt}});
-    const QJsonObject trendJson{{"budget", trend.budget},
+    QJsonObject o = seriesJson(results);
+    // A series trained at several context lengths: the optimum at one budget across them.
+    std::vector<std::string> names;
+    for (const auto& a : analyses)
+        if (std::find(names.begin(), names.end(), a.group.series) == names.end()) names.push_back(a.group.series);
+    QJsonObject trends;
+    QJsonArray lastContexts;
+    QJsonObject lastTrend;
+    for (const auto& name : names) {
+        std::vector<double> contexts;
+        std::vector<IsoFlopResult> perContext;
+        QJsonArray contextsJson;
+        for (const auto& a : analyses)
+            if (a.group.series == name && known(a.group.context)) {
+                contexts.push_back(a.group.context);
+                perContext.push_back(a.result);
+                QJsonObject c = isoFlopJson(a.result);
+                c.insert("context", a.group.context);
+                contextsJson.append(c);
+            }
+        if (contexts.size() < 2) continue;
+        const auto trend = contextTrend(contexts, perContext, atBudget);
+        QJsonArray optima;
+        for (const auto& c : trend.optima) optima.append(QJsonObject{{"context", c.context}, {"n_opt", c.nOpt}, {"d_opt", c.dOpt}});
+        lastTrend = QJsonObject{{"budget", trend.budget},
                                 {"optima", optima},
                                 {"n_opt_over_context", powerLawJson(trend.nOptOverContext)},
                                 {"d_opt_over_context", powerLawJson(trend.dOptOverContext)}};
-    if (p.isSet("json")) {
-        printJson(QJsonObject{{"contexts", perContext}, {"context_trend", trendJson}});
-    } else {
-        QString t;
-        QTextStream out(&t);
-        for (const auto& c : trend.optima) out << "T = " << c.context << ": N*(" << atBudget << ") = " << c.nOpt << ", D* = " << c.dOpt << "\n";
-        out.flush();
-        printText(t);
+        lastContexts = contextsJson;
+        trends.insert(QString::fromStdString(name), lastTrend);
+        out << QString::fromStdString(seriesLabel(name)) << " across context lengths:\n";
+        for (const auto& c : trend.optima) out << "  T = " << c.context << ": N*(" << atBudget << ") = " << c.nOpt << ", D* = " << c.dOpt << "\n";
     }
+    if (names.size() == 1 && !trends.isEmpty()) {
+        o.insert("contexts", lastContexts);
+        o.insert("context_trend", lastTrend);
+    } else if (!trends.isEmpty()) {
+        o.insert("context_trends", trends);
+    }
+    out.flush();
+    if (p.isSet("json")) printJson(o);
+    else printText(t);
     return kExitOk;
 }
 
@@ -384,21 +416,9 @@ SlopeSettings slopeSettings(const QCommandLineParser& p) {
     return s;
 }
 
-// One analysis per family present (or the one asked for).
-std::vector<accounting::Family> familiesOf(const Inputs& in) {
-    if (in.filter.family) return {*in.filter.family};
-    std::vector<accounting::Family> out;
-    for (auto f : {accounting::Family::Transformer, accounting::Family::Xlstm}) {
-        RunFilter g = in.filter;
-        g.family = f;
-        if (!computeLossPoints(in.table, g).points.empty()) out.push_back(f);
-    }
-    return out;
-}
-
 int runSlopes(const QStringList& args) {
     QCommandLineParser p;
-    p.setApplicationDescription("Over-training exponents: L(C) = lambda C^-eta per tokens/param ratio M, per family.");
+    p.setApplicationDescription("Over-training exponents: L(C) = lambda C^-eta per tokens/param ratio M, per series and context length.");
     addCommonOptions(p);
     addSlopeOptions(p);
     parseOrThrow(p, args);
@@ -408,25 +428,22 @@ int runSlopes(const QStringList& args) {
     }
     const auto s = slopeSettings(p);
     Inputs in = readInputs(p);
-    const auto families = familiesOf(in);
-    if (families.empty()) noRuns(in);
-    QJsonObject perFamily;
+    const auto analyses = slopeAnalyses(in.table(), in.settings(), s);
+    if (analyses.empty()) noRuns(in);
+    std::vector<std::pair<SeriesGroup, QJsonObject>> results;
     QString t;
     QTextStream out(&t);
-    for (auto f : families) {
-        RunFilter g = in.filter;
-        g.family = f;
-        const auto r = fitOvertrainingSlopes(computeLossPoints(in.table, g).points, s);
-        perFamily.insert(familyText(f), slopesJson(r));
-        out << familyText(f) << ":\n";
-        for (const auto& grp : r.groups)
+    for (const auto& a : analyses) {
+        results.push_back({a.group, slopesJson(a.result)});
+        out << labelOf(a.group) << ":\n";
+        for (const auto& grp : a.result.groups)
             out << "  M = " << grp.ratio << ": "
                 << (grp.fitted ? QString::number(grp.runs.size()) + " runs, eta = " + QString::number(grp.eta, 'f', 4)
                                : QString::fromStdString(grp.note))
                 << "\n";
     }
     out.flush();
-    if (p.isSet("json")) printJson(QJsonObject{{"families", perFamily}});
+    if (p.isSet("json")) printJson(seriesJson(results));
     else printText(t);
     return kExitOk;
 }
@@ -435,7 +452,8 @@ int runSlopes(const QStringList& args) {
 
 int runPareto(const QStringList& args) {
     QCommandLineParser p;
-    p.setApplicationDescription("Pareto frontiers of loss over compute per family; with two families, the compute "
+    p.setApplicationDescription("Pareto frontiers of loss over compute per series and context length; for two series "
+                                "(the study's xLSTM and Transformer, else the first two at one context), the compute "
                                 "ratio at equal loss and the loss gap at equal compute.");
     addCommonOptions(p);
     p.addOptions({{"samples", "Samples of the comparison over the frontiers' overlap.", "n", "50"}});
@@ -446,34 +464,30 @@ int runPareto(const QStringList& args) {
     }
     const int samples = static_cast<int>(*intOption(p, "samples", 2));
     Inputs in = readInputs(p);
-    const auto families = familiesOf(in);
-    if (families.empty()) noRuns(in);
-    QJsonObject frontiers;
-    std::map<accounting::Family, std::vector<FrontierPoint>> fronts;
+    const auto analyses = paretoAnalyses(in.table(), in.settings());
+    if (analyses.empty()) noRuns(in);
+    std::vector<std::pair<SeriesGroup, QJsonObject>> results;
     QString t;
     QTextStream out(&t);
-    for (auto f : families) {
-        RunFilter g = in.filter;
-        g.family = f;
-        const auto sel = computeLossPoints(in.table, g);
-        fronts[f] = paretoFrontier(sel.points);
+    for (const auto& a : analyses) {
         QJsonArray pts;
-        out << familyText(f) << ": " << fronts[f].size() << " of " << sel.points.size() << " runs on the frontier\n";
-        for (const auto& fp : fronts[f]) {
-            const Run* run = sel.runs[fp.index];
+        out << labelOf(a.group) << ": " << a.frontier.size() << " of " << a.points.size() << " runs on the frontier\n";
+        for (const auto& fp : a.frontier) {
+            const Run* run = a.runs[fp.index];
             pts.append(QJsonObject{{"flops", fp.flops},
                                    {"loss", fp.loss},
                                    {"run", QString::fromStdString(!run->runId.empty() ? run->runId : run->name)},
                                    {"line", run->sourceLine}});
         }
-        frontiers.insert(familyText(f), pts);
+        results.push_back({a.group, QJsonObject{{"frontier", pts}, {"n_runs", static_cast<qint64>(a.points.size())}}});
     }
-    QJsonObject o{{"frontiers", frontiers}};
-    if (fronts.size() == 2) {
-        const auto& a = fronts[accounting::Family::Xlstm];
-        const auto& b = fronts[accounting::Family::Transformer];
-        const auto cmp = compareFrontiers(a, b, samples);
-        QJsonObject c{{"a", "xlstm"}, {"b", "transformer"}, {"overlap", cmp.overlap}};
+    QJsonObject o = seriesJson(results);
+    if (const auto pair = comparedPair(analyses)) {
+        const auto& A = analyses[pair->first];
+        const auto& B = analyses[pair->second];
+        const auto cmp = compareFrontiers(A.frontier, B.frontier, samples);
+        QJsonObject c{{"a", QString::fromStdString(A.group.series)}, {"b", QString::fromStdString(B.group.series)}, {"overlap", cmp.overlap}};
+        if (known(A.group.context)) c.insert("context", A.group.context);
         if (cmp.overlap) {
             c.insert("a_dominates", cmp.aDominates);
             c.insert("min_loss_gap", cmp.minLossGap);
@@ -486,8 +500,9 @@ int runPareto(const QStringList& args) {
             for (const auto& s : cmp.atEqualLoss) eqL.append(QJsonObject{{"loss", s.loss}, {"compute_a", s.computeA}, {"compute_b", s.computeB}});
             c.insert("at_equal_compute", eqC);
             c.insert("at_equal_loss", eqL);
-            out << "xlstm vs transformer: loss gap " << cmp.minLossGap << " to " << cmp.maxLossGap << " at equal compute; "
-                << "transformer needs " << cmp.minComputeRatio << " to " << cmp.maxComputeRatio << " x the compute at equal loss\n";
+            out << labelOf(A.group) << " vs " << labelOf(B.group) << ": loss gap " << cmp.minLossGap << " to " << cmp.maxLossGap
+                << " at equal compute; " << QString::fromStdString(seriesLabel(B.group.series)) << " needs " << cmp.minComputeRatio
+                << " to " << cmp.maxComputeRatio << " x the compute at equal loss\n";
         }
         o.insert("comparison", c);
     }
@@ -551,7 +566,7 @@ int runBootstrap(const QStringList& rawArgs) {
     Inputs in = readInputs(p);
     BootstrapResult result;
     if (of == "lnd") {
-        const auto s = lndSettings(p);
+        const auto s = lndSettings(p, in.study.settings);
         std::vector<SurfaceQuery> queries;
         for (const QString& v : p.values("at")) {
             const QStringList nd = v.split(',');
@@ -560,21 +575,18 @@ int runBootstrap(const QStringList& rawArgs) {
             if (!okN || !okD || !(n > 0) || !(d > 0)) throw UsageError(("--at expects N,D (two positive numbers), got '" + v + "'").toStdString());
             queries.push_back({n, d});
         }
-        const auto sel = lossSurfacePoints(in.table, in.filter);
+        const auto sel = lossSurfacePoints(in.table(), singleGroup(in).filter);
         if (sel.points.empty()) noRuns(in);
         const auto full = fitLossSurface(sel.points, s, in.control);
         result = bootstrapLossSurface(sel.points, full, s, queries, b, in.control);
     } else if (of == "isoflop") {
-        IsoFlopSettings s;
-        if (range) {
-            s.fitMin = range->first;
-            s.fitMax = range->second;
-        }
-        const auto sel = isoFlopRuns(in.table, in.filter);
+        if (range) in.study.settings.budgetRange = range;
+        const auto sel = isoFlopRuns(in.table(), singleGroup(in).filter);
         if (sel.points.empty()) noRuns(in);
+        const IsoFlopSettings s = isoFlopSettingsFor(sel.runs, in.settings());
         result = bootstrapIsoFlop(sel.points, s, numberList(p, "at-budget"), b, in.control);
     } else {
-        const auto sel = computeLossPoints(in.table, in.filter);
+        const auto sel = computeLossPoints(in.table(), singleGroup(in).filter);
         if (sel.points.empty()) noRuns(in);
         result = bootstrapSlopes(sel.points, slopeSettings(p), b, in.control);
     }

@@ -23,7 +23,7 @@
 #include "app/gui/RunPoints.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
-#include "core/data/RunAnalyses.h"
+#include "core/analysis/RunSelection.h"
 #include "core/fit/PowerLaw.h"
 
 namespace scalex::gui {
@@ -128,7 +128,7 @@ void ParetoView::redraw() {
                               {"loss", "Val. loss", data::CellStyle::Fixed3}};
     for (Family f : kFamilies) {
         const int k = f == Family::Xlstm;
-        const auto sel = data::computeLossPoints(session_->runs(), session_->filter(f));
+        const auto sel = analysis::computeLossPoints(session_->runs(), session_->filter(f));
         std::vector<RunPoint> pts;
         for (std::size_t i = 0; i < sel.points.size(); ++i)
             pts.push_back({{sel.points[i].flops, sel.points[i].loss}, session_->indexOf(sel.runs[i])});
@@ -229,7 +229,7 @@ void OverTrainingView::redraw() {
         chart->clearSeries();
         chart->setAxes({tr("Compute C (FLOPs)"), true, 1e18, 1e22}, {tr("Validation loss"), true, 2, 4});
         chart->setTitle(tr("%1: L(C) per M").arg(labelOf(f)));
-        const auto sel = data::computeLossPoints(session_->runs(), session_->filter(f));
+        const auto sel = analysis::computeLossPoints(session_->runs(), session_->filter(f));
         results_[k] = fit::fitOvertrainingSlopes(sel.points, settings);
         points_[k] = sel.points;
         std::vector<RunPoint> all;
@@ -401,20 +401,20 @@ void IsoFlopView::fitContexts(const fit::IsoFlopSettings& settings) {
     contextFits_.clear();
     std::set<double> contexts;
     for (Family f : kFamilies) {
-        data::RunFilter filter = session_->filter(f);
+        analysis::RunFilter filter = session_->filter(f);
         filter.experimentSet = data::ExperimentSet::IsoFlop;
         filter.context.reset();
-        for (double c : data::contextLengths(session_->runs(), filter)) contexts.insert(c);
+        for (double c : analysis::contextLengths(session_->runs(), filter)) contexts.insert(c);
     }
     for (double c : contexts) {
         ContextFit cf;
         cf.context = c;
         for (Family f : kFamilies) {
             const int k = f == Family::Xlstm;
-            data::RunFilter filter = session_->filter(f);
+            analysis::RunFilter filter = session_->filter(f);
             filter.experimentSet = data::ExperimentSet::IsoFlop;
             filter.context = c;
-            const auto sel = data::isoFlopRuns(session_->runs(), filter);
+            const auto sel = analysis::isoFlopRuns(session_->runs(), filter);
             for (const data::Run* r : sel.runs) cf.runIndex[k].push_back(session_->indexOf(r));
             cf.result[k] = fit::fitIsoFlop(sel.points, settings);
         }
@@ -593,25 +593,25 @@ void IsoFlopView::recompute() {
     std::vector<fit::IsoFlopRun> inputs[2];
     for (Family f : kFamilies) {
         const int k = f == Family::Xlstm;
-        data::RunFilter filter = session_->filter(f);
+        analysis::RunFilter filter = session_->filter(f);
         filter.experimentSet = data::ExperimentSet::IsoFlop;
         // One context per fit: the context of the session's slider when the runs have it, else
         // the context with the most runs.
-        const auto contexts = data::contextLengths(session_->runs(), filter);
+        const auto contexts = analysis::contextLengths(session_->runs(), filter);
         if (!contexts.empty()) {
             double best = contexts.front();
             std::size_t most = 0;
             for (double c : contexts) {
-                data::RunFilter one = filter;
+                analysis::RunFilter one = filter;
                 one.context = c;
-                const std::size_t n = data::isoFlopRuns(session_->runs(), one).points.size();
+                const std::size_t n = analysis::isoFlopRuns(session_->runs(), one).points.size();
                 if (c == 8192 || n > most) best = c, most = std::max(most, n);
                 if (c == 8192) break;
             }
             filter.context = best;
         }
         context_[k] = filter.context.value_or(0.0);
-        const auto sel = data::isoFlopRuns(session_->runs(), filter);
+        const auto sel = analysis::isoFlopRuns(session_->runs(), filter);
         inputs[k] = sel.points;
         runIndex_[k].clear();
         for (const data::Run* r : sel.runs) runIndex_[k].push_back(session_->indexOf(r));

@@ -14,7 +14,7 @@
 #include "app/gui/PlotChart.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
-#include "core/data/RunAnalyses.h"
+#include "core/analysis/RunSelection.h"
 #include "core/data/RunDerivation.h"
 
 namespace scalex::gui {
@@ -112,13 +112,13 @@ void ContextView::refitProfiles() {
     for (Family f : {Family::Transformer, Family::Xlstm}) {
         const int k = f == Family::Xlstm;
         profiles_[k].clear();
-        data::RunFilter filter = session_->filter(f);
+        analysis::RunFilter filter = session_->filter(f);
         filter.experimentSet = data::ExperimentSet::IsoFlop;
-        const auto contexts = data::contextLengths(session_->runs(), filter);
+        const auto contexts = analysis::contextLengths(session_->runs(), filter);
         if (contexts.empty()) continue;
         // The study's main context where the runs have it.
         filter.context = std::find(contexts.begin(), contexts.end(), 8192.0) != contexts.end() ? 8192.0 : contexts.front();
-        const auto sel = data::isoFlopRuns(session_->runs(), filter);
+        const auto sel = analysis::isoFlopRuns(session_->runs(), filter);
         const fit::IsoFlopResult result = fit::fitIsoFlop(sel.points);
         for (const auto& prof : result.profiles) {
             if (!prof.fitted) continue;
@@ -296,7 +296,7 @@ QString ContextView::explainHtml() const {
               "the loss surfaces are %6 (Transformer) and %7 (xLSTM). Dotted lines and hollow points: the "
               "study's own IsoFLOP fits at 2048, 8192 and 16384 tokens.</p>")
         .arg(T)
-        .arg(formatTickValue(budget()), formatCount(optimal_[0]), formatCount(optimal_[1]), session_->settings().convention,
+        .arg(formatTickValue(budget()), formatCount(optimal_[0]), formatCount(optimal_[1]), QString::fromStdString(session_->settings().convention),
              fittedT ? tr("fitted in this session") : tr("the paper's"), fittedX ? tr("fitted in this session") : tr("the paper's"));
 }
 

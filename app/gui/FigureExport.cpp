@@ -34,7 +34,7 @@
 #include "app/gui/Recipes.h"
 #include "app/gui/Session.h"
 #include "core/data/Export.h"
-#include "core/data/RunAnalyses.h"
+#include "core/analysis/RunSelection.h"
 #include "app/gui/Theme.h"
 #include "app/gui/ViewPanel.h"
 
@@ -76,7 +76,7 @@ std::vector<std::pair<QString, data::ExportTable>> paperTables(const data::RunTa
     using accounting::Family;
     std::vector<std::pair<QString, data::ExportTable>> out;
     auto filter = [](Family f, data::ExperimentSet set) {
-        data::RunFilter r;
+        analysis::RunFilter r;
         r.family = f;
         r.experimentSet = set;
         r.context = 8192;
@@ -135,33 +135,33 @@ std::vector<std::pair<QString, data::ExportTable>> paperTables(const data::RunTa
         const int k = f == Family::Xlstm;
         const std::string family(accounting::familyLabel(f));
         fit::LossSurfaceSettings settings;
-        const auto points = data::lossSurfacePoints(runs, filter(f, data::ExperimentSet::TokenParam)).points;
+        const auto points = analysis::lossSurfacePoints(runs, filter(f, data::ExperimentSet::TokenParam)).points;
         if (points.size() >= 6) {
             const auto fitted = fit::fitLossSurface(points, settings);
             const auto& b = fitted.best;
             lnd.rows.push_back({family, b.logA, b.logB, b.logE, b.alpha, b.beta, b.gamma});
         }
-        const auto slopes = data::fitOvertrainingSlopes(runs, filter(f, data::ExperimentSet::TokenParam), fit::SlopeSettings{});
+        const auto slopes = analysis::fitOvertrainingSlopes(runs, filter(f, data::ExperimentSet::TokenParam), fit::SlopeSettings{});
         for (const auto& g : slopes.groups)
             if (g.fitted) etas[g.ratio][static_cast<std::size_t>(k)] = g.eta;
         fit::IsoFlopSettings iso;
         iso.fitMin = 5e18;
         iso.fitMax = 2e20;
         const std::string prefix = k ? "xlstm" : "transformer";
-        appendOptimal(opt, data::fitIsoFlop(runs, filter(f, data::ExperimentSet::IsoFlop), iso), prefix, family + " FLOPs");
+        appendOptimal(opt, analysis::fitIsoFlop(runs, filter(f, data::ExperimentSet::IsoFlop), iso), prefix, family + " FLOPs");
 
         data::ExportTable& ctx = byContext[static_cast<std::size_t>(k)];
         ctx = sizesTable("Compute-optimal training FLOPs, tokens and tokens per parameter of " + family +
                              " models across context lengths, from IsoFLOP power laws fitted at each context length (budgets $5 \\cdot 10^{18}$ to $5 \\cdot 10^{19}$).",
                          "tab:estimated_optimal_flops_tokens_powerlaw_context_" + prefix);
-        data::RunFilter any = filter(f, data::ExperimentSet::IsoFlop);
+        analysis::RunFilter any = filter(f, data::ExperimentSet::IsoFlop);
         any.context.reset();
         iso.fitMax = 5e19;
-        for (double T : data::contextLengths(runs, any)) {
-            data::RunFilter at = any;
+        for (double T : analysis::contextLengths(runs, any)) {
+            analysis::RunFilter at = any;
             at.context = T;
             const std::string t = std::to_string(static_cast<long long>(T));
-            appendOptimal(ctx, data::fitIsoFlop(runs, at, iso), "ctx" + t, "$T = " + t + "$ FLOPs");
+            appendOptimal(ctx, analysis::fitIsoFlop(runs, at, iso), "ctx" + t, "$T = " + t + "$ FLOPs");
         }
     }
     for (const auto& [m, values] : etas) eta.rows.push_back({m, values[0], values[1]});

@@ -19,7 +19,7 @@
 #include "app/gui/PlotChart.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
-#include "core/data/RunAnalyses.h"
+#include "core/analysis/RunSelection.h"
 #include "core/fit/ComputeOptimal.h"
 #include "core/fit/PowerLaw.h"
 
@@ -144,21 +144,21 @@ void LossSurfaceView::waitForFit() {
 
 void LossSurfaceView::setGrid(int index) { grid_->setCurrentIndex(index); }
 
-data::RunFilter LossSurfaceView::filter() const { return filter(family()); }
+analysis::RunFilter LossSurfaceView::filter() const { return filter(family()); }
 
-data::RunFilter LossSurfaceView::filter(Family family) const {
-    data::RunFilter f = session_->filter(family);
+analysis::RunFilter LossSurfaceView::filter(Family family) const {
+    analysis::RunFilter f = session_->filter(family);
     const int set = set_->currentData().toInt();
     if (set >= 0) f.experimentSet = static_cast<data::ExperimentSet>(set);
     // One context: the loss surface has no term for it. The study's 8192 where present.
-    const auto contexts = data::contextLengths(session_->runs(), f);
+    const auto contexts = analysis::contextLengths(session_->runs(), f);
     if (!contexts.empty())
         f.context = std::find(contexts.begin(), contexts.end(), 8192.0) != contexts.end() ? 8192.0 : contexts.back();
     return f;
 }
 
 std::vector<fit::LossPoint> LossSurfaceView::points() const {
-    return data::lossSurfacePoints(session_->runs(), filter()).points;
+    return analysis::lossSurfacePoints(session_->runs(), filter()).points;
 }
 
 void LossSurfaceView::startFit() {
@@ -234,7 +234,7 @@ std::vector<ViewTable> LossSurfaceView::tables() {
         std::optional<fit::LossSurfaceFit> other;
         std::optional<fit::BootstrapResult> otherIntervals;
         if (f != fitFamily_) {
-            const auto pts = data::lossSurfacePoints(session_->runs(), filter(f)).points;
+            const auto pts = analysis::lossSurfacePoints(session_->runs(), filter(f)).points;
             if (pts.size() < (fitSettings_.fitGamma ? 6u : 5u)) continue;
             other = fit::fitLossSurface(pts, fitSettings_, {});
             otherIntervals = fit::bootstrapLossSurface(pts, *other, fitSettings_, {}, boot);
@@ -285,10 +285,10 @@ void LossSurfaceView::redraw() {
     std::vector<QPointF> pts, selected;
     double nLo = 1e8, nHi = 1e9, dLo = 1e9, dHi = 1e10;
     bool any = false;
-    const data::RunFilter runFilter = filter();
+    const analysis::RunFilter runFilter = filter();
     for (int i = 0; i < static_cast<int>(session_->runs().runs.size()); ++i) {
         const auto& r = session_->runs().runs[static_cast<std::size_t>(i)];
-        if (!data::passes(r, runFilter) || !(r.params > 0) || !(r.tokens > 0)) continue;
+        if (!analysis::passes(r, runFilter) || !(r.params > 0) || !(r.tokens > 0)) continue;
         (session_->selection().contains(i) ? selected : pts).push_back({r.params, r.tokens});
         if (!any) nLo = nHi = r.params, dLo = dHi = r.tokens, any = true;
         nLo = std::min(nLo, r.params), nHi = std::max(nHi, r.params);

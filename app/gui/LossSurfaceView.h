@@ -10,7 +10,7 @@
 #include "app/gui/ViewPanel.h"
 #include "core/fit/Bootstrap.h"
 #include "core/accounting/Family.h"
-#include "core/data/RunAnalyses.h"
+#include "core/analysis/RunSelection.h"
 #include "core/fit/LossSurface.h"
 
 class QComboBox;
@@ -60,8 +60,8 @@ private:
     void redraw();
     void onFitDone();
     std::vector<fit::LossPoint> points() const;
-    data::RunFilter filter() const;
-    data::RunFilter filter(accounting::Family family) const;
+    analysis::RunFilter filter() const;
+    analysis::RunFilter filter(accounting::Family family) const;
 
     Session* session_;
     PlotChart* chart_;

@@ -212,8 +212,9 @@ data::FigureRecipe captureRecipe(const Session& session, const ViewPanel& panel,
     QJsonObject surfaces;
     for (Family f : {Family::Transformer, Family::Xlstm})
         if (session.hasFittedSurface(f)) surfaces[QLatin1String(familyKey(f))] = surfaceToJson(session.surface(f));
-    r.analysis = {{"convention", a.convention},  {"context", a.context},       {"selected_only", a.selectedOnly},
-                  {"huber_delta", a.huberDelta}, {"gamma_free", a.gammaFree}, {"fitted_surfaces", surfaces}};
+    // The analysis settings in their one JSON form (AnalysisSettings), with the fitted surfaces drawn.
+    r.analysis = a.toJson();
+    r.analysis.insert("fitted_surfaces", surfaces);
     r.controls = captureControls(&panel);
     const std::vector<std::string> keys = session.runKeys();
     const auto& runs = session.runs().runs;
@@ -249,21 +250,29 @@ bool applyRecipe(MainWindow& window, const data::FigureRecipe& recipe, QStringLi
     if (!recipe.dataDigest.empty() && recipe.dataDigest != session->dataDigest())
         *warnings << QStringLiteral("the runs have changed since the recipe was saved; the figure shows the runs as they are now");
 
-    // Analysis settings; a missing one keeps the project's.
+    // Analysis settings in their JSON form; recipes saved before it name a few with keys of their own.
     const QJsonObject& a = recipe.analysis;
     AnalysisSettings settings = session->settings();
-    if (a.contains("convention")) {
-        const QString name = a.value("convention").toString();
-        if (!accounting::conventionByName(name.toStdString())) {
-            *error = QStringLiteral("the recipe's FLOP convention '%1' is unknown").arg(name);
+    if (a.contains("flop_convention")) {
+        auto parsed = AnalysisSettings::fromJson(a, "recipe");
+        if (!parsed) {
+            *error = QStringLiteral("the recipe's analysis settings: %1").arg(QString::fromStdString(parsed.error().toString()));
             return false;
         }
-        settings.convention = name;
+        settings = *parsed;
+    } else {
+        if (a.contains("convention")) {
+            const QString name = a.value("convention").toString();
+            if (!accounting::conventionByName(name.toStdString())) {
+                *error = QStringLiteral("the recipe's FLOP convention '%1' is unknown").arg(name);
+                return false;
+            }
+            settings.convention = name.toStdString();
+        }
+        if (a.value("context").toDouble() > 0) settings.contextLength = a.value("context").toDouble();
+        if (a.value("huber_delta").toDouble() > 0) settings.huberDelta = a.value("huber_delta").toDouble();
+        if (a.value("gamma_free").isBool()) settings.fitGamma = a.value("gamma_free").toBool();
     }
-    if (a.value("context").toDouble() > 0) settings.context = a.value("context").toDouble();
-    if (a.value("selected_only").isBool()) settings.selectedOnly = a.value("selected_only").toBool();
-    if (a.value("huber_delta").toDouble() > 0) settings.huberDelta = a.value("huber_delta").toDouble();
-    if (a.value("gamma_free").isBool()) settings.gammaFree = a.value("gamma_free").toBool();
     session->setSettings(settings);
     const QJsonObject surfaces = a.value("fitted_surfaces").toObject();
     for (Family f : {Family::Transformer, Family::Xlstm})

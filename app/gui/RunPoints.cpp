@@ -12,6 +12,8 @@
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
 
+#include "core/data/Series.h"
+
 namespace scalex::gui {
 
 QString runSummary(const Session* session, int index) {
@@ -19,7 +21,7 @@ QString runSummary(const Session* session, int index) {
     if (index < 0 || index >= static_cast<int>(runs.size())) return {};
     const data::Run& r = runs[static_cast<std::size_t>(index)];
     QString s = QStringLiteral("<b>%1</b> %2<br>N %3 · D %4 · D/N %5<br>C %6 FLOPs · loss %7")
-                    .arg(QString::fromUtf8(accounting::familyLabel(r.family).data()),
+                    .arg(QString::fromStdString(data::seriesLabel(r.series)).toHtmlEscaped(),
                          QString::fromStdString(r.name.empty() ? r.runId : r.name).toHtmlEscaped(), formatCount(r.params),
                          formatCount(r.tokens))
                     .arg(r.tokensPerParam(), 0, 'f', 1)

@@ -16,6 +16,8 @@
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
 
+#include "core/data/Series.h"
+
 namespace scalex::gui {
 
 namespace {
@@ -50,7 +52,7 @@ void RunTableModel::reset() {
 
 QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* names[] = {"In fit", "Family", "Set", "Context", "N", "D", "D/N", "C (FLOPs)", "Budget", "Loss", "Selected", "Problems"};
+    static const char* names[] = {"In fit", "Series", "Set", "Context", "N", "D", "D/N", "C (FLOPs)", "Budget", "Loss", "Selected", "Problems"};
     return tr(names[section]);
 }
 
@@ -67,7 +69,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole) {
         if (r.hasProblems()) return Theme::current().highlight;
         if (!session_->inAnalysis(r)) return Theme::current().muted;
-        if (c == Family) return Theme::current().family(r.family);
+        if (c == Family) return Theme::current().series(r.series, session_->seriesIndex(r.series));
         return {};
     }
     if (role == Qt::ToolTipRole) {
@@ -89,7 +91,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role == FilterRole) {
         switch (c) {
-            case Family: return QString::fromUtf8(accounting::familyName(r.family).data());
+            case Family: return QString::fromStdString(r.series);
             case Set: return setName(r.experimentSet);
             case Context: return data::known(r.context) ? QString::number(r.context) : QString();
             default: return {};
@@ -98,7 +100,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole) return {};
     switch (c) {
         case Include: return {};
-        case Family: return QString::fromUtf8(accounting::familyLabel(r.family).data());
+        case Family: return QString::fromStdString(data::seriesLabel(r.series));
         case Set: return setName(r.experimentSet);
         case Context: return data::known(r.context) ? QString::number(r.context) : QStringLiteral("—");
         case Params: return number(r.params, true);
@@ -133,7 +135,7 @@ std::vector<ViewTable> RunsView::tables() {
     data::ExportTable t;
     t.columns = {{"run_id", "Run", data::CellStyle::Text},
                  {"in_analysis", "In fit", data::CellStyle::Text},
-                 {"model", "Model", data::CellStyle::Text},
+                 {"series", "Series", data::CellStyle::Text},
                  {"experiment_set", "Set", data::CellStyle::Text},
                  {"context_length", "$T$", data::CellStyle::Integer},
                  {"num_params", "$N$", data::CellStyle::Count},
@@ -151,7 +153,7 @@ std::vector<ViewTable> RunsView::tables() {
         std::string problems;
         for (const auto& p : run.problems) problems += (problems.empty() ? "" : "; ") + p;
         t.rows.push_back({run.runId.empty() ? run.name : run.runId, std::string(session_->inAnalysis(run) ? "yes" : "no"),
-                          std::string(accounting::familyLabel(run.family)), setName(run.experimentSet).toStdString(),
+                          data::seriesLabel(run.series), setName(run.experimentSet).toStdString(),
                           number(run.context), number(run.params), number(run.tokens),
                           data::known(run.params) && data::known(run.tokens) ? data::ExportCell(run.tokensPerParam()) : data::ExportCell{},
                           number(run.flops), number(run.budget), number(run.loss()),
@@ -199,7 +201,7 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
     summary_ = new QLabel(this);
 
     auto* filters = new QHBoxLayout();
-    filters->addWidget(new QLabel(tr("Family"), this));
+    filters->addWidget(new QLabel(tr("Series"), this));
     filters->addWidget(family_);
     filters->addWidget(new QLabel(tr("Set"), this));
     filters->addWidget(set_);
@@ -238,7 +240,7 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
     connect(search_, &QLineEdit::textChanged, this, applyFilters);
     connect(selectedOnly_, &QCheckBox::toggled, this, [this](bool on) {
         AnalysisSettings s = session_->settings();
-        s.selectedOnly = on;
+        s.scope.allRuns = !on;
         session_->setSettings(s);
     });
     connect(session_, &Session::runsChanged, this, [this] {
@@ -248,7 +250,7 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
         emit explainChanged();
     });
     connect(session_, &Session::settingsChanged, this, [this] {
-        selectedOnly_->setChecked(session_->settings().selectedOnly);
+        selectedOnly_->setChecked(!session_->settings().scope.allRuns);
         model_->reset();
         updateSummary();
     });
@@ -268,7 +270,7 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
         table_->selectionModel()->select(sel, QItemSelectionModel::ClearAndSelect);
         syncingSelection_ = false;
     });
-    selectedOnly_->setChecked(session_->settings().selectedOnly);
+    selectedOnly_->setChecked(!session_->settings().scope.allRuns);
     refillFilters();
     updateSummary();
 }
@@ -276,7 +278,7 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
 void RunsView::refillFilters() {
     std::set<QString> families, sets, contexts;
     for (const auto& r : session_->runs().runs) {
-        families.insert(QString::fromUtf8(accounting::familyName(r.family).data()));
+        families.insert(QString::fromStdString(r.series));
         sets.insert(setName(r.experimentSet));
         if (data::known(r.context)) contexts.insert(QString::number(r.context));
     }

@@ -3,6 +3,9 @@
 #include <QRegularExpression>
 
 #include "core/accounting/ParamCount.h"
+#include "core/data/Series.h"
+
+#include <algorithm>
 
 namespace scalex::gui {
 
@@ -45,7 +48,7 @@ fit::ComputePerToken Session::computePerToken(accounting::Family family, double 
 }
 
 accounting::FlopConvention Session::convention() const {
-    return accounting::conventionByName(settings_.convention.toStdString()).value_or(accounting::studyConvention());
+    return accounting::conventionByName(settings_.convention).value_or(accounting::studyConvention());
 }
 
 namespace {
@@ -66,14 +69,18 @@ void Session::mergeTables() {
             runs_.runs.push_back(project_.tables[t].table.runs[r]);
             origin_.push_back({t, r});
         }
+    series_ = data::seriesNames(runs_);
+}
+
+int Session::seriesIndex(const std::string& name) const {
+    const auto it = std::find(series_.begin(), series_.end(), name);
+    return it == series_.end() ? static_cast<int>(series_.size()) : static_cast<int>(it - series_.begin());
 }
 
 void Session::setRuns(data::RunTable runs, const QString& label) {
     data::Project p;
     p.title = label.toStdString();
     p.tables.push_back({tableNameFrom(label), std::move(runs)});
-    // Follow the study's own selection where a file has one (runs without the flag stay in).
-    p.settings.setSelectedOnly(true);
     setProject(std::move(p), QString());
     sourceLabel_ = label;
 }
@@ -84,12 +91,8 @@ void Session::setProject(data::Project project, const QString& path) {
     sourceLabel_ = QString::fromStdString(project_.title);
     if (project_.generated && !sourceLabel_.contains(QLatin1String("enerated")))
         sourceLabel_ += tr(" (generated example data)");
-    const auto& ps = project_.settings;
-    settings_.convention = QString::fromStdString(ps.flopConvention());
-    settings_.context = ps.contextLength();
-    settings_.selectedOnly = ps.selectedOnly();
-    settings_.huberDelta = ps.huberDelta();
-    settings_.gammaFree = ps.gammaMode() == data::GammaMode::Free;
+    // A project's settings were checked when it was read; what cannot be used falls back to the defaults.
+    settings_ = analysis::AnalysisSettings::fromProject(project_.settings).value_or(analysis::AnalysisSettings{});
     mergeTables();
     fitted_ = {};
     selection_.clear();
@@ -111,11 +114,7 @@ data::Project Session::project() const {
     data::Project p = project_;
     for (std::size_t i = 0; i < runs_.runs.size() && i < origin_.size(); ++i)
         p.tables[origin_[i].first].table.runs[origin_[i].second] = runs_.runs[i];
-    p.settings.setFlopConvention(settings_.convention.toStdString());
-    p.settings.setContextLength(settings_.context);
-    p.settings.setSelectedOnly(settings_.selectedOnly);
-    p.settings.setHuberDelta(settings_.huberDelta);
-    p.settings.setGammaMode(settings_.gammaFree ? data::GammaMode::Free : data::GammaMode::FixedOne);
+    settings_.storeIn(p.settings);
     return p;
 }
 
@@ -164,12 +163,11 @@ void Session::setSelection(const QSet<int>& selection) {
     emit selectionChanged();
 }
 
-bool Session::inAnalysis(const data::Run& run) const { return data::passes(run, filter()); }
+bool Session::inAnalysis(const data::Run& run) const { return analysis::passes(run, filter()); }
 
-data::RunFilter Session::filter(std::optional<accounting::Family> family) const {
-    data::RunFilter f;
+analysis::RunFilter Session::filter(std::optional<accounting::Family> family) const {
+    analysis::RunFilter f = settings_.scope.filter();
     f.family = family;
-    f.selectedOnly = settings_.selectedOnly;
     return f;
 }
 

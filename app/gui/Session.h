@@ -10,22 +10,17 @@
 #include <optional>
 
 #include "core/accounting/FlopCount.h"
+#include "core/analysis/AnalysisSettings.h"
 #include "core/data/PaperTables.h"
 #include "core/data/Project.h"
-#include "core/data/RunAnalyses.h"
+#include "core/analysis/RunSelection.h"
 #include "core/data/RunTable.h"
 #include "core/fit/ComputeOptimal.h"
 #include "core/fit/LossSurface.h"
 
 namespace scalex::gui {
 
-struct AnalysisSettings {
-    QString convention = QStringLiteral("study");  // FLOP convention name (accounting::conventionByName)
-    double context = 8192;                           // context length of the slider
-    bool selectedOnly = true;                        // the study's own selection (`selected_in_paper`)
-    double huberDelta = 1e-3;
-    bool gammaFree = true;
-};
+using analysis::AnalysisSettings;
 
 class Session : public QObject {
     Q_OBJECT
@@ -80,11 +75,15 @@ public:
     // convention, interpolated through the study's model configurations of that family.
     fit::ComputePerToken computePerToken(accounting::Family family, double context) const;
 
-    // A run takes part in the analyses: included (no problems, or ticked by the user) and, when
-    // selectedOnly is on, not left out by the study's own selection.
+    // A run takes part in the analyses: included (no problems, or ticked by the user) and in the
+    // settings' scope (the study's own selection unless all runs are asked for, the conditions).
     bool inAnalysis(const data::Run& run) const;
-    // The same as a filter for core/data/RunAnalyses, optionally for one family.
-    data::RunFilter filter(std::optional<accounting::Family> family = std::nullopt) const;
+    // The scope as a filter for core/analysis, optionally for one family.
+    analysis::RunFilter filter(std::optional<accounting::Family> family = std::nullopt) const;
+    // The series of the runs in order of first appearance, and a series' place in it (its colour).
+    const std::vector<std::string>& seriesNames() const { return series_; }
+    int seriesIndex(const std::string& name) const;
+
     // Index of a run of runs() (for the pointers RunAnalyses returns).
     int indexOf(const data::Run* run) const { return static_cast<int>(run - runs_.runs.data()); }
 
@@ -103,6 +102,7 @@ private:
     QString projectPath_;
     data::Project project_;
     std::vector<std::pair<std::size_t, std::size_t>> origin_;  // merged run -> (table, row)
+    std::vector<std::string> series_;
     void mergeTables();
     data::PaperTables paper_;
     std::array<std::optional<fit::LossSurfaceParams>, 2> fitted_;

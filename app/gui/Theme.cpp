@@ -50,6 +50,22 @@ QColor Theme::family(accounting::Family f) const {
     return kind == ThemeKind::Light ? QColor(0x1d, 0x5f, 0xb8) : QColor(0x60, 0xa5, 0xfa);
 }
 
+QColor Theme::series(const std::string& name, int index) const {
+    if (name == "transformer") return family(accounting::Family::Transformer);
+    if (name == "xlstm") return family(accounting::Family::Xlstm);
+    // Twelve hues apart from the families' orange and blue (after Paul Tol's "muted" and "vibrant" sets).
+    static const std::array<QColor, 12> hues{QColor(0x33, 0x22, 0x88), QColor(0x11, 0x77, 0x33), QColor(0xcc, 0x33, 0x11),
+                                             QColor(0x88, 0x22, 0x55), QColor(0x44, 0xaa, 0x99), QColor(0x99, 0x99, 0x33),
+                                             QColor(0xaa, 0x44, 0x99), QColor(0x00, 0x99, 0x88), QColor(0x66, 0x11, 0x00),
+                                             QColor(0xee, 0x33, 0x77), QColor(0x55, 0x55, 0x55), QColor(0xdd, 0xaa, 0x33)};
+    const int i = std::max(0, index);
+    QColor c = hues[static_cast<std::size_t>(i % 12)];
+    const int round = (i / 12) % 3;
+    if (round == 1) c = c.darker(160);
+    if (round == 2) c = c.lighter(150);
+    return kind == ThemeKind::Dark ? c.lighter(140) : c;
+}
+
 QColor Theme::sequential(int index, int count) const {
     // A perceptually ordered ramp (viridis-like), trimmed at the light end for white backgrounds.
     static const std::array<QColor, 7> ramp{QColor(0x44, 0x01, 0x54), QColor(0x46, 0x33, 0x7e), QColor(0x36, 0x5c, 0x8d),

@@ -3,6 +3,7 @@
 #include <QColor>
 #include <QFont>
 #include <QString>
+#include <string>
 
 #include "core/accounting/Family.h"
 
@@ -26,6 +27,10 @@ struct Theme {
 
     // Transformer orange, xLSTM blue, in both themes.
     QColor family(accounting::Family family) const;
+    // The colour of a series: the study's families keep theirs; any other series takes the
+    // index-th of twelve distinct hues, and past twelve the same hues darker, then lighter
+    // (views add marker shapes so that no two series look alike).
+    QColor series(const std::string& name, int index) const;
     // Sequential colours for ordered groups (budgets, context lengths, ratios): i of n.
     QColor sequential(int index, int count) const;
 

@@ -3,58 +3,127 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QSaveFile>
+#include <algorithm>
 #include <cctype>
 
 namespace scalex::data {
 
 namespace {
 
+// A name pattern for files that use none of a field's spellings: the words (split at '_') must
+// include one that starts with a word of `any`, and none that starts with a word of `none`.
+struct NamePattern {
+    std::vector<std::string_view> any;
+    std::vector<std::string_view> none;
+    std::string_view says;  // the pattern as a person reads it, for reports
+};
+
 struct FieldInfo {
     RunField field;
     std::string_view key;  // also the first spelling and the CSV writer's column name
     std::vector<std::string_view> spellings;
+    std::optional<NamePattern> pattern;
 };
 
 const std::array<FieldInfo, kRunFieldCount>& fieldTable() {
+    // Spellings: this project's own, the xLSTM study's, and those of public studies (Epoch's
+    // Chinchilla points: "Model Size", "Training FLOP"; Gemstones: params_active_precise,
+    // final_loss; IsoFLOP sweeps: compute_budget, training_tokens, validation_loss; N, D, C).
     static const std::array<FieldInfo, kRunFieldCount> table{{
-        {RunField::RunId, "run_id", {"run_id", "id", "wandb_id"}},
-        {RunField::Name, "name", {"name", "run_name"}},
-        {RunField::Dataset, "dataset", {"dataset"}},
-        {RunField::Family, "model_family", {"model_family", "family", "model_type"}},
-        {RunField::ExperimentSet, "experiment_set", {"experiment_set", "experiment"}},
-        {RunField::Status, "status", {"status", "state"}},
-        {RunField::Context, "context_length", {"context_length", "ctx", "seq_len", "context", "sequence_length", "ctx_len"}},
-        {RunField::DModel, "d_model", {"d_model", "embedding_dim", "hidden_size"}},
-        {RunField::NLayers, "n_layers", {"n_layers", "num_blocks", "num_layers", "n_blocks"}},
-        {RunField::NHeads, "n_heads", {"n_heads", "num_heads"}},
-        {RunField::NKvHeads, "n_kv_heads", {"n_kv_heads", "num_kv_heads"}},
-        {RunField::DQk, "d_qk", {"d_qk", "head_dim_qk"}},
-        {RunField::DHv, "d_hv", {"d_hv", "head_dim_v"}},
-        {RunField::DFf, "d_ff", {"d_ff", "ffn_dim", "intermediate_size"}},
-        {RunField::Vocab, "vocab_size", {"vocab_size", "vocab", "n_vocab"}},
-        {RunField::Chunk, "chunk_size", {"chunk_size", "chunk"}},
-        {RunField::Params, "num_params", {"num_params", "params", "n", "n_params", "parameters"}},
-        {RunField::Tokens, "num_tokens_training", {"num_tokens_training", "tokens", "d", "num_tokens", "n_tokens"}},
-        {RunField::Flops, "num_flops_training", {"num_flops_training", "flops", "c", "compute"}},
-        {RunField::Budget, "isoflop_bucket", {"isoflop_bucket", "isoflop", "budget", "h"}},
-        {RunField::BatchSize, "global_batch_size", {"global_batch_size", "batch_size"}},
-        {RunField::Steps, "num_train_steps", {"num_train_steps", "steps", "train_steps"}},
-        {RunField::LearningRate, "learning_rate", {"learning_rate", "lr"}},
-        {RunField::ValLoss, "val_loss", {"val_loss", "val_dclm_loss", "validation_loss", "loss"}},
-        {RunField::TrainLoss, "train_loss", {"train_loss", "train_loss_mean"}},
-        {RunField::SelectedInPaper, "selected_in_paper", {"selected_in_paper", "selected"}},
-        {RunField::FlopMode, "attention_flop_calc_mode", {"attention_flop_calc_mode", "flop_convention"}},
-        {RunField::ParamsSource, "params_source", {"params_source"}},
-        {RunField::TokensSource, "tokens_source", {"tokens_source"}},
-        {RunField::FlopsSource, "flops_source", {"flops_source"}},
-        {RunField::Included, "included", {"included"}},
+        {RunField::RunId, "run_id", {"run_id", "id", "wandb_id"}, {}},
+        {RunField::Name, "name", {"name", "run_name", "run"}, {}},
+        {RunField::Dataset, "dataset", {"dataset"}, {}},
+        {RunField::Series, "series", {"series"}, {}},
+        {RunField::Family, "model_family", {"model_family", "family", "model_type"}, {}},
+        {RunField::ExperimentSet, "experiment_set", {"experiment_set", "experiment"}, {}},
+        {RunField::Status, "status", {"status", "state"}, {}},
+        {RunField::Context, "context_length", {"context_length", "ctx", "seq_len", "context", "sequence_length", "ctx_len", "seq_length"}, {}},
+        {RunField::DModel, "d_model", {"d_model", "embedding_dim", "hidden_size"}, {}},
+        {RunField::NLayers, "n_layers", {"n_layers", "num_blocks", "num_layers", "n_blocks"}, {}},
+        {RunField::NHeads, "n_heads", {"n_heads", "num_heads"}, {}},
+        {RunField::NKvHeads, "n_kv_heads", {"n_kv_heads", "num_kv_heads"}, {}},
+        {RunField::DQk, "d_qk", {"d_qk", "head_dim_qk"}, {}},
+        {RunField::DHv, "d_hv", {"d_hv", "head_dim_v"}, {}},
+        {RunField::DFf, "d_ff", {"d_ff", "ffn_dim", "intermediate_size"}, {}},
+        {RunField::Vocab, "vocab_size", {"vocab_size", "vocab", "n_vocab"}, {}},
+        {RunField::Chunk, "chunk_size", {"chunk_size", "chunk"}, {}},
+        {RunField::Params, "num_params",
+         {"num_params", "params", "n", "n_params", "parameters", "num_parameters", "model_size", "params_active_precise",
+          "params_active", "active_params", "total_params", "model_params", "nparams"},
+         NamePattern{{"param"}, {"ratio", "per", "token", "source", "bin", "preset", "calc"}, "a word starting 'param'"}},
+        {RunField::Tokens, "num_tokens_training",
+         {"num_tokens_training", "tokens", "d", "num_tokens", "n_tokens", "training_tokens", "train_tokens",
+          "num_train_tokens", "tokens_trained", "dataset_size"},
+         NamePattern{{"token", "toks"}, {"ratio", "per", "param", "source", "preset", "vocab", "batch"}, "a word starting 'token'"}},
+        {RunField::Flops, "num_flops_training",
+         {"num_flops_training", "flops", "c", "compute", "training_flop", "training_flops", "train_flops", "total_flops",
+          "training_compute"},
+         NamePattern{{"flop"}, {"per", "seq", "token", "source", "mode", "calc", "fw", "linear", "mix", "6nd", "budget", "bucket", "attn"},
+                     "a word starting 'flop'"}},
+        {RunField::Budget, "isoflop_bucket",
+         {"isoflop_bucket", "isoflop", "budget", "h", "compute_budget", "flop_budget", "flops_budget", "nominal_budget",
+          "isoflop_budget"},
+         NamePattern{{"budget", "bucket"}, {"source"}, "a word starting 'budget' or 'bucket'"}},
+        {RunField::BatchSize, "global_batch_size", {"global_batch_size", "batch_size"}, {}},
+        {RunField::Steps, "num_train_steps", {"num_train_steps", "steps", "train_steps"}, {}},
+        {RunField::LearningRate, "learning_rate", {"learning_rate", "lr"}, {}},
+        {RunField::Step, "step", {"step", "global_step", "checkpoint_step", "iteration", "iter", "_step"}, {}},
+        {RunField::ValLoss, "val_loss",
+         {"val_loss", "val_dclm_loss", "validation_loss", "valid_loss", "eval_loss", "test_loss", "final_loss", "loss"},
+         NamePattern{{"loss"}, {"train", "step", "last", "source", "ppl", "perplexity", "std"}, "a word starting 'loss' without 'train'"}},
+        {RunField::TrainLoss, "train_loss", {"train_loss", "train_loss_mean", "training_loss"},
+         NamePattern{{"train"}, {"step", "last", "source", "token", "flop", "param"}, "a word starting 'train' beside 'loss'"}},
+        {RunField::SelectedInPaper, "selected_in_paper", {"selected_in_paper", "selected"}, {}},
+        {RunField::FlopMode, "attention_flop_calc_mode", {"attention_flop_calc_mode", "flop_convention"}, {}},
+        {RunField::ParamsSource, "params_source", {"params_source"}, {}},
+        {RunField::TokensSource, "tokens_source", {"tokens_source"}, {}},
+        {RunField::FlopsSource, "flops_source", {"flops_source"}, {}},
+        {RunField::Included, "included", {"included"}, {}},
     }};
     return table;
 }
 
 const FieldInfo& info(RunField field) { return fieldTable()[static_cast<std::size_t>(field)]; }
 
+std::vector<std::string_view> words(std::string_view normalized) {
+    std::vector<std::string_view> out;
+    std::size_t b = 0;
+    while (b <= normalized.size()) {
+        std::size_t e = normalized.find('_', b);
+        if (e == std::string_view::npos) e = normalized.size();
+        if (e > b) out.push_back(normalized.substr(b, e - b));
+        b = e + 1;
+    }
+    return out;
+}
+
+bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+// How many words of `name` the pattern does not explain, or -1 when it does not match.
+int patternFit(const NamePattern& pattern, RunField field, std::string_view normalized) {
+    const auto w = words(normalized);
+    bool hit = false;
+    for (auto word : w) {
+        for (auto n : pattern.none)
+            if (startsWith(word, n)) return -1;
+        for (auto a : pattern.any)
+            if (startsWith(word, a)) hit = true;
+    }
+    // A training loss names both "train" and "loss".
+    if (field == RunField::TrainLoss) {
+        bool loss = false;
+        for (auto word : w) loss = loss || startsWith(word, "loss");
+        if (!loss) return -1;
+    }
+    return hit ? static_cast<int>(w.size()) - 1 : -1;
+}
+
 }  // namespace
+
+const std::vector<std::string_view>& seriesColumnSpellings() {
+    static const std::vector<std::string_view> names{"model", "model_name", "arch", "architecture", "method", "group", "setting"};
+    return names;
+}
 
 std::string_view fieldKey(RunField field) { return info(field).key; }
 
@@ -66,6 +135,16 @@ std::optional<RunField> fieldByKey(std::string_view key) {
 }
 
 const std::vector<std::string_view>& fieldSpellings(RunField field) { return info(field).spellings; }
+
+std::optional<RunField> fieldBySpelling(std::string_view name) {
+    const std::string n = normalizeColumnName(name);
+    for (const auto& f : fieldTable()) {
+        if (f.key == n) return f.field;
+        for (auto s : f.spellings)
+            if (s == n) return f.field;
+    }
+    return std::nullopt;
+}
 
 std::string normalizeColumnName(std::string_view name) {
     std::size_t b = 0, e = name.size();
@@ -87,21 +166,43 @@ std::optional<std::string> ColumnMapping::column(RunField field) const {
     return it->second;
 }
 
-ColumnMapping ColumnMapping::detect(const std::vector<std::string>& header) {
+ColumnMapping ColumnMapping::detect(const std::vector<std::string>& header, std::vector<ColumnChoice>* report) {
     std::vector<std::string> normalized;
     normalized.reserve(header.size());
     for (const auto& h : header) normalized.push_back(normalizeColumnName(h));
     ColumnMapping m;
+    std::vector<bool> taken(header.size(), false);
+    auto choose = [&](const FieldInfo& f, std::size_t column, std::string rule, std::vector<std::string> alternatives) {
+        m.set(f.field, header[column]);
+        taken[column] = true;
+        if (report) report->push_back({std::string(f.key), header[column], std::move(rule), std::move(alternatives)});
+    };
+    // Spellings first for every field, so that a pattern never takes a column a spelling names.
     for (const auto& f : fieldTable()) {
-        bool found = false;
-        for (auto spelling : f.spellings) {
-            for (std::size_t i = 0; i < header.size() && !found; ++i)
-                if (normalized[i] == spelling) {
-                    m.set(f.field, header[i]);
-                    found = true;
+        std::optional<std::size_t> hit;
+        std::vector<std::string> others;
+        for (auto spelling : f.spellings)
+            for (std::size_t i = 0; i < header.size(); ++i)
+                if (normalized[i] == spelling && !taken[i]) {
+                    if (!hit) hit = i;
+                    else if (i != *hit) others.push_back(header[i]);
                 }
-            if (found) break;
-        }
+        if (hit) choose(f, *hit, "spelling", std::move(others));
+    }
+    for (const auto& f : fieldTable()) {
+        if (!f.pattern || m.column(f.field)) continue;
+        std::vector<std::pair<int, std::size_t>> hits;  // (extra words, column)
+        for (std::size_t i = 0; i < header.size(); ++i)
+            if (!taken[i])
+                if (int extra = patternFit(*f.pattern, f.field, normalized[i]); extra >= 0) hits.emplace_back(extra, i);
+        if (hits.empty()) continue;
+        std::stable_sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<std::string> others;
+        for (std::size_t k = 1; k < hits.size(); ++k) others.push_back(header[hits[k].second]);
+        choose(f, hits.front().second,
+               "pattern: " + std::string(f.pattern->says) +
+                   (others.empty() ? std::string() : "; of several, the fewest other words, then the leftmost"),
+               std::move(others));
     }
     return m;
 }

@@ -11,13 +11,14 @@
 #include <vector>
 
 #include "core/data/LoadError.h"
+#include "core/data/RunTable.h"
 
 namespace scalex::data {
 
 enum class RunField {
-    RunId, Name, Dataset, Family, ExperimentSet, Status, Context,
+    RunId, Name, Dataset, Series, Family, ExperimentSet, Status, Context,
     DModel, NLayers, NHeads, NKvHeads, DQk, DHv, DFf, Vocab, Chunk,
-    Params, Tokens, Flops, Budget, BatchSize, Steps, LearningRate,
+    Params, Tokens, Flops, Budget, BatchSize, Steps, LearningRate, Step,
     ValLoss, TrainLoss, SelectedInPaper, FlopMode,
     ParamsSource, TokensSource, FlopsSource, Included,
 };
@@ -27,11 +28,16 @@ inline constexpr int kRunFieldCount = static_cast<int>(RunField::Included) + 1;
 // (e.g. Params -> "num_params", FlopMode -> "attention_flop_calc_mode").
 std::string_view fieldKey(RunField field);
 std::optional<RunField> fieldByKey(std::string_view key);
+// The field a column name stands for: its key or any of its spellings.
+std::optional<RunField> fieldBySpelling(std::string_view name);
 // Spellings recognised automatically, in order of preference (compared case-insensitively,
 // with spaces, dots and hyphens read as underscores).
 const std::vector<std::string_view>& fieldSpellings(RunField field);
-// Lower-case, trimmed, [ .-] -> '_': the form header names are compared in.
+// Lower-case, trimmed, [ .-/] -> '_': the form header names are compared in.
 std::string normalizeColumnName(std::string_view name);
+// Column names that say what a run is (its model or method), after the family column, in order of
+// preference: the default grouping of runs into series when the user names none.
+const std::vector<std::string_view>& seriesColumnSpellings();
 
 class ColumnMapping {
 public:
@@ -42,8 +48,11 @@ public:
     const std::map<RunField, std::string>& entries() const { return columns_; }
     bool empty() const { return columns_.empty(); }
 
-    // The mapping the common spellings give for `header`; fields without a match stay unset.
-    static ColumnMapping detect(const std::vector<std::string>& header);
+    // The mapping for `header`: each field takes the first of its spellings the header has; a
+    // field with none takes the column its name pattern matches (e.g. a word "loss" with no
+    // "train"), and of several such columns the one with the fewest other words, then the
+    // leftmost. `report`, when given, receives every choice with the columns passed over.
+    static ColumnMapping detect(const std::vector<std::string>& header, std::vector<ColumnChoice>* report = nullptr);
 
     // {"num_params": "Params (M)", ...}; unknown keys or non-string values are errors.
     QJsonObject toJson() const;

@@ -125,6 +125,7 @@ ExampleStudy generateExampleStudy(const PaperTables& tables, const ExampleOption
                 r.name = r.runId;
                 r.dataset = "generated-tokenparam-ctx8192";
                 r.family = family;
+                r.series = std::string(accounting::familyName(family));
                 r.experimentSet = ExperimentSet::TokenParam;
                 r.context = kTokenParamContext;
                 setArchitecture(r, config);
@@ -166,6 +167,7 @@ ExampleStudy generateExampleStudy(const PaperTables& tables, const ExampleOption
                     r.name = r.runId;
                     r.dataset = "generated-isoflop-ctx" + std::to_string(ctx);
                     r.family = family;
+                    r.series = std::string(accounting::familyName(family));
                     r.experimentSet = ExperimentSet::IsoFlop;
                     r.context = static_cast<double>(ctx);
                     setArchitecture(r, config);

@@ -39,6 +39,7 @@ public:
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
     const LoadError& error() const { return std::get<1>(state_); }
+    T value_or(T fallback) const { return ok() ? value() : std::move(fallback); }
 
 private:
     std::variant<T, LoadError> state_;

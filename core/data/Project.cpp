@@ -35,6 +35,16 @@ LoadError whole(const std::string& file, std::string message) { return LoadError
 
 }  // namespace
 
+RunTable Project::mergedRuns() const {
+    RunTable all;
+    all.source = title;
+    for (const auto& t : tables) {
+        all.runs.insert(all.runs.end(), t.table.runs.begin(), t.table.runs.end());
+        all.notes.insert(all.notes.end(), t.table.notes.begin(), t.table.notes.end());
+    }
+    return all;
+}
+
 const ProjectTable* Project::table(const std::string& name) const {
     for (const auto& t : tables)
         if (t.name == name) return &t;

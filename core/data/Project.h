@@ -41,6 +41,8 @@ struct Project {
     QJsonObject results;  // analysis name -> fitted result
 
     const ProjectTable* table(const std::string& name) const;
+    // The runs of every table, in table order, as one table.
+    RunTable mergedRuns() const;
 };
 
 // Limits the reader enforces before and while inflating (zip bombs, hostile archives).

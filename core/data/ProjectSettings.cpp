@@ -10,7 +10,7 @@ namespace scalex::data {
 namespace {
 const QString kConvention = QStringLiteral("flop_convention");
 const QString kContext = QStringLiteral("context_length");
-const QString kSelectedOnly = QStringLiteral("selected_only");
+const QString kAllRuns = QStringLiteral("all_runs");
 const QString kHuberDelta = QStringLiteral("huber_delta");
 const QString kGamma = QStringLiteral("gamma");
 const QString kBudgetRange = QStringLiteral("budget_range");
@@ -24,8 +24,8 @@ void ProjectSettings::setFlopConvention(const std::string& name) { common_[kConv
 double ProjectSettings::contextLength() const { return common_.value(kContext).toDouble(8192); }
 void ProjectSettings::setContextLength(double tokens) { common_[kContext] = tokens; }
 
-bool ProjectSettings::selectedOnly() const { return common_.value(kSelectedOnly).toBool(false); }
-void ProjectSettings::setSelectedOnly(bool on) { common_[kSelectedOnly] = on; }
+bool ProjectSettings::selectedOnly() const { return !common_.value(kAllRuns).toBool(false); }
+void ProjectSettings::setSelectedOnly(bool on) { common_[kAllRuns] = !on; }
 
 double ProjectSettings::huberDelta() const { return common_.value(kHuberDelta).toDouble(1e-3); }
 void ProjectSettings::setHuberDelta(double delta) { common_[kHuberDelta] = delta; }
@@ -99,8 +99,8 @@ Expected<ProjectSettings> ProjectSettings::fromJson(const QJsonObject& object, c
     }
     if (c.contains(kContext) && !(c.value(kContext).isDouble() && c.value(kContext).toDouble() >= 1))
         return LoadError{file, 0, field(kContext), "expected a context length of at least 1 token"};
-    if (c.contains(kSelectedOnly) && !c.value(kSelectedOnly).isBool())
-        return LoadError{file, 0, field(kSelectedOnly), "expected true or false"};
+    if (c.contains(kAllRuns) && !c.value(kAllRuns).isBool())
+        return LoadError{file, 0, field(kAllRuns), "expected true or false"};
     if (c.contains(kHuberDelta) && !(c.value(kHuberDelta).isDouble() && c.value(kHuberDelta).toDouble() > 0))
         return LoadError{file, 0, field(kHuberDelta), "expected a positive number"};
     if (c.contains(kGamma) && c.value(kGamma).toString() != QLatin1String("free") &&

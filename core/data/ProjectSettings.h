@@ -26,7 +26,9 @@ public:
     void setFlopConvention(const std::string& name);
     double contextLength() const;  // 8192
     void setContextLength(double tokens);
-    bool selectedOnly() const;  // only runs the study selected (false)
+    // Only runs the study selected (true): the "all_runs" key, false by default. The typed form of
+    // these settings is analysis::AnalysisSettings; these accessors read and write the same keys.
+    bool selectedOnly() const;
     void setSelectedOnly(bool on);
     double huberDelta() const;  // 1e-3 (Tab. lnd_fit_params, Fig. fig1_lnd_fit)
     void setHuberDelta(double delta);
@@ -37,6 +39,7 @@ public:
     void setBudgetRange(std::optional<std::pair<double, double>> range);
 
     const QJsonObject& common() const { return common_; }
+    void setCommon(const QJsonObject& common) { common_ = common; }
     QJsonObject analysis(const QString& name) const { return analyses_.value(name).toObject(); }
     void setAnalysis(const QString& name, const QJsonObject& settings) { analyses_[name] = settings; }
     const QJsonObject& analyses() const { return analyses_; }

@@ -45,7 +45,7 @@ std::optional<std::string> architectureProblem(const Run& run) {
 }
 
 std::optional<ModelConfig> runArchitecture(const Run& run) {
-    if (run.dModel <= 0 || run.nLayers <= 0 || run.nHeads <= 0) return std::nullopt;
+    if (!run.family || run.dModel <= 0 || run.nLayers <= 0 || run.nHeads <= 0) return std::nullopt;
     if (architectureProblem(run)) return std::nullopt;
     ConfigOverrides ov;
     if (run.nKvHeads > 0) ov.nKvHeads = run.nKvHeads;
@@ -56,7 +56,7 @@ std::optional<ModelConfig> runArchitecture(const Run& run) {
     if (run.chunk > 0) ov.chunk = run.chunk;
     // An mLSTM has no key/value head groups.
     if (run.family == Family::Xlstm) ov.nKvHeads.reset();
-    ModelConfig config = makeStudyConfig(run.family, run.dModel, run.nLayers, run.nHeads, ov);
+    ModelConfig config = makeStudyConfig(*run.family, run.dModel, run.nLayers, run.nHeads, ov);
     if (validate(config)) return std::nullopt;
     return config;
 }
@@ -72,7 +72,7 @@ std::optional<double> architectureFlops(const Run& run, const FlopConvention& co
     return trainingFlops(*config, run.context, run.tokens, convention);
 }
 
-void deriveColumns(Run& run, std::string_view flopMode, const DerivationSettings& settings) {
+void deriveColumns(Run& run, std::string_view flopMode, const DerivationSettings& settings, double fileBudget) {
     const auto config = runArchitecture(run);
     if (!known(run.params) && config) {
         run.params = static_cast<double>(countParameters(*config).total());
@@ -87,13 +87,29 @@ void deriveColumns(Run& run, std::string_view flopMode, const DerivationSettings
         if (auto c = architectureFlops(run, convention)) {
             run.flops = *c;
             run.flopsSource = Provenance::Derived;
-        } else if (!known(run.flops) && run.params > 0 && run.tokens > 0) {
-            // Without an architecture only C = 6ND is possible: kept visible as a fallback.
-            run.flops = 6.0 * run.params * run.tokens;
-            run.flopsSource = convention.sixNd ? Provenance::Derived : Provenance::SixNdFallback;
+        } else if (!known(run.flops) && !(run.params > 0 && run.tokens > 0) && fileBudget > 0) {
+            // An IsoFLOP table that gives only the nominal budget: C is the budget.
+            run.flops = fileBudget;
+            run.flopsSource = Provenance::NominalBudget;
         }
     }
-    if (known(run.flops)) run.budget = nominalBudget(run.flops);
+    // Two of N, D, C give the third through C = 6ND (Kaplan et al.; Hoffmann et al. Sec. 2), kept
+    // visible as a fallback: D = C/6N is what Epoch's Chinchilla replication does.
+    if (run.flops > 0 && !known(run.tokens) && run.params > 0) {
+        run.tokens = run.flops / (6.0 * run.params);
+        run.tokensSource = Provenance::SixNdFallback;
+    } else if (run.flops > 0 && !known(run.params) && run.tokens > 0) {
+        run.params = run.flops / (6.0 * run.tokens);
+        run.paramsSource = Provenance::SixNdFallback;
+    } else if (!known(run.flops) && run.params > 0 && run.tokens > 0) {
+        const FlopConvention convention = settings.convention.value_or(conventionForMode(flopMode));
+        run.flops = 6.0 * run.params * run.tokens;
+        run.flopsSource = convention.sixNd ? Provenance::Derived : Provenance::SixNdFallback;
+    }
+    // Recounted compute is bucketed anew: the file's budget was set under its own count.
+    run.budget = known(fileBudget) && !settings.recomputeFlops ? fileBudget
+                 : known(run.flops)                            ? nominalBudget(run.flops)
+                                                               : kUnknown;
 }
 
 void checkPlausibility(Run& run) {
@@ -103,11 +119,12 @@ void checkPlausibility(Run& run) {
         run.status != "done" && run.status != "ok")
         p.push_back("status: the run " + (run.status == "failed" ? std::string("failed") : "is '" + run.status + "'"));
     if (!known(run.params))
-        p.push_back("N missing: no parameter count and no complete architecture (d_model, n_layers, n_heads)");
+        p.push_back("N missing: no parameter count, no complete architecture (model_family, d_model, n_layers, n_heads) "
+                    "and not both C and D");
     else if (run.params > 0 && run.params < 1e5)
         p.push_back("N = " + shortNumber(run.params) + " is below 1e5: is it in millions? (expected a parameter count)");
     if (!known(run.tokens))
-        p.push_back("D missing: no token count and no steps x batch size x context length");
+        p.push_back("D missing: no token count, no steps x batch size x context length and not both C and N");
     else if (run.tokens > 0 && run.tokens < 1e6)
         p.push_back("D = " + shortNumber(run.tokens) + " is below 1e6: is it in millions or billions? (expected a token count)");
     const double loss = run.loss();
@@ -118,7 +135,7 @@ void checkPlausibility(Run& run) {
                     " is above 20: expected a natural-log cross-entropy per token (is it a perplexity?)");
 }
 
-void markDuplicates(std::vector<Run>& runs, const std::vector<std::string>& rowKeys) {
+void markDuplicates(std::vector<Run>& runs, const std::vector<std::string>& rowKeys, bool checkRunIds) {
     std::unordered_map<std::string, int> ids, rows;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         Run& r = runs[i];
@@ -129,7 +146,7 @@ void markDuplicates(std::vector<Run>& runs, const std::vector<std::string>& rowK
                 continue;
             }
         }
-        if (!r.runId.empty()) {
+        if (checkRunIds && !r.runId.empty()) {
             auto [it, fresh] = ids.emplace(r.runId, r.sourceLine);
             if (!fresh)
                 r.problems.push_back("duplicate run id '" + r.runId + "' (first on line " + std::to_string(it->second) + ")");

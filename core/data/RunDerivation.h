@@ -49,8 +49,12 @@ struct DerivationSettings {
     bool recomputeFlops = false;
 };
 
-// Fills N, D, C and the budget where missing (recording Provenance), given the row's FLOP mode.
-void deriveColumns(Run& run, std::string_view flopMode, const DerivationSettings& settings);
+// Fills N, D, C and the budget where missing (recording Provenance), given the row's FLOP mode and
+// the nominal budget the file gives (NaN when none): N from the architecture, D from steps x batch
+// x context, C from the architecture; then whichever of N, D, C is still missing from the other
+// two by C = 6ND (flagged SixNdFallback), or C as the nominal budget (flagged NominalBudget). The
+// budget is the file's, else the study's bucket of C (nominalBudget).
+void deriveColumns(Run& run, std::string_view flopMode, const DerivationSettings& settings, double fileBudget = kUnknown);
 
 // Appends the reasons a run cannot be used as is: failed status, missing or implausible N, D,
 // loss (N < 1e5 looks like millions, D < 1e6 like billions, loss > 20 is no cross-entropy).
@@ -58,6 +62,7 @@ void checkPlausibility(Run& run);
 
 // Marks later copies: a run id seen before, or a row identical to an earlier one (`rowKeys`
 // holds one key per run, e.g. its raw cells joined; empty keys are not compared).
-void markDuplicates(std::vector<Run>& runs, const std::vector<std::string>& rowKeys);
+// `checkRunIds` false: run ids may repeat (a table of checkpoints).
+void markDuplicates(std::vector<Run>& runs, const std::vector<std::string>& rowKeys, bool checkRunIds = true);
 
 }  // namespace scalex::data

@@ -1,12 +1,16 @@
 #pragma once
-// The run table: one row per training run (DESIGN.md "Data flow"). Only family, N, D and a
-// loss are required; everything else is optional (NaN / 0 / empty when unknown) and derived
-// where possible. This header is plain C++ so that analyses can use it without Qt.
+// The run table: one row per training run, or per checkpoint of a run (DESIGN.md "Data flow").
+// N, D (or C) and a loss are what analyses need; everything else is optional (NaN / 0 / empty
+// when unknown) and derived where possible. A run belongs to a series (any grouping of the
+// user's choice); the architecture family is known only where the file says so and is used by
+// accounting alone. This header is plain C++ so that analyses can use it without Qt.
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/accounting/Family.h"
@@ -19,7 +23,19 @@ inline bool known(double v) { return !std::isnan(v); }
 enum class ExperimentSet { TokenParam, IsoFlop, Other };
 
 // Where a derived number came from, so views can flag fallbacks.
-enum class Provenance { Missing, FromFile, Derived, SixNdFallback };
+// SixNdFallback: from C = 6ND, whichever of the three was missing (D = C/6N, N = C/6D or C = 6ND);
+// NominalBudget: C taken as the run's nominal IsoFLOP budget, the file giving no compute.
+enum class Provenance { Missing, FromFile, Derived, SixNdFallback, NominalBudget };
+
+// The cells of a row as read, for grouping and filtering by any column (compact: one string).
+struct RawCells {
+    std::shared_ptr<const std::vector<std::string>> header;  // shared by every row of a table
+    std::string joined;                                       // cells separated by '\x1f'
+    std::vector<std::string_view> split() const;
+    // The cell of the column whose name equals `column` (compared as normalizeColumnName does); empty
+    // optional when the table has no such column.
+    std::optional<std::string> value(std::string_view column) const;
+};
 
 struct Run {
     // Identity and where it came from
@@ -29,7 +45,8 @@ struct Run {
     int sourceLine = 0;        // 1-based line in the source file (0 for generated runs)
     std::string status;        // the file's run status (finished, failed, ...); empty when not given
 
-    accounting::Family family = accounting::Family::Transformer;
+    std::string series;  // the group it is analysed in (never empty once loaded)
+    std::optional<accounting::Family> family;  // architecture family, for accounting; empty when unknown
     ExperimentSet experimentSet = ExperimentSet::Other;
     double context = kUnknown;  // training context length T
 
@@ -44,6 +61,11 @@ struct Run {
     double batchSize = kUnknown;     // sequences
     double steps = kUnknown;
     double learningRate = kUnknown;
+    double step = kUnknown;          // training step of a checkpoint
+
+    // In a table of checkpoints (several rows per run along its training): true for every row but
+    // the run's last. Such rows are loss curves, not finished runs, and analyses leave them out.
+    bool intermediateCheckpoint = false;
 
     // Outcome
     double valLoss = kUnknown;
@@ -61,6 +83,8 @@ struct Run {
     std::vector<std::string> problems;
     std::optional<bool> userIncluded;  // the user's include/exclude toggle; overrides the default
 
+    RawCells raw;  // every cell of the source row, mapped or not
+
     // The loss analyses use: validation loss, else training loss.
     double loss() const { return known(valLoss) ? valLoss : trainLoss; }
     double tokensPerParam() const { return tokens / params; }
@@ -69,9 +93,21 @@ struct Run {
     bool included() const { return userIncluded.value_or(!hasProblems()); }
 };
 
+// How a field's column was found: by one of its spellings, by a pattern, or set by the user;
+// with the other columns that could have been taken.
+struct ColumnChoice {
+    std::string field;    // fieldKey
+    std::string column;   // as in the header
+    std::string rule;     // why this column ("spelling", "pattern: ...", "mapping")
+    std::vector<std::string> alternatives;
+};
+
 struct RunTable {
     std::string source;  // file the table came from (or "generated")
     std::vector<Run> runs;
+    std::vector<ColumnChoice> mapping;    // what the reader chose, for reports
+    std::vector<std::string> seriesBy;    // columns the series come from; empty: the file name
+    std::vector<std::string> notes;       // facts about the whole table ("checkpoints along 22 runs", ...)
 };
 
 }  // namespace scalex::data

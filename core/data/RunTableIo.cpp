@@ -12,9 +12,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <set>
 
 #include "core/data/CsvReader.h"
 #include "core/data/RunDerivation.h"
+#include "core/data/Series.h"
 
 namespace scalex::data {
 
@@ -265,6 +267,7 @@ Provenance parseProvenance(std::string_view s, bool* ok) {
     if (v == "file") return Provenance::FromFile;
     if (v == "derived") return Provenance::Derived;
     if (v == "6nd_fallback") return Provenance::SixNdFallback;
+    if (v == "nominal_budget") return Provenance::NominalBudget;
     if (v == "missing") return Provenance::Missing;
     *ok = false;
     return Provenance::Missing;
@@ -275,6 +278,7 @@ std::string_view provenanceName(Provenance p) {
         case Provenance::FromFile: return "file";
         case Provenance::Derived: return "derived";
         case Provenance::SixNdFallback: return "6nd_fallback";
+        case Provenance::NominalBudget: return "nominal_budget";
         default: return "";
     }
 }
@@ -363,13 +367,15 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
     for (auto& h : raw.header)
         if (hasHighBytes(h) && !validUtf8(h)) h = QString::fromUtf8(h.data(), static_cast<qsizetype>(h.size())).toStdString();
 
-    // Columns: detected spellings, then the user's mapping on top.
-    ColumnMapping mapping = ColumnMapping::detect(raw.header);
-    std::array<bool, kRunFieldCount> explicitField{};
+    // Columns: detected spellings and patterns, then the user's mapping on top.
+    std::vector<ColumnChoice> report;
+    ColumnMapping mapping = ColumnMapping::detect(raw.header, &report);
     if (options.mapping)
         for (const auto& [field, column] : options.mapping->entries()) {
             mapping.set(field, column);
-            explicitField[static_cast<std::size_t>(field)] = true;
+            const std::string key(fieldKey(field));
+            std::erase_if(report, [&](const ColumnChoice& c) { return c.field == key; });
+            report.push_back({key, column, "mapping", {}});
         }
     std::array<int, kRunFieldCount> columns;
     columns.fill(-1);
@@ -395,9 +401,13 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
                                  std::string(fieldKey(field)) + " is ambiguous"};
         columns[static_cast<std::size_t>(field)] = hits.front();
     }
-    (void)explicitField;
     auto has = [&](RunField f) { return columns[static_cast<std::size_t>(f)] >= 0; };
-    auto spellings = [](RunField f) { return joinNames(fieldSpellings(f)); };
+    // A few of a field's spellings, for messages (check's report lists every choice).
+    auto spellings = [](RunField f) {
+        const auto& all = fieldSpellings(f);
+        std::vector<std::string_view> some(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(all.size(), 5)));
+        return joinNames(some) + (all.size() > 5 ? ", ..." : "");
+    };
     const std::string delimiterHint =
         raw.header.size() == 1 && raw.headerLine > 0
             ? " (the header reads as a single column '" + raw.header[0].substr(0, 60) +
@@ -406,21 +416,28 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
     auto missing = [&](RunField f, const std::string& what) {
         return LoadError{file, raw.headerLine, std::string(fieldKey(f)), "no column for " + what + delimiterHint};
     };
-    if (!has(RunField::Family))
-        return missing(RunField::Family, "the model family (expected one of " + spellings(RunField::Family) +
-                                             ", or set one in the column mapping)");
-    if (!has(RunField::Params) && !(has(RunField::DModel) && has(RunField::NLayers) && has(RunField::NHeads)))
-        return missing(RunField::Params, "N, the parameter count (expected one of " + spellings(RunField::Params) +
-                                             ", or the architecture columns d_model, n_layers, n_heads)");
-    if (!has(RunField::Tokens) && !(has(RunField::Steps) && has(RunField::BatchSize) && has(RunField::Context)))
-        return missing(RunField::Tokens, "D, the training tokens (expected one of " + spellings(RunField::Tokens) +
-                                             ", or num_train_steps, global_batch_size and context_length)");
+    // Two of N, D and C give the third (C = 6ND); N may also come from the architecture, D from
+    // steps x batch x context, C from a nominal budget.
+    const bool haveN = has(RunField::Params) || (has(RunField::Family) && has(RunField::DModel) &&
+                                                  has(RunField::NLayers) && has(RunField::NHeads));
+    const bool haveD = has(RunField::Tokens) || (has(RunField::Steps) && has(RunField::BatchSize) && has(RunField::Context));
+    const bool haveC = has(RunField::Flops) || has(RunField::Budget);
+    if (!haveN && !(haveD && haveC))
+        return missing(RunField::Params, "N, the parameter count (expected a column such as " + spellings(RunField::Params) +
+                                             "; the architecture columns model_family, d_model, n_layers, n_heads; "
+                                             "or both D and C, to derive N = C/6D)");
+    if (!haveD && !(haveN && haveC))
+        return missing(RunField::Tokens, "D, the training tokens (expected a column such as " + spellings(RunField::Tokens) +
+                                             "; num_train_steps, global_batch_size and context_length; "
+                                             "or compute C, such as " + spellings(RunField::Flops) + ", to derive D = C/6N)");
     if (!has(RunField::ValLoss) && !has(RunField::TrainLoss))
-        return missing(RunField::ValLoss, "the loss (expected one of " + spellings(RunField::ValLoss) + ", " +
+        return missing(RunField::ValLoss, "the loss (expected a column such as " + spellings(RunField::ValLoss) + ", " +
                                               spellings(RunField::TrainLoss) + ")");
+    const auto header = std::make_shared<const std::vector<std::string>>(raw.header);
 
     RunTable table;
     table.source = file;
+    table.mapping = std::move(report);
     table.runs.reserve(raw.rows.size());
     std::vector<std::string> rowKeys;
     rowKeys.reserve(raw.rows.size());
@@ -453,14 +470,9 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
         run.name = r.text(RunField::Name);
         if (has(RunField::Dataset) && !r.text(RunField::Dataset).empty()) run.dataset = r.text(RunField::Dataset);
         run.status = lower(r.text(RunField::Status));
-        if (has(RunField::Family)) {
-            const std::string fam = r.text(RunField::Family);
-            if (auto f = accounting::parseFamily(fam)) run.family = *f;
-            else if (fam.empty()) r.problem(RunField::Family, "missing (expected transformer or xlstm)");
-            else
-                r.problem(RunField::Family, "unknown family '" + fam +
-                                                "' (expected transformer, llama, llama2, llama3, xlstm, mlstm or mlstm_v1)");
-        }
+        // A family the accounting does not know is no problem: the run has a series and no architecture.
+        if (has(RunField::Family)) run.family = accounting::parseFamily(r.text(RunField::Family));
+        run.series = r.text(RunField::Series);
         double fileBudget = kUnknown;
         if (has(RunField::Budget)) {
             const std::string b = lower(r.text(RunField::Budget));
@@ -489,6 +501,10 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
         run.batchSize = r.number(RunField::BatchSize);
         run.steps = r.number(RunField::Steps);
         run.learningRate = r.number(RunField::LearningRate);
+        if (has(RunField::Step) && !r.text(RunField::Step).empty()) {
+            const std::string& cell = r.text(RunField::Step);
+            run.step = cell == "0" ? 0.0 : r.number(RunField::Step);
+        }
         run.valLoss = r.number(RunField::ValLoss);
         run.trainLoss = r.number(RunField::TrainLoss);
         if (known(run.params)) run.paramsSource = Provenance::FromFile;
@@ -503,7 +519,7 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
             bool ok = false;
             const Provenance p = parseProvenance(s, &ok);
             if (ok) *target = p;
-            else r.problem(field, "'" + s + "' is not a provenance (expected file, derived or 6nd_fallback)");
+            else r.problem(field, "'" + s + "' is not a provenance (expected file, derived, 6nd_fallback or nominal_budget)");
         }
         bool ok = true;
         if (has(RunField::SelectedInPaper)) {
@@ -515,8 +531,7 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
             if (!ok) r.problem(RunField::Included, "'" + r.text(RunField::Included) + "' is not true or false");
         }
 
-        deriveColumns(run, lower(r.text(RunField::FlopMode)), derivation);
-        if (!known(run.budget) && !known(run.flops)) run.budget = fileBudget;
+        deriveColumns(run, lower(r.text(RunField::FlopMode)), derivation, fileBudget);
         checkPlausibility(run);
 
         std::string key;
@@ -524,15 +539,19 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
             std::size_t total = 0;
             for (const auto& c : rec.cells) total += c.size() + 1;
             key.reserve(total);
-            for (const auto& c : rec.cells) {
-                key += c;
-                key += '\x1f';
+            for (std::size_t i = 0; i < rec.cells.size(); ++i) {
+                if (i) key += '\x1f';
+                key += rec.cells[i];
             }
         }
+        run.raw.header = header;
+        run.raw.joined = key;
         rowKeys.push_back(std::move(key));
         table.runs.push_back(std::move(run));
     }
-    markDuplicates(table.runs, rowKeys);
+    const bool checkpoints = markCheckpoints(table);
+    markDuplicates(table.runs, rowKeys, /*checkRunIds=*/!checkpoints);
+    if (auto e = groupRunsBy(table, options.seriesBy)) return *e;
     return table;
 }
 
@@ -666,61 +685,95 @@ Expected<RunTable> loadRunTable(const std::string& path, const LoadOptions& opti
     return parseRunTable(f.readAll(), path, options);
 }
 
+std::string formatField(const Run& r, RunField field) {
+    auto count = [](std::int64_t v) { return v > 0 ? std::to_string(v) : std::string{}; };
+    auto flag = [](const std::optional<bool>& b) { return std::string(b ? (*b ? "true" : "false") : ""); };
+    switch (field) {
+        case RunField::RunId: return r.runId;
+        case RunField::Name: return r.name;
+        case RunField::Dataset: return r.dataset;
+        case RunField::Series: return r.series;
+        case RunField::Family: return r.family ? std::string(accounting::familyName(*r.family)) : std::string();
+        case RunField::ExperimentSet:
+            return r.experimentSet == ExperimentSet::IsoFlop      ? "isoflop"
+                   : r.experimentSet == ExperimentSet::TokenParam ? "tokenparam"
+                                                                  : "other";
+        case RunField::Status: return r.status;
+        case RunField::Context: return formatNumber(r.context);
+        case RunField::DModel: return count(r.dModel);
+        case RunField::NLayers: return count(r.nLayers);
+        case RunField::NHeads: return count(r.nHeads);
+        case RunField::NKvHeads: return count(r.nKvHeads);
+        case RunField::DQk: return count(r.dQk);
+        case RunField::DHv: return count(r.dHv);
+        case RunField::DFf: return count(r.dFf);
+        case RunField::Vocab: return count(r.vocab);
+        case RunField::Chunk: return count(r.chunk);
+        case RunField::Params: return formatNumber(r.params);
+        case RunField::Tokens: return formatNumber(r.tokens);
+        case RunField::Flops: return formatNumber(r.flops);
+        case RunField::Budget: return formatNumber(r.budget);
+        case RunField::BatchSize: return formatNumber(r.batchSize);
+        case RunField::Steps: return formatNumber(r.steps);
+        case RunField::LearningRate: return formatNumber(r.learningRate);
+        case RunField::Step: return formatNumber(r.step);
+        case RunField::ValLoss: return formatNumber(r.valLoss);
+        case RunField::TrainLoss: return formatNumber(r.trainLoss);
+        case RunField::SelectedInPaper: return flag(r.selectedInPaper);
+        case RunField::ParamsSource: return std::string(provenanceName(r.paramsSource));
+        case RunField::TokensSource: return std::string(provenanceName(r.tokensSource));
+        case RunField::FlopsSource: return std::string(provenanceName(r.flopsSource));
+        case RunField::Included: return flag(r.userIncluded);
+        case RunField::FlopMode: return {};
+    }
+    return {};
+}
+
 QByteArray writeRunTableCsv(const RunTable& table) {
     std::vector<RunField> fields;
+    std::set<std::string> canonical;
     for (int i = 0; i < kRunFieldCount; ++i)
-        if (static_cast<RunField>(i) != RunField::FlopMode) fields.push_back(static_cast<RunField>(i));
+        if (static_cast<RunField>(i) != RunField::FlopMode) {
+            fields.push_back(static_cast<RunField>(i));
+            canonical.insert(std::string(fieldKey(static_cast<RunField>(i))));
+        }
+    // The source columns no canonical name stands for, in the order first seen.
+    std::vector<std::string> extra;
+    {
+        std::set<std::string> seen;
+        const std::vector<std::string>* last = nullptr;
+        for (const Run& r : table.runs) {
+            if (!r.raw.header || r.raw.header.get() == last) continue;
+            last = r.raw.header.get();
+            for (const auto& h : *last)
+                if (!canonical.count(normalizeColumnName(h)) && seen.insert(normalizeColumnName(h)).second) extra.push_back(h);
+        }
+    }
     std::string out;
     out.reserve(256 * (table.runs.size() + 1));
     for (std::size_t i = 0; i < fields.size(); ++i) {
         if (i) out += ',';
         out += fieldKey(fields[i]);
     }
+    for (const auto& h : extra) out += ',' + quoteField(h);
     out += '\n';
-    auto count = [](std::int64_t v) { return v > 0 ? std::to_string(v) : std::string{}; };
-    auto flag = [](const std::optional<bool>& b) { return b ? (*b ? "true" : "false") : ""; };
     for (const Run& r : table.runs) {
         for (std::size_t i = 0; i < fields.size(); ++i) {
             if (i) out += ',';
-            std::string v;
-            switch (fields[i]) {
-                case RunField::RunId: v = r.runId; break;
-                case RunField::Name: v = r.name; break;
-                case RunField::Dataset: v = r.dataset; break;
-                case RunField::Family: v = accounting::familyName(r.family); break;
-                case RunField::ExperimentSet:
-                    v = r.experimentSet == ExperimentSet::IsoFlop      ? "isoflop"
-                        : r.experimentSet == ExperimentSet::TokenParam ? "tokenparam"
-                                                                       : "other";
-                    break;
-                case RunField::Status: v = r.status; break;
-                case RunField::Context: v = formatNumber(r.context); break;
-                case RunField::DModel: v = count(r.dModel); break;
-                case RunField::NLayers: v = count(r.nLayers); break;
-                case RunField::NHeads: v = count(r.nHeads); break;
-                case RunField::NKvHeads: v = count(r.nKvHeads); break;
-                case RunField::DQk: v = count(r.dQk); break;
-                case RunField::DHv: v = count(r.dHv); break;
-                case RunField::DFf: v = count(r.dFf); break;
-                case RunField::Vocab: v = count(r.vocab); break;
-                case RunField::Chunk: v = count(r.chunk); break;
-                case RunField::Params: v = formatNumber(r.params); break;
-                case RunField::Tokens: v = formatNumber(r.tokens); break;
-                case RunField::Flops: v = formatNumber(r.flops); break;
-                case RunField::Budget: v = formatNumber(r.budget); break;
-                case RunField::BatchSize: v = formatNumber(r.batchSize); break;
-                case RunField::Steps: v = formatNumber(r.steps); break;
-                case RunField::LearningRate: v = formatNumber(r.learningRate); break;
-                case RunField::ValLoss: v = formatNumber(r.valLoss); break;
-                case RunField::TrainLoss: v = formatNumber(r.trainLoss); break;
-                case RunField::SelectedInPaper: v = flag(r.selectedInPaper); break;
-                case RunField::ParamsSource: v = provenanceName(r.paramsSource); break;
-                case RunField::TokensSource: v = provenanceName(r.tokensSource); break;
-                case RunField::FlopsSource: v = provenanceName(r.flopsSource); break;
-                case RunField::Included: v = flag(r.userIncluded); break;
-                case RunField::FlopMode: break;
+            out += quoteField(formatField(r, fields[i]));
+        }
+        if (!extra.empty()) {
+            const auto cells = r.raw.split();
+            for (const auto& h : extra) {
+                out += ',';
+                if (!r.raw.header) continue;
+                const std::string want = normalizeColumnName(h);
+                for (std::size_t c = 0; c < r.raw.header->size() && c < cells.size(); ++c)
+                    if (normalizeColumnName((*r.raw.header)[c]) == want) {
+                        out += quoteField(std::string(cells[c]));
+                        break;
+                    }
             }
-            out += quoteField(v);
         }
         out += '\n';
     }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/accounting/FlopCount.h"
 #include "core/data/ColumnMapping.h"
@@ -26,6 +27,7 @@ inline constexpr std::int64_t kDefaultMaxRows = 1'000'000;
 struct LoadOptions {
     RunTableFormat format = RunTableFormat::Auto;  // Auto: from the name, else from the content
     std::optional<ColumnMapping> mapping;          // fields set here win over detected ones
+    std::vector<std::string> seriesBy;             // group runs by these columns (Series.h); empty: default
     // Convention for C derived from the architecture; empty: the row's attention_flop_calc_mode
     // (chinchilla -> chinchilla, else study).
     std::optional<accounting::FlopConvention> convention;
@@ -39,9 +41,13 @@ Expected<RunTable> loadRunTable(const std::string& path, const LoadOptions& opti
 // The same from bytes in memory; `name` stands for the file in errors and picks the format.
 Expected<RunTable> parseRunTable(const QByteArray& bytes, const std::string& name, const LoadOptions& options = {});
 
-// CSV (RFC 4180, LF line ends) with the canonical column names (fieldKey); reading it back
-// gives the same table. Provenance and the user's include toggle are written as columns.
+// CSV (RFC 4180, LF line ends) with the canonical column names (fieldKey), then every column of
+// the source that no canonical name stands for, as it was; reading it back gives the same table,
+// and grouping or filtering by a source column works on it as on the source. Provenance, the
+// series and the user's include toggle are written as columns.
 QByteArray writeRunTableCsv(const RunTable& table);
+// A field of a run as the CSV writer writes it (empty when unknown).
+std::string formatField(const Run& run, RunField field);
 // Writes with QSaveFile (temporary file + rename).
 std::optional<LoadError> saveRunTableCsv(const RunTable& table, const std::string& path);
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <map>
 
-#include "core/data/RunAnalyses.h"
+#include "core/analysis/RunSelection.h"
 #include "core/data/RunTableIo.h"
 #include "core/fit/Bootstrap.h"
 #include "core/fit/IsoFlop.h"
@@ -32,9 +32,9 @@ const data::RunTable* loadTable(const std::string& file) {
 std::vector<fit::LossPoint> tokenParamPoints(accounting::Family family) {
     const auto* table = loadTable("tokenparam_runs_ctx8192.csv");
     if (!table) return {};
-    data::RunFilter f;
+    analysis::RunFilter f;
     f.family = family;
-    return data::lossSurfacePoints(*table, f).points;
+    return analysis::lossSurfacePoints(*table, f).points;
 }
 
 // args: family (0 Transformer, 1 xLSTM), threads, fit γ (1) or γ = 1 (0), exhaustive (1: every start to the tight stop)
@@ -78,9 +78,9 @@ void IsoFlopPowerLaws(benchmark::State& state) {
         state.SkipWithError("../shared/data/xlstm/runs_isoflop_llama_ctx8192.csv is not beside the checkout");
         return;
     }
-    data::RunFilter f;
+    analysis::RunFilter f;
     f.selectedOnly = true;
-    const auto runs = data::isoFlopRuns(*table, f).points;
+    const auto runs = analysis::isoFlopRuns(*table, f).points;
     fit::IsoFlopSettings s;
     s.fitMin = 5e18;
     s.fitMax = 2e20;
@@ -95,9 +95,9 @@ void IsoFlopBootstrap(benchmark::State& state) {
         state.SkipWithError("../shared/data/xlstm/runs_isoflop_llama_ctx8192.csv is not beside the checkout");
         return;
     }
-    data::RunFilter f;
+    analysis::RunFilter f;
     f.selectedOnly = true;
-    const auto runs = data::isoFlopRuns(*table, f).points;
+    const auto runs = analysis::isoFlopRuns(*table, f).points;
     fit::IsoFlopSettings s;
     s.fitMin = 5e18;
     s.fitMax = 2e20;

@@ -1,4 +1,6 @@
 // `scalex check`: a run table's summary and its problem rows, with the exit status a script needs.
+#include <QFile>
+#include <QTemporaryDir>
 #include <gtest/gtest.h>
 
 #include <QJsonArray>
@@ -93,10 +95,33 @@ TEST(CheckVerb, UnreadableFileIsOneLineAndExitTwo) {
 }
 
 TEST(CheckVerb, MappingFileMapsUnusualColumns) {
-    const QString csv = scalex::test::sourcePath("tests/data/bad/missing_family.csv");
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("odd.csv");
+    {
+        QFile f(csv);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write("arch,size_M,tok,eval\nllama,160e6,3.2e9,3.3\n");
+    }
     const auto without = runScalex({"check", csv});
     EXPECT_EQ(without.exitCode, 2);
     const auto badMapping = runScalex({"check", csv, "--mapping", bad("json_not_array.json")});
     EXPECT_EQ(badMapping.exitCode, 2);
     EXPECT_TRUE(badMapping.err.startsWith("scalex check: --mapping: ")) << badMapping.err.toStdString();
+    const QString mapping = dir.filePath("mapping.json");
+    {
+        QFile f(mapping);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(R"({"num_params": "size_M", "num_tokens_training": "tok", "val_loss": "eval", "model_family": "arch"})");
+    }
+    const auto with = runScalex({"check", csv, "--mapping", mapping, "--json"});
+    ASSERT_EQ(with.exitCode, 0) << with.err.toStdString();
+    EXPECT_EQ(with.json()["usable"].toInt(), 1);
+    bool mapped = false;
+    for (const auto& c : with.json()["mapping"].toArray())
+        if (c.toObject()["field"].toString() == "num_params") {
+            EXPECT_EQ(c.toObject()["column"].toString(), "size_M");
+            EXPECT_EQ(c.toObject()["rule"].toString(), "mapping");
+            mapped = true;
+        }
+    EXPECT_TRUE(mapped);
 }

@@ -109,7 +109,14 @@ TEST(FitVerb, SlopesAndParetoOnTheTokenParamRuns) {
     SCALEX_REQUIRE_SHARED();
     const auto s = runScalex({"fit", "slopes", "--data", tokenParam(), "--json"});
     ASSERT_EQ(s.exitCode, 0) << s.err.toStdString();
-    const QJsonArray groups = s.json()["families"].toObject()["xlstm"].toObject()["groups"].toArray();
+    // One result per series: the file's families.
+    const QJsonArray series = s.json()["series"].toArray();
+    ASSERT_EQ(series.size(), 2);
+    QJsonObject xlstm;
+    for (const auto& e : series)
+        if (e.toObject()["name"].toString() == "xlstm") xlstm = e.toObject();
+    EXPECT_EQ(xlstm["label"].toString(), "xLSTM, T = 8192");
+    const QJsonArray groups = xlstm["groups"].toArray();
     ASSERT_FALSE(groups.isEmpty());
     EXPECT_EQ(groups[0].toObject()["ratio"].toDouble(), 22);
     EXPECT_NEAR(groups[0].toObject()["eta"].toDouble(), 0.047, 0.003);  // tab:tokenparam_slopes
@@ -117,8 +124,10 @@ TEST(FitVerb, SlopesAndParetoOnTheTokenParamRuns) {
     ASSERT_EQ(p.exitCode, 0) << p.err.toStdString();
     const QJsonObject cmp = p.json()["comparison"].toObject();
     EXPECT_TRUE(cmp["a_dominates"].toBool());
+    EXPECT_EQ(cmp["a"].toString(), "xlstm");
+    EXPECT_EQ(cmp["b"].toString(), "transformer");
     EXPECT_GT(cmp["min_compute_ratio"].toDouble(), 1.0);
-    EXPECT_FALSE(p.json()["frontiers"].toObject()["transformer"].toArray().isEmpty());
+    for (const auto& e : p.json()["series"].toArray()) EXPECT_FALSE(e.toObject()["frontier"].toArray().isEmpty());
 }
 
 TEST(FitVerb, BootstrapDependsOnTheSeedNotTheThreads) {

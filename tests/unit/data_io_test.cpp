@@ -290,7 +290,7 @@ TEST(DataIoRealFiles, FailedRunsAreKeptWithDerivedParams) {
         EXPECT_EQ(r.params, csv.number(i, "num_params_calculated"));
         EXPECT_EQ(r.problems, (std::vector<std::string>{
                                   "status: the run failed",
-                                  "D missing: no token count and no steps x batch size x context length",
+                                  "D missing: no token count, no steps x batch size x context length and not both C and N",
                                   "loss missing: no validation or training loss"}));
     }
     EXPECT_EQ(failed, 3);
@@ -346,7 +346,7 @@ TEST(DataIoDerivation, ArchitectureStepsAndBatchGiveNDAndC) {
     for (const RunRow& r : t->runs) {
         SCOPED_TRACE(r.sourceLine);
         EXPECT_TRUE(r.problems.empty());
-        const auto config = scalex::accounting::makeStudyConfig(r.family, 1024, 24, r.family == Family::Xlstm ? 4 : 8);
+        const auto config = scalex::accounting::makeStudyConfig(*r.family, 1024, 24, r.family == Family::Xlstm ? 4 : 8);
         EXPECT_EQ(r.params, static_cast<double>(scalex::accounting::countParameters(config).total()));
         EXPECT_EQ(r.tokens, 5000.0 * 128 * 8192);
         EXPECT_EQ(r.flops, scalex::accounting::trainingFlops(config, 8192, r.tokens, scalex::accounting::studyConvention()));
@@ -396,7 +396,7 @@ TEST(DataIoMapping, ExplicitMappingSavedAndLoaded) {
     const QByteArray csv = "arch,size_M,tok,eval\nllama,160,3.2e9,3.3\n";
     auto bare = parseRunTable(csv, "odd.csv");
     ASSERT_FALSE(bare.ok());
-    EXPECT_EQ(bare.error().column, "model_family");
+    EXPECT_EQ(bare.error().column, "num_params");
 
     ColumnMapping m;
     m.set(RunField::Family, "arch");
@@ -449,22 +449,23 @@ const ErrorCase kErrorCases[] = {
     {"binary_junk.csv", -1, "", "binary data (a NUL byte): expected UTF-8 text (CSV, TSV, JSON or JSON Lines)"},
     {"binary_controls.csv", 0, "", "binary data (control characters): expected UTF-8 text (CSV, TSV, JSON or JSON Lines)"},
     {"utf16_bom.csv", 1, "", "the file is UTF-16 encoded; expected UTF-8 text (save it as UTF-8)"},
-    {"missing_family.csv", 1, "model_family",
-     "no column for the model family (expected one of model_family, family, model_type, or set one in the column mapping)"},
     {"missing_params.csv", 1, "num_params",
-     "no column for N, the parameter count (expected one of num_params, params, n, n_params, parameters, or the "
-     "architecture columns d_model, n_layers, n_heads)"},
+     "no column for N, the parameter count (expected a column such as num_params, params, n, n_params, parameters, ...; "
+     "the architecture columns model_family, d_model, n_layers, n_heads; or both D and C, to derive N = C/6D)"},
     {"missing_tokens.csv", 1, "num_tokens_training",
-     "no column for D, the training tokens (expected one of num_tokens_training, tokens, d, num_tokens, n_tokens, or "
-     "num_train_steps, global_batch_size and context_length)"},
+     "no column for D, the training tokens (expected a column such as num_tokens_training, tokens, d, num_tokens, "
+     "n_tokens, ...; num_train_steps, global_batch_size and context_length; or compute C, such as num_flops_training, "
+     "flops, c, compute, training_flop, ..., to derive D = C/6N)"},
     {"missing_loss.csv", 1, "val_loss",
-     "no column for the loss (expected one of val_loss, val_dclm_loss, validation_loss, loss, train_loss, train_loss_mean)"},
+     "no column for the loss (expected a column such as val_loss, val_dclm_loss, validation_loss, valid_loss, eval_loss, "
+     "..., train_loss, train_loss_mean, training_loss)"},
     {"duplicate_header.csv", 1, "val_loss",
      "the header has this column more than once (columns 5 and 6): which one holds val_loss is ambiguous"},
-    {"wrong_delimiter_spaces.csv", 1, "model_family",
-     "no column for the model family (expected one of model_family, family, model_type, or set one in the column "
-     "mapping) (the header reads as a single column 'run_id model_family num_params num_tokens_training val_loss': is "
-     "the file comma-, tab- or semicolon-separated?)"},
+    {"wrong_delimiter_spaces.csv", 1, "num_params",
+     "no column for N, the parameter count (expected a column such as num_params, params, n, n_params, parameters, ...; "
+     "the architecture columns model_family, d_model, n_layers, n_heads; or both D and C, to derive N = C/6D) (the "
+     "header reads as a single column 'run_id model_family num_params num_tokens_training val_loss': is the file comma-, "
+     "tab- or semicolon-separated?)"},
     {"unterminated_quote.csv", 3, "model_family",
      "a quoted field opened here is never closed (truncated file, or a stray '\"'?)"},
     {"truncated_in_quote.csv", 3, "name", "a quoted field opened here is never closed (truncated file, or a stray '\"'?)"},
@@ -516,9 +517,6 @@ const ProblemCase kProblemCases[] = {
     {"truncated_last_line.csv", 3, 4, "the row has 3 fields, the header 5 (a missing or extra delimiter?)"},
     {"mixed_delimiters.csv", 2, 3, "the row has 1 field, the header 5 (a missing or extra delimiter?)"},
     {"invalid_utf8.csv", 2, 3, "name: invalid UTF-8 (the bad bytes read as U+FFFD)"},
-    {"unknown_family.csv", 2, 3,
-     "model_family: unknown family 'gpt' (expected transformer, llama, llama2, llama3, xlstm, mlstm or mlstm_v1)"},
-    {"missing_family_value.csv", 2, 3, "model_family: missing (expected transformer or xlstm)"},
     {"failed_status.csv", 2, 3, "status: the run failed"},
     {"text_after_quote.csv", 1, 2, "name: text after the closing quote"},
     {"fractional_dmodel.csv", 2, 3, "d_model: expected a whole number, got 768.5"},
@@ -526,12 +524,41 @@ const ProblemCase kProblemCases[] = {
     {"jsonl_bad_line.jsonl", 4, 3, "not valid JSON (unterminated object at character 56)"},
     {"json_nested_value.json", 2, 3, "num_params: expected a number, string or boolean, got an array"},
     {"json_non_object_element.json", 2, 3, "run #2: expected a JSON object, got a number"},
-    {"missing_values.csv", 2, 3, "N missing: no parameter count and no complete architecture (d_model, n_layers, n_heads)"},
+    {"missing_values.csv", 2, 3,
+     "N missing: no parameter count, no complete architecture (model_family, d_model, n_layers, n_heads) and not both C and D"},
     {"out_of_range.csv", 2, 3, "num_params: '1e999' is out of the range of a double"},
     {"huge_architecture.csv", 2, 3, "n_layers = 8000000000 is beyond any model (at most 4096); the architecture is not used"},
     {"all_rows_bad.csv", 2, 2, "num_params: must be positive, got -1"},
     {"all_rows_bad.csv", 2, 3, "val_loss: value is NaN (expected a number)"},
 };
+
+// The family is an architecture property for accounting: files without it, or with families the
+// accounting does not know, load, and their runs are grouped into series.
+TEST(DataIoCorpus, RunsWithoutAKnownFamilyLoadIntoSeries) {
+    auto none = loadRunTable(corpus("missing_family.csv"));
+    ASSERT_TRUE(none.ok()) << none.error().toString();
+    ASSERT_EQ(none->runs.size(), 1u);
+    EXPECT_TRUE(none->runs[0].problems.empty());
+    EXPECT_FALSE(none->runs[0].family.has_value());
+    EXPECT_EQ(none->runs[0].series, "missing_family");  // the file name
+    EXPECT_TRUE(none->seriesBy.empty());
+
+    auto other = loadRunTable(corpus("unknown_family.csv"));
+    ASSERT_TRUE(other.ok()) << other.error().toString();
+    const RunRow* gpt = runOnLine(*other, 3);
+    ASSERT_NE(gpt, nullptr);
+    EXPECT_TRUE(gpt->problems.empty());
+    EXPECT_TRUE(gpt->included());
+    EXPECT_FALSE(gpt->family.has_value());
+    EXPECT_EQ(gpt->series, "gpt");
+    EXPECT_EQ(runOnLine(*other, 2)->series, "transformer");  // llama, by its canonical name
+    EXPECT_EQ(other->seriesBy, std::vector<std::string>{"model_family"});
+
+    auto blank = loadRunTable(corpus("missing_family_value.csv"));
+    ASSERT_TRUE(blank.ok()) << blank.error().toString();
+    EXPECT_TRUE(runOnLine(*blank, 3)->problems.empty());
+    EXPECT_EQ(runOnLine(*blank, 3)->series, "missing_family_value");  // an empty cell: the file's series
+}
 
 TEST(DataIoCorpus, RowsWithProblemsAreKeptAndMarked) {
     for (const auto& c : kProblemCases) {

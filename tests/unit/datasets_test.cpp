@@ -222,7 +222,7 @@ TEST(ExampleStudy, NoiseFreeRunsAreExactlyThePublishedSurface) {
     const auto convention = scalex::accounting::studyConvention();
     for (const RunTable* t : {&s.tokenParam, &s.isoflop})
         for (const auto& r : t->runs) {
-            const LossSurfaceParams& surface = *paper().lossSurface(r.family, 1e-3);
+            const LossSurfaceParams& surface = *paper().lossSurface(*r.family, 1e-3);
             // Eq. l_nd written out with the coefficients of Tab. lnd_fit_params.
             const double expected = std::exp(surface.logE) + std::pow(std::exp(surface.logA) * std::pow(r.params, -surface.alpha) +
                                                                           std::exp(surface.logB) * std::pow(r.tokens, -surface.beta),
@@ -234,7 +234,7 @@ TEST(ExampleStudy, NoiseFreeRunsAreExactlyThePublishedSurface) {
             ov.dQk = r.dQk;
             ov.dHv = r.dHv;
             ov.dFf = r.dFf;
-            const auto config = scalex::accounting::makeStudyConfig(r.family, r.dModel, r.nLayers, r.nHeads, ov);
+            const auto config = scalex::accounting::makeStudyConfig(*r.family, r.dModel, r.nLayers, r.nHeads, ov);
             EXPECT_EQ(r.params, static_cast<double>(scalex::accounting::countParameters(config).total()));
             EXPECT_DOUBLE_EQ(r.flops, scalex::accounting::trainingFlops(config, r.context, r.tokens, convention));
             EXPECT_EQ(r.tokens, r.steps * r.batchSize * r.context);
@@ -258,7 +258,7 @@ TEST(ExampleStudy, NoiseHasTheDocumentedLevel) {
     int n = 0;
     for (const RunTable* t : {&s.tokenParam, &s.isoflop})
         for (const auto& r : t->runs) {
-            const double z = std::log(r.valLoss / paper().lossSurface(r.family, 1e-3)->loss(r.params, r.tokens));
+            const double z = std::log(r.valLoss / paper().lossSurface(*r.family, 1e-3)->loss(r.params, r.tokens));
             sum += z;
             sum2 += z * z;
             ++n;

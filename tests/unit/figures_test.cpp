@@ -297,7 +297,7 @@ TEST_F(Figures, RecipeKeptInTheProjectRedrawsTheSameFigureAfterReopening) {
     session->setIncluded(3, false);
     session->setSelection({5, 7});
     AnalysisSettings settings = session->settings();
-    settings.context = 16384;
+    settings.contextLength = 16384;
     session->setSettings(settings);
     panel->computeNow();
 
@@ -314,7 +314,7 @@ TEST_F(Figures, RecipeKeptInTheProjectRedrawsTheSameFigureAfterReopening) {
     EXPECT_EQ(kept.format, "svg");
     EXPECT_EQ(kept.font, "DejaVu Serif");
     EXPECT_EQ(kept.controls.value("family").toString(), chosenFamily);
-    EXPECT_EQ(kept.analysis.value("context").toDouble(), 16384);
+    EXPECT_EQ(kept.analysis.value("context_length").toDouble(), 16384);  // AnalysisSettings' JSON form
     EXPECT_EQ(kept.selection.size(), 2u);
     ASSERT_EQ(kept.include.size(), 1u);
     EXPECT_FALSE(kept.include.begin()->second);
@@ -331,7 +331,7 @@ TEST_F(Figures, RecipeKeptInTheProjectRedrawsTheSameFigureAfterReopening) {
     EXPECT_FALSE(other->session()->runs().runs[3].included()) << "the toggle was saved with the runs";
     other->session()->setIncluded(3, true);
     AnalysisSettings moved = other->session()->settings();
-    moved.context = 2048;
+    moved.contextLength = 2048;
     other->session()->setSettings(moved);
     other->showView("isoflop");
     other->currentPanel()->findChild<QComboBox*>("family")->setCurrentIndex(0);
@@ -353,7 +353,7 @@ TEST_F(Figures, RecipeKeptInTheProjectRedrawsTheSameFigureAfterReopening) {
     ASSERT_TRUE(dialog.showRecipe("fig4")) << dialog.message().toStdString();
     EXPECT_EQ(other->currentPanel()->viewId(), "isoflop");
     EXPECT_EQ(other->currentPanel()->findChild<QComboBox*>("family")->currentText(), chosenFamily);
-    EXPECT_EQ(other->session()->settings().context, 16384);
+    EXPECT_EQ(other->session()->settings().contextLength, 16384);
     EXPECT_FALSE(other->session()->runs().runs[3].included());
     EXPECT_EQ(other->session()->selection(), (QSet<int>{5, 7}));
 }
@@ -378,7 +378,12 @@ TEST_F(Figures, RecipeOnChangedRunsWarnsAndNamesWhatIsGone) {
     EXPECT_FALSE(applyRecipe(*window, recipe, &warnings, &error));
     EXPECT_TRUE(error.startsWith("the recipe's view 'runs' is not one of pareto")) << error.toStdString();
     recipe.view = "pareto";
-    recipe.analysis["convention"] = "7nd";
+    recipe.analysis["flop_convention"] = "7nd";
+    EXPECT_FALSE(applyRecipe(*window, recipe, &warnings, &error));
+    EXPECT_EQ(error, "the recipe's analysis settings: recipe, column 'common.flop_convention': expected one of study, "
+                     "appendix, chinchilla, 6nd");
+    // A recipe saved before the settings had one JSON form names the convention by a key of its own.
+    recipe.analysis = QJsonObject{{"convention", "7nd"}};
     EXPECT_FALSE(applyRecipe(*window, recipe, &warnings, &error));
     EXPECT_EQ(error, "the recipe's FLOP convention '7nd' is unknown");
 }

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "core/data/RunAnalyses.h"
+#include "core/analysis/RunSelection.h"
 #include "core/fit/Bootstrap.h"
 #include "core/fit/OvertrainingSlopes.h"
 #include "core/fit/Pareto.h"
@@ -22,9 +22,9 @@ const data::RunTable& tokenParam() {
 }
 
 std::vector<ComputeLossPoint> computeLoss(accounting::Family family) {
-    data::RunFilter f;
+    analysis::RunFilter f;
     f.family = family;
-    return data::computeLossPoints(tokenParam(), f).points;
+    return analysis::computeLossPoints(tokenParam(), f).points;
 }
 
 }  // namespace
@@ -126,9 +126,9 @@ TEST(Bootstrap, ResamplingIsDeterministicAndRespectsStrata) {
 TEST(Bootstrap, IsoFlopIntervalsAreTheSameForAnyThreadCount) {
     SCALEX_REQUIRE_SHARED();
     const auto runs = test::readIsoFlopRuns("llama_ctx8192");
-    data::RunFilter f;
+    analysis::RunFilter f;
     f.selectedOnly = true;
-    const auto sel = data::isoFlopRuns(runs, f);
+    const auto sel = analysis::isoFlopRuns(runs, f);
     IsoFlopSettings s;
     s.fitMin = 5e18;
     s.fitMax = 2e20;
@@ -239,28 +239,28 @@ TEST(RunAnalyses, FiltersTogglesAndSkippedRuns) {
     excluded.userIncluded = false;
     t.runs.push_back(excluded);
 
-    data::RunFilter f;
+    analysis::RunFilter f;
     f.family = accounting::Family::Xlstm;
     f.context = 8192;
-    const auto sel = data::lossSurfacePoints(t, f);
+    const auto sel = analysis::lossSurfacePoints(t, f);
     ASSERT_EQ(sel.points.size(), 2u);  // a and d; e lacks D; f has a problem; g is switched off
     EXPECT_EQ(sel.runs[1]->runId, "d");
     EXPECT_EQ(sel.points[1].loss, 2.7);
     EXPECT_EQ(sel.skipped, std::vector<std::string>{"run e (line 6): needs positive N, D and loss"});
     // C and loss suffice for the frontier and the slopes; D/N is unknown for e.
-    const auto cl = data::computeLossPoints(t, f);
+    const auto cl = analysis::computeLossPoints(t, f);
     ASSERT_EQ(cl.points.size(), 3u);
     EXPECT_TRUE(std::isnan(cl.points[2].tokensPerParam));
     // The user's toggle wins over a problem.
     t.runs[5].userIncluded = true;
-    EXPECT_EQ(data::lossSurfacePoints(t, f).points.size(), 3u);
+    EXPECT_EQ(analysis::lossSurfacePoints(t, f).points.size(), 3u);
     // selected_in_paper: runs the study deselected drop out; runs without the flag stay.
     t.runs[0].selectedInPaper = true;
     t.runs[3].selectedInPaper = false;
     f.selectedOnly = true;
-    const auto selected = data::lossSurfacePoints(t, f);
+    const auto selected = analysis::lossSurfacePoints(t, f);
     ASSERT_EQ(selected.points.size(), 2u);
     EXPECT_EQ(selected.runs[0]->runId, "a");
     EXPECT_EQ(selected.runs[1]->runId, "f");
-    EXPECT_EQ(data::contextLengths(t, data::RunFilter{}), (std::vector<double>{2048, 8192}));
+    EXPECT_EQ(analysis::contextLengths(t, analysis::RunFilter{}), (std::vector<double>{2048, 8192}));
 }

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <map>
 
-#include "core/data/RunAnalyses.h"
+#include "core/analysis/RunSelection.h"
 #include "core/fit/IsoFlop.h"
 #include "tests/unit/fit_test_support.h"
 
@@ -26,12 +26,12 @@ const data::RunTable& table(const QString& set) {
 }
 
 IsoFlopResult fitSet(const QString& set, double fitMin = 0, double fitMax = INFINITY) {
-    data::RunFilter filter;
+    analysis::RunFilter filter;
     filter.selectedOnly = hasAuthorsFilter(set);
     IsoFlopSettings s;
     s.fitMin = fitMin;
     s.fitMax = fitMax;
-    return data::fitIsoFlop(table(set), filter, s);
+    return analysis::fitIsoFlop(table(set), filter, s);
 }
 
 // Agreement to `digits` significant digits.
@@ -124,11 +124,11 @@ TEST(IsoFlop, MainTextTransformerLawAndWarnings) {
     // 6e18 has 18 runs, every other budget more: no profile warning, optima inside the samples.
     for (const auto& p : fit.profiles) EXPECT_TRUE(p.warnings.empty()) << p.warnings.front();
     // Failed runs with no numbers and the authors' exclusions are left out, and the failed ones are listed.
-    data::RunFilter all;
-    const auto sel = data::isoFlopRuns(table("llama_ctx8192"), all);
-    data::RunFilter selected;
+    analysis::RunFilter all;
+    const auto sel = analysis::isoFlopRuns(table("llama_ctx8192"), all);
+    analysis::RunFilter selected;
     selected.selectedOnly = true;
-    EXPECT_EQ(data::isoFlopRuns(table("llama_ctx8192"), selected).points.size(), 107u);
+    EXPECT_EQ(analysis::isoFlopRuns(table("llama_ctx8192"), selected).points.size(), 107u);
     EXPECT_LT(sel.points.size(), 113u);
 }
 

@@ -6,7 +6,7 @@
 #include <atomic>
 #include <cmath>
 
-#include "core/data/RunAnalyses.h"
+#include "core/analysis/RunSelection.h"
 #include "core/fit/LossSurface.h"
 #include "tests/unit/fit_test_support.h"
 
@@ -17,9 +17,9 @@ namespace {
 
 std::vector<LossPoint> tokenParamPoints(accounting::Family family) {
     static const data::RunTable table = test::readTokenParamRuns();
-    data::RunFilter filter;
+    analysis::RunFilter filter;
     filter.family = family;
-    return data::lossSurfacePoints(table, filter).points;
+    return analysis::lossSurfacePoints(table, filter).points;
 }
 
 // The authors' best start for a configuration (lnd_fit_best.csv, tokenparam / 0-5000, LSE, δ = 1e-3).

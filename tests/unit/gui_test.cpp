@@ -33,7 +33,7 @@
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
 #include "app/gui/ViewPanel.h"
-#include "core/data/RunAnalyses.h"
+#include "core/analysis/RunSelection.h"
 #include "core/fit/PowerLaw.h"
 #include "tests/support/GuiApp.h"
 #include "tests/support/TestData.h"
@@ -518,11 +518,11 @@ TEST_F(Gui, IsoFlopFig5LayoutFitsEveryContextLength) {
         for (QAbstractSeries* s : charts[static_cast<std::size_t>(c)]->series())
             if (auto* scatter = qobject_cast<QScatterSeries*>(s)) shown += scatter->count();
         for (Family f : {Family::Transformer, Family::Xlstm}) {
-            scalex::data::RunFilter filter = window->session()->filter(f);
+            scalex::analysis::RunFilter filter = window->session()->filter(f);
             filter.experimentSet = scalex::data::ExperimentSet::IsoFlop;
             filter.context = contexts[c];
-            expected += static_cast<qsizetype>(scalex::data::isoFlopRuns(runs, filter).points.size());
-            const auto fitted = scalex::data::fitIsoFlop(runs, filter, settings);
+            expected += static_cast<qsizetype>(scalex::analysis::isoFlopRuns(runs, filter).points.size());
+            const auto fitted = scalex::analysis::fitIsoFlop(runs, filter, settings);
             ASSERT_TRUE(fitted.nOptLaw.has_value());
             const QString prefix = QStringLiteral("%1, T = %2 (a = ").arg(f == Family::Xlstm ? "xLSTM" : "Transformer").arg(contexts[c]);
             QLineSeries* line = nullptr;

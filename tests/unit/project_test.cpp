@@ -252,7 +252,7 @@ TEST(Project, SettingsDefaultsAreThePapers) {
     const ProjectSettings s;
     EXPECT_EQ(s.flopConvention(), "study");
     EXPECT_EQ(s.contextLength(), 8192);
-    EXPECT_FALSE(s.selectedOnly());
+    EXPECT_TRUE(s.selectedOnly());  // the study's own selection, wherever a table has one
     EXPECT_EQ(s.huberDelta(), 1e-3);
     EXPECT_EQ(s.gammaMode(), GammaMode::Free);
     EXPECT_FALSE(s.budgetRange());

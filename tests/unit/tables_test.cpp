@@ -110,7 +110,7 @@ TEST_F(Tables, RunsTableIsWhatTheFilteredTableShows) {
     ASSERT_GT(shown, 10);
     EXPECT_LT(shown, runs->model()->rowCount()) << "the filter leaves the Transformer runs out";
     ASSERT_EQ(static_cast<int>(t.rows.size()), shown);
-    const int model = column(t, "model"), params = column(t, "num_params"), flops = column(t, "num_flops");
+    const int model = column(t, "series"), params = column(t, "num_params"), flops = column(t, "num_flops");
     for (const auto& row : t.rows) {
         EXPECT_EQ(text(row, model), "xLSTM");
         EXPECT_GT(number(row, params), 1e7);

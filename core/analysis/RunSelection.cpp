@@ -1,9 +1,12 @@
-#include "core/data/RunAnalyses.h"
+#include "core/analysis/RunSelection.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace scalex::data {
+namespace scalex::analysis {
+
+using data::known;
+using data::kUnknown;
 
 namespace {
 
@@ -13,11 +16,17 @@ bool positive(double v) { return known(v) && v > 0 && std::isfinite(v); }
 
 bool passes(const Run& run, const RunFilter& filter) {
     if (!run.included()) return false;
+    if (run.intermediateCheckpoint && !filter.includeCheckpoints) return false;
+    if (filter.series && run.series != *filter.series) return false;
     if (filter.family && run.family != *filter.family) return false;
-    if (filter.context && !(known(run.context) && run.context == *filter.context)) return false;
+    // A NaN context selects the runs that give none.
+    if (filter.context && (std::isnan(*filter.context) ? known(run.context) : !(known(run.context) && run.context == *filter.context)))
+        return false;
     if (filter.experimentSet && run.experimentSet != *filter.experimentSet) return false;
     // Runs of sets the study never filtered carry no flag: the selection leaves them in.
     if (filter.selectedOnly && !run.selectedInPaper.value_or(true)) return false;
+    for (const auto& c : filter.where)
+        if (!meets(run, c)) return false;
     return true;
 }
 
@@ -101,4 +110,4 @@ std::vector<double> contextLengths(const RunTable& table, const RunFilter& filte
     return out;
 }
 
-}  // namespace scalex::data
+}  // namespace scalex::analysis

@@ -1,12 +1,14 @@
 #pragma once
 // From a run table to the fits of core/fit: which runs take part (the user's include toggles and
-// the filters below), and the numbers each analysis needs. Runs that pass the filters but lack
-// a number an analysis needs are not dropped silently: they are listed in `skipped`.
+// the filter below, which an AnalysisSettings scope compiles to), and the numbers each analysis
+// needs. Runs that pass the filter but lack a number an analysis needs are not dropped silently:
+// they are listed in `skipped`.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/accounting/Family.h"
+#include "core/analysis/Condition.h"
 #include "core/data/RunTable.h"
 #include "core/fit/Bootstrap.h"
 #include "core/fit/IsoFlop.h"
@@ -14,13 +16,21 @@
 #include "core/fit/OvertrainingSlopes.h"
 #include "core/fit/Pareto.h"
 
-namespace scalex::data {
+namespace scalex::analysis {
+
+using data::Run;
+using data::RunTable;
+using data::ExperimentSet;
 
 struct RunFilter {
-    std::optional<accounting::Family> family;
-    std::optional<double> context;               // training context length T
+    std::optional<std::string> series;           // one series (Run::series)
+    std::optional<accounting::Family> family;    // one architecture family (accounting views)
+    std::optional<double> context;               // training context length T; NaN: runs that give none
     std::optional<ExperimentSet> experimentSet;
-    bool selectedOnly = false;                   // leave out runs the study deselected (selected_in_paper false)
+    // Leave out runs the study deselected (its selected_in_paper column, wherever a table has one).
+    bool selectedOnly = true;
+    bool includeCheckpoints = false;             // intermediate checkpoints count as runs
+    std::vector<RowCondition> where;             // every condition must hold
 };
 
 // Included (Run::included()) and matching every filter that is set.
@@ -52,4 +62,4 @@ fit::SlopeResult fitOvertrainingSlopes(const RunTable& table, const RunFilter& f
 // The distinct context lengths among the runs that pass `filter` (ascending).
 std::vector<double> contextLengths(const RunTable& table, const RunFilter& filter);
 
-}  // namespace scalex::data
+}  // namespace scalex::analysis

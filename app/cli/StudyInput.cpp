@@ -1,0 +1,106 @@
+#include "app/cli/StudyInput.h"
+
+#include "app/cli/CliSupport.h"
+#include "app/cli/Verbs.h"
+#include "core/data/Series.h"
+
+namespace scalex::cli {
+
+namespace {
+
+std::vector<std::string> seriesColumns(const QCommandLineParser& p) {
+    std::vector<std::string> out;
+    if (!p.isSet("series")) return out;
+    for (const QString& v : p.values("series"))
+        for (const QString& c : v.split(',', Qt::SkipEmptyParts)) out.push_back(c.trimmed().toStdString());
+    if (out.empty()) throw UsageError("--series expects one or more column names, separated by commas");
+    return out;
+}
+
+}  // namespace
+
+void addScopeOptions(QCommandLineParser& p) {
+    p.addOptions({
+        {"series", "Group runs into series by these columns (COL[,COL...]; default: the file's family or model column, "
+                   "else the file name).", "columns"},
+        {"where", "Only runs where COL=VALUE, COL!=VALUE, COL<X, COL>X, COL<=X or COL>=X holds (repeatable; any column).",
+         "condition"},
+        {"all-runs", "Also the runs a table's selection column (selected_in_paper) leaves out."},
+        {"selected-only", "Leave out the runs the study deselected (the default wherever a table has a selection column)."},
+        {"ctx", "Only runs with this training context length.", "T"},
+        {"experiment-set", "Only this experiment set: tokenparam, isoflop or other.", "name"},
+        {"family", "Only runs of this architecture family: transformer (llama) or xlstm (mlstm).", "name"},
+    });
+}
+
+void applyScopeOptions(const QCommandLineParser& p, analysis::AnalysisSettings& s) {
+    if (p.isSet("all-runs") && p.isSet("selected-only")) throw UsageError("--all-runs and --selected-only contradict each other");
+    if (p.isSet("all-runs")) s.scope.allRuns = true;
+    if (p.isSet("selected-only")) s.scope.allRuns = false;
+    if (p.isSet("ctx")) s.scope.context = static_cast<double>(*intOption(p, "ctx", 1));
+    if (p.isSet("experiment-set")) {
+        s.scope.experimentSet = analysis::parseExperimentSet(p.value("experiment-set").toLower().toStdString());
+        if (!s.scope.experimentSet)
+            throw UsageError(("--experiment-set expects tokenparam, isoflop or other, got '" + p.value("experiment-set") + "'").toStdString());
+    }
+    if (p.isSet("family")) {
+        const auto f = accounting::parseFamily(p.value("family").toStdString());
+        if (!f) throw UsageError(("--family expects transformer or xlstm (or an alias), got '" + p.value("family") + "'").toStdString());
+        s.scope.where.push_back(*analysis::parseCondition("model_family=" + std::string(accounting::familyName(*f))));
+    }
+    for (const QString& w : p.values("where")) {
+        auto c = analysis::parseCondition(w.toStdString());
+        if (!c) throw UsageError("--where '" + w.toStdString() + "': " + c.error().message);
+        s.scope.where.push_back(*c);
+    }
+    if (p.isSet("series")) s.seriesBy = seriesColumns(p);
+}
+
+StudyInput loadStudy(const QStringList& files, const data::LoadOptions& options) {
+    StudyInput in;
+    in.files = files;
+    for (const QString& file : files) {
+        if (file.toLower().endsWith(".scalex")) {
+            ensureBuiltinResources();
+            auto project = data::loadProject(file);
+            if (!project) throw UsageError(project.error().toString());
+            if (files.size() == 1) {
+                auto settings = analysis::AnalysisSettings::fromProject(project->settings);
+                if (!settings) throw UsageError(file.toStdString() + ": " + settings.error().toString());
+                in.settings = *settings;
+            }
+            const auto& by = options.seriesBy.empty() ? in.settings.seriesBy : options.seriesBy;
+            if (!by.empty())
+                for (auto& t : project->tables)
+                    if (auto e = data::groupRunsBy(t.table, by)) throw UsageError(e->toString());
+            data::RunTable merged = project->mergedRuns();
+            for (auto& r : merged.runs) in.table.runs.push_back(std::move(r));
+            in.table.notes.insert(in.table.notes.end(), merged.notes.begin(), merged.notes.end());
+            if (files.size() == 1) in.project = std::move(*project);
+        } else {
+            auto loaded = data::loadRunTable(file.toStdString(), options);
+            if (!loaded) throw UsageError(loaded.error().toString());
+            for (auto& r : loaded->runs) in.table.runs.push_back(std::move(r));
+            in.table.notes.insert(in.table.notes.end(), loaded->notes.begin(), loaded->notes.end());
+            if (files.size() == 1) {
+                in.table.mapping = loaded->mapping;
+                in.table.seriesBy = loaded->seriesBy;
+            }
+        }
+        in.table.source += (in.table.source.empty() ? "" : ", ") + file.toStdString();
+    }
+    return in;
+}
+
+StudyInput loadStudy(const QStringList& files, const QCommandLineParser& p, data::LoadOptions options) {
+    analysis::AnalysisSettings fromOptions;
+    applyScopeOptions(p, fromOptions);
+    options.seriesBy = fromOptions.seriesBy;
+    StudyInput in = loadStudy(files, options);
+    // A project's own settings first; the options given on the command line win.
+    if (!options.seriesBy.empty()) in.settings.seriesBy = options.seriesBy;
+    applyScopeOptions(p, in.settings);
+    return in;
+}
+
+}  // namespace scalex::cli

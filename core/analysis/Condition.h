@@ -1,0 +1,32 @@
+#pragma once
+// Row conditions of `--where` and the Runs view's filter: COL=VALUE, COL!=VALUE, COL<X, COL>X,
+// COL<=X, COL>=X on any column of a run (its source cells, or a field by any of its spellings).
+#include <string>
+#include <string_view>
+
+#include "core/data/LoadError.h"
+#include "core/data/RunTable.h"
+
+namespace scalex::analysis {
+
+struct RowCondition {
+    enum class Op { Equal, NotEqual, Less, Greater, LessEqual, GreaterEqual };
+    std::string column;
+    Op op = Op::Equal;
+    std::string value;              // as written
+    double number = data::kUnknown; // the value as a number, when it is one
+
+    std::string text() const;  // as written: "loss<4.5"
+    friend bool operator==(const RowCondition&, const RowCondition&) = default;
+};
+
+// "COL=VALUE" and the like; the error names the text and what was expected.
+data::Expected<RowCondition> parseCondition(std::string_view text);
+
+// Whether a run meets the condition. = and != compare numbers as numbers where both sides are
+// numbers (so 3e19 equals 30000000000000000000), else text, case-insensitively; < and > need
+// numbers, and a run whose cell is no number does not meet them. A column the run does not have
+// sets `unknownColumn` (when given) and fails.
+bool meets(const data::Run& run, const RowCondition& condition, bool* unknownColumn = nullptr);
+
+}  // namespace scalex::analysis

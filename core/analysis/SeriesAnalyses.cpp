@@ -1,0 +1,173 @@
+#include "core/analysis/SeriesAnalyses.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "core/data/Series.h"
+
+namespace scalex::analysis {
+
+using data::known;
+
+std::string SeriesGroup::label() const {
+    std::string s = data::seriesLabel(series);
+    if (known(context)) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.0f", context);
+        s += ", T = " + std::string(buf);
+    }
+    return s;
+}
+
+std::vector<SeriesGroup> seriesGroups(const data::RunTable& table, const AnalysisSettings& settings,
+                                      std::optional<data::ExperimentSet> set) {
+    RunFilter any = settings.scope.filter();
+    if (set && !any.experimentSet) any.experimentSet = set;
+    std::vector<std::string> order;
+    std::map<std::string, std::set<double>> contexts;
+    std::map<std::string, bool> unknownContext;
+    for (const auto& run : table.runs) {
+        if (!settings.scope.containsSeries(run.series) || !passes(run, any)) continue;
+        if (!contexts.count(run.series) && !unknownContext.count(run.series)) order.push_back(run.series);
+        if (known(run.context)) contexts[run.series].insert(run.context);
+        else unknownContext[run.series] = true;
+    }
+    std::vector<SeriesGroup> out;
+    for (const auto& s : order) {
+        for (double c : contexts[s]) {
+            SeriesGroup g{s, c, any};
+            g.filter.series = s;
+            g.filter.context = c;
+            out.push_back(std::move(g));
+        }
+        if (unknownContext[s]) {
+            SeriesGroup g{s, data::kUnknown, any};
+            g.filter.series = s;
+            g.filter.context = data::kUnknown;  // runs without a context
+            out.push_back(std::move(g));
+        }
+    }
+    return out;
+}
+
+// ---- IsoFLOP --------------------------------------------------------------------------------
+
+fit::IsoFlopSettings isoFlopSettingsFor(const std::vector<const data::Run*>& runs, const AnalysisSettings& settings,
+                                        const fit::IsoFlopSettings& base, bool budgetsGiven) {
+    fit::IsoFlopSettings s = base;
+    if (settings.budgetRange) {
+        s.fitMin = settings.budgetRange->first;
+        s.fitMax = settings.budgetRange->second;
+    }
+    if (budgetsGiven) return s;
+    std::set<double> budgets;
+    double widest = 0;
+    for (const auto* r : runs)
+        if (known(r->budget) && r->budget > 0) {
+            budgets.insert(r->budget);
+            if (r->flops > 0) widest = std::max(widest, std::abs(r->flops - r->budget) / r->budget);
+        }
+    if (budgets.empty()) return s;
+    s.budgets.assign(budgets.begin(), budgets.end());
+    if (widest >= s.tolerance) s.tolerance = std::min(0.5, widest * 1.0001);
+    return s;
+}
+
+IsoFlopAnalysis isoFlopAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
+                                const fit::IsoFlopSettings& base, bool budgetsGiven) {
+    IsoFlopAnalysis a;
+    a.group = group;
+    auto sel = isoFlopRuns(table, group.filter);
+    a.runs = std::move(sel.runs);
+    a.skipped = std::move(sel.skipped);
+    a.settings = isoFlopSettingsFor(a.runs, settings, base, budgetsGiven);
+    a.result = fit::fitIsoFlop(sel.points, a.settings);
+    for (const auto& s : a.skipped) a.result.warnings.push_back("left out " + s);
+    return a;
+}
+
+std::vector<IsoFlopAnalysis> isoFlopAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
+                                             const fit::IsoFlopSettings& base, bool budgetsGiven) {
+    std::vector<IsoFlopAnalysis> out;
+    for (const auto& g : seriesGroups(table, settings)) out.push_back(isoFlopAnalysis(table, settings, g, base, budgetsGiven));
+    return out;
+}
+
+// ---- L(N,D) ---------------------------------------------------------------------------------
+
+fit::LossSurfaceSettings lossSurfaceSettings(const AnalysisSettings& settings, fit::LossSurfaceSettings base) {
+    base.huberDelta = settings.huberDelta;
+    base.fitGamma = settings.fitGamma;
+    return base;
+}
+
+LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const AnalysisSettings&, const SeriesGroup& group,
+                                        const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control) {
+    LossSurfaceAnalysis a;
+    a.group = group;
+    auto sel = lossSurfacePoints(table, group.filter);
+    a.points = std::move(sel.points);
+    a.runs = std::move(sel.runs);
+    a.skipped = std::move(sel.skipped);
+    const std::size_t needed = fitSettings.fitGamma ? 6 : 5;
+    if (a.points.size() < needed) {
+        a.error = group.label() + ": " + std::to_string(a.points.size()) + " runs with N, D and loss; the L(N,D) fit needs at least " +
+                  std::to_string(needed);
+        return a;
+    }
+    a.fit = fit::fitLossSurface(a.points, fitSettings, control);
+    for (const auto& s : a.skipped) a.fit.warnings.push_back("left out " + s);
+    return a;
+}
+
+std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
+                                                     const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control) {
+    std::vector<LossSurfaceAnalysis> out;
+    for (const auto& g : seriesGroups(table, settings)) out.push_back(lossSurfaceAnalysis(table, settings, g, fitSettings, control));
+    return out;
+}
+
+// ---- slopes and Pareto ----------------------------------------------------------------------
+
+std::vector<SlopeAnalysis> slopeAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
+                                         const fit::SlopeSettings& slopeSettings) {
+    std::vector<SlopeAnalysis> out;
+    for (const auto& g : seriesGroups(table, settings)) {
+        auto sel = computeLossPoints(table, g.filter);
+        SlopeAnalysis a{g, fit::fitOvertrainingSlopes(sel.points, slopeSettings), std::move(sel.points), std::move(sel.runs)};
+        out.push_back(std::move(a));
+    }
+    return out;
+}
+
+std::vector<ParetoAnalysis> paretoAnalyses(const data::RunTable& table, const AnalysisSettings& settings) {
+    std::vector<ParetoAnalysis> out;
+    for (const auto& g : seriesGroups(table, settings)) {
+        auto sel = computeLossPoints(table, g.filter);
+        ParetoAnalysis a{g, std::move(sel.points), std::move(sel.runs), {}};
+        a.frontier = fit::paretoFrontier(a.points);
+        out.push_back(std::move(a));
+    }
+    return out;
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> comparedPair(const std::vector<ParetoAnalysis>& analyses) {
+    if (analyses.size() < 2) return std::nullopt;
+    auto sameContext = [&](std::size_t i, std::size_t j) {
+        const double a = analyses[i].group.context, b = analyses[j].group.context;
+        return (std::isnan(a) && std::isnan(b)) || a == b;
+    };
+    for (std::size_t i = 0; i < analyses.size(); ++i)
+        for (std::size_t j = 0; j < analyses.size(); ++j)
+            if (analyses[i].group.series == "xlstm" && analyses[j].group.series == "transformer" && sameContext(i, j))
+                return std::pair{i, j};
+    for (std::size_t i = 0; i < analyses.size(); ++i)
+        for (std::size_t j = i + 1; j < analyses.size(); ++j)
+            if (analyses[i].group.series != analyses[j].group.series && sameContext(i, j)) return std::pair{i, j};
+    return std::nullopt;
+}
+
+}  // namespace scalex::analysis

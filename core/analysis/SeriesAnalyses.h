@@ -1,0 +1,100 @@
+#pragma once
+// The analyses of a study, one per series and training context length in scope (DESIGN.md "The
+// shape"): IsoFLOP laws, L(N,D) fits, over-training slopes and Pareto frontiers. The window, the
+// verbs and the figure recipes call these, so the same runs and settings give the same numbers by
+// every path. No analysis mixes context lengths: a series whose runs were trained at several
+// contexts is analysed at each apart (runs with no context given form a group of their own).
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/analysis/AnalysisSettings.h"
+#include "core/analysis/RunSelection.h"
+#include "core/fit/FitControl.h"
+#include "core/fit/IsoFlop.h"
+#include "core/fit/LossSurface.h"
+#include "core/fit/OvertrainingSlopes.h"
+#include "core/fit/Pareto.h"
+
+namespace scalex::analysis {
+
+// One group of runs an analysis looks at.
+struct SeriesGroup {
+    std::string series;
+    double context = data::kUnknown;  // NaN: the runs give no context length
+    RunFilter filter;                 // the runs of the group
+    // "Transformer, T = 8192": the series as people read it and the context where known.
+    std::string label() const;
+};
+
+// The (series, context) groups with runs in the settings' scope, series in order of first
+// appearance, contexts ascending. `set` narrows them to one experiment set where the scope names none.
+std::vector<SeriesGroup> seriesGroups(const data::RunTable& table, const AnalysisSettings& settings,
+                                      std::optional<data::ExperimentSet> set = std::nullopt);
+
+// ---- IsoFLOP --------------------------------------------------------------------------------
+
+struct IsoFlopAnalysis {
+    SeriesGroup group;
+    fit::IsoFlopSettings settings;          // as used: the budgets of the runs, the settings' range
+    fit::IsoFlopResult result;
+    std::vector<const data::Run*> runs;     // the run behind each input point
+    std::vector<std::string> skipped;       // in scope but lacking N, D, C or loss
+};
+
+// The IsoFLOP settings for a set of runs: the nominal budgets the runs carry (their file's budget
+// column, else the study's buckets of C) unless `base` lists budgets; the budget range of
+// `settings`; the tolerance widened (up to 0.5) so that every run keeps its file's budget.
+fit::IsoFlopSettings isoFlopSettingsFor(const std::vector<const data::Run*>& runs, const AnalysisSettings& settings,
+                                        const fit::IsoFlopSettings& base = {}, bool budgetsGiven = false);
+IsoFlopAnalysis isoFlopAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
+                                const fit::IsoFlopSettings& base = {}, bool budgetsGiven = false);
+std::vector<IsoFlopAnalysis> isoFlopAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
+                                             const fit::IsoFlopSettings& base = {}, bool budgetsGiven = false);
+
+// ---- L(N,D) ---------------------------------------------------------------------------------
+
+struct LossSurfaceAnalysis {
+    SeriesGroup group;
+    fit::LossSurfaceFit fit;
+    std::vector<fit::LossPoint> points;
+    std::vector<const data::Run*> runs;
+    std::vector<std::string> skipped;
+    std::optional<std::string> error;  // too few runs to fit
+};
+
+// The fit settings the analysis settings give (Huber delta, gamma), over `base` (grid, stops).
+fit::LossSurfaceSettings lossSurfaceSettings(const AnalysisSettings& settings, fit::LossSurfaceSettings base = {});
+LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
+                                        const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control = {});
+std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
+                                                     const fit::LossSurfaceSettings& fitSettings,
+                                                     const fit::FitControl& control = {});
+
+// ---- over-training slopes -------------------------------------------------------------------
+
+struct SlopeAnalysis {
+    SeriesGroup group;
+    fit::SlopeResult result;
+    std::vector<fit::ComputeLossPoint> points;
+    std::vector<const data::Run*> runs;
+};
+std::vector<SlopeAnalysis> slopeAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
+                                         const fit::SlopeSettings& slopeSettings = {});
+
+// ---- Pareto ---------------------------------------------------------------------------------
+
+struct ParetoAnalysis {
+    SeriesGroup group;
+    std::vector<fit::ComputeLossPoint> points;
+    std::vector<const data::Run*> runs;
+    std::vector<fit::FrontierPoint> frontier;  // indices into points / runs
+};
+std::vector<ParetoAnalysis> paretoAnalyses(const data::RunTable& table, const AnalysisSettings& settings);
+
+// Which two frontiers a comparison sets side by side: the study's families as the paper does
+// (A = xLSTM, B = Transformer), else the first two groups. Empty when there are fewer than two.
+std::optional<std::pair<std::size_t, std::size_t>> comparedPair(const std::vector<ParetoAnalysis>& analyses);
+
+}  // namespace scalex::analysis

@@ -1,0 +1,164 @@
+#include "core/data/Series.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "core/data/ColumnMapping.h"
+#include "core/data/RunTableIo.h"
+
+namespace scalex::data {
+
+namespace {
+
+// The name of the column in the source header that `name` stands for (normalized match), if any.
+std::optional<std::string> headerColumn(const RunTable& table, const std::string& name) {
+    for (const auto& run : table.runs)
+        if (run.raw.header) {
+            const std::string want = normalizeColumnName(name);
+            for (const auto& h : *run.raw.header)
+                if (h == name || normalizeColumnName(h) == want) return h;
+            return std::nullopt;
+        }
+    return std::nullopt;
+}
+
+std::optional<RunField> fieldNamed(const std::string& name) { return fieldBySpelling(name); }
+
+std::string defaultSeries(const Run& run, const std::vector<std::string>& columns) {
+    std::string out;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        if (i) out += " / ";
+        out += runValue(run, columns[i]).value_or(std::string());
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<std::string> runValue(const Run& run, const std::string& column) {
+    if (auto v = run.raw.value(column)) return v;
+    if (auto f = fieldNamed(column)) return formatField(run, *f);
+    return std::nullopt;
+}
+
+std::optional<double> runNumber(const Run& run, const std::string& column) {
+    // The run's own numbers first, so that derived N, D, C count (the raw cell may be empty).
+    if (auto f = fieldNamed(column)) {
+        const std::string text = formatField(run, *f);
+        if (!text.empty()) {
+            double v = kUnknown;
+            auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (ec == std::errc() && end == text.data() + text.size()) return v;
+        }
+        if (!run.raw.value(column)) return kUnknown;
+    }
+    auto v = run.raw.value(column);
+    if (!v) return std::nullopt;
+    std::string_view s = *v;
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+    double x = kUnknown;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+    if (ec != std::errc() || end != s.data() + s.size()) return kUnknown;
+    return x;
+}
+
+std::optional<LoadError> groupRunsBy(RunTable& table, const std::vector<std::string>& columns) {
+    if (table.runs.empty()) return std::nullopt;
+    std::vector<std::string> by = columns;
+    if (by.empty()) {
+        // The default grouping: the first of these columns the file has.
+        const Run& first = table.runs.front();
+        std::vector<std::string> candidates;
+        for (auto f : {RunField::Series, RunField::Family})
+            for (auto s : fieldSpellings(f)) candidates.emplace_back(s);
+        for (auto s : seriesColumnSpellings()) candidates.emplace_back(s);
+        for (const auto& c : candidates)
+            if (first.raw.value(c)) {
+                by = {*headerColumn(table, c)};
+                break;
+            }
+    } else {
+        std::string known;
+        for (const auto& c : by) {
+            if (headerColumn(table, c) || fieldNamed(c)) continue;
+            if (table.runs.front().raw.header)
+                for (const auto& h : *table.runs.front().raw.header) known += (known.empty() ? "" : ", ") + h;
+            return LoadError{table.source, 0, c, "no such column to group runs by (columns: " + known + ")"};
+        }
+    }
+    table.seriesBy = by;
+    const bool familyColumn = by.size() == 1 && [&] {
+        const auto f = fieldNamed(by.front());
+        return f && *f == RunField::Family;
+    }();
+    for (auto& run : table.runs) {
+        std::string s;
+        if (familyColumn && run.family) s = std::string(accounting::familyName(*run.family));
+        else if (!by.empty()) s = defaultSeries(run, by);
+        bool blank = true;
+        for (char c : s) blank = blank && (c == ' ' || c == '/');
+        run.series = blank ? run.dataset : s;
+    }
+    return std::nullopt;
+}
+
+bool markCheckpoints(RunTable& table) {
+    // Runs are told apart by run id, else by name.
+    auto key = [](const Run& r) { return !r.runId.empty() ? r.runId : r.name; };
+    std::unordered_map<std::string, std::vector<std::size_t>> rows;
+    std::vector<std::string> order;
+    for (std::size_t i = 0; i < table.runs.size(); ++i) {
+        const Run& r = table.runs[i];
+        if (!known(r.step) || key(r).empty()) continue;
+        auto [it, fresh] = rows.try_emplace(key(r));
+        if (fresh) order.push_back(key(r));
+        it->second.push_back(i);
+    }
+    bool checkpoints = false;
+    for (const auto& [k, idx] : rows) {
+        std::set<double> steps;
+        for (auto i : idx) steps.insert(table.runs[i].step);
+        if (steps.size() > 1) checkpoints = true;
+    }
+    if (!checkpoints) return false;
+    std::size_t runs = 0, rowsAlong = 0;
+    for (const auto& k : order) {
+        const auto& idx = rows[k];
+        // The last checkpoint: the largest step, then the most tokens, then the later row.
+        std::size_t last = idx.front();
+        for (auto i : idx) {
+            const Run& a = table.runs[i];
+            const Run& b = table.runs[last];
+            if (a.step > b.step || (a.step == b.step && !(a.tokens < b.tokens))) last = i;
+        }
+        for (auto i : idx) table.runs[i].intermediateCheckpoint = i != last;
+        ++runs;
+        rowsAlong += idx.size();
+    }
+    table.notes.push_back("checkpoints: " + std::to_string(rowsAlong) + " rows along " + std::to_string(runs) +
+                          " runs; each run's last checkpoint stands for the run in the analyses, the others are its "
+                          "loss curve (a checkpoint's loss is not that of a run trained to that point)");
+    return true;
+}
+
+std::vector<std::string> seriesNames(const RunTable& table) {
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    for (const auto& r : table.runs)
+        if (seen.insert(r.series).second) out.push_back(r.series);
+    return out;
+}
+
+std::string seriesLabel(const std::string& series) {
+    if (auto f = accounting::parseFamily(series); f && series == accounting::familyName(*f))
+        return std::string(accounting::familyLabel(*f));
+    return series;
+}
+
+}  // namespace scalex::data

@@ -1,0 +1,39 @@
+#pragma once
+// Series and checkpoints of a run table (DESIGN.md "The shape": a run belongs to a series, any
+// grouping the user chooses).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/data/LoadError.h"
+#include "core/data/RunTable.h"
+
+namespace scalex::data {
+
+// Groups the runs into series by the values of `columns` (any column of the file, by its name or
+// a field's spelling; several are joined with " / "). Empty `columns`: the default, which is the
+// file's series column, else its family column (a known family by its canonical name), else a
+// model-like column (seriesColumnSpellings), else the run's dataset (the file name). A run whose
+// cells are empty goes to its dataset's series. A column the table lacks is an error naming it.
+std::optional<LoadError> groupRunsBy(RunTable& table, const std::vector<std::string>& columns);
+
+// The value of `column` for a run: its raw cell where the source had that column, else the
+// field the name stands for (any spelling: "params", "loss", "family", "series", ...). Empty
+// optional when neither exists.
+std::optional<std::string> runValue(const Run& run, const std::string& column);
+// The same as a number (NaN where the text is no number); empty optional when the column is unknown.
+std::optional<double> runNumber(const Run& run, const std::string& column);
+
+// Tables of checkpoints (a step column, and runs that appear on several rows at different steps):
+// every row but each run's last is marked intermediateCheckpoint. Returns whether the table is
+// one, and adds a note saying so.
+bool markCheckpoints(RunTable& table);
+
+// The series of the runs, in order of first appearance.
+std::vector<std::string> seriesNames(const RunTable& table);
+
+// How a series is written for people: the known families by their labels (Transformer, xLSTM),
+// anything else as it is.
+std::string seriesLabel(const std::string& series);
+
+}  // namespace scalex::data
