@@ -108,7 +108,8 @@ void deriveColumns(Run& run, std::string_view flopMode, const DerivationSettings
     }
     // Recounted compute is bucketed anew: the file's budget was set under its own count.
     run.budget = known(fileBudget) && !settings.recomputeFlops ? fileBudget
-                 : known(run.flops)                            ? nominalBudget(run.flops)
+                 // The study's buckets only for compute counted (given or from the architecture), not 6ND.
+                 : known(run.flops) && run.flopsSource != Provenance::SixNdFallback ? nominalBudget(run.flops)
                                                                : kUnknown;
 }
 
