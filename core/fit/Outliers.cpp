@@ -305,7 +305,7 @@ void checkGroup(const std::vector<std::size_t>& members, const std::vector<doubl
     std::vector<double> absY(n);
     for (std::size_t i = 0; i < n; ++i) absY[i] = std::abs(y[i]);
     const double floor = o.scaleFloor * median(absY);
-    std::vector<double> error(n, kNaN), localScale(n, kNaN);
+    std::vector<double> error(n, kNaN), localScale(n, kNaN), factor(n, 1.0);
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < n; ++i) {
         order.resize(n);
@@ -321,11 +321,14 @@ void checkGroup(const std::vector<std::size_t>& members, const std::vector<doubl
         const RobustPolynomial fit = fitRobustPolynomial(xs, ys, degree, o.scaleFloor);
         if (!fit.ok) continue;
         error[i] = y[i] - fit(x[i]);
-        localScale[i] = fit.scale * std::sqrt(1.0 + fit.leverage(x[i]));
+        localScale[i] = fit.scale;
+        factor[i] = std::sqrt(1.0 + fit.leverage(x[i]));
     }
+    // The group's scale from every run's error divided by its own leverage factor, so that it
+    // estimates the same s as each local fit's.
     std::vector<double> finite;
-    for (double e : error)
-        if (std::isfinite(e)) finite.push_back(e);
+    for (std::size_t i = 0; i < n; ++i)
+        if (std::isfinite(error[i])) finite.push_back(error[i] / factor[i]);
     if (finite.size() < needed) {
         check.notes.push_back(curveName + ": too few distinct values for an outlier check");
         return;
@@ -335,7 +338,7 @@ void checkGroup(const std::vector<std::size_t>& members, const std::vector<doubl
     const double groupScale = 1.4826 * median(finite);  // normalised MAD: σ for normal errors
     for (std::size_t m = 0; m < n; ++m) {
         if (!std::isfinite(error[m])) continue;
-        const double s = std::max({localScale[m], groupScale, floor});
+        const double s = std::max({localScale[m], groupScale, floor}) * factor[m];
         const double sigmas = s > 0 ? error[m] / s : 0.0;
         const std::size_t i = members[m];
         check.robustSigmas[i] = sigmas;

@@ -1,17 +1,22 @@
 #pragma once
 // Runs that lie far from the curve the other runs of their group agree on: loss spikes, diverged
-// or mislabelled runs. Each check fits its group's curve robustly, so that the runs it is meant to
-// find cannot pull the curve towards themselves, and measures every run against it in robust
-// standard deviations:
-//   - IsoFLOP: the budget's parabola of loss over log10 N (the curve fitIsoFlop fits);
-//   - over-training: the ratio group's line of ln L over ln C (the curve fitOvertrainingSlopes fits);
+// or mislabelled runs. Each check predicts every run from the other runs of its group and
+// measures the prediction error in robust standard deviations (leave-one-out):
+//   - IsoFLOP: a parabola of loss over log10 N (fitIsoFlop's curve) through the run's nearest
+//     neighbours in log10 N. Local, because measured profiles are not parabolas over their whole
+//     width: the study's rise more steeply on the large-model side than a parabola through their
+//     minimum, and a global parabola puts clean edge runs at 10–15 robust sigma;
+//   - over-training: the ratio group's line of ln L over ln C (fitOvertrainingSlopes' curve)
+//     through the other runs of the group;
 //   - L(N, D): the fitted surface, residuals ln L − ln L̂ (the residual the fit's Huber loss sees).
-// The robust curve is least trimmed squares (Rousseeuw 1984, LTS from the best of many exact fits
-// through p runs, then concentration steps as in FAST-LTS, Rousseeuw & Van Driessen 2006),
-// followed by the usual one-step reweighting: least squares on the runs within 2.5 scale units.
-// A run's robust sigmas are its prediction error standardised by the reweighted scale and its
-// leverage: r/(s·√(1−h)) for a run in the final fit (its studentised residual), r/(s·√(1+h)) for
-// one left out (the prediction error of a new observation), so both read as leave-one-out errors.
+// Each curve is fitted by least trimmed squares (Rousseeuw 1984: LTS from the best of many exact
+// fits through p runs, then concentration steps as in FAST-LTS, Rousseeuw & Van Driessen 2006)
+// followed by the usual one-step reweighting (least squares on the runs within 2.5 scale units),
+// so that a second spike among the neighbours cannot pull the prediction towards itself. The
+// prediction error e is standardised by s·√(1 + h), the standard error of predicting a new
+// observation at leverage h from a fit of scale s, with s the larger of the local fit's scale and
+// the normalised median absolute deviation of every run's e/√(1 + h) in the group (a local scale
+// that is small by chance then cannot turn ordinary noise into a flag).
 // Flagged runs are listed with a reason a person can check; callers leave them out of fits by
 // default and let the user take any of them back.
 #include <cstddef>
@@ -28,8 +33,9 @@ namespace scalex::fit {
 struct OutlierSettings {
     // A run further than this many robust sigmas from its group's curve is flagged. Tuned on
     // synthetic IsoFLOP profiles drawn from the paper's L(N, D) with injected loss spikes of
-    // 0.1–0.8 nats (tests/unit/fit_outliers_test.cpp): 5 finds 98 % of them and flags 0.07 % of
-    // the clean runs; 4.5 flags twice as many clean runs for no more spikes.
+    // 0.1–0.8 nats (tests/unit/fit_outliers_test.cpp): 5 finds 98 % of them and flags 0.01 % of
+    // the clean runs; 4.5 flags three times as many clean runs for no more spikes. On the study's
+    // profiles clean runs stay below 4.7 and its three spikes are at 11–63.
     double threshold = 5.0;
     // Only runs above the curve: a run can fall short of the loss its size and budget allow
     // (a loss spike, divergence, a bad learning rate) but not beat it by much; below-curve
@@ -41,7 +47,7 @@ struct OutlierSettings {
     int minSpareRuns = 3;
     // IsoFLOP: how many neighbours (nearest in log10 N) predict a run: about a third to a half of
     // the study's profiles (19–37 runs), local enough to follow their shape and enough for LTS.
-    // On the synthetic profiles 8 misses 6 % of the spikes, 10 and 12 about 2 %.
+    // On the synthetic profiles 8 misses 4 % of the spikes, 10 and 12 about 2 %.
     int neighbours = 10;
     // The scale never goes below this fraction of the group's median loss: a group fitted more
     // closely than that is as good as training noise allows, and robust sigmas below the floor
