@@ -124,7 +124,7 @@ TEST(LossSurfaceBootstrap, DistinctOptimaGiveTheGridsIntervalsOnTheStudy) {
     ASSERT_FALSE(full.basins.empty());
     const std::vector<SurfaceQuery> queries{{7e9, 1.4e11}, {1e11, 2e12}};
     BootstrapSettings fromBasins;
-    fromBasins.resamples = 12;
+    fromBasins.resamples = 20;
     BootstrapSettings fromGrid = fromBasins;
     fromGrid.refitFromGrid = true;
     const auto a = bootstrapLossSurface(pts, full, s, queries, fromBasins, two);

@@ -72,7 +72,7 @@ TEST(LossSurfaceScaling, BasinsAreDistinctOptimaBestFirst) {
     }
     EXPECT_GE(fit.nNearBest, 1u);
     // The fit recovers the surface it was drawn from (0.5 % noise on 1000 runs).
-    EXPECT_LT(maxRelativeDifference(pts, fit.best, test::paperTransformerSurface()), 2e-3);
+    EXPECT_LT(maxRelativeDifference(pts, fit.best, test::paperTransformerSurface()), 4e-3);
 }
 
 TEST(LossSurfaceScaling, SameResultForAnyThreadCount) {
