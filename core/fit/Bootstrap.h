@@ -62,8 +62,8 @@ struct SurfaceQuery {
     double params = 0, tokens = 0;
 };
 
-// L(N, D): each replicate refits from every distinct optimum the full fit found (its `basins`;
-// its `bestStarts` when it has none), the best of those refits being the replicate's fit; with
+// L(N, D): each replicate refits from every distinct optimum the full fit found (its `basins`)
+// and from its `bestStarts`, the best of those refits being the replicate's fit; with
 // refitFromGrid, from the whole grid. A resample moves the optima a little but does not create
 // new basins far from all of the full data's, so the distinct optima are enough starts (the unit
 // tests compare with the grid). Intervals for logA, logB, logE, alpha, beta, gamma and
