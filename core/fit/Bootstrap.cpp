@@ -120,15 +120,28 @@ BootstrapResult bootstrapLossSurface(std::span<const LossPoint> points, const Lo
         for (const auto& q : queries) v.push_back(p.loss(q.params, q.tokens));
         return v;
     };
+    // The distinct optima, then the best starts (several points of the best basin reach a
+    // resample's optimum more surely than one).
     std::vector<LossSurfaceParams> starts;
-    for (const auto& s : full.bestStarts) starts.push_back(s.fitted);
+    for (const auto* list : {&full.basins, &full.bestStarts})
+        for (const auto& s : *list)
+            if (std::find_if(starts.begin(), starts.end(), [&](const LossSurfaceParams& p) { return p.asArray() == s.fitted.asArray(); }) ==
+                starts.end())
+                starts.push_back(s.fitted);
     if (starts.empty()) starts.push_back(full.best);
     const std::size_t needed = settings.fitGamma ? 6 : 5;
+    FitControl inner;  // the replicates run in parallel; each grid fit runs on one thread
+    inner.threads = 1;
     auto statistic = [&](std::span<const std::size_t> idx) -> std::vector<double> {
         std::vector<LossPoint> sample;
         sample.reserve(idx.size());
         for (std::size_t i : idx) sample.push_back(points[i]);
         if (sample.size() < needed) return {};
+        if (boot.refitFromGrid) {
+            const LossSurfaceFit f = fitLossSurface(sample, settings, inner);
+            if (!std::isfinite(f.objective)) return {};
+            return stats(f.best);
+        }
         LossSurfaceStart best;
         best.objective = std::numeric_limits<double>::infinity();
         for (const auto& s : starts) {
@@ -199,6 +212,43 @@ BootstrapResult bootstrapSlopes(std::span<const ComputeLossPoint> points, const 
         return stats(fitOvertrainingSlopes(sample, settings));
     };
     return bootstrap(points.size(), strata, names, stats(full), statistic, boot, control);
+}
+
+BootstrapResult bootstrapParetoRatio(std::span<const ComputeLossPoint> a, std::span<const ComputeLossPoint> b,
+                                     std::span<const double> queryLosses, const BootstrapSettings& boot, const FitControl& control,
+                                     int samples) {
+    std::vector<std::string> names{"geomean_compute_ratio", "min_compute_ratio", "max_compute_ratio", "min_loss_gap", "max_loss_gap"};
+    for (double l : queryLosses) names.push_back(label("compute_ratio", l));
+    // Items 0..|a|−1 are family A (stratum 0), the rest family B (stratum 1).
+    std::vector<ComputeLossPoint> all(a.begin(), a.end());
+    all.insert(all.end(), b.begin(), b.end());
+    std::vector<int> strata(all.size(), 0);
+    std::fill(strata.begin() + static_cast<std::ptrdiff_t>(a.size()), strata.end(), 1);
+    auto stats = [&](std::span<const ComputeLossPoint> pa, std::span<const ComputeLossPoint> pb) {
+        std::vector<double> v(names.size(), kNaN);
+        const auto fa = paretoFrontier(pa), fb = paretoFrontier(pb);
+        const FrontierComparison cmp = compareFrontiers(fa, fb, samples);
+        if (cmp.overlap && !cmp.atEqualLoss.empty()) {
+            v[0] = cmp.geomeanComputeRatio;
+            v[1] = cmp.minComputeRatio;
+            v[2] = cmp.maxComputeRatio;
+        }
+        if (cmp.overlap && !cmp.atEqualCompute.empty()) {
+            v[3] = cmp.minLossGap;
+            v[4] = cmp.maxLossGap;
+        }
+        for (std::size_t k = 0; k < queryLosses.size(); ++k) {
+            const auto ca = frontierComputeAt(fa, queryLosses[k]), cb = frontierComputeAt(fb, queryLosses[k]);
+            if (ca && cb) v[5 + k] = *cb / *ca;
+        }
+        return v;
+    };
+    auto statistic = [&](std::span<const std::size_t> idx) {
+        std::vector<ComputeLossPoint> pa, pb;
+        for (std::size_t i : idx) (i < a.size() ? pa : pb).push_back(all[i]);
+        return stats(pa, pb);
+    };
+    return bootstrap(all.size(), strata, names, stats(a, b), statistic, boot, control);
 }
 
 }  // namespace scalex::fit

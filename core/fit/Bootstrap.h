@@ -14,6 +14,7 @@
 #include "core/fit/IsoFlop.h"
 #include "core/fit/LossSurface.h"
 #include "core/fit/OvertrainingSlopes.h"
+#include "core/fit/Pareto.h"
 
 namespace scalex::fit {
 
@@ -21,6 +22,10 @@ struct BootstrapSettings {
     int resamples = 1000;
     std::uint64_t seed = 20250601;
     double level = 0.95;  // central percentile interval
+    // L(N, D) only: each replicate runs the whole grid (fitLossSurface) instead of refitting from
+    // the full fit's distinct optima. The unit tests show both give the same intervals on the
+    // study's token/param runs; the grid is the check.
+    bool refitFromGrid = false;
 };
 
 struct BootstrapInterval {
@@ -57,9 +62,12 @@ struct SurfaceQuery {
     double params = 0, tokens = 0;
 };
 
-// L(N, D): each replicate refits from the full fit's best few starts (its `bestStarts`), not the
-// whole grid — the replicate's optimum lies next to the full data's. Intervals for logA, logB,
-// logE, alpha, beta, gamma and "loss(N,D)" at each query.
+// L(N, D): each replicate refits from every distinct optimum the full fit found (its `basins`)
+// and from its `bestStarts`, the best of those refits being the replicate's fit; with
+// refitFromGrid, from the whole grid. A resample moves the optima a little but does not create
+// new basins far from all of the full data's, so the distinct optima are enough starts (the unit
+// tests compare with the grid). Intervals for logA, logB, logE, alpha, beta, gamma and
+// "loss(N,D)" at each query.
 BootstrapResult bootstrapLossSurface(std::span<const LossPoint> points, const LossSurfaceFit& full,
                                      const LossSurfaceSettings& settings, std::span<const SurfaceQuery> queries,
                                      const BootstrapSettings& bootstrap, const FitControl& control = {});
@@ -73,5 +81,14 @@ BootstrapResult bootstrapIsoFlop(std::span<const IsoFlopRun> runs, const IsoFlop
 // Over-training slopes: runs resampled within each ratio group; intervals for "eta(M)".
 BootstrapResult bootstrapSlopes(std::span<const ComputeLossPoint> points, const SlopeSettings& settings,
                                 const BootstrapSettings& bootstrap, const FitControl& control = {});
+
+// Pareto comparison of two families (compareFrontiers(a, b)): each family's runs resampled within
+// the family, both frontiers recomputed and compared. Intervals for "geomean_compute_ratio",
+// "min_compute_ratio", "max_compute_ratio" (C_B / C_A at equal loss), "min_loss_gap",
+// "max_loss_gap" (L_B − L_A at equal compute) and "compute_ratio(L)" at each query loss.
+// A replicate whose frontiers do not overlap counts as undefined (nValid says how many were).
+BootstrapResult bootstrapParetoRatio(std::span<const ComputeLossPoint> a, std::span<const ComputeLossPoint> b,
+                                     std::span<const double> queryLosses, const BootstrapSettings& bootstrap,
+                                     const FitControl& control = {}, int samples = 50);
 
 }  // namespace scalex::fit

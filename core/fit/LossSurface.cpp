@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <numeric>
 #include <stdexcept>
 
 namespace scalex::fit {
@@ -305,6 +307,85 @@ LossSurfaceStart fitLossSurfaceFrom(std::span<const LossPoint> points, const Los
     return settings.fitGamma ? fitFrom<6>(points, init, settings) : fitFrom<5>(points, init, settings);
 }
 
+namespace {
+
+// A subsample of `m` runs stratified over (ln N, ln D): a g × g grid of cells over the data's
+// range, g = ⌈√m⌉, visited round by round, one run per non-empty cell per round (in a fixed
+// pseudo-random order within the cell), so sparse corners of the design are always represented.
+std::vector<LossPoint> stratifiedSubsample(std::span<const LossPoint> points, std::size_t m) {
+    const std::size_t n = points.size();
+    if (m >= n) return {points.begin(), points.end()};
+    const auto g = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(m))));
+    double nLo = INFINITY, nHi = -INFINITY, dLo = INFINITY, dHi = -INFINITY;
+    for (const auto& p : points) {
+        nLo = std::min(nLo, std::log(p.params)), nHi = std::max(nHi, std::log(p.params));
+        dLo = std::min(dLo, std::log(p.tokens)), dHi = std::max(dHi, std::log(p.tokens));
+    }
+    auto cellOf = [g](double v, double lo, double hi) {
+        if (!(hi > lo)) return std::size_t{0};
+        return std::min(g - 1, static_cast<std::size_t>((v - lo) / (hi - lo) * static_cast<double>(g)));
+    };
+    std::vector<std::vector<std::pair<std::uint64_t, std::size_t>>> cells(g * g);
+    for (std::size_t i = 0; i < n; ++i) {
+        // SplitMix64 finaliser of the index: a fixed order within each cell.
+        std::uint64_t z = (i + 1) * 0x9E3779B97F4A7C15ull;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        cells[cellOf(std::log(points[i].params), nLo, nHi) * g + cellOf(std::log(points[i].tokens), dLo, dHi)].emplace_back(z, i);
+    }
+    for (auto& c : cells) std::sort(c.begin(), c.end());
+    std::vector<std::size_t> chosen;
+    for (std::size_t round = 0; chosen.size() < m; ++round)
+        for (const auto& c : cells)
+            if (round < c.size() && chosen.size() < m) chosen.push_back(c[round].second);
+    std::sort(chosen.begin(), chosen.end());
+    std::vector<LossPoint> out;
+    out.reserve(m);
+    for (std::size_t i : chosen) out.push_back(points[i]);
+    return out;
+}
+
+std::vector<double> logLossAt(std::span<const LossPoint> points, const LossSurfaceParams& p) {
+    std::vector<double> v;
+    v.reserve(points.size());
+    for (const auto& pt : points) v.push_back(p.logLoss(pt.params, pt.tokens));
+    return v;
+}
+
+// Starts sorted best first, grouped into basins: a start joins the first basin whose surface
+// agrees with its own within `tolerance` in ln L̂ at every point of `probe`. Returns the first
+// (best) start of each basin, at most `limit`, and how many starts joined each.
+struct Basin {
+    LossSurfaceStart* start;
+    std::size_t members;
+};
+std::vector<Basin> groupIntoBasins(std::span<LossSurfaceStart* const> sorted, std::span<const LossPoint> probe, double tolerance,
+                                   std::size_t limit) {
+    std::vector<Basin> basins;
+    std::vector<std::vector<double>> curves;
+    for (LossSurfaceStart* s : sorted) {
+        if (!std::isfinite(s->objective)) continue;
+        const auto curve = logLossAt(probe, s->fitted);
+        bool joined = false;
+        for (std::size_t b = 0; b < basins.size() && !joined; ++b) {
+            double worst = 0;
+            for (std::size_t k = 0; k < curve.size(); ++k) worst = std::max(worst, std::abs(curve[k] - curves[b][k]));
+            if (worst <= tolerance) {
+                ++basins[b].members;
+                joined = true;
+            }
+        }
+        if (joined) continue;
+        if (basins.size() >= limit) continue;  // later basins are worse; members of kept ones still count
+        basins.push_back({s, 1});
+        curves.push_back(curve);
+    }
+    return basins;
+}
+
+}  // namespace
+
 LossSurfaceFit fitLossSurface(std::span<const LossPoint> points, const LossSurfaceSettings& settings, const FitControl& control) {
     validate(points, settings.fitGamma);
     const std::size_t total = settings.grid.size(settings.fitGamma);
@@ -318,16 +399,28 @@ LossSurfaceFit fitLossSurface(std::span<const LossPoint> points, const LossSurfa
     // (the unit tests compare both).
     LossSurfaceSettings screening = settings;
     screening.stopDelta = std::max(settings.screenStopDelta, settings.stopDelta);
+    const bool screened = screening.stopDelta > settings.stopDelta;
+    const std::size_t needed = settings.fitGamma ? 6 : 5;
+    // Many runs: phases 1 and 2 on a stratified subsample, phase 3 refines the best basins on all.
+    const bool subsampled = screened && settings.screenPoints >= needed && points.size() > settings.screenPoints;
+    std::vector<LossPoint> subsample;
+    if (subsampled || points.size() > std::max<std::size_t>(settings.screenPoints, 1))
+        subsample = stratifiedSubsample(points, std::max(settings.screenPoints, needed));
+    const std::span<const LossPoint> screenSet = subsampled ? std::span<const LossPoint>(subsample) : points;
+    // Basins are told apart on the subsample when there is one (enough to separate surfaces).
+    const std::span<const LossPoint> probe = subsample.empty() ? points : std::span<const LossPoint>(subsample);
+
     std::vector<LossSurfaceStart> starts(total);
     std::vector<char> ran(total, 0);
     parallelFor(total, control, [&](std::size_t i) {
-        starts[i] = fitLossSurfaceFrom(points, settings.grid.start(i, settings.fitGamma), screening);
+        starts[i] = fitLossSurfaceFrom(screenSet, settings.grid.start(i, settings.fitGamma), screening);
         starts[i].index = i;
         ran[i] = 1;
     });
 
     LossSurfaceFit fit;
     fit.nPoints = static_cast<int>(points.size());
+    fit.nScreenPoints = screenSet.size();
     fit.cancelled = control.cancelled();
     std::vector<LossSurfaceStart*> done;
     done.reserve(total);
@@ -345,13 +438,13 @@ LossSurfaceFit fitLossSurface(std::span<const LossPoint> points, const LossSurfa
         return x->objective != y->objective ? x->objective < y->objective : x->index < y->index;
     };
     std::sort(done.begin(), done.end(), byObjective);
-    const std::size_t refine = screening.stopDelta > settings.stopDelta ? std::min<std::size_t>(done.size(), settings.refineCount) : 0;
+    const std::size_t refine = screened ? std::min<std::size_t>(done.size(), settings.refineCount) : 0;
+    FitControl quiet = control;
+    quiet.progress = nullptr;
     if (refine > 0 && !control.cancelled()) {
-        FitControl refineControl = control;
-        refineControl.progress = nullptr;
-        parallelFor(refine, refineControl, [&](std::size_t k) {
+        parallelFor(refine, quiet, [&](std::size_t k) {
             LossSurfaceStart* s = done[k];
-            LossSurfaceStart polished = fitLossSurfaceFrom(points, s->fitted, settings);
+            LossSurfaceStart polished = fitLossSurfaceFrom(screenSet, s->fitted, settings);
             if (polished.objective <= s->objective) {
                 s->fitted = polished.fitted;
                 s->objective = polished.objective;
@@ -362,23 +455,96 @@ LossSurfaceFit fitLossSurface(std::span<const LossPoint> points, const LossSurfa
         std::sort(done.begin(), done.end(), byObjective);
     }
     for (const auto* s : done) fit.nConverged += s->converged ? 1 : 0;
-    const LossSurfaceStart& best = *done.front();
+
+    const std::size_t considered = std::min(done.size(), std::max<std::size_t>({refine, settings.refineCount, 1}));
+    auto basins = groupIntoBasins(std::span<LossSurfaceStart* const>(done.data(), considered), probe, settings.basinTolerance,
+                                        std::max<std::size_t>(settings.basinRefineCount, 1));
+    if (basins.empty()) basins.push_back({done.front(), 1});  // no finite objective anywhere
+    // The starts whose objectives are on every run, best first: the refined basins when the
+    // screening saw a subsample, else every start.
+    std::vector<LossSurfaceStart> polishedBasins;
+    std::vector<std::size_t> basinMembers;
+    if (subsampled) {
+        polishedBasins.resize(basins.size());
+        parallelFor(basins.size(), quiet, [&](std::size_t k) {
+            const LossSurfaceStart& s = *basins[k].start;
+            LossSurfaceStart full = control.cancelled() ? s : fitLossSurfaceFrom(points, s.fitted, settings);
+            if (control.cancelled()) full.objective = lossSurfaceObjective(points, s.fitted, settings.huberDelta);
+            else if (!(full.objective <= lossSurfaceObjective(points, s.fitted, settings.huberDelta))) {
+                full.fitted = s.fitted;
+                full.objective = lossSurfaceObjective(points, s.fitted, settings.huberDelta);
+            }
+            full.index = s.index;
+            full.init = s.init;
+            full.iterations += s.iterations;
+            full.converged = full.converged && s.converged;
+            polishedBasins[k] = full;
+        });
+        // A basin cancelled before its refinement keeps its subsample fit, scored on every run.
+        std::vector<std::size_t> order(basins.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return byObjective(&polishedBasins[x], &polishedBasins[y]); });
+        // Basins that the refinement on every run brought to the same optimum become one.
+        std::vector<LossSurfaceStart> sorted;
+        std::vector<std::vector<double>> curves;
+        for (std::size_t k : order) {
+            const auto curve = logLossAt(probe, polishedBasins[k].fitted);
+            bool merged = false;
+            for (std::size_t j = 0; j < sorted.size() && !merged; ++j) {
+                double worst = 0;
+                for (std::size_t q = 0; q < curve.size(); ++q) worst = std::max(worst, std::abs(curve[q] - curves[j][q]));
+                if (worst <= settings.basinTolerance) {
+                    basinMembers[j] += basins[k].members;
+                    merged = true;
+                }
+            }
+            if (merged) continue;
+            sorted.push_back(polishedBasins[k]);
+            basinMembers.push_back(basins[k].members);
+            curves.push_back(curve);
+        }
+        polishedBasins = std::move(sorted);
+    } else {
+        for (const auto& b : basins) {
+            polishedBasins.push_back(*b.start);
+            basinMembers.push_back(b.members);
+        }
+    }
+    fit.basins = polishedBasins;
+
+    const LossSurfaceStart& best = subsampled ? polishedBasins.front() : *done.front();
     fit.best = best.fitted;
     fit.objective = best.objective;
     fit.bestStart = best.index;
-    for (std::size_t k = 0; k < done.size() && k < static_cast<std::size_t>(std::max(settings.keepBest, 1)); ++k)
-        fit.bestStarts.push_back(*done[k]);
+    const auto keep = static_cast<std::size_t>(std::max(settings.keepBest, 1));
+    if (subsampled)
+        for (std::size_t k = 0; k < polishedBasins.size() && k < keep; ++k) fit.bestStarts.push_back(polishedBasins[k]);
+    else
+        for (std::size_t k = 0; k < done.size() && k < keep; ++k) fit.bestStarts.push_back(*done[k]);
 
     std::array<double, 6> lo, hi;
     lo.fill(std::numeric_limits<double>::infinity());
     hi.fill(-std::numeric_limits<double>::infinity());
-    for (const auto* s : done) {
-        if (!(s->objective <= best.objective * (1.0 + settings.spreadTolerance))) break;
-        ++fit.nNearBest;
-        const auto v = s->fitted.asArray();
+    auto widen = [&](const LossSurfaceParams& p) {
+        const auto v = p.asArray();
         for (std::size_t k = 0; k < 6; ++k) {
             lo[k] = std::min(lo[k], v[k]);
             hi[k] = std::max(hi[k], v[k]);
+        }
+    };
+    const double nearBest = best.objective * (1.0 + settings.spreadTolerance);
+    if (subsampled) {
+        // Every start of a basin that reaches the optimum counts; the spread is over the basins.
+        for (std::size_t k = 0; k < polishedBasins.size(); ++k) {
+            if (!(polishedBasins[k].objective <= nearBest)) break;
+            fit.nNearBest += basinMembers[k];
+            widen(polishedBasins[k].fitted);
+        }
+    } else {
+        for (const auto* s : done) {
+            if (!(s->objective <= nearBest)) break;
+            ++fit.nNearBest;
+            widen(s->fitted);
         }
     }
     std::array<double, 6> range{};
@@ -386,6 +552,8 @@ LossSurfaceFit fitLossSurface(std::span<const LossPoint> points, const LossSurfa
     fit.spread = LossSurfaceParams::fromArray(range);
 
     std::vector<double> observed, predicted;
+    observed.reserve(points.size());
+    predicted.reserve(points.size());
     for (const auto& p : points) {
         observed.push_back(p.loss);
         predicted.push_back(fit.best.loss(p.params, p.tokens));

@@ -76,6 +76,16 @@ struct LossSurfaceSettings {
     // continue to stopDelta. screenStopDelta <= stopDelta runs every start to the tight stop.
     double screenStopDelta = 1e-2;
     std::size_t refineCount = 128;
+    // Many runs: with screening on and more runs than `screenPoints`, the screening and the
+    // refinement of the leaders run on a subsample of that many runs, stratified over (ln N, ln D)
+    // so that it covers the data's whole range; the leaders are merged into basins (starts whose
+    // surfaces agree within `basinTolerance` in ln L̂ on every subsampled run are one optimum), and
+    // only the best `basinRefineCount` basins are refined on every run. The cost of the grid then
+    // no longer grows with the runs; the unit tests and tests/bench/fit_bench.cpp compare the
+    // objective with running every start on every run. 0: screen on every run.
+    std::size_t screenPoints = 128;
+    double basinTolerance = 1e-4;
+    std::size_t basinRefineCount = 8;
     int maxIterations = 2000;
     int keepBest = 5;  // how many of the best starts to report
     // Starts whose objective is within this relative distance of the best count as "reaching the
@@ -104,6 +114,12 @@ struct LossSurfaceFit {
     bool cancelled = false;
     double seconds = 0;
     std::vector<LossSurfaceStart> bestStarts;  // best first, at most settings.keepBest
+    // The distinct optima among the refined starts (surfaces that differ by more than
+    // settings.basinTolerance in ln L̂ somewhere on the runs), best first, at most
+    // settings.basinRefineCount; `index` is the grid start that found each. Bootstrap replicates
+    // refit from these.
+    std::vector<LossSurfaceStart> basins;
+    std::size_t nScreenPoints = 0;  // runs the screening saw (all of them, or the subsample)
     // Over the starts within spreadTolerance of the best objective: how many, and the range
     // (max − min) of each parameter. A flat surface shows a large spread at equal objective.
     std::size_t nNearBest = 0;

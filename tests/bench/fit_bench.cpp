@@ -11,6 +11,7 @@
 #include "core/fit/Bootstrap.h"
 #include "core/fit/IsoFlop.h"
 #include "core/fit/LossSurface.h"
+#include "tests/unit/fit_synthetic.h"
 
 namespace {
 
@@ -71,6 +72,67 @@ BENCHMARK(PaperGrid)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(3);
+
+// The paper-grid fit (8000 starts, γ free, δ = 1e-3, 2 threads) as the runs grow: runs drawn from
+// the paper's Transformer surface (tests/unit/fit_synthetic.h), 0.5 % noise. The default path
+// screens on a stratified subsample of 128 runs and refines the best basins on every run, so its
+// time should stay near that of the 107-run fit below; `objective` is to be read beside the
+// exhaustive row (every start to the tight stop on every run) of the same size.
+//   scalex_fit_bench --benchmark_filter='PaperGridRuns|PaperGridIsoFlopRuns'
+// On 2 cores (shared, load ≈ 3): 100 runs 1.9 s, 1k 2.5 s, 10k 2.5 s, 100k 4.2 s, the 107 study runs
+// 1.8 s; exhaustive 100 runs 17 s and 1k 149 s, each at the default path's objective.
+// args: runs, exhaustive
+void PaperGridRuns(benchmark::State& state) {
+    const auto pts = scalex::test::syntheticSurfaceRuns(1, static_cast<std::size_t>(state.range(0)));
+    fit::LossSurfaceSettings s;
+    if (state.range(1)) s.screenStopDelta = s.stopDelta;
+    fit::FitControl control;
+    control.threads = 2;
+    fit::LossSurfaceFit last;
+    for (auto _ : state) {
+        last = fit::fitLossSurface(pts, s, control);
+        benchmark::DoNotOptimize(last.objective);
+    }
+    state.counters["runs"] = static_cast<double>(pts.size());
+    state.counters["screen_runs"] = static_cast<double>(last.nScreenPoints);
+    state.counters["basins"] = static_cast<double>(last.basins.size());
+    state.counters["objective"] = last.objective;
+    state.counters["objective_per_run"] = last.objective / static_cast<double>(pts.size());
+}
+BENCHMARK(PaperGridRuns)
+    ->ArgNames({"runs", "exhaustive"})
+    ->Args({100, 0})
+    ->Args({1000, 0})
+    ->Args({10000, 0})
+    ->Args({100000, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3);
+// Every start to the end on every run: minutes at 1000 runs, so one iteration and no larger sizes.
+BENCHMARK(PaperGridRuns)->ArgNames({"runs", "exhaustive"})->Args({100, 1})->Args({1000, 1})->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// The reference size: the 107 runs the paper fitted from runs_isoflop_llama_ctx8192.csv.
+void PaperGridIsoFlopRuns(benchmark::State& state) {
+    const auto* table = loadTable("runs_isoflop_llama_ctx8192.csv");
+    if (!table) {
+        state.SkipWithError("../shared/data/xlstm/runs_isoflop_llama_ctx8192.csv is not beside the checkout");
+        return;
+    }
+    data::RunFilter f;
+    f.selectedOnly = true;
+    const auto pts = data::lossSurfacePoints(*table, f).points;
+    fit::LossSurfaceSettings s;
+    fit::FitControl control;
+    control.threads = 2;
+    fit::LossSurfaceFit last;
+    for (auto _ : state) {
+        last = fit::fitLossSurface(pts, s, control);
+        benchmark::DoNotOptimize(last.objective);
+    }
+    state.counters["runs"] = static_cast<double>(pts.size());
+    state.counters["objective"] = last.objective;
+}
+BENCHMARK(PaperGridIsoFlopRuns)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 void IsoFlopPowerLaws(benchmark::State& state) {
     const auto* table = loadTable("runs_isoflop_llama_ctx8192.csv");
