@@ -118,9 +118,9 @@ void PaperGridIsoFlopRuns(benchmark::State& state) {
         state.SkipWithError("../shared/data/xlstm/runs_isoflop_llama_ctx8192.csv is not beside the checkout");
         return;
     }
-    data::RunFilter f;
+    analysis::RunFilter f;
     f.selectedOnly = true;
-    const auto pts = data::lossSurfacePoints(*table, f).points;
+    const auto pts = analysis::lossSurfacePoints(*table, f).points;
     fit::LossSurfaceSettings s;
     fit::FitControl control;
     control.threads = 2;
