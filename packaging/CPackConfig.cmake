@@ -14,12 +14,15 @@ set(CPACK_PACKAGE_VENDOR "Scalex")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "${SCALEX_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "desktop explorer for neural scaling laws")
-set(CPACK_PACKAGE_DESCRIPTION "Scalex makes the analyses of neural scaling laws interactive and exact: \
-Pareto fronts of loss over compute, the parametric loss surface L(N,D), over-training power laws, \
-IsoFLOP profiles and compute-optimal model sizes across context lengths, exact parameter, FLOP and \
-memory-traffic accounting of Transformer and mLSTM models, and a roofline model of inference time \
-fed by microbenchmarks. Figures export as PDF, SVG and PNG for papers, tables as LaTeX, CSV and \
-JSON; the headless command line (scalex help) fits, checks and renders the same results.")
+# The long description as dpkg shows it: lines of at most 80 characters.
+set(CPACK_PACKAGE_DESCRIPTION "Scalex makes the analyses of neural scaling laws interactive and exact:
+Pareto fronts of loss over compute, the parametric loss surface L(N,D),
+over-training power laws, IsoFLOP profiles and compute-optimal model sizes
+across context lengths, exact parameter, FLOP and memory-traffic accounting of
+Transformer and mLSTM models, and a roofline model of inference time fed by
+microbenchmarks. Figures export as PDF, SVG and PNG for papers, tables as
+LaTeX, CSV and JSON; the headless command line (scalex help) fits, checks and
+renders the same results.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
@@ -38,9 +41,12 @@ if(SCALEX_HAVE_CUDA)
   set(CPACK_DEBIAN_PACKAGE_CONFLICTS scalex)
   set(CPACK_DEBIAN_PACKAGE_REPLACES scalex)
   string(APPEND CPACK_PACKAGE_DESCRIPTION_SUMMARY " (with CUDA microbenchmarks)")
-  string(APPEND CPACK_PACKAGE_DESCRIPTION " This build carries the CUDA microbenchmarks \
-(architectures ${CMAKE_CUDA_ARCHITECTURES}); it starts and works on machines without a GPU or \
-driver, and times GEMMs with cuBLAS when a CUDA installation provides it.")
+  string(REPLACE ";" " and " cuda_architectures "${CMAKE_CUDA_ARCHITECTURES}")
+  string(APPEND CPACK_PACKAGE_DESCRIPTION "
+.
+This build carries the CUDA microbenchmarks (architectures ${cuda_architectures}). It
+starts and works on machines without a GPU or driver, and times GEMMs with cuBLAS
+when a CUDA installation provides it.")
 endif()
 set(CPACK_DEBIAN_PACKAGE_NAME ${CPACK_PACKAGE_NAME})
 include(CPack)

@@ -24,7 +24,7 @@ mirror="${mirror:-http://deb.debian.org/debian}"
 
 chroot_dir="$work/root"
 transcript="$work/transcript.txt"
-cleanup() { umount "$chroot_dir/proc" 2>/dev/null || true; }
+cleanup() { umount "$chroot_dir/dev/pts" "$chroot_dir/proc" 2>/dev/null || true; }
 trap cleanup EXIT
 cleanup
 rm -rf "$work"
@@ -32,11 +32,13 @@ mkdir -p "$work"
 start=$SECONDS
 phase() { echo "[$((SECONDS - start)) s] $*"; }
 # Runs a command inside the root with a clean environment and writes it and its output to the
-# transcript.
+# transcript and to stdout (`inside -q`: only the last lines to stdout).
 inside() {
+  local show=(cat)
+  if [ "$1" = -q ]; then show=(tail -n 4); shift; fi
   echo "# $*" | tee -a "$transcript"
   chroot "$chroot_dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-    DEBIAN_FRONTEND=noninteractive "$@" 2>&1 | tee -a "$transcript"
+    DEBIAN_FRONTEND=noninteractive "$@" 2>&1 | tee -a "$transcript" | "${show[@]}"
   return "${PIPESTATUS[0]}"
 }
 
@@ -49,13 +51,14 @@ deb $mirror bookworm-updates main
 deb http://deb.debian.org/debian-security bookworm-security main
 SOURCES
 mount -t proc proc "$chroot_dir/proc"
+mount -t devpts devpts "$chroot_dir/dev/pts"
 cp "$deb" "$chroot_dir/tmp/"
 pkg="/tmp/$(basename "$deb")"
 
 phase "apt-get install $pkg"
-echo "# package $(basename "$deb"), $(du -h "$deb" | cut -f1)" >"$transcript"
+echo "# package $(basename "$deb"), $(stat -c %s "$deb") bytes" | tee "$transcript"
 inside apt-get update -qq
-inside apt-get install -y --no-install-recommends "$pkg"
+inside -q apt-get install -y --no-install-recommends "$pkg"
 inside dpkg-query -W -f='${Package} ${Version}\nDepends: ${Depends}\n' 'scalex*'
 
 phase "running scalex inside the root"
@@ -66,7 +69,9 @@ inside scalex device
 inside env QT_QPA_PLATFORM=offscreen scalex /usr/share/scalex/examples/example.scalex --view isoflop \
   --size 1280x800 --screenshot /tmp/scalex-clean-root.png
 cp "$chroot_dir/tmp/scalex-clean-root.png" "$work/"
-# What the desktop gets: the entry, the MIME type and the man page where they belong.
+# What the desktop gets: the entry, the MIME type (registered by shared-mime-info's trigger, which
+# the Qt libraries bring) and the man page where they belong.
 inside ls /usr/share/applications /usr/share/mime/packages /usr/share/metainfo /usr/share/man/man1/scalex.1.gz
+inside grep scalex /usr/share/mime/globs2
 
 phase "done: every step passed; transcript $transcript, screenshot $work/scalex-clean-root.png"

@@ -233,7 +233,7 @@ _scalex() {
       COMPREPLY=($(compgen -W \"$window_options --version\" -- \"$cur\"))
     else
       COMPREPLY=($(compgen -W \"$verbs\" -- \"$cur\"))
-      _scalex_files '@(scalex|csv|tsv|json|jsonl|gz)'
+      _scalex_files 'scalex|csv|tsv|json|jsonl|gz'
     fi
     return
   fi
@@ -242,7 +242,7 @@ _scalex() {
     # The window: its options, a value after one that takes it, or a project.
     if [[ \" $window_value_options \" == *\" $prev \"* ]]; then _scalex_files; return; fi
     if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"$window_options\" -- \"$cur\")); return; fi
-    _scalex_files '@(scalex|csv|tsv|json|jsonl|gz)'
+    _scalex_files 'scalex|csv|tsv|json|jsonl|gz'
     return
   fi
   key=\"$verb\"
