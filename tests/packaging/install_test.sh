@@ -51,7 +51,7 @@ done
 # --- the program -------------------------------------------------------------------------------
 out="$("$prefix/bin/scalex" --version)" || fail "scalex --version exited $?"
 if revision="$(git -C "$source" rev-parse --short=12 HEAD 2>/dev/null)"; then
-  [[ $out == "scalex $version (revision $revision"* ]] || fail "--version printed '$out', expected version $version, revision $revision"
+  [[ $out == "scalex $version (revision $revision"* ]] || fail "--version printed '$out', expected version $version, revision $revision (a build older than the checkout?)"
 else
   [ "$out" = "scalex $version (revision unknown)" ] || fail "--version printed '$out' outside a git checkout"
 fi
@@ -71,6 +71,17 @@ warnings="$(XDG_DATA_DIRS="$prefix/mime-check" update-mime-database "$mime" 2>&1
 grep -q '^50:application/x-scalex-project:\*\.scalex$' "$mime/globs2" || fail "globs2 has no *.scalex"
 grep -q 'manifest.json' "$mime/magic" || fail "the MIME magic does not look for manifest.json"
 [ -s "$mime/application/x-scalex-project.xml" ] || fail "update-mime-database wrote no application/x-scalex-project"
+if command -v gio >/dev/null && [ -f /usr/share/mime/packages/freedesktop.org.xml ]; then
+  # The example project is a project by its name and, renamed without one, by its content.
+  cp /usr/share/mime/packages/freedesktop.org.xml "$mime/packages/"
+  XDG_DATA_DIRS="$prefix/mime-check" update-mime-database "$mime" >/dev/null 2>&1
+  cp "$share/scalex/examples/example.scalex" "$prefix/mime-check/project"
+  for f in "$share/scalex/examples/example.scalex" "$prefix/mime-check/project"; do
+    type="$(XDG_DATA_DIRS="$prefix/mime-check" XDG_DATA_HOME="$prefix/mime-check/none" \
+      gio info -a standard::content-type "$f" | sed -n 's/.*standard::content-type: //p')"
+    [ "$type" = application/x-scalex-project ] || fail "$f is $type, not application/x-scalex-project"
+  done
+fi
 
 # --- AppStream ---------------------------------------------------------------------------------
 metainfo="$share/metainfo/$app_id.metainfo.xml"
