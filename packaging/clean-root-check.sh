@@ -5,7 +5,7 @@
 # PACKAGE.deb defaults to the newest scalex*_*.deb in build-package/ or build/; WORK_DIR (default
 # /var/tmp/scalex-clean-root) gets the root (made with `debootstrap --variant=minbase bookworm`
 # from the host's Debian mirror), the screenshot taken inside it and a transcript. Needs root and
-# network access to the mirror; takes a few minutes, most of it debootstrap and apt.
+# network access to the mirror; takes about four and a half minutes, most of it debootstrap and apt.
 set -euo pipefail
 root_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 deb="${1:-}"
@@ -27,6 +27,10 @@ transcript="$work/transcript.txt"
 cleanup() { umount "$chroot_dir/dev/pts" "$chroot_dir/proc" 2>/dev/null || true; }
 trap cleanup EXIT
 cleanup
+if grep -qF " $chroot_dir/" /proc/mounts; then
+  echo "clean-root-check: something is still mounted under $chroot_dir; not removing it"
+  exit 1
+fi
 rm -rf "$work"
 mkdir -p "$work"
 start=$SECONDS
