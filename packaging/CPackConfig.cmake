@@ -44,9 +44,9 @@ if(SCALEX_HAVE_CUDA)
   string(REPLACE ";" " and " cuda_architectures "${CMAKE_CUDA_ARCHITECTURES}")
   string(APPEND CPACK_PACKAGE_DESCRIPTION "
 .
-This build carries the CUDA microbenchmarks (architectures ${cuda_architectures}). It
-starts and works on machines without a GPU or driver, and times GEMMs with cuBLAS
-when a CUDA installation provides it.")
+This build carries the CUDA microbenchmarks (architectures ${cuda_architectures}).
+It starts and works on machines without a GPU or driver, and times GEMMs with
+cuBLAS when a CUDA installation provides it.")
 endif()
 set(CPACK_DEBIAN_PACKAGE_NAME ${CPACK_PACKAGE_NAME})
 include(CPack)
