@@ -63,7 +63,7 @@ phase "apt-get install $pkg"
 echo "# package $(basename "$deb"), $(stat -c %s "$deb") bytes" | tee "$transcript"
 inside apt-get update -qq
 inside -q apt-get install -y --no-install-recommends "$pkg"
-inside dpkg-query -W -f='${Package} ${Version}\nDepends: ${Depends}\n' 'scalex*'
+inside dpkg-query -W -f='${Package} ${Version}\nDepends: ${Depends}\n' "$(dpkg-deb -f "$deb" Package)"
 
 phase "running scalex inside the root"
 inside scalex --version

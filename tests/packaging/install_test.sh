@@ -49,11 +49,15 @@ for size in 16 48 512; do
 done
 
 # --- the program -------------------------------------------------------------------------------
+# It prints the revision the build recorded (app/generated/ScalexRevision.h), which in a git
+# checkout is one of its commits.
 out="$("$prefix/bin/scalex" --version)" || fail "scalex --version exited $?"
-if revision="$(git -C "$source" rev-parse --short=12 HEAD 2>/dev/null)"; then
-  [[ $out == "scalex $version (revision $revision"* ]] || fail "--version printed '$out', expected version $version, revision $revision (a build older than the checkout?)"
-else
-  [ "$out" = "scalex $version (revision unknown)" ] || fail "--version printed '$out' outside a git checkout"
+recorded="$(sed -n 's/^#define SCALEX_SOURCE_REVISION "\(.*\)"$/\1/p' "$build/app/generated/ScalexRevision.h")"
+[ "$out" = "scalex $version (revision $recorded)" ] || fail "--version printed '$out', expected version $version, revision $recorded"
+explicit="${SCALEX_SOURCE_REVISION:-}$(sed -n 's/^SCALEX_SOURCE_REVISION:STRING=//p' "$build/CMakeCache.txt")"
+if git -C "$source" rev-parse --git-dir >/dev/null 2>&1 && [ -z "$explicit" ]; then
+  git -C "$source" cat-file -e "${recorded%-modified}^{commit}" 2>/dev/null ||
+    fail "the recorded revision '$recorded' is not a commit of the checkout"
 fi
 
 # --- desktop entry -----------------------------------------------------------------------------
