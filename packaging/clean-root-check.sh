@@ -5,7 +5,7 @@
 # PACKAGE.deb defaults to the newest scalex*_*.deb in build-package/ or build/; WORK_DIR (default
 # /var/tmp/scalex-clean-root) gets the root (made with `debootstrap --variant=minbase bookworm`
 # from the host's Debian mirror), the screenshot taken inside it and a transcript. Needs root and
-# network access to the mirror; takes about four and a half minutes, most of it debootstrap and apt.
+# network access to the mirror; takes two to five minutes, most of it debootstrap and apt.
 set -euo pipefail
 root_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 deb="${1:-}"
