@@ -13,6 +13,9 @@ packages=(
   libgtest-dev libbenchmark-dev
   # headless rendering and GUI tests; Qt PDF reads the rendered PDFs back in the tests
   xvfb xauth fonts-dejavu-core qt6-pdf-dev
+  # the Debian package (packaging/package.sh: dpkg-shlibdeps, file) and the checks of what it
+  # installs (tests/packaging): desktop entry, MIME type, AppStream metainfo
+  dpkg-dev file desktop-file-utils shared-mime-info appstream
 )
 
 missing=()

@@ -12,6 +12,7 @@
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Verbs.h"
+#include "ScalexRevision.h"  // generated at build time: the source revision
 
 static void initResources() { Q_INIT_RESOURCE(scalex); }
 
@@ -64,7 +65,7 @@ bool isVerbInvocation(int argc, char** argv) {
     if (argc < 2) return false;
     const char* first = argv[1];
     if (!std::strcmp(first, "help") || !std::strcmp(first, "--help") || !std::strcmp(first, "-h") ||
-        !std::strcmp(first, "version") || !std::strcmp(first, "--version"))
+        !std::strcmp(first, "version") || !std::strcmp(first, "--version") || !std::strcmp(first, "-v"))
         return true;
     for (const auto& v : verbs())
         if (!std::strcmp(first, v.name)) return true;
@@ -104,8 +105,8 @@ int runVerb(int argc, char** argv) {
         printHelp();
         return kExitOk;
     }
-    if (name == "version" || name == "--version") {
-        printText(QStringLiteral("scalex %1\n").arg(QStringLiteral(SCALEX_VERSION)));
+    if (name == "version" || name == "--version" || name == "-v") {
+        printText(QStringLiteral("scalex %1 (revision %2)\n").arg(QStringLiteral(SCALEX_VERSION), QStringLiteral(SCALEX_SOURCE_REVISION)));
         return kExitOk;
     }
     for (const auto& v : verbs()) {

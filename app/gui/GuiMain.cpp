@@ -12,6 +12,7 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/Theme.h"
 #include "app/gui/ViewPanel.h"
+#include "ScalexRevision.h"  // generated at build time: the source revision
 #include <QSettings>
 
 // The resources live in the static scalex_app library and must be registered explicitly.
@@ -56,7 +57,7 @@ int runGui(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("scalex"));
     QApplication::setApplicationDisplayName(QStringLiteral("Scalex"));
     QApplication::setOrganizationName(QStringLiteral("Scalex"));
-    QApplication::setApplicationVersion(QStringLiteral(SCALEX_VERSION));
+    QApplication::setApplicationVersion(QStringLiteral(SCALEX_VERSION " (revision " SCALEX_SOURCE_REVISION ")"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Scalex explorer window. Run `scalex help` for the headless verbs."));
