@@ -1,0 +1,253 @@
+// Studies shaped by other groups, and one number by every path: `scalex check`, `fit` and `render`
+// on the public files of ../shared/data/public (loaded as published, with no mapping), on files
+// with several series, and on the study's own runs through a CSV, the window, a project and a recipe.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <cmath>
+
+#include "tests/cli/ScalexProcess.h"
+#include "tests/support/TestData.h"
+
+using scalex::test::runScalex;
+using scalex::test::sharedPath;
+
+namespace {
+
+QString epoch() { return sharedPath("data/public/epoch-chinchilla/svg_extracted_data.csv"); }
+QString gemstones(const char* set) { return sharedPath(QStringLiteral("data/public/gemstones/fineweb_%1_losses_combined.jsonl").arg(set)); }
+QString isoflop8192() { return sharedPath("data/xlstm/runs_isoflop_llama_ctx8192.csv"); }
+
+QJsonObject mappingOf(const QJsonObject& check, const QString& field) {
+    for (const auto& m : check["mapping"].toArray())
+        if (m.toObject()["field"].toString() == field) return m.toObject();
+    return {};
+}
+
+// An IsoFLOP sweep of three settings whose optima follow N* = 0.1·H^a with a = 0.45, 0.50, 0.55:
+// loss = 2 + 0.08·(log10 N − log10 N*)² per budget, N over ±0.6 decades, D = H/6N.
+QString writeThreeSeries(const QTemporaryDir& dir) {
+    const QString path = dir.filePath("sweep.csv");
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("setting,params,tokens,compute_budget,validation_loss\n");
+    const std::pair<const char*, double> settings[] = {{"A", 0.45}, {"B", 0.50}, {"C", 0.55}};
+    for (const auto& [name, a] : settings)
+        for (double h : {1e18, 3e18, 1e19, 3e19, 1e20}) {
+            const double logOpt = std::log10(0.1) + a * std::log10(h);
+            for (int k = -3; k <= 3; ++k) {
+                const double logN = logOpt + 0.2 * k;
+                const double n = std::pow(10.0, logN), d = h / (6 * n);
+                const double loss = 2 + 0.08 * (logN - logOpt) * (logN - logOpt) + 0.5 / std::log10(h);
+                f.write(QStringLiteral("%1,%2,%3,%4,%5\n").arg(name).arg(n, 0, 'g', 12).arg(d, 0, 'g', 12).arg(h).arg(loss, 0, 'g', 12).toUtf8());
+            }
+        }
+    return path;
+}
+
+}  // namespace
+
+TEST(PublicStudies, EpochChinchillaPointsLoadWithDerivedTokensFlagged) {
+    SCALEX_REQUIRE_SHARED();
+    const auto r = runScalex({"check", epoch(), "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject j = r.json();
+    EXPECT_EQ(j["rows"].toInt(), 245);
+    EXPECT_EQ(j["usable"].toInt(), 245);
+    EXPECT_EQ(j["in_analyses"].toInt(), 245);
+    EXPECT_EQ(j["with_problems"].toInt(), 0);
+    EXPECT_EQ(j["tokens_source"].toObject(), (QJsonObject{{"6nd_fallback", 245}}));  // D = C/6N, flagged
+    EXPECT_EQ(mappingOf(j, "num_params")["column"].toString(), "Model Size");
+    EXPECT_EQ(mappingOf(j, "num_flops_training")["column"].toString(), "Training FLOP");
+    EXPECT_EQ(mappingOf(j, "val_loss")["column"].toString(), "loss");
+    const QJsonArray series = j["series"].toArray();
+    ASSERT_EQ(series.size(), 1);
+    EXPECT_EQ(series[0].toObject()["name"].toString(), "svg_extracted_data");  // no model column: the file
+    const auto text = runScalex({"check", epoch()});
+    EXPECT_TRUE(text.out.contains("D from: 6nd_fallback 245")) << text.out.toStdString();
+}
+
+TEST(PublicStudies, HoffmannsProcedureOnTheEpochPointsReachesThePublishedObjective) {
+    SCALEX_REQUIRE_SHARED();
+    // Leave out the 5 highest losses (the 5th is 3.447, the 6th 3.406), gamma = 1, delta = 1e-3, the paper grid.
+    const auto r = runScalex({"fit", "lnd", "--data", epoch(), "--where", "loss<3.43", "--gamma", "1", "--huber", "1e-3", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject j = r.json();
+    EXPECT_EQ(j["n_points"].toInt(), 240);
+    EXPECT_NEAR(j["objective"].toDouble(), 1.01827e-3, 5e-9);
+    EXPECT_NEAR(std::exp(j["logE"].toDouble()), 1.8172, 5e-4);
+    EXPECT_NEAR(std::exp(j["logA"].toDouble()) / 477.84, 1, 2e-3);
+    EXPECT_NEAR(std::exp(j["logB"].toDouble()) / 2143.86, 1, 2e-3);
+    EXPECT_NEAR(j["alpha"].toDouble(), 0.3473, 5e-4);
+    EXPECT_NEAR(j["beta"].toDouble(), 0.3672, 5e-4);
+    EXPECT_EQ(j["gamma"].toDouble(), 1);
+    // Without the filter the spikes stay in and the fit is worse.
+    const auto all = runScalex({"fit", "lnd", "--data", epoch(), "--gamma", "1", "--json"});
+    ASSERT_EQ(all.exitCode, 0) << all.err.toStdString();
+    EXPECT_EQ(all.json()["n_points"].toInt(), 245);
+    EXPECT_GT(all.json()["objective"].toDouble(), 1.1e-3);
+}
+
+TEST(PublicStudies, GemstonesCheckpointsAreRecognisedAsLossCurvesOf22Runs) {
+    SCALEX_REQUIRE_SHARED();
+    for (const char* set : {"dclm", "edu"}) {
+        SCOPED_TRACE(set);
+        const auto r = runScalex({"check", gemstones(set), "--json"});
+        ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+        const QJsonObject j = r.json();
+        EXPECT_EQ(j["rows"].toInt(), 770);
+        EXPECT_EQ(j["usable"].toInt(), 770);
+        EXPECT_EQ(j["intermediate_checkpoints"].toInt(), 770 - 22);
+        EXPECT_EQ(j["in_analyses"].toInt(), 22);  // each run's last checkpoint
+        ASSERT_EQ(j["notes"].toArray().size(), 1);
+        EXPECT_TRUE(j["notes"][0].toString().startsWith("checkpoints: 770 rows along 22 runs")) << j["notes"][0].toString().toStdString();
+        EXPECT_EQ(mappingOf(j, "num_params")["column"].toString(), "params_active_precise");
+        EXPECT_EQ(mappingOf(j, "val_loss")["column"].toString(), "final_loss");
+        EXPECT_EQ(mappingOf(j, "name")["column"].toString(), "run_name");
+        EXPECT_EQ(mappingOf(j, "step")["column"].toString(), "step");
+        EXPECT_EQ(j["flops_source"].toObject(), (QJsonObject{{"6nd_fallback", 770}}));  // C = 6ND, flagged
+        EXPECT_EQ(j["budgets"].toObject(), (QJsonObject{{"none", 770}}));  // no study buckets on estimated compute
+    }
+    // Grouped by run, the checkpoints are 22 series of 35 points each.
+    const auto byRun = runScalex({"check", gemstones("dclm"), "--series", "run_name", "--json"});
+    ASSERT_EQ(byRun.exitCode, 0) << byRun.err.toStdString();
+    const QJsonArray series = byRun.json()["series"].toArray();
+    ASSERT_EQ(series.size(), 22);
+    for (const auto& s : series) EXPECT_EQ(s.toObject()["rows"].toInt(), 35) << s.toObject()["name"].toString().toStdString();
+}
+
+TEST(Series, ThreeSeriesInOneColumnGiveThreeLaws) {
+    QTemporaryDir dir;
+    const QString sweep = writeThreeSeries(dir);
+    const auto check = runScalex({"check", sweep, "--json"});
+    ASSERT_EQ(check.exitCode, 0) << check.err.toStdString();
+    EXPECT_EQ(check.json()["series"].toArray().size(), 3) << "a setting column groups the runs by default";
+    EXPECT_EQ(check.json()["series_by"].toArray(), (QJsonArray{"setting"}));
+    const auto one = runScalex({"check", sweep, "--series", "compute_budget", "--json"});
+    ASSERT_EQ(one.exitCode, 0) << one.err.toStdString();
+    EXPECT_EQ(one.json()["series"].toArray().size(), 5) << "grouped by any column the user names";
+    EXPECT_EQ(mappingOf(check.json(), "isoflop_bucket")["column"].toString(), "compute_budget");
+
+    const auto r = runScalex({"fit", "isoflop", "--data", sweep, "--series", "setting", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonArray laws = r.json()["series"].toArray();
+    ASSERT_EQ(laws.size(), 3);
+    const std::pair<const char*, double> want[] = {{"A", 0.45}, {"B", 0.50}, {"C", 0.55}};
+    for (int i = 0; i < 3; ++i) {
+        const QJsonObject law = laws[i].toObject();
+        EXPECT_EQ(law["name"].toString(), want[i].first);
+        EXPECT_EQ(law["n_budgets"].toInt(), 5) << "the file's nominal budgets are the profiles";
+        EXPECT_NEAR(law["a"].toDouble(), want[i].second, 1e-9);
+        EXPECT_NEAR(law["A"].toDouble(), 0.1, 1e-9);
+    }
+    EXPECT_FALSE(r.json().contains("a")) << "several series: no result at the top level";
+
+    // --where keeps one: its fields are also at the top level.
+    const auto b = runScalex({"fit", "isoflop", "--data", sweep, "--series", "setting", "--where", "setting=B", "--json"});
+    ASSERT_EQ(b.exitCode, 0) << b.err.toStdString();
+    ASSERT_EQ(b.json()["series"].toArray().size(), 1);
+    EXPECT_EQ(b.json()["name"].toString(), "B");
+    EXPECT_NEAR(b.json()["a"].toDouble(), 0.50, 1e-9);
+    const auto notC = runScalex({"fit", "isoflop", "--data", sweep, "--series", "setting", "--where", "setting!=C",
+                                 "--where", "compute_budget<5e19", "--json"});
+    ASSERT_EQ(notC.exitCode, 0) << notC.err.toStdString();
+    ASSERT_EQ(notC.json()["series"].toArray().size(), 2);
+    EXPECT_EQ(notC.json()["series"][0].toObject()["n_budgets"].toInt(), 4);
+
+    const auto badColumn = runScalex({"fit", "isoflop", "--data", sweep, "--series", "nope"});
+    EXPECT_EQ(badColumn.exitCode, 2);
+    EXPECT_TRUE(badColumn.err.contains("column 'nope': no such column to group runs by")) << badColumn.err.toStdString();
+    const auto badWhere = runScalex({"fit", "isoflop", "--data", sweep, "--where", "params~3"});
+    EXPECT_EQ(badWhere.exitCode, 2);
+    EXPECT_TRUE(badWhere.err.startsWith("scalex fit: --where 'params~3': expected COLUMN=VALUE")) << badWhere.err.toStdString();
+    const auto notNumber = runScalex({"fit", "isoflop", "--data", sweep, "--where", "params<big"});
+    EXPECT_EQ(notNumber.exitCode, 2);
+    EXPECT_TRUE(notNumber.err.contains("'big' is not a number")) << notNumber.err.toStdString();
+}
+
+TEST(Series, LndJsonKeepsOneSeriesAtTheTopLevel) {
+    SCALEX_REQUIRE_SHARED();
+    const QString tokenParam = sharedPath("data/xlstm/tokenparam_runs_ctx8192.csv");
+    QTemporaryDir dir;
+    const QString grid = dir.filePath("g.grid");
+    {
+        QFile f(grid);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write("logA: 0 5 20\nlogB: 5 20\nlogE: 0 0.5\nalpha: 0 1\nbeta: 0.2 0.5\ngamma: 0 1.5\n");
+    }
+    const auto both = runScalex({"fit", "lnd", "--data", tokenParam, "--grid", grid, "--json"});
+    ASSERT_EQ(both.exitCode, 0) << both.err.toStdString();
+    const QJsonArray series = both.json()["series"].toArray();
+    ASSERT_EQ(series.size(), 2);
+    EXPECT_EQ(series[0].toObject()["name"].toString(), "transformer");
+    EXPECT_EQ(series[1].toObject()["name"].toString(), "xlstm");
+    EXPECT_EQ(series[0].toObject()["n_points"].toInt(), 31);
+    EXPECT_EQ(series[1].toObject()["n_points"].toInt(), 35);
+    const auto one = runScalex({"fit", "lnd", "--data", tokenParam, "--grid", grid, "--family", "mlstm", "--json"});
+    ASSERT_EQ(one.exitCode, 0) << one.err.toStdString();
+    EXPECT_EQ(one.json()["name"].toString(), "xlstm");
+    EXPECT_EQ(one.json()["objective"].toDouble(), series[1].toObject()["objective"].toDouble());
+}
+
+// The study's ctx-8192 Transformer IsoFLOP law: by `fit` from the CSV, by the window from the CSV,
+// from a converted project and from a re-rendered recipe. The study's selection column is honoured
+// on every path (a = 0.5749; with the three deselected spikes in, 0.482).
+TEST(OneAnswer, TheIsoFlopLawIsTheSameByEveryPath) {
+    SCALEX_REQUIRE_SHARED();
+    QTemporaryDir dir;
+    const auto fit = runScalex({"fit", "isoflop", "--data", isoflop8192(), "--budget-range", "5e18", "2e20", "--json"});
+    ASSERT_EQ(fit.exitCode, 0) << fit.err.toStdString();
+    const double a = fit.json()["a"].toDouble(), coefficient = fit.json()["A"].toDouble();
+    EXPECT_NEAR(a, 0.5749, 1e-4);
+
+    auto lawOf = [&](const QStringList& args) {
+        const QString out = dir.filePath(QStringLiteral("laws%1.csv").arg(args.size()));
+        QFile::remove(out);
+        const auto r = runScalex(QStringList{"render"} + args + QStringList{"--view", "isoflop", "--table", "laws", "--out", out});
+        EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
+        QFile f(out);
+        EXPECT_TRUE(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n');
+        for (const QString& line : lines)
+            if (line.contains("N*(H)")) {
+                const QStringList cells = line.split(',');
+                return std::pair{cells[3].toDouble(), cells[6].toDouble()};  // coefficient, exponent
+            }
+        ADD_FAILURE() << "no N*(H) row";
+        return std::pair{0.0, 0.0};
+    };
+    const auto window = lawOf({"--project", isoflop8192()});
+    EXPECT_DOUBLE_EQ(window.second, a);
+    EXPECT_DOUBLE_EQ(window.first, coefficient);
+
+    const QString project = dir.filePath("p.scalex");
+    ASSERT_EQ(runScalex({"convert", isoflop8192(), project}).exitCode, 0);
+    const auto converted = lawOf({"--project", project});
+    EXPECT_DOUBLE_EQ(converted.second, a);
+    EXPECT_DOUBLE_EQ(converted.first, coefficient);
+    const auto checked = runScalex({"check", project, "--json"});
+    ASSERT_EQ(checked.exitCode, 0) << checked.err.toStdString();
+    EXPECT_EQ(checked.json()["kind"].toString(), "project");
+    EXPECT_EQ(checked.json()["selected_in_paper"].toInt(), 107);  // of 110 finished runs: the 3 spikes left out
+
+    const auto projectFit = runScalex({"fit", "isoflop", "--data", project, "--budget-range", "5e18", "2e20", "--json"});
+    ASSERT_EQ(projectFit.exitCode, 0) << projectFit.err.toStdString();
+    EXPECT_DOUBLE_EQ(projectFit.json()["a"].toDouble(), a);
+
+    ASSERT_EQ(runScalex({"render", "--project", project, "--view", "isoflop", "--out", dir.filePath("fig.svg"), "--save-recipe", "fig4"}).exitCode, 0);
+    const auto again = runScalex({"render", "--project", project, "--recipe", "fig4", "--out", dir.filePath("again.svg")});
+    ASSERT_EQ(again.exitCode, 0) << again.err.toStdString();
+    QFile svg(dir.filePath("again.svg"));
+    ASSERT_TRUE(svg.open(QIODevice::ReadOnly));
+    // The law's legend entry prints the exponent to three decimals.
+    EXPECT_TRUE(QString::fromUtf8(svg.readAll()).contains(QStringLiteral("Transformer %1").arg(a, 0, 'f', 3)));
+
+    // --all-runs takes the deselected runs in, by every path alike.
+    const auto all = runScalex({"fit", "isoflop", "--data", project, "--all-runs", "--budget-range", "5e18", "2e20", "--json"});
+    ASSERT_EQ(all.exitCode, 0) << all.err.toStdString();
+    EXPECT_NEAR(all.json()["a"].toDouble(), 0.482, 2e-3);
+}
