@@ -57,6 +57,7 @@ void addCommonOptions(QCommandLineParser& p) {
         {"data", "Run table (CSV, TSV, JSON, JSON Lines, optionally .gz) or .scalex project; may be given more than once.", "file"},
         {"threads", "Worker threads (default: every core).", "n"},
         {"json", "Print one JSON object."},
+        {"keep-outliers", "isoflop: keep the runs far from their IsoFLOP profile in the fits (by default they are left out and listed)."},
     });
     addScopeOptions(p);
 }
@@ -72,6 +73,7 @@ Inputs readInputs(const QCommandLineParser& p) {
     const QStringList files = p.values("data");
     if (files.isEmpty()) throw UsageError("missing required option --data (the run table)");
     Inputs in{loadStudy(files, p), {}};
+    if (p.isSet("keep-outliers")) in.study.settings.keepOutliers = true;
     if (auto t = intOption(p, "threads", 1)) in.control.threads = static_cast<int>(*t);
     return in;
 }
@@ -325,7 +327,21 @@ int runIsoFlop(const QStringList& rawArgs) {
     QString t;
     QTextStream out(&t);
     for (const auto& a : analyses) {
-        results.push_back({a.group, isoFlopJson(a.result)});
+        QJsonObject o = isoFlopJson(a.result);
+        QJsonArray outliers;
+        for (const auto& f : a.outliers) {
+            outliers.append(QJsonObject{{"run", QString::fromStdString(!f.run->runId.empty() ? f.run->runId : f.run->name)},
+                                        {"line", f.run->sourceLine},
+                                        {"budget", f.outlier.group},
+                                        {"loss", f.outlier.observed},
+                                        {"expected", f.outlier.expected},
+                                        {"robust_sigmas", f.outlier.robustSigmas},
+                                        {"reason", QString::fromStdString(f.outlier.reason)}});
+            out << "outlier left out: run " << QString::fromStdString(!f.run->runId.empty() ? f.run->runId : f.run->name)
+                << " (line " << f.run->sourceLine << "): " << QString::fromStdString(f.outlier.reason) << "\n";
+        }
+        o.insert("outliers", outliers);
+        results.push_back({a.group, o});
         if (analyses.size() > 1) out << labelOf(a.group) << ":\n";
         for (const auto& pr : a.result.profiles)
             out << "budget " << pr.budget << ": " << pr.nRuns << " runs, C = " << pr.flopsMean << ", N* = " << pr.nOpt

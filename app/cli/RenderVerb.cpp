@@ -2,6 +2,7 @@
 #include <QFileInfo>
 
 #include "app/cli/CliSupport.h"
+#include "app/cli/StudyInput.h"
 #include "app/cli/Verbs.h"
 #include "app/gui/FigureExport.h"
 #include "app/gui/Recipes.h"
@@ -30,7 +31,9 @@ int verbRender(const QStringList& args) {
         {"list-recipes", "List the figure recipes of the --project."},
         {"set", "Set a control of the --view first, as in the window (repeatable); see --list-controls.", "name=value"},
         {"list-controls", "List the controls of the --view: name, kind, current value, choices."},
+        {"keep-outliers", "Keep the runs far from their IsoFLOP profile in the fits."},
     });
+    addScopeOptions(p);
     if (!parseVerbArguments(p, args)) return kExitOk;
     if (p.isSet("list-tables")) {
         QString text;
@@ -92,6 +95,14 @@ int verbRender(const QStringList& args) {
     if (p.isSet("project") && p.isSet("example")) throw UsageError("--project and --example exclude each other");
     if (p.isSet("save-recipe") && !p.isSet("project")) throw UsageError("--save-recipe: recipes are kept in a --project (.scalex)");
     gui::RenderRequest request;
+    {
+        analysis::AnalysisSettings check;  // bad scope options are reported before anything opens
+        applyScopeOptions(p, check);
+    }
+    request.adjust = [&p](analysis::AnalysisSettings& s) {
+        applyScopeOptions(p, s);
+        if (p.isSet("keep-outliers")) s.keepOutliers = true;
+    };
     request.project = p.value("project");
     request.view = p.value("view");
     request.out = p.value("out");

@@ -564,6 +564,21 @@ ViewPanel* showViewNow(MainWindow& window, const QString& id) {
     return panel;
 }
 
+// Applies the request's analysis settings to the window's session.
+bool adjustSettings(MainWindow& window, const RenderRequest& request, QString* error) {
+    if (!request.adjust) return true;
+    Session* session = window.session();
+    analysis::AnalysisSettings settings = session->settings();
+    request.adjust(settings);
+    if (settings.seriesBy != session->settings().seriesBy)
+        if (auto e = session->groupRunsBy(settings.seriesBy)) {
+            *error = QString::fromStdString(e->toString());
+            return false;
+        }
+    session->setSettings(settings);
+    return true;
+}
+
 // Sets the request's controls of the view and brings it up to date again.
 bool setControlsNow(ViewPanel* panel, const RenderRequest& request, QString* error) {
     if (request.controls.isEmpty()) return true;
@@ -590,7 +605,7 @@ bool renderFigure(const RenderRequest& request, QString* error) {
         return false;
     }
     auto opened = openHeadless(request.project, request.style.dark && !request.style.paper, error);
-    if (!opened) return false;
+    if (!opened || !adjustSettings(*opened, request, error)) return false;
     ViewPanel* panel = showViewNow(*opened, request.view);
     if (!setControlsNow(panel, request, error)) return false;
     if (panel->charts().empty()) {
@@ -636,7 +651,7 @@ bool renderTable(const RenderRequest& request, const QString& tableId, QString* 
         return false;
     }
     auto opened = openHeadless(request.project, false, error);
-    if (!opened) return false;
+    if (!opened || !adjustSettings(*opened, request, error)) return false;
     ViewPanel* panel = showViewNow(*opened, request.view);
     return setControlsNow(panel, request, error) && exportViewTable(panel, tableId, request.out, error);
 }
@@ -652,7 +667,7 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
         *error = QStringLiteral("the view '%1' has no chart").arg(panel->viewId());
         return false;
     }
-    const RenderRequest request{QString(), panel->viewId(), out, style, {}};
+    const RenderRequest request{QString(), panel->viewId(), out, style, {}, {}};
     const double widthIn = request.style.widthInches;
     const bool autoHeight = !(request.style.heightInches > 0);
     const double wPt = widthIn * kUnitsPerInch;

@@ -1,4 +1,7 @@
 #pragma once
+#include <functional>
+
+#include "core/analysis/AnalysisSettings.h"
 // Figures for papers: a view's charts rendered to PDF, SVG (vector, text kept as text) or PNG at a
 // physical size, optionally in the "paper" style (white background, font sizes matched to the
 // width, thin lines, no window chrome). No Qt Widgets in this header: the CLI calls it too.
@@ -30,6 +33,8 @@ struct RenderRequest {
     QString out;      // .pdf, .svg or .png
     FigureStyle style;
     QJsonObject controls;  // the view's controls to set first, by name (as a recipe keeps them)
+    // Changes to the project's analysis settings (scope, series, outliers) before the view is drawn.
+    std::function<void(analysis::AnalysisSettings&)> adjust;
 };
 
 // Opens the project headless, brings the view up to date (fits included) and writes the figure.

@@ -102,6 +102,17 @@ void Session::setProject(data::Project project, const QString& path) {
     emit surfaceChanged();
 }
 
+std::optional<data::LoadError> Session::groupRunsBy(const std::vector<std::string>& columns) {
+    data::Project regrouped = project();
+    for (auto& t : regrouped.tables)
+        if (auto e = data::groupRunsBy(t.table, columns)) return e;
+    project_.tables = std::move(regrouped.tables);
+    settings_.seriesBy = columns;
+    mergeTables();
+    emit runsChanged();
+    return std::nullopt;
+}
+
 void Session::addRuns(data::RunTable runs, const QString& name) {
     std::string base = tableNameFrom(name), unique = base;
     for (int i = 2; project_.table(unique); ++i) unique = base + "-" + std::to_string(i);

@@ -36,6 +36,9 @@ public:
     void setRuns(data::RunTable runs, const QString& label);
     // Replaces everything with a project; `path` is where it lives (empty: not saved yet).
     void setProject(data::Project project, const QString& path);
+    // Groups the runs of every table into series by these columns (empty: each table's default);
+    // an error naming the column a table lacks, and nothing changed.
+    std::optional<data::LoadError> groupRunsBy(const std::vector<std::string>& columns);
     // Appends a run table to the current project.
     void addRuns(data::RunTable runs, const QString& name);
     // The current state as a project (tables with the user's include toggles, the settings).

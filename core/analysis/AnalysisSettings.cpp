@@ -21,6 +21,7 @@ const QString kRunContext = QStringLiteral("run_context");
 const QString kExperimentSet = QStringLiteral("experiment_set");
 const QString kWhere = QStringLiteral("where");
 const QString kCheckpoints = QStringLiteral("include_checkpoints");
+const QString kKeepOutliers = QStringLiteral("keep_outliers");
 
 QJsonArray strings(const std::vector<std::string>& v) {
     QJsonArray a;
@@ -72,6 +73,7 @@ QJsonObject AnalysisSettings::toJson() const {
     if (scope.context) o.insert(kRunContext, *scope.context);
     if (scope.experimentSet) o.insert(kExperimentSet, QString::fromStdString(experimentSetName(*scope.experimentSet)));
     if (scope.includeCheckpoints) o.insert(kCheckpoints, true);
+    if (keepOutliers) o.insert(kKeepOutliers, true);
     if (!scope.where.empty()) {
         QJsonArray w;
         for (const auto& c : scope.where) w.append(QString::fromStdString(c.text()));
@@ -126,6 +128,10 @@ data::Expected<AnalysisSettings> AnalysisSettings::fromJson(const QJsonObject& c
         if (!c.value(kCheckpoints).isBool()) return error(kCheckpoints, "expected true or false");
         s.scope.includeCheckpoints = c.value(kCheckpoints).toBool();
     }
+    if (c.contains(kKeepOutliers)) {
+        if (!c.value(kKeepOutliers).isBool()) return error(kKeepOutliers, "expected true or false");
+        s.keepOutliers = c.value(kKeepOutliers).toBool();
+    }
     if (auto e = stringList(kSeriesBy, s.seriesBy)) return *e;
     if (auto e = stringList(kSeries, s.scope.series)) return *e;
     if (c.contains(kRunContext)) {
@@ -154,7 +160,7 @@ void AnalysisSettings::storeIn(data::ProjectSettings& settings) const {
     // Keys this version does not know stay as they were.
     QJsonObject common = settings.common();
     for (const QString& key : {kBudgetRange, kSeriesBy, kSeries, kRunContext, kExperimentSet, kWhere, kCheckpoints,
-                               QStringLiteral("selected_only")})
+                               kKeepOutliers, QStringLiteral("selected_only")})
         common.remove(key);
     const QJsonObject mine = toJson();
     for (auto it = mine.begin(); it != mine.end(); ++it) common.insert(it.key(), it.value());

@@ -39,6 +39,9 @@ struct AnalysisSettings {
     std::optional<std::pair<double, double>> budgetRange;  // IsoFLOP budgets in the power laws; empty: all
     double huberDelta = 1e-3;                      // L(N,D) fit (Tab. lnd_fit_params)
     bool fitGamma = true;                          // false: gamma fixed at 1 (Hoffmann et al.)
+    // Runs far from their IsoFLOP profile (fit/Outliers.h) stay in the fits; by default they are
+    // left out and listed, unless the user ticked the run in.
+    bool keepOutliers = false;
 
     QJsonObject toJson() const;
     // Unknown keys are left alone (newer versions); a known key of the wrong type is an error naming it.

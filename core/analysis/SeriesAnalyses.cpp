@@ -81,10 +81,29 @@ IsoFlopAnalysis isoFlopAnalysis(const data::RunTable& table, const AnalysisSetti
     IsoFlopAnalysis a;
     a.group = group;
     auto sel = isoFlopRuns(table, group.filter);
-    a.runs = std::move(sel.runs);
     a.skipped = std::move(sel.skipped);
-    a.settings = isoFlopSettingsFor(a.runs, settings, base, budgetsGiven);
-    a.result = fit::fitIsoFlop(sel.points, a.settings);
+    a.settings = isoFlopSettingsFor(sel.runs, settings, base, budgetsGiven);
+    std::vector<fit::IsoFlopRun> points;
+    if (settings.keepOutliers) {
+        points = std::move(sel.points);
+        a.runs = std::move(sel.runs);
+    } else {
+        // Runs far from their profile are left out, unless the user ticked them in.
+        const fit::OutlierCheck check = fit::findIsoFlopOutliers(sel.points, a.settings);
+        std::vector<bool> drop(sel.points.size(), false);
+        for (const auto& o : check.outliers) {
+            const data::Run* run = sel.runs[o.index];
+            if (run->userIncluded.value_or(false)) continue;
+            drop[o.index] = true;
+            a.outliers.push_back({run, o});
+        }
+        for (std::size_t i = 0; i < sel.points.size(); ++i)
+            if (!drop[i]) {
+                points.push_back(sel.points[i]);
+                a.runs.push_back(sel.runs[i]);
+            }
+    }
+    a.result = fit::fitIsoFlop(points, a.settings);
     for (const auto& s : a.skipped) a.result.warnings.push_back("left out " + s);
     return a;
 }

@@ -14,6 +14,7 @@
 #include "core/fit/FitControl.h"
 #include "core/fit/IsoFlop.h"
 #include "core/fit/LossSurface.h"
+#include "core/fit/Outliers.h"
 #include "core/fit/OvertrainingSlopes.h"
 #include "core/fit/Pareto.h"
 
@@ -35,12 +36,19 @@ std::vector<SeriesGroup> seriesGroups(const data::RunTable& table, const Analysi
 
 // ---- IsoFLOP --------------------------------------------------------------------------------
 
+// A run left out of a fit as an outlier, with the reason.
+struct FlaggedRun {
+    const data::Run* run = nullptr;
+    fit::RunOutlier outlier;
+};
+
 struct IsoFlopAnalysis {
     SeriesGroup group;
     fit::IsoFlopSettings settings;          // as used: the budgets of the runs, the settings' range
     fit::IsoFlopResult result;
-    std::vector<const data::Run*> runs;     // the run behind each input point
+    std::vector<const data::Run*> runs;     // the run behind each input point (outliers not among them)
     std::vector<std::string> skipped;       // in scope but lacking N, D, C or loss
+    std::vector<FlaggedRun> outliers;       // far from their profile, left out (keepOutliers: none)
 };
 
 // The IsoFLOP settings for a set of runs: the nominal budgets the runs carry (their file's budget

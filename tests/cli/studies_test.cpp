@@ -247,7 +247,42 @@ TEST(OneAnswer, TheIsoFlopLawIsTheSameByEveryPath) {
     EXPECT_TRUE(QString::fromUtf8(svg.readAll()).contains(QStringLiteral("Transformer %1").arg(a, 0, 'f', 3)));
 
     // --all-runs takes the deselected runs in, by every path alike.
-    const auto all = runScalex({"fit", "isoflop", "--data", project, "--all-runs", "--budget-range", "5e18", "2e20", "--json"});
+    const auto all = runScalex({"fit", "isoflop", "--data", project, "--all-runs", "--keep-outliers", "--budget-range", "5e18", "2e20", "--json"});
     ASSERT_EQ(all.exitCode, 0) << all.err.toStdString();
     EXPECT_NEAR(all.json()["a"].toDouble(), 0.482, 2e-3);
+}
+
+// With every run of the study's file in (as in a user's own data, which has no selection column),
+// the three loss spikes the authors removed by hand are found, named and left out.
+TEST(Outliers, TheStudysSpikesAreFoundWithEveryRunIncluded) {
+    SCALEX_REQUIRE_SHARED();
+    const auto r = runScalex({"fit", "isoflop", "--data", isoflop8192(), "--all-runs", "--budget-range", "5e18", "2e20", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject j = r.json();
+    EXPECT_NEAR(j["a"].toDouble(), 0.5749, 0.005);
+    // The spikes are the finished runs the study's selection column leaves out.
+    QStringList deselected;
+    QFile csv(isoflop8192());
+    ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
+    const QStringList header = QString::fromUtf8(csv.readLine()).trimmed().split(',');
+    const int id = header.indexOf("run_id"), status = header.indexOf("status"), selected = header.indexOf("selected_in_paper");
+    while (!csv.atEnd()) {
+        const QStringList cells = QString::fromUtf8(csv.readLine()).trimmed().split(',');
+        if (cells[status] == "finished" && cells[selected] == "False") deselected << cells[id];
+    }
+    QStringList flagged;
+    for (const auto& o : j["outliers"].toArray()) {
+        flagged << o.toObject()["run"].toString();
+        EXPECT_TRUE(o.toObject()["reason"].toString().contains(QRegularExpression("^\\+0\\.\\d+ above the .* robust sigma$")))
+            << o.toObject()["reason"].toString().toStdString();
+    }
+    flagged.sort();
+    deselected.sort();
+    EXPECT_EQ(flagged, deselected);
+    EXPECT_EQ(flagged.size(), 3);
+    // --keep-outliers takes them back: the exponent the spikes give.
+    const auto kept = runScalex({"fit", "isoflop", "--data", isoflop8192(), "--all-runs", "--keep-outliers", "--budget-range", "5e18", "2e20", "--json"});
+    ASSERT_EQ(kept.exitCode, 0) << kept.err.toStdString();
+    EXPECT_NEAR(kept.json()["a"].toDouble(), 0.482, 2e-3);
+    EXPECT_TRUE(kept.json()["outliers"].toArray().isEmpty());
 }
