@@ -100,6 +100,7 @@ StudyInput loadStudy(const QStringList& files, const QCommandLineParser& p, data
     // A project's own settings first; the options given on the command line win.
     if (!options.seriesBy.empty()) in.settings.seriesBy = options.seriesBy;
     applyScopeOptions(p, in.settings);
+    if (auto e = analysis::checkColumns(in.table, in.settings.scope.where)) throw UsageError(e->toString());
     return in;
 }
 

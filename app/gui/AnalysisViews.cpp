@@ -24,6 +24,7 @@
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
 #include "core/analysis/RunSelection.h"
+#include "core/analysis/SeriesAnalyses.h"
 #include "core/fit/PowerLaw.h"
 
 namespace scalex::gui {
@@ -591,6 +592,7 @@ void IsoFlopView::recompute() {
     settings.fitMin = range.x();
     settings.fitMax = range.y();
     std::vector<fit::IsoFlopRun> inputs[2];
+    fit::IsoFlopSettings settingsUsed[2] = {settings, settings};
     for (Family f : kFamilies) {
         const int k = f == Family::Xlstm;
         analysis::RunFilter filter = session_->filter(f);
@@ -611,11 +613,18 @@ void IsoFlopView::recompute() {
             filter.context = best;
         }
         context_[k] = filter.context.value_or(0.0);
-        const auto sel = analysis::isoFlopRuns(session_->runs(), filter);
-        inputs[k] = sel.points;
+        // The analysis the verbs run: the runs' budgets, outliers left out unless kept.
+        const analysis::SeriesGroup group{std::string(accounting::familyName(f)), filter.context.value_or(data::kUnknown), filter};
+        const auto a = analysis::isoFlopAnalysis(session_->runs(), session_->settings(), group, settings);
+        inputs[k].clear();
         runIndex_[k].clear();
-        for (const data::Run* r : sel.runs) runIndex_[k].push_back(session_->indexOf(r));
-        results_[k] = fit::fitIsoFlop(sel.points, settings);
+        for (const data::Run* r : a.runs) {
+            inputs[k].push_back({r->params, r->tokens, r->flops, r->loss()});
+            runIndex_[k].push_back(session_->indexOf(r));
+        }
+        results_[k] = a.result;
+        outliers_[k] = a.outliers.size();
+        settingsUsed[k] = a.settings;
         bands_[k].reset();
     }
     fitContexts(settings);
@@ -625,14 +634,14 @@ void IsoFlopView::recompute() {
     const int generation = generation_;
     bootstrapWatcher_->setProperty("generation", generation);
     const auto budgets = bandBudgets_;
-    bootstrapWatcher_->setFuture(QtConcurrent::run([a = inputs[0], b = inputs[1], settings, budgets] {
+    bootstrapWatcher_->setFuture(QtConcurrent::run([a = inputs[0], b = inputs[1], sa = settingsUsed[0], sb = settingsUsed[1], budgets] {
         fit::BootstrapSettings boot;
         boot.resamples = 200;
-        auto run = [&](const std::vector<fit::IsoFlopRun>& runs) {
+        auto run = [&](const std::vector<fit::IsoFlopRun>& runs, const fit::IsoFlopSettings& settings) {
             if (runs.empty()) return fit::BootstrapResult{};
             return fit::bootstrapIsoFlop(runs, settings, budgets, boot);
         };
-        return std::make_pair(run(a), run(b));
+        return std::make_pair(run(a, sa), run(b, sb));
     }));
 }
 
@@ -782,6 +791,8 @@ void IsoFlopView::redraw() {
                     .arg(results_[j].dOptLaw ? results_[j].dOptLaw->exponent : 0, 0, 'f', 3)
                     .arg(results_[j].dOptLaw ? results_[j].dOptLaw->coefficient : 0, 0, 'g', 4)
                     .arg(results_[j].nBudgetsInLaw);
+        if (outliers_[j] > 0)
+            text += tr("%n run(s) far from their profile left out as outliers (tick a run in to take it back). ", "", static_cast<int>(outliers_[j]));
     }
     lawChart_->setAxes(lawChart_->xSpec(), lawChart_->ySpec());
     for (int k : families)

@@ -575,6 +575,10 @@ bool adjustSettings(MainWindow& window, const RenderRequest& request, QString* e
             *error = QString::fromStdString(e->toString());
             return false;
         }
+    if (auto e = analysis::checkColumns(session->runs(), settings.scope.where)) {
+        *error = QString::fromStdString(e->toString());
+        return false;
+    }
     session->setSettings(settings);
     return true;
 }

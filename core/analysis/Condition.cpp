@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <set>
 
 #include "core/data/ColumnMapping.h"
 #include "core/data/Series.h"
@@ -103,6 +104,30 @@ bool meets(const data::Run& run, const RowCondition& c, bool* unknownColumn) {
         case Op::GreaterEqual: return *n >= c.number;
         default: return false;
     }
+}
+
+std::optional<data::LoadError> checkColumns(const data::RunTable& table, const std::vector<RowCondition>& conditions) {
+    for (const auto& c : conditions) {
+        if (data::fieldBySpelling(c.column)) continue;
+        bool found = false;
+        std::string names;
+        std::set<std::string> seen;
+        const std::vector<std::string>* last = nullptr;
+        for (const auto& run : table.runs) {
+            if (!run.raw.header || run.raw.header.get() == last) continue;
+            last = run.raw.header.get();
+            if (run.raw.value(c.column)) {
+                found = true;
+                break;
+            }
+            for (const auto& h : *last)
+                if (seen.insert(h).second) names += (names.empty() ? "" : ", ") + h;
+        }
+        if (!found)
+            return data::LoadError{"--where", 0, c.column,
+                                   "no such column in the runs (" + c.text() + "; columns: " + (names.empty() ? "none" : names) + ")"};
+    }
+    return std::nullopt;
 }
 
 }  // namespace scalex::analysis

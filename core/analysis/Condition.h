@@ -1,7 +1,9 @@
 #pragma once
 // Row conditions of `--where` and the Runs view's filter: COL=VALUE, COL!=VALUE, COL<X, COL>X,
 // COL<=X, COL>=X on any column of a run (its source cells, or a field by any of its spellings).
+#include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "core/data/LoadError.h"
@@ -28,5 +30,9 @@ data::Expected<RowCondition> parseCondition(std::string_view text);
 // numbers, and a run whose cell is no number does not meet them. A column the run does not have
 // sets `unknownColumn` (when given) and fails.
 bool meets(const data::Run& run, const RowCondition& condition, bool* unknownColumn = nullptr);
+
+// An error naming the first condition whose column neither a field nor any table of `table` has
+// (with the columns there are), so that a typo does not silently select nothing.
+std::optional<data::LoadError> checkColumns(const data::RunTable& table, const std::vector<RowCondition>& conditions);
 
 }  // namespace scalex::analysis

@@ -164,6 +164,11 @@ TEST(Series, ThreeSeriesInOneColumnGiveThreeLaws) {
     const auto badWhere = runScalex({"fit", "isoflop", "--data", sweep, "--where", "params~3"});
     EXPECT_EQ(badWhere.exitCode, 2);
     EXPECT_TRUE(badWhere.err.startsWith("scalex fit: --where 'params~3': expected COLUMN=VALUE")) << badWhere.err.toStdString();
+    const auto typo = runScalex({"fit", "isoflop", "--data", sweep, "--where", "setings=B"});
+    EXPECT_EQ(typo.exitCode, 2);
+    EXPECT_TRUE(typo.err.startsWith("scalex fit: --where, column 'setings': no such column in the runs (setings=B; columns: "
+                                    "setting, params, tokens, compute_budget, validation_loss)"))
+        << typo.err.toStdString();
     const auto notNumber = runScalex({"fit", "isoflop", "--data", sweep, "--where", "params<big"});
     EXPECT_EQ(notNumber.exitCode, 2);
     EXPECT_TRUE(notNumber.err.contains("'big' is not a number")) << notNumber.err.toStdString();
