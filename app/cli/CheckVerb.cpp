@@ -237,11 +237,13 @@ int verbCheck(const QStringList& args) {
         seriesText << QStringLiteral("%1 %2").arg(QString::fromStdString(seriesLabel(name))).arg(n);
     }
     QJsonArray seriesBy, notes, where;
-    const std::vector<std::string>& by = study.settings.seriesBy.empty() ? table.seriesBy : study.settings.seriesBy;
+    const std::vector<std::string> by =
+        !study.settings.seriesBy.empty() ? study.settings.seriesBy : study.project ? std::vector<std::string>{} : table.seriesBy;
     for (const auto& c : by) seriesBy.append(QString::fromStdString(c));
     for (const auto& n : table.notes) notes.append(QString::fromStdString(n));
     for (const auto& c : study.settings.scope.where) where.append(QString::fromStdString(c.text()));
-    const QString byText = by.empty() ? QStringLiteral("the file name") : QString::fromStdString([&] {
+    const QString byText = study.project && study.settings.seriesBy.empty() ? QStringLiteral("the project's tables, as saved")
+                           : by.empty()                                  ? QStringLiteral("the file name") : QString::fromStdString([&] {
         std::string t;
         for (const auto& c : by) t += (t.empty() ? "" : ", ") + c;
         return t;

@@ -48,16 +48,39 @@ int verbConvert(const QStringList& args) {
     QCommandLineParser p;
     p.setApplicationDescription(
         "Convert between run tables (.csv, .tsv, .json, .jsonl, optionally .gz) and projects (.scalex), by extension.\n"
+        "Several inputs make one project with a run table each: scalex convert A.csv B.csv C.jsonl P.scalex.\n"
         "A project written as CSV or JSON holds the runs of all its tables (the dataset column tells them apart) "
         "unless --table picks one; JSON is an array of flat run objects (pandas.read_json reads it).");
     p.addHelpOption();
     p.addOptions({{"table", "Project input: only the run table of this name.", "name"}});
-    p.addPositionalArgument("IN", "Input file.");
+    p.addPositionalArgument("IN", "Input file (several run tables for a project).");
     p.addPositionalArgument("OUT", "Output file: .csv, .json, .tex (LaTeX booktabs table) or .scalex.");
     if (!parseVerbArguments(p, args, true)) return kExitOk;
     const QStringList pos = p.positionalArguments();
-    if (pos.size() != 2) throw UsageError("expected two arguments: IN OUT");
-    const QString in = pos[0], out = pos[1];
+    if (pos.size() < 2) throw UsageError("expected two arguments: IN OUT (or several run tables IN... and a project OUT)");
+    const QString out = pos.last();
+    if (pos.size() > 2) {
+        // Several run tables: one project, a table each, named after its file.
+        if (!out.toLower().endsWith(".scalex")) throw UsageError("several inputs make a project: OUT must end in .scalex");
+        if (p.isSet("table")) throw UsageError("--table applies to .scalex input only");
+        data::Project project;
+        QStringList names;
+        for (const QString& in : pos.mid(0, pos.size() - 1)) {
+            if (inputKind(in) != Kind::RunTable)
+                throw UsageError(("'" + in + "' is not a run table (expected .csv, .tsv, .json or .jsonl; projects are not merged)").toStdString());
+            if (QFileInfo(in).absoluteFilePath() == QFileInfo(out).absoluteFilePath()) throw UsageError("IN and OUT are the same file");
+            auto table = data::loadRunTable(in.toStdString());
+            if (!table) throw UsageError(table.error().toString());
+            std::string name = tableNameFor(in), unique = name;
+            for (int i = 2; project.table(unique); ++i) unique = name + "-" + std::to_string(i);
+            project.tables.push_back({unique, std::move(*table)});
+            names << QFileInfo(in).fileName();
+        }
+        project.title = names.join(", ").toStdString();
+        if (auto e = data::saveProject(project, out)) throw UsageError(e->toString());
+        return kExitOk;
+    }
+    const QString in = pos[0];
 
     const auto kind = inputKind(in);
     if (!kind)

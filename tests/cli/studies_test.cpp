@@ -291,3 +291,34 @@ TEST(Outliers, TheStudysSpikesAreFoundWithEveryRunIncluded) {
     EXPECT_NEAR(kept.json()["a"].toDouble(), 0.482, 2e-3);
     EXPECT_TRUE(kept.json()["outliers"].toArray().isEmpty());
 }
+
+// Several run tables make one project, a table each; check summarises it and fit analyses each
+// series at each context length apart.
+TEST(Projects, SeveralTablesConvertToOneProject) {
+    SCALEX_REQUIRE_SHARED();
+    QTemporaryDir dir;
+    const QString project = dir.filePath("study.scalex");
+    const auto c = runScalex({"convert", sharedPath("data/xlstm/runs_isoflop_llama_ctx2048.csv"), isoflop8192(),
+                              sharedPath("data/xlstm/runs_isoflop_mlstm_ctx16384.csv"), gemstones("edu"), project});
+    ASSERT_EQ(c.exitCode, 0) << c.err.toStdString();
+    const auto check = runScalex({"check", project, "--json"});
+    ASSERT_EQ(check.exitCode, 0) << check.err.toStdString();
+    const QJsonObject j = check.json();
+    EXPECT_EQ(j["kind"].toString(), "project");
+    EXPECT_EQ(j["rows"].toInt(), 88 + 113 + 94 + 770);
+    EXPECT_EQ(j["intermediate_checkpoints"].toInt(), 770 - 22);
+    QStringList names;
+    for (const auto& s : j["series"].toArray()) names << s.toObject()["name"].toString();
+    EXPECT_EQ(names, (QStringList{"transformer", "xlstm", "fineweb_edu_losses_combined"}));
+
+    const auto fit = runScalex({"fit", "isoflop", "--data", project, "--experiment-set", "isoflop", "--json"});
+    ASSERT_EQ(fit.exitCode, 0) << fit.err.toStdString();
+    QStringList labels;
+    for (const auto& s : fit.json()["series"].toArray()) labels << s.toObject()["label"].toString();
+    EXPECT_EQ(labels, (QStringList{"Transformer, T = 2048", "Transformer, T = 8192", "xLSTM, T = 16384"}));
+    EXPECT_TRUE(fit.json()["context_trends"].toObject().contains("transformer"));
+
+    const auto mixed = runScalex({"convert", isoflop8192(), project, dir.filePath("other.scalex")});
+    EXPECT_EQ(mixed.exitCode, 2);
+    EXPECT_TRUE(mixed.err.contains("is not a run table")) << mixed.err.toStdString();
+}
