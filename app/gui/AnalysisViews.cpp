@@ -25,6 +25,7 @@
 #include "app/gui/Theme.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/SeriesAnalyses.h"
+#include "core/data/Series.h"
 #include "core/fit/PowerLaw.h"
 
 namespace scalex::gui {
@@ -59,11 +60,16 @@ ParetoView::ParetoView(Session* session, QWidget* parent) : ViewPanel(parent), s
     curves_ = new QCheckBox(tr("L(N,D) prediction at constant tokens/param (22, 220, 2200)"), this);
     curves_->setObjectName(QStringLiteral("curves"));
     curves_->setChecked(true);
+    context_ = new QComboBox(this);
+    context_->setObjectName(QStringLiteral("context"));
+    context_->setToolTip(tr("Training context length of the runs shown: frontiers are compared at one context"));
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     auto* top = new QHBoxLayout();
     top->addWidget(new QLabel(tr("Show"), this));
     top->addWidget(panels_);
+    top->addWidget(new QLabel(tr("Context"), this));
+    top->addWidget(context_);
     top->addWidget(curves_);
     top->addStretch(1);
     auto* charts = new QHBoxLayout();
@@ -75,6 +81,7 @@ ParetoView::ParetoView(Session* session, QWidget* parent) : ViewPanel(parent), s
     layout->addWidget(summary_);
     connect(curves_, &QCheckBox::toggled, this, &ParetoView::redraw);
     connect(panels_, &QComboBox::currentIndexChanged, this, &ParetoView::redraw);
+    connect(context_, &QComboBox::currentIndexChanged, this, &ParetoView::redraw);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::surfaceChanged})
         connect(session_, signal, this, &ParetoView::redraw);
     redraw();
@@ -89,13 +96,18 @@ std::vector<QChart*> ParetoView::charts() const {
 
 bool ParetoView::sideBySide() const { return panels_->currentIndex() == 1; }
 
-void ParetoView::drawSurfaceCurves(PlotChart* chart) {
-    // Fig. 1 right: the loss surface along lines of constant tokens per parameter M.
+void ParetoView::drawSurfaceCurves(PlotChart* chart, const std::vector<analysis::ParetoAnalysis>& shown) {
+    // Fig. 1 right: the loss surface along lines of constant tokens per parameter M, for the series
+    // that are architecture families (the surface of another series is the Loss surface view's).
     const Theme& theme = Theme::current();
     const double cLo = chart->xSpec().lo, cHi = chart->xSpec().hi;
     for (Family f : kFamilies) {
+        const bool present = std::any_of(shown.begin(), shown.end(),
+                                         [&](const auto& a) { return a.group.series == accounting::familyName(f); });
+        if (!present) continue;
+        const double context = std::isnan(contextShown_) ? 8192 : contextShown_;
         const fit::LossSurfaceParams surface = session_->surface(f);
-        const fit::ComputePerToken c = session_->computePerToken(f, 8192);
+        const fit::ComputePerToken c = session_->computePerToken(f, context);
         bool first = true;
         for (double M : {22.0, 220.0, 2200.0}) {
             std::vector<QPointF> line;
@@ -112,40 +124,66 @@ void ParetoView::drawSurfaceCurves(PlotChart* chart) {
     chart->setAxes(chart->xSpec(), chart->ySpec());
 }
 
+void ParetoView::refillContexts() {
+    // The context lengths of the runs in scope; one is shown at a time, 8192 (the paper's) first.
+    std::set<double> contexts;
+    bool none = false;
+    for (const auto& g : analysis::seriesGroups(session_->runs(), session_->settings())) {
+        if (std::isnan(g.context)) none = true;
+        else contexts.insert(g.context);
+    }
+    const QVariant current = context_->currentData();
+    QSignalBlocker block(context_);
+    context_->clear();
+    for (double c : contexts) context_->addItem(QString::number(c), c);
+    if (none) context_->addItem(tr("not given"), std::numeric_limits<double>::quiet_NaN());
+    int index = current.isValid() ? context_->findData(current) : -1;
+    if (index < 0) index = std::max(0, context_->findData(8192.0));
+    context_->setCurrentIndex(index);
+    context_->setEnabled(context_->count() > 1);
+}
+
 void ParetoView::redraw() {
     const Theme& theme = Theme::current();
+    refillContexts();
+    contextShown_ = context_->count() ? context_->currentData().toDouble() : std::numeric_limits<double>::quiet_NaN();
     chart_->clearSeries();
     chart_->setAxes({tr("Training compute C (FLOPs)"), true, 1e18, 1e22}, {tr("Validation loss"), true, 2, 4});
-    chart_->setTitle(tr("Loss over training compute"));
-    std::vector<fit::FrontierPoint> frontiers[2];
-    std::vector<RunPoint> all, familyPoints[2];
+    const QString scope = std::isnan(contextShown_) ? QString() : tr(", T = %1").arg(contextShown_);
+    chart_->setTitle(tr("Loss over training compute%1").arg(scope));
+    // The analyses the verbs run, at the chosen context length.
+    std::vector<analysis::ParetoAnalysis> shown;
+    for (auto& a : analysis::paretoAnalyses(session_->runs(), session_->settings()))
+        if ((std::isnan(a.group.context) && std::isnan(contextShown_)) || a.group.context == contextShown_) shown.push_back(std::move(a));
+    std::vector<RunPoint> all;
+    std::vector<std::vector<RunPoint>> seriesPoints;
     frontierTable_ = {};
-    frontierTable_.caption = "Runs on the Pareto frontier of validation loss over training compute.";
-    frontierTable_.columns = {{"model", "Model", data::CellStyle::Text},
+    frontierTable_.caption = "Runs on the Pareto frontier of validation loss over training compute" +
+                             std::string(std::isnan(contextShown_) ? "" : " at context length " + QString::number(contextShown_).toStdString()) + ".";
+    frontierTable_.columns = {{"model", "Series", data::CellStyle::Text},
                               {"run_id", "Run", data::CellStyle::Text},
                               {"num_params", "\\#Params", data::CellStyle::Count},
                               {"num_tokens", "\\#Tokens", data::CellStyle::Count},
                               {"flops", "\\#FLOPs", data::CellStyle::Scientific},
                               {"loss", "Val. loss", data::CellStyle::Fixed3}};
-    for (Family f : kFamilies) {
-        const int k = f == Family::Xlstm;
-        const auto sel = analysis::computeLossPoints(session_->runs(), session_->filter(f));
+    for (const auto& a : shown) {
+        const int index = session_->seriesIndex(a.group.series);
+        const QColor colour = theme.series(a.group.series, index);
+        const QString label = QString::fromStdString(data::seriesLabel(a.group.series));
         std::vector<RunPoint> pts;
-        for (std::size_t i = 0; i < sel.points.size(); ++i)
-            pts.push_back({{sel.points[i].flops, sel.points[i].loss}, session_->indexOf(sel.runs[i])});
-        addRunPoints(chart_, session_, tr("%1 runs").arg(labelOf(f)), theme.family(f).lighter(125), pts, 6);
+        for (std::size_t i = 0; i < a.points.size(); ++i) pts.push_back({{a.points[i].flops, a.points[i].loss}, session_->indexOf(a.runs[i])});
+        if (QScatterSeries* s = addRunPoints(chart_, session_, tr("%1 runs").arg(label), colour.lighter(125), pts, 6))
+            if ((index / 12) % 2 == 1) s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);  // past twelve series
         all.insert(all.end(), pts.begin(), pts.end());
-        familyPoints[k] = std::move(pts);
-        frontiers[k] = fit::paretoFrontier(sel.points);
-        frontierSize_[k] = static_cast<int>(frontiers[k].size());
-        for (const auto& p : frontiers[k]) {
-            const data::Run& run = *sel.runs[p.index];
-            frontierTable_.rows.push_back({std::string(accounting::familyLabel(f)), run.runId, run.params,
+        seriesPoints.push_back(std::move(pts));
+        for (const auto& p : a.frontier) {
+            const data::Run& run = *a.runs[p.index];
+            frontierTable_.rows.push_back({data::seriesLabel(a.group.series), run.runId.empty() ? run.name : run.runId, run.params,
                                            run.tokens, p.flops, p.loss});
         }
         std::vector<QPointF> line;
-        for (const auto& p : frontiers[k]) line.push_back({p.flops, p.loss});
-        if (line.size() > 1) chart_->addLine(tr("%1 frontier").arg(labelOf(f)), theme.family(f), line, 2.5);
+        for (const auto& p : a.frontier) line.push_back({p.flops, p.loss});
+        if (line.size() > 1) chart_->addLine(tr("%1 frontier").arg(label), colour, line, 2.5);
     }
     chart_->fitRangesToData(0.06);
     const bool beside = sideBySide();
@@ -154,29 +192,46 @@ void ParetoView::redraw() {
     fitChart_->clearSeries();
     if (beside) {
         // The same runs on the same axes, with the fitted surface through them.
-        fitChart_->setTitle(tr("Parametric fit of L(N,D)"));
+        fitChart_->setTitle(tr("Parametric fit of L(N,D)%1").arg(scope));
         fitChart_->setAxes(chart_->xSpec(), chart_->ySpec());
-        for (Family f : kFamilies)
-            addRunPoints(fitChart_, session_, tr("%1 runs").arg(labelOf(f)), theme.family(f).lighter(125), familyPoints[f == Family::Xlstm], 6);
-        if (!all.empty()) drawSurfaceCurves(fitChart_);
+        for (std::size_t k = 0; k < shown.size(); ++k) {
+            const auto& series = shown[k].group.series;
+            addRunPoints(fitChart_, session_, tr("%1 runs").arg(QString::fromStdString(data::seriesLabel(series))),
+                         theme.series(series, session_->seriesIndex(series)).lighter(125), seriesPoints[k], 6);
+        }
+        if (!all.empty()) drawSurfaceCurves(fitChart_, shown);
         addSelectionRings(fitChart_, session_, all);
     } else if (curves_->isChecked() && !all.empty()) {
-        drawSurfaceCurves(chart_);
+        drawSurfaceCurves(chart_, shown);
     }
     addSelectionRings(chart_, session_, all);
 
-    comparison_ = fit::compareFrontiers(frontiers[1], frontiers[0]);  // A = xLSTM, B = Transformer
+    comparison_ = {};
+    compared_ = {};
+    if (const auto pair = analysis::comparedPair(shown)) {
+        const auto& A = shown[pair->first];
+        const auto& B = shown[pair->second];
+        comparison_ = fit::compareFrontiers(A.frontier, B.frontier);
+        compared_ = {QString::fromStdString(data::seriesLabel(A.group.series)), QString::fromStdString(data::seriesLabel(B.group.series))};
+        frontierSize_[0] = static_cast<int>(B.frontier.size());
+        frontierSize_[1] = static_cast<int>(A.frontier.size());
+    }
     if (comparison_.overlap)
-        summary_->setText(tr("Where both frontiers overlap, the Transformer needs <b>%1×</b> the compute of xLSTM for the same loss "
+        summary_->setText(tr("Where both frontiers overlap%7, %8 needs <b>%1×</b> the compute of %9 for the same loss "
                              "(geometric mean; %2× to %3×), and at equal compute its loss is higher by %4 to %5.%6")
                               .arg(comparison_.geomeanComputeRatio, 0, 'f', 2)
                               .arg(comparison_.minComputeRatio, 0, 'f', 2)
                               .arg(comparison_.maxComputeRatio, 0, 'f', 2)
                               .arg(comparison_.minLossGap, 0, 'f', 3)
                               .arg(comparison_.maxLossGap, 0, 'f', 3)
-                              .arg(comparison_.aDominates ? tr(" xLSTM is Pareto-dominant over the whole overlap.") : QString()));
+                              .arg(comparison_.aDominates ? tr(" %1 is Pareto-dominant over the whole overlap.").arg(compared_.first) : QString())
+                              .arg(scope)
+                              .arg(compared_.second, compared_.first));
+    else if (shown.size() < 2)
+        summary_->setText(shown.empty() ? tr("No runs with compute and loss in scope.")
+                                        : tr("One series%1: nothing to compare.").arg(scope));
     else
-        summary_->setText(tr("The two families' frontiers do not overlap in compute and loss: nothing to compare."));
+        summary_->setText(tr("The frontiers%1 do not overlap in compute and loss: nothing to compare.").arg(scope));
     emit explainChanged();
 }
 
@@ -184,14 +239,16 @@ QString ParetoView::explainHtml() const {
     return tr("<h3>Loss over compute: the Pareto front</h3>"
               "<p>Each point is one training run: its training compute <b>C</b> (FLOPs) and the validation loss it "
               "reached. Both axes are logarithmic, so a power law L ∝ C<sup>−η</sup> is a straight line.</p>"
-              "<p>The solid line of each family is its <b>Pareto frontier</b>: the runs no other run beats with "
-              "less compute. A frontier below another means better loss for the same compute.</p>"
+              "<p>The solid line of each series is its <b>Pareto frontier</b>: the runs no other run beats with "
+              "less compute. A frontier below another means better loss for the same compute. Runs of one context "
+              "length are shown at a time (<i>Context</i>).</p>"
               "<p>Dashed: the fitted loss surface L̂(N, D) along runs with a fixed number of tokens per parameter "
               "(D/N = 22 is Chinchilla-optimal; 2200 is heavily over-trained).</p>"
-              "<p>Now: frontier runs Transformer %1, xLSTM %2; compute ratio at equal loss %3×.</p>")
+              "<p>Now: frontier runs %4 %1, %5 %2; compute ratio at equal loss %3×.</p>")
         .arg(frontierSize_[0])
         .arg(frontierSize_[1])
-        .arg(comparison_.overlap ? QString::number(comparison_.geomeanComputeRatio, 'f', 2) : QStringLiteral("—"));
+        .arg(comparison_.overlap ? QString::number(comparison_.geomeanComputeRatio, 'f', 2) : QStringLiteral("—"))
+        .arg(compared_.second.isEmpty() ? tr("B") : compared_.second, compared_.first.isEmpty() ? tr("A") : compared_.first);
 }
 
 // --- Over-training --------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "app/gui/ViewPanel.h"
+#include "core/analysis/SeriesAnalyses.h"
 #include "core/fit/Bootstrap.h"
 #include "core/fit/IsoFlop.h"
 #include "core/fit/OvertrainingSlopes.h"
@@ -40,8 +41,10 @@ public:
 
 private:
     void redraw();
-    // The loss surface along lines of constant tokens per parameter, over the compute range shown.
-    void drawSurfaceCurves(PlotChart* chart);
+    // The loss surface along lines of constant tokens per parameter, over the compute range shown,
+    // for the series shown that are architecture families.
+    void drawSurfaceCurves(PlotChart* chart, const std::vector<analysis::ParetoAnalysis>& shown);
+    void refillContexts();
     bool sideBySide() const;
     Session* session_;
     PlotChart* chart_;
@@ -49,9 +52,12 @@ private:
     PlotView* view_;
     PlotView* fitView_;
     QComboBox* panels_;
+    QComboBox* context_;
     QCheckBox* curves_;
     QLabel* summary_;
+    double contextShown_ = 8192;
     fit::FrontierComparison comparison_;
+    std::pair<QString, QString> compared_;  // A and B of the comparison
     int frontierSize_[2] = {0, 0};
     data::ExportTable frontierTable_;
 };

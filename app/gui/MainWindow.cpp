@@ -106,7 +106,9 @@ void MainWindow::buildMenus() {
     QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openFileDialog);
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("&Add run table…"), this, &MainWindow::addFileDialog);
-    file->addAction(tr("Open the &example project"), this, [this] { openExample(); });
+    QMenu* examples = file->addMenu(tr("Open &example"));
+    examples->addAction(tr("&Generated study (the paper's laws)"), this, [this] { openExample(); });
+    examples->addAction(tr("G&emstones (real checkpoints, MIT licence)"), this, [this] { openGemstonesExample(); });
     recentMenu_ = file->addMenu(tr("Open &recent"));
     file->addSeparator();
     QAction* save = file->addAction(tr("&Save"), this, [this] { saveProject(); });
@@ -313,6 +315,21 @@ bool MainWindow::openExample(bool interactive) {
     }
     session_->setProject(std::move(*example), QString());
     projectOpened(tr("Example project"));
+    return true;
+}
+
+bool MainWindow::openGemstonesExample(bool interactive) {
+    QString error;
+    auto example = data::loadGemstonesExample(&error);
+    if (!example) {
+        reportError(tr("Could not open the Gemstones example"), error, interactive);
+        return false;
+    }
+    session_->setProject(std::move(*example), QString());
+    projectOpened(tr("Gemstones example"));
+    statusBar()->showMessage(tr("Gemstones: checkpoints along 22 runs per validation set; each run's last checkpoint is a run "
+                                "in the fits (constant-learning-rate runs, see datasets/gemstones/README.md)"),
+                             15000);
     return true;
 }
 

@@ -36,6 +36,8 @@ public:
     // Opens a .scalex project or a run table by its name; the same error rules.
     bool openPath(const QString& path, bool interactive = true);
     bool openExample(bool interactive = true);
+    // The shipped real study (datasets/gemstones).
+    bool openGemstonesExample(bool interactive = true);
     bool addRunTable(const QString& path, bool interactive = true);
     // Saves the project (atomically); asks for a name when it has none and `path` is empty.
     bool saveProject(const QString& path = QString(), bool interactive = true);

@@ -1,3 +1,4 @@
+#include <QFileInfo>
 #include "core/data/Project.h"
 
 #include <QBuffer>
@@ -349,6 +350,22 @@ std::optional<Project> loadExampleProject(QString* error) {
         return std::nullopt;
     }
     return std::move(*p);
+}
+
+std::optional<Project> loadGemstonesExample(QString* error) {
+    Project p;
+    p.title = "Gemstones (McLeish et al. 2025, MIT licence)";
+    for (const char* set : {"dclm", "edu"}) {
+        const QString path = QString::fromLatin1(kGemstonesResourceDir) + QStringLiteral("fineweb_%1_losses_combined.jsonl").arg(QLatin1String(set));
+        auto table = loadRunTable(path.toStdString());
+        if (!table) {
+            if (error) *error = QString::fromStdString(table.error().toString());
+            return std::nullopt;
+        }
+        table->source = QFileInfo(path).fileName().toStdString();
+        p.tables.push_back({"fineweb_" + std::string(set), std::move(*table)});
+    }
+    return p;
 }
 
 }  // namespace scalex::data

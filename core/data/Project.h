@@ -71,5 +71,9 @@ bool validTableName(const std::string& name);
 // The built-in example project embedded by resources/scalex.qrc (resources/example/example.scalex).
 inline const char* const kExampleProjectResource = ":/scalex/example/example.scalex";
 std::optional<Project> loadExampleProject(QString* error);
+// The real example study shipped with its notice (datasets/gemstones): the Gemstones checkpoints,
+// a run table per validation set, read as published.
+inline const char* const kGemstonesResourceDir = ":/scalex/datasets/gemstones/";
+std::optional<Project> loadGemstonesExample(QString* error);
 
 }  // namespace scalex::data

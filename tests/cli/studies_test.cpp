@@ -322,3 +322,38 @@ TEST(Projects, SeveralTablesConvertToOneProject) {
     EXPECT_EQ(mixed.exitCode, 2);
     EXPECT_TRUE(mixed.err.contains("is not a run table")) << mixed.err.toStdString();
 }
+
+// A table of twelve series: every series gets its own legend entry in the exported figure, written
+// out whole even at single-column width.
+TEST(Series, TwelveSeriesRenderWithEveryLegendEntryWhole) {
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("twelve.csv");
+    QStringList names;
+    {
+        QFile f(csv);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write("model,params,tokens,loss\n");
+        for (int s = 0; s < 12; ++s) {
+            names << QStringLiteral("architecture-variant-%1").arg(s + 1);
+            for (int k = 0; k < 6; ++k) {
+                const double n = 1e8 * std::pow(2.0, k), d = 20 * n * (1 + 0.1 * s);
+                const double loss = 1.8 + 400 / std::pow(n, 0.34) + 2000 / std::pow(d, 0.28) + 0.01 * s;
+                f.write(QStringLiteral("%1,%2,%3,%4\n").arg(names.back()).arg(n, 0, 'g', 10).arg(d, 0, 'g', 10).arg(loss, 0, 'g', 10).toUtf8());
+            }
+        }
+    }
+    const auto check = runScalex({"check", csv, "--json"});
+    ASSERT_EQ(check.exitCode, 0) << check.err.toStdString();
+    EXPECT_EQ(check.json()["series"].toArray().size(), 12);
+    const QString svg = dir.filePath("twelve.svg");
+    const auto r = runScalex({"render", "--project", csv, "--view", "pareto", "--size", "single", "--out", svg});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    for (const QString& name : names) {
+        EXPECT_TRUE(text.contains(">" + name + " runs<")) << name.toStdString() << " runs: not whole in the legend";
+        EXPECT_TRUE(text.contains(">" + name + " frontier<")) << name.toStdString() << " frontier: not whole in the legend";
+    }
+    EXPECT_FALSE(text.contains(QStringLiteral("…"))) << "an entry was cut short";
+}

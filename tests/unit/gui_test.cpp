@@ -561,3 +561,26 @@ TEST_F(Gui, ExportsTheViewAsShownAndKeepsTheWindowUsable) {
     EXPECT_FALSE(scalex::gui::exportPanel(panel, dir.filePath("iso.gif"), style, &error));
     EXPECT_TRUE(error.contains("iso.gif"));
 }
+
+// The shipped real study: the Gemstones checkpoints open from the menu, each run's last checkpoint
+// is a run in the analyses, and the Pareto view draws the series it has no family for.
+TEST_F(Gui, OpensTheGemstonesExample) {
+    ASSERT_TRUE(window->openGemstonesExample(false)) << window->lastError().toStdString();
+    const auto& runs = window->session()->runs().runs;
+    ASSERT_EQ(runs.size(), 2u * 770);
+    int inAnalysis = 0;
+    for (const auto& r : runs) inAnalysis += window->session()->inAnalysis(r);
+    EXPECT_EQ(inAnalysis, 2 * 22);
+    EXPECT_EQ(window->session()->seriesNames(),
+              (std::vector<std::string>{"fineweb_dclm_losses_combined", "fineweb_edu_losses_combined"}));
+    ASSERT_TRUE(window->showView("pareto"));
+    QApplication::processEvents();
+    auto* pareto = view<ParetoView>();
+    ASSERT_NE(pareto, nullptr);
+    qsizetype points = 0;
+    for (QAbstractSeries* s : pareto->charts()[0]->series())
+        if (auto* scatter = qobject_cast<QScatterSeries*>(s)) points += scatter->count();
+    EXPECT_EQ(points, 44);
+    EXPECT_TRUE(namedLines(pareto->charts()[0]).count("fineweb_dclm_losses_combined frontier"));
+    snapshot("gemstones-pareto");
+}
