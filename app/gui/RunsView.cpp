@@ -130,6 +130,20 @@ bool RunTableModel::setData(const QModelIndex& index, const QVariant& value, int
     return true;
 }
 
+void RunsView::showScopeError(const QString& text) {
+    scopeError_->setVisible(!text.isEmpty());
+    scopeError_->setText(text.isEmpty() ? QString() : QStringLiteral("<font color='%1'>%2</font>").arg(Theme::current().highlight.name(), text.toHtmlEscaped()));
+}
+
+void RunsView::syncScopeFields() {
+    const AnalysisSettings& s = session_->settings();
+    QStringList by, where;
+    for (const auto& c : s.seriesBy) by << QString::fromStdString(c);
+    for (const auto& c : s.scope.where) where << QString::fromStdString(c.text());
+    if (!groupBy_->hasFocus()) groupBy_->setText(by.join(", "));
+    if (!where_->hasFocus()) where_->setText(where.join("; "));
+}
+
 std::vector<ViewTable> RunsView::tables() {
     // The columns the table shows, full values in CSV and JSON, the table's rows in its order.
     data::ExportTable t;
@@ -199,6 +213,23 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
     search_->setPlaceholderText(tr("Search runs…"));
     search_->setClearButtonEnabled(true);
     summary_ = new QLabel(this);
+    groupBy_ = new QLineEdit(this);
+    groupBy_->setObjectName(QStringLiteral("groupBy"));
+    groupBy_->setPlaceholderText(tr("the file's family or model column, else the file name"));
+    groupBy_->setToolTip(tr("Group runs into series by any column or columns, separated by commas (Enter applies)"));
+    where_ = new QLineEdit(this);
+    where_->setObjectName(QStringLiteral("where"));
+    where_->setPlaceholderText(tr("e.g. loss<3.5; model_family=xlstm"));
+    where_->setToolTip(tr("Analyse only runs meeting every condition: COL=VALUE, COL!=VALUE, COL<X, COL>X, COL<=X, COL>=X on any "
+                          "column, separated by ';' (Enter applies)"));
+    scopeError_ = new QLabel(this);
+    scopeError_->setWordWrap(true);
+
+    auto* scope = new QHBoxLayout();
+    scope->addWidget(new QLabel(tr("Group runs by"), this));
+    scope->addWidget(groupBy_, 1);
+    scope->addWidget(new QLabel(tr("Analyse only where"), this));
+    scope->addWidget(where_, 2);
 
     auto* filters = new QHBoxLayout();
     filters->addWidget(new QLabel(tr("Series"), this));
@@ -223,6 +254,8 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(filters);
+    layout->addLayout(scope);
+    layout->addWidget(scopeError_);
     layout->addWidget(table_, 1);
     layout->addWidget(summary_);
 
@@ -238,6 +271,27 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
     for (QComboBox* b : {family_, set_, context_}) connect(b, &QComboBox::currentIndexChanged, this, applyFilters);
     connect(problemsOnly_, &QCheckBox::toggled, this, applyFilters);
     connect(search_, &QLineEdit::textChanged, this, applyFilters);
+    connect(groupBy_, &QLineEdit::editingFinished, this, [this] {
+        std::vector<std::string> columns;
+        for (const QString& c : groupBy_->text().split(',', Qt::SkipEmptyParts))
+            if (!c.trimmed().isEmpty()) columns.push_back(c.trimmed().toStdString());
+        if (columns == session_->settings().seriesBy) return;
+        if (auto e = session_->groupRunsBy(columns)) showScopeError(QString::fromStdString(e->message));
+        else showScopeError({});
+    });
+    connect(where_, &QLineEdit::editingFinished, this, [this] {
+        AnalysisSettings s = session_->settings();
+        s.scope.where.clear();
+        for (const QString& text : where_->text().split(';', Qt::SkipEmptyParts)) {
+            if (text.trimmed().isEmpty()) continue;
+            auto c = analysis::parseCondition(text.trimmed().toStdString());
+            if (!c) return showScopeError(QStringLiteral("'%1': %2").arg(text.trimmed(), QString::fromStdString(c.error().message)));
+            s.scope.where.push_back(*c);
+        }
+        if (auto e = analysis::checkColumns(session_->runs(), s.scope.where)) return showScopeError(QString::fromStdString(e->message));
+        showScopeError({});
+        if (s.scope.where != session_->settings().scope.where) session_->setSettings(s);
+    });
     connect(selectedOnly_, &QCheckBox::toggled, this, [this](bool on) {
         AnalysisSettings s = session_->settings();
         s.scope.allRuns = !on;
@@ -251,6 +305,7 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
     });
     connect(session_, &Session::settingsChanged, this, [this] {
         selectedOnly_->setChecked(!session_->settings().scope.allRuns);
+        syncScopeFields();
         model_->reset();
         updateSummary();
     });
@@ -271,6 +326,8 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
         syncingSelection_ = false;
     });
     selectedOnly_->setChecked(!session_->settings().scope.allRuns);
+    syncScopeFields();
+    showScopeError({});
     refillFilters();
     updateSummary();
 }

@@ -72,6 +72,11 @@ private:
     QComboBox* context_;
     QCheckBox* problemsOnly_;
     QCheckBox* selectedOnly_;
+    QLineEdit* groupBy_;
+    QLineEdit* where_;
+    QLabel* scopeError_;
+    void showScopeError(const QString& text);
+    void syncScopeFields();  // the fields from the session's settings
     QLineEdit* search_;
     QLabel* summary_;
     bool syncingSelection_ = false;

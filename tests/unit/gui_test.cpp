@@ -16,6 +16,8 @@
 #include <QTimer>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
@@ -30,6 +32,7 @@
 #include "app/gui/OptimalView.h"
 #include "app/gui/PlotChart.h"
 #include "app/gui/RooflineView.h"
+#include "app/gui/RunsView.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
 #include "app/gui/ViewPanel.h"
@@ -583,4 +586,52 @@ TEST_F(Gui, OpensTheGemstonesExample) {
     EXPECT_EQ(points, 44);
     EXPECT_TRUE(namedLines(pareto->charts()[0]).count("fineweb_dclm_losses_combined frontier"));
     snapshot("gemstones-pareto");
+}
+
+// The Runs view groups runs by any column and limits the analyses by conditions on any column,
+// with the settings every view and export share; a bad condition is shown and changes nothing.
+TEST_F(Gui, RunsViewGroupsByAnyColumnAndFiltersTheAnalyses) {
+    ASSERT_TRUE(window->showView("runs"));
+    auto* runs = view<RunsView>();
+    ASSERT_NE(runs, nullptr);
+    auto* groupBy = runs->findChild<QLineEdit*>("groupBy");
+    auto* where = runs->findChild<QLineEdit*>("where");
+    ASSERT_TRUE(groupBy && where);
+    Session* session = window->session();
+    auto inAnalysis = [&] {
+        int n = 0;
+        for (const auto& r : session->runs().runs) n += session->inAnalysis(r);
+        return n;
+    };
+    const int before = inAnalysis();
+
+    groupBy->setText("model_family, experiment_set");
+    emit groupBy->editingFinished();
+    EXPECT_EQ(session->settings().seriesBy, (std::vector<std::string>{"model_family", "experiment_set"}));
+    EXPECT_EQ(session->seriesNames().size(), 4u) << "two families times two experiment sets";
+    EXPECT_EQ(session->seriesNames().front().find(" / ") != std::string::npos, true);
+
+    where->setText("loss<3; context_length=8192");
+    emit where->editingFinished();
+    ASSERT_EQ(session->settings().scope.where.size(), 2u);
+    const int filtered = inAnalysis();
+    EXPECT_GT(filtered, 0);
+    EXPECT_LT(filtered, before);
+    for (const auto& r : session->runs().runs)
+        if (session->inAnalysis(r)) {
+            EXPECT_LT(r.loss(), 3);
+            EXPECT_EQ(r.context, 8192);
+        }
+
+    where->setText("loss<<3");
+    emit where->editingFinished();
+    EXPECT_EQ(session->settings().scope.where.size(), 2u) << "a bad condition changes nothing";
+    bool shown = false;
+    for (QLabel* l : runs->findChildren<QLabel*>()) shown = shown || (l->isVisible() && l->text().contains("not a number"));
+    EXPECT_TRUE(shown);
+
+    groupBy->setText("no_such_column");
+    emit groupBy->editingFinished();
+    EXPECT_EQ(session->seriesNames().size(), 4u) << "an unknown column changes nothing";
+    snapshot("runs-scope");
 }
