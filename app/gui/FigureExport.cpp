@@ -41,7 +41,7 @@
 namespace scalex::gui {
 
 QStringList renderableViews() {
-    return {"pareto", "surface", "overtraining", "isoflop", "context", "optimal", "breakdown", "roofline", "inference"};
+    return {"pareto", "curves", "surface", "overtraining", "isoflop", "context", "optimal", "breakdown", "roofline", "inference"};
 }
 
 QString unknownViewError(const QString& view) {

@@ -26,6 +26,7 @@
 #include "app/gui/RecipesDialog.h"
 #include "app/gui/FlopBreakdownView.h"
 #include "app/gui/InferenceView.h"
+#include "app/gui/LossCurvesView.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/OptimalView.h"
 #include "app/gui/RooflineView.h"
@@ -57,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     addPanel(new RunsView(session_, this));
     addPanel(new ParetoView(session_, this));
+    addPanel(new LossCurvesView(session_, this));
     addPanel(new LossSurfaceView(session_, this));
     addPanel(new OverTrainingView(session_, this));
     addPanel(new IsoFlopView(session_, this));

@@ -189,4 +189,28 @@ std::optional<std::pair<std::size_t, std::size_t>> comparedPair(const std::vecto
     return std::nullopt;
 }
 
+// ---- loss curves ----------------------------------------------------------------------------
+
+std::vector<LossCurve> lossCurves(const data::RunTable& table, const AnalysisSettings& settings) {
+    RunFilter filter = settings.scope.filter();
+    filter.includeCheckpoints = true;
+    std::vector<LossCurve> out;
+    std::map<std::pair<std::string, std::string>, std::size_t> index;
+    for (const auto& run : table.runs) {
+        if (!known(run.step) || !settings.scope.containsSeries(run.series) || !passes(run, filter)) continue;
+        const std::string key = !run.runId.empty() ? run.runId : run.name;
+        if (key.empty()) continue;
+        auto [it, fresh] = index.try_emplace({run.series, key}, out.size());
+        if (fresh) out.push_back({run.series, key, {}});
+        out[it->second].checkpoints.push_back(&run);
+    }
+    std::erase_if(out, [](const LossCurve& c) { return c.checkpoints.size() < 2; });
+    for (auto& c : out)
+        // By step; the run's own last checkpoint last on a tie.
+        std::stable_sort(c.checkpoints.begin(), c.checkpoints.end(), [](const data::Run* a, const data::Run* b) {
+            return std::pair{a->step, !a->intermediateCheckpoint} < std::pair{b->step, !b->intermediateCheckpoint};
+        });
+    return out;
+}
+
 }  // namespace scalex::analysis

@@ -105,4 +105,17 @@ std::vector<ParetoAnalysis> paretoAnalyses(const data::RunTable& table, const An
 // (A = xLSTM, B = Transformer), else the first two groups. Empty when there are fewer than two.
 std::optional<std::pair<std::size_t, std::size_t>> comparedPair(const std::vector<ParetoAnalysis>& analyses);
 
+// ---- loss curves ----------------------------------------------------------------------------
+
+// A run's training curve from a table of checkpoints: its rows in step order, the last being the
+// run the other analyses use.
+struct LossCurve {
+    std::string series;
+    std::string run;                          // run id, else name
+    std::vector<const data::Run*> checkpoints;  // ascending step; back() is the run itself
+    const data::Run* last() const { return checkpoints.back(); }
+};
+// The curves of the runs in scope that have more than one checkpoint, in order of first appearance.
+std::vector<LossCurve> lossCurves(const data::RunTable& table, const AnalysisSettings& settings);
+
 }  // namespace scalex::analysis

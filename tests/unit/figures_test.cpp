@@ -206,6 +206,7 @@ TEST_F(Figures, AutomaticHeightMakesRoomForTheWholeLegendAndEveryTitleInASingleC
         ASSERT_TRUE(window->showView(view));
         ViewPanel* panel = window->currentPanel();
         panel->computeNow();
+        if (panel->primaryChart()->series().isEmpty()) continue;  // loss curves: the example has no checkpoints
         const QStringList texts = expectedTexts(*panel);
         const bool twoCharts = panel->charts().size() > 1;
         QTemporaryDir dir;

@@ -26,6 +26,7 @@
 #include "app/gui/ContextView.h"
 #include "app/gui/FigureExport.h"
 #include "app/gui/LogTicks.h"
+#include "app/gui/LossCurvesView.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/InferenceView.h"
@@ -586,6 +587,22 @@ TEST_F(Gui, OpensTheGemstonesExample) {
     EXPECT_EQ(points, 44);
     EXPECT_TRUE(namedLines(pareto->charts()[0]).count("fineweb_dclm_losses_combined frontier"));
     snapshot("gemstones-pareto");
+
+    // The checkpoints as loss curves: one per run and validation set, 35 checkpoints each.
+    ASSERT_TRUE(window->showView("curves"));
+    QApplication::processEvents();
+    auto* curves = view<LossCurvesView>();
+    ASSERT_NE(curves, nullptr);
+    EXPECT_EQ(curves->curveCount(), 44);
+    qsizetype longest = 0, lines = 0;
+    for (QAbstractSeries* s : curves->primaryChart()->series())
+        if (auto* line = qobject_cast<QLineSeries*>(s)) {
+            ++lines;
+            longest = std::max<qsizetype>(longest, line->count());
+        }
+    EXPECT_EQ(lines, 44);
+    EXPECT_EQ(longest, 35);
+    snapshot("gemstones-curves");
 }
 
 // The Runs view groups runs by any column and limits the analyses by conditions on any column,

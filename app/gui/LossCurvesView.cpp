@@ -1,0 +1,113 @@
+#include "app/gui/LossCurvesView.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <algorithm>
+#include <map>
+
+#include "app/gui/PlotChart.h"
+#include "app/gui/RunPoints.h"
+#include "app/gui/Session.h"
+#include "app/gui/Theme.h"
+#include "core/analysis/SeriesAnalyses.h"
+#include "core/data/Series.h"
+
+namespace scalex::gui {
+
+LossCurvesView::LossCurvesView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
+    chart_ = new PlotChart();
+    view_ = new PlotView(chart_, this);
+    axis_ = new QComboBox(this);
+    axis_->setObjectName(QStringLiteral("axis"));
+    axis_->addItem(tr("Training tokens D"), QStringLiteral("tokens"));
+    axis_->addItem(tr("Training compute C"), QStringLiteral("compute"));
+    summary_ = new QLabel(this);
+    summary_->setWordWrap(true);
+    auto* top = new QHBoxLayout();
+    top->addWidget(new QLabel(tr("Over"), this));
+    top->addWidget(axis_);
+    top->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(view_, 1);
+    layout->addWidget(summary_);
+    connect(axis_, &QComboBox::currentIndexChanged, this, &LossCurvesView::redraw);
+    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged})
+        connect(session_, signal, this, &LossCurvesView::redraw);
+    redraw();
+}
+
+QChart* LossCurvesView::primaryChart() const { return chart_; }
+
+void LossCurvesView::redraw() {
+    const Theme& theme = Theme::current();
+    const bool overCompute = axis_->currentData().toString() == QLatin1String("compute");
+    chart_->clearSeries();
+    chart_->setAxes({overCompute ? tr("Training compute C (FLOPs)") : tr("Training tokens D"), true, 1e9, 1e12},
+                    {tr("Validation loss"), true, 2, 5});
+    const auto curves = analysis::lossCurves(session_->runs(), session_->settings());
+    curves_ = static_cast<int>(curves.size());
+    checkpoints_ = 0;
+    // Several series: a colour each; one series: its runs from small to large along a ramp.
+    std::map<std::string, int> perSeries;
+    for (const auto& c : curves) ++perSeries[c.series];
+    std::vector<std::size_t> order(curves.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return curves[a].last()->params < curves[b].last()->params;
+    });
+    const bool oneSeries = perSeries.size() == 1;
+    const bool legendPerRun = curves.size() <= 24;
+    std::map<std::string, bool> listed;
+    std::vector<RunPoint> ends;
+    int rank = 0;
+    for (std::size_t i : order) {
+        const auto& c = curves[i];
+        const QColor colour = oneSeries ? theme.sequential(rank++, static_cast<int>(curves.size()))
+                                        : theme.series(c.series, session_->seriesIndex(c.series));
+        std::vector<QPointF> line;
+        for (const data::Run* r : c.checkpoints) {
+            const double x = overCompute ? r->flops : r->tokens;
+            if (x > 0 && r->loss() > 0) line.push_back({x, r->loss()});
+        }
+        checkpoints_ += static_cast<int>(c.checkpoints.size());
+        QString name = legendPerRun ? QString::fromStdString(c.run) : QString::fromStdString(data::seriesLabel(c.series));
+        auto* s = chart_->addLine(name, colour, line, 1.6);
+        if (!legendPerRun && !listed.emplace(c.series, true).second) PlotChart::hideFromLegend(chart_, s);
+        const data::Run* last = c.last();
+        ends.push_back({{overCompute ? last->flops : last->tokens, last->loss()}, session_->indexOf(last)});
+    }
+    chart_->fitRangesToData(0.05);
+    if (!ends.empty()) {
+        if (QScatterSeries* s = addRunPoints(chart_, session_, tr("runs (last checkpoint)"), theme.foreground, ends, 5))
+            s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        addSelectionRings(chart_, session_, ends);
+    }
+    chart_->setTitle(curves.empty() ? tr("Loss curves") : curves_ == 1 ? tr("Loss curve of 1 run") : tr("Loss curves of %1 runs").arg(curves_));
+    summary_->setText(curves.empty()
+                          ? tr("No loss curves: the runs in scope have one row each. A table of checkpoints (a step column "
+                               "and runs on several rows) is drawn here, one curve per run.")
+                          : tr("%1 checkpoints along %2 runs. Each curve is one training run; its last checkpoint (square) is the "
+                               "run the other views use. A checkpoint's loss is not the loss of a run trained to that point: "
+                               "runs whose learning rate decays to their own end reach lower.")
+                                .arg(checkpoints_)
+                                .arg(curves_));
+    emit explainChanged();
+}
+
+QString LossCurvesView::explainHtml() const {
+    return tr("<h3>Loss curves</h3>"
+              "<p>The validation loss logged at checkpoints along each run's training, over the tokens seen (D) or the "
+              "compute spent (C, as the run table gives or derives it). Both axes are logarithmic.</p>"
+              "<p>Scaling-law fits use finished runs: the end of each curve. Intermediate checkpoints of a run with a "
+              "learning-rate schedule tied to its length are not finished runs of a shorter length.</p>"
+              "<p>Now: %1 curves, %2 checkpoints.</p>")
+        .arg(curves_)
+        .arg(checkpoints_);
+}
+
+}  // namespace scalex::gui
