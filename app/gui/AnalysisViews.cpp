@@ -286,8 +286,26 @@ void OverTrainingView::redraw() {
         PlotChart* chart = charts_[k];
         chart->clearSeries();
         chart->setAxes({tr("Compute C (FLOPs)"), true, 1e18, 1e22}, {tr("Validation loss"), true, 2, 4});
-        chart->setTitle(tr("%1: L(C) per M").arg(labelOf(f)));
-        const auto sel = analysis::computeLossPoints(session_->runs(), session_->filter(f));
+        // One context length: the paper's 8192 where the family's runs have it, else the one with most runs.
+        analysis::RunFilter filter = session_->filter(f);
+        QString scope = labelOf(f);
+        {
+            std::optional<analysis::SeriesGroup> chosen;
+            std::size_t most = 0;
+            for (const auto& g : analysis::seriesGroups(session_->runs(), session_->settings()))
+                if (g.series == accounting::familyName(f)) {
+                    analysis::RunFilter one = filter;
+                    one.context = g.context;
+                    const std::size_t n = analysis::computeLossPoints(session_->runs(), one).points.size();
+                    if (!chosen || g.context == 8192 || (chosen->context != 8192 && n > most)) chosen = g, most = n;
+                }
+            if (chosen) {
+                filter.context = chosen->context;
+                scope = QString::fromStdString(chosen->label());
+            }
+        }
+        chart->setTitle(scope);  // the series and its context; the axes say the rest
+        const auto sel = analysis::computeLossPoints(session_->runs(), filter);
         results_[k] = fit::fitOvertrainingSlopes(sel.points, settings);
         points_[k] = sel.points;
         std::vector<RunPoint> all;
