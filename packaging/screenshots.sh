@@ -11,3 +11,6 @@ for view in runs pareto surface overtraining isoflop context optimal breakdown r
   QT_QPA_PLATFORM=offscreen "$build/app/scalex" --example --view "$view" --size 1280x800 --theme light \
     --screenshot "$out/$view.png" 2>/dev/null
 done
+# Loss curves need checkpoints: the shipped Gemstones study.
+QT_QPA_PLATFORM=offscreen "$build/app/scalex" "$root/datasets/gemstones/fineweb_dclm_losses_combined.jsonl" --view curves \
+  --size 1280x800 --theme light --screenshot "$out/curves.png" 2>/dev/null

@@ -61,7 +61,8 @@ void LossCurvesView::redraw() {
         return curves[a].last()->params < curves[b].last()->params;
     });
     const bool oneSeries = perSeries.size() == 1;
-    const bool legendPerRun = curves.size() <= 24;
+    // A legend entry per run while they fit; past that one per series, the colours ordered by size.
+    const bool legendPerRun = curves.size() <= 8;
     std::map<std::string, bool> listed;
     std::vector<RunPoint> ends;
     int rank = 0;
@@ -91,11 +92,13 @@ void LossCurvesView::redraw() {
     summary_->setText(curves.empty()
                           ? tr("No loss curves: the runs in scope have one row each. A table of checkpoints (a step column "
                                "and runs on several rows) is drawn here, one curve per run.")
-                          : tr("%1 checkpoints along %2 runs. Each curve is one training run; its last checkpoint (square) is the "
-                               "run the other views use. A checkpoint's loss is not the loss of a run trained to that point: "
+                          : tr("%1 checkpoints along %2 runs. Each curve is one training run%3; its last checkpoint (square) is "
+                               "the run the other views use. A checkpoint's loss is not the loss of a run trained to that point: "
                                "runs whose learning rate decays to their own end reach lower.")
                                 .arg(checkpoints_)
-                                .arg(curves_));
+                                .arg(curves_)
+                                .arg(oneSeries && !legendPerRun ? tr(", coloured from the smallest model (dark) to the largest (light)")
+                                                                : QString()));
     emit explainChanged();
 }
 

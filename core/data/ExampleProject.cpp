@@ -17,7 +17,7 @@ Project makeExampleProject(const PaperTables& tables, const ExampleOptions& opti
     p.tables.push_back({kExampleIsoFlopTable, std::move(study.isoflop)});
     p.settings.setFlopConvention("study");
     p.settings.setContextLength(8192);
-    p.settings.setSelectedOnly(false);
+    p.settings.setSelectedOnly(true);  // the default: a selection column, where a table has one, is honoured
     p.settings.setHuberDelta(options.huberDelta);
     p.settings.setGammaMode(GammaMode::Free);
     return p;
