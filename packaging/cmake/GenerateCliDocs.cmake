@@ -176,7 +176,7 @@ foreach(verb IN LISTS verbs)
 endforeach()
 
 string(APPEND man ".SH EXIT STATUS\n.TP\n.B 0\nsuccess\n.TP\n.B 1\nthe input was read but nothing in it is usable (\\fBcheck\\fR)\n.TP\n.B 2\nbad input or options; the message names the file, line and column or the option\n")
-string(APPEND man ".SH FILES\n.TP\n.I /usr/share/scalex/datasets\nthe paper's tables and the generated example runs the program ships\n.TP\n.I ~/.config/Scalex/scalex.conf\nthe window's layout, theme and last project\n")
+string(APPEND man ".SH FILES\n.TP\n.I /usr/share/scalex/datasets\nthe paper's tables, the generated example runs and the Gemstones study (MIT licence) the program ships\n.TP\n.I ~/.config/Scalex/scalex.conf\nthe window's layout, theme and last project\n")
 string(APPEND man ".SH SEE ALSO\n\\fBscalex help\\fR and \\fBscalex\\fR \\fIverb\\fR \\fB\\-\\-help\\fR print the same text.\n")
 file(WRITE ${MAN_OUT} "${man}")
 
