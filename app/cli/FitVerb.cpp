@@ -20,6 +20,7 @@
 #include "core/data/RunTableIo.h"
 #include "core/data/Series.h"
 #include "core/fit/Bootstrap.h"
+#include "core/fit/Extrapolation.h"
 #include "core/fit/IsoFlop.h"
 #include "core/fit/LossSurface.h"
 #include "core/fit/OvertrainingSlopes.h"
@@ -289,6 +290,21 @@ QJsonObject isoFlopJson(const IsoFlopResult& r) {
                                 {"d_opt_observed", l.dOptObserved},
                                 {"d_opt_predicted", l.dOptPredicted}});
     o.insert("leave_one_budget_out", lobo);
+    // How well the laws extrapolate: fitted without the largest budget, predicting it.
+    const auto ex = extrapolateIsoFlop(r);
+    QJsonObject extrapolation{{"n_budgets_fitted", ex.nBudgetsFitted}};
+    QJsonArray held;
+    for (const auto& h : ex.heldOut)
+        held.append(QJsonObject{{"budget", h.budget},
+                                {"n_opt_observed", h.nOptObserved},
+                                {"n_opt_predicted", h.nOptPredicted},
+                                {"n_opt_error", h.nOptError},
+                                {"d_opt_observed", h.dOptObserved},
+                                {"d_opt_predicted", h.dOptPredicted},
+                                {"d_opt_error", h.dOptError}});
+    extrapolation.insert("held_out", held);
+    if (!ex.note.empty()) extrapolation.insert("note", QString::fromStdString(ex.note));
+    o.insert("extrapolation", extrapolation);
     o.insert("warnings", stringsJson(r.warnings));
     return o;
 }
@@ -472,13 +488,15 @@ int runPareto(const QStringList& args) {
                                 "(the study's xLSTM and Transformer, else the first two at one context), the compute "
                                 "ratio at equal loss and the loss gap at equal compute.");
     addCommonOptions(p);
-    p.addOptions({{"samples", "Samples of the comparison over the frontiers' overlap.", "n", "50"}});
+    p.addOptions({{"samples", "Samples of the comparison over the frontiers' overlap.", "n", "50"},
+                  {"resamples", "Bootstrap resamples for the comparison's 95 % intervals (0: none).", "n", "1000"}});
     parseOrThrow(p, args);
     if (p.isSet("help")) {
         printText(p.helpText());
         return kExitOk;
     }
     const int samples = static_cast<int>(*intOption(p, "samples", 2));
+    const int resamples = static_cast<int>(*intOption(p, "resamples", 0));
     Inputs in = readInputs(p);
     const auto analyses = paretoAnalyses(in.table(), in.settings());
     if (analyses.empty()) noRuns(in);
@@ -516,6 +534,20 @@ int runPareto(const QStringList& args) {
             for (const auto& s : cmp.atEqualLoss) eqL.append(QJsonObject{{"loss", s.loss}, {"compute_a", s.computeA}, {"compute_b", s.computeB}});
             c.insert("at_equal_compute", eqC);
             c.insert("at_equal_loss", eqL);
+            if (resamples > 0) {
+                // 95 % intervals: each series' runs resampled, both frontiers recomputed and compared.
+                BootstrapSettings b;
+                b.resamples = resamples;
+                const auto boot = bootstrapParetoRatio(A.points, B.points, {}, b, in.control, samples);
+                QJsonObject intervals;
+                for (const auto& i : boot.intervals)
+                    intervals.insert(QString::fromStdString(i.name),
+                                     QJsonObject{{"lower", i.lower}, {"upper", i.upper}, {"n_valid", i.nValid}});
+                c.insert("intervals", intervals);
+                if (const auto* g = boot.find("geomean_compute_ratio"))
+                    out << "  geometric-mean compute ratio " << cmp.geomeanComputeRatio << ", 95 % [" << g->lower << ", " << g->upper
+                        << "] (" << resamples << " resamples)\n";
+            }
             out << labelOf(A.group) << " vs " << labelOf(B.group) << ": loss gap " << cmp.minLossGap << " to " << cmp.maxLossGap
                 << " at equal compute; " << QString::fromStdString(seriesLabel(B.group.series)) << " needs " << cmp.minComputeRatio
                 << " to " << cmp.maxComputeRatio << " x the compute at equal loss\n";

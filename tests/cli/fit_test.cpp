@@ -127,6 +127,12 @@ TEST(FitVerb, SlopesAndParetoOnTheTokenParamRuns) {
     EXPECT_EQ(cmp["a"].toString(), "xlstm");
     EXPECT_EQ(cmp["b"].toString(), "transformer");
     EXPECT_GT(cmp["min_compute_ratio"].toDouble(), 1.0);
+    // The comparison's 95 % bootstrap interval holds the estimate and stays above 1.
+    const QJsonObject geomean = cmp["intervals"].toObject()["geomean_compute_ratio"].toObject();
+    EXPECT_GT(geomean["n_valid"].toInt(), 900);
+    EXPECT_GT(geomean["lower"].toDouble(), 1.0);
+    EXPECT_LT(geomean["lower"].toDouble(), cmp["geomean_compute_ratio"].toDouble());
+    EXPECT_GT(geomean["upper"].toDouble(), cmp["geomean_compute_ratio"].toDouble());
     for (const auto& e : p.json()["series"].toArray()) EXPECT_FALSE(e.toObject()["frontier"].toArray().isEmpty());
 }
 

@@ -285,6 +285,11 @@ TEST(Outliers, TheStudysSpikesAreFoundWithEveryRunIncluded) {
     deselected.sort();
     EXPECT_EQ(flagged, deselected);
     EXPECT_EQ(flagged.size(), 3);
+    // The law fitted without its largest budget predicts the optimum there.
+    const QJsonArray held = j["extrapolation"].toObject()["held_out"].toArray();
+    ASSERT_EQ(held.size(), 1);
+    EXPECT_EQ(held[0].toObject()["budget"].toDouble(), 1e20);
+    EXPECT_LT(std::abs(held[0].toObject()["n_opt_error"].toDouble()), 0.02);
     // --keep-outliers takes them back: the exponent the spikes give.
     const auto kept = runScalex({"fit", "isoflop", "--data", isoflop8192(), "--all-runs", "--keep-outliers", "--budget-range", "5e18", "2e20", "--json"});
     ASSERT_EQ(kept.exitCode, 0) << kept.err.toStdString();
