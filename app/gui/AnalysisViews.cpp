@@ -699,6 +699,8 @@ void IsoFlopView::recompute() {
         }
         results_[k] = a.result;
         outliers_[k] = a.outliers.size();
+        outlierRuns_[k].clear();
+        for (const auto& o : a.outliers) outlierRuns_[k].push_back(session_->indexOf(o.run));
         settingsUsed[k] = a.settings;
         bands_[k].reset();
     }
@@ -816,13 +818,26 @@ void IsoFlopView::redraw() {
     const std::vector<int> families = chosen == 2 ? std::vector<int>{0, 1} : std::vector<int>{chosen};
 
     profileChart_->clearSeries();
-    profileChart_->setTitle(chosen == 2 ? tr("IsoFLOP profiles")
-                                        : tr("%1 IsoFLOP profiles").arg(labelOf(chosen ? Family::Xlstm : Family::Transformer)));
+    // The title says the context length of the runs shown.
+    auto contextOf = [&](int k) { return context_[k] > 0 ? tr(", T = %1").arg(context_[k]) : QString(); };
+    profileChart_->setTitle(chosen == 2 ? (context_[0] == context_[1] ? tr("IsoFLOP profiles%1").arg(contextOf(0)) : tr("IsoFLOP profiles"))
+                                        : tr("%1 IsoFLOP profiles%2").arg(labelOf(chosen ? Family::Xlstm : Family::Transformer), contextOf(chosen)));
     std::vector<double> budgets;
     for (int k : families)
         for (const auto& prof : results_[k].profiles) budgets.push_back(prof.budget);
     std::set<QString> listed;
     drawProfiles(profileChart_, results_, runIndex_, families, budgets, true, true, &listed);
+    // The runs left out as outliers, hollow in the highlight colour, still selectable.
+    std::vector<RunPoint> leftOut;
+    for (int k : families)
+        for (int run : outlierRuns_[k]) {
+            const data::Run& r = session_->runs().runs[static_cast<std::size_t>(run)];
+            leftOut.push_back({{axis_->currentIndex() == 1 ? r.tokens : r.params, r.loss()}, run});
+        }
+    if (QScatterSeries* s = addRunPoints(profileChart_, session_, tr("left out as outliers"), theme.highlight, leftOut, 9)) {
+        s->setColor(Qt::transparent);
+        s->setBorderColor(theme.highlight);
+    }
 
     // Right: N*(H) or D*(H) for both families.
     lawChart_->clearSeries();

@@ -652,3 +652,26 @@ TEST_F(Gui, RunsViewGroupsByAnyColumnAndFiltersTheAnalyses) {
     EXPECT_EQ(session->seriesNames().size(), 4u) << "an unknown column changes nothing";
     snapshot("runs-scope");
 }
+
+// With every run of the study's file in, the IsoFLOP view leaves the three loss spikes out, draws
+// them apart, and its law is the one `scalex fit isoflop --all-runs` gives.
+TEST_F(Gui, IsoFlopViewDrawsTheOutliersItLeavesOut) {
+    SCALEX_REQUIRE_SHARED();
+    ASSERT_TRUE(window->openPath(scalex::test::sharedPath("data/xlstm/runs_isoflop_llama_ctx8192.csv"), false))
+        << window->lastError().toStdString();
+    AnalysisSettings s = window->session()->settings();
+    s.scope.allRuns = true;
+    window->session()->setSettings(s);
+    ASSERT_TRUE(window->showView("isoflop"));
+    auto* iso = view<IsoFlopView>();
+    ASSERT_NE(iso, nullptr);
+    iso->computeNow();
+    QApplication::processEvents();
+    qsizetype leftOut = -1;
+    for (QAbstractSeries* series : iso->charts()[0]->series())
+        if (series->name() == "left out as outliers") leftOut = static_cast<QScatterSeries*>(series)->count();
+    EXPECT_EQ(leftOut, 3);
+    EXPECT_NEAR(iso->result(false).nOptLaw->exponent, 0.5749, 0.005);
+    EXPECT_EQ(iso->charts()[0]->title(), "Transformer IsoFLOP profiles, T = 8192");
+    snapshot("isoflop-outliers");
+}
