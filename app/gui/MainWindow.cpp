@@ -269,6 +269,7 @@ void MainWindow::projectOpened(const QString& label) {
     statusProject_->setText(session_->sourceLabel());
     setWindowTitle(QStringLiteral("%1 — Scalex").arg(label));
     refreshRecentMenu();
+    if (!session_->settingsProblem().isEmpty()) statusBar()->showMessage(session_->settingsProblem(), 30000);
 }
 
 bool MainWindow::openPath(const QString& path, bool interactive) {

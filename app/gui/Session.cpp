@@ -92,7 +92,11 @@ void Session::setProject(data::Project project, const QString& path) {
     if (project_.generated && !sourceLabel_.contains(QLatin1String("enerated")))
         sourceLabel_ += tr(" (generated example data)");
     // A project's settings were checked when it was read; what cannot be used falls back to the defaults.
-    settings_ = analysis::AnalysisSettings::fromProject(project_.settings).value_or(analysis::AnalysisSettings{});
+    const auto settings = analysis::AnalysisSettings::fromProject(project_.settings);
+    settings_ = settings.value_or(analysis::AnalysisSettings{});
+    settingsProblem_ = settings ? QString()
+                                : tr("the project's analysis settings could not be used (%1); the defaults apply")
+                                      .arg(QString::fromStdString(settings.error().toString()));
     mergeTables();
     fitted_ = {};
     selection_.clear();

@@ -31,6 +31,8 @@ public:
     const AnalysisSettings& settings() const { return settings_; }
     accounting::FlopConvention convention() const;
     QString sourceLabel() const { return sourceLabel_; }
+    // Why the opened project's analysis settings were replaced by the defaults; empty when they were used.
+    QString settingsProblem() const { return settingsProblem_; }
 
     // Replaces everything with one run table (a project of one table named after the file).
     void setRuns(data::RunTable runs, const QString& label);
@@ -102,6 +104,7 @@ private:
     AnalysisSettings settings_;
     QSet<int> selection_;
     QString sourceLabel_;
+    QString settingsProblem_;
     QString projectPath_;
     data::Project project_;
     std::vector<std::pair<std::size_t, std::size_t>> origin_;  // merged run -> (table, row)
