@@ -820,8 +820,9 @@ void IsoFlopView::redraw() {
     profileChart_->clearSeries();
     // The title says the context length of the runs shown.
     auto contextOf = [&](int k) { return context_[k] > 0 ? tr(", T = %1").arg(context_[k]) : QString(); };
-    profileChart_->setTitle(chosen == 2 ? (context_[0] == context_[1] ? tr("IsoFLOP profiles%1").arg(contextOf(0)) : tr("IsoFLOP profiles"))
-                                        : tr("%1 IsoFLOP profiles%2").arg(labelOf(chosen ? Family::Xlstm : Family::Transformer), contextOf(chosen)));
+    // Short enough for a single-column figure.
+    profileChart_->setTitle(chosen == 2 ? (context_[0] == context_[1] && context_[0] > 0 ? tr("IsoFLOP%1").arg(contextOf(0)) : tr("IsoFLOP profiles"))
+                                        : tr("%1%2").arg(labelOf(chosen ? Family::Xlstm : Family::Transformer), contextOf(chosen)));
     std::vector<double> budgets;
     for (int k : families)
         for (const auto& prof : results_[k].profiles) budgets.push_back(prof.budget);

@@ -446,7 +446,7 @@ TEST_F(Gui, IsoFlopProfilesOfBothFamiliesInOneChart) {
     family->setCurrentIndex(family->findText("both families"));
     ASSERT_EQ(family->currentIndex(), 2);
     QChart* chart = isoflop->charts().front();
-    EXPECT_EQ(chart->title(), "IsoFLOP profiles");
+    EXPECT_EQ(chart->title(), "IsoFLOP, T = 8192");
     qsizetype discs = 0, squares = 0;
     std::vector<QScatterSeries*> minima;
     for (QAbstractSeries* s : chart->series())
@@ -491,7 +491,7 @@ TEST_F(Gui, IsoFlopProfilesOfBothFamiliesInOneChart) {
     EXPECT_LT(law->rmseLog, 0.01) << "within 1 % of one curve";
     EXPECT_TRUE(namedLines(chart).count(QStringLiteral("one fit to all minima, η = %1").arg(-law->exponent, 0, 'f', 3)));
     family->setCurrentIndex(0);
-    EXPECT_EQ(isoflop->charts().front()->title(), "Transformer IsoFLOP profiles");
+    EXPECT_EQ(isoflop->charts().front()->title(), "Transformer, T = 8192");
 }
 
 // The paper's Fig. 5: the IsoFLOP profiles of both families at each context length of the runs
@@ -672,6 +672,6 @@ TEST_F(Gui, IsoFlopViewDrawsTheOutliersItLeavesOut) {
         if (series->name() == "left out as outliers") leftOut = static_cast<QScatterSeries*>(series)->count();
     EXPECT_EQ(leftOut, 3);
     EXPECT_NEAR(iso->result(false).nOptLaw->exponent, 0.5749, 0.005);
-    EXPECT_EQ(iso->charts()[0]->title(), "Transformer IsoFLOP profiles, T = 8192");
+    EXPECT_EQ(iso->charts()[0]->title(), "Transformer, T = 8192");
     snapshot("isoflop-outliers");
 }
