@@ -1,4 +1,5 @@
 #include "core/fit/Bootstrap.h"
+#include "core/fit/SplitMix64.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,25 +13,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// SplitMix64: a small, well-mixed generator whose sequence is fixed by its seed on every
-// platform (unlike std::uniform_int_distribution, whose algorithm the library chooses).
-struct SplitMix64 {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    // Uniform in [0, n) without modulo bias.
-    std::size_t below(std::size_t n) {
-        const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % n;
-        std::uint64_t x;
-        do x = next();
-        while (x >= limit);
-        return static_cast<std::size_t>(x % n);
-    }
-};
 
 std::string label(const char* name, double value) {
     std::ostringstream s;

@@ -1,4 +1,5 @@
 #include "core/fit/Outliers.h"
+#include "core/fit/SplitMix64.h"
 
 #include <Eigen/Dense>
 
@@ -31,16 +32,6 @@ double median(std::vector<double> v) {
     return 0.5 * (hi + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(m)));
 }
 
-// SplitMix64 (as in Bootstrap.cpp): a fixed sequence on every platform.
-struct SplitMix64 {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-};
 
 struct Design {
     Eigen::MatrixXd X;  // n × p, standardised x

@@ -7,6 +7,7 @@
 #include <numbers>
 #include <vector>
 
+#include "core/fit/SplitMix64.h"
 #include "core/fit/IsoFlop.h"
 #include "core/fit/LossSurface.h"
 
@@ -16,15 +17,8 @@ inline fit::LossSurfaceParams paperTransformerSurface() {
     return {11.991645508166412, 13.358052366479297, 0.011886071809610684, 0.5273282897933977, 0.5081704843697762, 0.29337754245432907};
 }
 
-struct SyntheticRng {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+struct SyntheticRng : fit::SplitMix64 {
+    using fit::SplitMix64::uniform;
     double uniform(double a, double b) { return a + (b - a) * uniform(); }
     double normal() {
         const double u = 1.0 - uniform(), v = uniform();
