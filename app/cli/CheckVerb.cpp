@@ -192,7 +192,7 @@ int verbCheck(const QStringList& args) {
             if (*r.selectedInPaper) ++selected;
         }
         if (r.problems.empty()) continue;
-        const QString who = QString::fromStdString(!r.runId.empty() ? r.runId : r.name);
+        const QString who = QString::fromStdString(runLabel(r));
         QStringList reasons;
         QJsonArray reasonsJson;
         for (const auto& reason : r.problems) {

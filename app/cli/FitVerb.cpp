@@ -34,7 +34,6 @@ using namespace scalex::analysis;
 
 namespace {
 
-QString familyText(accounting::Family f) { return QString::fromUtf8(familyName(f).data(), static_cast<qsizetype>(familyName(f).size())); }
 
 QJsonArray stringsJson(const std::vector<std::string>& v) {
     QJsonArray a;
@@ -58,7 +57,8 @@ void addCommonOptions(QCommandLineParser& p) {
         {"data", "Run table (CSV, TSV, JSON, JSON Lines, optionally .gz) or .scalex project; may be given more than once.", "file"},
         {"threads", "Worker threads (default: every core).", "n"},
         {"json", "Print one JSON object."},
-        {"keep-outliers", "isoflop: keep the runs far from their IsoFLOP profile in the fits (by default they are left out and listed)."},
+        {"keep-outliers", "Keep the runs far from their curve (IsoFLOP profile, L(N,D) surface, over-training line) in the fits; "
+                          "by default they are left out and listed."},
     });
     addScopeOptions(p);
 }
@@ -148,6 +148,7 @@ void addLndOptions(QCommandLineParser& p) {
         {"gamma", "free (fit gamma) or 1 (Hoffmann et al.).", "free|1", "free"},
         {"grid", "Initialisations: paper (the 8000-start grid) or a grid file (lines `logA: 0 5 10`, ...).", "paper|file", "paper"},
         {"exhaustive", "Run every start to the tight tolerance (slower; no screening)."},
+        {"no-extrapolation", "lnd: skip the extrapolation check (a second fit without the largest model size)."},
     });
 }
 
@@ -178,6 +179,25 @@ LossSurfaceSettings lndSettings(const QCommandLineParser& p, AnalysisSettings& s
     return s;
 }
 
+// The runs an analysis left out as outliers, one JSON object each (`groupKey`: what the check's
+// group is, e.g. the IsoFLOP budget), and a line each for the text output.
+QJsonArray outliersJson(const std::vector<FlaggedRun>& flagged, const char* groupKey, QTextStream& out) {
+    QJsonArray arr;
+    for (const auto& f : flagged) {
+        const QString id = QString::fromStdString(runLabel(*f.run));
+        QJsonObject o{{"run", id},
+                      {"line", f.run->sourceLine},
+                      {"loss", f.outlier.observed},
+                      {"expected", f.outlier.expected},
+                      {"robust_sigmas", f.outlier.robustSigmas},
+                      {"reason", QString::fromStdString(f.outlier.reason)}};
+        if (groupKey) o.insert(QLatin1String(groupKey), f.outlier.group);
+        arr.append(o);
+        out << "outlier left out: " << QString::fromStdString(describeRun(*f.run, f.outlier.reason)) << "\n";
+    }
+    return arr;
+}
+
 QJsonObject lndJson(const LossSurfaceFit& fit, const LossSurfaceSettings& s) {
     QJsonObject o = paramsJson(fit.best);
     QJsonArray starts;
@@ -203,6 +223,34 @@ QJsonObject lndJson(const LossSurfaceFit& fit, const LossSurfaceSettings& s) {
     o.insert("rmse_log", fit.quality.rmseLog);
     o.insert("seconds", fit.seconds);
     o.insert("warnings", stringsJson(fit.warnings));
+    return o;
+}
+
+// How well the surface extrapolates: fitted without the largest model size, predicting its runs.
+QJsonObject lndExtrapolationJson(const LossSurfaceAnalysis& a, const LossSurfaceSettings& s, const FitControl& control,
+                                 QTextStream& out) {
+    const auto ex = extrapolateLossSurface(a.points, s, {}, control);
+    QJsonObject o{{"held_out_by", "params"}};
+    if (!ex.note.empty()) {
+        o.insert("note", QString::fromStdString(ex.note));
+        out << "  extrapolation: " << QString::fromStdString(ex.note) << "\n";
+        return o;
+    }
+    QJsonArray held;
+    for (const auto& r : ex.heldOut)
+        held.append(QJsonObject{{"run", QString::fromStdString(runLabel(*a.runs[r.index]))},
+                                {"params", r.params},
+                                {"tokens", r.tokens},
+                                {"loss", r.observed},
+                                {"predicted", r.predicted},
+                                {"error", r.error}});
+    o.insert("n_fitted", ex.fit.nPoints);
+    o.insert("held_out", held);
+    o.insert("mean_error", ex.meanError);
+    o.insert("mean_abs_error", ex.meanAbsError);
+    o.insert("max_abs_error", ex.maxAbsError);
+    out << "  extrapolation: fitted without the largest model (" << ex.heldOut.size() << " runs), its loss predicted with mean |error| "
+        << QString::number(100 * ex.meanAbsError, 'f', 2) << " %, max " << QString::number(100 * ex.maxAbsError, 'f', 2) << " %\n";
     return o;
 }
 
@@ -233,8 +281,11 @@ int runLnd(const QStringList& args) {
             continue;
         }
         const auto& fit = a.fit;
-        results.push_back({g, lndJson(fit, s)});
         if (groups.size() > 1) out << labelOf(g) << ":\n";
+        QJsonObject o = lndJson(fit, s);
+        o.insert("outliers", outliersJson(a.outliers, nullptr, out));
+        if (!p.isSet("no-extrapolation")) o.insert("extrapolation", lndExtrapolationJson(a, s, in.control, out));
+        results.push_back({g, o});
         out << "L(N,D) fit on " << fit.nPoints << " runs, " << fit.nStarts << " starts (" << fit.nConverged << " converged), "
             << QString::number(fit.seconds, 'f', 2) << " s\n";
         out << "  log A = " << fit.best.logA << ", log B = " << fit.best.logB << ", log E = " << fit.best.logE << "\n";
@@ -344,19 +395,7 @@ int runIsoFlop(const QStringList& rawArgs) {
     QTextStream out(&t);
     for (const auto& a : analyses) {
         QJsonObject o = isoFlopJson(a.result);
-        QJsonArray outliers;
-        for (const auto& f : a.outliers) {
-            outliers.append(QJsonObject{{"run", QString::fromStdString(!f.run->runId.empty() ? f.run->runId : f.run->name)},
-                                        {"line", f.run->sourceLine},
-                                        {"budget", f.outlier.group},
-                                        {"loss", f.outlier.observed},
-                                        {"expected", f.outlier.expected},
-                                        {"robust_sigmas", f.outlier.robustSigmas},
-                                        {"reason", QString::fromStdString(f.outlier.reason)}});
-            out << "outlier left out: run " << QString::fromStdString(!f.run->runId.empty() ? f.run->runId : f.run->name)
-                << " (line " << f.run->sourceLine << "): " << QString::fromStdString(f.outlier.reason) << "\n";
-        }
-        o.insert("outliers", outliers);
+        o.insert("outliers", outliersJson(a.outliers, "budget", out));
         results.push_back({a.group, o});
         if (analyses.size() > 1) out << labelOf(a.group) << ":\n";
         for (const auto& pr : a.result.profiles)
@@ -431,6 +470,23 @@ QJsonObject slopesJson(const SlopeResult& r) {
     return {{"groups", groups}, {"n_ungrouped", static_cast<qint64>(r.ungrouped.size())}};
 }
 
+// How well each ratio group's line extrapolates: fitted without its largest-compute run, predicting it.
+QJsonArray slopesExtrapolationJson(const SlopeAnalysis& a, const SlopeSettings& s, QTextStream& out) {
+    QJsonArray arr;
+    for (const auto& pr : extrapolateSlopes(a.points, s)) {
+        const auto* run = a.runs[pr.index];
+        arr.append(QJsonObject{{"ratio", pr.ratio},
+                               {"run", QString::fromStdString(runLabel(*run))},
+                               {"flops", pr.flops},
+                               {"loss", pr.observed},
+                               {"predicted", pr.predicted},
+                               {"error", pr.error}});
+        out << "  M = " << pr.ratio << ": fitted without its largest-compute run, predicts its loss with error "
+            << QString::number(100 * pr.error, 'f', 2) << " %\n";
+    }
+    return arr;
+}
+
 void addSlopeOptions(QCommandLineParser& p) {
     p.addOptions({
         {"ratios", "Nominal tokens/param ratios (repeatable; default 22 44 110 220 550 1100 2200).", "M"},
@@ -466,8 +522,11 @@ int runSlopes(const QStringList& args) {
     QString t;
     QTextStream out(&t);
     for (const auto& a : analyses) {
-        results.push_back({a.group, slopesJson(a.result)});
         out << labelOf(a.group) << ":\n";
+        QJsonObject o = slopesJson(a.result);
+        o.insert("outliers", outliersJson(a.outliers, "ratio", out));
+        o.insert("extrapolation", slopesExtrapolationJson(a, s, out));
+        results.push_back({a.group, o});
         for (const auto& grp : a.result.groups)
             out << "  M = " << grp.ratio << ": "
                 << (grp.fitted ? QString::number(grp.runs.size()) + " runs, eta = " + QString::number(grp.eta, 'f', 4)
@@ -510,7 +569,7 @@ int runPareto(const QStringList& args) {
             const Run* run = a.runs[fp.index];
             pts.append(QJsonObject{{"flops", fp.flops},
                                    {"loss", fp.loss},
-                                   {"run", QString::fromStdString(!run->runId.empty() ? run->runId : run->name)},
+                                   {"run", QString::fromStdString(runLabel(*run))},
                                    {"line", run->sourceLine}});
         }
         results.push_back({a.group, QJsonObject{{"frontier", pts}, {"n_runs", static_cast<qint64>(a.points.size())}}});

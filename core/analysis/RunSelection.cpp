@@ -1,5 +1,7 @@
 #include "core/analysis/RunSelection.h"
 
+#include "core/data/Series.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -31,8 +33,8 @@ bool passes(const Run& run, const RunFilter& filter) {
 }
 
 std::string describeRun(const Run& run, const std::string& why) {
-    std::string id = !run.runId.empty() ? run.runId : (!run.name.empty() ? run.name : std::string("?"));
-    std::string s = "run " + id;
+    if (run.runId.empty() && run.name.empty()) return "run at " + data::runLabel(run) + ": " + why;
+    std::string s = "run " + data::runLabel(run);
     if (run.sourceLine > 0) s += " (line " + std::to_string(run.sourceLine) + ")";
     return s + ": " + why;
 }

@@ -53,6 +53,38 @@ std::vector<SeriesGroup> seriesGroups(const data::RunTable& table, const Analysi
     return out;
 }
 
+// ---- outliers -------------------------------------------------------------------------------
+
+namespace {
+
+// Takes the runs a check flagged out of `points` and `runs` (parallel), except those the user
+// ticked back in, and returns them with their reasons.
+template <class Point>
+std::vector<FlaggedRun> leaveOutFlagged(const fit::OutlierCheck& check, std::vector<Point>& points,
+                                        std::vector<const data::Run*>& runs) {
+    std::vector<FlaggedRun> flagged;
+    std::vector<bool> drop(points.size(), false);
+    for (const auto& o : check.outliers) {
+        const data::Run* run = runs[o.index];
+        if (run->userIncluded.value_or(false)) continue;
+        drop[o.index] = true;
+        flagged.push_back({run, o});
+    }
+    if (flagged.empty()) return flagged;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < points.size(); ++i)
+        if (!drop[i]) {
+            points[kept] = points[i];
+            runs[kept] = runs[i];
+            ++kept;
+        }
+    points.resize(kept);
+    runs.resize(kept);
+    return flagged;
+}
+
+}  // namespace
+
 // ---- IsoFLOP --------------------------------------------------------------------------------
 
 fit::IsoFlopSettings isoFlopSettingsFor(const std::vector<const data::Run*>& runs, const AnalysisSettings& settings,
@@ -83,26 +115,10 @@ IsoFlopAnalysis isoFlopAnalysis(const data::RunTable& table, const AnalysisSetti
     auto sel = isoFlopRuns(table, group.filter);
     a.skipped = std::move(sel.skipped);
     a.settings = isoFlopSettingsFor(sel.runs, settings, base, budgetsGiven);
-    std::vector<fit::IsoFlopRun> points;
-    if (settings.keepOutliers) {
-        points = std::move(sel.points);
-        a.runs = std::move(sel.runs);
-    } else {
-        // Runs far from their profile are left out, unless the user ticked them in.
-        const fit::OutlierCheck check = fit::findIsoFlopOutliers(sel.points, a.settings);
-        std::vector<bool> drop(sel.points.size(), false);
-        for (const auto& o : check.outliers) {
-            const data::Run* run = sel.runs[o.index];
-            if (run->userIncluded.value_or(false)) continue;
-            drop[o.index] = true;
-            a.outliers.push_back({run, o});
-        }
-        for (std::size_t i = 0; i < sel.points.size(); ++i)
-            if (!drop[i]) {
-                points.push_back(sel.points[i]);
-                a.runs.push_back(sel.runs[i]);
-            }
-    }
+    if (!settings.keepOutliers)
+        a.outliers = leaveOutFlagged(fit::findIsoFlopOutliers(sel.points, a.settings), sel.points, sel.runs);
+    std::vector<fit::IsoFlopRun> points = std::move(sel.points);
+    a.runs = std::move(sel.runs);
     a.result = fit::fitIsoFlop(points, a.settings);
     for (const auto& s : a.skipped) a.result.warnings.push_back("left out " + s);
     return a;
@@ -123,7 +139,7 @@ fit::LossSurfaceSettings lossSurfaceSettings(const AnalysisSettings& settings, f
     return base;
 }
 
-LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const AnalysisSettings&, const SeriesGroup& group,
+LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
                                         const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control) {
     LossSurfaceAnalysis a;
     a.group = group;
@@ -138,6 +154,12 @@ LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const Analy
         return a;
     }
     a.fit = fit::fitLossSurface(a.points, fitSettings, control);
+    if (!settings.keepOutliers && !a.fit.cancelled) {
+        // Runs far from the surface fitted to every run (its Huber loss bounds a spike's pull)
+        // are left out and the surface refitted without them.
+        a.outliers = leaveOutFlagged(fit::findLossSurfaceOutliers(a.points, a.fit.best), a.points, a.runs);
+        if (!a.outliers.empty()) a.fit = fit::fitLossSurface(a.points, fitSettings, control);
+    }
     for (const auto& s : a.skipped) a.fit.warnings.push_back("left out " + s);
     return a;
 }
@@ -156,7 +178,10 @@ std::vector<SlopeAnalysis> slopeAnalyses(const data::RunTable& table, const Anal
     std::vector<SlopeAnalysis> out;
     for (const auto& g : seriesGroups(table, settings)) {
         auto sel = computeLossPoints(table, g.filter);
-        SlopeAnalysis a{g, fit::fitOvertrainingSlopes(sel.points, slopeSettings), std::move(sel.points), std::move(sel.runs)};
+        SlopeAnalysis a{g, {}, std::move(sel.points), std::move(sel.runs), {}};
+        if (!settings.keepOutliers)
+            a.outliers = leaveOutFlagged(fit::findSlopeOutliers(a.points, slopeSettings), a.points, a.runs);
+        a.result = fit::fitOvertrainingSlopes(a.points, slopeSettings);
         out.push_back(std::move(a));
     }
     return out;

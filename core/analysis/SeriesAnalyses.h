@@ -34,13 +34,13 @@ struct SeriesGroup {
 std::vector<SeriesGroup> seriesGroups(const data::RunTable& table, const AnalysisSettings& settings,
                                       std::optional<data::ExperimentSet> set = std::nullopt);
 
-// ---- IsoFLOP --------------------------------------------------------------------------------
-
 // A run left out of a fit as an outlier, with the reason.
 struct FlaggedRun {
     const data::Run* run = nullptr;
     fit::RunOutlier outlier;
 };
+
+// ---- IsoFLOP --------------------------------------------------------------------------------
 
 struct IsoFlopAnalysis {
     SeriesGroup group;
@@ -69,6 +69,7 @@ struct LossSurfaceAnalysis {
     std::vector<fit::LossPoint> points;
     std::vector<const data::Run*> runs;
     std::vector<std::string> skipped;
+    std::vector<FlaggedRun> outliers;  // far from the surface fitted to every run, left out (keepOutliers: none)
     std::optional<std::string> error;  // too few runs to fit
 };
 
@@ -85,8 +86,9 @@ std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table
 struct SlopeAnalysis {
     SeriesGroup group;
     fit::SlopeResult result;
-    std::vector<fit::ComputeLossPoint> points;
+    std::vector<fit::ComputeLossPoint> points;  // the runs fitted (outliers not among them)
     std::vector<const data::Run*> runs;
+    std::vector<FlaggedRun> outliers;  // off their ratio group's line, left out (keepOutliers: none)
 };
 std::vector<SlopeAnalysis> slopeAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
                                          const fit::SlopeSettings& slopeSettings = {});

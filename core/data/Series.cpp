@@ -161,4 +161,10 @@ std::string seriesLabel(const std::string& series) {
     return series;
 }
 
+std::string runLabel(const Run& run) {
+    if (!run.runId.empty()) return run.runId;
+    if (!run.name.empty()) return run.name;
+    return run.sourceLine > 0 ? "line " + std::to_string(run.sourceLine) : std::string("?");
+}
+
 }  // namespace scalex::data

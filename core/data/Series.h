@@ -36,4 +36,7 @@ std::vector<std::string> seriesNames(const RunTable& table);
 // anything else as it is.
 std::string seriesLabel(const std::string& series);
 
+// What names a run to a person: its run id, else its name, else "line N" of its file.
+std::string runLabel(const Run& run);
+
 }  // namespace scalex::data

@@ -405,6 +405,7 @@ OutlierCheck findSlopeOutliers(std::span<const ComputeLossPoint> points, const S
         checkGroup(members[k], x, y, 1, 0, settings.ratios[k], "M = " + numberText(settings.ratios[k]) + " line", " in ln L", logUnits,
                    check);
     }
+    std::erase_if(check.outliers, [&](const RunOutlier& r) { return std::abs(std::expm1(r.residual)) < o.minExcessGlobal; });
     sortOutliers(check);
     return check;
 }
@@ -435,7 +436,7 @@ OutlierCheck findLossSurfaceOutliers(std::span<const LossPoint> points, const Lo
         const std::size_t i = valid[k];
         const double sig = r[k] / s;
         check.robustSigmas[i] = sig;
-        if (!isFlagged(sig, o)) continue;
+        if (!isFlagged(sig, o) || std::abs(std::expm1(r[k])) < o.minExcessGlobal) continue;
         RunOutlier out;
         out.index = i;
         out.observed = std::log(points[i].loss);
