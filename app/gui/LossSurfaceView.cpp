@@ -13,47 +13,33 @@
 #include <QtConcurrent/QtConcurrent>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
+#include <QSignalBlocker>
 #include <cmath>
+#include <limits>
+#include <set>
 
 #include "app/gui/LogTicks.h"
 #include "app/gui/PlotChart.h"
+#include "app/gui/RunPoints.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "core/analysis/ExportTables.h"
 #include "core/analysis/RunSelection.h"
+#include "core/data/Series.h"
 #include "core/fit/ComputeOptimal.h"
 #include "core/fit/PowerLaw.h"
 
 namespace scalex::gui {
 
-using accounting::Family;
-
-namespace {
-
-// Training compute per token as a function of N, from the runs themselves (C / D), so iso-FLOP
-// lines follow the table's own FLOP convention; 6N where the runs carry no C.
-fit::PowerLaw computePerToken(const data::RunTable& table, Family family) {
-    std::vector<double> n, c;
-    for (const auto& r : table.runs)
-        if (r.family == family && data::known(r.flops) && data::known(r.tokens) && r.params > 0 && r.tokens > 0) {
-            n.push_back(r.params);
-            c.push_back(r.flops / r.tokens);
-        }
-    if (auto law = fit::fitPowerLaw(n, c)) return *law;
-    fit::PowerLaw sixN;
-    sixN.coefficient = 6;
-    sixN.exponent = 1;
-    return sixN;
-}
-
-}  // namespace
-
 LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
     chart_ = new PlotChart();
     view_ = new PlotView(chart_, this);
-    family_ = new QComboBox(this);
-    family_->setObjectName(QStringLiteral("family"));
-    family_->addItem(tr("Transformer"), static_cast<int>(Family::Transformer));
-    family_->addItem(tr("xLSTM"), static_cast<int>(Family::Xlstm));
+    series_ = new QComboBox(this);
+    series_->setObjectName(QStringLiteral("series"));
+    series_->setToolTip(tr("The series whose runs are fitted"));
+    context_ = new QComboBox(this);
+    context_->setObjectName(QStringLiteral("context"));
+    context_->setToolTip(tr("Training context length of the runs fitted: the surface has no term for it, so one at a time"));
     delta_ = new QComboBox(this);
     delta_->setObjectName(QStringLiteral("delta"));
     for (double d : {1e-4, 1e-3, 1e-2, 1e-1}) delta_->addItem(QString::number(d, 'g'), d);
@@ -83,7 +69,8 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent) : ViewPanel(
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* form = new QFormLayout();
-    form->addRow(tr("Family"), family_);
+    form->addRow(tr("Series"), series_);
+    form->addRow(tr("Context"), context_);
     form->addRow(tr("Runs"), set_);
     form->addRow(tr("Huber δ"), delta_);
     form->addRow(tr("γ"), gamma_);
@@ -104,20 +91,28 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent) : ViewPanel(
     layout->addWidget(sideWidget);
     layout->addWidget(view_, 1);
 
-    watcher_ = new QFutureWatcher<fit::LossSurfaceFit>(this);
-    connect(watcher_, &QFutureWatcher<fit::LossSurfaceFit>::finished, this, &LossSurfaceView::onFitDone);
+    watcher_ = new QFutureWatcher<Outcome>(this);
+    connect(watcher_, &QFutureWatcher<Outcome>::finished, this, &LossSurfaceView::onFitDone);
     connect(fitButton_, &QPushButton::clicked, this, &LossSurfaceView::startFit);
     connect(cancelButton_, &QPushButton::clicked, this, &LossSurfaceView::cancelFit);
-    for (QComboBox* box : {family_, set_})
-        connect(box, &QComboBox::currentIndexChanged, this, [this] {
-            fit_.reset();
+    for (QComboBox* box : {series_, context_, set_})
+        connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
+            if (box != context_) {
+                // Another series or run set: its own default context.
+                QSignalBlocker block(context_);
+                context_->clear();
+            }
+            forgetFit();
             redraw();
         });
     connect(session_, &Session::runsChanged, this, [this] {
-        fit_.reset();
+        forgetFit();
         redraw();
     });
-    connect(session_, &Session::settingsChanged, this, &LossSurfaceView::redraw);
+    connect(session_, &Session::settingsChanged, this, [this] {
+        forgetFit();  // the scope, outlier handling or fit options may have changed
+        redraw();
+    });
     connect(session_, &Session::selectionChanged, this, &LossSurfaceView::redraw);
     connect(chart_, &QChart::plotAreaChanged, this, [this] {
         // Re-render the colour map at the new plot size (see redraw()).
@@ -128,10 +123,9 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent) : ViewPanel(
 
 LossSurfaceView::~LossSurfaceView() {
     cancelFit();
-    waitForFit();
+    watcher_->waitForFinished();
 }
 
-Family LossSurfaceView::family() const { return static_cast<Family>(family_->currentData().toInt()); }
 QChart* LossSurfaceView::primaryChart() const { return chart_; }
 bool LossSurfaceView::fitting() const { return watcher_->isRunning(); }
 
@@ -144,68 +138,149 @@ void LossSurfaceView::waitForFit() {
 
 void LossSurfaceView::setGrid(int index) { grid_->setCurrentIndex(index); }
 
-analysis::RunFilter LossSurfaceView::filter() const { return filter(family()); }
+void LossSurfaceView::forgetFit() {
+    ++generation_;
+    cancelFit();
+    fit_.reset();
+    analysis_.reset();
+    table_.reset();
+    intervals_.reset();
+    error_.clear();
+}
 
-analysis::RunFilter LossSurfaceView::filter(Family family) const {
-    analysis::RunFilter f = session_->filter(family);
+std::vector<analysis::SeriesGroup> LossSurfaceView::groups() const {
     const int set = set_->currentData().toInt();
-    if (set >= 0) f.experimentSet = static_cast<data::ExperimentSet>(set);
-    // One context: the loss surface has no term for it. The study's 8192 where present.
-    const auto contexts = analysis::contextLengths(session_->runs(), f);
-    if (!contexts.empty())
-        f.context = std::find(contexts.begin(), contexts.end(), 8192.0) != contexts.end() ? 8192.0 : contexts.back();
-    return f;
+    std::optional<data::ExperimentSet> chosen;
+    if (set >= 0) chosen = static_cast<data::ExperimentSet>(set);
+    auto settings = session_->settings();
+    if (chosen) settings.scope.experimentSet = chosen;
+    return analysis::seriesGroups(session_->runs(), settings);
 }
 
-std::vector<fit::LossPoint> LossSurfaceView::points() const {
-    return analysis::lossSurfacePoints(session_->runs(), filter()).points;
+std::optional<analysis::SeriesGroup> LossSurfaceView::defaultGroup(const std::vector<analysis::SeriesGroup>& groups,
+                                                                   const std::string& series) {
+    std::optional<analysis::SeriesGroup> best;
+    for (const auto& g : groups) {
+        if (g.series != series) continue;
+        if (g.context == 8192.0) return g;
+        if (!best || (data::known(g.context) && (!data::known(best->context) || g.context > best->context))) best = g;
+    }
+    return best;
 }
 
-void LossSurfaceView::startFit() {
-    if (fitting()) return;
-    const auto pts = points();
-    fit::LossSurfaceSettings settings;
-    settings.huberDelta = delta_->currentData().toDouble();
-    settings.fitGamma = gamma_->currentData().toBool();
+void LossSurfaceView::refillChoices() {
+    auto all = groups();
+    if (all.empty() && set_->currentData().toInt() >= 0) {
+        // A study without the chosen run set (most studies name no sets): every run in scope.
+        QSignalBlocker block(set_);
+        set_->setCurrentIndex(set_->findData(-1));
+        all = groups();
+    }
+    const QString currentSeries = series_->currentData().toString();
+    {
+        QSignalBlocker block(series_);
+        series_->clear();
+        for (const auto& name : session_->seriesNames())
+            if (std::any_of(all.begin(), all.end(), [&](const auto& g) { return g.series == name; }))
+                series_->addItem(QString::fromStdString(data::seriesLabel(name)), QString::fromStdString(name));
+        const int index = series_->findData(currentSeries);
+        series_->setCurrentIndex(std::max(0, index));
+    }
+    const std::string series = series_->currentData().toString().toStdString();
+    const QVariant currentContext = context_->currentData();
+    QSignalBlocker block(context_);
+    context_->clear();
+    for (const auto& g : all) {
+        if (g.series != series) continue;
+        if (data::known(g.context)) context_->addItem(QStringLiteral("T = %1").arg(g.context), g.context);
+        else context_->addItem(tr("not given"), std::numeric_limits<double>::quiet_NaN());
+    }
+    int index = currentContext.isValid() ? context_->findData(currentContext) : -1;
+    if (index < 0)
+        if (const auto g = defaultGroup(all, series)) index = context_->findData(data::known(g->context) ? QVariant(g->context) : QVariant(std::numeric_limits<double>::quiet_NaN()));
+    context_->setCurrentIndex(std::max(0, index));
+    context_->setEnabled(context_->count() > 1);
+}
+
+std::optional<analysis::SeriesGroup> LossSurfaceView::group() const {
+    if (series_->count() == 0 || context_->count() == 0) return std::nullopt;
+    const std::string series = series_->currentData().toString().toStdString();
+    const double context = context_->currentData().toDouble();
+    for (const auto& g : groups())
+        if (g.series == series && ((std::isnan(context) && !data::known(g.context)) || g.context == context)) return g;
+    return std::nullopt;
+}
+
+fit::LossSurfaceSettings LossSurfaceView::settingsChosen() const {
+    auto common = session_->settings();
+    common.huberDelta = delta_->currentData().toDouble();
+    common.fitGamma = gamma_->currentData().toBool();
+    fit::LossSurfaceSettings settings = analysis::lossSurfaceSettings(common);
     if (grid_->currentIndex() == 1) {
         // Every other value of each axis of the paper's grid.
-        fit::InitGrid quick;
         auto everyOther = [](const std::vector<double>& axis) {
             std::vector<double> out;
             for (std::size_t i = 0; i < axis.size(); i += 2) out.push_back(axis[i]);
             return out;
         };
         const fit::InitGrid& g = settings.grid;
-        quick = {everyOther(g.logA), everyOther(g.logB), everyOther(g.logE), everyOther(g.alpha), everyOther(g.beta), everyOther(g.gamma)};
-        settings.grid = quick;
+        settings.grid = {everyOther(g.logA), everyOther(g.logB), everyOther(g.logE), everyOther(g.alpha), everyOther(g.beta), everyOther(g.gamma)};
     }
-    if (pts.size() < (settings.fitGamma ? 6u : 5u)) {
-        error_ = tr("The L(N,D) fit needs at least %1 runs of this family in the analyses; there are %2.")
-                     .arg(settings.fitGamma ? 6 : 5)
-                     .arg(pts.size());
+    return settings;
+}
+
+void LossSurfaceView::startFit() {
+    if (fitting()) return;
+    refillChoices();
+    const auto g = group();
+    if (!g) {
+        error_ = tr("No runs in scope to fit.");
+        summary_->setText(error_);
+        return;
+    }
+    const fit::LossSurfaceSettings settings = settingsChosen();
+    const std::size_t needed = settings.fitGamma ? 6 : 5;
+    const std::size_t available = analysis::lossSurfacePoints(session_->runs(), g->filter).points.size();
+    if (available < needed) {
+        error_ = tr("%1: %2 runs with N, D and loss in the analyses; the L(N,D) fit needs at least %3.")
+                     .arg(QString::fromStdString(g->label()))
+                     .arg(available)
+                     .arg(needed);
         summary_->setText(error_);
         return;
     }
     error_.clear();
     cancel_ = std::make_unique<std::atomic<bool>>(false);
-    fitFamily_ = family();
     fitSettings_ = settings;
-    fitPoints_ = pts;
     fitButton_->setEnabled(false);
     cancelButton_->setEnabled(true);
     progress_->setRange(0, static_cast<int>(settings.grid.size(settings.fitGamma)));
     progress_->setValue(0);
-    summary_->setText(tr("Fitting %1 runs from %2 starts…").arg(pts.size()).arg(settings.grid.size(settings.fitGamma)));
+    progress_->setFormat(tr("screening starts: %p%"));
+    summary_->setText(tr("Fitting %1 runs from %2 starts…").arg(available).arg(settings.grid.size(settings.fitGamma)));
     std::atomic<bool>* cancel = cancel_.get();
     QPointer<QProgressBar> bar = progress_;
-    watcher_->setFuture(QtConcurrent::run([pts, settings, cancel, bar] {
+    auto table = std::make_shared<const data::RunTable>(session_->runs());
+    const auto common = session_->settings();
+    const int generation = generation_;
+    watcher_->setFuture(QtConcurrent::run([table, common, group = *g, settings, cancel, bar, generation] {
         fit::FitControl control;
         control.cancel = cancel;
         control.progress = [bar](std::size_t done, std::size_t) {
             if (done % 64 != 0) return;  // a few hundred updates are plenty
             QMetaObject::invokeMethod(bar, [bar, done] { if (bar) bar->setValue(static_cast<int>(done)); }, Qt::QueuedConnection);
         };
-        return fit::fitLossSurface(pts, settings, control);
+        // The phases after the screening: the bar restarts with the phase's name.
+        control.phase = [bar](const char* phase, std::size_t done, std::size_t total) {
+            const QString name = QString::fromUtf8(phase);
+            QMetaObject::invokeMethod(bar, [bar, name, done, total] {
+                if (!bar) return;
+                bar->setRange(0, static_cast<int>(total));
+                bar->setValue(static_cast<int>(done));
+                bar->setFormat(name + QStringLiteral(": %v / %m"));
+            }, Qt::QueuedConnection);
+        };
+        return Outcome{table, analysis::lossSurfaceAnalysis(*table, common, group, settings, control), generation};
     }));
 }
 
@@ -216,48 +291,30 @@ void LossSurfaceView::computeNow() {
 
 std::vector<ViewTable> LossSurfaceView::tables() {
     computeNow();
-    if (!fit_ || fit_->cancelled) return {};
+    if (!fit_ || fit_->cancelled || !analysis_) return {};
     fit::BootstrapSettings boot;
     boot.resamples = 200;
-    if (!intervals_) intervals_ = fit::bootstrapLossSurface(fitPoints_, *fit_, fitSettings_, {}, boot);
-    data::ExportTable t;
-    t.label = "tab:lnd_fit_params";
-    t.columns = {{"model", "Model", data::CellStyle::Text},       {"parameter", "Parameter", data::CellStyle::Symbol},
-                 {"runs", "Runs", data::CellStyle::Integer},       {"estimate", "Estimate", data::CellStyle::Fixed3},
-                 {"lower", "95\\% low", data::CellStyle::Fixed3}, {"upper", "95\\% high", data::CellStyle::Fixed3}};
-    const char* names[] = {"logA", "logB", "logE", "alpha", "beta", "gamma"};
-    const char* shown[] = {"log A", "log B", "log E", "alpha", "beta", "gamma"};
-    std::vector<std::string> counts;
-    for (Family f : {Family::Transformer, Family::Xlstm}) {
-        // The family on screen is the view's fit; the others are fitted here with the same
-        // settings, each on its own runs.
-        std::optional<fit::LossSurfaceFit> other;
-        std::optional<fit::BootstrapResult> otherIntervals;
-        if (f != fitFamily_) {
-            const auto pts = analysis::lossSurfacePoints(session_->runs(), filter(f)).points;
-            if (pts.size() < (fitSettings_.fitGamma ? 6u : 5u)) continue;
-            other = fit::fitLossSurface(pts, fitSettings_, {});
-            otherIntervals = fit::bootstrapLossSurface(pts, *other, fitSettings_, {}, boot);
+    if (!intervals_) intervals_ = fit::bootstrapLossSurface(analysis_->points, *fit_, fitSettings_, {}, boot);
+    // Every series in scope at the context this view would fit it at; the one on screen is its fit.
+    const auto all = groups();
+    std::vector<analysis::LossSurfaceAnalysis> others;
+    std::vector<analysis::SeriesGroup> chosen;
+    for (const auto& name : session_->seriesNames())
+        if (const auto g = defaultGroup(all, name)) chosen.push_back(name == analysis_->group.series ? analysis_->group : *g);
+    others.reserve(chosen.size());
+    std::vector<analysis::SurfaceWithIntervals> fits;
+    for (const auto& g : chosen) {
+        if (g.series == analysis_->group.series) {
+            fits.push_back({&*analysis_, *intervals_});
+            continue;
         }
-        const fit::LossSurfaceFit& fit = f == fitFamily_ ? *fit_ : *other;
-        const fit::BootstrapResult& intervals = f == fitFamily_ ? *intervals_ : *otherIntervals;
-        const std::string model(accounting::familyLabel(f));
-        counts.push_back(std::to_string(fit.nPoints) + " " + model);
-        const std::array<double, 6> best = fit.best.asArray();
-        for (std::size_t i = 0; i < best.size(); ++i) {
-            if (i == 5 && !fitSettings_.fitGamma) continue;
-            data::ExportCell lo, hi;
-            if (const auto* in = intervals.find(names[i]); in && in->nValid > 0) lo = in->lower, hi = in->upper;
-            t.rows.push_back({model, std::string(shown[i]), static_cast<double>(fit.nPoints), best[i], lo, hi});
-        }
+        others.push_back(analysis::lossSurfaceAnalysis(session_->runs(), session_->settings(), g, fitSettings_));
+        const auto& a = others.back();
+        if (a.error) continue;
+        fits.push_back({&a, fit::bootstrapLossSurface(a.points, a.fit, fitSettings_, {}, boot)});
     }
-    std::string runs = counts.front();
-    for (std::size_t i = 1; i < counts.size(); ++i) runs += " and " + counts[i];
-    t.caption = "Fit of the loss surface $L(N,D) = E + (A N^{-\\alpha} + B D^{-\\beta})^{\\gamma}$ to " + runs +
-                " runs (Huber $\\delta = " + data::formatScientific(fitSettings_.huberDelta) + "$" +
-                (fitSettings_.fitGamma ? ", $\\gamma$ fitted" : ", $\\gamma = 1$") +
-                "), with 95\\% bootstrap intervals (200 resamples of the runs).";
-    return {{QStringLiteral("fit"), tr("Fit parameters with intervals, every family"), std::move(t)}};
+    return {{QStringLiteral("fit"), tr("Fit parameters with intervals, every series"),
+             analysis::lossSurfaceParameterTable(fits, fitSettings_, boot)}};
 }
 
 void LossSurfaceView::cancelFit() {
@@ -267,36 +324,57 @@ void LossSurfaceView::cancelFit() {
 void LossSurfaceView::onFitDone() {
     fitButton_->setEnabled(true);
     cancelButton_->setEnabled(false);
-    fit_ = watcher_->result();
-    intervals_.reset();
+    progress_->setFormat(QStringLiteral("%p%"));
     progress_->setValue(progress_->maximum());
-    if (fit_ && !fit_->cancelled) session_->setFittedSurface(fitFamily_, fit_->best);
-    if (fitFamily_ != family()) fit_.reset();
+    Outcome outcome = watcher_->result();
+    if (outcome.generation != generation_) {  // the runs or the choice changed while it ran
+        redraw();
+        return;
+    }
+    table_ = std::move(outcome.table);
+    analysis_ = std::move(outcome.analysis);
+    intervals_.reset();
+    if (analysis_->error) {
+        error_ = QString::fromStdString(*analysis_->error);
+        summary_->setText(error_);
+        analysis_.reset();
+        fit_.reset();
+    } else {
+        fit_ = analysis_->fit;
+        // The optimum views use the surface of a family the accounting knows.
+        if (!fit_->cancelled && !analysis_->runs.empty() && analysis_->runs.front()->family)
+            session_->setFittedSurface(*analysis_->runs.front()->family, fit_->best);
+    }
     redraw();
     emit fitFinished();
 }
 
 void LossSurfaceView::redraw() {
     const Theme& theme = Theme::current();
-    const Family f = family();
-    const QColor familyColor = theme.family(f);
+    refillChoices();
+    const auto shown = group();
+    const std::string seriesName = shown ? shown->series : std::string();
+    const QColor seriesColor = theme.series(seriesName, session_->seriesIndex(seriesName));
     chart_->clearSeries();
     chart_->setPlotAreaBackgroundVisible(false);
-    std::vector<QPointF> pts, selected;
+    // The runs of the group: fitted, left out as outliers (hollow), ringed when selected.
+    std::vector<RunPoint> pts, leftOut;
+    std::set<int> flagged;
+    if (analysis_ && table_)
+        for (const auto& o : analysis_->outliers) flagged.insert(static_cast<int>(o.run - table_->runs.data()));
     double nLo = 1e8, nHi = 1e9, dLo = 1e9, dHi = 1e10;
     bool any = false;
-    const analysis::RunFilter runFilter = filter();
-    for (int i = 0; i < static_cast<int>(session_->runs().runs.size()); ++i) {
+    for (int i = 0; shown && i < static_cast<int>(session_->runs().runs.size()); ++i) {
         const auto& r = session_->runs().runs[static_cast<std::size_t>(i)];
-        if (!analysis::passes(r, runFilter) || !(r.params > 0) || !(r.tokens > 0)) continue;
-        (session_->selection().contains(i) ? selected : pts).push_back({r.params, r.tokens});
+        if (!analysis::passes(r, shown->filter) || !(r.params > 0) || !(r.tokens > 0)) continue;
+        (flagged.count(i) ? leftOut : pts).push_back({{r.params, r.tokens}, i});
         if (!any) nLo = nHi = r.params, dLo = dHi = r.tokens, any = true;
         nLo = std::min(nLo, r.params), nHi = std::max(nHi, r.params);
         dLo = std::min(dLo, r.tokens), dHi = std::max(dHi, r.tokens);
     }
     nLo /= 2, nHi *= 2, dLo /= 2, dHi *= 2;
     chart_->setAxes({tr("Parameters N"), true, nLo, nHi, true}, {tr("Training tokens D"), true, dLo, dHi, true});
-    chart_->setTitle(tr("%1 loss surface L̂(N, D)").arg(QString::fromUtf8(accounting::familyLabel(f).data())));
+    chart_->setTitle(shown ? tr("Loss surface L̂(N, D), %1").arg(QString::fromStdString(shown->label())) : tr("Loss surface L̂(N, D)"));
 
     if (fit_) {
         const fit::LossSurfaceParams p = fit_->best;
@@ -344,7 +422,7 @@ void LossSurfaceView::redraw() {
                 }
             }
             // Iso-FLOP lines and the compute-optimal path.
-            const fit::PowerLaw c = computePerToken(session_->runs(), f);
+            const fit::PowerLaw c = analysis::computePerTokenOfRuns(session_->runs(), shown ? shown->filter : analysis::RunFilter{});
             const double hLo = c(nLo) * dLo, hHi = c(nHi) * dHi;
             std::vector<QPointF> path;
             bool first = true;
@@ -371,12 +449,30 @@ void LossSurfaceView::redraw() {
             chart_->addLine(tr("compute-optimal N*, D*"), theme.highlight, path, 2.5);
         }
     }
-    chart_->addScatter(tr("runs"), familyColor, pts, 7);
-    if (!selected.empty()) chart_->addScatter(tr("selected"), theme.highlight, selected, 11, true);
+    addRunPoints(chart_, session_, tr("runs"), seriesColor, pts, 7);
+    if (QScatterSeries* s = addRunPoints(chart_, session_, tr("left out as outliers"), theme.highlight, leftOut, 9)) {
+        s->setColor(Qt::transparent);
+        s->setBorderColor(theme.highlight);
+    }
+    std::vector<RunPoint> everyRun = pts;
+    everyRun.insert(everyRun.end(), leftOut.begin(), leftOut.end());
+    addSelectionRings(chart_, session_, everyRun);
     chart_->setAxes(chart_->xSpec(), chart_->ySpec());  // keep the ranges computed above
 
     if (fit_) {
         const auto& b = fit_->best;
+        // The runs left out, with the reason a person can check (the first few).
+        QString outliersText;
+        if (analysis_ && !analysis_->outliers.empty()) {
+            outliersText = QStringLiteral("<br><font color='%1'>").arg(theme.highlight.name()) +
+                           tr("%n run(s) far from the surface left out (hollow; tick a run in to take it back):", "",
+                              static_cast<int>(analysis_->outliers.size()));
+            for (std::size_t k = 0; k < std::min<std::size_t>(3, analysis_->outliers.size()); ++k)
+                outliersText += QStringLiteral("<br>• %1: %2").arg(QString::fromStdString(data::runLabel(*analysis_->outliers[k].run)).toHtmlEscaped(),
+                                                                   QString::fromStdString(analysis_->outliers[k].outlier.reason).toHtmlEscaped());
+            if (analysis_->outliers.size() > 3) outliersText += QStringLiteral("<br>…");
+            outliersText += QStringLiteral("</font>");
+        }
         summary_->setText(tr("<b>%1 runs, %2 of %3 starts converged</b> in %4 s<br>"
                              "ln A = %5, ln B = %6, ln E = %7<br>α = %8, β = %9, γ = %10<br>"
                              "objective %11<br>%12 starts within 10⁻⁴ of the best")
@@ -392,9 +488,12 @@ void LossSurfaceView::redraw() {
                               .arg(b.gamma, 0, 'f', 3)
                               .arg(fit_->objective, 0, 'e', 4)
                               .arg(fit_->nNearBest)
+                          + outliersText
                           + (fit_->warnings.empty() ? QString() : QStringLiteral("<br><font color='%1'>%2</font>").arg(theme.highlight.name(), QString::fromStdString(fit_->warnings.front()))));
     } else if (error_.isEmpty()) {
-        summary_->setText(tr("%1 runs of this family in the analyses. Press Fit.").arg(points().size()));
+        const std::size_t n = shown ? analysis::lossSurfacePoints(session_->runs(), shown->filter).points.size() : 0;
+        summary_->setText(shown ? tr("%1: %2 runs with N, D and loss in the analyses. Press Fit.").arg(QString::fromStdString(shown->label())).arg(n)
+                                : tr("No runs in scope."));
     }
     emit explainChanged();
 }

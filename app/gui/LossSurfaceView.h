@@ -1,7 +1,9 @@
 #pragma once
 // The fitted loss surface L̂(N, D) = E + (A N^-α + B D^-β)^γ over (N, D): a colour map with
-// iso-loss contours, iso-FLOP lines and the compute-optimal path, the runs on top; the fit's
-// settings at hand with a Fit button, progress and cancel. The fit runs off the UI thread.
+// iso-loss contours, iso-FLOP lines and the compute-optimal path, the runs on top (those the fit
+// left out as outliers hollow); one series at one context length at a time; the fit's settings
+// at hand with a Fit button, progress and cancel. The fit (analysis::lossSurfaceAnalysis) runs
+// off the UI thread.
 #include <QFutureWatcher>
 #include <atomic>
 #include <memory>
@@ -11,6 +13,7 @@
 #include "core/fit/Bootstrap.h"
 #include "core/accounting/Family.h"
 #include "core/analysis/RunSelection.h"
+#include "core/analysis/SeriesAnalyses.h"
 #include "core/fit/LossSurface.h"
 
 class QComboBox;
@@ -36,18 +39,21 @@ public:
     QString explainHtml() const override;
     QChart* primaryChart() const override;
     void computeNow() override;
-    // The fitted parameters of every family with 95 % bootstrap intervals: the current family's
-    // fit, and the others fitted with the same settings on their own runs (200 resamples of the
-    // runs, each refitted from the fit's best starts; the current family's are kept until it is
-    // fitted again).
+    // The fitted parameters of every series in scope with 95 % bootstrap intervals
+    // (analysis::lossSurfaceParameterTable): the series on screen is the view's fit, the others
+    // are fitted with the same settings on their own runs, each at the context this view would
+    // choose for it.
     std::vector<ViewTable> tables() override;
 
-    // Starts a fit of the current family with the current settings (no-op while one runs).
+    // Starts a fit of the current series with the current settings (no-op while one runs).
     void startFit();
     void cancelFit();
     bool fitting() const;
     const std::optional<fit::LossSurfaceFit>& result() const { return fit_; }
-    accounting::Family family() const;
+    // The analysis behind result(): its group, the runs fitted and those left out as outliers.
+    const std::optional<analysis::LossSurfaceAnalysis>& analysis() const { return analysis_; }
+    // The series and context shown ("Transformer, T = 8192").
+    std::optional<analysis::SeriesGroup> group() const;
     // Waits for a running fit to finish (tests and headless rendering).
     void waitForFit();
     // 0: the paper's 8000 starts; 1: the quick grid (every other value of each axis, 216 starts).
@@ -57,16 +63,27 @@ signals:
     void fitFinished();
 
 private:
+    // The result of a fit off the UI thread: the analysis points into `table`, a copy of the
+    // session's runs taken when the fit started (same order, so indices carry over).
+    struct Outcome {
+        std::shared_ptr<const data::RunTable> table;
+        analysis::LossSurfaceAnalysis analysis;
+        int generation = 0;
+    };
     void redraw();
+    void refillChoices();
     void onFitDone();
-    std::vector<fit::LossPoint> points() const;
-    analysis::RunFilter filter() const;
-    analysis::RunFilter filter(accounting::Family family) const;
+    void forgetFit();
+    std::vector<analysis::SeriesGroup> groups() const;
+    // The context this view fits a series at: 8192 (the paper's) where present, else the largest.
+    static std::optional<analysis::SeriesGroup> defaultGroup(const std::vector<analysis::SeriesGroup>& groups, const std::string& series);
+    fit::LossSurfaceSettings settingsChosen() const;
 
     Session* session_;
     PlotChart* chart_;
     PlotView* view_;
-    QComboBox* family_;
+    QComboBox* series_;
+    QComboBox* context_;
     QComboBox* delta_;
     QComboBox* gamma_;
     QComboBox* grid_;
@@ -76,12 +93,13 @@ private:
     QProgressBar* progress_;
     QLabel* summary_;
     std::optional<fit::LossSurfaceFit> fit_;
+    std::optional<analysis::LossSurfaceAnalysis> analysis_;  // its run pointers point into table_
+    std::shared_ptr<const data::RunTable> table_;
     fit::LossSurfaceSettings fitSettings_;
-    std::vector<fit::LossPoint> fitPoints_;
     std::optional<fit::BootstrapResult> intervals_;  // of fit_, computed on demand
-    accounting::Family fitFamily_ = accounting::Family::Transformer;
     std::unique_ptr<std::atomic<bool>> cancel_;
-    QFutureWatcher<fit::LossSurfaceFit>* watcher_;
+    QFutureWatcher<Outcome>* watcher_;
+    int generation_ = 0;  // bumped whenever the runs or the choice change: older fits are dropped
     QString error_;
 };
 

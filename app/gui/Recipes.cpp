@@ -147,8 +147,18 @@ bool parseControlAssignments(const QStringList& assignments, QJsonObject* contro
     return true;
 }
 
-QStringList restoreControls(QWidget* panel, const QJsonObject& controls) {
+QStringList restoreControls(QWidget* panel, const QJsonObject& incoming) {
     QStringList notes, names;
+    // Controls renamed since recipes were first saved: a recipe naming the old control sets the
+    // new one where the panel has it (the loss surface's "family" is now its "series").
+    QJsonObject controls = incoming;
+    static const std::pair<const char*, const char*> renamed[] = {{"family", "series"}};
+    for (const auto& [before, after] : renamed)
+        if (controls.contains(before) && !controls.contains(after) && !panel->findChild<QWidget*>(before) &&
+            panel->findChild<QWidget*>(after)) {
+            controls.insert(after, controls.value(before));
+            controls.remove(before);
+        }
     QStringList unused = controls.keys();
     for (QWidget* w : namedControls(panel)) {
         const QString name = w->objectName();

@@ -171,6 +171,20 @@ std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table
     return out;
 }
 
+fit::PowerLaw computePerTokenOfRuns(const data::RunTable& table, const RunFilter& filter) {
+    std::vector<double> n, c;
+    for (const auto& r : table.runs)
+        if (passes(r, filter) && known(r.flops) && known(r.tokens) && r.params > 0 && r.tokens > 0 && r.flops > 0) {
+            n.push_back(r.params);
+            c.push_back(r.flops / r.tokens);
+        }
+    if (auto law = fit::fitPowerLaw(n, c)) return *law;
+    fit::PowerLaw sixN;
+    sixN.coefficient = 6;
+    sixN.exponent = 1;
+    return sixN;
+}
+
 // ---- slopes and Pareto ----------------------------------------------------------------------
 
 std::vector<SlopeAnalysis> slopeAnalyses(const data::RunTable& table, const AnalysisSettings& settings,

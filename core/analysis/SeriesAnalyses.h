@@ -17,6 +17,7 @@
 #include "core/fit/Outliers.h"
 #include "core/fit/OvertrainingSlopes.h"
 #include "core/fit/Pareto.h"
+#include "core/fit/PowerLaw.h"
 
 namespace scalex::analysis {
 
@@ -80,6 +81,11 @@ LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const Analy
 std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
                                                      const fit::LossSurfaceSettings& fitSettings,
                                                      const fit::FitControl& control = {});
+
+// Training compute per token as a function of N, from the runs themselves (C / D, a power law
+// fitted over the runs of `filter` with both), so iso-FLOP lines follow the table's own FLOP
+// convention; 6N where no run carries both.
+fit::PowerLaw computePerTokenOfRuns(const data::RunTable& table, const RunFilter& filter);
 
 // ---- over-training slopes -------------------------------------------------------------------
 

@@ -13,6 +13,10 @@ struct FitControl {
     // Called after each finished work item with (done, total). Calls are serialised, but they come
     // from worker threads: a GUI must forward them to its own thread.
     std::function<void(std::size_t done, std::size_t total)> progress;
+    // Long fits in several phases (the L(N,D) fit: screening every start, then refining the best
+    // and each distinct optimum on every run) name each later phase and count its items, so a
+    // progress bar does not stand still at 100 % while they run. Same threading as `progress`.
+    std::function<void(const char* phase, std::size_t done, std::size_t total)> phase;
 
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };

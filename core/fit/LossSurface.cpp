@@ -441,8 +441,17 @@ LossSurfaceFit fitLossSurface(std::span<const LossPoint> points, const LossSurfa
     const std::size_t refine = screened ? std::min<std::size_t>(done.size(), settings.refineCount) : 0;
     FitControl quiet = control;
     quiet.progress = nullptr;
+    // The later phases report through control.phase, under their own names.
+    auto phaseControl = [&](const char* name, std::size_t total) {
+        FitControl c = quiet;
+        if (control.phase) {
+            control.phase(name, 0, total);
+            c.progress = [&control, name](std::size_t done, std::size_t n) { control.phase(name, done, n); };
+        }
+        return c;
+    };
     if (refine > 0 && !control.cancelled()) {
-        parallelFor(refine, quiet, [&](std::size_t k) {
+        parallelFor(refine, phaseControl("refining the best starts", refine), [&](std::size_t k) {
             LossSurfaceStart* s = done[k];
             LossSurfaceStart polished = fitLossSurfaceFrom(screenSet, s->fitted, settings);
             if (polished.objective <= s->objective) {
@@ -466,7 +475,7 @@ LossSurfaceFit fitLossSurface(std::span<const LossPoint> points, const LossSurfa
     std::vector<std::size_t> basinMembers;
     if (subsampled) {
         polishedBasins.resize(basins.size());
-        parallelFor(basins.size(), quiet, [&](std::size_t k) {
+        parallelFor(basins.size(), phaseControl("refining each optimum on every run", basins.size()), [&](std::size_t k) {
             const LossSurfaceStart& s = *basins[k].start;
             LossSurfaceStart full = control.cancelled() ? s : fitLossSurfaceFrom(points, s.fitted, settings);
             if (control.cancelled()) full.objective = lossSurfaceObjective(points, s.fitted, settings.huberDelta);

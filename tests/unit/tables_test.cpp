@@ -197,10 +197,10 @@ TEST_F(Tables, IsoFlopContextLawsMatchTheStudysPerContextFits) {
     }
 }
 
-// The loss-surface fit: the parameters of every family, each inside its 95 % interval. The
-// family on screen is the view's fit; another family's rows are what the view fits when that
-// family is chosen.
-TEST_F(Tables, SurfaceFitParametersOfEveryFamilyCarryBootstrapIntervals) {
+// The loss-surface fit: the parameters of every series, each inside its 95 % interval. The
+// series on screen is the view's fit; another series' rows are what the view fits when that
+// series is chosen.
+TEST_F(Tables, SurfaceFitParametersOfEverySeriesCarryBootstrapIntervals) {
     auto* surface = qobject_cast<LossSurfaceView*>(show("surface"));
     ASSERT_NE(surface, nullptr);
     surface->setGrid(1);  // the quick grid: the same for the table's fits and the view's
@@ -209,16 +209,18 @@ TEST_F(Tables, SurfaceFitParametersOfEveryFamilyCarryBootstrapIntervals) {
     const std::vector<ViewTable> tables = surface->tables();
     ASSERT_TRUE(surface->result());
     const ExportTable& t = tables.front().table;
-    ASSERT_EQ(t.rows.size(), 12u) << "six parameters of each family";
+    ASSERT_EQ(t.rows.size(), 12u) << "six parameters of each series";
     auto rowsOf = [&](const std::string& model) {
         std::vector<std::vector<ExportCell>> rows;
         for (const auto& row : t.rows)
             if (text(row, 0) == model) rows.push_back(row);
         return rows;
     };
-    const std::string shownModel(scalex::accounting::familyLabel(surface->family()));
+    ASSERT_TRUE(surface->group());
+    const std::string shownModel = surface->group()->label();
+    EXPECT_EQ(shownModel, "Transformer, T = 8192");
     const auto shown = rowsOf(shownModel);
-    const std::string otherModel = shownModel == "Transformer" ? "xLSTM" : "Transformer";
+    const std::string otherModel = "xLSTM, T = 8192";
     const auto other = rowsOf(otherModel);
     ASSERT_EQ(shown.size(), 6u);
     ASSERT_EQ(other.size(), 6u);
@@ -233,10 +235,12 @@ TEST_F(Tables, SurfaceFitParametersOfEveryFamilyCarryBootstrapIntervals) {
             EXPECT_GE(number(*row, column(t, "upper")), number(*row, column(t, "estimate")));
         }
     }
-    // The other family, chosen in the view and fitted there, gives the table's numbers.
-    auto* family = surface->findChild<QComboBox*>("family");
-    ASSERT_NE(family, nullptr);
-    family->setCurrentIndex(family->findText(QString::fromStdString(otherModel)));
+    // The other series, chosen in the view and fitted there, gives the table's numbers.
+    auto* series = surface->findChild<QComboBox*>("series");
+    ASSERT_NE(series, nullptr);
+    series->setCurrentIndex(series->findText("xLSTM"));
+    ASSERT_TRUE(surface->group());
+    EXPECT_EQ(surface->group()->label(), otherModel);
     surface->startFit();
     surface->waitForFit();
     ASSERT_TRUE(surface->result());
@@ -247,7 +251,7 @@ TEST_F(Tables, SurfaceFitParametersOfEveryFamilyCarryBootstrapIntervals) {
     const QString latex = QString::fromUtf8(scalex::data::toLatex(t));
     EXPECT_TRUE(latex.contains(QStringLiteral("\\label{tab:lnd_fit_params}")));
     EXPECT_TRUE(latex.contains(QStringLiteral("$\\gamma$ fitted"))) << "captions are LaTeX: " << latex.toStdString();
-    EXPECT_TRUE(latex.contains(QStringLiteral(" Transformer and "))) << "the caption counts each family's runs";
+    EXPECT_TRUE(latex.contains(QStringLiteral(" Transformer, T = 8192 and "))) << "the caption counts each series' runs";
 }
 
 // The appendix-style table of the compute-optimal view holds what its table widget shows, in
