@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -26,6 +28,7 @@
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/data/Series.h"
+#include "core/fit/Extrapolation.h"
 #include "core/fit/PowerLaw.h"
 
 namespace scalex::gui {
@@ -208,6 +211,7 @@ void ParetoView::redraw() {
 
     comparison_ = {};
     compared_ = {};
+    intervalShown_.reset();
     if (const auto pair = analysis::comparedPair(shown)) {
         const auto& A = shown[pair->first];
         const auto& B = shown[pair->second];
@@ -216,17 +220,34 @@ void ParetoView::redraw() {
         frontierSize_[0] = static_cast<int>(B.frontier.size());
         frontierSize_[1] = static_cast<int>(A.frontier.size());
     }
-    if (comparison_.overlap)
-        summary_->setText(tr("Where both frontiers overlap%7, %8 needs <b>%1×</b> the compute of %9 for the same loss "
-                             "(geometric mean; %2× to %3×), and at equal compute its loss is higher by %4 to %5.%6")
+    if (comparison_.overlap) {
+        // 95 % interval of the compute ratio: each series' runs resampled, both frontiers recomputed
+        // (the bootstrap `scalex fit pareto` reports, with its resample count and seed).
+        const auto pair = analysis::comparedPair(shown);
+        fit::BootstrapSettings boot;
+        boot.resamples = 1000;
+        const auto intervals = fit::bootstrapParetoRatio(shown[pair->first].points, shown[pair->second].points, {}, boot);
+        QString interval;
+        if (const auto* g = intervals.find("geomean_compute_ratio"); g && g->nValid > 0)
+            interval = tr(", 95 % interval %1× to %2× over %3 resamples of the runs").arg(g->lower, 0, 'f', 2).arg(g->upper, 0, 'f', 2).arg(g->nValid);
+        // "higher by 0.026 to 0.156", or "from 0.003 lower to 0.079 higher" when the gap changes sign.
+        auto gap = [](double lo, double hi) {
+            if (lo >= 0) return tr("higher by %1 to %2").arg(lo, 0, 'f', 3).arg(hi, 0, 'f', 3);
+            if (hi <= 0) return tr("lower by %1 to %2").arg(-hi, 0, 'f', 3).arg(-lo, 0, 'f', 3);
+            return tr("from %1 lower to %2 higher").arg(-lo, 0, 'f', 3).arg(hi, 0, 'f', 3);
+        };
+        summary_->setText(tr("Where both frontiers overlap%5, %6 needs <b>%1×</b> the compute of %7 for the same loss "
+                             "(geometric mean%8; %2× to %3× along the front), and at equal compute its loss is %4.%9")
                               .arg(comparison_.geomeanComputeRatio, 0, 'f', 2)
                               .arg(comparison_.minComputeRatio, 0, 'f', 2)
                               .arg(comparison_.maxComputeRatio, 0, 'f', 2)
-                              .arg(comparison_.minLossGap, 0, 'f', 3)
-                              .arg(comparison_.maxLossGap, 0, 'f', 3)
-                              .arg(comparison_.aDominates ? tr(" %1 is Pareto-dominant over the whole overlap.").arg(compared_.first) : QString())
+                              .arg(gap(comparison_.minLossGap, comparison_.maxLossGap))
                               .arg(scope)
-                              .arg(compared_.second, compared_.first));
+                              .arg(compared_.second, compared_.first)
+                              .arg(interval)
+                              .arg(comparison_.aDominates ? tr(" %1 is Pareto-dominant over the whole overlap.").arg(compared_.first) : QString()));
+        intervalShown_ = intervals.find("geomean_compute_ratio") ? std::optional(*intervals.find("geomean_compute_ratio")) : std::nullopt;
+    }
     else if (shown.size() < 2)
         summary_->setText(shown.empty() ? tr("No runs with compute and loss in scope.")
                                         : tr("One series%1: nothing to compare.").arg(scope));
@@ -255,20 +276,32 @@ QString ParetoView::explainHtml() const {
 
 OverTrainingView::OverTrainingView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
     auto* charts = new QHBoxLayout();
+    auto* choices = new QHBoxLayout();
     for (int k = 0; k < 2; ++k) {
         charts_[k] = new PlotChart();
         views_[k] = new PlotView(charts_[k], this);
         charts->addWidget(views_[k], 1);
+        series_[k] = new QComboBox(this);
+        series_[k]->setObjectName(k == 0 ? QStringLiteral("series") : QStringLiteral("series2"));
+        series_[k]->setToolTip(tr("The series drawn in this panel, at the paper's context 8192 where it has runs there"));
+        series_[k]->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        choices->addWidget(new QLabel(k == 0 ? tr("Left") : tr("Right"), this));
+        choices->addWidget(series_[k]);
+        connect(series_[k], &QComboBox::currentIndexChanged, this, &OverTrainingView::redraw);
     }
+    choices->addStretch(1);
     table_ = new QTableWidget(this);
-    table_->setColumnCount(5);
-    table_->setHorizontalHeaderLabels({tr("tokens/param M"), tr("η Transformer"), tr("paper"), tr("η xLSTM"), tr("paper")});
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setMaximumHeight(220);
+    note_ = new QLabel(this);
+    note_->setWordWrap(true);
+    note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(choices);
     layout->addLayout(charts, 1);
+    layout->addWidget(note_);
     layout->addWidget(table_);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged})
         connect(session_, signal, this, &OverTrainingView::redraw);
@@ -278,49 +311,58 @@ OverTrainingView::OverTrainingView(Session* session, QWidget* parent) : ViewPane
 QChart* OverTrainingView::primaryChart() const { return charts_[0]; }
 std::vector<QChart*> OverTrainingView::charts() const { return {charts_[0], charts_[1]}; }
 
+void OverTrainingView::refillSeries() {
+    // The series in scope; by default the first two (the study's Transformer and xLSTM).
+    const auto& names = session_->seriesNames();
+    for (int k = 0; k < 2; ++k) {
+        const QString current = series_[k]->currentData().toString();
+        QSignalBlocker block(series_[k]);
+        series_[k]->clear();
+        for (const auto& name : names) series_[k]->addItem(QString::fromStdString(data::seriesLabel(name)), QString::fromStdString(name));
+        int index = series_[k]->findData(current);
+        if (index < 0) index = std::min(k, series_[k]->count() - 1);
+        series_[k]->setCurrentIndex(index);
+        series_[k]->setEnabled(series_[k]->count() > 1);
+    }
+}
+
 void OverTrainingView::redraw() {
     const Theme& theme = Theme::current();
     const fit::SlopeSettings settings;
-    for (Family f : kFamilies) {
-        const int k = f == Family::Xlstm;
+    refillSeries();
+    // The analyses the verbs run (outliers off their line left out unless kept).
+    auto analyses = analysis::slopeAnalyses(session_->runs(), session_->settings(), settings);
+    QStringList notes;
+    for (int k = 0; k < 2; ++k) {
         PlotChart* chart = charts_[k];
         chart->clearSeries();
         chart->setAxes({tr("Compute C (FLOPs)"), true, 1e18, 1e22}, {tr("Validation loss"), true, 2, 4});
-        // One context length: the paper's 8192 where the family's runs have it, else the one with most runs.
-        analysis::RunFilter filter = session_->filter(f);
-        QString scope = labelOf(f);
-        {
-            std::optional<analysis::SeriesGroup> chosen;
-            std::size_t most = 0;
-            for (const auto& g : analysis::seriesGroups(session_->runs(), session_->settings()))
-                if (g.series == accounting::familyName(f)) {
-                    analysis::RunFilter one = filter;
-                    one.context = g.context;
-                    const std::size_t n = analysis::computeLossPoints(session_->runs(), one).points.size();
-                    if (!chosen || g.context == 8192 || (chosen->context != 8192 && n > most)) chosen = g, most = n;
-                }
-            if (chosen) {
-                filter.context = chosen->context;
-                scope = QString::fromStdString(chosen->label());
-            }
+        shown_[k].reset();
+        const std::string name = series_[k]->currentData().toString().toStdString();
+        // One context length: the paper's 8192 where the series has runs there, else the one with most runs.
+        for (auto& a : analyses)
+            if (a.group.series == name && !name.empty() &&
+                (!shown_[k] || a.group.context == 8192 || (shown_[k]->group.context != 8192 && a.points.size() > shown_[k]->points.size())))
+                shown_[k] = a;
+        if (!shown_[k] || (k == 1 && shown_[0] && shown_[0]->group.series == name)) {
+            chart->setTitle(k == 1 && series_[1]->count() < 2 ? tr("(one series only)") : tr("no runs"));
+            shown_[k].reset();
+            continue;
         }
-        chart->setTitle(scope);  // the series and its context; the axes say the rest
-        const auto sel = analysis::computeLossPoints(session_->runs(), filter);
-        results_[k] = fit::fitOvertrainingSlopes(sel.points, settings);
-        points_[k] = sel.points;
+        const analysis::SlopeAnalysis& a = *shown_[k];
+        chart->setTitle(QString::fromStdString(a.group.label()));  // the series and its context; the axes say the rest
         std::vector<RunPoint> all;
         const int n = static_cast<int>(settings.ratios.size());
-        for (const auto& g : results_[k].groups) {
+        for (const auto& g : a.result.groups) {
             const int idx = static_cast<int>(std::find(settings.ratios.begin(), settings.ratios.end(), g.ratio) - settings.ratios.begin());
             const QColor color = theme.sequential(idx, n);
             std::vector<RunPoint> pts;
             double cLo = 1e300, cHi = 0;
             for (std::size_t i : g.runs) {
-                pts.push_back({{sel.points[i].flops, sel.points[i].loss}, session_->indexOf(sel.runs[i])});
-                cLo = std::min(cLo, sel.points[i].flops), cHi = std::max(cHi, sel.points[i].flops);
+                pts.push_back({{a.points[i].flops, a.points[i].loss}, session_->indexOf(a.runs[i])});
+                cLo = std::min(cLo, a.points[i].flops), cHi = std::max(cHi, a.points[i].flops);
             }
-            const QString label = g.fitted ? tr("M=%1").arg(g.ratio) : tr("M=%1").arg(g.ratio);
-            addRunPoints(chart, session_, label, color, pts, 7);
+            addRunPoints(chart, session_, tr("M=%1").arg(g.ratio), color, pts, 7);
             all.insert(all.end(), pts.begin(), pts.end());
             if (g.fitted) {
                 std::vector<QPointF> line;
@@ -328,26 +370,58 @@ void OverTrainingView::redraw() {
                 PlotChart::hideFromLegend(chart, chart->addLine(QString(), color, line, 1.5));
             }
         }
+        // Runs off their ratio's line, left out of its fit: hollow in the highlight colour.
+        std::vector<RunPoint> leftOut;
+        for (const auto& o : a.outliers) {
+            leftOut.push_back({{o.run->flops, o.run->loss()}, session_->indexOf(o.run)});
+            notes << tr("%1: %2 left out, %3").arg(QString::fromStdString(a.group.label()), QString::fromStdString(data::runLabel(*o.run)),
+                                                   QString::fromStdString(o.outlier.reason));
+        }
+        if (QScatterSeries* s = addRunPoints(chart, session_, tr("left out as outliers"), theme.highlight, leftOut, 9)) {
+            s->setColor(Qt::transparent);
+            s->setBorderColor(theme.highlight);
+        }
+        all.insert(all.end(), leftOut.begin(), leftOut.end());
         chart->fitRangesToData(0.06);
         addSelectionRings(chart, session_, all);
     }
-    // Table: every nominal M with a fit or a paper value.
+    // How far each line extrapolates: fitted without its largest-compute run, predicting it.
+    std::map<double, QString> extrapolation[2];
+    for (int k = 0; k < 2; ++k)
+        if (shown_[k])
+            for (const auto& pr : fit::extrapolateSlopes(shown_[k]->points, settings))
+                extrapolation[k][pr.ratio] = QStringLiteral("%1%2 %").arg(pr.error >= 0 ? "+" : "−").arg(std::abs(100 * pr.error), 0, 'f', 1);
+    note_->setText(notes.isEmpty() ? tr("Extrapolation: each line fitted without its largest-compute run, the error of its prediction there.")
+                                   : notes.join(QStringLiteral("\n")) + tr(" (tick a run in on the Runs view to take it back)"));
+    // Table: every nominal M with a fit or a paper value; paper values where the series is one of the study's families.
+    QStringList headers{tr("tokens/param M")};
+    for (int k = 0; k < 2; ++k) {
+        const QString who = shown_[k] ? QString::fromStdString(data::seriesLabel(shown_[k]->group.series)) : QStringLiteral("—");
+        headers << tr("η %1").arg(who) << tr("extrapolation") << tr("paper");
+    }
+    table_->setColumnCount(headers.size());
+    table_->setHorizontalHeaderLabels(headers);
     std::vector<double> ratios = settings.ratios;
     table_->setRowCount(static_cast<int>(ratios.size()));
     for (int r = 0; r < static_cast<int>(ratios.size()); ++r) {
         const double M = ratios[static_cast<std::size_t>(r)];
         table_->setItem(r, 0, new QTableWidgetItem(QString::number(M)));
         for (int k = 0; k < 2; ++k) {
-            QString fitted = QStringLiteral("—"), paper = QStringLiteral("—");
-            for (const auto& g : results_[k].groups)
-                if (g.ratio == M) fitted = g.fitted ? QString::number(g.eta, 'f', 3) : tr("%1 runs").arg(g.runs.size());
-            for (const auto& s : session_->paper().overTrainingSlopes)
-                if (s.tokensPerParam == M) {
-                    const auto& eta = k ? s.etaXlstm : s.etaTransformer;
-                    if (eta) paper = QString::number(*eta, 'f', 3);
-                }
-            table_->setItem(r, 1 + 2 * k, new QTableWidgetItem(fitted));
-            table_->setItem(r, 2 + 2 * k, new QTableWidgetItem(paper));
+            QString fitted = QStringLiteral("—"), paper = QStringLiteral("—"), ex = QStringLiteral("—");
+            if (shown_[k]) {
+                for (const auto& g : shown_[k]->result.groups)
+                    if (g.ratio == M) fitted = g.fitted ? QString::number(g.eta, 'f', 3) : tr("%1 runs").arg(g.runs.size());
+                if (auto it = extrapolation[k].find(M); it != extrapolation[k].end()) ex = it->second;
+                const auto family = accounting::parseFamily(shown_[k]->group.series);
+                for (const auto& s : session_->paper().overTrainingSlopes)
+                    if (s.tokensPerParam == M && family) {
+                        const auto& eta = *family == Family::Xlstm ? s.etaXlstm : s.etaTransformer;
+                        if (eta) paper = QString::number(*eta, 'f', 3);
+                    }
+            }
+            table_->setItem(r, 1 + 3 * k, new QTableWidgetItem(fitted));
+            table_->setItem(r, 2 + 3 * k, new QTableWidgetItem(ex));
+            table_->setItem(r, 3 + 3 * k, new QTableWidgetItem(paper));
         }
     }
     emit explainChanged();
@@ -362,19 +436,19 @@ std::vector<ViewTable> OverTrainingView::tables() {
                  {"runs", "Runs", data::CellStyle::Integer},        {"eta", "$\\eta$", data::CellStyle::Fixed3},
                  {"eta_lower", "95\\% low", data::CellStyle::Fixed3}, {"eta_upper", "95\\% high", data::CellStyle::Fixed3},
                  {"lambda", "$\\lambda$", data::CellStyle::Fixed2},  {"r2", "$R^2$", data::CellStyle::Fixed3}};
-    for (Family f : kFamilies) {
-        const int k = f == Family::Xlstm;
+    for (int k = 0; k < 2; ++k) {
+        if (!shown_[k]) continue;
+        const analysis::SlopeAnalysis& a = *shown_[k];
         fit::BootstrapSettings boot;
-        const fit::BootstrapResult intervals =
-            points_[k].empty() ? fit::BootstrapResult{} : fit::bootstrapSlopes(points_[k], fit::SlopeSettings{}, boot);
-        for (const auto& g : results_[k].groups) {
+        const fit::BootstrapResult intervals = a.points.empty() ? fit::BootstrapResult{} : fit::bootstrapSlopes(a.points, fit::SlopeSettings{}, boot);
+        for (const auto& g : a.result.groups) {
             if (!g.fitted) continue;
             data::ExportCell lo, hi;
             std::ostringstream name;
             name << "eta(" << g.ratio << ')';  // the name bootstrapSlopes gives the interval
             if (const auto* in = intervals.find(name.str()); in && in->nValid > 0) lo = in->lower, hi = in->upper;
-            t.rows.push_back({std::string(accounting::familyLabel(f)), g.ratio, static_cast<double>(g.runs.size()), g.eta, lo,
-                              hi, g.lambda, g.quality.r2});
+            t.rows.push_back({data::seriesLabel(a.group.series), g.ratio, static_cast<double>(g.runs.size()), g.eta, lo, hi, g.lambda,
+                              g.quality.r2});
         }
     }
     return {{QStringLiteral("slopes"), tr("Power-law exponent η per tokens/param"), std::move(t)}};
@@ -383,9 +457,10 @@ std::vector<ViewTable> OverTrainingView::tables() {
 QString OverTrainingView::explainHtml() const {
     QString etas;
     for (int k = 0; k < 2; ++k)
-        for (const auto& g : results_[k].groups)
-            if (g.fitted && (g.ratio == 22 || g.ratio == 2200))
-                etas += tr("%1, M = %2: η = %3<br>").arg(k ? tr("xLSTM") : tr("Transformer")).arg(g.ratio).arg(g.eta, 0, 'f', 3);
+        if (shown_[k])
+            for (const auto& g : shown_[k]->result.groups)
+                if (g.fitted && (g.ratio == 22 || g.ratio == 2200))
+                    etas += tr("%1, M = %2: η = %3<br>").arg(QString::fromStdString(data::seriesLabel(shown_[k]->group.series))).arg(g.ratio).arg(g.eta, 0, 'f', 3);
     return tr("<h3>Over-training</h3>"
               "<p>Models are often trained far past the compute-optimal number of tokens, because a smaller model "
               "is cheaper to serve. Here runs are grouped by their tokens per parameter <b>M = D/N</b>, and within "

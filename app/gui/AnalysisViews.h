@@ -36,6 +36,8 @@ public:
     // One chart, or (the paper's Fig. 1) the frontiers beside the fitted loss surface.
     std::vector<QChart*> charts() const override;
     const fit::FrontierComparison& comparison() const { return comparison_; }
+    // The 95 % bootstrap interval of the geometric-mean compute ratio shown with it (1000 resamples).
+    const std::optional<fit::BootstrapInterval>& computeRatioInterval() const { return intervalShown_; }
     // The runs on each family's frontier.
     std::vector<ViewTable> tables() override { return {{QStringLiteral("frontier"), tr("Pareto-frontier runs"), frontierTable_}}; }
 
@@ -53,6 +55,7 @@ private:
     PlotView* fitView_;
     QComboBox* panels_;
     QComboBox* context_;
+    std::optional<fit::BootstrapInterval> intervalShown_;
     QCheckBox* curves_;
     QLabel* summary_;
     double contextShown_ = 8192;
@@ -71,17 +74,21 @@ public:
     QString explainHtml() const override;
     QChart* primaryChart() const override;
     std::vector<QChart*> charts() const override;
-    // η and λ per tokens/param M and family, with 95 % bootstrap intervals of η.
+    // η and λ per tokens/param M and series, with 95 % bootstrap intervals of η.
     std::vector<ViewTable> tables() override;
+    // The analysis drawn in panel k (0 or 1; none when the panel has no series).
+    const std::optional<analysis::SlopeAnalysis>& shown(int k) const { return shown_[k]; }
 
 private:
     void redraw();
+    void refillSeries();
     Session* session_;
-    std::vector<fit::ComputeLossPoint> points_[2];
+    QComboBox* series_[2];
     PlotChart* charts_[2];
     PlotView* views_[2];
     QTableWidget* table_;
-    fit::SlopeResult results_[2];
+    QLabel* note_;
+    std::optional<analysis::SlopeAnalysis> shown_[2];
 };
 
 class IsoFlopView : public ViewPanel {

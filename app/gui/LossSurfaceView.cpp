@@ -107,6 +107,13 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent) : ViewPanel(
         });
     connect(session_, &Session::runsChanged, this, [this] {
         forgetFit();
+        if (session_->sourceLabel() != source_) {
+            // Another study: its token/param runs where it has them (refillChoices falls back to
+            // every run where it has none); a toggled run keeps the user's choice.
+            source_ = session_->sourceLabel();
+            QSignalBlocker block(set_);
+            set_->setCurrentIndex(0);
+        }
         redraw();
     });
     connect(session_, &Session::settingsChanged, this, [this] {
@@ -145,6 +152,7 @@ void LossSurfaceView::forgetFit() {
     analysis_.reset();
     table_.reset();
     intervals_.reset();
+    extrapolation_.reset();
     error_.clear();
 }
 
@@ -170,7 +178,7 @@ std::optional<analysis::SeriesGroup> LossSurfaceView::defaultGroup(const std::ve
 
 void LossSurfaceView::refillChoices() {
     auto all = groups();
-    if (all.empty() && set_->currentData().toInt() >= 0) {
+    if (all.empty() && set_->currentData().toInt() >= 0 && !session_->runs().runs.empty()) {
         // A study without the chosen run set (most studies name no sets): every run in scope.
         QSignalBlocker block(set_);
         set_->setCurrentIndex(set_->findData(-1));
@@ -280,7 +288,14 @@ void LossSurfaceView::startFit() {
                 bar->setFormat(name + QStringLiteral(": %v / %m"));
             }, Qt::QueuedConnection);
         };
-        return Outcome{table, analysis::lossSurfaceAnalysis(*table, common, group, settings, control), generation};
+        Outcome o{table, analysis::lossSurfaceAnalysis(*table, common, group, settings, control), {}, generation};
+        // How well it extrapolates: the same fit without the largest model size, predicting it.
+        if (!o.analysis.error && !o.analysis.fit.cancelled) {
+            control.progress = nullptr;
+            if (control.phase) control.phase("extrapolation check", 0, 1);
+            o.extrapolation = fit::extrapolateLossSurface(o.analysis.points, settings, {}, control);
+        }
+        return o;
     }));
 }
 
@@ -333,6 +348,7 @@ void LossSurfaceView::onFitDone() {
     }
     table_ = std::move(outcome.table);
     analysis_ = std::move(outcome.analysis);
+    extrapolation_ = std::move(outcome.extrapolation);
     intervals_.reset();
     if (analysis_->error) {
         error_ = QString::fromStdString(*analysis_->error);
@@ -473,6 +489,15 @@ void LossSurfaceView::redraw() {
             if (analysis_->outliers.size() > 3) outliersText += QStringLiteral("<br>…");
             outliersText += QStringLiteral("</font>");
         }
+        QString extrapolationText;
+        if (extrapolation_ && !extrapolation_->heldOut.empty())
+            extrapolationText = tr("<br>Extrapolation: fitted without the largest model (%1 runs), it predicts their loss within "
+                                   "%2 % on average (at most %3 %)")
+                                    .arg(extrapolation_->heldOut.size())
+                                    .arg(100 * extrapolation_->meanAbsError, 0, 'f', 2)
+                                    .arg(100 * extrapolation_->maxAbsError, 0, 'f', 2);
+        else if (extrapolation_ && !extrapolation_->note.empty())
+            extrapolationText = tr("<br>Extrapolation: %1").arg(QString::fromStdString(extrapolation_->note).toHtmlEscaped());
         summary_->setText(tr("<b>%1 runs, %2 of %3 starts converged</b> in %4 s<br>"
                              "ln A = %5, ln B = %6, ln E = %7<br>α = %8, β = %9, γ = %10<br>"
                              "objective %11<br>%12 starts within 10⁻⁴ of the best")
@@ -488,7 +513,7 @@ void LossSurfaceView::redraw() {
                               .arg(b.gamma, 0, 'f', 3)
                               .arg(fit_->objective, 0, 'e', 4)
                               .arg(fit_->nNearBest)
-                          + outliersText
+                          + extrapolationText + outliersText
                           + (fit_->warnings.empty() ? QString() : QStringLiteral("<br><font color='%1'>%2</font>").arg(theme.highlight.name(), QString::fromStdString(fit_->warnings.front()))));
     } else if (error_.isEmpty()) {
         const std::size_t n = shown ? analysis::lossSurfacePoints(session_->runs(), shown->filter).points.size() : 0;

@@ -14,6 +14,7 @@
 #include "core/accounting/Family.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/SeriesAnalyses.h"
+#include "core/fit/Extrapolation.h"
 #include "core/fit/LossSurface.h"
 
 class QComboBox;
@@ -68,6 +69,7 @@ private:
     struct Outcome {
         std::shared_ptr<const data::RunTable> table;
         analysis::LossSurfaceAnalysis analysis;
+        fit::LossSurfaceExtrapolation extrapolation;  // fitted without the largest model size
         int generation = 0;
     };
     void redraw();
@@ -97,10 +99,12 @@ private:
     std::shared_ptr<const data::RunTable> table_;
     fit::LossSurfaceSettings fitSettings_;
     std::optional<fit::BootstrapResult> intervals_;  // of fit_, computed on demand
+    std::optional<fit::LossSurfaceExtrapolation> extrapolation_;
     std::unique_ptr<std::atomic<bool>> cancel_;
     QFutureWatcher<Outcome>* watcher_;
     int generation_ = 0;  // bumped whenever the runs or the choice change: older fits are dropped
     QString error_;
+    QString source_;  // the study the run-set choice was made for
 };
 
 }  // namespace scalex::gui

@@ -10,7 +10,9 @@
 #include <QFile>
 #include <QMessageBox>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTextBrowser>
+#include <tuple>
 #include <QTemporaryDir>
 #include <QEventLoop>
 #include <QTimer>
@@ -674,4 +676,94 @@ TEST_F(Gui, IsoFlopViewDrawsTheOutliersItLeavesOut) {
     EXPECT_NEAR(iso->result(false).nOptLaw->exponent, 0.5749, 0.005);
     EXPECT_EQ(iso->charts()[0]->title(), "Transformer, T = 8192");
     snapshot("isoflop-outliers");
+}
+
+// The Epoch Chinchilla points (no run set, no family, no ids): the loss-surface view fits every
+// point, leaves out the four far from the surface, draws them hollow and names them by line, as
+// `scalex fit lnd` does; its summary says how well the fit extrapolates.
+TEST_F(Gui, LossSurfaceViewFitsAnySeriesAndDrawsItsOutliers) {
+    SCALEX_REQUIRE_SHARED();
+    ASSERT_TRUE(window->openPath(scalex::test::sharedPath("data/public/epoch-chinchilla/svg_extracted_data.csv"), false))
+        << window->lastError().toStdString();
+    ASSERT_TRUE(window->showView("surface"));
+    auto* surface = view<LossSurfaceView>();
+    ASSERT_NE(surface, nullptr);
+    surface->setGrid(1);
+    surface->findChild<QComboBox*>("gamma")->setCurrentIndex(1);  // gamma = 1, as Hoffmann et al.
+    surface->computeNow();
+    QApplication::processEvents();
+    ASSERT_TRUE(surface->analysis());
+    EXPECT_EQ(surface->group()->series, "svg_extracted_data");
+    EXPECT_EQ(surface->findChild<QComboBox*>("set")->currentData().toInt(), -1) << "a study without run sets fits every run";
+    EXPECT_EQ(surface->result()->nPoints, 241);
+    ASSERT_EQ(surface->analysis()->outliers.size(), 4u);
+    EXPECT_EQ(surface->analysis()->outliers[0].run->sourceLine, 2);
+    qsizetype leftOut = -1;
+    for (QAbstractSeries* series : surface->primaryChart()->series())
+        if (series->name() == "left out as outliers") leftOut = static_cast<QScatterSeries*>(series)->count();
+    EXPECT_EQ(leftOut, 4);
+    QString summary;
+    for (QLabel* l : surface->findChildren<QLabel*>()) summary += l->text();
+    EXPECT_TRUE(summary.contains("line 2: +22 % above the fitted L(N,D)")) << summary.toStdString();
+    EXPECT_TRUE(summary.contains("Extrapolation: fitted without the largest model")) << summary.toStdString();
+    snapshot("surface-outliers");
+}
+
+// The over-training view: any two series, each at one context, runs off their line left out and
+// drawn hollow, and every line's extrapolation check in the table.
+TEST_F(Gui, OverTrainingViewLeavesOutARunOffItsLine) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("overtrain.csv");
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    // Two recipes, L = 40·C^-0.05 (and 38·C^-0.048) at M = 22 and 220, one run 6 % above its line.
+    f.write("method,params,tokens,flops,loss\n");
+    for (const auto& [name, lambda, eta] : {std::tuple{"base", 40.0, 0.05}, std::tuple{"tuned", 38.0, 0.048}})
+        for (double m : {22.0, 220.0})
+            for (int i = 0; i < 8; ++i) {
+                const double n = 5e7 * std::pow(2.0, i), d = m * n, c = 6 * n * d;
+                double loss = lambda * std::pow(c, -eta) * (1 + 0.001 * ((i * 7) % 5 - 2));
+                if (std::string(name) == "tuned" && m == 22 && i == 5) loss *= 1.06;
+                f.write(QStringLiteral("%1,%2,%3,%4,%5\n").arg(name).arg(n, 0, 'g', 12).arg(d, 0, 'g', 12).arg(c, 0, 'g', 12).arg(loss, 0, 'g', 12).toUtf8());
+            }
+    f.close();
+    ASSERT_TRUE(window->openPath(path, false)) << window->lastError().toStdString();
+    ASSERT_TRUE(window->showView("overtraining"));
+    auto* over = view<OverTrainingView>();
+    ASSERT_NE(over, nullptr);
+    ASSERT_TRUE(over->shown(0) && over->shown(1));
+    EXPECT_EQ(over->shown(0)->group.series, "base");
+    EXPECT_EQ(over->shown(1)->group.series, "tuned");
+    EXPECT_TRUE(over->shown(0)->outliers.empty());
+    ASSERT_EQ(over->shown(1)->outliers.size(), 1u);
+    EXPECT_NE(over->shown(1)->outliers[0].outlier.reason.find("above the M = 22 line"), std::string::npos);
+    for (const auto& g : over->shown(1)->result.groups)
+        if (g.fitted) EXPECT_NEAR(g.eta, 0.048, 2e-3) << "M = " << g.ratio << ": the spike is out of the fit";
+    qsizetype leftOut = -1;
+    for (QAbstractSeries* series : over->charts()[1]->series())
+        if (series->name() == "left out as outliers") leftOut = static_cast<QScatterSeries*>(series)->count();
+    EXPECT_EQ(leftOut, 1);
+    auto* table = over->findChild<QTableWidget*>();
+    ASSERT_NE(table, nullptr);
+    EXPECT_EQ(table->horizontalHeaderItem(1)->text(), "η base");
+    EXPECT_EQ(table->horizontalHeaderItem(4)->text(), "η tuned");
+    EXPECT_TRUE(table->item(0, 2)->text().endsWith(" %")) << "M = 22 extrapolation: " << table->item(0, 2)->text().toStdString();
+    snapshot("overtraining-outliers");
+}
+
+// The Pareto view states the bootstrap interval of the compute ratio beside the ratio.
+TEST_F(Gui, ParetoViewGivesTheComputeRatioWithItsInterval) {
+    ASSERT_TRUE(window->showView("pareto"));
+    auto* pareto = view<ParetoView>();
+    ASSERT_NE(pareto, nullptr);
+    ASSERT_TRUE(pareto->comparison().overlap);
+    ASSERT_TRUE(pareto->computeRatioInterval());
+    const auto& in = *pareto->computeRatioInterval();
+    EXPECT_EQ(in.nValid, 1000);
+    EXPECT_LT(in.lower, pareto->comparison().geomeanComputeRatio);
+    EXPECT_GT(in.upper, pareto->comparison().geomeanComputeRatio);
+    QString summary;
+    for (QLabel* l : pareto->findChildren<QLabel*>()) summary += l->text();
+    EXPECT_TRUE(summary.contains(QStringLiteral("95 % interval %1× to %2×").arg(in.lower, 0, 'f', 2).arg(in.upper, 0, 'f', 2)))
+        << summary.toStdString();
 }
