@@ -957,6 +957,15 @@ void IsoFlopView::redraw() {
                     .arg(results_[j].dOptLaw ? results_[j].dOptLaw->exponent : 0, 0, 'f', 3)
                     .arg(results_[j].dOptLaw ? results_[j].dOptLaw->coefficient : 0, 0, 'g', 4)
                     .arg(results_[j].nBudgetsInLaw);
+        // How well the law extrapolates: fitted without the largest budget, predicting its optimum.
+        const auto ex = fit::extrapolateIsoFlop(results_[j]);
+        if (!ex.heldOut.empty()) {
+            const auto& h = ex.heldOut.back();
+            text += tr("Without the %1 budget the law predicts its N* within %2 % and D* within %3 %. ")
+                        .arg(QString::fromStdString(data::formatScientific(h.budget)))
+                        .arg(std::abs(100 * h.nOptError), 0, 'f', 1)
+                        .arg(std::abs(100 * h.dOptError), 0, 'f', 1);
+        }
         if (outliers_[j] > 0)
             text += tr("%n run(s) far from their profile left out as outliers (tick a run in to take it back). ", "", static_cast<int>(outliers_[j]));
     }
