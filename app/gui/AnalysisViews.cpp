@@ -480,9 +480,7 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
     lawView_ = new PlotView(lawChart_, this);
     family_ = new QComboBox(this);
     family_->setObjectName(QStringLiteral("family"));
-    family_->addItem(tr("Transformer"), 0);
-    family_->addItem(tr("xLSTM"), 1);
-    family_->addItem(tr("both families"), 2);
+    family_->setToolTip(tr("The series whose profiles are drawn; the law panel shows the pair"));
     axis_ = new QComboBox(this);
     axis_->setObjectName(QStringLiteral("axis"));
     axis_->addItem(tr("over parameters N"));
@@ -530,8 +528,8 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
         bands_[1] = r.second;
         redraw();
     });
-    for (QComboBox* b : {axis_, law_, family_, panels_}) connect(b, &QComboBox::currentIndexChanged, this, &IsoFlopView::redraw);
-    connect(range_, &QComboBox::currentIndexChanged, this, &IsoFlopView::recompute);
+    for (QComboBox* b : {axis_, law_, panels_}) connect(b, &QComboBox::currentIndexChanged, this, &IsoFlopView::redraw);
+    for (QComboBox* b : {range_, family_}) connect(b, &QComboBox::currentIndexChanged, this, &IsoFlopView::recompute);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &IsoFlopView::recompute);
     connect(session_, &Session::selectionChanged, this, &IsoFlopView::redraw);
     recompute();
@@ -548,22 +546,75 @@ std::vector<QChart*> IsoFlopView::charts() const {
 
 bool IsoFlopView::contextsLayout() const { return panels_->currentIndex() == 1; }
 
+QString IsoFlopView::slotLabel(int k) const { return QString::fromStdString(data::seriesLabel(slots_[k])); }
+
+QColor IsoFlopView::slotColour(int k) const { return Theme::current().series(slots_[k], session_->seriesIndex(slots_[k])); }
+
+analysis::RunFilter IsoFlopView::slotFilter(int k) const {
+    analysis::RunFilter filter = session_->filter();
+    filter.series = slots_[k];
+    if (setsNamed_) filter.experimentSet = data::ExperimentSet::IsoFlop;
+    filter.context.reset();
+    return filter;
+}
+
+void IsoFlopView::refillSeries() {
+    // The series with runs for an IsoFLOP analysis: the study's IsoFLOP set where its runs name
+    // sets, else every run with compute and loss.
+    analysis::RunFilter any = session_->filter();
+    any.context.reset();
+    setsNamed_ = false;
+    for (const auto& r : session_->runs().runs)
+        if (r.experimentSet != data::ExperimentSet::Other && analysis::passes(r, any)) setsNamed_ = true;
+    if (setsNamed_) any.experimentSet = data::ExperimentSet::IsoFlop;
+    std::vector<std::string> names;
+    for (const auto& name : session_->seriesNames()) {
+        analysis::RunFilter f = any;
+        f.series = name;
+        if (!analysis::isoFlopRuns(session_->runs(), f).points.empty()) names.push_back(name);
+    }
+    // The pair "both" compares: the study's families where both are there, else the first two.
+    const auto has = [&](const char* n) { return std::find(names.begin(), names.end(), n) != names.end(); };
+    if (has("transformer") && has("xlstm")) pair_[0] = "transformer", pair_[1] = "xlstm";
+    else pair_[0] = names.size() > 0 ? names[0] : std::string(), pair_[1] = names.size() > 1 ? names[1] : std::string();
+    // The choice carries over; a list that held no series (before any runs) made none.
+    const QVariant current = family_->count() > 1 ? family_->currentData() : QVariant();
+    QSignalBlocker block(family_);
+    family_->clear();
+    for (const auto& name : names) family_->addItem(QString::fromStdString(data::seriesLabel(name)), QString::fromStdString(name));
+    // "Both": the pair; named "both families" unless it is two series of other names (recipes of
+    // the paper's figures ask for it whatever the table holds).
+    const bool otherNames = names.size() > 1 && !(pair_[0] == "transformer" && pair_[1] == "xlstm");
+    family_->addItem(otherNames ? tr("%1 and %2").arg(QString::fromStdString(data::seriesLabel(pair_[0])),
+                                                      QString::fromStdString(data::seriesLabel(pair_[1])))
+                                : tr("both families"),
+                     QString());
+    int index = current.isValid() ? family_->findData(current) : -1;
+    family_->setCurrentIndex(std::max(0, index));
+    // The slots: the chosen series and the other of the pair, or the pair.
+    const QString chosen = family_->currentData().toString();
+    if (chosen.isEmpty()) {
+        slots_[0] = pair_[0];
+        slots_[1] = pair_[1];
+    } else {
+        slots_[0] = chosen.toStdString();
+        slots_[1] = slots_[0] == pair_[0] ? pair_[1] : pair_[0];
+    }
+}
+
 void IsoFlopView::fitContexts(const fit::IsoFlopSettings& settings) {
     contextFits_.clear();
     std::set<double> contexts;
-    for (Family f : kFamilies) {
-        analysis::RunFilter filter = session_->filter(f);
-        filter.experimentSet = data::ExperimentSet::IsoFlop;
-        filter.context.reset();
-        for (double c : analysis::contextLengths(session_->runs(), filter)) contexts.insert(c);
+    for (int k = 0; k < 2; ++k) {
+        if (slots_[k].empty()) continue;
+        for (double c : analysis::contextLengths(session_->runs(), slotFilter(k))) contexts.insert(c);
     }
     for (double c : contexts) {
         ContextFit cf;
         cf.context = c;
-        for (Family f : kFamilies) {
-            const int k = f == Family::Xlstm;
-            analysis::RunFilter filter = session_->filter(f);
-            filter.experimentSet = data::ExperimentSet::IsoFlop;
+        for (int k = 0; k < 2; ++k) {
+            if (slots_[k].empty()) continue;
+            analysis::RunFilter filter = slotFilter(k);
             filter.context = c;
             const auto sel = analysis::isoFlopRuns(session_->runs(), filter);
             for (const data::Run* r : sel.runs) cf.runIndex[k].push_back(session_->indexOf(r));
@@ -646,9 +697,9 @@ void IsoFlopView::drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&resu
             chart->addLine(tr("one fit to all minima, η = %1").arg(-shared->exponent, 0, 'f', 3), theme.muted, line, 1.2, Qt::DotLine);
         }
     if (key && both)
-        for (Family f : kFamilies) {
-            QScatterSeries* mark = chart->addScatter(labelOf(f), theme.muted, {}, 6);
-            if (f == Family::Xlstm) mark->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        for (int k : families) {
+            QScatterSeries* mark = chart->addScatter(slotLabel(k), theme.muted, {}, 6);
+            if (square(k)) mark->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
         }
     chart->setAxes(chart->xSpec(), chart->ySpec());
     addSelectionRings(chart, session_, all);
@@ -679,7 +730,8 @@ void IsoFlopView::drawContexts() {
         chart->clearSeries();
         chart->setTitle(tr("T = %1").arg(cf.context));
         // The key to the families' marks goes after every budget's colour.
-        drawProfiles(chart, cf.result, cf.runIndex, {0, 1}, budgets, false, c + 1 == n, &listed);
+        drawProfiles(chart, cf.result, cf.runIndex, slots_[1].empty() ? std::vector<int>{0} : std::vector<int>{0, 1}, budgets, false,
+                     c + 1 == n, &listed);
         yLo = std::min(yLo, chart->ySpec().lo);
         yHi = std::max(yHi, chart->ySpec().hi);
     }
@@ -700,7 +752,7 @@ void IsoFlopView::drawContexts() {
             std::vector<QPointF> used, unused;
             for (const auto& prof : cf.result[k].profiles)
                 if (prof.fitted) (prof.inPowerLaw ? used : unused).push_back({prof.flopsMean, lawD ? prof.dOpt : prof.nOpt});
-            const QColor color = theme.family(k ? Family::Xlstm : Family::Transformer);
+            const QColor color = slotColour(k);
             for (auto [points, hollow] : {std::pair{&used, false}, {&unused, true}}) {
                 if (points->empty()) continue;
                 QScatterSeries* s = laws->addScatter(QString(), color, *points, k ? 5.5 : 6, hollow);
@@ -712,20 +764,19 @@ void IsoFlopView::drawContexts() {
     const Qt::PenStyle contextLine[] = {Qt::DotLine, Qt::SolidLine, Qt::DashLine, Qt::DashDotLine, Qt::DashDotDotLine};
     QString text;
     for (std::size_t c = 0; c < n; ++c)
-        for (Family f : kFamilies) {
-            const int k = f == Family::Xlstm;
+        for (int k = 0; k < 2; ++k) {
             const auto& law = lawD ? contextFits_[c].result[k].dOptLaw : contextFits_[c].result[k].nOptLaw;
             if (!law) continue;
             std::vector<QPointF> line;
             for (double h : logGrid(laws->xSpec().lo, laws->xSpec().hi, 30)) line.push_back({h, (*law)(h)});
             laws->addLine(tr("%1, T = %2 (%3 = %4)")
-                              .arg(labelOf(f))
+                              .arg(slotLabel(k))
                               .arg(contextFits_[c].context)
                               .arg(lawD ? QStringLiteral("b") : QStringLiteral("a"))
                               .arg(law->exponent, 0, 'f', 3),
-                          theme.family(f), line, 1.4, contextLine[std::min<std::size_t>(c, std::size(contextLine) - 1)]);
+                          slotColour(k), line, 1.4, contextLine[std::min<std::size_t>(c, std::size(contextLine) - 1)]);
             text += tr("%1 at T = %2: %3 = %4·H<sup>%5</sup>. ")
-                        .arg(labelOf(f))
+                        .arg(slotLabel(k))
                         .arg(contextFits_[c].context)
                         .arg(lawD ? tr("D*") : tr("N*"))
                         .arg(law->coefficient, 0, 'g', 3)
@@ -743,10 +794,17 @@ void IsoFlopView::recompute() {
     settings.fitMax = range.y();
     std::vector<fit::IsoFlopRun> inputs[2];
     fit::IsoFlopSettings settingsUsed[2] = {settings, settings};
-    for (Family f : kFamilies) {
-        const int k = f == Family::Xlstm;
-        analysis::RunFilter filter = session_->filter(f);
-        filter.experimentSet = data::ExperimentSet::IsoFlop;
+    refillSeries();
+    for (int k = 0; k < 2; ++k) {
+        inputs[k].clear();
+        runIndex_[k].clear();
+        results_[k] = {};
+        outliers_[k] = 0;
+        outlierRuns_[k].clear();
+        context_[k] = 0;
+        bands_[k].reset();
+        if (slots_[k].empty()) continue;
+        analysis::RunFilter filter = slotFilter(k);
         // One context per fit: the context of the session's slider when the runs have it, else
         // the context with the most runs.
         const auto contexts = analysis::contextLengths(session_->runs(), filter);
@@ -764,10 +822,8 @@ void IsoFlopView::recompute() {
         }
         context_[k] = filter.context.value_or(0.0);
         // The analysis the verbs run: the runs' budgets, outliers left out unless kept.
-        const analysis::SeriesGroup group{std::string(accounting::familyName(f)), filter.context.value_or(data::kUnknown), filter};
+        const analysis::SeriesGroup group{slots_[k], filter.context.value_or(data::kUnknown), filter};
         const auto a = analysis::isoFlopAnalysis(session_->runs(), session_->settings(), group, settings);
-        inputs[k].clear();
-        runIndex_[k].clear();
         for (const data::Run* r : a.runs) {
             inputs[k].push_back({r->params, r->tokens, r->flops, r->loss()});
             runIndex_[k].push_back(session_->indexOf(r));
@@ -830,9 +886,9 @@ std::vector<ViewTable> IsoFlopView::tables() {
                       {"d_opt", "$D^*$", data::CellStyle::Count},
                       {"loss_at_n_opt", "$\\hat L(N^*)$", data::CellStyle::Fixed3},
                       {"in_power_law", "In law", data::CellStyle::Text}};
-    for (Family f : kFamilies) {
-        const int k = f == Family::Xlstm;
-        const std::string model(accounting::familyLabel(f));
+    for (int k = 0; k < 2; ++k) {
+        if (slots_[k].empty()) continue;
+        const std::string model = data::seriesLabel(slots_[k]);
         const data::ExportCell context = context_[k] > 0 ? data::ExportCell(context_[k]) : data::ExportCell{};
         for (int d = 0; d < 2; ++d) {
             const auto& law = d ? results_[k].dOptLaw : results_[k].nOptLaw;
@@ -863,12 +919,12 @@ std::vector<ViewTable> IsoFlopView::tables() {
                         {"exponent", "Exponent", data::CellStyle::Fixed3},
                         {"budgets", "Budgets", data::CellStyle::Integer},
                         {"r2", "$R^2$", data::CellStyle::Fixed3}};
-    for (Family f : kFamilies)
+    for (int k = 0; k < 2; ++k)
         for (const ContextFit& cf : contextFits_)
             for (int d = 0; d < 2; ++d) {
-                const auto& law = d ? cf.result[f == Family::Xlstm].dOptLaw : cf.result[f == Family::Xlstm].nOptLaw;
-                if (!law) continue;
-                contexts.rows.push_back({std::string(accounting::familyLabel(f)), cf.context, std::string(d ? "D*(H)" : "N*(H)"),
+                const auto& law = d ? cf.result[k].dOptLaw : cf.result[k].nOptLaw;
+                if (!law || slots_[k].empty()) continue;
+                contexts.rows.push_back({data::seriesLabel(slots_[k]), cf.context, std::string(d ? "D*(H)" : "N*(H)"),
                                          law->coefficient, law->exponent, static_cast<double>(law->nPoints), law->r2});
             }
     return {{QStringLiteral("laws"), tr("Power laws N*(H), D*(H) with intervals"), std::move(laws)},
@@ -888,16 +944,17 @@ void IsoFlopView::redraw() {
         return;
     }
     const Theme& theme = Theme::current();
-    const int chosen = family_->currentData().toInt();  // 0 Transformer, 1 xLSTM, 2 both
+    // One series (slot 0) or the pair (both slots).
+    const int chosen = family_->currentData().toString().isEmpty() && !slots_[1].empty() ? 2 : 0;
     const bool lawD = law_->currentIndex() == 1;
-    const std::vector<int> families = chosen == 2 ? std::vector<int>{0, 1} : std::vector<int>{chosen};
+    const std::vector<int> families = chosen == 2 ? std::vector<int>{0, 1} : std::vector<int>{0};
 
     profileChart_->clearSeries();
     // The title says the context length of the runs shown.
     auto contextOf = [&](int k) { return context_[k] > 0 ? tr(", T = %1").arg(context_[k]) : QString(); };
     // Short enough for a single-column figure.
     profileChart_->setTitle(chosen == 2 ? (context_[0] == context_[1] && context_[0] > 0 ? tr("IsoFLOP%1").arg(contextOf(0)) : tr("IsoFLOP profiles"))
-                                        : tr("%1%2").arg(labelOf(chosen ? Family::Xlstm : Family::Transformer), contextOf(chosen)));
+                                        : tr("%1%2").arg(slotLabel(0), contextOf(0)));
     std::vector<double> budgets;
     for (int k : families)
         for (const auto& prof : results_[k].profiles) budgets.push_back(prof.budget);
@@ -920,9 +977,8 @@ void IsoFlopView::redraw() {
     lawChart_->setAxes({tr("Budget H (FLOPs)"), true, 1e18, 1e22}, {lawD ? tr("D* (tokens)") : tr("N* (params)"), true, 1e7, 1e11, true});
     lawChart_->setTitle(lawD ? tr("Compute-optimal D*(H)") : tr("Compute-optimal N*(H)"));
     QString text;
-    for (Family g : kFamilies) {
-        const int j = g == Family::Xlstm;
-        const QColor color = theme.family(g);
+    for (int j = 0; j < 2; ++j) {
+        const QColor color = slotColour(j);
         std::vector<QPointF> used, unused;
         for (const auto& prof : results_[j].profiles)
             if (prof.fitted) (prof.inPowerLaw ? used : unused).push_back({prof.flopsMean, lawD ? prof.dOpt : prof.nOpt});
@@ -931,14 +987,13 @@ void IsoFlopView::redraw() {
     }
     lawChart_->fitRangesToData(0.3);
     const double hLo = lawChart_->xSpec().lo, hHi = lawChart_->xSpec().hi;
-    for (Family g : kFamilies) {
-        const int j = g == Family::Xlstm;
-        const QColor color = theme.family(g);
+    for (int j = 0; j < 2; ++j) {
+        const QColor color = slotColour(j);
         const auto& law = lawD ? results_[j].dOptLaw : results_[j].nOptLaw;
         if (!law) continue;
         std::vector<QPointF> line;
         for (double h : logGrid(hLo, hHi, 40)) line.push_back({h, (*law)(h)});
-        lawChart_->addLine(tr("%1 %2").arg(labelOf(g)).arg(law->exponent, 0, 'f', 3), color, line, 2.0);
+        lawChart_->addLine(tr("%1 %2").arg(slotLabel(j)).arg(law->exponent, 0, 'f', 3), color, line, 2.0);
         if (bands_[j] && bands_[j]->intervals.size() == 4 + 2 * bandBudgets_.size()) {
             std::vector<QPointF> lo, hi;
             const std::size_t offset = 4 + (lawD ? bandBudgets_.size() : 0);
@@ -951,7 +1006,7 @@ void IsoFlopView::redraw() {
             if (lo.size() > 1) PlotChart::hideFromLegend(lawChart_, lawChart_->addBand(QString(), color, lo, hi));
         }
         text += tr("%1: a = %2, A' = %3, b = %4, B' = %5 (%6 budgets). ")
-                    .arg(labelOf(g))
+                    .arg(slotLabel(j))
                     .arg(results_[j].nOptLaw ? results_[j].nOptLaw->exponent : 0, 0, 'f', 3)
                     .arg(results_[j].nOptLaw ? results_[j].nOptLaw->coefficient : 0, 0, 'g', 4)
                     .arg(results_[j].dOptLaw ? results_[j].dOptLaw->exponent : 0, 0, 'f', 3)
@@ -973,9 +1028,9 @@ void IsoFlopView::redraw() {
     for (int k : families)
         for (const auto& w : results_[k].warnings)
             text += QStringLiteral("<br><font color='%1'>%2%3</font>")
-                        .arg(theme.highlight.name(), families.size() > 1 ? labelOf(k ? Family::Xlstm : Family::Transformer) + ": " : QString(),
+                        .arg(theme.highlight.name(), families.size() > 1 ? slotLabel(k) + ": " : QString(),
                              QString::fromStdString(w));
-    summary_->setText(text.isEmpty() ? tr("No IsoFLOP runs in the table (experiment set `isoflop`).") : text);
+    summary_->setText(text.isEmpty() ? tr("No IsoFLOP runs in scope: runs of a series with compute (or a budget) and loss.") : text);
     emit explainChanged();
 }
 
@@ -992,8 +1047,9 @@ QString IsoFlopView::explainHtml() const {
               "<p>Repeating this for several budgets and fitting straight lines on log-log axes gives the "
               "compute-optimal scaling laws</p>"
               "<p style='font-size:large'>N*(H) = A'·H<sup>a</sup>, &nbsp; D*(H) = B'·H<sup>b</sup></p>"
-              "<p>Now: Transformer N* = %1, xLSTM N* = %2. Shaded: 95 % bootstrap bands over runs.</p>")
-        .arg(law(t.nOptLaw), law(x.nOptLaw));
+              "<p>Now: %2 N* = %1%3. Shaded: 95 % bootstrap bands over runs.</p>")
+        .arg(law(t.nOptLaw), slots_[0].empty() ? tr("no series:") : slotLabel(0),
+             slots_[1].empty() ? QString() : tr(", %1 N* = %2").arg(slotLabel(1), law(x.nOptLaw)));
 }
 
 }  // namespace scalex::gui

@@ -105,10 +105,19 @@ public:
     // The power laws N*(H), D*(H) with 95 % bootstrap intervals, the optimum of every profile, and
     // the laws fitted at every context length of the runs.
     std::vector<ViewTable> tables() override;
-    const fit::IsoFlopResult& result(bool xlstm) const { return results_[xlstm ? 1 : 0]; }
+    // The fit of the first (false) or second (true) series shown: by default the study's
+    // Transformer and xLSTM where present, else the first two series with IsoFLOP runs.
+    const fit::IsoFlopResult& result(bool second) const { return results_[second ? 1 : 0]; }
+    const std::string& seriesShown(bool second) const { return slots_[second ? 1 : 0]; }
 
 private:
     void recompute();
+    // The series with IsoFLOP runs into the "family" choice (each series, and both of the pair).
+    void refillSeries();
+    QString slotLabel(int k) const;
+    QColor slotColour(int k) const;
+    // The runs an IsoFLOP analysis of series `k` looks at (the study's IsoFLOP set where it names sets).
+    analysis::RunFilter slotFilter(int k) const;
     void redraw();
     void startBootstrap();
     // The paper's Fig. 5: the profiles of both families at every context length of the runs, and
@@ -148,6 +157,9 @@ private:
     std::vector<int> outlierRuns_[2];   // their session indices
     std::vector<int> runIndex_[2];  // input index -> session run index
     std::optional<fit::BootstrapResult> bands_[2];
+    std::string slots_[2];   // the series of each result; empty: none
+    std::string pair_[2];    // the two series "both" shows
+    bool setsNamed_ = true;  // the runs name experiment sets (else every run is an IsoFLOP candidate)
     std::vector<double> bandBudgets_;
     QFutureWatcher<std::pair<fit::BootstrapResult, fit::BootstrapResult>>* bootstrapWatcher_;
     int generation_ = 0;

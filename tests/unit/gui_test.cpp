@@ -767,3 +767,45 @@ TEST_F(Gui, ParetoViewGivesTheComputeRatioWithItsInterval) {
     EXPECT_TRUE(summary.contains(QStringLiteral("95 % interval %1× to %2×").arg(in.lower, 0, 'f', 2).arg(in.upper, 0, 'f', 2)))
         << summary.toStdString();
 }
+
+// An IsoFLOP sweep of three settings with no family and no run sets: the IsoFLOP view offers each
+// series and the first two together, and fits each at its own exponent (N* = 0.1·H^a with
+// a = 0.45, 0.50, 0.55).
+TEST_F(Gui, IsoFlopViewFitsEverySeriesOfASweep) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("sweep.csv");
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("setting,params,tokens,compute_budget,validation_loss\n");
+    for (const auto& [name, a] : {std::pair{"A", 0.45}, std::pair{"B", 0.50}, std::pair{"C", 0.55}})
+        for (double h : {1e18, 3e18, 1e19, 3e19, 1e20}) {
+            const double logOpt = std::log10(0.1) + a * std::log10(h);
+            for (int k = -3; k <= 3; ++k) {
+                const double logN = logOpt + 0.2 * k, n = std::pow(10.0, logN), d = h / (6 * n);
+                const double loss = 2 + 0.08 * (logN - logOpt) * (logN - logOpt) + 0.5 / std::log10(h);
+                f.write(QStringLiteral("%1,%2,%3,%4,%5\n").arg(name).arg(n, 0, 'g', 12).arg(d, 0, 'g', 12).arg(h).arg(loss, 0, 'g', 12).toUtf8());
+            }
+        }
+    f.close();
+    ASSERT_TRUE(window->openPath(path, false)) << window->lastError().toStdString();
+    ASSERT_TRUE(window->showView("isoflop"));
+    auto* iso = view<IsoFlopView>();
+    ASSERT_NE(iso, nullptr);
+    auto* series = iso->findChild<QComboBox*>("family");
+    ASSERT_NE(series, nullptr);
+    QStringList items;
+    for (int i = 0; i < series->count(); ++i) items << series->itemText(i);
+    EXPECT_EQ(items, (QStringList{"A", "B", "C", "A and B"}));
+    const std::pair<const char*, double> expected[] = {{"A", 0.45}, {"B", 0.50}, {"C", 0.55}};
+    for (const auto& [name, a] : expected) {
+        series->setCurrentIndex(series->findText(name));
+        EXPECT_EQ(iso->seriesShown(false), name);
+        ASSERT_TRUE(iso->result(false).nOptLaw) << name;
+        EXPECT_NEAR(iso->result(false).nOptLaw->exponent, a, 1e-6) << name;
+        EXPECT_EQ(iso->charts()[0]->title(), QString::fromLatin1(name));
+    }
+    series->setCurrentIndex(series->findText("A and B"));
+    EXPECT_EQ(iso->seriesShown(false), "A");
+    EXPECT_EQ(iso->seriesShown(true), "B");
+    snapshot("isoflop-sweep");
+}
