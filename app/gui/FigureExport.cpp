@@ -1,5 +1,7 @@
 #include "app/gui/FigureExport.h"
 
+#include "core/analysis/ExportTables.h"
+
 #include <QDateTime>
 #include <QHashFunctions>
 #include <QScopeGuard>
@@ -71,108 +73,6 @@ bool writeFile(const QString& path, const QByteArray& bytes, QString* error) {
     return true;
 }
 
-// The appendix tables, recomputed from the project's runs.
-std::vector<std::pair<QString, data::ExportTable>> paperTables(const data::RunTable& runs) {
-    using accounting::Family;
-    std::vector<std::pair<QString, data::ExportTable>> out;
-    auto filter = [](Family f, data::ExperimentSet set) {
-        analysis::RunFilter r;
-        r.family = f;
-        r.experimentSet = set;
-        r.context = 8192;
-        r.selectedOnly = true;
-        return r;
-    };
-    // Tab. lnd_fit_params (delta 1e-3, gamma free).
-    data::ExportTable lnd;
-    lnd.caption = "Fit parameters of the loss surface $L(N,D)$ (Huber $\\delta = 10^{-3}$, $\\gamma$ fitted), from the token/param runs at context length 8192.";
-    lnd.label = "tab:lnd_fit_params";
-    lnd.columns = {{"family", "Model", data::CellStyle::Text},   {"log_a", "$\\log A$", data::CellStyle::Fixed2},
-                   {"log_b", "$\\log B$", data::CellStyle::Fixed2}, {"log_e", "$\\log E$", data::CellStyle::Fixed2},
-                   {"alpha", "$\\alpha$", data::CellStyle::Fixed2}, {"beta", "$\\beta$", data::CellStyle::Fixed2},
-                   {"gamma", "$\\gamma$", data::CellStyle::Fixed2}};
-    // Tab. tokenparam_slopes.
-    data::ExportTable eta;
-    eta.caption = "Power-law exponents $\\eta$ of $L(C) = \\lambda C^{-\\eta}$ per tokens-to-parameter ratio $M$.";
-    eta.label = "tab:tokenparam_slopes";
-    eta.columns = {{"tokens_per_param", "$M$", data::CellStyle::Integer},
-                   {"eta_transformer", "Transformer $\\eta$", data::CellStyle::Fixed3},
-                   {"eta_xlstm", "xLSTM $\\eta$", data::CellStyle::Fixed3}};
-    // Tab. estimated_optimal_flops_tokens_powerlaw and its per-context counterparts: a row per
-    // model size of the paper.
-    const std::vector<double> sizes{1e8, 4e8, 1e9, 2e9, 4e9, 8e9, 1e10, 1.4e10, 3.2e10, 6.7e10, 1.75e11};
-    auto sizesTable = [&](std::string caption, std::string label) {
-        data::ExportTable t;
-        t.caption = std::move(caption);
-        t.label = std::move(label);
-        t.columns = {{"params", "Params", data::CellStyle::Count}};
-        for (double n : sizes) t.rows.push_back({n});
-        return t;
-    };
-    // Appends the compute-optimal budget, tokens and tokens per parameter of every size under the
-    // laws of `result`: H = N*^-1(N), D = D*(H). Empty cells without both laws.
-    auto appendOptimal = [&](data::ExportTable& t, const fit::IsoFlopResult& result, const std::string& prefix,
-                             const std::string& flopsTitle) {
-        t.columns.push_back({prefix + "_flops", flopsTitle, data::CellStyle::Scientific});
-        t.columns.push_back({prefix + "_tokens", "Tokens", data::CellStyle::Count});
-        t.columns.push_back({prefix + "_tokens_per_param", "Tok/Param", data::CellStyle::Fixed1});
-        for (std::size_t i = 0; i < sizes.size(); ++i) {
-            if (!result.nOptLaw || !result.dOptLaw) {
-                t.rows[i].insert(t.rows[i].end(), 3, data::ExportCell{});
-                continue;
-            }
-            const double H = result.nOptLaw->inverse(sizes[i]);
-            const double D = (*result.dOptLaw)(H);
-            t.rows[i].insert(t.rows[i].end(), {H, D, D / sizes[i]});
-        }
-    };
-    data::ExportTable opt = sizesTable("Compute-optimal training FLOPs, tokens and tokens per parameter from the IsoFLOP power laws (context 8192).",
-                                       "tab:estimated_optimal_flops_tokens_powerlaw");
-    // Per context: budgets 5e18 to 5e19, as the paper's context-specific fits.
-    std::array<data::ExportTable, 2> byContext;
-    std::map<double, std::array<data::ExportCell, 2>> etas;
-    for (Family f : {Family::Transformer, Family::Xlstm}) {
-        const int k = f == Family::Xlstm;
-        const std::string family(accounting::familyLabel(f));
-        fit::LossSurfaceSettings settings;
-        const auto points = analysis::lossSurfacePoints(runs, filter(f, data::ExperimentSet::TokenParam)).points;
-        if (points.size() >= 6) {
-            const auto fitted = fit::fitLossSurface(points, settings);
-            const auto& b = fitted.best;
-            lnd.rows.push_back({family, b.logA, b.logB, b.logE, b.alpha, b.beta, b.gamma});
-        }
-        const auto slopes = analysis::fitOvertrainingSlopes(runs, filter(f, data::ExperimentSet::TokenParam), fit::SlopeSettings{});
-        for (const auto& g : slopes.groups)
-            if (g.fitted) etas[g.ratio][static_cast<std::size_t>(k)] = g.eta;
-        fit::IsoFlopSettings iso;
-        iso.fitMin = 5e18;
-        iso.fitMax = 2e20;
-        const std::string prefix = k ? "xlstm" : "transformer";
-        appendOptimal(opt, analysis::fitIsoFlop(runs, filter(f, data::ExperimentSet::IsoFlop), iso), prefix, family + " FLOPs");
-
-        data::ExportTable& ctx = byContext[static_cast<std::size_t>(k)];
-        ctx = sizesTable("Compute-optimal training FLOPs, tokens and tokens per parameter of " + family +
-                             " models across context lengths, from IsoFLOP power laws fitted at each context length (budgets $5 \\cdot 10^{18}$ to $5 \\cdot 10^{19}$).",
-                         "tab:estimated_optimal_flops_tokens_powerlaw_context_" + prefix);
-        analysis::RunFilter any = filter(f, data::ExperimentSet::IsoFlop);
-        any.context.reset();
-        iso.fitMax = 5e19;
-        for (double T : analysis::contextLengths(runs, any)) {
-            analysis::RunFilter at = any;
-            at.context = T;
-            const std::string t = std::to_string(static_cast<long long>(T));
-            appendOptimal(ctx, analysis::fitIsoFlop(runs, at, iso), "ctx" + t, "$T = " + t + "$ FLOPs");
-        }
-    }
-    for (const auto& [m, values] : etas) eta.rows.push_back({m, values[0], values[1]});
-    out.push_back({QStringLiteral("tab_lnd_fit_params"), lnd});
-    out.push_back({QStringLiteral("tab_tokenparam_slopes"), eta});
-    out.push_back({QStringLiteral("tab_estimated_optimal_flops_tokens_powerlaw"), opt});
-    out.push_back({QStringLiteral("tab_estimated_optimal_flops_tokens_powerlaw_context_transformer"), byContext[0]});
-    out.push_back({QStringLiteral("tab_estimated_optimal_flops_tokens_powerlaw_context_xlstm"), byContext[1]});
-    return out;
-}
-
 }  // namespace
 
 bool renderPaperFigures(const QString& project, const QString& outDir, const FigureStyle& style, QStringList* written,
@@ -212,9 +112,9 @@ bool renderPaperFigures(const QString& project, const QString& outDir, const Fig
         *error = window.lastError();
         return false;
     }
-    for (const auto& [name, table] : paperTables(window.session()->runs())) {
+    for (const auto& [name, table] : analysis::paperAppendixTables(window.session()->runs())) {
         for (const auto& [suffix, bytes] : {std::pair{QStringLiteral("tex"), data::toLatex(table)}, {QStringLiteral("csv"), data::toCsv(table)}}) {
-            const QString path = QDir(outDir).filePath(name + '.' + suffix);
+            const QString path = QDir(outDir).filePath(QString::fromStdString(name) + '.' + suffix);
             if (!writeFile(path, bytes, error)) return false;
             *written << QFileInfo(path).fileName();
         }
