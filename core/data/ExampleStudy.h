@@ -1,7 +1,7 @@
 #pragma once
-// The generated example study (datasets/example/README.md): run tables of both families drawn
-// from the paper's fitted loss surfaces L(N,D) (Tab. lnd_fit_params) with a documented noise
-// model. Everything it makes is labelled as generated (run ids and dataset names start with
+// The generated example study (datasets/example/README.md): run tables of both families, the
+// Token/Param runs drawn from the paper's fitted loss surfaces L(N,D) (Tab. lnd_fit_params), the
+// IsoFLOP profiles centred on the paper's IsoFLOP laws N*(H), with a documented noise model. Everything it makes is labelled as generated (run ids and dataset names start with
 // "generated-"). Deterministic: the same tables and options give the same runs on every machine.
 #include <QJsonObject>
 #include <cstdint>
