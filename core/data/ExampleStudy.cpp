@@ -72,18 +72,6 @@ const IsoFlopPowerLawRow* isoFlopLaw(const PaperTables& tables, Family family, s
     return found;
 }
 
-// One IsoFLOP profile: L(N) = L* + w (ln N - ln N*)^2, a parabola in ln N centred on the paper's
-// N*(H). L* is the surface's loss at N* (with D = H / C_token), w half the curvature of the surface's
-// own profile ln N -> L(N, H / C_token(N)) at its minimum, so the profiles are as wide as the
-// surface's and sit where the paper's IsoFLOP fits put them.
-struct IsoFlopProfileShape {
-    double logNOpt = 0, lossAtOpt = 0, width = 0;
-    double loss(double n) const {
-        const double u = std::log(n) - logNOpt;
-        return lossAtOpt + width * u * u;
-    }
-};
-
 // Training FLOPs per token and parameter, C_token(N) / N, interpolated in ln N between the
 // configurations of a family (clamped at the ends).
 struct FlopsPerParamToken {
@@ -102,38 +90,28 @@ struct FlopsPerParamToken {
     }
 };
 
+// One IsoFLOP profile: L(N) = L* + w (log10 N - log10 N*)^2, the parabola the paper fits per
+// budget, centred on the paper's N*(H) = A' H^a. L* is the surface's loss at N* with
+// D = H / C_token(N*). The width approximates the study's profiles (Fig. 4, and the per-context
+// profiles of Fig. 5): their curvature w in log10 N is about 1.1 at 6e18 FLOPs, 1.0 at 1e19, 0.6 at
+// 3e19 and 0.5 at 1e20, for both families and every context; w(H) = 1.1 (H / 6e18)^-0.28 follows it,
+// held at 0.5 beyond 1e20 where the study has no profiles.
+struct IsoFlopProfileShape {
+    double log10NOpt = 0, lossAtOpt = 0, width = 0;
+    double loss(double n) const {
+        const double x = std::log10(n) - log10NOpt;
+        return lossAtOpt + width * x * x;
+    }
+};
+
 IsoFlopProfileShape isoFlopProfileShape(const LossSurfaceParams& surface, const FlopsPerParamToken& perParamToken,
                                         const IsoFlopPowerLawRow& law, double h) {
-    auto profile = [&](double u) {
-        const double n = std::exp(u);
-        return surface.loss(n, h / (perParamToken.at(u) * n));
-    };
-    // Golden-section search for the surface profile's minimum over 10^6..10^12 parameters.
-    constexpr double kInvPhi = 0.6180339887498949;
-    double lo = std::log(1e6), hi = std::log(1e12);
-    double x1 = hi - kInvPhi * (hi - lo), x2 = lo + kInvPhi * (hi - lo);
-    double f1 = profile(x1), f2 = profile(x2);
-    for (int i = 0; i < 200 && hi - lo > 1e-9; ++i) {
-        if (f1 < f2) {
-            hi = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = hi - kInvPhi * (hi - lo);
-            f1 = profile(x1);
-        } else {
-            lo = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = lo + kInvPhi * (hi - lo);
-            f2 = profile(x2);
-        }
-    }
-    const double uMin = 0.5 * (lo + hi), step = 0.05;
-    const double curvature = (profile(uMin + step) - 2 * profile(uMin) + profile(uMin - step)) / (step * step);
     IsoFlopProfileShape shape;
-    shape.logNOpt = std::log(law.coefN) + law.exponentN * std::log(h);
-    shape.lossAtOpt = profile(shape.logNOpt);
-    shape.width = 0.5 * curvature;
+    const double logNOpt = std::log(law.coefN) + law.exponentN * std::log(h);
+    const double nOpt = std::exp(logNOpt);
+    shape.log10NOpt = logNOpt / std::log(10.0);
+    shape.lossAtOpt = surface.loss(nOpt, h / (perParamToken.at(logNOpt) * nOpt));
+    shape.width = std::max(0.5, 1.1 * std::pow(h / 6e18, -0.28));
     return shape;
 }
 
@@ -163,6 +141,7 @@ QJsonObject ExampleOptions::toJson() const {
     return {{"seed", QString::number(seed)},
             {"noise", "multiplicative log-normal: L = L_model * exp(sigma * z), z ~ N(0, 1); L_model the surface L(N, D) (Token/Param) or the IsoFLOP parabola"},
             {"noise_sigma", noiseSigma},
+            {"isoflop_noise_sigma", noiseSigma * isoflopNoiseFactor},
             {"surface", "tab:lnd_fit_params, gamma free"},
             {"huber_delta", huberDelta},
             {"flop_convention", "study"},
@@ -173,9 +152,9 @@ QJsonObject ExampleOptions::toJson() const {
             {"isoflop_budgets_ctx8192_only", hs8192},
             {"isoflop_tokens_per_param_range", QJsonArray{minTokensPerParam, maxTokensPerParam}},
             {"isoflop_losses",
-             "L = L* + w (ln N - ln N*)^2 per budget H: N* = A' H^a of tab:estimated_optimal_flops_tokens_powerlaw "
-             "(context 8192) and _context_* (2048, 16384); L* the surface at N*, w half the curvature of the surface's "
-             "profile ln N -> L(N, H / C_token(N))"}};
+             "L = L* + w (log10 N - log10 N*)^2 per budget H: N* = A' H^a of tab:estimated_optimal_flops_tokens_powerlaw "
+             "(context 8192) and _context_* (2048, 16384); L* the surface at N*, D = H / C_token(N*); "
+             "w = max(0.5, 1.1 (H / 6e18)^-0.28), the width of the study's IsoFLOP profiles (Fig. 4)"}};
 }
 
 ExampleStudy generateExampleStudy(const PaperTables& tables, const ExampleOptions& options) {
@@ -271,7 +250,7 @@ ExampleStudy generateExampleStudy(const PaperTables& tables, const ExampleOption
                     r.batchSize = static_cast<double>(batch);
                     r.steps = steps;
                     r.learningRate = nearestTokenParamRate(tokenParam, n);
-                    r.valLoss = drawLoss(shape ? shape->loss(n) : surface->loss(n, d), noise, options.noiseSigma);
+                    r.valLoss = drawLoss(shape ? shape->loss(n) : surface->loss(n, d), noise, options.noiseSigma * options.isoflopNoiseFactor);
                     r.paramsSource = r.tokensSource = r.flopsSource = Provenance::Derived;
                     study.isoflop.runs.push_back(std::move(r));
                 }
