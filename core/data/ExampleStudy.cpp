@@ -91,8 +91,8 @@ struct FlopsPerParamToken {
 };
 
 // One IsoFLOP profile: L(N) = L* + w (log10 N - log10 N*)^2, the parabola the paper fits per
-// budget, centred on the paper's N*(H) = A' H^a. L* is the surface's loss at N* with
-// D = H / C_token(N*). The width approximates the study's profiles (Fig. 4, and the per-context
+// budget, centred on the paper's N*(H) = A' H^a. L* is the lowest loss the surface reaches at the
+// budget (on D = H / (c* N), c* = C_token(N*) / N*). The width approximates the study's profiles (Fig. 4, and the per-context
 // profiles of Fig. 5): their curvature w in log10 N is about 1.1 at 6e18 FLOPs, 1.0 at 1e19, 0.6 at
 // 3e19 and 0.5 at 1e20, for both families and every context; w(H) = 1.1 (H / 6e18)^-0.28 follows it,
 // held at 0.5 beyond 1e20 where the study has no profiles.
@@ -108,9 +108,34 @@ IsoFlopProfileShape isoFlopProfileShape(const LossSurfaceParams& surface, const 
                                         const IsoFlopPowerLawRow& law, double h) {
     IsoFlopProfileShape shape;
     const double logNOpt = std::log(law.coefN) + law.exponentN * std::log(h);
-    const double nOpt = std::exp(logNOpt);
     shape.log10NOpt = logNOpt / std::log(10.0);
-    shape.lossAtOpt = surface.loss(nOpt, h / (perParamToken.at(logNOpt) * nOpt));
+    // The lowest loss the surface reaches at this budget (C_token / N held at its value at N*):
+    // each family's optimum is as good as its surface says, wherever the paper's law puts it.
+    const double perParam = perParamToken.at(logNOpt);
+    auto profile = [&](double u) {
+        const double n = std::exp(u);
+        return surface.loss(n, h / (perParam * n));
+    };
+    constexpr double kInvPhi = 0.6180339887498949;  // golden-section search over 10^6..10^12 parameters
+    double lo = std::log(1e6), hi = std::log(1e12);
+    double x1 = hi - kInvPhi * (hi - lo), x2 = lo + kInvPhi * (hi - lo);
+    double f1 = profile(x1), f2 = profile(x2);
+    for (int i = 0; i < 200 && hi - lo > 1e-10; ++i) {
+        if (f1 < f2) {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = hi - kInvPhi * (hi - lo);
+            f1 = profile(x1);
+        } else {
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = lo + kInvPhi * (hi - lo);
+            f2 = profile(x2);
+        }
+    }
+    shape.lossAtOpt = profile(0.5 * (lo + hi));
     shape.width = std::max(0.5, 1.1 * std::pow(h / 6e18, -0.28));
     return shape;
 }
@@ -153,7 +178,7 @@ QJsonObject ExampleOptions::toJson() const {
             {"isoflop_tokens_per_param_range", QJsonArray{minTokensPerParam, maxTokensPerParam}},
             {"isoflop_losses",
              "L = L* + w (log10 N - log10 N*)^2 per budget H: N* = A' H^a of tab:estimated_optimal_flops_tokens_powerlaw "
-             "(context 8192) and _context_* (2048, 16384); L* the surface at N*, D = H / C_token(N*); "
+             "(context 8192) and _context_* (2048, 16384); L* the surface's lowest loss at H (D = H / (c* N), c* = C_token(N*) / N*); "
              "w = max(0.5, 1.1 (H / 6e18)^-0.28), the width of the study's IsoFLOP profiles (Fig. 4)"}};
 }
 
