@@ -218,12 +218,17 @@ void ParetoView::redraw() {
     }
     if (comparison_.overlap)
         summary_->setText(tr("Where both frontiers overlap%7, %8 needs <b>%1×</b> the compute of %9 for the same loss "
-                             "(geometric mean; %2× to %3×), and at equal compute its loss is higher by %4 to %5.%6")
+                             "(geometric mean; %2× to %3×), and at equal compute its loss is %4.%6")
                               .arg(comparison_.geomeanComputeRatio, 0, 'f', 2)
                               .arg(comparison_.minComputeRatio, 0, 'f', 2)
                               .arg(comparison_.maxComputeRatio, 0, 'f', 2)
-                              .arg(comparison_.minLossGap, 0, 'f', 3)
-                              .arg(comparison_.maxLossGap, 0, 'f', 3)
+                              .arg(comparison_.minLossGap >= 0
+                                       ? tr("higher by %1 to %2").arg(comparison_.minLossGap, 0, 'f', 3).arg(comparison_.maxLossGap, 0, 'f', 3)
+                                   : comparison_.maxLossGap <= 0
+                                       ? tr("lower by %1 to %2").arg(-comparison_.maxLossGap, 0, 'f', 3).arg(-comparison_.minLossGap, 0, 'f', 3)
+                                       : tr("between %1 lower and %2 higher (the frontiers cross)")
+                                             .arg(-comparison_.minLossGap, 0, 'f', 3)
+                                             .arg(comparison_.maxLossGap, 0, 'f', 3))
                               .arg(comparison_.aDominates ? tr(" %1 is Pareto-dominant over the whole overlap.").arg(compared_.first) : QString())
                               .arg(scope)
                               .arg(compared_.second, compared_.first));
@@ -908,8 +913,13 @@ QString IsoFlopView::explainHtml() const {
               "<p>Repeating this for several budgets and fitting straight lines on log-log axes gives the "
               "compute-optimal scaling laws</p>"
               "<p style='font-size:large'>N*(H) = A'·H<sup>a</sup>, &nbsp; D*(H) = B'·H<sup>b</sup></p>"
-              "<p>Now: Transformer N* = %1, xLSTM N* = %2. Shaded: 95 % bootstrap bands over runs.</p>")
-        .arg(law(t.nOptLaw), law(x.nOptLaw));
+              "<p>Now: %1. Shaded: 95&nbsp;% bootstrap bands over runs.</p>")
+        .arg([&] {
+            QStringList now;  // only the families the view has a law for
+            if (t.nOptLaw) now << tr("Transformer N* = %1").arg(law(t.nOptLaw));
+            if (x.nOptLaw) now << tr("xLSTM N* = %1").arg(law(x.nOptLaw));
+            return now.isEmpty() ? tr("no power law yet (it needs profiles at two budgets or more)") : now.join(QStringLiteral("; "));
+        }());
 }
 
 }  // namespace scalex::gui

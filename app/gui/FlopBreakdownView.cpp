@@ -9,6 +9,7 @@
 #include <array>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
+#include <QtCharts/QLegend>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QPercentBarSeries>
@@ -192,9 +193,13 @@ void FlopBreakdownView::rebuild() {
         QChartView* view = cfg == &transformer_ ? transformerView_ : xlstmView_;
         auto* chart = new QChart();
         theme.applyTo(chart);
+        chart->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);  // filled swatches: bars are areas
         const bool isX = cfg->family == Family::Xlstm;
         auto* linear = new QBarSet(tr("Linear layers"));
-        auto* seqMix = new QBarSet(isX ? tr("mLSTM cell") : tr("Attention core"));
+        // The cache metric has one part: the KV cache of attention, the fixed-size state of the mLSTM.
+        auto* seqMix = new QBarSet(metric_ == Metric::CacheBytes ? (isX ? tr("mLSTM state (C, n, m per head)") : tr("KV cache"))
+                                   : metric_ == Metric::DecodeStepBytes ? (isX ? tr("mLSTM cell (state read)") : tr("Attention (KV cache read)"))
+                                                                   : (isX ? tr("mLSTM cell") : tr("Attention core")));
         auto* other = new QBarSet(metric_ == Metric::CacheBytes ? tr("—") : tr("Norms, activations, embedding"));
         linear->setColor(theme.muted);
         seqMix->setColor(theme.family(cfg->family));
@@ -256,8 +261,8 @@ QString FlopBreakdownView::explainHtml() const {
               "so <b>per token it grows linearly in T</b>. The mLSTM carries a fixed-size memory: its chunkwise cost "
               "per token depends on the chunk size L, not on T.</p>"
               "<p>Convention <b>%1</b>. Sequence-mix share of the forward FLOPs:<br>"
-              "Transformer %2: %3 % at T = 2k, %4 % at T = 32k<br>"
-              "xLSTM %5: %6 % at T = 2k, %7 % at T = 32k</p>"
+              "Transformer %2: %3&nbsp;% at T = 2k, %4&nbsp;% at T = 32k<br>"
+              "xLSTM %5: %6&nbsp;% at T = 2k, %7&nbsp;% at T = 32k</p>"
               "<p>During generation the Transformer must read its whole KV cache every step "
               "(2·n<sub>kv</sub>·d<sub>hv</sub>·T elements per layer), while the mLSTM reads a state of "
               "n<sub>head</sub>·(d<sub>qk</sub>·d<sub>hv</sub>+d<sub>qk</sub>+1) elements whatever T is.</p>")
