@@ -200,7 +200,8 @@ void FlopBreakdownView::rebuild() {
         auto* seqMix = new QBarSet(metric_ == Metric::CacheBytes ? (isX ? tr("mLSTM state (C, n, m per head)") : tr("KV cache"))
                                    : metric_ == Metric::DecodeStepBytes ? (isX ? tr("mLSTM cell (state read)") : tr("Attention (KV cache read)"))
                                                                    : (isX ? tr("mLSTM cell") : tr("Attention core")));
-        auto* other = new QBarSet(metric_ == Metric::CacheBytes ? tr("—") : tr("Norms, activations, embedding"));
+        // "Other": norms, activations, embedding (the Explain pane lists them); short, so the legend fits.
+        auto* other = new QBarSet(metric_ == Metric::CacheBytes ? tr("—") : tr("Other"));
         linear->setColor(theme.muted);
         seqMix->setColor(theme.family(cfg->family));
         other->setColor(theme.grid.darker(115));
@@ -222,6 +223,7 @@ void FlopBreakdownView::rebuild() {
         auto* x = new QBarCategoryAxis();
         x->append(categories);
         x->setTitleText(tr("Context length T"));
+        x->setTruncateLabels(false);  // "128k" whole in a narrow window
         x->setLabelsFont(QFont(theme.fontFamily, theme.basePointSize - 2));
         auto* y = new QValueAxis();
         y->setRange(0, percent_ ? 100 : maxTotal / unit * 1.05);
@@ -255,7 +257,7 @@ QString FlopBreakdownView::explainHtml() const {
     };
     return tr("<h3>Where the compute goes</h3>"
               "<p>Each bar splits the cost of one token into the <b>linear layers</b> (projections, feed-forward, "
-              "LM head: 2 FLOPs per parameter), the <b>sequence mix</b> (attention core or mLSTM cell) and the rest.</p>"
+              "LM head: 2 FLOPs per parameter), the <b>sequence mix</b> (attention core or mLSTM cell) and the rest (<i>Other</i>: norms, activations, embedding).</p>"
               "<p>Attention compares every token with every earlier one: its prefill cost is "
               "<i>2·F<sub>causal</sub>·T²·n<sub>head</sub>·(d<sub>qk</sub>+d<sub>hv</sub>+F<sub>softmax</sub>/2)</i>, "
               "so <b>per token it grows linearly in T</b>. The mLSTM carries a fixed-size memory: its chunkwise cost "
