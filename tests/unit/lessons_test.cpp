@@ -206,7 +206,9 @@ TEST_F(Lessons, WindowFits1024x768WithAndWithoutPresentationMode) {
 }
 
 TEST_F(Lessons, PresentationModeEnlargesFontsAndZoomScalesThem) {
+    window->setPresentation(false);  // the theme's fonts, as the program applies them on start
     const int normal = QApplication::font().pointSize();
+    EXPECT_EQ(normal, Theme::current().basePointSize);
     window->setPresentation(true);
     const int large = QApplication::font().pointSize();
     EXPECT_GT(large, normal);
