@@ -438,8 +438,11 @@ void MainWindow::applyStyle() {
     if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance())) theme.applyTo(*app);
     // Views rebuild their charts with the new fonts and lines.
     session_->setSettings(session_->settings());
-    for (ViewPanel* p : panels_)
+    for (ViewPanel* p : panels_) {
         if (auto* b = qobject_cast<FlopBreakdownView*>(p)) b->setConvention(accounting::studyConvention());
+        if (auto* r = qobject_cast<RooflineView*>(p)) r->refresh();
+        if (auto* i = qobject_cast<InferenceView*>(p)) i->refresh();
+    }
 }
 
 void MainWindow::setPresentation(bool on) {
