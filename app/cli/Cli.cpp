@@ -54,6 +54,16 @@ void printHelp() {
         "  scalex FILE.scalex           open a project\n"
         "  scalex --screenshot OUT.png  render the main window to a PNG and exit (works without a display)\n"
         "  scalex <verb> [options]      run a headless verb; `scalex <verb> --help` for its options\n\n"
+        "Window options:\n"
+        "  --example                    open the built-in example project\n"
+        "  --view ID                    show this view first (runs, pareto, curves, surface, overtraining,\n"
+        "                               isoflop, context, optimal, breakdown, roofline, inference)\n"
+        "  --theme light|dark           the colour theme\n"
+        "  --size WIDTHxHEIGHT          window size in pixels (default 1280x800)\n"
+        "  --presentation               presentation mode: larger fonts and lines\n"
+        "  --lesson ID|FILE [--step K]  open a guided lesson (at step K, from 1)\n"
+        "  --list-lessons [--json]      print the shipped lessons and exit\n"
+        "  --screenshot OUT.png         render the window (with the options above) to a PNG and exit\n\n"
         "Verbs:\n").arg(QStringLiteral(SCALEX_VERSION));
     for (const auto& v : verbs()) text += QStringLiteral("  %1%2\n").arg(QString::fromLatin1(v.name), -12).arg(QString::fromLatin1(v.summary));
     printText(text);

@@ -16,13 +16,14 @@ namespace scalex::cli {
 int verbGenerate(const QStringList& args) {
     QCommandLineParser p;
     p.setApplicationDescription(
-        "Generate the example study: Token/Param and IsoFLOP runs drawn from the paper's fitted L(N,D) surfaces "
-        "(Tab. lnd_fit_params) with log-normal noise. Every run is labelled generated.");
+        "Generate the example study: Token/Param runs drawn from the paper's fitted L(N,D) surfaces "
+        "(Tab. lnd_fit_params), IsoFLOP profiles centred on the paper's IsoFLOP laws N*(H) = A' H^a, with log-normal "
+        "noise. Every run is labelled generated.");
     p.addHelpOption();
     p.addOptions({
         {"seed", "Seed of the noise (default 2025).", "n", "2025"},
         {"sigma", "Noise: standard deviation of log loss (default 0.005).", "x"},
-        {"noise-free", "No noise: every loss is the surface's value."},
+        {"noise-free", "No noise: every loss is the surface's (Token/Param) or the IsoFLOP parabola's value."},
         {"tables", "Directory of the paper's tables (default: the built-in copy of datasets/paper).", "dir"},
         {"out", "FILE.scalex (a project) or DIR (one CSV per run table).", "path"},
     });

@@ -230,11 +230,11 @@ void ParetoView::redraw() {
         QString interval;
         if (const auto* g = intervals.find("geomean_compute_ratio"); g && g->nValid > 0)
             interval = tr(", 95 % interval %1× to %2× over %3 resamples of the runs").arg(g->lower, 0, 'f', 2).arg(g->upper, 0, 'f', 2).arg(g->nValid);
-        // "higher by 0.026 to 0.156", or "from 0.003 lower to 0.079 higher" when the gap changes sign.
+        // "higher by 0.026 to 0.156", or "between 0.003 lower and 0.079 higher" when the frontiers cross.
         auto gap = [](double lo, double hi) {
             if (lo >= 0) return tr("higher by %1 to %2").arg(lo, 0, 'f', 3).arg(hi, 0, 'f', 3);
             if (hi <= 0) return tr("lower by %1 to %2").arg(-hi, 0, 'f', 3).arg(-lo, 0, 'f', 3);
-            return tr("from %1 lower to %2 higher").arg(-lo, 0, 'f', 3).arg(hi, 0, 'f', 3);
+            return tr("between %1 lower and %2 higher (the frontiers cross)").arg(-lo, 0, 'f', 3).arg(hi, 0, 'f', 3);
         };
         summary_->setText(tr("Where both frontiers overlap%5, %6 needs <b>%1×</b> the compute of %7 for the same loss "
                              "(geometric mean%8; %2× to %3× along the front), and at equal compute its loss is %4.%9")
@@ -1047,9 +1047,13 @@ QString IsoFlopView::explainHtml() const {
               "<p>Repeating this for several budgets and fitting straight lines on log-log axes gives the "
               "compute-optimal scaling laws</p>"
               "<p style='font-size:large'>N*(H) = A'·H<sup>a</sup>, &nbsp; D*(H) = B'·H<sup>b</sup></p>"
-              "<p>Now: %2 N* = %1%3. Shaded: 95 % bootstrap bands over runs.</p>")
-        .arg(law(t.nOptLaw), slots_[0].empty() ? tr("no series:") : slotLabel(0),
-             slots_[1].empty() ? QString() : tr(", %1 N* = %2").arg(slotLabel(1), law(x.nOptLaw)));
+              "<p>Now: %1. Shaded: 95&nbsp;% bootstrap bands over runs.</p>")
+        .arg([&] {
+            QStringList now;  // only the series the view has a law for
+            if (t.nOptLaw) now << tr("%1 N* = %2").arg(slotLabel(0), law(t.nOptLaw));
+            if (x.nOptLaw) now << tr("%1 N* = %2").arg(slotLabel(1), law(x.nOptLaw));
+            return now.isEmpty() ? tr("no power law yet (it needs profiles at two budgets or more)") : now.join(QStringLiteral("; "));
+        }());
 }
 
 }  // namespace scalex::gui

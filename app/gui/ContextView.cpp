@@ -58,6 +58,7 @@ ContextView::ContextView(Session* session, QWidget* parent) : ViewPanel(parent),
     budget_->setCurrentIndex(2);
     numbers_ = new QLabel(this);
     numbers_->setTextFormat(Qt::RichText);
+    numbers_->setWordWrap(true);  // a long line would set the window's minimum width
 
     // Tick labels under the slider, with the study's contexts marked.
     auto* marks = new QHBoxLayout();
@@ -153,6 +154,7 @@ void ContextView::recompute() {
 
     // The study's own profiles, their compute recounted at T: same runs, same N*, new H.
     const accounting::FlopConvention conv = session_->convention();
+    bool recounted = false;
     for (Family f : {Family::Transformer, Family::Xlstm}) {
         const int k = f == Family::Xlstm;
         recostedLaw_[k].reset();
@@ -168,7 +170,9 @@ void ContextView::recompute() {
         std::vector<QPointF> pts;
         for (std::size_t i = 0; i < budgets.size(); ++i) pts.push_back({budgets[i], optima[i]});
         const QString name = QString::fromUtf8(accounting::familyLabel(f).data());
-        lawChart_->addScatter(tr("%1 runs recounted at T").arg(name), theme.family(f).darker(150), pts, 8, true);
+        // The legend names what a style means once, in grey; the colours are the families' (below).
+        PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(tr("%1 runs recounted at T").arg(name), theme.family(f).darker(150), pts, 8, true));
+        recounted = true;
         if (recostedLaw_[k]) {
             std::vector<QPointF> line;
             for (int i = 0; i <= 28; ++i) {
@@ -180,6 +184,7 @@ void ContextView::recompute() {
         }
     }
 
+    bool at8k = false, studyFit = false, studyPointsShown = false;
     double trendLo = 1e300, trendHi = 0;
     for (Family f : {Family::Transformer, Family::Xlstm}) {
         const int k = f == Family::Xlstm ? 1 : 0;
@@ -199,7 +204,8 @@ void ContextView::recompute() {
             if (pass == 0)
                 lawChart_->addLine(name, color, line, 2.5);
             else
-                lawChart_->addLine(tr("%1 at 8k").arg(name), color.lighter(140), line, 1.2, Qt::DashLine);
+                PlotChart::hideFromLegend(lawChart_, lawChart_->addLine(tr("%1 at 8k").arg(name), color.lighter(140), line, 1.2, Qt::DashLine)),
+                    at8k = true;
         }
         // The study's own per-context IsoFLOP power laws (Tab. estimated_optimal_*_context_*).
         for (const auto& law : session_->paper().isoflopPowerLaws) {
@@ -211,8 +217,8 @@ void ContextView::recompute() {
                 const double H = 1e18 * std::pow(10.0, i * 0.25);
                 line.push_back({H, law.coefN * std::pow(H, law.exponentN)});
             }
-            lawChart_->addLine(tr("%1 (study's fit)").arg(name), color.darker(130), line, 1.5,
-                               Qt::DotLine);
+            PlotChart::hideFromLegend(lawChart_, lawChart_->addLine(tr("%1 (study's fit)").arg(name), color.darker(130), line, 1.5, Qt::DotLine));
+            studyFit = true;
         }
         // N* at H0 over every context of the slider.
         std::vector<QPointF> trend;
@@ -237,8 +243,17 @@ void ContextView::recompute() {
             if (law.family == f && law.sourceTable.find("context") != std::string::npos)
                 studyPoints.push_back({static_cast<double>(law.context), law.coefN * std::pow(H0, law.exponentN)});
         for (const QPointF& p : studyPoints) trendLo = std::min(trendLo, p.y()), trendHi = std::max(trendHi, p.y());
-        if (!studyPoints.empty()) trendChart_->addScatter(tr("%1 (study's fits)").arg(name), color, studyPoints, 9, true);
+        if (!studyPoints.empty()) {
+            PlotChart::hideFromLegend(trendChart_, trendChart_->addScatter(tr("%1 (study's fits)").arg(name), color, studyPoints, 9, true));
+            studyPointsShown = true;
+        }
     }
+    // One legend entry per style, in grey, so that the legend fits one row.
+    const QColor grey = theme.muted;
+    if (recounted) lawChart_->addScatter(tr("runs recounted at T"), grey, {}, 8, true);
+    if (at8k) lawChart_->addLine(tr("at 8k"), grey, {}, 1.2, Qt::DashLine);
+    if (studyFit) lawChart_->addLine(tr("study's fit"), grey, {}, 1.5, Qt::DotLine);
+    if (studyPointsShown) trendChart_->addScatter(tr("study's fits"), grey, {}, 9, true);
     // The slider's position as a vertical line.
     const double lo = trendLo / 1.25, hi = trendHi * 1.25;
     auto* marker = trendChart_->addLine(QString(), theme.muted, {{T, lo}, {T, hi}}, 1.0, Qt::DashLine);

@@ -239,15 +239,17 @@ constexpr double kUnitsPerInch = 96.0;
 
 // Thinner lines and smaller markers than on screen, where the figure is a few inches wide.
 void shrinkMarks(QChart* chart) {
+    // Figures never take up presentation mode's or the zoom's thicker marks.
+    const double screen = 1.0 / Theme::current().lineScale;
     for (QAbstractSeries* s : chart->series()) {
         if (auto* scatter = qobject_cast<QScatterSeries*>(s)) {
-            scatter->setMarkerSize(std::max(3.0, scatter->markerSize() * 0.6));
+            scatter->setMarkerSize(std::max(3.0, scatter->markerSize() * 0.6 * screen));
             QPen pen = scatter->pen();
-            pen.setWidthF(pen.widthF() * 0.6);
+            pen.setWidthF(pen.widthF() * 0.6 * screen);
             scatter->setPen(pen);
         } else if (auto* line = qobject_cast<QLineSeries*>(s)) {
             QPen pen = line->pen();
-            pen.setWidthF(std::max(0.6, pen.widthF() * 0.7));
+            pen.setWidthF(std::max(0.6, pen.widthF() * 0.7 * screen));
             line->setPen(pen);
         }
     }

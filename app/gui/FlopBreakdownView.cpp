@@ -9,6 +9,7 @@
 #include <array>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
+#include <QtCharts/QLegend>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QPercentBarSeries>
@@ -192,10 +193,15 @@ void FlopBreakdownView::rebuild() {
         QChartView* view = cfg == &transformer_ ? transformerView_ : xlstmView_;
         auto* chart = new QChart();
         theme.applyTo(chart);
+        chart->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);  // filled swatches: bars are areas
         const bool isX = cfg->family == Family::Xlstm;
         auto* linear = new QBarSet(tr("Linear layers"));
-        auto* seqMix = new QBarSet(isX ? tr("mLSTM cell") : tr("Attention core"));
-        auto* other = new QBarSet(metric_ == Metric::CacheBytes ? tr("—") : tr("Norms, activations, embedding"));
+        // The cache metric has one part: the KV cache of attention, the fixed-size state of the mLSTM.
+        auto* seqMix = new QBarSet(metric_ == Metric::CacheBytes ? (isX ? tr("mLSTM state (C, n, m per head)") : tr("KV cache"))
+                                   : metric_ == Metric::DecodeStepBytes ? (isX ? tr("mLSTM cell (state read)") : tr("Attention (KV cache read)"))
+                                                                   : (isX ? tr("mLSTM cell") : tr("Attention core")));
+        // "Other": norms, activations, embedding (the Explain pane lists them); short, so the legend fits.
+        auto* other = new QBarSet(metric_ == Metric::CacheBytes ? tr("—") : tr("Other"));
         linear->setColor(theme.muted);
         seqMix->setColor(theme.family(cfg->family));
         other->setColor(theme.grid.darker(115));
@@ -217,6 +223,7 @@ void FlopBreakdownView::rebuild() {
         auto* x = new QBarCategoryAxis();
         x->append(categories);
         x->setTitleText(tr("Context length T"));
+        x->setTruncateLabels(false);  // "128k" whole in a narrow window
         x->setLabelsFont(QFont(theme.fontFamily, theme.basePointSize - 2));
         auto* y = new QValueAxis();
         y->setRange(0, percent_ ? 100 : maxTotal / unit * 1.05);
@@ -250,14 +257,14 @@ QString FlopBreakdownView::explainHtml() const {
     };
     return tr("<h3>Where the compute goes</h3>"
               "<p>Each bar splits the cost of one token into the <b>linear layers</b> (projections, feed-forward, "
-              "LM head: 2 FLOPs per parameter), the <b>sequence mix</b> (attention core or mLSTM cell) and the rest.</p>"
+              "LM head: 2 FLOPs per parameter), the <b>sequence mix</b> (attention core or mLSTM cell) and the rest (<i>Other</i>: norms, activations, embedding).</p>"
               "<p>Attention compares every token with every earlier one: its prefill cost is "
               "<i>2·F<sub>causal</sub>·T²·n<sub>head</sub>·(d<sub>qk</sub>+d<sub>hv</sub>+F<sub>softmax</sub>/2)</i>, "
               "so <b>per token it grows linearly in T</b>. The mLSTM carries a fixed-size memory: its chunkwise cost "
               "per token depends on the chunk size L, not on T.</p>"
               "<p>Convention <b>%1</b>. Sequence-mix share of the forward FLOPs:<br>"
-              "Transformer %2: %3 % at T = 2k, %4 % at T = 32k<br>"
-              "xLSTM %5: %6 % at T = 2k, %7 % at T = 32k</p>"
+              "Transformer %2: %3&nbsp;% at T = 2k, %4&nbsp;% at T = 32k<br>"
+              "xLSTM %5: %6&nbsp;% at T = 2k, %7&nbsp;% at T = 32k</p>"
               "<p>During generation the Transformer must read its whole KV cache every step "
               "(2·n<sub>kv</sub>·d<sub>hv</sub>·T elements per layer), while the mLSTM reads a state of "
               "n<sub>head</sub>·(d<sub>qk</sub>·d<sub>hv</sub>+d<sub>qk</sub>+1) elements whatever T is.</p>")

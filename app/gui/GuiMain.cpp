@@ -2,16 +2,23 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QPainter>
 #include <QElapsedTimer>
 #include <QTimer>
 #include <cstdio>
 #include <cstring>
+#include <unistd.h>
 
 #include "app/gui/MainWindow.h"
 #include "app/gui/Theme.h"
 #include "app/gui/ViewPanel.h"
+#include "core/data/Lesson.h"
 #include "ScalexRevision.h"  // generated at build time: the source revision
 #include <QSettings>
 
@@ -42,7 +49,55 @@ private:
 };
 }  // namespace
 
+namespace {
+// Offscreen renders: Qt's note that the offscreen platform cannot pass size hints on is noise.
+QtMessageHandler previousHandler = nullptr;
+void quietOffscreen(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (message.contains(QLatin1String("propagateSizeHints"))) return;
+    if (previousHandler)
+        previousHandler(type, context, message);
+    else
+        std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+}
+
+// `scalex --list-lessons [--json]`: the shipped lessons, no window.
+int listLessons(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    initResources();
+    bool json = false;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--json")) json = true;
+        else if (std::strcmp(argv[i], "--list-lessons")) {
+            std::fprintf(stderr, "scalex: --list-lessons: unexpected argument '%s' (it takes only --json)\n", argv[i]);
+            return 2;
+        }
+    }
+    QJsonArray lessons;
+    QString text;
+    int status = 0;
+    for (const QString& path : data::builtinLessonPaths()) {
+        auto lesson = data::loadLesson(path);
+        if (!lesson) {
+            std::fprintf(stderr, "scalex: %s\n", lesson.error().toString().c_str());
+            status = 2;
+            continue;
+        }
+        lessons.append(QJsonObject{{"id", QString::fromStdString(lesson->id)},
+                                   {"title", QString::fromStdString(lesson->title)},
+                                   {"steps", static_cast<int>(lesson->steps.size())}});
+        text += QStringLiteral("%1\t%2 (%3 steps)\n")
+                    .arg(QString::fromStdString(lesson->id), QString::fromStdString(lesson->title))
+                    .arg(lesson->steps.size());
+    }
+    const QByteArray out = json ? QJsonDocument(lessons).toJson(QJsonDocument::Indented) : text.toUtf8();
+    std::fwrite(out.constData(), 1, static_cast<std::size_t>(out.size()), stdout);
+    return status;
+}
+}  // namespace
+
 int runGui(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (!std::strcmp(argv[i], "--list-lessons")) return listLessons(argc, argv);
     QElapsedTimer clock;
     clock.start();
     // Headless renders never need a display: without one, draw offscreen.
@@ -52,6 +107,16 @@ int runGui(int argc, char** argv) {
     if (headless && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
         qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (headless) {
+        previousHandler = qInstallMessageHandler(quietOffscreen);
+        // Qt wants a private runtime directory; headless sessions (CI, ssh) often have none.
+        if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+            const QString dir = QDir::tempPath() + QStringLiteral("/scalex-runtime-") + QString::number(getuid());
+            QDir().mkpath(dir);
+            QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+            qputenv("XDG_RUNTIME_DIR", dir.toUtf8());
+        }
+    }
     QApplication app(argc, argv);
     initResources();
     QApplication::setApplicationName(QStringLiteral("scalex"));
@@ -68,6 +133,10 @@ int runGui(int argc, char** argv) {
     parser.addOption({"size", "Window size WIDTHxHEIGHT in pixels.", "size", "1280x800"});
     parser.addOption({"view", "Show this view first (e.g. breakdown).", "id"});
     parser.addOption({"theme", "light or dark.", "name"});
+    parser.addOption({"lesson", "Open this lesson (a shipped lesson's id or a lesson file) in the side pane.", "id"});
+    parser.addOption({"step", "With --lesson: show this step (1 is the first).", "k", "1"});
+    parser.addOption({"list-lessons", "Print the shipped lessons (id, title, steps) and exit; --json as a JSON list."});
+    parser.addOption({"presentation", "Start in presentation mode (larger fonts and lines)."});
     parser.addOption({"first-paint-exit", "Quit at the first paint and print the time since start (benchmarks)."});
     parser.addPositionalArgument("project", "A .scalex project or a run table to open.", "[project]");
     parser.process(app);
@@ -99,6 +168,23 @@ int runGui(int argc, char** argv) {
     }
     const QStringList size = parser.value("size").split('x');
     if (size.size() == 2) window.resize(size[0].toInt(), size[1].toInt());
+    if (parser.isSet("presentation")) window.setPresentation(true);
+    if (parser.isSet("step") && !parser.isSet("lesson")) {
+        std::fprintf(stderr, "scalex: --step needs --lesson\n");
+        return 2;
+    }
+    if (parser.isSet("lesson")) {
+        bool ok = false;
+        const int step = parser.value("step").toInt(&ok);
+        if (!ok || step < 1) {
+            std::fprintf(stderr, "scalex: --step: expected a step number from 1, found '%s'\n", qPrintable(parser.value("step")));
+            return 2;
+        }
+        if (!window.openLessonFile(parser.value("lesson"), step - 1, !headless)) {
+            std::fprintf(stderr, "scalex: --lesson: %s\n", qPrintable(window.lastError()));
+            if (headless) return 2;
+        }
+    }
 
     if (parser.isSet("screenshot")) {
         const QString out = parser.value("screenshot");

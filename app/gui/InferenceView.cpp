@@ -77,11 +77,18 @@ InferenceView::InferenceView(QWidget* parent) : ViewPanel(parent) {
                               {tr("xLSTM"), xlstm_}, {tr("Accelerator"), accelerator_}}) {
         controls->addWidget(new QLabel(label, this));
         controls->addWidget(box);
+        // Long names (the measured models, "TTFT and step time") are cut short in the box and whole
+        // in the list, so the row fits a 1024-pixel window.
+        if (box != batch_ && box != accelerator_) {
+            box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+            box->setMinimumContentsLength(10);
+        }
     }
     controls->addStretch(1);
     controls->addWidget(load_);
 
     auto* form = new QFormLayout();
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form->addRow(tr("Budget (ms) for the shown stage"), budget_);
     form->addRow(tr("Prefill length"), prefill_);
     form->addRow(tr("xLSTM advantage factor"), factor_);
@@ -112,6 +119,9 @@ InferenceView::InferenceView(QWidget* parent) : ViewPanel(parent) {
         connect(b, &QComboBox::currentIndexChanged, this, &InferenceView::redraw);
     for (QLineEdit* e : {budget_, prefill_, factor_}) connect(e, &QLineEdit::editingFinished, this, &InferenceView::answerDeployment);
     batch_->addItem(QStringLiteral("1"), 1.0);
+    // Until measurements are loaded the charts show roofline estimates of the appendix's 7B models.
+    transformer_->addItem(tr("7B (roofline estimate)"));
+    xlstm_->addItem(tr("7B (roofline estimate)"));
     redraw();
 }
 
@@ -333,6 +343,11 @@ void InferenceView::redraw() {
             PlotChart::hideFromLegend(u, u->addLine(QString(), color, pts, 1.2));
         }
         u->fitRangesToData(0.15);
+    } else {
+        // Without measurements the curves assume 40 % of the FLOP/s and 60 % of the bandwidth: show that.
+        const double assumed = stage == Stage::Prefill ? 0.4 : 0.6;
+        u->addLine(tr("assumed without measurements (%1 %)").arg(assumed * 100), theme.muted, {{1e8, assumed}, {1e10, assumed}},
+                   1.5, Qt::DashLine);
     }
     answerDeployment();
     emit explainChanged();
@@ -418,7 +433,7 @@ QString InferenceView::explainHtml() const {
               "<p><i>TTFT and step time (Fig. 6)</i> draws both stages for several model sizes at once, "
               "colour by size, Transformers solid (Llama 3 dotted) and xLSTMs dashed, as the paper's Fig. 6.</p><p>%1</p>")
         .arg(data_ ? tr("Fitted to %1 measured points.").arg(data_->points.size())
-                   : tr("No measurements loaded: curves use 40 % of the accelerator's FLOP/s and 60 % of its bandwidth. "
+                   : tr("No measurements loaded: curves use 40&nbsp;% of the accelerator's FLOP/s and 60&nbsp;% of its bandwidth. "
                         "Load the study's inference_results CSV to see measured points and fits."));
 }
 

@@ -40,6 +40,9 @@ public:
     const inference::StageFit* fitOf(const std::string& model, inference::Stage stage) const;
     QString deploymentAnswer() const;
 
+    // Draws the charts again (a changed theme, presentation mode or zoom).
+    void refresh() { redraw(); }
+
 private:
     void refit();
     void redraw();

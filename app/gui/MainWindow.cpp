@@ -9,6 +9,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QScrollArea>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
@@ -26,6 +27,7 @@
 #include "app/gui/RecipesDialog.h"
 #include "app/gui/FlopBreakdownView.h"
 #include "app/gui/InferenceView.h"
+#include "app/gui/LessonPane.h"
 #include "app/gui/LossCurvesView.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/OptimalView.h"
@@ -37,6 +39,8 @@
 #include "app/gui/Theme.h"
 #include "app/gui/ViewPanel.h"
 
+#include <cmath>
+
 namespace scalex::gui {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -46,6 +50,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowIcon(QIcon(QStringLiteral(":/scalex/icons/scalex.svg")));
     views_ = new QTabWidget(this);
     views_->setDocumentMode(true);
+    // Eleven tabs side by side are wider than a 1024-pixel screen: scroll them rather than let the
+    // tab bar set the window's minimum width.
+    views_->setUsesScrollButtons(true);
     setCentralWidget(views_);
 
     explain_ = new QTextBrowser(this);
@@ -53,7 +60,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     explainDock_ = new QDockWidget(tr("Explain"), this);
     explainDock_->setObjectName(QStringLiteral("ExplainDock"));
     explainDock_->setWidget(explain_);
-    explainDock_->setMinimumWidth(260);
+    explainDock_->setMinimumWidth(200);
     addDockWidget(Qt::RightDockWidgetArea, explainDock_);
 
     addPanel(new RunsView(session_, this));
@@ -67,6 +74,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPanel(new FlopBreakdownView(this));
     addPanel(new RooflineView(this));
     addPanel(new InferenceView(this));
+
+    lessonPane_ = new LessonPane(this);
+    lessonDock_ = new QDockWidget(tr("Lesson"), this);
+    lessonDock_->setObjectName(QStringLiteral("LessonDock"));
+    lessonDock_->setWidget(lessonPane_);
+    addDockWidget(Qt::RightDockWidgetArea, lessonDock_);
+    tabifyDockWidget(explainDock_, lessonDock_);
+    lessonDock_->hide();
+    highlight_ = new HighlightFrame(this);
+    connect(lessonPane_, &LessonPane::stepRequested, this, [this](int i) { showLessonStep(i); });
+    connect(lessonPane_, &LessonPane::closeRequested, this, &MainWindow::endLesson);
 
     connect(views_, &QTabWidget::currentChanged, this, &MainWindow::updateExplain);
     buildMenus();
@@ -82,18 +100,30 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::addPanel(ViewPanel* panel) {
     panels_.push_back(panel);
-    views_->addTab(panel, panel->title());
+    // Each view scrolls inside its tab when the window is narrower (or shorter) than the view
+    // would like (1024×768 screens, presentation mode), so no view sets the window's minimum size.
+    auto* scroll = new QScrollArea(views_);
+    scroll->setObjectName(panel->viewId() + QStringLiteral("Scroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(panel);
+    views_->addTab(scroll, panel->title());
     connect(panel, &ViewPanel::explainChanged, this, [this, panel] {
         if (currentPanel() == panel) updateExplain();
     });
 }
 
-ViewPanel* MainWindow::currentPanel() const { return qobject_cast<ViewPanel*>(views_->currentWidget()); }
+ViewPanel* MainWindow::currentPanel() const {
+    auto* scroll = qobject_cast<QScrollArea*>(views_->currentWidget());
+    return scroll ? qobject_cast<ViewPanel*>(scroll->widget()) : nullptr;
+}
 
 bool MainWindow::showView(const QString& id) {
     for (ViewPanel* p : panels_)
         if (p->viewId() == id) {
-            views_->setCurrentWidget(p);
+            for (int i = 0; i < views_->count(); ++i)
+                if (auto* scroll = qobject_cast<QScrollArea*>(views_->widget(i)); scroll && scroll->widget() == p)
+                    views_->setCurrentIndex(i);
             return true;
         }
     return false;
@@ -141,8 +171,27 @@ void MainWindow::buildMenus() {
     (Theme::current().kind == ThemeKind::Dark ? dark : light)->setChecked(true);
     connect(light, &QAction::triggered, this, [this] { setDarkTheme(false); });
     connect(dark, &QAction::triggered, this, [this] { setDarkTheme(true); });
+    view->addSeparator();
+    presentationAction_ = view->addAction(tr("&Presentation"));
+    presentationAction_->setCheckable(true);
+    presentationAction_->setShortcut(QKeySequence(Qt::Key_F5));
+    connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentation);
+    QAction* zoomIn = view->addAction(tr("Zoom &in"), this, [this] { zoomBy(1); });
+    zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    QAction* zoomOut = view->addAction(tr("Zoom &out"), this, [this] { zoomBy(-1); });
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    QAction* zoomReset = view->addAction(tr("&Actual size"), this, [this] { zoomBy(0); });
+    zoomReset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QMenu* lessons = help->addMenu(tr("&Lessons"));
+    for (const QString& path : data::builtinLessonPaths()) {
+        auto lesson = data::loadLesson(path);
+        if (!lesson) continue;
+        lessons->addAction(QString::fromStdString(lesson->title), this, [this, path] { openLessonFile(path); });
+    }
+    lessons->addSeparator();
+    lessons->addAction(tr("Open lesson &file…"), this, &MainWindow::openLessonDialog);
     help->addAction(tr("&About Scalex"), this, &MainWindow::showAbout);
 }
 
@@ -376,11 +425,131 @@ void MainWindow::restoreLastSession() {
 
 void MainWindow::setDarkTheme(bool dark) {
     Theme::setCurrent(dark ? Theme::dark() : Theme::light());
-    if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance())) Theme::current().applyTo(*app);
     QSettings().setValue(QStringLiteral("ui/theme"), dark ? QStringLiteral("dark") : QStringLiteral("light"));
-    // Views rebuild their charts with the new colours.
-    for (ViewPanel* p : panels_)
+    applyStyle();  // keeps presentation mode and zoom; views rebuild their charts with the new colours
+}
+
+void MainWindow::applyStyle() {
+    Theme theme = Theme::current().kind == ThemeKind::Dark ? Theme::dark() : Theme::light();
+    const double scale = (presentation_ ? 1.4 : 1.0) * zoom_;
+    theme.basePointSize = std::max(6, static_cast<int>(std::lround(theme.basePointSize * scale)));
+    theme.lineScale = (presentation_ ? 1.8 : 1.0) * zoom_;
+    Theme::setCurrent(theme);
+    if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance())) theme.applyTo(*app);
+    // Views rebuild their charts with the new fonts and lines.
+    session_->setSettings(session_->settings());
+    for (ViewPanel* p : panels_) {
         if (auto* b = qobject_cast<FlopBreakdownView*>(p)) b->setConvention(accounting::studyConvention());
+        if (auto* r = qobject_cast<RooflineView*>(p)) r->refresh();
+        if (auto* i = qobject_cast<InferenceView*>(p)) i->refresh();
+    }
+}
+
+void MainWindow::setPresentation(bool on) {
+    if (presentationAction_ && presentationAction_->isChecked() != on) {
+        presentationAction_->setChecked(on);  // toggles back into this function
+        return;
+    }
+    presentation_ = on;
+    applyStyle();
+}
+
+void MainWindow::zoomBy(int steps) {
+    zoom_ = steps == 0 ? 1.0 : std::clamp(zoom_ * std::pow(1.15, steps), 0.6, 2.5);
+    applyStyle();
+}
+
+QString MainWindow::checkLesson(const data::Lesson& lesson) const {
+    QStringList viewIds;
+    for (ViewPanel* p : panels_) viewIds << p->viewId();
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+        const data::LessonStep& s = lesson.steps[i];
+        const QString field = QStringLiteral("steps[%1]").arg(i);
+        ViewPanel* panel = nullptr;
+        for (ViewPanel* p : panels_)
+            if (p->viewId() == QString::fromStdString(s.view)) panel = p;
+        if (!panel)
+            return QStringLiteral("%1: field '%2.view': no view named '%3' (views: %4)")
+                .arg(QString::fromStdString(lesson.file), field, QString::fromStdString(s.view), viewIds.join(", "));
+        const QJsonObject named = captureControls(panel);
+        QStringList names = named.keys();
+        for (auto it = s.controls.begin(); it != s.controls.end(); ++it)
+            if (!named.contains(it.key()))
+                return QStringLiteral("%1: field '%2.controls.%3': the view '%4' has no control '%3' (it has %5)")
+                    .arg(QString::fromStdString(lesson.file), field, it.key(), QString::fromStdString(s.view),
+                         names.isEmpty() ? QStringLiteral("none") : names.join(", "));
+        if (!s.highlight.empty() && !named.contains(QString::fromStdString(s.highlight)))
+            return QStringLiteral("%1: field '%2.highlight': the view '%3' has no control '%4' (it has %5)")
+                .arg(QString::fromStdString(lesson.file), field, QString::fromStdString(s.view),
+                     QString::fromStdString(s.highlight), names.isEmpty() ? QStringLiteral("none") : names.join(", "));
+    }
+    return {};
+}
+
+bool MainWindow::openLesson(const data::Lesson& lesson, int step, bool interactive) {
+    const QString problem = checkLesson(lesson);
+    if (!problem.isEmpty()) {
+        reportError(tr("Could not open the lesson"), problem, interactive);
+        return false;
+    }
+    if (step < 0 || step >= static_cast<int>(lesson.steps.size())) {
+        reportError(tr("Could not open the lesson"),
+                    tr("%1: the lesson has %2 steps; there is no step %3")
+                        .arg(QString::fromStdString(lesson.file)).arg(lesson.steps.size()).arg(step + 1),
+                    interactive);
+        return false;
+    }
+    lessonPane_->setLesson(lesson);
+    lessonDock_->show();
+    lessonDock_->raise();
+    return showLessonStep(step, interactive);
+}
+
+bool MainWindow::openLessonFile(const QString& idOrPath, int step, bool interactive) {
+    auto lesson = data::findLesson(idOrPath);
+    if (!lesson) {
+        reportError(tr("Could not open the lesson"), QString::fromStdString(lesson.error().toString()), interactive);
+        return false;
+    }
+    return openLesson(*lesson, step, interactive);
+}
+
+bool MainWindow::showLessonStep(int index, bool interactive) {
+    const data::Lesson& lesson = lessonPane_->lesson();
+    if (index < 0 || index >= static_cast<int>(lesson.steps.size())) return false;
+    const data::LessonStep& s = lesson.steps[static_cast<std::size_t>(index)];
+    const QString field = QStringLiteral("steps[%1]").arg(index);
+    if (!showView(QString::fromStdString(s.view))) {
+        reportError(tr("Could not show the lesson step"), checkLesson(lesson), interactive);
+        return false;
+    }
+    ViewPanel* panel = currentPanel();
+    const QStringList notes = restoreControls(panel, s.controls);
+    lessonPane_->showStep(index);
+    QWidget* target = nullptr;
+    if (!s.highlight.empty())
+        for (QWidget* w : panel->findChildren<QWidget*>(QString::fromStdString(s.highlight))) target = target ? target : w;
+    highlight_->setTarget(target);
+    if (!notes.isEmpty()) {
+        reportError(tr("Could not show the lesson step"),
+                    QStringLiteral("%1: field '%2.controls': %3").arg(QString::fromStdString(lesson.file), field, notes.join("; ")),
+                    interactive);
+        return false;
+    }
+    lastError_.clear();
+    return true;
+}
+
+void MainWindow::endLesson() {
+    highlight_->setTarget(nullptr);
+    lessonPane_->setLesson({});
+    lessonDock_->hide();
+    explainDock_->raise();
+}
+
+void MainWindow::openLessonDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a lesson"), QString(), tr("Lessons (*.json);;All files (*)"));
+    if (!path.isEmpty()) openLessonFile(path);
 }
 
 void MainWindow::showAbout() {

@@ -2,6 +2,7 @@
 #include <QMainWindow>
 
 #include "app/gui/FigureExport.h"
+#include "core/data/Lesson.h"
 #include <vector>
 
 class QLabel;
@@ -13,6 +14,8 @@ namespace scalex::gui {
 
 class ViewPanel;
 class Session;
+class LessonPane;
+class HighlightFrame;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -28,6 +31,23 @@ public:
     QTextBrowser* explainPane() const { return explain_; }
 
     void setDarkTheme(bool dark);
+    // Presentation mode (View → Presentation): larger fonts and thicker lines for a projector.
+    void setPresentation(bool on);
+    bool presentation() const { return presentation_; }
+    // Ctrl + / Ctrl −: scales fonts and lines by 1.15 per step (in both modes); 0 resets.
+    void zoomBy(int steps);
+    double zoom() const { return zoom_; }
+
+    // Lessons (core/data/Lesson.h). checkLesson says, naming the file and field, what in the
+    // lesson this window cannot show (a view or control that does not exist); empty when none.
+    QString checkLesson(const data::Lesson& lesson) const;
+    // Opens the lesson at step `step` (0-based) in the side pane; errors as for files.
+    bool openLesson(const data::Lesson& lesson, int step = 0, bool interactive = true);
+    bool openLessonFile(const QString& idOrPath, int step = 0, bool interactive = true);
+    // Sets the view and controls of step `index` of the open lesson and frames its control.
+    bool showLessonStep(int index, bool interactive = true);
+    LessonPane* lessonPane() const { return lessonPane_; }
+    HighlightFrame* lessonHighlight() const { return highlight_; }
     Session* session() const { return session_; }
 
     // Loads a run table (CSV, TSV, JSON, JSON Lines, .csv.gz). On failure shows the error and
@@ -70,7 +90,16 @@ private:
     void refreshRecentMenu();
     void reportError(const QString& title, const QString& message, bool interactive);
     void projectOpened(const QString& label);
+    void applyStyle();
+    void endLesson();
+    void openLessonDialog();
     QMenu* recentMenu_ = nullptr;
+    QDockWidget* lessonDock_ = nullptr;
+    LessonPane* lessonPane_ = nullptr;
+    HighlightFrame* highlight_ = nullptr;
+    QAction* presentationAction_ = nullptr;
+    bool presentation_ = false;
+    double zoom_ = 1.0;
 
     Session* session_ = nullptr;
     QString lastError_;

@@ -55,6 +55,8 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     method_->setObjectName(QStringLiteral("method"));
     method_->addItem(tr("Loss surface L̂(N,D) and the FLOP count at T"));
     method_->addItem(tr("The paper's IsoFLOP power laws (T = 2048, 8192, 16384)"));
+    method_->setToolTip(tr("The paper publishes IsoFLOP power laws at T = 2048, 8192 and 16384 only; the loss surface "
+                           "with the FLOP count works at any T"));
     value_ = new QLineEdit(QStringLiteral("1e22"), this);
     value_->setObjectName(QStringLiteral("value"));
     value_->setToolTip(tr("A number such as 1e22, 7e9 or 2.3"));
@@ -68,17 +70,34 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     overtrain_->setRange(5, 100);
     overtrain_->setValue(100);
     overtrain_->setToolTip(tr("Train a model smaller than N* (percent of N*) to the same loss"));
+    overtrainValue_ = new QLabel(this);
+    overtrainValue_->setObjectName(QStringLiteral("overtrainValue"));
+    overtrainValue_->setMinimumWidth(overtrainValue_->fontMetrics().horizontalAdvance(QStringLiteral("100 %")) + 4);
+    overtrainValue_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     overtrainLabel_ = new QLabel(this);
     overtrainLabel_->setWordWrap(true);
+    overtrainLabel_->setTextFormat(Qt::RichText);
     error_ = new QLabel(this);
+    error_->setWordWrap(true);
     error_->setStyleSheet(QStringLiteral("color: %1").arg(Theme::current().highlight.name()));
 
+    // Long choices are cut short in the box (the list shows them whole), so the boxes fit the column.
+    for (QComboBox* box : {method_, mode_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(12);
+        box->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    }
+    auto* overtrainRow = new QHBoxLayout();
+    overtrainRow->addWidget(overtrain_, 1);
+    overtrainRow->addWidget(overtrainValue_);
     auto* form = new QFormLayout();
+    form->setRowWrapPolicy(QFormLayout::WrapAllRows);  // labels above their boxes: the boxes get the column's width
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("Method"), method_);
     form->addRow(tr("Given"), mode_);
     form->addRow(tr("Value"), value_);
     form->addRow(tr("Context length T"), context_);
-    form->addRow(tr("Over-train: N as % of N*"), overtrain_);
+    form->addRow(tr("Over-train: N as % of N*"), overtrainRow);
     auto* left = new QVBoxLayout();
     left->addLayout(form);
     left->addWidget(error_);
@@ -86,11 +105,11 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     left->addStretch(1);
     auto* leftWidget = new QWidget(this);
     leftWidget->setLayout(left);
-    leftWidget->setFixedWidth(330);
+    leftWidget->setFixedWidth(300);
 
     result_ = makeTable(this, {tr(""), tr("N*"), tr("D*"), tr("D*/N*"), tr("H"), tr("loss L̂")});
     result_->setRowCount(2);
-    result_->setMaximumHeight(90);
+    result_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);  // "xLSTM at 50 %" whole
     sizes_ = makeTable(this, {tr("N"), tr("Transformer H"), tr("D"), tr("D/N"), tr("xLSTM H"), tr("D"), tr("D/N")});
     chart_ = new PlotChart();
     chartView_ = new PlotView(chart_, this);
@@ -99,7 +118,9 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     right->addWidget(new QLabel(tr("<b>The optimum for the query</b>"), this));
     right->addWidget(result_);
     right->addWidget(chartView_, 3);
-    right->addWidget(new QLabel(tr("<b>Compute-optimal training of common model sizes</b> (as the paper's appendix tables)"), this));
+    auto* sizesTitle = new QLabel(tr("<b>Compute-optimal training of common model sizes</b> (as the paper's appendix tables)"), this);
+    sizesTitle->setWordWrap(true);
+    right->addWidget(sizesTitle);
     right->addWidget(sizes_, 2);
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(leftWidget);
@@ -151,6 +172,9 @@ void OptimalView::redrawChart(double context) {
             const auto& o = optimum_[f == Family::Xlstm ? 1 : 0];
             if (o.budget >= 1e18 && o.budget <= 1e25)
                 PlotChart::hideFromLegend(chart_, chart_->addScatter(QString(), color, {{o.budget, o.params}, {o.budget, o.tokens}}, 10));
+            // The over-trained model of the slider: smaller N, more D, more compute for the same loss.
+            if (const auto& t = overtrained_[f == Family::Xlstm ? 1 : 0]; t && t->compute >= 1e18 && t->compute <= 1e25)
+                PlotChart::hideFromLegend(chart_, chart_->addScatter(QString(), color, {{t->compute, t->params}, {t->compute, t->tokens}}, 10, true));
         }
     }
     chart_->setAxes(chart_->xSpec(), chart_->ySpec());
@@ -199,6 +223,9 @@ void OptimalView::recompute() {
     const double value = value_->text().trimmed().toDouble(&okValue);
     const double context = context_->currentText().trimmed().toDouble(&okContext);
     error_->clear();
+    overtrained_[0] = overtrained_[1] = std::nullopt;
+    overtrainValue_->setText(tr("%1 %").arg(overtrain_->value()));
+    result_->setRowCount(2);
     if (!okValue || !(value > 0)) {
         error_->setText(tr("“%1” is not a positive number.").arg(value_->text()));
         return;
@@ -222,8 +249,18 @@ void OptimalView::recompute() {
         }
         const auto solved = solve(f, mode, value, context);
         if (!solved) {
-            error_->setText(tr("The paper has no IsoFLOP power law for %1 at T = %2.").arg(labelOf(f)).arg(context));
+            error_->setText(tr("The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only, none at T = %1: "
+                               "choose one of those, or the loss-surface method (any T).")
+                                .arg(context));
+            // No stale numbers: the tables say why they are empty.
+            result_->clearContents();
+            sizes_->setRowCount(0);
+            sizeRows_.clear();
+            context_value_ = context;
+            overtrainLabel_->clear();
+            overtrainText_.clear();
             redrawChart(context);
+            emit explainChanged();
             return;
         }
         optimum_[k] = *solved;
@@ -243,7 +280,8 @@ void OptimalView::recompute() {
             const int k = f == Family::Xlstm;
             const auto o = fit::overTrain(session_->surface(f), session_->computePerToken(f, context), optimum_[k],
                                           optimum_[k].params * fraction);
-            overtrainText_ += o ? tr("<b>%1</b> with N = %2 (%3 % of N*): D = %4 tokens (%5× D*, %6 tokens/param) and "
+            overtrained_[k] = o;
+            overtrainText_ += o ? tr("<b>%1</b> with N = %2 (%3&nbsp;% of N*): D = %4 tokens (%5× D*, %6 tokens/param) and "
                                      "%7× the compute for the same loss.<br>")
                                       .arg(labelOf(f), formatCount(o->params))
                                       .arg(overtrain_->value())
@@ -251,14 +289,34 @@ void OptimalView::recompute() {
                                       .arg(o->extraTokens, 0, 'f', 2)
                                       .arg(o->tokens / o->params, 0, 'f', 0)
                                       .arg(o->extraCompute, 0, 'f', 2)
-                                : tr("<b>%1</b>: a model of %2 % of N* cannot reach that loss at any amount of data.<br>")
+                                : tr("<b>%1</b>: a model of %2&nbsp;% of N* cannot reach that loss at any amount of data.<br>")
                                       .arg(labelOf(f))
                                       .arg(overtrain_->value());
         }
     } else {
-        overtrainText_ = tr("Move the slider below 100 % to train a smaller model than N* to the same loss.");
+        overtrainText_ = tr("Move the slider below 100&nbsp;% to train a smaller model than N* to the same loss.");
     }
     overtrainLabel_->setText(overtrainText_);
+    // The over-trained models as rows of the query table, under the optima.
+    if (overtrained_[0] || overtrained_[1]) {
+        result_->setRowCount(4);
+        for (Family f : kFamilies) {
+            const int k = f == Family::Xlstm;
+            const int row = 2 + k;
+            const auto& t = overtrained_[k];
+            setCell(result_, row, 0, tr("%1 at %2 %").arg(labelOf(f)).arg(overtrain_->value()), theme.family(f));
+            if (!t) {
+                for (int c = 1; c < 6; ++c) setCell(result_, row, c, tr("—"));
+                continue;
+            }
+            setCell(result_, row, 1, formatCount(t->params));
+            setCell(result_, row, 2, formatCount(t->tokens));
+            setCell(result_, row, 3, QString::number(t->tokens / t->params, 'f', 1));
+            setCell(result_, row, 4, formatFlops(t->compute));
+            setCell(result_, row, 5, QString::number(optimum_[k].loss, 'f', 4));
+        }
+    }
+    result_->setMaximumHeight(result_->horizontalHeader()->height() + result_->rowCount() * result_->verticalHeader()->defaultSectionSize() + 6);
     // The appendix-style table.
     const std::vector<double> sizes{1e8, 4e8, 1e9, 3e9, 7e9, 1.5e10, 3e10, 7e10, 1.4e11};
     sizes_->setRowCount(static_cast<int>(sizes.size()));
@@ -306,6 +364,7 @@ std::vector<ViewTable> OptimalView::tables() {
         }
         sizes.rows.push_back(std::move(row));
     }
+    if (!error_->text().isEmpty()) sizes.caption += " No values: " + data::latexEscape(error_->text().toStdString());
     data::ExportTable query;
     const std::string value = data::latexEscape(value_->text().trimmed().toStdString());
     const std::string asked = mode_->currentIndex() == 0   ? "a training budget $H$ = " + value + " FLOPs"
@@ -315,16 +374,27 @@ std::vector<ViewTable> OptimalView::tables() {
     query.columns = {{"model", "Model", data::CellStyle::Text},          {"n_opt", "$N^*$", data::CellStyle::Count},
                      {"d_opt", "$D^*$", data::CellStyle::Count},         {"tokens_per_param", "$D^*/N^*$", data::CellStyle::Fixed1},
                      {"budget", "$H$ (FLOPs)", data::CellStyle::Scientific}, {"loss", "$\\hat L$", data::CellStyle::Fixed3}};
-    if (error_->text().isEmpty())
+    if (error_->text().isEmpty()) {
         for (Family f : kFamilies) {
             const auto& o = optimum_[f == Family::Xlstm ? 1 : 0];
             query.rows.push_back({std::string(accounting::familyLabel(f)), o.params, o.tokens, o.tokens / o.params, o.budget, o.loss});
         }
+        for (Family f : kFamilies)
+            if (const auto& t = overtrained_[f == Family::Xlstm ? 1 : 0])
+                query.rows.push_back({std::string(accounting::familyLabel(f)) + " at " + std::to_string(overtrain_->value()) + " % of N*",
+                                      t->params, t->tokens, t->tokens / t->params, t->compute, optimum_[f == Family::Xlstm ? 1 : 0].loss});
+    } else {
+        query.caption += " No values: " + data::latexEscape(error_->text().toStdString());
+    }
     return {{QStringLiteral("sizes"), tr("Optimal budget and tokens per model size"), std::move(sizes)},
             {QStringLiteral("query"), tr("Optimum of the current query"), std::move(query)}};
 }
 
+QString OptimalView::problem() const { return error_->text(); }
+
 QString OptimalView::explainHtml() const {
+    if (!error_->text().isEmpty())
+        return tr("<h3>Compute-optimal training</h3><p>No numbers for this query: %1</p>").arg(error_->text().toHtmlEscaped());
     return tr("<h3>Compute-optimal training</h3>"
               "<p>With a fixed compute budget H you can train a large model on few tokens or a small model on "
               "many. The loss surface L̂(N, D) says which split is best: the N* and D* with the lowest predicted "

@@ -39,6 +39,11 @@ public:
     // The optimum of a family for the current query (after recompute).
     const fit::OptimalPoint& optimum(bool xlstm) const { return optimum_[xlstm ? 1 : 0]; }
     QTableWidget* sizeTable() const { return sizes_; }
+    QTableWidget* resultTable() const { return result_; }
+    // Why the view shows no numbers (no law at this context, an unreadable value); empty when it shows them.
+    QString problem() const;
+    // The over-trained model of the slider (below 100 % of N*), where the surface can reach the loss.
+    const std::optional<fit::OverTraining>& overtrained(bool xlstm) const { return overtrained_[xlstm ? 1 : 0]; }
     // The appendix-style table (budget, tokens and tokens/param per model size) and the query's optima.
     std::vector<ViewTable> tables() override;
 
@@ -55,12 +60,14 @@ private:
     QComboBox* context_;
     QSlider* overtrain_;
     QLabel* overtrainLabel_;
+    QLabel* overtrainValue_;
     QLabel* error_;
     QTableWidget* result_;
     QTableWidget* sizes_;
     PlotChart* chart_;
     PlotView* chartView_;
     fit::OptimalPoint optimum_[2];
+    std::optional<fit::OverTraining> overtrained_[2];  // the over-trained model of the slider, below 100 %
     double context_value_ = 0;                    // the context of the last recompute
     std::vector<double> sizeRows_;                // model sizes of the appendix-style table
     std::vector<std::optional<fit::OptimalPoint>> sizeOptima_[2];

@@ -75,11 +75,11 @@ QScatterSeries* PlotChart::addScatter(const QString& name, const QColor& color, 
                                       double markerSize, bool hollow) {
     auto* s = new QScatterSeries();
     s->setName(name);
-    s->setMarkerSize(markerSize);
+    s->setMarkerSize(markerSize * Theme::current().lineScale);
     s->setColor(hollow ? Theme::current().background : color);
     s->setBorderColor(hollow ? color : color.darker(125));
     QPen pen(hollow ? color : color.darker(125));
-    pen.setWidthF(hollow ? 1.5 : 0.8);
+    pen.setWidthF((hollow ? 1.5 : 0.8) * Theme::current().lineScale);
     s->setPen(pen);
     for (const QPointF& p : data) {
         includeInRange(p.x(), p.y());
@@ -95,7 +95,7 @@ QLineSeries* PlotChart::addLine(const QString& name, const QColor& color, const 
     auto* s = new QLineSeries();
     s->setName(name);
     QPen pen(color);
-    pen.setWidthF(width);
+    pen.setWidthF(width * Theme::current().lineScale);
     pen.setStyle(style);
     pen.setCapStyle(Qt::RoundCap);
     s->setPen(pen);
@@ -127,6 +127,7 @@ QAreaSeries* PlotChart::addBand(const QString& name, const QColor& color, const 
 
 void PlotChart::clearSeries() {
     removeAllSeries();
+    Theme::current().applyTo(this);  // a redraw takes up a changed theme, presentation mode or zoom
     haveData_ = false;
 }
 
@@ -214,6 +215,38 @@ void PlotChart::rebuildAxis(Qt::Orientation orientation) {
 PlotView::PlotView(PlotChart* chart, QWidget* parent) : QChartView(chart, parent) {
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(320, 240);
+    // Series come and go when a view redraws; the legend's entries with them.
+    connect(chart, &QChart::plotAreaChanged, this, [this] { arrangeLegend(); });
+}
+
+void PlotView::arrangeLegend() {
+    // A legend below the plot has one row and cuts entries short ("Transfo…") when they do not
+    // fit. Then it goes to the right, one entry per line, where Qt gives it about a third of the
+    // chart's width: only when the widest entry fits there whole. Only legends the view left at
+    // the bottom are moved (and moved back when the entries fit again).
+    QChart* c = chart();
+    if (!c || !c->legend()->isVisible()) return;
+    QLegend* legend = c->legend();
+    const bool moved = legend->property("scalexLegendMoved").toBool();
+    if (legend->alignment() != Qt::AlignBottom && !moved) return;
+    const QFontMetricsF metrics(legend->font());
+    const double entryExtra = 3.0 * metrics.height();  // swatch and gaps
+    double row = 0, widest = 0;
+    for (QLegendMarker* m : legend->markers()) {
+        if (!m->isVisible() || m->label().isEmpty() || PlotChart::hiddenFromLegend(m->series())) continue;
+        const double w = metrics.horizontalAdvance(m->label()) + entryExtra;
+        row += w;
+        widest = std::max(widest, w);
+    }
+    const bool right = row > 0.95 * width() && widest <= 0.3 * width();
+    if (right == (legend->alignment() == Qt::AlignRight)) return;  // also keeps the layout from looping
+    legend->setAlignment(right ? Qt::AlignRight : Qt::AlignBottom);
+    legend->setProperty("scalexLegendMoved", right);
+}
+
+void PlotView::resizeEvent(QResizeEvent* event) {
+    arrangeLegend();
+    QChartView::resizeEvent(event);
 }
 
 }  // namespace scalex::gui

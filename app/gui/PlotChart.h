@@ -67,6 +67,12 @@ class PlotView : public QChartView {
 public:
     explicit PlotView(PlotChart* chart, QWidget* parent = nullptr);
     PlotChart* plot() const { return static_cast<PlotChart*>(chart()); }
+    // Moves a bottom legend whose entries do not fit its one row to the right of the plot, when
+    // they fit there whole.
+    void arrangeLegend();
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 };
 
 }  // namespace scalex::gui

@@ -79,6 +79,15 @@ RooflineView::RooflineView(QWidget* parent) : ViewPanel(parent) {
     load_ = new QPushButton(tr("Load results…"), this);
     progress_ = new QProgressBar(this);
     progress_->setMaximumWidth(200);
+    progress_->setFormat(tr("%v of %m kernels"));
+    progress_->setToolTip(tr("Benchmark progress"));
+    progress_->hide();  // shown while benchmarks run: idle, it reads as an empty text box
+    // The accelerators' descriptions are long: cut short in the box, whole in the list.
+    for (QComboBox* box : {accelerator_, model_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(14);
+        box->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    }
     status_ = new QLabel(this);
     status_->setWordWrap(true);
 
@@ -87,7 +96,6 @@ RooflineView::RooflineView(QWidget* parent) : ViewPanel(parent) {
     controls->addWidget(accelerator_);
     controls->addWidget(new QLabel(tr("Operating points"), this));
     controls->addWidget(model_);
-    controls->addStretch(1);
     controls->addWidget(run_);
     controls->addWidget(cancel_);
     controls->addWidget(progress_);
@@ -102,6 +110,7 @@ RooflineView::RooflineView(QWidget* parent) : ViewPanel(parent) {
 
     watcher_ = new QFutureWatcher<gpu::BenchReport>(this);
     connect(watcher_, &QFutureWatcherBase::finished, this, [this] {
+        progress_->hide();
         run_->setEnabled(true);
         cancel_->setEnabled(false);
         setReport(watcher_->result());
@@ -147,6 +156,7 @@ void RooflineView::runBenchmarks() {
     run_->setEnabled(false);
     cancel_->setEnabled(true);
     progress_->setValue(0);
+    progress_->show();
     status_->setText(tr("Measuring the CPU kernels…"));
     std::atomic<bool>* cancel = cancelFlag_.get();
     QPointer<QProgressBar> bar = progress_;
@@ -219,7 +229,8 @@ void RooflineView::redraw() {
         operating_[k++] = prefillI;
         operating_[k++] = decodeI;
         const QString name = QString::fromUtf8(accounting::familyLabel(f).data());
-        roofChart_->addScatter(tr("%1 prefill / decode").arg(name), theme.family(f),
+        // Prefill right of the ridge, decode left of it (the Explain pane says which).
+        roofChart_->addScatter(name, theme.family(f),
                                {{prefillI, std::min(chosen.flops, prefillI * chosen.memoryBandwidth)},
                                 {decodeI, std::min(chosen.flops, decodeI * chosen.memoryBandwidth)}},
                                12, true);

@@ -40,6 +40,8 @@ public:
     void cancelBenchmarks();
     void waitForBenchmarks();
     bool loadReport(const QString& path, QString* error);
+    // Draws the charts again (a changed theme, presentation mode or zoom).
+    void refresh() { redraw(); }
 
 signals:
     void benchmarksFinished();

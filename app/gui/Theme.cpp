@@ -4,6 +4,7 @@
 #include <QPalette>
 #include <QStyleFactory>
 #include <QtCharts/QChart>
+#include <QtCharts/QLegend>
 #include <algorithm>
 #include <array>
 
@@ -111,6 +112,8 @@ void Theme::applyTo(QChart* chart) const {
     chart->setTitleFont(title);
     chart->legend()->setLabelColor(foreground);
     chart->legend()->setFont(QFont(fontFamily, basePointSize - 1));
+    // Lines get a segment of their own pen (solid and dashed look different), markers their shape.
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
 }
 
 }  // namespace scalex::gui

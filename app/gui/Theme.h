@@ -19,6 +19,7 @@ struct Theme {
     QColor background, foreground, grid, axis, muted, accent, highlight;
     QString fontFamily = QStringLiteral("DejaVu Sans");
     int basePointSize = 10;
+    double lineScale = 1.0;  // presentation mode and zoom: line widths and marker sizes scale by this
 
     static Theme light();
     static Theme dark();

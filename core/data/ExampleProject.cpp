@@ -9,9 +9,10 @@ Project makeExampleProject(const PaperTables& tables, const ExampleOptions& opti
     QJsonObject generated = options.toJson();
     generated["generator"] = QStringLiteral("scalex generate");
     generated["note"] = QStringLiteral(
-        "Generated runs, not measurements: losses drawn from the paper's fitted L(N,D) surfaces (tab:lnd_fit_params) "
-        "with the noise model above; C counted with the study's FLOP convention at each run's context. "
-        "Other contexts than 8192 use the same surface (no per-context surface is published).");
+        "Generated runs, not measurements: Token/Param losses drawn from the paper's fitted L(N,D) surfaces "
+        "(tab:lnd_fit_params), IsoFLOP losses from parabolas centred on the paper's IsoFLOP laws N*(H) and as wide "
+        "as the study's profiles, both with the noise model above; C counted with the study's FLOP convention at "
+        "each run's context. Other contexts than 8192 use the same surface (no per-context surface is published).");
     p.generated = generated;
     p.tables.push_back({kExampleTokenParamTable, std::move(study.tokenParam)});
     p.tables.push_back({kExampleIsoFlopTable, std::move(study.isoflop)});

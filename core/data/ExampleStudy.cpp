@@ -1,8 +1,10 @@
 #include "core/data/ExampleStudy.h"
 
 #include <QJsonArray>
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/ParamCount.h"
@@ -52,12 +54,90 @@ double nearestTokenParamRate(const std::vector<PaperModelConfig>& tokenParam, do
     return best;
 }
 
-double drawLoss(const LossSurfaceParams& surface, double n, double d, NormalStream& noise, double sigma) {
-    const double exact = surface.loss(n, d);
+double drawLoss(double exact, NormalStream& noise, double sigma) {
     // One draw per run, in generation order, also when sigma is 0, so that the sequence of runs
     // does not depend on the noise level.
     const double z = noise.next();
     return sigma == 0 ? exact : exact * std::exp(sigma * z);
+}
+
+// The paper's IsoFLOP law N* = A' H^a for a family at a context: the headline fit of
+// Tab. estimated_optimal_flops_tokens_powerlaw at 8192, the per-context tables elsewhere.
+const IsoFlopPowerLawRow* isoFlopLaw(const PaperTables& tables, Family family, std::int64_t ctx) {
+    const IsoFlopPowerLawRow* found = nullptr;
+    for (const auto& row : tables.isoflopPowerLaws) {
+        if (row.family != family || row.context != ctx) continue;
+        if (!found || row.sourceTable == "estimated_optimal_flops_tokens_powerlaw") found = &row;
+    }
+    return found;
+}
+
+// Training FLOPs per token and parameter, C_token(N) / N, interpolated in ln N between the
+// configurations of a family (clamped at the ends).
+struct FlopsPerParamToken {
+    std::vector<std::pair<double, double>> points;  // (ln N, C_token / N), ascending ln N
+    double at(double u) const {
+        if (points.empty()) return 6.0;
+        if (u <= points.front().first) return points.front().second;
+        if (u >= points.back().first) return points.back().second;
+        for (std::size_t i = 1; i < points.size(); ++i)
+            if (u <= points[i].first) {
+                const auto& [u0, c0] = points[i - 1];
+                const auto& [u1, c1] = points[i];
+                return u1 == u0 ? c1 : c0 + (c1 - c0) * (u - u0) / (u1 - u0);
+            }
+        return points.back().second;
+    }
+};
+
+// One IsoFLOP profile: L(N) = L* + w (log10 N - log10 N*)^2, the parabola the paper fits per
+// budget, centred on the paper's N*(H) = A' H^a. L* is the lowest loss the surface reaches at the
+// budget (on D = H / (c* N), c* = C_token(N*) / N*). The width approximates the study's profiles (Fig. 4, and the per-context
+// profiles of Fig. 5): their curvature w in log10 N is about 1.1 at 6e18 FLOPs, 1.0 at 1e19, 0.6 at
+// 3e19 and 0.5 at 1e20, for both families and every context; w(H) = 1.1 (H / 6e18)^-0.28 follows it,
+// held at 0.5 beyond 1e20 where the study has no profiles.
+struct IsoFlopProfileShape {
+    double log10NOpt = 0, lossAtOpt = 0, width = 0;
+    double loss(double n) const {
+        const double x = std::log10(n) - log10NOpt;
+        return lossAtOpt + width * x * x;
+    }
+};
+
+IsoFlopProfileShape isoFlopProfileShape(const LossSurfaceParams& surface, const FlopsPerParamToken& perParamToken,
+                                        const IsoFlopPowerLawRow& law, double h) {
+    IsoFlopProfileShape shape;
+    const double logNOpt = std::log(law.coefN) + law.exponentN * std::log(h);
+    shape.log10NOpt = logNOpt / std::log(10.0);
+    // The lowest loss the surface reaches at this budget (C_token / N held at its value at N*):
+    // each family's optimum is as good as its surface says, wherever the paper's law puts it.
+    const double perParam = perParamToken.at(logNOpt);
+    auto profile = [&](double u) {
+        const double n = std::exp(u);
+        return surface.loss(n, h / (perParam * n));
+    };
+    constexpr double kInvPhi = 0.6180339887498949;  // golden-section search over 10^6..10^12 parameters
+    double lo = std::log(1e6), hi = std::log(1e12);
+    double x1 = hi - kInvPhi * (hi - lo), x2 = lo + kInvPhi * (hi - lo);
+    double f1 = profile(x1), f2 = profile(x2);
+    for (int i = 0; i < 200 && hi - lo > 1e-10; ++i) {
+        if (f1 < f2) {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = hi - kInvPhi * (hi - lo);
+            f1 = profile(x1);
+        } else {
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = lo + kInvPhi * (hi - lo);
+            f2 = profile(x2);
+        }
+    }
+    shape.lossAtOpt = profile(0.5 * (lo + hi));
+    shape.width = std::max(0.5, 1.1 * std::pow(h / 6e18, -0.28));
+    return shape;
 }
 
 }  // namespace
@@ -84,8 +164,9 @@ QJsonObject ExampleOptions::toJson() const {
     for (double h : budgets) hs.append(h);
     for (double h : budgetsCtx8192Only) hs8192.append(h);
     return {{"seed", QString::number(seed)},
-            {"noise", "multiplicative log-normal: L = L_surface(N, D) * exp(sigma * z), z ~ N(0, 1)"},
+            {"noise", "multiplicative log-normal: L = L_model * exp(sigma * z), z ~ N(0, 1); L_model the surface L(N, D) (Token/Param) or the IsoFLOP parabola"},
             {"noise_sigma", noiseSigma},
+            {"isoflop_noise_sigma", noiseSigma * isoflopNoiseFactor},
             {"surface", "tab:lnd_fit_params, gamma free"},
             {"huber_delta", huberDelta},
             {"flop_convention", "study"},
@@ -94,7 +175,11 @@ QJsonObject ExampleOptions::toJson() const {
             {"isoflop_contexts", ctxs},
             {"isoflop_budgets", hs},
             {"isoflop_budgets_ctx8192_only", hs8192},
-            {"isoflop_tokens_per_param_range", QJsonArray{minTokensPerParam, maxTokensPerParam}}};
+            {"isoflop_tokens_per_param_range", QJsonArray{minTokensPerParam, maxTokensPerParam}},
+            {"isoflop_losses",
+             "L = L* + w (log10 N - log10 N*)^2 per budget H: N* = A' H^a of tab:estimated_optimal_flops_tokens_powerlaw "
+             "(context 8192) and _context_* (2048, 16384); L* the surface's lowest loss at H (D = H / (c* N), c* = C_token(N*) / N*); "
+             "w = max(0.5, 1.1 (H / 6e18)^-0.28), the width of the study's IsoFLOP profiles (Fig. 4)"}};
 }
 
 ExampleStudy generateExampleStudy(const PaperTables& tables, const ExampleOptions& options) {
@@ -135,7 +220,7 @@ ExampleStudy generateExampleStudy(const PaperTables& tables, const ExampleOption
                 r.batchSize = static_cast<double>(batch);
                 r.steps = steps;
                 r.learningRate = pc.learningRates.empty() ? kUnknown : pc.learningRates.front();
-                r.valLoss = drawLoss(*surface, n, r.tokens, noise, options.noiseSigma);
+                r.valLoss = drawLoss(surface->loss(n, r.tokens), noise, options.noiseSigma);
                 r.paramsSource = r.tokensSource = r.flopsSource = Provenance::Derived;
                 study.tokenParam.runs.push_back(std::move(r));
             }
@@ -143,17 +228,29 @@ ExampleStudy generateExampleStudy(const PaperTables& tables, const ExampleOption
 
         // IsoFLOP: every configuration whose tokens/param ratio at the budget is in range.
         // Batch tokens per budget from Tab. isoflop_batch_sizes; other contexts keep B x T.
-        // There is no published surface per context: the same L(N,D) is used at every context,
-        // so profiles differ between contexts through the attention FLOPs that set D = H / C_token.
+        // Losses follow the paper's IsoFLOP laws (isoFlopProfileShape); there is no published
+        // surface per context, so the level and width come from the same L(N,D) at every context.
+        const auto isoConfigs = tables.configs(family, ExperimentSet::IsoFlop);
         for (std::int64_t ctx : options.contexts) {
+            const IsoFlopPowerLawRow* law = isoFlopLaw(tables, family, ctx);
+            FlopsPerParamToken perParamToken;
+            for (const auto& pc : isoConfigs) {
+                const auto config = pc.config();
+                const double n = static_cast<double>(accounting::countParameters(config).total());
+                perParamToken.points.emplace_back(
+                    std::log(n), accounting::trainingFlopsPerToken(config, static_cast<double>(ctx), convention) / n);
+            }
+            std::sort(perParamToken.points.begin(), perParamToken.points.end());
             std::vector<double> budgets = options.budgets;
             if (ctx == 8192) budgets.insert(budgets.end(), options.budgetsCtx8192Only.begin(), options.budgetsCtx8192Only.end());
             for (double h : budgets) {
+                std::optional<IsoFlopProfileShape> shape;
+                if (law) shape = isoFlopProfileShape(*surface, perParamToken, *law, h);
                 std::int64_t batchTokens = 1048576;
                 for (const auto& b : tables.isoflopBatchSizes)
                     if (std::abs(b.budget / h - 1) < 1e-9) batchTokens = b.batchTokens;
                 const std::int64_t batch = std::max<std::int64_t>(1, batchTokens / ctx);
-                for (const auto& pc : tables.configs(family, ExperimentSet::IsoFlop)) {
+                for (const auto& pc : isoConfigs) {
                     const auto config = pc.config();
                     const double n = static_cast<double>(accounting::countParameters(config).total());
                     const double perToken = accounting::trainingFlopsPerToken(config, static_cast<double>(ctx), convention);
@@ -178,7 +275,7 @@ ExampleStudy generateExampleStudy(const PaperTables& tables, const ExampleOption
                     r.batchSize = static_cast<double>(batch);
                     r.steps = steps;
                     r.learningRate = nearestTokenParamRate(tokenParam, n);
-                    r.valLoss = drawLoss(*surface, n, d, noise, options.noiseSigma);
+                    r.valLoss = drawLoss(shape ? shape->loss(n) : surface->loss(n, d), noise, options.noiseSigma * options.isoflopNoiseFactor);
                     r.paramsSource = r.tokensSource = r.flopsSource = Provenance::Derived;
                     study.isoflop.runs.push_back(std::move(r));
                 }

@@ -1,8 +1,8 @@
 #pragma once
-// The generated example study (datasets/example/README.md): run tables of both families drawn
-// from the paper's fitted loss surfaces L(N,D) (Tab. lnd_fit_params) with a documented noise
-// model. Everything it makes is labelled as generated (run ids and dataset names start with
-// "generated-"). Deterministic: the same tables and options give the same runs on every machine.
+// The generated example study (datasets/example/README.md): run tables of both families, the
+// Token/Param runs drawn from the paper's fitted loss surfaces L(N,D) (Tab. lnd_fit_params), the
+// IsoFLOP profiles centred on the paper's IsoFLOP laws N*(H), with a documented noise model.
+// Everything it makes is labelled as generated (run ids and dataset names start with "generated-"). Deterministic: the same tables and options give the same runs on every machine.
 #include <QJsonObject>
 #include <cstdint>
 #include <random>
@@ -19,6 +19,9 @@ struct ExampleOptions {
     // Multiplicative log-normal noise: L = L_surface * exp(sigma * z), z ~ N(0, 1). The scatter of
     // the study's token/param runs about the published surface is 0.0045-0.0048 in log loss.
     double noiseSigma = 0.005;
+    // IsoFLOP runs scatter about their profile with sigma times this: the study's IsoFLOP runs
+    // scatter 0.002-0.006 in log loss about their per-budget parabolas (0.003 or less at 3e19).
+    double isoflopNoiseFactor = 0.6;
     double huberDelta = 1e-3;  // which row of Tab. lnd_fit_params (gamma free)
     // Token/Param grid: ratios M (Tab. tokenparam_slopes extended to 2200) on the Token/Param
     // model sizes, each run only if its token count stays at or below maxTokens.
