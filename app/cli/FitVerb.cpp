@@ -273,7 +273,7 @@ int runLnd(const QStringList& args) {
     QString t;
     QTextStream out(&t);
     for (const auto& g : groups) {
-        auto a = lossSurfaceAnalysis(in.table(), in.settings(), g, s, in.control);
+        auto a = lossSurfaceAnalysis(in.table(), in.settings(), studySet(in.table(), g, ExperimentSet::TokenParam), s, in.control);
         if (a.error) {
             if (groups.size() == 1) throw UsageError(*a.error);
             results.push_back({g, QJsonObject{{"error", QString::fromStdString(*a.error)}}});
@@ -387,7 +387,7 @@ int runIsoFlop(const QStringList& rawArgs) {
     if (range) in.study.settings.budgetRange = range;
     const auto groups = seriesGroups(in.table(), in.settings());
     std::vector<IsoFlopAnalysis> analyses;
-    for (const auto& g : groups) analyses.push_back(isoFlopAnalysis(in.table(), in.settings(), g, s, p.isSet("budgets")));
+    for (const auto& g : groups) analyses.push_back(isoFlopAnalysis(in.table(), in.settings(), studySet(in.table(), g, ExperimentSet::IsoFlop), s, p.isSet("budgets")));
     if (std::none_of(analyses.begin(), analyses.end(), [](const auto& a) { return !a.runs.empty(); })) noRuns(in);
 
     std::vector<std::pair<SeriesGroup, QJsonObject>> results;
@@ -682,18 +682,18 @@ int runBootstrap(const QStringList& rawArgs) {
             if (!okN || !okD || !(n > 0) || !(d > 0)) throw UsageError(("--at expects N,D (two positive numbers), got '" + v + "'").toStdString());
             queries.push_back({n, d});
         }
-        const auto sel = lossSurfacePoints(in.table(), singleGroup(in).filter);
+        const auto sel = lossSurfacePoints(in.table(), studySet(in.table(), singleGroup(in).filter, ExperimentSet::TokenParam));
         if (sel.points.empty()) noRuns(in);
         const auto full = fitLossSurface(sel.points, s, in.control);
         result = bootstrapLossSurface(sel.points, full, s, queries, b, in.control);
     } else if (of == "isoflop") {
         if (range) in.study.settings.budgetRange = range;
-        const auto sel = isoFlopRuns(in.table(), singleGroup(in).filter);
+        const auto sel = isoFlopRuns(in.table(), studySet(in.table(), singleGroup(in).filter, ExperimentSet::IsoFlop));
         if (sel.points.empty()) noRuns(in);
         const IsoFlopSettings s = isoFlopSettingsFor(sel.runs, in.settings());
         result = bootstrapIsoFlop(sel.points, s, numberList(p, "at-budget"), b, in.control);
     } else {
-        const auto sel = computeLossPoints(in.table(), singleGroup(in).filter);
+        const auto sel = computeLossPoints(in.table(), studySet(in.table(), singleGroup(in).filter, ExperimentSet::TokenParam));
         if (sel.points.empty()) noRuns(in);
         result = bootstrapSlopes(sel.points, slopeSettings(p), b, in.control);
     }

@@ -87,6 +87,22 @@ std::vector<FlaggedRun> leaveOutFlagged(const fit::OutlierCheck& check, std::vec
 
 // ---- IsoFLOP --------------------------------------------------------------------------------
 
+RunFilter studySet(const data::RunTable& table, RunFilter filter, data::ExperimentSet set) {
+    if (filter.experimentSet) return filter;
+    for (const auto& run : table.runs)
+        if (run.experimentSet == set && passes(run, filter)) {
+            filter.experimentSet = set;
+            break;
+        }
+    return filter;
+}
+
+
+SeriesGroup studySet(const data::RunTable& table, SeriesGroup group, data::ExperimentSet set) {
+    group.filter = studySet(table, group.filter, set);
+    return group;
+}
+
 fit::IsoFlopSettings isoFlopSettingsFor(const std::vector<const data::Run*>& runs, const AnalysisSettings& settings,
                                         const fit::IsoFlopSettings& base, bool budgetsGiven) {
     fit::IsoFlopSettings s = base;
@@ -127,7 +143,8 @@ IsoFlopAnalysis isoFlopAnalysis(const data::RunTable& table, const AnalysisSetti
 std::vector<IsoFlopAnalysis> isoFlopAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
                                              const fit::IsoFlopSettings& base, bool budgetsGiven) {
     std::vector<IsoFlopAnalysis> out;
-    for (const auto& g : seriesGroups(table, settings)) out.push_back(isoFlopAnalysis(table, settings, g, base, budgetsGiven));
+    for (const auto& g : seriesGroups(table, settings))
+        out.push_back(isoFlopAnalysis(table, settings, studySet(table, g, data::ExperimentSet::IsoFlop), base, budgetsGiven));
     return out;
 }
 
@@ -167,7 +184,8 @@ LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const Analy
 std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
                                                      const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control) {
     std::vector<LossSurfaceAnalysis> out;
-    for (const auto& g : seriesGroups(table, settings)) out.push_back(lossSurfaceAnalysis(table, settings, g, fitSettings, control));
+    for (const auto& g : seriesGroups(table, settings))
+        out.push_back(lossSurfaceAnalysis(table, settings, studySet(table, g, data::ExperimentSet::TokenParam), fitSettings, control));
     return out;
 }
 
@@ -191,7 +209,7 @@ std::vector<SlopeAnalysis> slopeAnalyses(const data::RunTable& table, const Anal
                                          const fit::SlopeSettings& slopeSettings) {
     std::vector<SlopeAnalysis> out;
     for (const auto& g : seriesGroups(table, settings)) {
-        auto sel = computeLossPoints(table, g.filter);
+        auto sel = computeLossPoints(table, studySet(table, g.filter, data::ExperimentSet::TokenParam));
         SlopeAnalysis a{g, {}, std::move(sel.points), std::move(sel.runs), {}};
         if (!settings.keepOutliers)
             a.outliers = leaveOutFlagged(fit::findSlopeOutliers(a.points, slopeSettings), a.points, a.runs);

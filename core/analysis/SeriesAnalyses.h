@@ -41,6 +41,14 @@ struct FlaggedRun {
     fit::RunOutlier outlier;
 };
 
+// The runs of `filter` (or a group), narrowed to the run set an analysis is made for (IsoFLOP
+// profiles: the IsoFLOP runs; L(N,D) and over-training: the token/param runs) where the study
+// names that set among them and the scope names none, as the paper does. A study that names no
+// sets is analysed whole. The plural analyses below (and the verbs) apply it; the per-group ones
+// take the group as given.
+RunFilter studySet(const data::RunTable& table, RunFilter filter, data::ExperimentSet set);
+SeriesGroup studySet(const data::RunTable& table, SeriesGroup group, data::ExperimentSet set);
+
 // ---- IsoFLOP --------------------------------------------------------------------------------
 
 struct IsoFlopAnalysis {

@@ -423,3 +423,27 @@ TEST(Series, TwelveSeriesRenderWithEveryLegendEntryWhole) {
     }
     EXPECT_FALSE(text.contains(QStringLiteral("…"))) << "an entry was cut short";
 }
+
+// A project holding both of the study's run sets: the IsoFLOP laws are fitted on its IsoFLOP
+// runs and the over-training lines on its token/param runs, as the paper does, without naming the
+// set; naming it gives the same numbers.
+TEST(OneAnswer, EachAnalysisTakesTheStudysRunSetForIt) {
+    const QString example = scalex::test::sourcePath("resources/example/example.scalex");
+    const QStringList range{"--budget-range", "5e18", "2e20", "--ctx", "8192", "--json"};
+    const auto plain = runScalex(QStringList{"fit", "isoflop", "--data", example} + range);
+    const auto named = runScalex(QStringList{"fit", "isoflop", "--data", example, "--experiment-set", "isoflop"} + range);
+    ASSERT_EQ(plain.exitCode, 0) << plain.err.toStdString();
+    ASSERT_EQ(named.exitCode, 0) << named.err.toStdString();
+    const QJsonArray a = plain.json()["series"].toArray(), b = named.json()["series"].toArray();
+    ASSERT_EQ(a.size(), 2);
+    ASSERT_EQ(b.size(), 2);
+    for (int k = 0; k < 2; ++k) {
+        EXPECT_EQ(a[k].toObject()["a"].toDouble(), b[k].toObject()["a"].toDouble()) << a[k].toObject()["label"].toString().toStdString();
+        EXPECT_EQ(a[k].toObject()["profiles"].toArray().size(), b[k].toObject()["profiles"].toArray().size());
+    }
+    const auto slopes = runScalex({"fit", "slopes", "--data", example, "--ctx", "8192", "--json"});
+    const auto slopesNamed = runScalex({"fit", "slopes", "--data", example, "--ctx", "8192", "--experiment-set", "tokenparam", "--json"});
+    ASSERT_EQ(slopes.exitCode, 0) << slopes.err.toStdString();
+    ASSERT_EQ(slopesNamed.exitCode, 0) << slopesNamed.err.toStdString();
+    EXPECT_EQ(slopes.json()["series"].toArray(), slopesNamed.json()["series"].toArray());
+}
