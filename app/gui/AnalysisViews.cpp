@@ -144,6 +144,7 @@ void ParetoView::refillContexts() {
 }
 
 void ParetoView::redraw() {
+    if (deferWhileHidden([this] { redraw(); })) return;
     const Theme& theme = Theme::current();
     refillContexts();
     contextShown_ = context_->count() ? context_->currentData().toDouble() : std::numeric_limits<double>::quiet_NaN();
@@ -279,6 +280,7 @@ QChart* OverTrainingView::primaryChart() const { return charts_[0]; }
 std::vector<QChart*> OverTrainingView::charts() const { return {charts_[0], charts_[1]}; }
 
 void OverTrainingView::redraw() {
+    if (deferWhileHidden([this] { redraw(); })) return;
     const Theme& theme = Theme::current();
     const fit::SlopeSettings settings;
     for (Family f : kFamilies) {
@@ -802,6 +804,7 @@ std::vector<ViewTable> IsoFlopView::tables() {
 }
 
 void IsoFlopView::redraw() {
+    if (deferWhileHidden([this] { redraw(); })) return;
     const bool contexts = contextsLayout();
     profileView_->setVisible(!contexts);
     lawView_->setVisible(!contexts);

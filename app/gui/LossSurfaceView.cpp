@@ -277,6 +277,7 @@ void LossSurfaceView::onFitDone() {
 }
 
 void LossSurfaceView::redraw() {
+    if (deferWhileHidden([this] { redraw(); })) return;
     const Theme& theme = Theme::current();
     const Family f = family();
     const QColor familyColor = theme.family(f);

@@ -77,9 +77,9 @@ public:
         thread_.join();
         receiver_.reset();  // drops an unanswered ping
     }
-    void reset() {
-        longestMs_ = 0;
-        longestAction_.clear();
+    // Names the action a stall was charged to once the action knows its name.
+    void rename(const QString& from, const QString& to) {
+        if (longestAction_ == from) longestAction_ = to;
     }
     QString current;
     double longestMs() const { return longestMs_; }
@@ -110,8 +110,11 @@ void messageHandler(QtMsgType type, const QMessageLogContext&, const QString& me
     else if (type == QtWarningMsg) ++warningMessages;
     else return;
     std::lock_guard lock(messagesMutex);
-    if (firstMessages.size() < 10) firstMessages << message;
-    std::fprintf(stderr, "%s\n", qPrintable(message));
+    if (firstMessages.contains(message)) return;
+    if (firstMessages.size() < 20) {
+        firstMessages << message;
+        std::fprintf(stderr, "%s\n", qPrintable(message));
+    }
     if (type == QtFatalMsg) std::abort();
 }
 
@@ -355,6 +358,7 @@ protected:
             watchdog.current = QStringLiteral("#%1 (starting)").arg(i + 1);
             const QString name = act();
             watchdog.current = QStringLiteral("#%1 %2").arg(i + 1).arg(name);
+            watchdog.rename(QStringLiteral("#%1 (starting)").arg(i + 1), watchdog.current);
             QApplication::processEvents();
             if (i % 50 == 0) QApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
             const double ms = timer.nsecsElapsed() / 1e6;
