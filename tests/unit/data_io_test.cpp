@@ -683,6 +683,14 @@ TEST(AnalysisSettingsJson, TextConditionsEqualThemselvesAfterARoundTrip) {
     const auto back = AnalysisSettings::fromJson(settings->toJson());
     ASSERT_TRUE(back.ok()) << back.error().toString();
     EXPECT_TRUE(*back == *settings);
+    // A value that starts with '=' reads back as written.
+    const auto equals = AnalysisSettings::fromJson(QJsonObject{{"where", QJsonArray{"context == =192"}}});
+    ASSERT_TRUE(equals.ok()) << equals.error().toString();
+    EXPECT_EQ(equals->scope.where.front().value, "=192");
+    const auto equalsBack = AnalysisSettings::fromJson(equals->toJson());
+    ASSERT_TRUE(equalsBack.ok());
+    EXPECT_EQ(equalsBack->scope.where.front().value, "=192");
+    EXPECT_TRUE(*equalsBack == *equals);
     AnalysisSettings other = *settings;
     other.scope.where[0].value = "mlstm";
     EXPECT_FALSE(other == *settings);
