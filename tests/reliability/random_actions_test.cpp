@@ -304,8 +304,9 @@ protected:
             const QString text = dialogs[pick(static_cast<int>(dialogs.size()))];
             QAction* a = menuAction(text);
             if (!a) return "dialog " + text + " (missing)";
+            const QString view = window->currentPanel()->viewId();
             a->trigger();
-            return "dialog " + text;
+            return "dialog " + text + " in " + view;
         }
         case 17: {
             if (pick(3) != 0) {
