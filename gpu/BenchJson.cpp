@@ -4,6 +4,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace scalex::gpu {
@@ -22,7 +24,9 @@ double number(const QJsonObject& o, const QString& key, const QString& where) {
 
 int integer(const QJsonObject& o, const QString& key, const QString& where) {
     const double d = number(o, key, where);
-    if (d != static_cast<double>(static_cast<int>(d))) fail(where + key, "an integer");
+    // Range first: converting a double outside int's range is undefined.
+    if (!(d >= std::numeric_limits<int>::min() && d <= std::numeric_limits<int>::max()) || d != std::floor(d))
+        fail(where + key, "an integer");
     return static_cast<int>(d);
 }
 

@@ -18,6 +18,8 @@ asan="${SCALEX_ASAN_BUILD_DIR:-$root/build-asan}"
 cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCALEX_SANITIZE=ON \
   -DSCALEX_BUILD_BENCH=OFF -DSCALEX_ENABLE_CUDA=OFF
 cmake --build "$asan" -j "$jobs" --target scalex_data_io_test scalex_project_test \
-  scalex_fuzz_replay_run_table scalex_fuzz_replay_project
+  scalex_fuzz_replay_run_table scalex_fuzz_replay_project scalex_fuzz_replay_column_mapping \
+  scalex_fuzz_replay_figure_recipe scalex_fuzz_replay_settings scalex_fuzz_replay_loss_curves \
+  scalex_fuzz_replay_inference scalex_fuzz_replay_bench_json scalex_fuzz_replay_init_grid
 cd "$asan"
 QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs" -R '^(DataIo|Project|fuzz_replay_)'

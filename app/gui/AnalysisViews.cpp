@@ -147,6 +147,7 @@ void ParetoView::refillContexts() {
 }
 
 void ParetoView::redraw() {
+    if (deferWhileHidden([this] { redraw(); })) return;
     const Theme& theme = Theme::current();
     refillContexts();
     contextShown_ = context_->count() ? context_->currentData().toDouble() : std::numeric_limits<double>::quiet_NaN();
@@ -327,6 +328,7 @@ void OverTrainingView::refillSeries() {
 }
 
 void OverTrainingView::redraw() {
+    if (deferWhileHidden([this] { redraw(); })) return;
     const Theme& theme = Theme::current();
     const fit::SlopeSettings settings;
     refillSeries();
@@ -933,6 +935,7 @@ std::vector<ViewTable> IsoFlopView::tables() {
 }
 
 void IsoFlopView::redraw() {
+    if (deferWhileHidden([this] { redraw(); })) return;
     const bool contexts = contextsLayout();
     profileView_->setVisible(!contexts);
     lawView_->setVisible(!contexts);

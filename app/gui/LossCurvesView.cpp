@@ -44,6 +44,7 @@ LossCurvesView::LossCurvesView(Session* session, QWidget* parent) : ViewPanel(pa
 QChart* LossCurvesView::primaryChart() const { return chart_; }
 
 void LossCurvesView::redraw() {
+    if (deferWhileHidden([this] { redraw(); })) return;
     const Theme& theme = Theme::current();
     const bool overCompute = axis_->currentData().toString() == QLatin1String("compute");
     chart_->clearSeries();

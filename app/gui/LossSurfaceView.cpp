@@ -366,6 +366,7 @@ void LossSurfaceView::onFitDone() {
 }
 
 void LossSurfaceView::redraw() {
+    if (deferWhileHidden([this] { redraw(); })) return;
     const Theme& theme = Theme::current();
     refillChoices();
     const auto shown = group();

@@ -3,6 +3,8 @@
 // and `scalex render --view`), a title, and the "Explain" text for the side pane.
 #include <QString>
 #include <QWidget>
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include "core/data/Export.h"
@@ -43,6 +45,24 @@ public:
 signals:
     // Emitted when what the Explain pane shows has changed.
     void explainChanged();
+
+protected:
+    // Drawing every run of a large project takes long (Qt Charts makes a graphics item per
+    // point), so a view on a tab the user cannot see draws when it is shown next. Called first in
+    // a view's redraw(): true means "deferred" and `redraw` runs from the next showEvent. A
+    // window that is never shown (headless renders) draws at once, as before.
+    bool deferWhileHidden(std::function<void()> redraw) {
+        if (isVisible() || !window()->isVisible()) return false;
+        pendingRedraw_ = std::move(redraw);
+        return true;
+    }
+    void showEvent(QShowEvent* event) override {
+        QWidget::showEvent(event);
+        if (auto redraw = std::exchange(pendingRedraw_, {})) redraw();
+    }
+
+private:
+    std::function<void()> pendingRedraw_;
 };
 
 }  // namespace scalex::gui

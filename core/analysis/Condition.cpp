@@ -39,6 +39,8 @@ bool sameText(std::string_view a, std::string_view b) {
 
 std::string RowCondition::text() const {
     const char* ops[] = {"=", "!=", "<", ">", "<=", ">="};
+    // "a==" + "=x": with a single '=' the text would read back as a==x.
+    if (op == Op::Equal && value.starts_with('=')) return column + "==" + value;
     return column + ops[static_cast<int>(op)] + value;
 }
 

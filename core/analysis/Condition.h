@@ -19,7 +19,12 @@ struct RowCondition {
     double number = data::kUnknown; // the value as a number, when it is one
 
     std::string text() const;  // as written: "loss<4.5"
-    friend bool operator==(const RowCondition&, const RowCondition&) = default;
+    // `number` is NaN for a value that is no number: two such conditions are equal when they read
+    // the same (a defaulted == would make every text condition differ from itself).
+    friend bool operator==(const RowCondition& a, const RowCondition& b) {
+        return a.column == b.column && a.op == b.op && a.value == b.value &&
+               (a.number == b.number || (a.number != a.number && b.number != b.number));
+    }
 };
 
 // "COL=VALUE" and the like; the error names the text and what was expected.

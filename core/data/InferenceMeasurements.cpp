@@ -67,11 +67,14 @@ struct StrictCsv {
             fail(row, column, QStringLiteral("expected a number, got '%1'").arg(row.fields[column]));
         return v;
     }
+    // Whole numbers become 64-bit counts: beyond 2^53 a double no longer holds them exactly.
     double wholeNumber(const Row& row, int column, double min) const {
         const double v = number(row, column);
         if (v != std::floor(v) || v < min)
             fail(row, column,
                  QStringLiteral("expected a whole number >= %1, got '%2'").arg(min).arg(row.fields[column]));
+        if (v > 9007199254740992.0)
+            fail(row, column, QStringLiteral("expected a whole number up to 2^53, got '%1'").arg(row.fields[column]));
         return v;
     }
     // A measured value: -1 marks failure, anything else must be positive.
@@ -163,7 +166,7 @@ ModelConfig dfDictConfig(const StrictCsv& csv, const StrictCsv::Row& row, Family
     if (family == Family::Xlstm) {
         const int cq = csv.column("model_params__qk_dim_factor");
         const double qkFactor = cq >= 0 ? csv.number(row, cq) : 0.5;
-        if (!(qkFactor > 0)) csv.fail(row, cq, "expected a positive qk_dim_factor");
+        if (!(qkFactor > 0) || !(qkFactor <= 1e3)) csv.fail(row, cq, "expected a positive qk_dim_factor (at most 1000)");
         ov.dQk = static_cast<std::int64_t>(std::floor(qkFactor * d / heads));  // (0.5 d) // H as the study
         if (int c = csv.column("model_params__chunk_size"); c >= 0)
             ov.chunk = static_cast<std::int64_t>(csv.wholeNumber(row, c, 1));
@@ -346,6 +349,8 @@ std::optional<std::vector<AppendixConfig>> loadAppendixConfigs(const QString& pa
                                                    static_cast<std::int64_t>(csv.wholeNumber(row, cD, 1)),
                                                    static_cast<std::int64_t>(csv.wholeNumber(row, cLayers, 1)),
                                                    static_cast<std::int64_t>(csv.wholeNumber(row, cHeads, 1)), ov);
+            if (auto problem = accounting::validate(a.config))
+                csv.fail(row.line, QStringLiteral("architecture: %1").arg(QString::fromStdString(*problem)));
             out.push_back(a);
         }
         return out;

@@ -7,12 +7,15 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <cmath>
 #include <map>
 
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/ParamCount.h"
+#include "core/analysis/AnalysisSettings.h"
 #include "core/data/ColumnMapping.h"
 #include "core/data/CsvReader.h"
 #include "core/data/RunDerivation.h"
@@ -667,4 +670,28 @@ TEST(DataIoCsv, Rfc4180Quoting) {
     EXPECT_EQ(quoteField("plain"), "plain");
     EXPECT_EQ(detectDelimiter("a;b;c\n1;2;3\n"), ';');
     EXPECT_EQ(detectDelimiter("\"a;b\",c\n"), ',');
+}
+
+// Settings with row conditions on text (the value is no number) equal themselves and their JSON
+// round trip; found by the settings fuzz target (tests/data/fuzz/settings/fuzz_text_condition_round_trip.json).
+TEST(AnalysisSettingsJson, TextConditionsEqualThemselvesAfterARoundTrip) {
+    using scalex::analysis::AnalysisSettings;
+    const auto settings = AnalysisSettings::fromJson(QJsonObject{{"where", QJsonArray{"model_family=xlstm", "context == 81 92", "loss<3.5"}}});
+    ASSERT_TRUE(settings.ok()) << settings.error().toString();
+    ASSERT_EQ(settings->scope.where.size(), 3u);
+    EXPECT_TRUE(*settings == *settings);
+    const auto back = AnalysisSettings::fromJson(settings->toJson());
+    ASSERT_TRUE(back.ok()) << back.error().toString();
+    EXPECT_TRUE(*back == *settings);
+    // A value that starts with '=' reads back as written.
+    const auto equals = AnalysisSettings::fromJson(QJsonObject{{"where", QJsonArray{"context == =192"}}});
+    ASSERT_TRUE(equals.ok()) << equals.error().toString();
+    EXPECT_EQ(equals->scope.where.front().value, "=192");
+    const auto equalsBack = AnalysisSettings::fromJson(equals->toJson());
+    ASSERT_TRUE(equalsBack.ok());
+    EXPECT_EQ(equalsBack->scope.where.front().value, "=192");
+    EXPECT_TRUE(*equalsBack == *equals);
+    AnalysisSettings other = *settings;
+    other.scope.where[0].value = "mlstm";
+    EXPECT_FALSE(other == *settings);
 }
