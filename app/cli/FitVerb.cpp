@@ -471,9 +471,9 @@ QJsonObject slopesJson(const SlopeResult& r) {
 }
 
 // How well each ratio group's line extrapolates: fitted without its largest-compute run, predicting it.
-QJsonArray slopesExtrapolationJson(const SlopeAnalysis& a, const SlopeSettings& s, QTextStream& out) {
+QJsonArray slopesExtrapolationJson(const SlopeAnalysis& a, QTextStream& out) {
     QJsonArray arr;
-    for (const auto& pr : extrapolateSlopes(a.points, s)) {
+    for (const auto& pr : a.extrapolation) {
         const auto* run = a.runs[pr.index];
         arr.append(QJsonObject{{"ratio", pr.ratio},
                                {"run", QString::fromStdString(runLabel(*run))},
@@ -525,7 +525,7 @@ int runSlopes(const QStringList& args) {
         out << labelOf(a.group) << ":\n";
         QJsonObject o = slopesJson(a.result);
         o.insert("outliers", outliersJson(a.outliers, "ratio", out));
-        o.insert("extrapolation", slopesExtrapolationJson(a, s, out));
+        o.insert("extrapolation", slopesExtrapolationJson(a, out));
         results.push_back({a.group, o});
         for (const auto& grp : a.result.groups)
             out << "  M = " << grp.ratio << ": "
@@ -575,10 +575,12 @@ int runPareto(const QStringList& args) {
         results.push_back({a.group, QJsonObject{{"frontier", pts}, {"n_runs", static_cast<qint64>(a.points.size())}}});
     }
     QJsonObject o = seriesJson(results);
-    if (const auto pair = comparedPair(analyses)) {
-        const auto& A = analyses[pair->first];
-        const auto& B = analyses[pair->second];
-        const auto cmp = compareFrontiers(A.frontier, B.frontier, samples);
+    BootstrapSettings b;
+    b.resamples = resamples;
+    if (const auto compared = compareSeries(analyses, b, samples, in.control)) {
+        const auto& A = analyses[compared->a];
+        const auto& B = analyses[compared->b];
+        const auto& cmp = compared->comparison;
         QJsonObject c{{"a", QString::fromStdString(A.group.series)}, {"b", QString::fromStdString(B.group.series)}, {"overlap", cmp.overlap}};
         if (known(A.group.context)) c.insert("context", A.group.context);
         if (cmp.overlap) {
@@ -595,9 +597,7 @@ int runPareto(const QStringList& args) {
             c.insert("at_equal_loss", eqL);
             if (resamples > 0) {
                 // 95 % intervals: each series' runs resampled, both frontiers recomputed and compared.
-                BootstrapSettings b;
-                b.resamples = resamples;
-                const auto boot = bootstrapParetoRatio(A.points, B.points, {}, b, in.control, samples);
+                const auto& boot = compared->intervals;
                 QJsonObject intervals;
                 for (const auto& i : boot.intervals)
                     intervals.insert(QString::fromStdString(i.name),

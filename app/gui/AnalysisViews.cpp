@@ -213,21 +213,20 @@ void ParetoView::redraw() {
     comparison_ = {};
     compared_ = {};
     intervalShown_.reset();
-    if (const auto pair = analysis::comparedPair(shown)) {
-        const auto& A = shown[pair->first];
-        const auto& B = shown[pair->second];
-        comparison_ = fit::compareFrontiers(A.frontier, B.frontier);
+    // The comparison `scalex fit pareto` reports, with its 95 % intervals (1000 resamples).
+    fit::BootstrapSettings boot;
+    boot.resamples = 1000;
+    const auto compared = analysis::compareSeries(shown, boot);
+    if (compared) {
+        const auto& A = shown[compared->a];
+        const auto& B = shown[compared->b];
+        comparison_ = compared->comparison;
         compared_ = {QString::fromStdString(data::seriesLabel(A.group.series)), QString::fromStdString(data::seriesLabel(B.group.series))};
         frontierSize_[0] = static_cast<int>(B.frontier.size());
         frontierSize_[1] = static_cast<int>(A.frontier.size());
     }
     if (comparison_.overlap) {
-        // 95 % interval of the compute ratio: each series' runs resampled, both frontiers recomputed
-        // (the bootstrap `scalex fit pareto` reports, with its resample count and seed).
-        const auto pair = analysis::comparedPair(shown);
-        fit::BootstrapSettings boot;
-        boot.resamples = 1000;
-        const auto intervals = fit::bootstrapParetoRatio(shown[pair->first].points, shown[pair->second].points, {}, boot);
+        const auto& intervals = compared->intervals;
         QString interval;
         if (const auto* g = intervals.find("geomean_compute_ratio"); g && g->nValid > 0)
             interval = tr(", 95 % interval %1× to %2× over %3 resamples of the runs").arg(g->lower, 0, 'f', 2).arg(g->upper, 0, 'f', 2).arg(g->nValid);
@@ -391,7 +390,7 @@ void OverTrainingView::redraw() {
     std::map<double, QString> extrapolation[2];
     for (int k = 0; k < 2; ++k)
         if (shown_[k])
-            for (const auto& pr : fit::extrapolateSlopes(shown_[k]->points, settings))
+            for (const auto& pr : shown_[k]->extrapolation)
                 extrapolation[k][pr.ratio] = QStringLiteral("%1%2 %").arg(pr.error >= 0 ? "+" : "−").arg(std::abs(100 * pr.error), 0, 'f', 1);
     note_->setText(notes.isEmpty() ? tr("Extrapolation: each line fitted without its largest-compute run, the error of its prediction there.")
                                    : notes.join(QStringLiteral("\n")) + tr(" (tick a run in on the Runs view to take it back)"));
@@ -442,12 +441,12 @@ std::vector<ViewTable> OverTrainingView::tables() {
         if (!shown_[k]) continue;
         const analysis::SlopeAnalysis& a = *shown_[k];
         fit::BootstrapSettings boot;
-        const fit::BootstrapResult intervals = a.points.empty() ? fit::BootstrapResult{} : fit::bootstrapSlopes(a.points, fit::SlopeSettings{}, boot);
+        const fit::BootstrapResult intervals = analysis::slopeIntervals(a, fit::SlopeSettings{}, boot);
         for (const auto& g : a.result.groups) {
             if (!g.fitted) continue;
             data::ExportCell lo, hi;
             std::ostringstream name;
-            name << "eta(" << g.ratio << ')';  // the name bootstrapSlopes gives the interval
+            name << "eta(" << g.ratio << ')';  // the name of its interval
             if (const auto* in = intervals.find(name.str()); in && in->nValid > 0) lo = in->lower, hi = in->upper;
             t.rows.push_back({data::seriesLabel(a.group.series), g.ratio, static_cast<double>(g.runs.size()), g.eta, lo, hi, g.lambda,
                               g.quality.r2});
@@ -522,10 +521,10 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
     layout->addLayout(controls);
     layout->addLayout(chartRow_, 1);
     layout->addWidget(summary_);
-    bootstrapWatcher_ = new QFutureWatcher<std::pair<fit::BootstrapResult, fit::BootstrapResult>>(this);
-    connect(bootstrapWatcher_, &QFutureWatcherBase::finished, this, [this] {
-        const auto r = bootstrapWatcher_->result();
-        if (bootstrapWatcher_->property("generation").toInt() != generation_) return;
+    bandsWatcher_ = new QFutureWatcher<std::pair<fit::BootstrapResult, fit::BootstrapResult>>(this);
+    connect(bandsWatcher_, &QFutureWatcherBase::finished, this, [this] {
+        const auto r = bandsWatcher_->result();
+        if (bandsWatcher_->property("generation").toInt() != generation_) return;
         bands_[0] = r.first;
         bands_[1] = r.second;
         redraw();
@@ -537,7 +536,7 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
     recompute();
 }
 
-IsoFlopView::~IsoFlopView() { bootstrapWatcher_->waitForFinished(); }
+IsoFlopView::~IsoFlopView() { bandsWatcher_->waitForFinished(); }
 
 QChart* IsoFlopView::primaryChart() const { return profileChart_; }
 std::vector<QChart*> IsoFlopView::charts() const {
@@ -618,9 +617,10 @@ void IsoFlopView::fitContexts(const fit::IsoFlopSettings& settings) {
             if (slots_[k].empty()) continue;
             analysis::RunFilter filter = slotFilter(k);
             filter.context = c;
-            const auto sel = analysis::isoFlopRuns(session_->runs(), filter);
-            for (const data::Run* r : sel.runs) cf.runIndex[k].push_back(session_->indexOf(r));
-            cf.result[k] = fit::fitIsoFlop(sel.points, settings);
+            // The analysis the verbs run at this context (outliers left out unless kept).
+            const auto a = analysis::isoFlopAnalysis(session_->runs(), session_->settings(), {slots_[k], c, filter}, settings);
+            for (const data::Run* r : a.runs) cf.runIndex[k].push_back(session_->indexOf(r));
+            cf.result[k] = a.result;
         }
         contextFits_.push_back(std::move(cf));
     }
@@ -842,21 +842,21 @@ void IsoFlopView::recompute() {
     // Bootstrap bands for the power laws, off the UI thread.
     bandBudgets_ = logGrid(1e18, 1e24, 25);
     const int generation = generation_;
-    bootstrapWatcher_->setProperty("generation", generation);
+    bandsWatcher_->setProperty("generation", generation);
     const auto budgets = bandBudgets_;
-    bootstrapWatcher_->setFuture(QtConcurrent::run([a = inputs[0], b = inputs[1], sa = settingsUsed[0], sb = settingsUsed[1], budgets] {
+    bandsWatcher_->setFuture(QtConcurrent::run([a = inputs[0], b = inputs[1], sa = settingsUsed[0], sb = settingsUsed[1], budgets] {
         fit::BootstrapSettings boot;
         boot.resamples = 200;
         auto run = [&](const std::vector<fit::IsoFlopRun>& runs, const fit::IsoFlopSettings& settings) {
             if (runs.empty()) return fit::BootstrapResult{};
-            return fit::bootstrapIsoFlop(runs, settings, budgets, boot);
+            return analysis::isoFlopIntervals(runs, settings, budgets, boot);
         };
         return std::make_pair(run(a, sa), run(b, sb));
     }));
 }
 
 void IsoFlopView::computeNow() {
-    bootstrapWatcher_->waitForFinished();
+    bandsWatcher_->waitForFinished();
     QCoreApplication::processEvents();
 }
 

@@ -161,7 +161,7 @@ private:
     std::string pair_[2];    // the two series "both" shows
     bool setsNamed_ = true;  // the runs name experiment sets (else every run is an IsoFLOP candidate)
     std::vector<double> bandBudgets_;
-    QFutureWatcher<std::pair<fit::BootstrapResult, fit::BootstrapResult>>* bootstrapWatcher_;
+    QFutureWatcher<std::pair<fit::BootstrapResult, fit::BootstrapResult>>* bandsWatcher_;
     int generation_ = 0;
 };
 

@@ -309,7 +309,7 @@ std::vector<ViewTable> LossSurfaceView::tables() {
     if (!fit_ || fit_->cancelled || !analysis_) return {};
     fit::BootstrapSettings boot;
     boot.resamples = 200;
-    if (!intervals_) intervals_ = fit::bootstrapLossSurface(analysis_->points, *fit_, fitSettings_, {}, boot);
+    if (!intervals_) intervals_ = analysis::surfaceIntervals(*analysis_, fitSettings_, boot);
     // Every series in scope at the context this view would fit it at; the one on screen is its fit.
     const auto all = groups();
     std::vector<analysis::LossSurfaceAnalysis> others;
@@ -326,7 +326,7 @@ std::vector<ViewTable> LossSurfaceView::tables() {
         others.push_back(analysis::lossSurfaceAnalysis(session_->runs(), session_->settings(), g, fitSettings_));
         const auto& a = others.back();
         if (a.error) continue;
-        fits.push_back({&a, fit::bootstrapLossSurface(a.points, a.fit, fitSettings_, {}, boot)});
+        fits.push_back({&a, analysis::surfaceIntervals(a, fitSettings_, boot)});
     }
     return {{QStringLiteral("fit"), tr("Fit parameters with intervals, every series"),
              analysis::lossSurfaceParameterTable(fits, fitSettings_, boot)}};

@@ -189,6 +189,24 @@ std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table
     return out;
 }
 
+fit::BootstrapResult isoFlopIntervals(std::span<const fit::IsoFlopRun> runs, const fit::IsoFlopSettings& settings,
+                                      std::span<const double> queryBudgets, const fit::BootstrapSettings& bootstrap) {
+    if (runs.empty()) return {};
+    return fit::bootstrapIsoFlop(runs, settings, queryBudgets, bootstrap);
+}
+
+fit::BootstrapResult surfaceIntervals(const LossSurfaceAnalysis& analysis, const fit::LossSurfaceSettings& fitSettings,
+                                      const fit::BootstrapSettings& bootstrap, const fit::FitControl& control) {
+    if (analysis.error || analysis.points.empty()) return {};
+    return fit::bootstrapLossSurface(analysis.points, analysis.fit, fitSettings, {}, bootstrap, control);
+}
+
+fit::BootstrapResult slopeIntervals(const SlopeAnalysis& analysis, const fit::SlopeSettings& settings,
+                                    const fit::BootstrapSettings& bootstrap) {
+    if (analysis.points.empty()) return {};
+    return fit::bootstrapSlopes(analysis.points, settings, bootstrap);
+}
+
 fit::PowerLaw computePerTokenOfRuns(const data::RunTable& table, const RunFilter& filter) {
     std::vector<double> n, c;
     for (const auto& r : table.runs)
@@ -214,6 +232,7 @@ std::vector<SlopeAnalysis> slopeAnalyses(const data::RunTable& table, const Anal
         if (!settings.keepOutliers)
             a.outliers = leaveOutFlagged(fit::findSlopeOutliers(a.points, slopeSettings), a.points, a.runs);
         a.result = fit::fitOvertrainingSlopes(a.points, slopeSettings);
+        a.extrapolation = fit::extrapolateSlopes(a.points, slopeSettings);
         out.push_back(std::move(a));
     }
     return out;
@@ -268,6 +287,21 @@ std::vector<LossCurve> lossCurves(const data::RunTable& table, const AnalysisSet
             return std::pair{a->step, !a->intermediateCheckpoint} < std::pair{b->step, !b->intermediateCheckpoint};
         });
     return out;
+}
+
+std::optional<SeriesComparison> compareSeries(const std::vector<ParetoAnalysis>& analyses, const fit::BootstrapSettings& bootstrap,
+                                              int samples, const fit::FitControl& control) {
+    const auto pair = comparedPair(analyses);
+    if (!pair) return std::nullopt;
+    SeriesComparison c;
+    c.a = pair->first;
+    c.b = pair->second;
+    const auto& A = analyses[c.a];
+    const auto& B = analyses[c.b];
+    c.comparison = fit::compareFrontiers(A.frontier, B.frontier, samples);
+    if (bootstrap.resamples > 0 && c.comparison.overlap)
+        c.intervals = fit::bootstrapParetoRatio(A.points, B.points, {}, bootstrap, control, samples);
+    return c;
 }
 
 }  // namespace scalex::analysis

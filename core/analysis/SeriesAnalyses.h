@@ -6,11 +6,14 @@
 // contexts is analysed at each apart (runs with no context given form a group of their own).
 #include <cmath>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/analysis/AnalysisSettings.h"
 #include "core/analysis/RunSelection.h"
+#include "core/fit/Bootstrap.h"
+#include "core/fit/Extrapolation.h"
 #include "core/fit/FitControl.h"
 #include "core/fit/IsoFlop.h"
 #include "core/fit/LossSurface.h"
@@ -70,6 +73,11 @@ IsoFlopAnalysis isoFlopAnalysis(const data::RunTable& table, const AnalysisSetti
 std::vector<IsoFlopAnalysis> isoFlopAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
                                              const fit::IsoFlopSettings& base = {}, bool budgetsGiven = false);
 
+// Intervals of the laws (a, A, b, B) and of N*, D* at each query budget: the runs resampled within
+// each budget (fit::bootstrapIsoFlop). Takes the fit's input, so it can run off a GUI thread on a copy.
+fit::BootstrapResult isoFlopIntervals(std::span<const fit::IsoFlopRun> runs, const fit::IsoFlopSettings& settings,
+                                      std::span<const double> queryBudgets, const fit::BootstrapSettings& bootstrap);
+
 // ---- L(N,D) ---------------------------------------------------------------------------------
 
 struct LossSurfaceAnalysis {
@@ -95,6 +103,11 @@ std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table
 // convention; 6N where no run carries both.
 fit::PowerLaw computePerTokenOfRuns(const data::RunTable& table, const RunFilter& filter);
 
+// 95 % (settings.level) intervals of the surface's parameters: the analysis' runs resampled and
+// refitted (fit::bootstrapLossSurface), "logA" … "gamma".
+fit::BootstrapResult surfaceIntervals(const LossSurfaceAnalysis& analysis, const fit::LossSurfaceSettings& fitSettings,
+                                      const fit::BootstrapSettings& bootstrap, const fit::FitControl& control = {});
+
 // ---- over-training slopes -------------------------------------------------------------------
 
 struct SlopeAnalysis {
@@ -103,7 +116,12 @@ struct SlopeAnalysis {
     std::vector<fit::ComputeLossPoint> points;  // the runs fitted (outliers not among them)
     std::vector<const data::Run*> runs;
     std::vector<FlaggedRun> outliers;  // off their ratio group's line, left out (keepOutliers: none)
+    // How well each line extrapolates: fitted without its largest-compute run, predicting it.
+    std::vector<fit::SlopePrediction> extrapolation;
 };
+// Intervals of η per ratio ("eta(M)"), the runs resampled within each ratio group.
+fit::BootstrapResult slopeIntervals(const SlopeAnalysis& analysis, const fit::SlopeSettings& settings,
+                                    const fit::BootstrapSettings& bootstrap);
 std::vector<SlopeAnalysis> slopeAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
                                          const fit::SlopeSettings& slopeSettings = {});
 
@@ -120,6 +138,17 @@ std::vector<ParetoAnalysis> paretoAnalyses(const data::RunTable& table, const An
 // Which two frontiers a comparison sets side by side: the study's families as the paper does
 // (A = xLSTM, B = Transformer), else the first two groups. Empty when there are fewer than two.
 std::optional<std::pair<std::size_t, std::size_t>> comparedPair(const std::vector<ParetoAnalysis>& analyses);
+
+// The comparison the Pareto view and `fit pareto` report: the compared pair's frontiers
+// (fit::compareFrontiers) and, with resamples, the bootstrap intervals of the ratios
+// (fit::bootstrapParetoRatio). Empty when fewer than two groups.
+struct SeriesComparison {
+    std::size_t a = 0, b = 0;  // into the analyses (comparedPair)
+    fit::FrontierComparison comparison;
+    fit::BootstrapResult intervals;  // none when bootstrap.resamples is 0
+};
+std::optional<SeriesComparison> compareSeries(const std::vector<ParetoAnalysis>& analyses, const fit::BootstrapSettings& bootstrap,
+                                              int samples = 50, const fit::FitControl& control = {});
 
 // ---- loss curves ----------------------------------------------------------------------------
 
