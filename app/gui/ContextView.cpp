@@ -119,16 +119,9 @@ void ContextView::refitProfiles() {
         if (contexts.empty()) continue;
         // The study's main context where the runs have it.
         filter.context = std::find(contexts.begin(), contexts.end(), 8192.0) != contexts.end() ? 8192.0 : contexts.front();
-        const auto sel = analysis::isoFlopRuns(session_->runs(), filter);
-        const fit::IsoFlopResult result = fit::fitIsoFlop(sel.points);
-        for (const auto& prof : result.profiles) {
-            if (!prof.fitted) continue;
-            Profile p;
-            p.nOpt = prof.nOpt;
-            for (std::size_t i : prof.runs)
-                if (auto cfg = data::runArchitecture(*sel.runs[i])) p.runs.push_back({*cfg, sel.runs[i]->tokens});
-            if (!p.runs.empty()) profiles_[k].push_back(std::move(p));
-        }
+        // The analysis the IsoFLOP view and `fit isoflop` run (outliers left out unless kept).
+        const analysis::SeriesGroup group{std::string(accounting::familyName(f)), *filter.context, filter};
+        profiles_[k] = analysis::recountableProfiles(session_->runs(), session_->settings(), group);
     }
 }
 
@@ -159,14 +152,10 @@ void ContextView::recompute() {
         const int k = f == Family::Xlstm;
         recostedLaw_[k].reset();
         if (profiles_[k].size() < 2) continue;
-        std::vector<double> budgets, optima;
-        for (const Profile& p : profiles_[k]) {
-            double sum = 0;
-            for (const auto& [cfg, tokens] : p.runs) sum += accounting::trainingFlops(cfg, T, tokens, conv);
-            budgets.push_back(sum / static_cast<double>(p.runs.size()));
-            optima.push_back(p.nOpt);
-        }
-        recostedLaw_[k] = fit::fitPowerLaw(budgets, optima);
+        const analysis::RecountedLaw recount = analysis::recountAtContext(profiles_[k], T, conv);
+        const auto& budgets = recount.budgets;
+        const auto& optima = recount.optima;
+        recostedLaw_[k] = recount.law;
         std::vector<QPointF> pts;
         for (std::size_t i = 0; i < budgets.size(); ++i) pts.push_back({budgets[i], optima[i]});
         const QString name = QString::fromUtf8(accounting::familyLabel(f).data());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/gui/ViewPanel.h"
+#include "core/analysis/SeriesAnalyses.h"
 #include "core/fit/ComputeOptimal.h"
 #include "core/accounting/ModelConfig.h"
 #include "core/fit/PowerLaw.h"
@@ -54,13 +55,8 @@ public:
 private:
     void refitProfiles();
 
-    // IsoFLOP profiles of the session's runs at their own context: N* per profile and the runs
-    // (architecture, tokens) behind its compute.
-    struct Profile {
-        double nOpt = 0;
-        std::vector<std::pair<accounting::ModelConfig, double>> runs;
-    };
-    std::vector<Profile> profiles_[2];
+    // IsoFLOP profiles of the session's runs at their own context (analysis::recountableProfiles).
+    std::vector<analysis::RecountableProfile> profiles_[2];
     std::optional<fit::PowerLaw> recostedLaw_[2];
 
     Session* session_;

@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/data/RunDerivation.h"
 #include "core/data/Series.h"
 
 namespace scalex::analysis {
@@ -186,6 +187,34 @@ std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table
     std::vector<LossSurfaceAnalysis> out;
     for (const auto& g : seriesGroups(table, settings))
         out.push_back(lossSurfaceAnalysis(table, settings, studySet(table, g, data::ExperimentSet::TokenParam), fitSettings, control));
+    return out;
+}
+
+std::vector<RecountableProfile> recountableProfiles(const data::RunTable& table, const AnalysisSettings& settings,
+                                                    const SeriesGroup& group) {
+    const IsoFlopAnalysis a = isoFlopAnalysis(table, settings, group);
+    std::vector<RecountableProfile> out;
+    for (const auto& prof : a.result.profiles) {
+        if (!prof.fitted) continue;
+        RecountableProfile p;
+        p.nOpt = prof.nOpt;
+        for (std::size_t i : prof.runs)
+            if (auto cfg = data::runArchitecture(*a.runs[i])) p.runs.push_back({*cfg, a.runs[i]->tokens});
+        if (!p.runs.empty()) out.push_back(std::move(p));
+    }
+    return out;
+}
+
+RecountedLaw recountAtContext(const std::vector<RecountableProfile>& profiles, double context,
+                              const accounting::FlopConvention& convention) {
+    RecountedLaw out;
+    for (const auto& p : profiles) {
+        double sum = 0;
+        for (const auto& [cfg, tokens] : p.runs) sum += accounting::trainingFlops(cfg, context, tokens, convention);
+        out.budgets.push_back(sum / static_cast<double>(p.runs.size()));
+        out.optima.push_back(p.nOpt);
+    }
+    if (profiles.size() >= 2) out.law = fit::fitPowerLaw(out.budgets, out.optima);
     return out;
 }
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/accounting/FlopCount.h"
+#include "core/accounting/ModelConfig.h"
 #include "core/analysis/AnalysisSettings.h"
 #include "core/analysis/RunSelection.h"
 #include "core/fit/Bootstrap.h"
@@ -77,6 +79,26 @@ std::vector<IsoFlopAnalysis> isoFlopAnalyses(const data::RunTable& table, const 
 // each budget (fit::bootstrapIsoFlop). Takes the fit's input, so it can run off a GUI thread on a copy.
 fit::BootstrapResult isoFlopIntervals(std::span<const fit::IsoFlopRun> runs, const fit::IsoFlopSettings& settings,
                                       std::span<const double> queryBudgets, const fit::BootstrapSettings& bootstrap);
+
+// Context length moves a Transformer's compute and not its runs: the IsoFLOP profiles of a group
+// (its optimum N* and the runs, as architecture and tokens, behind its compute), so that the
+// budgets can be recounted at another context with the same N*.
+struct RecountableProfile {
+    double nOpt = 0;
+    std::vector<std::pair<accounting::ModelConfig, double>> runs;  // architecture, tokens
+};
+// The group's profiles (isoFlopAnalysis: outliers left out unless kept) whose runs name an
+// architecture the accounting knows.
+std::vector<RecountableProfile> recountableProfiles(const data::RunTable& table, const AnalysisSettings& settings,
+                                                    const SeriesGroup& group);
+// The profiles' budgets recounted at context T (each the mean training FLOPs of its runs), their
+// optima, and the law N*(H) through them (two profiles or more).
+struct RecountedLaw {
+    std::vector<double> budgets, optima;
+    std::optional<fit::PowerLaw> law;
+};
+RecountedLaw recountAtContext(const std::vector<RecountableProfile>& profiles, double context,
+                              const accounting::FlopConvention& convention);
 
 // ---- L(N,D) ---------------------------------------------------------------------------------
 
