@@ -674,15 +674,15 @@ void IsoFlopView::drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&resu
             PlotChart::hideFromLegend(chart, chart->addLine(QString(), colour(prof.budget), line, both ? 1.2 : 1.5,
                                                             square(k) ? Qt::DashLine : Qt::SolidLine));
         }
-    std::vector<double> optX, optLoss;  // every minimum, of every family shown
+    double optLo = std::numeric_limits<double>::infinity(), optHi = 0;  // the minima drawn
     if (minima)
         for (int k : families) {
             std::vector<QPointF> points;
             for (const auto& prof : results[k].profiles)
                 if (prof.fitted) {
                     points.push_back({overD ? prof.dOpt : prof.nOpt, overD ? prof.lossAtDOpt : prof.lossAtNOpt});
-                    optX.push_back(points.back().x());
-                    optLoss.push_back(points.back().y());
+                    optLo = std::min(optLo, points.back().x());
+                    optHi = std::max(optHi, points.back().x());
                 }
             if (points.empty()) continue;
             QScatterSeries* s = chart->addScatter(k == families.front() ? tr("minimum") : QString(), theme.highlight, points, both ? 8 : 10);
@@ -691,11 +691,12 @@ void IsoFlopView::drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&resu
         }
     // The paper's observation: the compute-optimal models of both families lie close to one
     // shared curve of loss over size, L* = λ N*^(−η).
-    if (both && optX.size() >= 3)
-        if (const auto shared = fit::fitPowerLaw(optX, optLoss)) {
-            const auto [lo, hi] = std::minmax_element(optX.begin(), optX.end());
+    std::vector<const fit::IsoFlopResult*> shown;
+    for (int k : families) shown.push_back(&results[k]);
+    if (minima && both)
+        if (const auto shared = analysis::sharedMinimaLaw(shown, overD)) {
             std::vector<QPointF> line;
-            for (double x : logGrid(*lo / 1.5, *hi * 1.5, 30)) line.push_back({x, (*shared)(x)});
+            for (double x : logGrid(optLo / 1.5, optHi * 1.5, 30)) line.push_back({x, (*shared)(x)});
             chart->addLine(tr("one fit to all minima, η = %1").arg(-shared->exponent, 0, 'f', 3), theme.muted, line, 1.2, Qt::DotLine);
         }
     if (key && both)

@@ -218,6 +218,18 @@ RecountedLaw recountAtContext(const std::vector<RecountableProfile>& profiles, d
     return out;
 }
 
+std::optional<fit::PowerLaw> sharedMinimaLaw(const std::vector<const fit::IsoFlopResult*>& results, bool overTokens) {
+    std::vector<double> x, loss;
+    for (const auto* r : results)
+        for (const auto& prof : r->profiles)
+            if (prof.fitted) {
+                x.push_back(overTokens ? prof.dOpt : prof.nOpt);
+                loss.push_back(overTokens ? prof.lossAtDOpt : prof.lossAtNOpt);
+            }
+    if (x.size() < 3) return std::nullopt;
+    return fit::fitPowerLaw(x, loss);
+}
+
 fit::BootstrapResult isoFlopIntervals(std::span<const fit::IsoFlopRun> runs, const fit::IsoFlopSettings& settings,
                                       std::span<const double> queryBudgets, const fit::BootstrapSettings& bootstrap) {
     if (runs.empty()) return {};

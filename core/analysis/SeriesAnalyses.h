@@ -100,6 +100,11 @@ struct RecountedLaw {
 RecountedLaw recountAtContext(const std::vector<RecountableProfile>& profiles, double context,
                               const accounting::FlopConvention& convention);
 
+// The paper's observation that the compute-optimal models of several series lie close to one
+// curve of loss over size: L* = λ N*^(−η) (or over D*) through every fitted profile minimum of
+// `results`. None with fewer than three minima.
+std::optional<fit::PowerLaw> sharedMinimaLaw(const std::vector<const fit::IsoFlopResult*>& results, bool overTokens);
+
 // ---- L(N,D) ---------------------------------------------------------------------------------
 
 struct LossSurfaceAnalysis {

@@ -17,6 +17,28 @@ using namespace scalex::fit;
 
 namespace {
 
+// Spikes found and clean runs flagged over a synthetic study, with what the check measured
+// recorded in the test's XML report (--gtest_output=xml).
+struct SpikeTally {
+    long spikes = 0, found = 0, clean = 0, falseFlags = 0;
+    void add(bool spike, bool flagged) {
+        if (spike) {
+            ++spikes;
+            found += flagged;
+        } else {
+            ++clean;
+            falseFlags += flagged;
+        }
+    }
+    void expectRates(long leastSpikes) const {
+        ASSERT_GT(spikes, leastSpikes);
+        EXPECT_GE(static_cast<double>(found) / static_cast<double>(spikes), 0.95) << found << " of " << spikes << " spikes";
+        EXPECT_LE(static_cast<double>(falseFlags) / static_cast<double>(clean), 0.01) << falseFlags << " of " << clean << " clean runs";
+        ::testing::Test::RecordProperty("spikes_found", std::to_string(found) + " of " + std::to_string(spikes));
+        ::testing::Test::RecordProperty("clean_runs_flagged", std::to_string(falseFlags) + " of " + std::to_string(clean));
+    }
+};
+
 const std::vector<double> kBudgets{6e18, 1e19, 3e19, 1e20, 3e20};
 
 IsoFlopSettings syntheticSettings() {
@@ -55,30 +77,16 @@ std::vector<IsoFlopRun> subset(const std::vector<IsoFlopRun>& runs, const std::v
 TEST(Outliers, InjectedSpikesAreFoundWithFewFalseFlags) {
     // 100 synthetic studies of five profiles (≈ 12,000 runs), 5 % of the runs raised by 0.1–0.8
     // nats (the study's three spikes are 0.11, 0.19 and 0.62 above their profiles).
-    long spikes = 0, found = 0, clean = 0, falseFlags = 0;
+    SpikeTally tally;
     for (std::uint64_t study = 0; study < 100; ++study) {
         const auto s = test::syntheticIsoFlop(1000 + study, kBudgets, 0.05, 0.1, 0.8);
         const auto check = findIsoFlopOutliers(s.runs, syntheticSettings());
         ASSERT_EQ(check.robustSigmas.size(), s.runs.size());
         for (std::size_t i = 0; i < s.runs.size(); ++i) {
-            const bool flagged = check.flagged(i);
-            if (s.spike[i]) {
-                ++spikes;
-                found += flagged;
-            } else {
-                ++clean;
-                falseFlags += flagged;
-            }
+            tally.add(s.spike[i], check.flagged(i));
         }
     }
-    ASSERT_GT(spikes, 400);
-    const double recall = static_cast<double>(found) / static_cast<double>(spikes);
-    const double falseRate = static_cast<double>(falseFlags) / static_cast<double>(clean);
-    EXPECT_GE(recall, 0.95) << found << " of " << spikes << " spikes";
-    EXPECT_LE(falseRate, 0.01) << falseFlags << " of " << clean << " clean runs";
-    // In the test's XML report (--gtest_output=xml): the rule's measured recall and false flags.
-    ::testing::Test::RecordProperty("spikes_found", std::to_string(found) + " of " + std::to_string(spikes));
-    ::testing::Test::RecordProperty("clean_runs_flagged", std::to_string(falseFlags) + " of " + std::to_string(clean));
+    tally.expectRates(400);
 }
 
 TEST(Outliers, TwoSpikesSideBySideAreBothFound) {
@@ -248,7 +256,7 @@ TEST(Outliers, FitsWithoutOutliersReferToTheInputRuns) {
 TEST(Outliers, SurfaceSpikesAreFoundWithFewFalseFlags) {
     // Runs of the paper's surface with 0.5 % noise, 3 % of them raised by 3–25 % (6–50 noise
     // sigma); the surface is fitted with the spikes in, checked, and refitted without them.
-    long spikes = 0, found = 0, clean = 0, falseFlags = 0;
+    SpikeTally tally;
     LossSurfaceSettings s;
     s.grid = InitGrid{{0, 5, 20}, {5, 20}, {0, 0.5}, {0, 1}, {0.2, 0.5}, {0, 1.5}};
     for (std::uint64_t rep = 0; rep < 3; ++rep) {
@@ -262,24 +270,14 @@ TEST(Outliers, SurfaceSpikesAreFoundWithFewFalseFlags) {
             }
         const auto r = fitLossSurfaceWithoutOutliers(pts, s);
         for (std::size_t i = 0; i < pts.size(); ++i) {
-            const bool flagged = r.outliers.flagged(i);
-            if (spike[i]) {
-                ++spikes;
-                found += flagged;
-            } else {
-                ++clean;
-                falseFlags += flagged;
-            }
+            tally.add(spike[i], r.outliers.flagged(i));
         }
         EXPECT_EQ(r.fit.nPoints, static_cast<int>(pts.size() - r.outliers.outliers.size()));
         // Refitted without the spikes, the surface is the one the runs were drawn from.
         for (const auto& p : pts)
             EXPECT_NEAR(r.fit.best.loss(p.params, p.tokens) / test::paperTransformerSurface().loss(p.params, p.tokens), 1.0, 5e-3);
     }
-    ASSERT_GT(spikes, 50);
-    EXPECT_GE(static_cast<double>(found) / static_cast<double>(spikes), 0.95) << found << " of " << spikes;
-    EXPECT_LE(static_cast<double>(falseFlags) / static_cast<double>(clean), 0.01) << falseFlags << " of " << clean;    ::testing::Test::RecordProperty("spikes_found", std::to_string(found) + " of " + std::to_string(spikes));
-    ::testing::Test::RecordProperty("clean_runs_flagged", std::to_string(falseFlags) + " of " + std::to_string(clean));
+    tally.expectRates(50);
 }
 
 TEST(Outliers, OverTrainingSpikesAreFoundWithFewFalseFlags) {
@@ -288,7 +286,7 @@ TEST(Outliers, OverTrainingSpikesAreFoundWithFewFalseFlags) {
     // each raised by 3–25 % (the sizes of the surface check's spikes; a run 2 % above its line is
     // within the lines' shape error). Three or four spikes among eight runs are beyond any
     // leave-one-out check: the other runs no longer agree on a line.
-    long spikes = 0, found = 0, clean = 0, falseFlags = 0;
+    SpikeTally tally;
     const SlopeSettings settings;
     for (std::uint64_t study = 0; study < 200; ++study) {
         test::SyntheticRng rng{3000 + study};
@@ -310,19 +308,8 @@ TEST(Outliers, OverTrainingSpikesAreFoundWithFewFalseFlags) {
         }
         const auto check = findSlopeOutliers(pts, settings);
         for (std::size_t i = 0; i < pts.size(); ++i) {
-            const bool flagged = check.flagged(i);
-            if (spike[i]) {
-                ++spikes;
-                found += flagged;
-            } else {
-                ++clean;
-                falseFlags += flagged;
-            }
+            tally.add(spike[i], check.flagged(i));
         }
     }
-    ASSERT_GT(spikes, 400);
-    EXPECT_GE(static_cast<double>(found) / static_cast<double>(spikes), 0.95) << found << " of " << spikes;
-    EXPECT_LE(static_cast<double>(falseFlags) / static_cast<double>(clean), 0.01) << falseFlags << " of " << clean;
-    ::testing::Test::RecordProperty("spikes_found", std::to_string(found) + " of " + std::to_string(spikes));
-    ::testing::Test::RecordProperty("clean_runs_flagged", std::to_string(falseFlags) + " of " + std::to_string(clean));
+    tally.expectRates(400);
 }
