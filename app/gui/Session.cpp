@@ -2,7 +2,7 @@
 
 #include <QRegularExpression>
 
-#include "core/accounting/ParamCount.h"
+#include "core/analysis/ComputeOptimal.h"
 #include "core/data/Series.h"
 
 #include <algorithm>
@@ -27,24 +27,7 @@ void Session::setFittedSurface(accounting::Family family, const std::optional<fi
 }
 
 fit::ComputePerToken Session::computePerToken(accounting::Family family, double context) const {
-    const accounting::FlopConvention conv = convention();
-    std::vector<std::pair<double, double>> samples;
-    for (const auto& m : paper_.modelConfigs) {
-        if (m.family != family) continue;
-        const accounting::ModelConfig c = m.config();
-        samples.push_back({static_cast<double>(accounting::countParameters(c).total()),
-                           accounting::trainingFlopsPerToken(c, context, conv)});
-    }
-    // Beyond the study's largest models (7B), continue its shape rules so the optimum is not
-    // decided by an extrapolation: d/n_layer = 128 as in the 7B models, Transformer heads of 128,
-    // mLSTM heads of d_hv 512.
-    for (std::int64_t d : {5120, 6144, 8192, 12288, 16384}) {
-        const std::int64_t heads = family == accounting::Family::Transformer ? d / 128 : d / 512;
-        const accounting::ModelConfig c = accounting::makeStudyConfig(family, d, d / 128, heads);
-        samples.push_back({static_cast<double>(accounting::countParameters(c).total()),
-                           accounting::trainingFlopsPerToken(c, context, conv)});
-    }
-    return fit::smoothComputePerToken(samples);
+    return analysis::studyComputePerToken(paper_.modelConfigs, family, context, convention());
 }
 
 accounting::FlopConvention Session::convention() const {

@@ -1,0 +1,132 @@
+#include "core/analysis/ComputeOptimal.h"
+
+#include <cmath>
+#include <limits>
+
+#include "core/accounting/ModelConfig.h"
+#include "core/accounting/ParamCount.h"
+
+namespace scalex::analysis {
+
+fit::OptimalPoint OptimalMethod::atBudget(double budget) const {
+    if (!laws) return fit::computeOptimal(surface, computePerToken, budget);
+    fit::OptimalPoint o;
+    o.budget = budget;
+    o.params = laws->coefN * std::pow(budget, laws->exponentN);
+    o.tokens = laws->coefD * std::pow(budget, laws->exponentD);
+    o.loss = surface.loss(o.params, o.tokens);
+    return o;
+}
+
+std::optional<fit::OptimalPoint> solveOptimal(const OptimalMethod& method, OptimalGiven given, double value) {
+    if (given == OptimalGiven::Budget) return method.atBudget(value);
+    if (given == OptimalGiven::TargetLoss && !(value > std::exp(method.surface.logE))) return std::nullopt;
+    // N*(H) grows and L̂(N*(H), D*(H)) falls with H: bisect in ln H.
+    auto solveFor = [&](auto reached) {
+        double lo = std::log(1e12), hi = std::log(1e30);
+        for (int i = 0; i < 100; ++i) {
+            const double mid = (lo + hi) / 2;
+            (reached(method.atBudget(std::exp(mid))) ? hi : lo) = mid;
+        }
+        return method.atBudget(std::exp((lo + hi) / 2));
+    };
+    if (given == OptimalGiven::ModelSize) return solveFor([&](const fit::OptimalPoint& o) { return o.params >= value; });
+    return solveFor([&](const fit::OptimalPoint& o) { return o.loss <= value; });
+}
+
+fit::ComputePerToken studyComputePerToken(const std::vector<data::PaperModelConfig>& configs, accounting::Family family,
+                                          double context, const accounting::FlopConvention& convention) {
+    std::vector<std::pair<double, double>> samples;
+    auto add = [&](const accounting::ModelConfig& c) {
+        samples.push_back({static_cast<double>(accounting::countParameters(c).total()),
+                           accounting::trainingFlopsPerToken(c, context, convention)});
+    };
+    for (const auto& m : configs)
+        if (m.family == family) add(m.config());
+    for (std::int64_t d : {5120, 6144, 8192, 12288, 16384})
+        add(accounting::makeStudyConfig(family, d, d / 128, family == accounting::Family::Transformer ? d / 128 : d / 512));
+    return fit::smoothComputePerToken(samples);
+}
+
+std::optional<OptimalPowerLaws> paperOptimalLaws(const data::PaperTables& paper, accounting::Family family, double context) {
+    const data::IsoFlopPowerLawRow* law = nullptr;
+    for (const auto& row : paper.isoflopPowerLaws)
+        if (row.family == family && static_cast<double>(row.context) == context && (!law || row.sourceTable.find("context") == std::string::npos))
+            law = &row;
+    if (!law) return std::nullopt;
+    return OptimalPowerLaws{law->coefN, law->exponentN, law->coefD, law->exponentD};
+}
+
+namespace {
+// d ln N*/d ln H at H, by a central difference over ±5 % in H.
+double localExponent(const OptimalMethod& m, double budget) {
+    const double h = std::log(1.05);
+    return (std::log(m.atBudget(budget * 1.05).params) - std::log(m.atBudget(budget / 1.05).params)) / (2 * h);
+}
+}  // namespace
+
+MethodComparison compareMethods(const OptimalMethod& surface, const OptimalMethod& laws, double budget) {
+    MethodComparison c;
+    c.surface = surface.atBudget(budget);
+    c.laws = laws.atBudget(budget);
+    c.surfaceExponent = localExponent(surface, budget);
+    c.lawExponent = localExponent(laws, budget);
+    // ln(N_laws / N_surface) over ln H: the first sign change on a grid of quarter decades, then bisection.
+    auto gap = [&](double logH) { return std::log(laws.atBudget(std::exp(logH)).params / surface.atBudget(std::exp(logH)).params); };
+    c.agreeAtBudget = std::numeric_limits<double>::quiet_NaN();
+    const double step = std::log(10.0) / 4;
+    double nearest = std::numeric_limits<double>::infinity();
+    for (double a = std::log(1e15); a < std::log(1e27) - 1e-9; a += step) {
+        double lo = a, hi = a + step, glo = gap(lo);
+        if ((glo > 0) == (gap(hi) > 0)) continue;
+        for (int i = 0; i < 60; ++i) {
+            const double mid = (lo + hi) / 2, g = gap(mid);
+            ((g > 0) == (glo > 0) ? lo : hi) = mid;
+        }
+        // Of several crossings, the one nearest the budget asked about.
+        const double at = (lo + hi) / 2;
+        if (std::abs(at - std::log(budget)) < nearest) nearest = std::abs(at - std::log(budget)), c.agreeAtBudget = std::exp(at);
+    }
+    return c;
+}
+
+std::optional<LifetimeOptimum> lifetimeOptimal(const OptimalMethod& method, double targetLoss, double inferenceTokens) {
+    const auto optimal = solveOptimal(method, OptimalGiven::TargetLoss, targetLoss);
+    if (!optimal || !(inferenceTokens >= 0)) return std::nullopt;
+    const fit::LossSurfaceParams& s = method.surface;
+    // The smallest model that reaches the loss at infinite data: A·N^−α = (L − E)^(1/γ).
+    const double reach = std::pow(targetLoss - std::exp(s.logE), 1.0 / s.gamma);
+    const double smallest = std::pow(std::exp(s.logA) / reach, 1.0 / s.alpha);
+    auto total = [&](double logN, double* tokens) {
+        const double n = std::exp(logN);
+        const auto d = fit::tokensForLoss(s, n, targetLoss);
+        if (!d) return std::numeric_limits<double>::infinity();
+        if (tokens) *tokens = *d;
+        const double c = method.computePerToken(n);
+        return c * *d + inferenceTokens * c / 3;
+    };
+    // The total falls from +inf just above the smallest model; golden-section search over ln N.
+    // Up to 4 N*: the IsoFLOP laws' N* need not minimise the surface's training compute.
+    double a = std::log(smallest) + 1e-6, b = std::log(std::max(4 * optimal->params, smallest * 1.001));
+    const double g = (std::sqrt(5.0) - 1) / 2;
+    double x1 = b - g * (b - a), x2 = a + g * (b - a), f1 = total(x1, nullptr), f2 = total(x2, nullptr);
+    while (b - a > 1e-9) {
+        if (f1 < f2) b = x2, x2 = x1, f2 = f1, x1 = b - g * (b - a), f1 = total(x1, nullptr);
+        else a = x1, x1 = x2, f1 = f2, x2 = a + g * (b - a), f2 = total(x2, nullptr);
+    }
+    LifetimeOptimum o;
+    o.computeOptimal = *optimal;
+    const double logN = (a + b) / 2;
+    o.params = std::exp(logN);
+    if (!std::isfinite(total(logN, &o.tokens))) return std::nullopt;
+    const double c = method.computePerToken(o.params);
+    o.trainingCompute = c * o.tokens;
+    o.inferenceCompute = inferenceTokens * c / 3;
+    const double cOpt = method.computePerToken(optimal->params);
+    o.computeOptimalTotal = cOpt * optimal->tokens + inferenceTokens * cOpt / 3;
+    return o;
+}
+
+double computeOver6ND(const fit::ComputePerToken& computePerToken, double params) { return computePerToken(params) / (6 * params); }
+
+}  // namespace scalex::analysis

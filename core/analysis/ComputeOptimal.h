@@ -1,0 +1,82 @@
+#pragma once
+// Compute-optimal questions a user asks of a study, answered one way for the window, the verbs
+// and the lessons:
+//  - the optimum N*, D* for a budget H, a model size N or a target loss, by either of the paper's
+//    two methods: the loss surface L̂(N,D) with the exact training compute per token at context T
+//    (Hoffmann et al.'s third approach), or the IsoFLOP power laws N* = A'·H^a, D* = B'·H^b (their
+//    second approach), whose loss is read off the surface;
+//  - why the two methods give different N*: their local exponents, the budget where they agree,
+//    and the tokens per parameter each implies;
+//  - the lifetime optimum: counting inference, the model that reaches the same loss with the least
+//    training plus inference compute (a smaller model trained on more tokens).
+#include <optional>
+#include <vector>
+
+#include "core/accounting/Family.h"
+#include "core/accounting/FlopCount.h"
+#include "core/data/PaperTables.h"
+#include "core/fit/ComputeOptimal.h"
+
+namespace scalex::analysis {
+
+enum class OptimalGiven { Budget, ModelSize, TargetLoss };
+
+// N* = coefN·H^exponentN, D* = coefD·H^exponentD.
+struct OptimalPowerLaws {
+    double coefN = 0, exponentN = 0, coefD = 0, exponentD = 0;
+};
+
+// One method of finding the optimum. Without `laws` it is the loss-surface method; with them the
+// IsoFLOP-law method (the surface then only gives the loss at the optimum).
+struct OptimalMethod {
+    fit::LossSurfaceParams surface;
+    fit::ComputePerToken computePerToken;  // training FLOPs per token of a model of N parameters at T
+    std::optional<OptimalPowerLaws> laws;
+
+    fit::OptimalPoint atBudget(double budget) const;
+};
+
+// The optimum for a budget H, for the budget at which a model of N parameters is optimal, or for
+// the cheapest budget whose optimum reaches a target loss. Empty when a target loss lies at or
+// below the surface's irreducible loss E.
+std::optional<fit::OptimalPoint> solveOptimal(const OptimalMethod& method, OptimalGiven given, double value);
+
+// The training compute per token c_T(N) of the study's architectures at context length T: the
+// exact FLOP count of the study's model configurations, smoothed over N (fit::smoothComputePerToken),
+// continued past its largest models by its shape rules (d/n_layer = 128, heads of 128 for attention,
+// of d_hv 512 for mLSTM).
+fit::ComputePerToken studyComputePerToken(const std::vector<data::PaperModelConfig>& configs, accounting::Family family,
+                                          double context, const accounting::FlopConvention& convention);
+
+// The paper's IsoFLOP power laws of `family` at context length T (Tab. isoflop powerlaws; the
+// main table's row where the context tables repeat it). Empty where the paper has none.
+std::optional<OptimalPowerLaws> paperOptimalLaws(const data::PaperTables& paper, accounting::Family family, double context);
+
+// Why the two methods disagree at a budget: both optima, the local exponent d ln N*/d ln H of
+// each, and the budget at which their N* agree (NaN when they do not cross in 1e15..1e27).
+struct MethodComparison {
+    fit::OptimalPoint surface, laws;
+    double surfaceExponent = 0, lawExponent = 0;
+    double agreeAtBudget = 0;
+};
+MethodComparison compareMethods(const OptimalMethod& surface, const OptimalMethod& laws, double budget);
+
+// Training plus inference: the model that reaches `targetLoss` with the least
+// c_T(N)·D + inferenceTokens·c_T(N)/3 (a forward pass per inference token, a third of the
+// training compute per token), searched from the smallest model that can reach the loss up to
+// 4 N* of the compute-optimal model reaching it.
+struct LifetimeOptimum {
+    fit::OptimalPoint computeOptimal;    // the compute-optimal model of that loss
+    double params = 0, tokens = 0;       // the lifetime-optimal model and its training tokens
+    double trainingCompute = 0, inferenceCompute = 0;
+    double computeOptimalTotal = 0;      // training plus the same inference on the compute-optimal model
+    double total() const { return trainingCompute + inferenceCompute; }
+    double saving() const { return computeOptimalTotal > 0 ? 1 - total() / computeOptimalTotal : 0; }
+};
+std::optional<LifetimeOptimum> lifetimeOptimal(const OptimalMethod& method, double targetLoss, double inferenceTokens);
+
+// The training compute of a model as the exact count c_T(N)·D over the 6ND approximation, for the
+// curve "C against 6ND" over N.
+double computeOver6ND(const fit::ComputePerToken& computePerToken, double params);
+
+}  // namespace scalex::analysis
