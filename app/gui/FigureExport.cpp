@@ -53,7 +53,7 @@ QString unknownViewError(const QString& view) {
 std::vector<std::pair<QString, QStringList>> viewTables() {
     return {{"runs", {"runs"}},         {"pareto", {"frontier"}},          {"surface", {"fit"}},
             {"overtraining", {"slopes"}}, {"isoflop", {"laws", "optima", "contexts"}}, {"context", {"optima"}},
-            {"optimal", {"sizes", "query"}}};
+            {"optimal", {"sizes", "query", "methods"}}};
 }
 
 QStringList tableViews() {

@@ -4,6 +4,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSlider>
@@ -14,9 +15,11 @@
 
 #include "app/gui/LogTicks.h"
 #include "app/gui/PlotChart.h"
+#include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "core/data/Export.h"
 
 namespace scalex::gui {
 
@@ -77,12 +80,24 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     overtrainLabel_ = new QLabel(this);
     overtrainLabel_->setWordWrap(true);
     overtrainLabel_->setTextFormat(Qt::RichText);
+    inference_ = new QLineEdit(QStringLiteral("0"), this);
+    inference_->setObjectName(QStringLiteral("inference"));
+    inference_->setToolTip(tr("Tokens the model will process over its life (e.g. 1e13). Each costs one forward pass, "
+                              "a third of the training compute per token (about 2N FLOPs)"));
+    lifetimeNote_ = new QLabel(this);
+    lifetimeNote_->setWordWrap(true);
+    lifetimeNote_->setTextFormat(Qt::RichText);
+    chartChoice_ = new QComboBox(this);
+    chartChoice_->setObjectName(QStringLiteral("chart"));
+    chartChoice_->addItem(tr("N* and D* over the budget H"));
+    chartChoice_->addItem(tr("Optimal path: D over N, with tokens per parameter"));
+    chartChoice_->addItem(tr("Training compute: exact count against 6ND"));
     error_ = new QLabel(this);
     error_->setWordWrap(true);
     error_->setStyleSheet(QStringLiteral("color: %1").arg(Theme::current().highlight.name()));
 
     // Long choices are cut short in the box (the list shows them whole), so the boxes fit the column.
-    for (QComboBox* box : {method_, mode_}) {
+    for (QComboBox* box : {method_, mode_, chartChoice_}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(12);
         box->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
@@ -98,33 +113,61 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     form->addRow(tr("Value"), value_);
     form->addRow(tr("Context length T"), context_);
     form->addRow(tr("Over-train: N as % of N*"), overtrainRow);
+    form->addRow(tr("Inference tokens served"), inference_);
+    form->addRow(tr("Chart"), chartChoice_);
     auto* left = new QVBoxLayout();
     left->addLayout(form);
     left->addWidget(error_);
     left->addWidget(overtrainLabel_);
+    left->addWidget(lifetimeNote_);
     left->addStretch(1);
     auto* leftWidget = new QWidget(this);
     leftWidget->setLayout(left);
-    leftWidget->setFixedWidth(300);
+    // The controls' column gives way to the tables on narrow screens (a projector at 1024 px with the side pane open).
+    leftWidget->setMinimumWidth(210);
+    leftWidget->setMaximumWidth(300);
+    leftWidget->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
 
     result_ = makeTable(this, {tr(""), tr("N*"), tr("D*"), tr("D*/N*"), tr("H"), tr("loss L̂")});
     result_->setRowCount(2);
-    result_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);  // "xLSTM at 50 %" whole
+    // Numbers whole: every column as wide as its contents, the table scrolls if the view is narrower.
+    result_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    result_->horizontalHeader()->setStretchLastSection(true);
     sizes_ = makeTable(this, {tr("N"), tr("Transformer H"), tr("D"), tr("D/N"), tr("xLSTM H"), tr("D"), tr("D/N")});
+    methods_ = makeTable(this, {tr(""), tr("N*"), tr("D*/N*"), tr("a"), tr("same at H")});
+    methods_->horizontalHeaderItem(3)->setToolTip(tr("The local exponent a of N* ∝ H^a at this budget"));
+    methods_->horizontalHeaderItem(4)->setToolTip(tr("The budget at which both methods give the same N*"));
+    methods_->setObjectName(QStringLiteral("methods"));
+    methods_->setRowCount(4);
+    methods_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    methods_->horizontalHeader()->setStretchLastSection(true);
+    methods_->setMaximumHeight(methods_->horizontalHeader()->sizeHint().height() + 4 * methods_->verticalHeader()->defaultSectionSize() +
+                               methods_->horizontalScrollBar()->sizeHint().height() + 6);
+    methodsNote_ = new QLabel(this);
+    methodsNote_->setWordWrap(true);
+    methodsNote_->setTextFormat(Qt::RichText);
     chart_ = new PlotChart();
     chartView_ = new PlotView(chart_, this);
-    chartView_->setMinimumHeight(260);
+    pathChart_ = new PlotChart();
+    pathView_ = new PlotView(pathChart_, this);
+    computeChart_ = new PlotChart();
+    computeView_ = new PlotView(computeChart_, this);
+    for (PlotView* v : {chartView_, pathView_, computeView_}) v->setMinimumHeight(260);
     auto* right = new QVBoxLayout();
     right->addWidget(new QLabel(tr("<b>The optimum for the query</b>"), this));
     right->addWidget(result_);
-    right->addWidget(chartView_, 3);
+    auto* methodsTitle = new QLabel(tr("<b>Both methods at the query's budget</b>"), this);
+    right->addWidget(methodsTitle);
+    right->addWidget(methods_);
+    right->addWidget(methodsNote_);
+    for (PlotView* v : {chartView_, pathView_, computeView_}) right->addWidget(v, 3);
     auto* sizesTitle = new QLabel(tr("<b>Compute-optimal training of common model sizes</b> (as the paper's appendix tables)"), this);
     sizesTitle->setWordWrap(true);
     right->addWidget(sizesTitle);
     right->addWidget(sizes_, 2);
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(leftWidget);
-    layout->addLayout(right, 1);
+    layout->addWidget(leftWidget, 2);
+    layout->addLayout(right, 5);
 
     connect(mode_, &QComboBox::currentIndexChanged, this, [this](int m) {
         value_->setText(m == 0 ? QStringLiteral("1e22") : (m == 1 ? QStringLiteral("7e9") : QStringLiteral("2.3")));
@@ -134,6 +177,8 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     connect(value_, &QLineEdit::editingFinished, this, &OptimalView::recompute);
     connect(context_, &QComboBox::currentTextChanged, this, &OptimalView::recompute);
     connect(overtrain_, &QSlider::valueChanged, this, &OptimalView::recompute);
+    connect(inference_, &QLineEdit::editingFinished, this, &OptimalView::recompute);
+    connect(chartChoice_, &QComboBox::currentIndexChanged, this, &OptimalView::recompute);
     for (auto signal : {&Session::settingsChanged, &Session::surfaceChanged}) connect(session_, signal, this, &OptimalView::recompute);
     recompute();
 }
@@ -148,26 +193,75 @@ void OptimalView::setQuery(Mode mode, double value, double context) {
 
 void OptimalView::setMethod(int method) { method_->setCurrentIndex(method); }
 
-QChart* OptimalView::primaryChart() const { return chart_; }
+QChart* OptimalView::primaryChart() const { return charts().front(); }
+
+std::vector<QChart*> OptimalView::charts() const {
+    switch (chartChoice_->currentIndex()) {
+    case 1: return {pathChart_};
+    case 2: return {computeChart_};
+    default: return {chart_};
+    }
+}
+
+bool OptimalView::lawsChosen() const { return method_->currentIndex() == 1; }
+
+std::optional<analysis::OptimalMethod> OptimalView::method(Family f, double context, bool laws) const {
+    analysis::OptimalMethod m;
+    m.surface = session_->surface(f);
+    m.computePerToken = session_->computePerToken(f, context);
+    if (laws) {
+        m.laws = analysis::paperOptimalLaws(session_->paper(), f, context);
+        if (!m.laws) return std::nullopt;
+    }
+    return m;
+}
+
+std::optional<fit::OptimalPoint> OptimalView::solve(Family f, Mode mode, double value, double context) const {
+    const auto m = method(f, context, lawsChosen());
+    if (!m) return std::nullopt;
+    return analysis::solveOptimal(*m, static_cast<analysis::OptimalGiven>(mode), value);
+}
 
 void OptimalView::redrawChart(double context) {
+    const int shown = chartChoice_->currentIndex();
+    chartView_->setVisible(shown == 0);
+    pathView_->setVisible(shown == 1);
+    computeView_->setVisible(shown == 2);
+    drawBudgetChart(context);
+    drawPathChart(context);
+    drawComputeChart(context);
+}
+
+void OptimalView::drawBudgetChart(double context) {
     const Theme& theme = Theme::current();
     chart_->clearSeries();
-    chart_->setAxes({tr("Compute H (FLOPs)"), true, 1e18, 1e25}, {tr("N*, D*"), true, 1e7, 1e14, true});
+    chart_->setAxes({tr("Compute H (FLOPs)"), true, 1e18, 1e25}, {tr("N* solid, D* dashed"), true, 1e7, 1e14, true});
     chart_->setTitle(tr("Compute-optimal N* and D* at T = %1").arg(context));
+    const bool laws = lawsChosen();
+    bool otherListed = false;
     for (Family f : kFamilies) {
         const QColor color = theme.family(f);
-        std::vector<QPointF> nLine, dLine;
+        const auto chosen = method(f, context, laws);
+        if (!chosen) continue;
+        std::vector<QPointF> nLine, dLine, other;
+        const auto otherMethod = method(f, context, !laws);
         for (int i = 0; i <= 28; ++i) {
             const double H = 1e18 * std::pow(10.0, i * 0.25);
-            if (const auto o = solve(f, Mode::Budget, H, context)) {
-                nLine.push_back({H, o->params});
-                dLine.push_back({H, o->tokens});
-            }
+            const auto o = chosen->atBudget(H);
+            nLine.push_back({H, o.params});
+            dLine.push_back({H, o.tokens});
+            if (otherMethod) other.push_back({H, otherMethod->atBudget(H).params});
         }
-        if (nLine.empty()) continue;
-        chart_->addLine(tr("%1 N*").arg(labelOf(f)), color, nLine, 2.5);
-        chart_->addLine(tr("%1 D*").arg(labelOf(f)), color, dLine, 1.8, Qt::DashLine);
+        chart_->addLine(labelOf(f), color, nLine, 2.5);
+        PlotChart::hideFromLegend(chart_, chart_->addLine(tr("%1 D*").arg(labelOf(f)), color, dLine, 1.8, Qt::DashLine));
+        // The other method's N*, thin and dotted: where the two agree and how far they part (one
+        // legend entry for both families).
+        if (!other.empty()) {
+            auto* s = chart_->addLine(otherListed ? QString() : (laws ? tr("N* by the surface") : tr("N* by the laws")),
+                                      color.lighter(130), other, 1.2, Qt::DotLine);
+            if (otherListed) PlotChart::hideFromLegend(chart_, s);
+            otherListed = true;
+        }
         if (error_->text().isEmpty()) {
             const auto& o = optimum_[f == Family::Xlstm ? 1 : 0];
             if (o.budget >= 1e18 && o.budget <= 1e25)
@@ -180,89 +274,123 @@ void OptimalView::redrawChart(double context) {
     chart_->setAxes(chart_->xSpec(), chart_->ySpec());
 }
 
-std::optional<fit::OptimalPoint> OptimalView::solve(Family f, Mode mode, double value, double context) const {
-    const fit::LossSurfaceParams surface = session_->surface(f);
-    std::function<fit::OptimalPoint(double)> atBudget;
-    if (method_->currentIndex() == 0) {
-        const fit::ComputePerToken c = session_->computePerToken(f, context);
-        atBudget = [surface, c](double H) { return fit::computeOptimal(surface, c, H); };
-    } else {
-        // N* = A' H^a, D* = B' H^b (Eq. nd_opt); the per-context laws where the paper has them.
-        const data::IsoFlopPowerLawRow* law = nullptr;
-        for (const auto& row : session_->paper().isoflopPowerLaws)
-            if (row.family == f && static_cast<double>(row.context) == context && (!law || row.sourceTable.find("context") == std::string::npos))
-                law = &row;
-        if (!law) return std::nullopt;
-        atBudget = [surface, law](double H) {
-            fit::OptimalPoint o;
-            o.budget = H;
-            o.params = law->coefN * std::pow(H, law->exponentN);
-            o.tokens = law->coefD * std::pow(H, law->exponentD);
-            o.loss = surface.loss(o.params, o.tokens);
-            return o;
-        };
+void OptimalView::drawPathChart(double context) {
+    // The optimal path in the N-D plane: each point the (N*, D*) of one budget, with lines of
+    // constant tokens per parameter behind it.
+    const Theme& theme = Theme::current();
+    pathChart_->clearSeries();
+    pathChart_->setAxes({tr("Model size N (parameters)"), true, 1e7, 1e13, true}, {tr("Training tokens D"), true, 1e8, 1e15, true});
+    pathChart_->setTitle(tr("The compute-optimal path, H from 1e18 to 1e25, T = %1").arg(context));
+    const double nLo = 3e7, nHi = 3e12;
+    bool first = true;
+    for (double r : {1.0, 10.0, 100.0, 1000.0}) {
+        auto* s = pathChart_->addLine(first ? tr("D/N = 1, 10, 100, 1000") : QString(), theme.muted, {{nLo, r * nLo}, {nHi, r * nHi}}, 1.0, Qt::DashLine);
+        if (!first) PlotChart::hideFromLegend(pathChart_, s);
+        first = false;
     }
-    if (mode == Mode::Budget) return atBudget(value);
-    // N*(H) and L̂(N*(H), D*(H)) are monotone in H: bisect in log H.
-    auto solveFor = [&](auto quantity) {
-        double lo = std::log(1e12), hi = std::log(1e30);
-        for (int i = 0; i < 100; ++i) {
-            const double mid = (lo + hi) / 2;
-            (quantity(atBudget(std::exp(mid))) ? hi : lo) = mid;
+    pathChart_->addLine(tr("D/N = 20 (Hoffmann et al.)"), theme.foreground, {{nLo, 20 * nLo}, {nHi, 20 * nHi}}, 1.2, Qt::DotLine);
+    const bool laws = lawsChosen();
+    for (Family f : kFamilies) {
+        const int k = f == Family::Xlstm;
+        const QColor color = theme.family(f);
+        const auto chosen = method(f, context, laws);
+        if (!chosen) continue;
+        std::vector<QPointF> path;
+        for (int i = 0; i <= 28; ++i) {
+            const auto o = chosen->atBudget(1e18 * std::pow(10.0, i * 0.25));
+            path.push_back({o.params, o.tokens});
         }
-        return atBudget(std::exp((lo + hi) / 2));
-    };
-    if (mode == Mode::ModelSize) return solveFor([&](const fit::OptimalPoint& o) { return o.params >= value; });
-    return solveFor([&](const fit::OptimalPoint& o) { return o.loss <= value; });
+        pathChart_->addLine(tr("%1 (%2)").arg(labelOf(f), laws ? tr("IsoFLOP laws") : tr("loss surface")), color, path, 2.5);
+        if (!error_->text().isEmpty()) continue;
+        pathChart_->includeInRange(optimum_[k].params, optimum_[k].tokens);
+        PlotChart::hideFromLegend(pathChart_, pathChart_->addScatter(QString(), color, {{optimum_[k].params, optimum_[k].tokens}}, 10));
+        if (const auto& t = overtrained_[k]) PlotChart::hideFromLegend(pathChart_, pathChart_->addScatter(QString(), color, {{t->params, t->tokens}}, 10, true));
+        if (const auto& l = lifetime_[k]) PlotChart::hideFromLegend(pathChart_, pathChart_->addScatter(QString(), color, {{l->params, l->tokens}}, 13, true));
+    }
+    pathChart_->setAxes(pathChart_->xSpec(), pathChart_->ySpec());
+}
+
+void OptimalView::drawComputeChart(double context) {
+    // The exact training compute per token over the 6N of C ≈ 6ND, for both families at T and,
+    // for reference, at the study's shortest context.
+    const Theme& theme = Theme::current();
+    computeChart_->clearSeries();
+    computeChart_->setAxes({tr("Model size N (parameters)"), true, 1e8, 2e11, true}, {tr("C / 6ND"), false, 0.8, 2.0});
+    computeChart_->setTitle(tr("Exact training compute over 6ND at T = %1").arg(context));
+    std::vector<double> sizes;
+    for (int i = 0; i <= 33; ++i) sizes.push_back(1e8 * std::pow(10.0, i * 0.1));  // to 2e11: the study's shapes continued
+    double top = 1.2;
+    computeChart_->addLine(tr("C = 6ND"), theme.muted, {{sizes.front(), 1.0}, {sizes.back(), 1.0}}, 1.0, Qt::DashLine);
+    for (Family f : kFamilies) {
+        const QColor color = theme.family(f);
+        for (double t : {context, 2048.0}) {
+            if (t == 2048.0 && context == 2048.0) continue;
+            const fit::ComputePerToken c = session_->computePerToken(f, t);
+            std::vector<QPointF> line;
+            for (double n : sizes) line.push_back({n, analysis::computeOver6ND(c, n)}), top = std::max(top, line.back().y());
+            computeChart_->addLine(t == context ? tr("%1, T = %2").arg(labelOf(f)).arg(t) : tr("%1, T = 2048").arg(labelOf(f)),
+                                   t == context ? color : color.lighter(140), line, t == context ? 2.5 : 1.2,
+                                   t == context ? Qt::SolidLine : Qt::DashLine);
+        }
+        const auto& o = optimum_[f == Family::Xlstm ? 1 : 0];
+        if (error_->text().isEmpty() && o.params >= 1e8 && o.params <= 2e11)
+            PlotChart::hideFromLegend(computeChart_, computeChart_->addScatter(QString(), color,
+                                                                               {{o.params, analysis::computeOver6ND(session_->computePerToken(f, context), o.params)}}, 10));
+    }
+    computeChart_->setAxes(computeChart_->xSpec(), {tr("C / 6ND"), false, 0.8, std::ceil(top * 10 + 1) / 10});
 }
 
 void OptimalView::recompute() {
     const Theme& theme = Theme::current();
     const Mode mode = static_cast<Mode>(mode_->currentIndex());
-    bool okValue = false, okContext = false;
+    bool okValue = false, okContext = false, okInference = false;
     const double value = value_->text().trimmed().toDouble(&okValue);
     const double context = context_->currentText().trimmed().toDouble(&okContext);
+    const double inference = inference_->text().trimmed().toDouble(&okInference);
     error_->clear();
     overtrained_[0] = overtrained_[1] = std::nullopt;
+    comparison_[0] = comparison_[1] = std::nullopt;
+    lifetime_[0] = lifetime_[1] = std::nullopt;
     overtrainValue_->setText(tr("%1 %").arg(overtrain_->value()));
     result_->setRowCount(2);
-    if (!okValue || !(value > 0)) {
-        error_->setText(tr("“%1” is not a positive number.").arg(value_->text()));
-        return;
-    }
-    if (!okContext || context < 64) {
-        error_->setText(tr("The context length must be a number of at least 64 tokens."));
-        return;
-    }
+    // No stale numbers: on a problem every table is emptied and says why.
+    auto fail = [&](const QString& why) {
+        error_->setText(why);
+        result_->clearContents();
+        methods_->clearContents();
+        methodsNote_->clear();
+        methodsText_.clear();
+        sizes_->setRowCount(0);
+        sizeRows_.clear();
+        context_value_ = okContext ? context : context_value_;
+        overtrainLabel_->clear();
+        overtrainText_.clear();
+        lifetimeNote_->clear();
+        lifetimeText_.clear();
+        if (okContext && context >= 64) redrawChart(context);
+        emit explainChanged();
+    };
+    if (!okValue || !(value > 0)) return fail(tr("“%1” is not a positive number.").arg(value_->text()));
+    if (!okContext || context < 64) return fail(tr("The context length must be a number of at least 64 tokens."));
+    if (!okInference || !(inference >= 0) || !std::isfinite(inference))
+        return fail(tr("“%1” is not a number of inference tokens (0 or more, e.g. 1e13).").arg(inference_->text()));
+    inferenceTokens_ = inference;
+    context_value_ = context;
     for (Family f : kFamilies) {
         const int k = f == Family::Xlstm;
         if (mode == Mode::TargetLoss) {
             const fit::LossSurfaceParams s = session_->surface(f);
-            if (value <= std::exp(s.logE)) {
-                error_->setText(tr("%1 cannot reach a loss of %2: its irreducible loss E is %3.")
-                                    .arg(labelOf(f))
-                                    .arg(value)
-                                    .arg(std::exp(s.logE), 0, 'f', 3));
-                redrawChart(context);
-                return;
-            }
+            if (value <= std::exp(s.logE))
+                return fail(tr("%1 cannot reach a loss of %2: its irreducible loss E is %3.")
+                                .arg(labelOf(f))
+                                .arg(value)
+                                .arg(std::exp(s.logE), 0, 'f', 3));
         }
         const auto solved = solve(f, mode, value, context);
-        if (!solved) {
-            error_->setText(tr("The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only, none at T = %1: "
-                               "choose one of those, or the loss-surface method (any T).")
-                                .arg(context));
-            // No stale numbers: the tables say why they are empty.
-            result_->clearContents();
-            sizes_->setRowCount(0);
-            sizeRows_.clear();
-            context_value_ = context;
-            overtrainLabel_->clear();
-            overtrainText_.clear();
-            redrawChart(context);
-            emit explainChanged();
-            return;
-        }
+        if (!solved)
+            return fail(tr("The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only, none at T = %1: "
+                           "choose one of those, or the loss-surface method (any T).")
+                            .arg(context));
         optimum_[k] = *solved;
         const auto& o = optimum_[k];
         setCell(result_, k, 0, labelOf(f), theme.family(f));
@@ -316,7 +444,10 @@ void OptimalView::recompute() {
             setCell(result_, row, 5, QString::number(optimum_[k].loss, 'f', 4));
         }
     }
-    result_->setMaximumHeight(result_->horizontalHeader()->height() + result_->rowCount() * result_->verticalHeader()->defaultSectionSize() + 6);
+    fillMethods();
+    fillLifetime();
+    result_->setMaximumHeight(result_->horizontalHeader()->height() + result_->rowCount() * result_->verticalHeader()->defaultSectionSize() +
+                              result_->horizontalScrollBar()->sizeHint().height() + 6);
     // The appendix-style table.
     const std::vector<double> sizes{1e8, 4e8, 1e9, 3e9, 7e9, 1.5e10, 3e10, 7e10, 1.4e11};
     sizes_->setRowCount(static_cast<int>(sizes.size()));
@@ -338,6 +469,102 @@ void OptimalView::recompute() {
     }
     redrawChart(context);
     emit explainChanged();
+}
+
+void OptimalView::fillMethods() {
+    // Both methods at the budget of the query's optimum, and the reason they differ in numbers.
+    const Theme& theme = Theme::current();
+    const double context = context_value_;
+    methods_->clearContents();
+    QStringList exponents, agree, growth;
+    bool haveLaws = true;
+    for (Family f : kFamilies) {
+        const int k = f == Family::Xlstm;
+        setCell(methods_, 2 * k, 0, tr("%1, loss surface").arg(labelOf(f)), theme.family(f));
+        setCell(methods_, 2 * k + 1, 0, tr("%1, IsoFLOP laws").arg(labelOf(f)), theme.family(f));
+        const auto surface = method(f, context, false);
+        const auto laws = method(f, context, true);
+        const double H = optimum_[k].budget;
+        if (!laws) {
+            haveLaws = false;
+            const auto o = surface->atBudget(H);
+            setCell(methods_, 2 * k, 1, formatCount(o.params));
+            setCell(methods_, 2 * k, 2, QString::number(o.tokens / o.params, 'f', 1));
+            for (int c : {3, 4}) setCell(methods_, 2 * k, c, tr("—"));
+            for (int c : {1, 2, 3, 4}) setCell(methods_, 2 * k + 1, c, tr("—"));
+            continue;
+        }
+        const auto& c = comparison_[k] = analysis::compareMethods(*surface, *laws, H);
+        const QString agreeAt = std::isfinite(c->agreeAtBudget) ? formatFlops(c->agreeAtBudget) : tr("nowhere");
+        const fit::OptimalPoint* points[2] = {&c->surface, &c->laws};
+        const double exps[2] = {c->surfaceExponent, c->lawExponent};
+        for (int m = 0; m < 2; ++m) {
+            setCell(methods_, 2 * k + m, 1, formatCount(points[m]->params));
+            setCell(methods_, 2 * k + m, 2, QString::number(points[m]->tokens / points[m]->params, 'f', 1));
+            setCell(methods_, 2 * k + m, 3, QString::number(exps[m], 'f', 3));
+            setCell(methods_, 2 * k + m, 4, agreeAt);
+        }
+        exponents << tr("H<sup>%1</sup> by the surface and H<sup>%2</sup> by the laws for %3")
+                         .arg(c->surfaceExponent, 0, 'f', 3)
+                         .arg(c->lawExponent, 0, 'f', 3)
+                         .arg(labelOf(f));
+        agree << (std::isfinite(c->agreeAtBudget) ? tr("at H = %1 (%2)").arg(formatFlops(c->agreeAtBudget), labelOf(f))
+                                                  : tr("nowhere between 1e15 and 1e27 FLOPs (%1)").arg(labelOf(f)));
+        growth << tr("%1× (%2)").arg(std::pow(10.0, std::abs(c->lawExponent - c->surfaceExponent)), 0, 'f', 2).arg(labelOf(f));
+    }
+    if (!haveLaws)
+        methodsText_ = tr("The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only: at T = %1 only the loss surface "
+                          "answers.").arg(context);
+    else
+        methodsText_ = tr("<b>Why they differ.</b> The loss surface is fitted to runs at many tokens per parameter (the "
+                          "paper's: its token/param runs, 22 to 2200), most of them far from the optimum; the IsoFLOP laws "
+                          "are fitted to the minima of measured IsoFLOP profiles. Here N* grows as %1. The two give the "
+                          "same N* %2; every tenfold budget away from there multiplies their gap by %3.")
+                           .arg(exponents.join(QStringLiteral("; ")), agree.join(tr(" and ")), growth.join(tr(" and ")));
+    methodsNote_->setText(methodsText_);
+}
+
+void OptimalView::fillLifetime() {
+    // Training plus inference: the size that reaches the query's loss for the least total compute.
+    const Theme& theme = Theme::current();
+    lifetimeText_.clear();
+    if (!(inferenceTokens_ > 0)) {
+        lifetimeText_ = tr("Type the number of tokens the model will serve (e.g. 1e13) to find the size that reaches the same "
+                           "loss for the least training plus inference compute.");
+        lifetimeNote_->setText(lifetimeText_);
+        return;
+    }
+    const int first = result_->rowCount();
+    result_->setRowCount(first + 2);
+    for (Family f : kFamilies) {
+        const int k = f == Family::Xlstm;
+        const int row = first + k;
+        setCell(result_, row, 0, tr("%1 serving %2").arg(labelOf(f), formatCount(inferenceTokens_)), theme.family(f));
+        const auto chosen = method(f, context_value_, lawsChosen());
+        if (chosen) lifetime_[k] = analysis::lifetimeOptimal(*chosen, optimum_[k].loss, inferenceTokens_);
+        const auto& l = lifetime_[k];
+        if (!l) {
+            for (int c = 1; c < 6; ++c) setCell(result_, row, c, tr("—"));
+            continue;
+        }
+        setCell(result_, row, 1, formatCount(l->params));
+        setCell(result_, row, 2, formatCount(l->tokens));
+        setCell(result_, row, 3, QString::number(l->tokens / l->params, 'f', 1));
+        setCell(result_, row, 4, formatFlops(l->trainingCompute));
+        setCell(result_, row, 5, QString::number(optimum_[k].loss, 'f', 4));
+        lifetimeText_ += tr("<b>%1</b> serving %2 tokens: N = %3 (%4&nbsp;% of N*) on %5 tokens (%6 tokens/param) reaches the "
+                            "same loss for %7 + %8 = %9 FLOPs of training and inference, %10&nbsp;% less than the "
+                            "compute-optimal model's %11.<br>")
+                             .arg(labelOf(f), formatCount(inferenceTokens_), formatCount(l->params))
+                             .arg(100 * l->params / optimum_[k].params, 0, 'f', 0)
+                             .arg(formatCount(l->tokens))
+                             .arg(l->tokens / l->params, 0, 'f', 0)
+                             .arg(formatFlops(l->trainingCompute), formatFlops(l->inferenceCompute), formatFlops(l->total()))
+                             .arg(100 * l->saving(), 0, 'f', 1)
+                             .arg(formatFlops(l->computeOptimalTotal));
+    }
+    lifetimeText_ += tr("An inference token costs one forward pass at T, a third of the training compute per token (about 2N).");
+    lifetimeNote_->setText(lifetimeText_);
 }
 
 std::vector<ViewTable> OptimalView::tables() {
@@ -383,11 +610,33 @@ std::vector<ViewTable> OptimalView::tables() {
             if (const auto& t = overtrained_[f == Family::Xlstm ? 1 : 0])
                 query.rows.push_back({std::string(accounting::familyLabel(f)) + " at " + std::to_string(overtrain_->value()) + " % of N*",
                                       t->params, t->tokens, t->tokens / t->params, t->compute, optimum_[f == Family::Xlstm ? 1 : 0].loss});
+        for (Family f : kFamilies)
+            if (const auto& l = lifetime_[f == Family::Xlstm ? 1 : 0])
+                query.rows.push_back({std::string(accounting::familyLabel(f)) + " serving " + data::formatScientific(inferenceTokens_) +
+                                          " tokens (least training plus inference compute)",
+                                      l->params, l->tokens, l->tokens / l->params, l->trainingCompute, optimum_[f == Family::Xlstm ? 1 : 0].loss});
     } else {
         query.caption += " No values: " + data::latexEscape(error_->text().toStdString());
     }
+    data::ExportTable methods;
+    methods.caption = "The optimum at the query's budget by both methods (the loss surface with the FLOP count at context length " +
+                      context + ", and the IsoFLOP power laws), their local exponents $d\\ln N^*/d\\ln H$ and the budget at which they agree.";
+    methods.columns = {{"model", "Model", data::CellStyle::Text},
+                       {"budget", "$H$ (FLOPs)", data::CellStyle::Scientific},
+                       {"n_opt_surface", "$N^*$ surface", data::CellStyle::Count},
+                       {"n_opt_laws", "$N^*$ laws", data::CellStyle::Count},
+                       {"exponent_surface", "$a$ surface", data::CellStyle::Fixed3},
+                       {"exponent_laws", "$a$ laws", data::CellStyle::Fixed3},
+                       {"agree_at", "agree at $H$", data::CellStyle::Scientific}};
+    for (Family f : kFamilies)
+        if (const auto& c = comparison_[f == Family::Xlstm ? 1 : 0])
+            methods.rows.push_back({std::string(accounting::familyLabel(f)), c->surface.budget, c->surface.params, c->laws.params,
+                                    c->surfaceExponent, c->lawExponent,
+                                    std::isfinite(c->agreeAtBudget) ? data::ExportCell{c->agreeAtBudget} : data::ExportCell{}});
+    if (methods.rows.empty()) methods.caption += " No values: " + data::latexEscape(error_->text().isEmpty() ? methodsText_.toStdString() : error_->text().toStdString());
     return {{QStringLiteral("sizes"), tr("Optimal budget and tokens per model size"), std::move(sizes)},
-            {QStringLiteral("query"), tr("Optimum of the current query"), std::move(query)}};
+            {QStringLiteral("query"), tr("Optimum of the current query"), std::move(query)},
+            {QStringLiteral("methods"), tr("Both methods side by side"), std::move(methods)}};
 }
 
 QString OptimalView::problem() const { return error_->text(); }
@@ -410,7 +659,7 @@ QString OptimalView::explainHtml() const {
         .arg(optimum_[0].tokens / std::max(1.0, optimum_[0].params), 0, 'f', 1)
         .arg(formatCount(optimum_[1].params))
         .arg(optimum_[1].tokens / std::max(1.0, optimum_[1].params), 0, 'f', 1)
-        .arg(overtrainText_);
+        .arg(overtrainText_ + QStringLiteral("</p><p>") + methodsText_ + QStringLiteral("</p><p>") + lifetimeText_);
 }
 
 }  // namespace scalex::gui

@@ -310,6 +310,57 @@ TEST_F(Gui, OverTrainingSliderShowsItsValueAndAddsTheSmallerModels) {
     slider->setValue(100);
 }
 
+TEST_F(Gui, CalculatorShowsBothMethodsAndTheLifetimeOptimum) {
+    auto* optimal = view<OptimalView>();
+    ASSERT_NE(optimal, nullptr);
+    optimal->setMethod(0);
+    optimal->setQuery(OptimalView::Mode::Budget, 1e22, 8192);
+    // Both methods side by side: at 1e22 the IsoFLOP laws give 10.3B and 13.0B, the surfaces about 7B each.
+    for (bool xlstm : {false, true}) {
+        const auto& c = optimal->comparison(xlstm);
+        ASSERT_TRUE(c) << xlstm;
+        EXPECT_NEAR(c->surface.params / optimal->optimum(xlstm).params, 1.0, 1e-9);
+        EXPECT_NEAR(c->laws.params / 1e9, xlstm ? 13.0 : 10.3, 0.1);
+        EXPECT_GT(c->lawExponent, c->surfaceExponent);
+        EXPECT_EQ(optimal->methodsTable()->item(2 * xlstm + 1, 1)->text(), formatCount(c->laws.params));
+    }
+    EXPECT_TRUE(optimal->explainHtml().contains("Why they differ")) << optimal->explainHtml().toStdString();
+    // Counting 1e13 inference tokens: a smaller model on more tokens, the same loss, less in total.
+    auto* inference = optimal->findChild<QLineEdit*>("inference");
+    ASSERT_NE(inference, nullptr);
+    inference->setText("1e13");
+    emit inference->editingFinished();
+    ASSERT_EQ(optimal->resultTable()->rowCount(), 4);
+    for (bool xlstm : {false, true}) {
+        const auto& l = optimal->lifetime(xlstm);
+        ASSERT_TRUE(l) << xlstm;
+        EXPECT_LT(l->params, optimal->optimum(xlstm).params);
+        EXPECT_GT(l->tokens, optimal->optimum(xlstm).tokens);
+        EXPECT_GT(l->saving(), 0.0);
+        EXPECT_LT(l->total(), l->computeOptimalTotal);
+        EXPECT_EQ(optimal->resultTable()->item(2 + xlstm, 1)->text(), formatCount(l->params));
+    }
+    const auto tables = optimal->tables();
+    ASSERT_EQ(tables.size(), 3u);
+    EXPECT_EQ(tables[1].table.rows.size(), 4u) << "the query table keeps the lifetime rows";
+    EXPECT_EQ(tables[2].id, "methods");
+    EXPECT_EQ(tables[2].table.rows.size(), 2u);
+    // A bad number of tokens is named, and leaves no stale numbers.
+    inference->setText("lots");
+    emit inference->editingFinished();
+    EXPECT_TRUE(optimal->problem().contains("“lots” is not a number of inference tokens")) << optimal->problem().toStdString();
+    EXPECT_EQ(optimal->sizeTable()->rowCount(), 0);
+    inference->setText("0");
+    emit inference->editingFinished();
+    EXPECT_TRUE(optimal->problem().isEmpty());
+    EXPECT_FALSE(optimal->lifetime(false));
+    // Where the paper has no laws, only the surface answers, and the note says so.
+    optimal->setQuery(OptimalView::Mode::Budget, 1e22, 32768);
+    EXPECT_FALSE(optimal->comparison(false));
+    EXPECT_EQ(optimal->methodsTable()->item(1, 1)->text().toStdString(), "—");
+    optimal->setQuery(OptimalView::Mode::Budget, 1e22, 8192);
+}
+
 TEST_F(Gui, PapersLawsAtAContextWithoutLawsSayWhyTheTablesAreEmpty) {
     auto* optimal = view<OptimalView>();
     ASSERT_NE(optimal, nullptr);
