@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QSlider>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
@@ -20,6 +21,7 @@
 #include <set>
 #include <sstream>
 
+#include "app/gui/FlowLayout.h"
 #include "app/gui/LogTicks.h"
 #include "app/gui/PlotChart.h"
 #include "app/gui/RunPoints.h"
@@ -38,7 +40,7 @@ using accounting::Family;
 namespace {
 
 constexpr Family kFamilies[] = {Family::Transformer, Family::Xlstm};
-QString labelOf(Family f) { return QString::fromUtf8(accounting::familyLabel(f).data()); }
+
 
 
 std::vector<double> logGrid(double lo, double hi, int n) {
@@ -68,16 +70,14 @@ ParetoView::ParetoView(Session* session, QWidget* parent) : ViewPanel(parent), s
     context_->setToolTip(tr("Training context length of the runs shown: frontiers are compared at one context"));
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
-    auto* top = new QHBoxLayout();
-    top->addWidget(new QLabel(tr("Show"), this));
-    top->addWidget(panels_);
-    top->addWidget(new QLabel(tr("Context"), this));
-    top->addWidget(context_);
+    auto* top = new FlowLayout();
+    top->addLabelled(tr("Show"), panels_);
+    top->addLabelled(tr("Context"), context_);
     top->addWidget(curves_);
-    top->addStretch(1);
     auto* charts = new QHBoxLayout();
     charts->addWidget(view_, 1);
     charts->addWidget(fitView_, 1);
+    stackWhenNarrow(charts);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addLayout(charts, 1);
@@ -104,6 +104,7 @@ void ParetoView::drawSurfaceCurves(PlotChart* chart, const std::vector<analysis:
     // that are architecture families (the surface of another series is the Loss surface view's).
     const Theme& theme = Theme::current();
     const double cLo = chart->xSpec().lo, cHi = chart->xSpec().hi;
+    bool listed = false, anyDrawn = false;
     for (Family f : kFamilies) {
         const bool present = std::any_of(shown.begin(), shown.end(),
                                          [&](const auto& a) { return a.group.series == accounting::familyName(f); });
@@ -112,15 +113,16 @@ void ParetoView::drawSurfaceCurves(PlotChart* chart, const std::vector<analysis:
         const fit::LossSurfaceParams surface = session_->surface(f);
         const fit::ComputePerToken c = session_->computePerToken(f, context);
         bool first = true;
+        listed = listed || std::exchange(anyDrawn, true);
         for (double M : {22.0, 220.0, 2200.0}) {
             std::vector<QPointF> line;
             for (double n : logGrid(1e7, 1e12, 120)) {
                 const double C = c(n) * M * n;
                 if (C >= cLo && C <= cHi) line.push_back({C, surface.loss(n, M * n)});
             }
-            auto* s = chart->addLine(first ? tr("%1 L̂(N,D), D/N = 22, 220, 2200").arg(labelOf(f)) : QString(),
-                                     theme.family(f), line, 1.0, Qt::DashLine);
-            if (!first) PlotChart::hideFromLegend(chart, s);
+            // One legend entry for every family's lines (their colours tell the families apart).
+            auto* s = chart->addLine(first && !listed ? tr("L̂(N,D) at D/N = 22, 220, 2200") : QString(), theme.family(f), line, 1.0, Qt::DashLine);
+            if (!first || listed) PlotChart::hideFromLegend(chart, s);
             first = false;
         }
     }
@@ -290,6 +292,7 @@ OverTrainingView::OverTrainingView(Session* session, QWidget* parent) : ViewPane
         connect(series_[k], &QComboBox::currentIndexChanged, this, &OverTrainingView::redraw);
     }
     choices->addStretch(1);
+    stackWhenNarrow(charts);
     table_ = new QTableWidget(this);
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -499,28 +502,40 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
     panels_->setObjectName(QStringLiteral("panels"));
     panels_->addItem(tr("Profiles and law"));
     panels_->addItem(tr("Every context length (Fig. 5)"));
-    // Long choices are cut short in the row (the list shows them whole), so the row fits a
-    // 1280-pixel-wide window.
-    for (auto [box, chars] : {std::pair{panels_, 16}, {range_, 20}}) {
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(chars);
-    }
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
-    auto* controls = new QHBoxLayout();
+    // Pick any budget: its profile (from the laws and the fitted curvatures) and optimum move with it.
+    pick_ = new QCheckBox(tr("Pick a budget H"), this);
+    pick_->setObjectName(QStringLiteral("pick"));
+    budget_ = new QSlider(Qt::Horizontal, this);
+    budget_->setObjectName(QStringLiteral("budget"));
+    budget_->setRange(175, 230);  // 10·log10 H: 3.2e17 to 1e23
+    budget_->setValue(200);
+    budget_->setToolTip(tr("The budget in tenths of a decade: 200 is H = 1e20, 210 is 1e21"));
+    budget_->setEnabled(false);
+    budgetValue_ = new QLabel(this);
+    budgetValue_->setMinimumWidth(budgetValue_->fontMetrics().horizontalAdvance(QStringLiteral("H = 3.16e22")) + 6);
+    auto* pickRow = new QHBoxLayout();
+    pickRow->addWidget(pick_);
+    pickRow->addWidget(budget_, 1);
+    pickRow->addWidget(budgetValue_);
+    // The controls wrap onto a second line on a narrow window.
+    auto* controls = new FlowLayout();
     for (auto [label, box] : {std::pair{tr("Show"), panels_}, {tr("Profiles of"), family_}, {tr("Loss"), axis_}, {tr("Law"), law_},
-                              {tr("Fit"), range_}}) {
-        controls->addWidget(new QLabel(label, this));
-        controls->addWidget(box);
-    }
-    controls->addStretch(1);
+                              {tr("Fit"), range_}})
+        controls->addLabelled(label, box);
     chartRow_ = new QHBoxLayout();
     chartRow_->addWidget(profileView_, 1);
     chartRow_->addWidget(lawView_, 1);
+    stackWhenNarrow(chartRow_, 420);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addLayout(chartRow_, 1);
+    layout->addLayout(pickRow);
     layout->addWidget(summary_);
+    connect(pick_, &QCheckBox::toggled, budget_, &QWidget::setEnabled);
+    connect(pick_, &QCheckBox::toggled, this, &IsoFlopView::redraw);
+    connect(budget_, &QSlider::valueChanged, this, &IsoFlopView::redraw);
     bandsWatcher_ = new QFutureWatcher<std::pair<fit::BootstrapResult, fit::BootstrapResult>>(this);
     connect(bandsWatcher_, &QFutureWatcherBase::finished, this, [this] {
         const auto r = bandsWatcher_->result();
@@ -709,7 +724,6 @@ void IsoFlopView::drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&resu
 }
 
 void IsoFlopView::drawContexts() {
-    const Theme& theme = Theme::current();
     const bool lawD = law_->currentIndex() == 1;
     const std::size_t n = contextFits_.size();
     while (contextCharts_.size() < n + 1) {
@@ -975,6 +989,39 @@ void IsoFlopView::redraw() {
         s->setColor(Qt::transparent);
         s->setBorderColor(theme.highlight);
     }
+    // The picked budget: the profile there and its minimum, for each series shown.
+    const bool overTokens = axis_->currentIndex() == 1;
+    const double pickedH = std::pow(10.0, budget_->value() / 10.0);
+    budgetValue_->setText(tr("H = %1").arg(QString::fromStdString(data::formatScientific(pickedH))));
+    picked_[0] = picked_[1] = std::nullopt;
+    QString pickedText;
+    if (pick_->isChecked()) {
+        const double xLo = std::log10(profileChart_->xSpec().lo), xHi = std::log10(profileChart_->xSpec().hi);
+        bool listedPick = false;
+        for (int k : families) {
+            picked_[k] = analysis::profileAtBudget(results_[k], pickedH, overTokens);
+            const auto& p = picked_[k];
+            if (!p) continue;
+            const double vertex = std::log10(overTokens ? p->dOpt : p->nOpt);
+            std::vector<QPointF> curve;
+            for (int i = 0; i <= 60; ++i) {
+                const double x = vertex - 0.8 + i * 1.6 / 60;
+                if (x >= xLo && x <= xHi) curve.push_back({std::pow(10.0, x), p->parabola(x)});
+            }
+            auto* line = profileChart_->addLine(listedPick ? QString() : tr("picked H = %1").arg(QString::fromStdString(data::formatScientific(pickedH))),
+                                                theme.foreground, curve, 2.5, Qt::DashLine);
+            if (listedPick) PlotChart::hideFromLegend(profileChart_, line);
+            listedPick = true;
+            if (vertex >= xLo && vertex <= xHi)
+                PlotChart::hideFromLegend(profileChart_, profileChart_->addScatter(QString(), theme.foreground, {{std::pow(10.0, vertex), p->lossAtOpt}}, 12));
+            pickedText += tr("%1 at H = %2: N* = %3, D* = %4 (%5 tokens/param), loss %6. ")
+                              .arg(slotLabel(k), QString::fromStdString(data::formatScientific(pickedH)), formatCount(p->nOpt), formatCount(p->dOpt))
+                              .arg(p->dOpt / p->nOpt, 0, 'f', 1)
+                              .arg(p->lossAtOpt, 0, 'f', 3);
+        }
+        if (pickedText.isEmpty()) pickedText = tr("No profile at the picked budget: it needs the power laws and two fitted profiles. ");
+        profileChart_->setAxes(profileChart_->xSpec(), profileChart_->ySpec());
+    }
 
     // Right: N*(H) or D*(H) for both families.
     lawChart_->clearSeries();
@@ -1028,6 +1075,10 @@ void IsoFlopView::redraw() {
         if (outliers_[j] > 0)
             text += tr("%n run(s) far from their profile left out as outliers (tick a run in to take it back). ", "", static_cast<int>(outliers_[j]));
     }
+    for (int k : families)
+        if (const auto& p = picked_[k]; p && pickedH >= hLo && pickedH <= hHi)
+            PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), theme.foreground, {{pickedH, lawD ? p->dOpt : p->nOpt}}, 12));
+    text = pickedText + text;
     lawChart_->setAxes(lawChart_->xSpec(), lawChart_->ySpec());
     for (int k : families)
         for (const auto& w : results_[k].warnings)

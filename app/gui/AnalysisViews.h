@@ -17,6 +17,7 @@ class QComboBox;
 class QCheckBox;
 class QHBoxLayout;
 class QLabel;
+class QSlider;
 class QTableWidget;
 
 namespace scalex::gui {
@@ -109,6 +110,8 @@ public:
     // Transformer and xLSTM where present, else the first two series with IsoFLOP runs.
     const fit::IsoFlopResult& result(bool second) const { return results_[second ? 1 : 0]; }
     const std::string& seriesShown(bool second) const { return slots_[second ? 1 : 0]; }
+    // The profile at the picked budget of the first or second series shown (none when no budget is picked).
+    const std::optional<analysis::BudgetProfile>& picked(bool second) const { return picked_[second ? 1 : 0]; }
 
 private:
     void recompute();
@@ -147,6 +150,10 @@ private:
     std::vector<ContextFit> contextFits_;
     QComboBox* panels_;
     QComboBox* family_;
+    QCheckBox* pick_;       // pick a budget H on the parabolas
+    QSlider* budget_;       // 10·log10 H
+    QLabel* budgetValue_;
+    std::optional<analysis::BudgetProfile> picked_[2];
     QComboBox* axis_;
     QComboBox* law_;
     QComboBox* range_;

@@ -74,12 +74,17 @@ ContextView::ContextView(Session* session, QWidget* parent) : ViewPanel(parent),
     auto* sliderBox = new QVBoxLayout();
     sliderBox->addWidget(slider_);
     sliderBox->addLayout(marks);
+    // The context length and the budget one above the other, the slider beside them.
+    auto* budgetRow = new QHBoxLayout();
+    budgetRow->addWidget(new QLabel(tr("Budget"), this));
+    budgetRow->addWidget(budget_);
+    auto* readout = new QVBoxLayout();
+    readout->addWidget(contextLabel_);
+    readout->addLayout(budgetRow);
     auto* top = new QHBoxLayout();
-    top->addWidget(contextLabel_);
-    top->addLayout(sliderBox, 1);
+    top->addLayout(readout);
     top->addSpacing(12);
-    top->addWidget(new QLabel(tr("Budget"), this));
-    top->addWidget(budget_);
+    top->addLayout(sliderBox, 1);
 
     lawChart_ = new PlotChart();
     trendChart_ = new PlotChart();
@@ -88,6 +93,7 @@ ContextView::ContextView(Session* session, QWidget* parent) : ViewPanel(parent),
     auto* charts = new QHBoxLayout();
     charts->addWidget(lawView_, 1);
     charts->addWidget(trendView_, 1);
+    stackWhenNarrow(charts);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);

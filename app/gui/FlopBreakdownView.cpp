@@ -1,5 +1,6 @@
 #include "app/gui/FlopBreakdownView.h"
 
+#include "app/gui/FlowLayout.h"
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -80,15 +81,20 @@ FlopBreakdownView::FlopBreakdownView(QWidget* parent) : ViewPanel(parent) {
     percentBox_ = new QCheckBox(tr("Shares (%)"), this);
     percentBox_->setObjectName(QStringLiteral("percentBox"));
 
-    auto* controls = new QHBoxLayout();
-    auto* form = new QFormLayout();
+    // Two groups of controls side by side, one above the other on a narrow window.
+    auto* controls = new FlowLayout();
+    auto* presetsBox = new QWidget(this);
+    auto* form = new QFormLayout(presetsBox);
+    form->setContentsMargins(0, 0, 0, 0);
     form->addRow(tr("Transformer"), transformerPreset_);
     form->addRow(tr("xLSTM"), xlstmPreset_);
-    controls->addLayout(form, 2);
-    auto* form2 = new QFormLayout();
+    controls->addWidget(presetsBox);
+    auto* quantity = new QWidget(this);
+    auto* form2 = new QFormLayout(quantity);
+    form2->setContentsMargins(0, 0, 0, 0);
     form2->addRow(tr("Quantity"), metricBox_);
     form2->addRow(QString(), percentBox_);
-    controls->addLayout(form2, 1);
+    controls->addWidget(quantity);
 
     transformerView_ = new QChartView(new QChart(), this);
     xlstmView_ = new QChartView(new QChart(), this);
@@ -96,6 +102,7 @@ FlopBreakdownView::FlopBreakdownView(QWidget* parent) : ViewPanel(parent) {
     auto* charts = new QHBoxLayout();
     charts->addWidget(transformerView_);
     charts->addWidget(xlstmView_);
+    stackWhenNarrow(charts);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
@@ -111,8 +118,8 @@ FlopBreakdownView::FlopBreakdownView(QWidget* parent) : ViewPanel(parent) {
             xlstm_ = list[static_cast<std::size_t>(i)].config;
         rebuild();
     };
-    connect(transformerPreset_, &QComboBox::currentIndexChanged, this, [=] { pick(transformerPreset_, Family::Transformer); });
-    connect(xlstmPreset_, &QComboBox::currentIndexChanged, this, [=] { pick(xlstmPreset_, Family::Xlstm); });
+    connect(transformerPreset_, &QComboBox::currentIndexChanged, this, [this, pick] { pick(transformerPreset_, Family::Transformer); });
+    connect(xlstmPreset_, &QComboBox::currentIndexChanged, this, [this, pick] { pick(xlstmPreset_, Family::Xlstm); });
     connect(metricBox_, &QComboBox::currentIndexChanged, this, [this](int i) { setMetric(static_cast<Metric>(i)); });
     connect(percentBox_, &QCheckBox::toggled, this, &FlopBreakdownView::setPercent);
     rebuild();

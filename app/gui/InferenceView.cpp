@@ -1,4 +1,5 @@
 #include "app/gui/InferenceView.h"
+#include "app/gui/FlowLayout.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -72,19 +73,11 @@ InferenceView::InferenceView(QWidget* parent) : ViewPanel(parent) {
     status_ = new QLabel(this);
     status_->setWordWrap(true);
 
-    auto* controls = new QHBoxLayout();
+    // The controls wrap onto more lines on a narrow window; every choice stays whole.
+    auto* controls = new FlowLayout();
     for (auto [label, box] : {std::pair{tr("Show"), stage_}, {tr("Batch"), batch_}, {tr("Transformer"), transformer_},
-                              {tr("xLSTM"), xlstm_}, {tr("Accelerator"), accelerator_}}) {
-        controls->addWidget(new QLabel(label, this));
-        controls->addWidget(box);
-        // Long names (the measured models, "TTFT and step time") are cut short in the box and whole
-        // in the list, so the row fits a 1024-pixel window.
-        if (box != batch_ && box != accelerator_) {
-            box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-            box->setMinimumContentsLength(10);
-        }
-    }
-    controls->addStretch(1);
+                              {tr("xLSTM"), xlstm_}, {tr("Accelerator"), accelerator_}})
+        controls->addLabelled(label, box);
     controls->addWidget(load_);
 
     auto* form = new QFormLayout();

@@ -86,10 +86,12 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent) : ViewPanel(
     side->addStretch(1);
     auto* sideWidget = new QWidget(this);
     sideWidget->setLayout(side);
-    sideWidget->setFixedWidth(280);
+    sideWidget->setMinimumWidth(280);
+    sideWidget->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Preferred);
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(sideWidget);
+    layout->addWidget(sideWidget, 0);
     layout->addWidget(view_, 1);
+    stackWhenNarrow(layout, 440);  // the settings above the chart on a narrow window
 
     watcher_ = new QFutureWatcher<Outcome>(this);
     connect(watcher_, &QFutureWatcher<Outcome>::finished, this, &LossSurfaceView::onFitDone);

@@ -1,4 +1,5 @@
 #include "app/gui/MainWindow.h"
+#include "app/gui/PlotChart.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -10,6 +11,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QScrollArea>
+#include <QtCharts/QChartView>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
@@ -442,6 +444,9 @@ void MainWindow::applyStyle() {
         if (auto* b = qobject_cast<FlopBreakdownView*>(p)) b->setConvention(accounting::studyConvention());
         if (auto* r = qobject_cast<RooflineView*>(p)) r->refresh();
         if (auto* i = qobject_cast<InferenceView*>(p)) i->refresh();
+        // Titles laid out for the old fonts would stay cut short (or leave room) for the new ones.
+        for (QChartView* v : p->findChildren<QChartView*>())
+            if (v->chart()) PlotChart::retitle(v->chart());
     }
 }
 

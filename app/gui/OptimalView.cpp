@@ -96,12 +96,8 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     error_->setWordWrap(true);
     error_->setStyleSheet(QStringLiteral("color: %1").arg(Theme::current().highlight.name()));
 
-    // Long choices are cut short in the box (the list shows them whole), so the boxes fit the column.
-    for (QComboBox* box : {method_, mode_, chartChoice_}) {
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(12);
-        box->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    }
+    // Every choice whole: the column is as wide as its longest choice.
+    for (QComboBox* box : {method_, mode_, chartChoice_}) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* overtrainRow = new QHBoxLayout();
     overtrainRow->addWidget(overtrain_, 1);
     overtrainRow->addWidget(overtrainValue_);
@@ -123,10 +119,8 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     left->addStretch(1);
     auto* leftWidget = new QWidget(this);
     leftWidget->setLayout(left);
-    // The controls' column gives way to the tables on narrow screens (a projector at 1024 px with the side pane open).
-    leftWidget->setMinimumWidth(210);
-    leftWidget->setMaximumWidth(300);
-    leftWidget->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    leftWidget->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Preferred);
+    // The controls' column is as wide as its widest choice; the tables take the rest (and scroll inside if narrower).
 
     result_ = makeTable(this, {tr(""), tr("N*"), tr("D*"), tr("D*/N*"), tr("H"), tr("loss L̂")});
     result_->setRowCount(2);
@@ -165,9 +159,13 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     sizesTitle->setWordWrap(true);
     right->addWidget(sizesTitle);
     right->addWidget(sizes_, 2);
+    auto* rightWidget = new QWidget(this);
+    right->setContentsMargins(0, 0, 0, 0);
+    rightWidget->setLayout(right);
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(leftWidget, 2);
-    layout->addLayout(right, 5);
+    layout->addWidget(leftWidget, 0);
+    layout->addWidget(rightWidget, 1);
+    stackWhenNarrow(layout, 460);  // the query above the answers on a narrow window
 
     connect(mode_, &QComboBox::currentIndexChanged, this, [this](int m) {
         value_->setText(m == 0 ? QStringLiteral("1e22") : (m == 1 ? QStringLiteral("7e9") : QStringLiteral("2.3")));
@@ -235,8 +233,10 @@ void OptimalView::redrawChart(double context) {
 void OptimalView::drawBudgetChart(double context) {
     const Theme& theme = Theme::current();
     chart_->clearSeries();
-    chart_->setAxes({tr("Compute H (FLOPs)"), true, 1e18, 1e25}, {tr("N* solid, D* dashed"), true, 1e7, 1e14, true});
-    chart_->setTitle(tr("Compute-optimal N* and D* at T = %1").arg(context));
+    chart_->setAxes({tr("Compute H (FLOPs)"), true, 1e18, 1e25}, {tr("N*, D*"), true, 1e7, 1e14, true});
+    chart_->setTitle(tr("Optimal N*, D* at T = %1").arg(context));
+    // The key to the line styles: N* solid (named by family), D* dashed.
+    chart_->addLine(tr("D* dashed"), theme.muted, {}, 1.8, Qt::DashLine);
     const bool laws = lawsChosen();
     bool otherListed = false;
     for (Family f : kFamilies) {
@@ -252,7 +252,7 @@ void OptimalView::drawBudgetChart(double context) {
             dLine.push_back({H, o.tokens});
             if (otherMethod) other.push_back({H, otherMethod->atBudget(H).params});
         }
-        chart_->addLine(labelOf(f), color, nLine, 2.5);
+        chart_->addLine(tr("%1 N*").arg(labelOf(f)), color, nLine, 2.5);
         PlotChart::hideFromLegend(chart_, chart_->addLine(tr("%1 D*").arg(labelOf(f)), color, dLine, 1.8, Qt::DashLine));
         // The other method's N*, thin and dotted: where the two agree and how far they part (one
         // legend entry for both families).

@@ -71,6 +71,17 @@ bool PlotChart::hiddenFromLegend(const QAbstractSeries* series) {
     return series && series->property(kHiddenFromLegend).toBool();
 }
 
+void PlotChart::retitle(QChart* chart) {
+    const QString title = chart->title();
+    chart->setTitle(QString());
+    chart->setTitle(title);
+    for (QAbstractAxis* a : chart->axes()) {
+        const QString text = a->titleText();
+        a->setTitleText(QString());
+        a->setTitleText(text);
+    }
+}
+
 QScatterSeries* PlotChart::addScatter(const QString& name, const QColor& color, const std::vector<QPointF>& data,
                                       double markerSize, bool hollow) {
     auto* s = new QScatterSeries();
@@ -220,28 +231,57 @@ PlotView::PlotView(PlotChart* chart, QWidget* parent) : QChartView(chart, parent
 }
 
 void PlotView::arrangeLegend() {
-    // A legend below the plot has one row and cuts entries short ("Transfo…") when they do not
-    // fit. Then it goes to the right, one entry per line, where Qt gives it about a third of the
-    // chart's width: only when the widest entry fits there whole. Only legends the view left at
-    // the bottom are moved (and moved back when the entries fit again).
+    // A legend below the plot has one row and Qt cuts entries short ("Transfo…") when they do not
+    // fit. Then, in turn: a smaller legend font (down to 75 % of the theme's), the legend to the
+    // right of the plot, one entry per line, where Qt gives it about a third of the chart's width,
+    // and there with the smaller font. Only legends the view left at the bottom are rearranged
+    // (and put back when the entries fit again).
     QChart* c = chart();
     if (!c || !c->legend()->isVisible()) return;
     QLegend* legend = c->legend();
     const bool moved = legend->property("scalexLegendMoved").toBool();
     if (legend->alignment() != Qt::AlignBottom && !moved) return;
-    const QFontMetricsF metrics(legend->font());
-    const double entryExtra = 3.0 * metrics.height();  // swatch and gaps
-    double row = 0, widest = 0;
-    for (QLegendMarker* m : legend->markers()) {
-        if (!m->isVisible() || m->label().isEmpty() || PlotChart::hiddenFromLegend(m->series())) continue;
-        const double w = metrics.horizontalAdvance(m->label()) + entryExtra;
-        row += w;
-        widest = std::max(widest, w);
+    // The theme's size, remembered across the changes made here (a theme change resets it).
+    QFont font = legend->font();
+    if (legend->property("scalexLegendSetPt").toDouble() != font.pointSizeF()) legend->setProperty("scalexLegendBasePt", font.pointSizeF());
+    const double base = legend->property("scalexLegendBasePt").toDouble();
+    auto measure = [&](double pt, double* row, double* widest) {
+        QFont f = font;
+        f.setPointSizeF(pt);
+        const QFontMetricsF metrics(f);
+        *row = 0, *widest = 0;
+        for (QLegendMarker* m : legend->markers()) {
+            if (!m->isVisible() || m->label().isEmpty() || PlotChart::hiddenFromLegend(m->series())) continue;
+            const double w = metrics.horizontalAdvance(m->label()) + 3.0 * metrics.height();  // swatch and gaps
+            *row += w;
+            *widest = std::max(*widest, w);
+        }
+    };
+    Qt::Alignment where = Qt::AlignBottom;
+    double pt = base;
+    bool fits = false;
+    for (double scale : {1.0, 0.9, 0.8, 0.75}) {
+        double row, widest;
+        measure(base * scale, &row, &widest);
+        if (row <= 0.92 * width()) {
+            pt = base * scale, where = Qt::AlignBottom, fits = true;
+            break;
+        }
     }
-    const bool right = row > 0.95 * width() && widest <= 0.3 * width();
-    if (right == (legend->alignment() == Qt::AlignRight)) return;  // also keeps the layout from looping
-    legend->setAlignment(right ? Qt::AlignRight : Qt::AlignBottom);
-    legend->setProperty("scalexLegendMoved", right);
+    if (!fits)
+        for (double scale : {1.0, 0.9, 0.8, 0.75}) {
+            double row, widest;
+            measure(base * scale, &row, &widest);
+            pt = base * scale, where = Qt::AlignRight;
+            if (widest <= 0.3 * width()) break;
+        }
+    if (pt != font.pointSizeF()) {
+        font.setPointSizeF(pt);
+        legend->setFont(font);
+    }
+    legend->setProperty("scalexLegendSetPt", pt);
+    if (where != legend->alignment()) legend->setAlignment(where);
+    legend->setProperty("scalexLegendMoved", where == Qt::AlignRight);
 }
 
 void PlotView::resizeEvent(QResizeEvent* event) {

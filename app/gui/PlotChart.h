@@ -46,6 +46,10 @@ public:
     static void hideFromLegend(QChart* chart, QAbstractSeries* series);
     static bool hiddenFromLegend(const QAbstractSeries* series);
 
+    // Sets the chart's title and axis titles again, so that Qt Charts lays them out (and cuts them
+    // short, or not) for the present fonts: it does so when a text or a geometry changes, not a font.
+    static void retitle(QChart* chart);
+
     // Removes every series (axes stay).
     void clearSeries();
     // Fits the axis ranges to all data added since the last clear, with a margin.

@@ -1,4 +1,5 @@
 #include "app/gui/RooflineView.h"
+#include "app/gui/FlowLayout.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -35,7 +36,6 @@ std::vector<double> logGrid(double lo, double hi, int n) {
     return out;
 }
 
-void hide(PlotChart* chart, QAbstractSeries* s) { PlotChart::hideFromLegend(chart, s); }
 
 // The 7B models of the study (Tab. xlstm/transformer_tokenparam_hyperparams).
 accounting::ModelConfig model7B(Family f) {
@@ -82,20 +82,12 @@ RooflineView::RooflineView(QWidget* parent) : ViewPanel(parent) {
     progress_->setFormat(tr("%v of %m kernels"));
     progress_->setToolTip(tr("Benchmark progress"));
     progress_->hide();  // shown while benchmarks run: idle, it reads as an empty text box
-    // The accelerators' descriptions are long: cut short in the box, whole in the list.
-    for (QComboBox* box : {accelerator_, model_}) {
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(14);
-        box->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    }
     status_ = new QLabel(this);
     status_->setWordWrap(true);
 
-    auto* controls = new QHBoxLayout();
-    controls->addWidget(new QLabel(tr("Accelerator"), this));
-    controls->addWidget(accelerator_);
-    controls->addWidget(new QLabel(tr("Operating points"), this));
-    controls->addWidget(model_);
+    auto* controls = new FlowLayout();
+    controls->addLabelled(tr("Accelerator"), accelerator_);
+    controls->addLabelled(tr("Operating points"), model_);
     controls->addWidget(run_);
     controls->addWidget(cancel_);
     controls->addWidget(progress_);
@@ -103,6 +95,7 @@ RooflineView::RooflineView(QWidget* parent) : ViewPanel(parent) {
     auto* charts = new QHBoxLayout();
     charts->addWidget(roofView_, 1);
     charts->addWidget(timeView_, 1);
+    stackWhenNarrow(charts);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addLayout(charts, 1);

@@ -1,4 +1,5 @@
 #include "app/gui/RunsView.h"
+#include "app/gui/FlowLayout.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -213,6 +214,7 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
     search_->setPlaceholderText(tr("Search runs…"));
     search_->setClearButtonEnabled(true);
     summary_ = new QLabel(this);
+    summary_->setWordWrap(true);  // a long line would set the window's minimum width
     groupBy_ = new QLineEdit(this);
     groupBy_->setObjectName(QStringLiteral("groupBy"));
     groupBy_->setPlaceholderText(tr("the file's family or model column, else the file name"));
@@ -225,22 +227,17 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
     scopeError_ = new QLabel(this);
     scopeError_->setWordWrap(true);
 
-    auto* scope = new QHBoxLayout();
-    scope->addWidget(new QLabel(tr("Group runs by"), this));
-    scope->addWidget(groupBy_, 1);
-    scope->addWidget(new QLabel(tr("Analyse only where"), this));
-    scope->addWidget(where_, 2);
+    auto* scope = new FlowLayout();
+    scope->addLabelled(tr("Group runs by"), groupBy_);
+    where_->setMinimumWidth(where_->fontMetrics().horizontalAdvance(where_->placeholderText()) + 24);
+    scope->addLabelled(tr("Analyse only where"), where_);
 
-    auto* filters = new QHBoxLayout();
-    filters->addWidget(new QLabel(tr("Series"), this));
-    filters->addWidget(family_);
-    filters->addWidget(new QLabel(tr("Set"), this));
-    filters->addWidget(set_);
-    filters->addWidget(new QLabel(tr("Context"), this));
-    filters->addWidget(context_);
+    auto* filters = new FlowLayout();
+    filters->addLabelled(tr("Series"), family_);
+    filters->addLabelled(tr("Set"), set_);
+    filters->addLabelled(tr("Context"), context_);
     filters->addWidget(problemsOnly_);
     filters->addWidget(selectedOnly_);
-    filters->addStretch(1);
     filters->addWidget(search_);
 
     table_ = new QTableView(this);

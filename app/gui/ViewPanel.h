@@ -1,6 +1,9 @@
 #pragma once
 // Base of every view of the explorer window: a widget with an id (used for layouts, exports
 // and `scalex render --view`), a title, and the "Explain" text for the side pane.
+#include <QBoxLayout>
+#include <QEvent>
+#include <QGraphicsView>
 #include <QString>
 #include <QWidget>
 #include <functional>
@@ -60,9 +63,44 @@ protected:
         QWidget::showEvent(event);
         if (auto redraw = std::exchange(pendingRedraw_, {})) redraw();
     }
+    // Charts side by side in `row` are stacked instead when each would be narrower than
+    // `minWidth` (a projector at 1024 px with the side pane open): their legends and axis titles
+    // stay whole, and the view scrolls down rather than sideways.
+    void stackWhenNarrow(QBoxLayout* row, int minWidth = 480) {
+        stacked_.push_back({row, minWidth});
+        restack();
+    }
+    void resizeEvent(QResizeEvent* event) override {
+        QWidget::resizeEvent(event);
+        restack();
+    }
+    void changeEvent(QEvent* event) override {
+        QWidget::changeEvent(event);
+        if (event->type() == QEvent::FontChange) restack();
+    }
 
 private:
+    void restack() {
+        for (const auto& [row, minWidth] : stacked_) {
+            int shown = 0;
+            for (int i = 0; i < row->count(); ++i)
+                if (QWidget* w = row->itemAt(i)->widget(); w && !w->isHidden()) ++shown;
+            // `minWidth` is for the normal 10 pt font; larger fonts (presentation, zoom) need more.
+            const double scale = std::max(1.0, font().pointSizeF() / 10.0);
+            const auto direction = shown > 1 && width() < shown * minWidth * scale ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight;
+            if (row->direction() == direction) continue;
+            row->setDirection(direction);
+            // Stacked, each chart keeps a readable height (the view scrolls down).
+            for (int i = 0; i < row->count(); ++i)
+                if (auto* w = qobject_cast<QGraphicsView*>(row->itemAt(i)->widget())) {
+                    if (!w->property("scalexOwnMinHeight").isValid()) w->setProperty("scalexOwnMinHeight", w->minimumHeight());
+                    const int own = w->property("scalexOwnMinHeight").toInt();
+                    w->setMinimumHeight(direction == QBoxLayout::TopToBottom ? std::max(own, 420) : own);
+                }
+        }
+    }
     std::function<void()> pendingRedraw_;
+    std::vector<std::pair<QBoxLayout*, int>> stacked_;
 };
 
 }  // namespace scalex::gui

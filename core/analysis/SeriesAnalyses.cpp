@@ -230,6 +230,40 @@ std::optional<fit::PowerLaw> sharedMinimaLaw(const std::vector<const fit::IsoFlo
     return fit::fitPowerLaw(x, loss);
 }
 
+std::optional<BudgetProfile> profileAtBudget(const fit::IsoFlopResult& result, double budget, bool overTokens) {
+    if (!result.nOptLaw || !result.dOptLaw || !(budget > 0)) return std::nullopt;
+    std::vector<std::pair<double, const fit::IsoFlopProfile*>> fitted;  // by log10 of the mean compute
+    std::vector<double> flops, minLoss;
+    for (const auto& prof : result.profiles)
+        if (prof.fitted && prof.flopsMean > 0) {
+            fitted.push_back({std::log10(prof.flopsMean), &prof});
+            flops.push_back(prof.flopsMean);
+            minLoss.push_back(overTokens ? prof.lossAtDOpt : prof.lossAtNOpt);
+        }
+    if (fitted.size() < 2) return std::nullopt;
+    std::sort(fitted.begin(), fitted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    const double x = std::log10(budget);
+    auto curvature = [&](const fit::IsoFlopProfile* p) { return (overTokens ? p->inD : p->inN).a; };
+    double a = curvature(fitted.front().second);
+    if (x >= fitted.back().first) a = curvature(fitted.back().second);
+    else
+        for (std::size_t i = 0; i + 1 < fitted.size(); ++i)
+            if (x >= fitted[i].first && x < fitted[i + 1].first) {
+                const double t = (x - fitted[i].first) / (fitted[i + 1].first - fitted[i].first);
+                a = (1 - t) * curvature(fitted[i].second) + t * curvature(fitted[i + 1].second);
+            }
+    BudgetProfile out;
+    out.budget = budget;
+    out.nOpt = (*result.nOptLaw)(budget);
+    out.dOpt = (*result.dOptLaw)(budget);
+    const auto lossLaw = fit::fitPowerLaw(flops, minLoss);
+    if (!lossLaw) return std::nullopt;
+    out.lossAtOpt = (*lossLaw)(budget);
+    const double vertex = std::log10(overTokens ? out.dOpt : out.nOpt);
+    out.parabola = {a, -2 * a * vertex, a * vertex * vertex + out.lossAtOpt};
+    return out;
+}
+
 fit::BootstrapResult isoFlopIntervals(std::span<const fit::IsoFlopRun> runs, const fit::IsoFlopSettings& settings,
                                       std::span<const double> queryBudgets, const fit::BootstrapSettings& bootstrap) {
     if (runs.empty()) return {};
@@ -269,7 +303,7 @@ std::vector<SlopeAnalysis> slopeAnalyses(const data::RunTable& table, const Anal
     std::vector<SlopeAnalysis> out;
     for (const auto& g : seriesGroups(table, settings)) {
         auto sel = computeLossPoints(table, studySet(table, g.filter, data::ExperimentSet::TokenParam));
-        SlopeAnalysis a{g, {}, std::move(sel.points), std::move(sel.runs), {}};
+        SlopeAnalysis a{g, {}, std::move(sel.points), std::move(sel.runs), {}, {}};
         if (!settings.keepOutliers)
             a.outliers = leaveOutFlagged(fit::findSlopeOutliers(a.points, slopeSettings), a.points, a.runs);
         a.result = fit::fitOvertrainingSlopes(a.points, slopeSettings);

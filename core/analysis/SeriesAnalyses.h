@@ -105,6 +105,17 @@ RecountedLaw recountAtContext(const std::vector<RecountableProfile>& profiles, d
 // `results`. None with fewer than three minima.
 std::optional<fit::PowerLaw> sharedMinimaLaw(const std::vector<const fit::IsoFlopResult*>& results, bool overTokens);
 
+// The IsoFLOP profile at any budget H, from the fitted ones: its minimum from the power laws
+// N*(H), D*(H), the loss there from a power law of the profiles' minimum losses over their
+// compute, and the curvature interpolated in log H between the fitted profiles (held at the
+// nearest one outside them). The parabola is loss over log10 N (or log10 D for `overTokens`).
+// None without both laws or with fewer than two fitted profiles.
+struct BudgetProfile {
+    double budget = 0, nOpt = 0, dOpt = 0, lossAtOpt = 0;
+    fit::Parabola parabola;
+};
+std::optional<BudgetProfile> profileAtBudget(const fit::IsoFlopResult& result, double budget, bool overTokens);
+
 // ---- L(N,D) ---------------------------------------------------------------------------------
 
 struct LossSurfaceAnalysis {

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/analysis/RunSelection.h"
+#include "core/analysis/SeriesAnalyses.h"
 #include "core/fit/IsoFlop.h"
 #include "tests/unit/fit_test_support.h"
 
@@ -178,4 +179,36 @@ TEST(IsoFlop, WarnsAboutThinDownwardAndOutOfRangeProfiles) {
     EXPECT_TRUE(has("fewer than 2 budgets in the fit range: no power law"));
     EXPECT_TRUE(has("fewer than 3 budgets in the power law"));
     EXPECT_FALSE(fit.nOptLaw);
+}
+
+TEST(IsoFlop, ProfileAtAnyBudgetFollowsTheLawsAndTheFittedProfiles) {
+    SCALEX_REQUIRE_SHARED();
+    const auto fit = fitSet("llama_ctx8192", 5e18, 2e20);
+    ASSERT_TRUE(fit.nOptLaw && fit.dOptLaw);
+    // At a fitted budget: the law's optimum, that profile's curvature, and a loss near its minimum.
+    for (const auto& prof : fit.profiles) {
+        if (!prof.fitted) continue;
+        for (bool overTokens : {false, true}) {
+            const auto p = analysis::profileAtBudget(fit, prof.flopsMean, overTokens);
+            ASSERT_TRUE(p);
+            EXPECT_NEAR(p->nOpt / (*fit.nOptLaw)(prof.flopsMean), 1.0, 1e-12);
+            EXPECT_NEAR(p->dOpt / (*fit.dOptLaw)(prof.flopsMean), 1.0, 1e-12);
+            EXPECT_NEAR(p->parabola.a, (overTokens ? prof.inD : prof.inN).a, 1e-9 * std::abs(p->parabola.a));
+            EXPECT_NEAR(p->parabola.vertex(), std::log10(overTokens ? p->dOpt : p->nOpt), 1e-9);
+            EXPECT_NEAR(p->parabola(p->parabola.vertex()), p->lossAtOpt, 1e-12);
+            EXPECT_NEAR(p->lossAtOpt, overTokens ? prof.lossAtDOpt : prof.lossAtNOpt, 0.02) << prof.budget;
+        }
+    }
+    // Between budgets the optimum grows and the minimum loss falls; outside them the curvature is held.
+    const auto a = analysis::profileAtBudget(fit, 2e19, false), b = analysis::profileAtBudget(fit, 4e19, false);
+    ASSERT_TRUE(a && b);
+    EXPECT_GT(b->nOpt, a->nOpt);
+    EXPECT_LT(b->lossAtOpt, a->lossAtOpt);
+    const auto far = analysis::profileAtBudget(fit, 1e23, false), farther = analysis::profileAtBudget(fit, 1e24, false);
+    ASSERT_TRUE(far && farther);
+    EXPECT_DOUBLE_EQ(far->parabola.a, farther->parabola.a);
+    // Without laws there is nothing to place the profile by.
+    fit::IsoFlopResult none = fit;
+    none.nOptLaw.reset();
+    EXPECT_FALSE(analysis::profileAtBudget(none, 1e20, false));
 }

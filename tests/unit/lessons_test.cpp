@@ -4,6 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QComboBox>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStyleOptionComboBox>
+#include <QtCharts/QChart>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -220,4 +227,67 @@ TEST_F(Lessons, PresentationModeEnlargesFontsAndZoomScalesThem) {
     window->setPresentation(false);
     EXPECT_EQ(QApplication::font().pointSize(), normal);
     EXPECT_EQ(Theme::current().lineScale, 1.0);
+}
+
+namespace {
+// What a view cuts short at the window's present size: chart texts Qt Charts elided with "...",
+// combo boxes narrower than their text, and a page wider than its tab (a horizontal scroll).
+std::vector<std::string> cutShort(ViewPanel* panel) {
+    std::vector<std::string> out;
+    const std::string view = panel->viewId().toStdString();
+    for (QChart* chart : panel->charts()) {
+        if (!chart || !chart->isVisible()) continue;
+        std::vector<QGraphicsItem*> items{chart};
+        while (!items.empty()) {
+            QGraphicsItem* item = items.back();
+            items.pop_back();
+            for (QGraphicsItem* c : item->childItems()) items.push_back(c);
+            if (!item->isVisible()) continue;
+            QString text;
+            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) text = t->toPlainText();
+            else if (auto* s = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = s->text();
+            // A marker the view left out of the legend keeps an item with its empty label elided to "...".
+            if (text == QLatin1String("...")) continue;
+            if (text.endsWith(QLatin1String("...")) || text.endsWith(QChar(0x2026)))
+                out.push_back(view + ": chart '" + chart->title().toStdString() + "' (" + std::to_string(qRound(chart->size().width())) + "x" +
+                              std::to_string(qRound(chart->size().height())) + " px) shows '" + text.toStdString() + "'");
+        }
+    }
+    for (QComboBox* box : panel->findChildren<QComboBox*>()) {
+        if (!box->isVisibleTo(panel) || box->isEditable() || box->currentText().isEmpty()) continue;
+        QStyleOptionComboBox opt;
+        opt.initFrom(box);
+        opt.currentText = box->currentText();
+        const QRect field = box->style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, box);
+        if (box->fontMetrics().horizontalAdvance(box->currentText()) > field.width())
+            out.push_back(view + ": combo box '" + box->objectName().toStdString() + "' cuts '" + box->currentText().toStdString() + "'");
+    }
+    for (QWidget* w = panel->parentWidget(); w; w = w->parentWidget())
+        if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
+            if (scroll->horizontalScrollBar()->maximum() > 0)
+                out.push_back(view + ": scrolls sideways by " + std::to_string(scroll->horizontalScrollBar()->maximum()) + " px");
+            break;
+        }
+    return out;
+}
+}  // namespace
+
+TEST_F(Lessons, NoViewCutsTextShortOrScrollsSidewaysAt1024x768Or1280x800InEitherMode) {
+    for (QSize size : {QSize(1024, 768), QSize(1280, 800)})
+        for (bool presentation : {false, true}) {
+            window->setPresentation(presentation);
+            window->resize(size);
+            QApplication::processEvents();
+            for (ViewPanel* panel : window->panels()) {
+                ASSERT_TRUE(window->showView(panel->viewId()));
+                panel->computeNow();
+                for (int i = 0; i < 3; ++i) QApplication::processEvents();
+                // Axes a redraw replaced are deleted later: their items are gone from the screen already.
+                QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+                for (const std::string& problem : cutShort(panel))
+                    ADD_FAILURE() << size.width() << "x" << size.height() << (presentation ? ", presentation: " : ": ") << problem;
+            }
+        }
+    window->setPresentation(false);
+    window->resize(1280, 800);
 }
