@@ -50,7 +50,10 @@ Expected<LossCurves> loadLossCurves(const std::string& path) {
     if (!file.open(QIODevice::ReadOnly)) return LoadError{path, 0, "", "cannot open: " + file.errorString().toStdString()};
     if (file.size() > kDefaultMaxBytes)
         return LoadError{path, 0, "", "the file is larger than the " + std::to_string(kDefaultMaxBytes >> 20) + " MiB limit"};
-    const QByteArray bytes = file.readAll();
+    return parseLossCurves(file.readAll(), path);
+}
+
+Expected<LossCurves> parseLossCurves(const QByteArray& bytes, const std::string& path) {
     auto raw = readDelimited(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), path, ',');
     if (!raw) return raw.error();
     const auto& h = raw->header;
