@@ -33,7 +33,8 @@ struct LossCurves {
     const LossCurve* find(const std::string& runId) const;
 };
 
-// True when the header names the columns of a curves file (run_id and step).
+// True when the header names the columns of a curves file (run_id and step) and no parameter
+// count, model width or compute (which a run table of checkpoints has).
 bool looksLikeLossCurves(const std::vector<std::string>& header);
 
 // Reads a curves CSV. Unusable files give one LoadError naming file, line and column; a
