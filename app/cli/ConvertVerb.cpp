@@ -140,6 +140,10 @@ int verbConvert(const QStringList& args) {
         }
     } else {
         if (p.isSet("table")) throw UsageError("--table applies to .scalex input only");
+        if (const auto holds = data::dataFileKind(in); holds != data::DataFileKind::RunTable)
+            throw UsageError(("'" + in + "' holds " +
+                              (holds == data::DataFileKind::LossCurves ? "loss curves" : "inference measurements") +
+                              ", not runs: only a project (OUT.scalex) keeps them").toStdString());
         auto table = data::loadRunTable(in.toStdString());
         if (!table) throw UsageError(table.error().toString());
         project.title = QFileInfo(in).fileName().toStdString();

@@ -175,6 +175,12 @@ TEST(ConvertVerb, RunTablesCurvesAndMeasurementsMakeOneProjectThatCheckCounts) {
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_EQ(r.err.trimmed(), "scalex convert: " + bad + ", line 2, column 'step': expected a step number >= 0, got 'x'");
     EXPECT_FALSE(QFile::exists(dir.filePath("bad.scalex")));
+    // Curves alone make a project; as a run table they are refused, saying why.
+    ASSERT_EQ(runScalex({"convert", curves, dir.filePath("curves.scalex")}).exitCode, 0);
+    EXPECT_EQ(runScalex({"check", dir.filePath("curves.scalex"), "--json"}).json()["curve_sets"].toArray().size(), 1);
+    r = runScalex({"convert", curves, dir.filePath("curves.json")});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.err.trimmed(), "scalex convert: '" + curves + "' holds loss curves, not runs: only a project (OUT.scalex) keeps them");
 }
 
 // A run table of checkpoints has run_id and step columns too: it stays a run table.
