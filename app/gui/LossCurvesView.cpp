@@ -122,7 +122,8 @@ void LossCurvesView::redraw() {
                                "and runs on several rows) is drawn here, one curve per run, and so are the curves of a loss-curves "
                                "file (run_id, step, tokens, val_loss) opened with File › Open.")
                       : curves.empty()
-                          ? tr("%1 validation-loss points along %2 curves from %3 loss-curve sets, joined to the runs on run_id.")
+                          ? tr("%1 validation-loss points along %2 curves from %3 loss-curve files (a colour each). Over compute, a curve "
+                               "needs the run its run_id names, with its C and D, in the project.")
                                 .arg(checkpoints_)
                                 .arg(curves_)
                                 .arg(session_->curveSets().size())

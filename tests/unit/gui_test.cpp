@@ -313,6 +313,7 @@ TEST_F(Gui, SavedProjectKeepsItsLossCurvesAndMeasurements) {
     ASSERT_TRUE(window->showView("curves"));
     QApplication::processEvents();
     EXPECT_EQ(curves->curveCount(), curvesBefore + 2);
+    snapshot("curves-from-project");
     ASSERT_TRUE(inference->measurements());
     EXPECT_EQ(inference->measurements()->points.size(), 3u);
     EXPECT_EQ(inference->measurements()->models.size(), 2u);
