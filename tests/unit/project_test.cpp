@@ -431,6 +431,13 @@ TEST(Project, ProjectsWithoutCurvesOrMeasurementsAreVersion1AsBefore) {
     EXPECT_EQ(manifest.value("format_version").toInt(), 1);
     EXPECT_FALSE(manifest.contains("curves"));
     EXPECT_FALSE(manifest.contains("inference"));
+    // The corpus project holding both (made by tests/data/projects/make_corpus.py) loads.
+    auto sets = loadProject(sourcePath("tests/data/projects/with_sets.scalex"));
+    ASSERT_TRUE(sets) << sets.error().toString();
+    ASSERT_EQ(sets->curves.size(), 1u);
+    EXPECT_EQ(sets->curves[0].curves.pointCount(), 2u);
+    ASSERT_EQ(sets->inference.size(), 1u);
+    EXPECT_EQ(sets->inference[0].data.points.size(), 1u);
     // Projects written before curves and measurements were saved still load, with neither.
     for (const char* path : {"resources/example/example.scalex", "tests/data/projects/bad_row.scalex"}) {
         auto p = loadProject(sourcePath(path));
@@ -544,7 +551,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadProject{"row_count_mismatch.scalex", "/runs/runs.csv: holds 3 runs, the manifest says 5 (damaged?)"},
         BadProject{"bad_settings.scalex", "/settings.json, column 'common.huber_delta': expected a positive number"},
         BadProject{"bad_table_name.scalex",
-                   "/manifest.json, column 'tables[0].name': expected a run table name of letters, digits, '.', '_', '-'"}),
+                   "/manifest.json, column 'tables[0].name': expected a run table name of letters, digits, '.', '_', '-'"},
+        BadProject{"bad_curves_content.scalex", "/curves/c.csv, line 3, column 'step': expected a step number >= 0, got '-50'"},
+        BadProject{"bad_inference_content.scalex",
+                   "/inference/m.csv, line 2, column 'family': expected a family (llama2, llama3, llama, transformer, xlstm, "
+                   "mlstm), got 'gpt'"},
+        BadProject{"bad_curves_name.scalex",
+                   "/manifest.json, column 'curves[0].name': expected a loss-curve set name of letters, digits, '.', '_', '-'"}),
     [](const auto& info) {
         std::string n = info.param.file;
         return n.substr(0, n.find('.'));
