@@ -1,5 +1,7 @@
-// scalex check: loads a run table and reports what it holds and every row with a problem.
-// Exit 0 when at least one run is usable, 1 when none is, 2 when the file cannot be read.
+// scalex check: loads a run table and reports what it holds and every row with a problem; a
+// project also each of its run tables, loss-curve sets and inference-measurement sets.
+// Exit 0 when at least one run is usable (or a project holds curves or measurements), 1 when
+// none is, 2 when the file cannot be read.
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -8,6 +10,7 @@
 #include "app/cli/CliSupport.h"
 #include "app/cli/StudyInput.h"
 #include "app/cli/Verbs.h"
+#include "core/data/DataFileKind.h"
 #include "core/data/Series.h"
 #include "core/data/InferenceMeasurements.h"
 #include "core/data/LossCurves.h"
@@ -59,15 +62,67 @@ struct Tally {
 
 namespace {
 
-// The column names of a plain-text table's first line (empty for anything else).
-std::vector<std::string> headerOf(const QString& path) {
-    if (path.endsWith(QLatin1String(".gz")) || path.endsWith(QLatin1String(".json")) || path.endsWith(QLatin1String(".jsonl"))) return {};
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    const QByteArray line = f.readLine(64 * 1024).trimmed();
-    std::vector<std::string> header;
-    for (const QByteArray& cell : line.split(',')) header.push_back(cell.trimmed().toStdString());
-    return header;
+// What a project holds besides its merged runs: each run table, loss-curve set and inference set.
+struct ProjectParts {
+    QJsonArray tables, curves, inference;
+    QStringList lines;
+    bool anySet = false;
+};
+
+ProjectParts projectParts(const Project& project) {
+    ProjectParts out;
+    for (const auto& t : project.tables) {
+        int usable = 0;
+        for (const Run& r : t.table.runs) usable += r.included();
+        QJsonArray series;
+        QStringList labels;
+        for (const auto& name : seriesNames(t.table)) {
+            series.append(QString::fromStdString(name));
+            labels << QString::fromStdString(seriesLabel(name));
+        }
+        out.tables.append(QJsonObject{{"name", QString::fromStdString(t.name)},
+                                      {"rows", static_cast<qint64>(t.table.runs.size())},
+                                      {"usable", usable},
+                                      {"series", series}});
+        out.lines << QStringLiteral("run table %1: %2 rows, %3 usable, series: %4")
+                         .arg(QString::fromStdString(t.name))
+                         .arg(t.table.runs.size())
+                         .arg(usable)
+                         .arg(labels.join(", "));
+    }
+    for (const auto& c : project.curves) {
+        int withVal = 0;
+        for (const auto& curve : c.curves.curves) withVal += !std::isnan(curve.finalValLoss());
+        out.curves.append(QJsonObject{{"name", QString::fromStdString(c.name)},
+                                      {"source", QString::fromStdString(c.source)},
+                                      {"curves", static_cast<qint64>(c.curves.curves.size())},
+                                      {"points", static_cast<qint64>(c.curves.pointCount())},
+                                      {"runs_with_validation", withVal}});
+        out.lines << QStringLiteral("loss curves %1: %2 curves, %3 logged steps, %4 with a validation loss")
+                         .arg(QString::fromStdString(c.name))
+                         .arg(c.curves.curves.size())
+                         .arg(c.curves.pointCount())
+                         .arg(withVal);
+        out.anySet = out.anySet || c.curves.pointCount() > 0;
+    }
+    for (const auto& m : project.inference) {
+        int failed = 0, withArchitecture = 0;
+        for (const auto& point : m.data.points) failed += !point.ttftValid() || !point.stepValid();
+        for (const auto& model : m.data.models) withArchitecture += model.config.has_value();
+        out.inference.append(QJsonObject{{"name", QString::fromStdString(m.name)},
+                                         {"source", QString::fromStdString(m.source)},
+                                         {"measurements", static_cast<qint64>(m.data.points.size())},
+                                         {"models", static_cast<qint64>(m.data.models.size())},
+                                         {"models_with_architecture", withArchitecture},
+                                         {"failed_points", failed}});
+        out.lines << QStringLiteral("inference measurements %1: %2 measurements of %3 models, %4 failed")
+                         .arg(QString::fromStdString(m.name))
+                         .arg(m.data.points.size())
+                         .arg(m.data.models.size())
+                         .arg(failed);
+        out.anySet = out.anySet || !m.data.points.empty();
+    }
+    return out;
 }
 
 int checkCurves(const std::string& path, bool json) {
@@ -115,7 +170,8 @@ int verbCheck(const QStringList& args) {
     QCommandLineParser p;
     p.setApplicationDescription(
         "Load a run table (CSV, TSV, JSON, JSON Lines, optionally .gz) or a .scalex project and report how its columns "
-        "were read, its series, its runs and every row with a problem.\n"
+        "were read, its series, its runs and every row with a problem; a project also each run table, loss-curve set "
+        "and inference-measurement set it holds. Loss curves and inference measurements are recognised by their columns.\n"
         "Exit status: 0 usable, 1 no usable row, 2 the file cannot be read.");
     p.addHelpOption();
     p.addPositionalArgument("FILE", "The run table or project.");
@@ -156,10 +212,9 @@ int verbCheck(const QStringList& args) {
 
     const std::string path = files.first().toStdString();
     // Curves and inference measurements are the study's other CSVs: recognise them by header.
-    if (const std::vector<std::string> header = headerOf(files.first()); looksLikeLossCurves(header)) {
+    if (const DataFileKind kind = dataFileKind(files.first()); kind == DataFileKind::LossCurves) {
         return checkCurves(path, p.isSet("json"));
-    } else if (std::find(header.begin(), header.end(), "ttft_ms") != header.end() ||
-               std::find(header.begin(), header.end(), "measured_data__ttft") != header.end()) {
+    } else if (kind == DataFileKind::InferenceMeasurements) {
         return checkMeasurements(files.first(), p.isSet("json"));
     }
     const StudyInput study = loadStudy(files, p, options);
@@ -206,7 +261,8 @@ int verbCheck(const QStringList& args) {
         problemRows.append(QJsonObject{{"line", r.sourceLine}, {"run", who}, {"reasons", reasonsJson}});
     }
     const int rows = static_cast<int>(table.runs.size());
-    const bool ok = usable > 0;
+    const ProjectParts parts = study.project ? projectParts(*study.project) : ProjectParts{};
+    const bool ok = usable > 0 || parts.anySet;
 
     QJsonArray mappingJson;
     QStringList mappingText;
@@ -250,7 +306,7 @@ int verbCheck(const QStringList& args) {
     }());
 
     if (p.isSet("json")) {
-        printJson(QJsonObject{
+        QJsonObject report{
             {"file", QString::fromStdString(path)},
             {"kind", study.project ? "project" : "run_table"},
             {"rows", rows},
@@ -274,7 +330,13 @@ int verbCheck(const QStringList& args) {
             {"notes", notes},
             {"problems", problemRows},
             {"status", ok ? "usable" : "not usable"},
-        });
+        };
+        if (study.project) {
+            report["tables"] = parts.tables;
+            report["curve_sets"] = parts.curves;
+            report["inference_sets"] = parts.inference;
+        }
+        printJson(report);
         return ok ? kExitOk : kExitUnusable;
     }
     QString out = QStringLiteral("%1: %2 rows, %3 usable, %4 with problems, %5 in the analyses\n")
@@ -283,6 +345,7 @@ int verbCheck(const QStringList& args) {
                       .arg(usable)
                       .arg(problemRows.size())
                       .arg(inAnalyses);
+    if (!parts.lines.isEmpty()) out += parts.lines.join("\n") + "\n";
     if (!mappingText.isEmpty()) out += "columns: " + mappingText.join("; ") + "\n";
     out += "series (by " + byText + "): " + seriesText.join(", ") + "\n";
     out += "families: " + families.text() + "\n";

@@ -1,11 +1,15 @@
 // scalex convert IN OUT: run tables and projects between CSV, JSON and .scalex, chosen by the
-// file extensions. Output is written atomically (QSaveFile), so a failure leaves no half file.
+// file extensions; several inputs (run tables, loss curves, inference measurements, told apart
+// as `scalex check` does) make one project. Output is written atomically (QSaveFile), so a
+// failure leaves no half file.
 #include <QFileInfo>
 #include <QSaveFile>
 #include <cstring>
+#include <set>
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Verbs.h"
+#include "core/data/DataFileKind.h"
 #include "core/data/Export.h"
 #include "core/data/Project.h"
 #include "core/data/RunTableIo.h"
@@ -48,32 +52,61 @@ int verbConvert(const QStringList& args) {
     QCommandLineParser p;
     p.setApplicationDescription(
         "Convert between run tables (.csv, .tsv, .json, .jsonl, optionally .gz) and projects (.scalex), by extension.\n"
-        "Several inputs make one project with a run table each: scalex convert A.csv B.csv C.jsonl P.scalex.\n"
+        "Several inputs make one project: scalex convert A.csv B.csv C.jsonl P.scalex. Each input goes where it "
+        "belongs, told apart by its columns as check does: a run table, a loss-curve set (run_id and step columns) or "
+        "an inference-measurement set (ttft_ms or measured_data__ttft, with the df_dict files beside it).\n"
         "A project written as CSV or JSON holds the runs of all its tables (the dataset column tells them apart) "
         "unless --table picks one; JSON is an array of flat run objects (pandas.read_json reads it).");
     p.addHelpOption();
     p.addOptions({{"table", "Project input: only the run table of this name.", "name"}});
-    p.addPositionalArgument("IN", "Input file (several run tables for a project).");
+    p.addPositionalArgument("IN", "Input file (several for a project).");
     p.addPositionalArgument("OUT", "Output file: .csv, .json, .tex (LaTeX booktabs table) or .scalex.");
     if (!parseVerbArguments(p, args, true)) return kExitOk;
     const QStringList pos = p.positionalArguments();
-    if (pos.size() < 2) throw UsageError("expected two arguments: IN OUT (or several run tables IN... and a project OUT)");
+    if (pos.size() < 2) throw UsageError("expected two arguments: IN OUT (or several inputs IN... and a project OUT)");
     const QString out = pos.last();
-    if (pos.size() > 2) {
-        // Several run tables: one project, a table each, named after its file.
+    const bool oneSet = pos.size() == 2 && inputKind(pos[0]) == Kind::RunTable &&
+                        data::dataFileKind(pos[0]) != data::DataFileKind::RunTable && out.toLower().endsWith(".scalex");
+    if (pos.size() > 2 || oneSet) {
+        // Several inputs (or one set of curves or measurements): one project, each input a run
+        // table, a loss-curve set or an inference set, named after its file.
         if (!out.toLower().endsWith(".scalex")) throw UsageError("several inputs make a project: OUT must end in .scalex");
         if (p.isSet("table")) throw UsageError("--table applies to .scalex input only");
         data::Project project;
         QStringList names;
+        std::set<std::string> curveNames, inferenceNames;
+        auto unique = [](const std::string& name, auto taken) {
+            std::string u = name;
+            for (int i = 2; taken(u); ++i) u = name + "-" + std::to_string(i);
+            return u;
+        };
         for (const QString& in : pos.mid(0, pos.size() - 1)) {
             if (inputKind(in) != Kind::RunTable)
-                throw UsageError(("'" + in + "' is not a run table (expected .csv, .tsv, .json or .jsonl; projects are not merged)").toStdString());
+                throw UsageError(("'" + in + "' is not a run table, loss curves or inference measurements (expected .csv, .tsv, "
+                                  ".json or .jsonl; projects are not merged)").toStdString());
             if (QFileInfo(in).absoluteFilePath() == QFileInfo(out).absoluteFilePath()) throw UsageError("IN and OUT are the same file");
-            auto table = data::loadRunTable(in.toStdString());
-            if (!table) throw UsageError(table.error().toString());
-            std::string name = tableNameFor(in), unique = name;
-            for (int i = 2; project.table(unique); ++i) unique = name + "-" + std::to_string(i);
-            project.tables.push_back({unique, std::move(*table)});
+            const std::string name = tableNameFor(in);
+            switch (data::dataFileKind(in)) {
+                case data::DataFileKind::LossCurves: {
+                    auto set = data::loadProjectCurves(in, unique(name, [&](const std::string& n) { return curveNames.count(n) > 0; }));
+                    if (!set) throw UsageError(set.error().toString());
+                    curveNames.insert(set->name);
+                    project.curves.push_back(std::move(*set));
+                    break;
+                }
+                case data::DataFileKind::InferenceMeasurements: {
+                    auto set = data::loadProjectInference(in, unique(name, [&](const std::string& n) { return inferenceNames.count(n) > 0; }));
+                    if (!set) throw UsageError(set.error().toString());
+                    inferenceNames.insert(set->name);
+                    project.inference.push_back(std::move(*set));
+                    break;
+                }
+                default: {
+                    auto table = data::loadRunTable(in.toStdString());
+                    if (!table) throw UsageError(table.error().toString());
+                    project.tables.push_back({unique(name, [&](const std::string& n) { return project.table(n) != nullptr; }), std::move(*table)});
+                }
+            }
             names << QFileInfo(in).fileName();
         }
         project.title = names.join(", ").toStdString();
@@ -107,6 +140,10 @@ int verbConvert(const QStringList& args) {
         }
     } else {
         if (p.isSet("table")) throw UsageError("--table applies to .scalex input only");
+        if (const auto holds = data::dataFileKind(in); holds != data::DataFileKind::RunTable)
+            throw UsageError(("'" + in + "' holds " +
+                              (holds == data::DataFileKind::LossCurves ? "loss curves" : "inference measurements") +
+                              ", not runs: only a project (OUT.scalex) keeps them").toStdString());
         auto table = data::loadRunTable(in.toStdString());
         if (!table) throw UsageError(table.error().toString());
         project.title = QFileInfo(in).fileName().toStdString();

@@ -126,13 +126,42 @@ std::vector<QChart*> InferenceView::charts() const {
 }
 
 bool InferenceView::loadMeasurements(const QString& path, QString* error) {
-    auto loaded = data::loadInferenceMeasurements(path, error);
-    if (!loaded) return false;
-    for (const QString& f : data::siblingDfDictFiles(path))
-        if (!data::attachDfDictArchitectures(*loaded, f, error)) return false;
-    if (auto table = data::loadAppendixConfigs(QString::fromLatin1(kConfigs), error))
-        data::attachAppendixArchitectures(*loaded, *table, 128);  // the measured xLSTMs run chunk 128
-    data_ = std::move(*loaded);
+    auto set = data::loadProjectInference(path, QFileInfo(path).completeBaseName().toStdString());
+    if (!set) {
+        if (error) *error = QString::fromStdString(set.error().toString());
+        return false;
+    }
+    setMeasurements(set->data, QFileInfo(path).fileName());
+    emit measurementsLoaded(*set);
+    return true;
+}
+
+void InferenceView::showMeasurements(const data::ProjectInference* set) {
+    if (set) {
+        setMeasurements(set->data, QString::fromStdString(set->name));
+        return;
+    }
+    if (!data_) return;
+    data_.reset();
+    fits_.clear();
+    {
+        QSignalBlocker a(batch_), b(transformer_), c(xlstm_);
+        batch_->clear();
+        batch_->addItem(QStringLiteral("1"), 1.0);
+        transformer_->clear();
+        xlstm_->clear();
+        transformer_->addItem(tr("7B (roofline estimate)"));
+        xlstm_->addItem(tr("7B (roofline estimate)"));
+    }
+    status_->clear();
+    redraw();
+}
+
+void InferenceView::setMeasurements(data::InferenceData loaded, const QString& label) {
+    // Models the df_dict files leave without an architecture take the appendix's nearest one.
+    if (auto table = data::loadAppendixConfigs(QString::fromLatin1(kConfigs), nullptr))
+        data::attachAppendixArchitectures(loaded, *table, 128);  // the measured xLSTMs run chunk 128
+    data_ = std::move(loaded);
     {
         QSignalBlocker a(batch_), b(transformer_), c(xlstm_);
         std::set<double> batches;
@@ -150,9 +179,8 @@ bool InferenceView::loadMeasurements(const QString& path, QString* error) {
         batch_->setCurrentIndex(0);
     }
     refit();
-    status_->setText(tr("%1: %2 points of %3 models").arg(QFileInfo(path).fileName()).arg(data_->points.size()).arg(data_->models.size()));
+    status_->setText(tr("%1: %2 points of %3 models").arg(label).arg(data_->points.size()).arg(data_->models.size()));
     redraw();
-    return true;
 }
 
 const inference::StageFit* InferenceView::fitOf(const std::string& model, Stage stage) const {

@@ -10,6 +10,7 @@
 
 #include "app/gui/ViewPanel.h"
 #include "core/data/InferenceMeasurements.h"
+#include "core/data/Project.h"
 #include "core/inference/RuntimeFit.h"
 
 class QComboBox;
@@ -33,8 +34,11 @@ public:
     QChart* primaryChart() const override;
     std::vector<QChart*> charts() const override;
 
-    // Loads the study's measurement CSV (its df_dict files beside it give the architectures).
+    // Loads the study's measurement CSV (its df_dict files beside it give the architectures) and
+    // emits measurementsLoaded with the set, for the project to keep.
     bool loadMeasurements(const QString& path, QString* error);
+    // Shows a set of measurements (as a project holds them); nullptr: none, the roofline estimates.
+    void showMeasurements(const data::ProjectInference* set);
     const std::optional<data::InferenceData>& measurements() const { return data_; }
     // The fit of one model and stage (after loading).
     const inference::StageFit* fitOf(const std::string& model, inference::Stage stage) const;
@@ -43,7 +47,11 @@ public:
     // Draws the charts again (a changed theme, presentation mode or zoom).
     void refresh() { redraw(); }
 
+signals:
+    void measurementsLoaded(const data::ProjectInference& set);
+
 private:
+    void setMeasurements(data::InferenceData data, const QString& label);
     void refit();
     void redraw();
     void drawModel(PlotChart* chart, const std::string& model, accounting::Family family);

@@ -36,7 +36,7 @@ LossCurvesView::LossCurvesView(Session* session, QWidget* parent) : ViewPanel(pa
     layout->addWidget(view_, 1);
     layout->addWidget(summary_);
     connect(axis_, &QComboBox::currentIndexChanged, this, &LossCurvesView::redraw);
-    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged})
+    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::curvesChanged})
         connect(session_, signal, this, &LossCurvesView::redraw);
     redraw();
 }
@@ -83,16 +83,50 @@ void LossCurvesView::redraw() {
         const data::Run* last = c.last();
         ends.push_back({{overCompute ? last->flops : last->tokens, last->loss()}, session_->indexOf(last)});
     }
+    // The curve sets (curves files: one row per logged step, joined on run_id): the validation
+    // loss where logged, a colour per set, over compute where the joined run gives C per token.
+    std::map<std::string, const data::Run*> byRunId;
+    for (const auto& r : session_->runs().runs)
+        if (!r.runId.empty() && !r.intermediateCheckpoint) byRunId.emplace(r.runId, &r);
+    int setIndex = 0, fromSets = 0;
+    for (const auto& set : session_->curveSets()) {
+        const QColor colour = theme.series(set.name, static_cast<int>(session_->seriesNames().size()) + setIndex++);
+        bool named = false;
+        for (const auto& c : set.curves.curves) {
+            const auto joined = byRunId.find(c.runId);
+            const double flopsPerToken = joined != byRunId.end() && joined->second->flops > 0 && joined->second->tokens > 0
+                                             ? joined->second->flops / joined->second->tokens
+                                             : 0;
+            if (overCompute && !(flopsPerToken > 0)) continue;
+            std::vector<QPointF> line;
+            for (const auto& p : c.points)
+                if (p.tokens > 0 && p.valLoss > 0) line.push_back({overCompute ? p.tokens * flopsPerToken : p.tokens, p.valLoss});
+            if (line.empty()) continue;
+            ++fromSets;
+            checkpoints_ += static_cast<int>(line.size());
+            auto* s = chart_->addLine(QString::fromStdString(set.name), colour, line, 1.2);
+            if (named) PlotChart::hideFromLegend(chart_, s);
+            named = true;
+        }
+    }
+    curves_ += fromSets;
     chart_->fitRangesToData(0.05);
     if (!ends.empty()) {
         if (QScatterSeries* s = addRunPoints(chart_, session_, tr("runs (last checkpoint)"), theme.foreground, ends, 5))
             s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
         addSelectionRings(chart_, session_, ends);
     }
-    chart_->setTitle(curves.empty() ? tr("Loss curves") : curves_ == 1 ? tr("Loss curve of 1 run") : tr("Loss curves of %1 runs").arg(curves_));
-    summary_->setText(curves.empty()
+    chart_->setTitle(curves_ == 0 ? tr("Loss curves") : curves_ == 1 ? tr("Loss curve of 1 run") : tr("Loss curves of %1 runs").arg(curves_));
+    summary_->setText(curves_ == 0
                           ? tr("No loss curves: the runs in scope have one row each. A table of checkpoints (a step column "
-                               "and runs on several rows) is drawn here, one curve per run.")
+                               "and runs on several rows) is drawn here, one curve per run, and so are the curves of a loss-curves "
+                               "file (run_id, step, tokens, val_loss) opened with File › Open.")
+                      : curves.empty()
+                          ? tr("%1 validation-loss points along %2 curves from %3 loss-curve files (a colour each). Over compute, a curve "
+                               "needs the run its run_id names, with its C and D, in the project.")
+                                .arg(checkpoints_)
+                                .arg(curves_)
+                                .arg(session_->curveSets().size())
                           : tr("%1 checkpoints along %2 runs. Each curve is one training run%3; its last checkpoint (square) is "
                                "the run the other views use. A checkpoint's loss is not the loss of a run trained to that point: "
                                "runs whose learning rate decays to their own end reach lower.")

@@ -36,6 +36,7 @@
 #include "app/gui/RooflineView.h"
 #include "app/gui/RunsView.h"
 #include "app/gui/Session.h"
+#include "core/data/DataFileKind.h"
 #include "core/data/ProjectHistory.h"
 #include "core/data/RunTableIo.h"
 #include "app/gui/Theme.h"
@@ -75,7 +76,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPanel(new OptimalView(session_, this));
     addPanel(new FlopBreakdownView(this));
     addPanel(new RooflineView(this));
-    addPanel(new InferenceView(this));
+    auto* inference = new InferenceView(this);
+    addPanel(inference);
+    // Measurements loaded in the view belong to the project (saved with it); a project opened
+    // brings its own, or none.
+    connect(inference, &InferenceView::measurementsLoaded, this, [this](const data::ProjectInference& set) {
+        inferenceFromView_ = true;
+        session_->setInference(set);
+        inferenceFromView_ = false;
+    });
+    connect(session_, &Session::inferenceChanged, inference, [this, inference] {
+        if (inferenceFromView_) return;
+        inference->showMeasurements(session_->inferenceSets().empty() ? nullptr : &session_->inferenceSets().front());
+    });
 
     lessonPane_ = new LessonPane(this);
     lessonDock_ = new QDockWidget(tr("Lesson"), this);
@@ -199,7 +212,7 @@ void MainWindow::buildMenus() {
 
 void MainWindow::openFileDialog() {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open a project or a run table"), QString(),
+        this, tr("Open a project, a run table, loss curves or inference measurements"), QString(),
         tr("Projects and run tables (*.scalex *.csv *.tsv *.json *.jsonl *.csv.gz);;All files (*)"));
     if (!path.isEmpty()) openPath(path);
 }
@@ -324,7 +337,13 @@ void MainWindow::projectOpened(const QString& label) {
 }
 
 bool MainWindow::openPath(const QString& path, bool interactive) {
-    if (!path.endsWith(QLatin1String(".scalex"), Qt::CaseInsensitive)) return openRunTable(path, interactive);
+    if (!path.endsWith(QLatin1String(".scalex"), Qt::CaseInsensitive)) {
+        switch (data::dataFileKind(path)) {
+            case data::DataFileKind::LossCurves: return openLossCurves(path, interactive);
+            case data::DataFileKind::InferenceMeasurements: return openMeasurements(path, interactive);
+            default: return openRunTable(path, interactive);
+        }
+    }
     auto loaded = data::loadProject(path);
     if (!loaded) {
         reportError(tr("Could not open the project"), QString::fromStdString(loaded.error().toString()), interactive);
@@ -346,6 +365,33 @@ bool MainWindow::openRunTable(const QString& path, bool interactive) {
     const QString label = QFileInfo(path).fileName();
     session_->setRuns(std::move(*loaded), label);
     projectOpened(label);
+    return true;
+}
+
+bool MainWindow::openLossCurves(const QString& path, bool interactive) {
+    auto loaded = data::loadProjectCurves(path, QFileInfo(path).fileName().toStdString());
+    if (!loaded) {
+        reportError(tr("Could not open the loss curves"), QString::fromStdString(loaded.error().toString()), interactive);
+        return false;
+    }
+    const auto curves = loaded->curves.curves.size();
+    session_->addCurves(std::move(*loaded));
+    showView(QStringLiteral("curves"));
+    statusBar()->showMessage(tr("Added the loss curves of %1 runs from %2 (saved with the project)").arg(curves).arg(QFileInfo(path).fileName()), 8000);
+    return true;
+}
+
+bool MainWindow::openMeasurements(const QString& path, bool interactive) {
+    InferenceView* inference = nullptr;
+    for (ViewPanel* p : panels_)
+        if (auto* i = qobject_cast<InferenceView*>(p)) inference = i;
+    QString error;
+    if (!inference || !inference->loadMeasurements(path, &error)) {
+        reportError(tr("Could not open the inference measurements"), error, interactive);
+        return false;
+    }
+    showView(QStringLiteral("inference"));
+    statusBar()->showMessage(tr("Loaded the inference measurements of %1 (saved with the project)").arg(QFileInfo(path).fileName()), 8000);
     return true;
 }
 

@@ -53,8 +53,13 @@ public:
     // Loads a run table (CSV, TSV, JSON, JSON Lines, .csv.gz). On failure shows the error and
     // leaves the current data untouched; returns whether the file was opened.
     bool openRunTable(const QString& path, bool interactive = true);
-    // Opens a .scalex project or a run table by its name; the same error rules.
+    // Opens a .scalex project, a run table, loss curves or inference measurements (told apart by
+    // their columns as `scalex check` does); the same error rules.
     bool openPath(const QString& path, bool interactive = true);
+    // Adds a loss-curves file's curves to the project (the loss-curves view shows them).
+    bool openLossCurves(const QString& path, bool interactive = true);
+    // Loads inference measurements into the inference view and the project.
+    bool openMeasurements(const QString& path, bool interactive = true);
     bool openExample(bool interactive = true);
     // The shipped real study (datasets/gemstones).
     bool openGemstonesExample(bool interactive = true);
@@ -102,6 +107,7 @@ private:
     double zoom_ = 1.0;
 
     Session* session_ = nullptr;
+    bool inferenceFromView_ = false;
     QString lastError_;
     QTabWidget* views_ = nullptr;
     QTextBrowser* explain_ = nullptr;

@@ -87,6 +87,8 @@ void Session::setProject(data::Project project, const QString& path) {
     emit runsChanged();
     emit selectionChanged();
     emit surfaceChanged();
+    emit curvesChanged();
+    emit inferenceChanged();
 }
 
 std::optional<data::LoadError> Session::groupRunsBy(const std::vector<std::string>& columns) {
@@ -106,6 +108,27 @@ void Session::addRuns(data::RunTable runs, const QString& name) {
     project_.tables.push_back({unique, std::move(runs)});
     mergeTables();
     emit runsChanged();
+}
+
+void Session::addCurves(data::ProjectCurves curves) {
+    curves.name = tableNameFrom(QString::fromStdString(curves.name));
+    if (!data::validTableName(curves.name)) curves.name = "curves";
+    auto taken = [this](const std::string& name) {
+        return std::any_of(project_.curves.begin(), project_.curves.end(), [&](const auto& c) { return c.name == name; });
+    };
+    const std::string base = curves.name.empty() ? std::string("curves") : curves.name;
+    curves.name = base;
+    for (int i = 2; taken(curves.name); ++i) curves.name = base + "-" + std::to_string(i);
+    project_.curves.push_back(std::move(curves));
+    emit curvesChanged();
+}
+
+void Session::setInference(data::ProjectInference inference) {
+    inference.name = tableNameFrom(QString::fromStdString(inference.name));
+    if (!data::validTableName(inference.name)) inference.name = "inference";
+    project_.inference.clear();
+    project_.inference.push_back(std::move(inference));
+    emit inferenceChanged();
 }
 
 data::Project Session::project() const {

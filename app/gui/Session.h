@@ -43,6 +43,14 @@ public:
     std::optional<data::LoadError> groupRunsBy(const std::vector<std::string>& columns);
     // Appends a run table to the current project.
     void addRuns(data::RunTable runs, const QString& name);
+    // The project's loss-curve sets (saved in it as curves/<name>.csv) and its inference
+    // measurements (inference/<name>.csv; the inference view shows one set at a time).
+    const std::vector<data::ProjectCurves>& curveSets() const { return project_.curves; }
+    const std::vector<data::ProjectInference>& inferenceSets() const { return project_.inference; }
+    // Appends a curve set (its name made unique among the sets).
+    void addCurves(data::ProjectCurves curves);
+    // Replaces the measurements with this set.
+    void setInference(data::ProjectInference inference);
     // The current state as a project (tables with the user's include toggles, the settings).
     data::Project project() const;
     QString projectPath() const { return projectPath_; }
@@ -98,6 +106,8 @@ signals:
     void settingsChanged();
     void selectionChanged();
     void recipesChanged();
+    void curvesChanged();
+    void inferenceChanged();
 
 private:
     data::RunTable runs_;

@@ -19,9 +19,10 @@ using accounting::ModelConfig;
 
 namespace {
 
-// Thrown inside this file only; turned into the caller's error string.
+// Thrown inside this file only; turned into the caller's error string (what()) or LoadError.
 struct LoadFailure : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    LoadFailure(const std::string& text, LoadError e) : std::runtime_error(text), error(std::move(e)) {}
+    LoadError error;
 };
 
 // A strict reader for comma-separated files on the shared tokenizer (core/data/CsvReader.h;
@@ -36,7 +37,8 @@ struct StrictCsv {
     std::vector<Row> rows;
 
     [[noreturn]] void fail(int line, const QString& what) const {
-        throw LoadFailure(QStringLiteral("%1:%2: %3").arg(path).arg(line).arg(what).toStdString());
+        throw LoadFailure(QStringLiteral("%1:%2: %3").arg(path).arg(line).arg(what).toStdString(),
+                          LoadError{path.toStdString(), line, {}, what.toStdString()});
     }
     [[noreturn]] void fail(const Row& row, int column, const QString& what) const {
         throw LoadFailure(QStringLiteral("%1:%2:%3 (%4): %5")
@@ -45,7 +47,8 @@ struct StrictCsv {
                               .arg(column + 1)
                               .arg(header.value(column))
                               .arg(what)
-                              .toStdString());
+                              .toStdString(),
+                          LoadError{path.toStdString(), row.line, header.value(column).toStdString(), what.toStdString()});
     }
 
     int column(const QString& name) const { return static_cast<int>(header.indexOf(name)); }
@@ -90,13 +93,18 @@ struct StrictCsv {
     int headerLine = 0;
 };
 
-StrictCsv readStrictCsv(const QString& path) {
-    StrictCsv csv;
-    csv.path = path;
+QByteArray readFileBytes(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        throw LoadFailure(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()).toStdString());
-    QByteArray bytes = file.readAll();
+        throw LoadFailure(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()).toStdString(),
+                          LoadError{path.toStdString(), 0, {}, "cannot open: " + file.errorString().toStdString()});
+    return file.readAll();
+}
+
+// `path` names the bytes in errors.
+StrictCsv readStrictCsv(QByteArray bytes, const QString& path) {
+    StrictCsv csv;
+    csv.path = path;
     if (bytes.startsWith("\xEF\xBB\xBF")) bytes.remove(0, 3);
     // '#' lines are comments (the shipped tables carry their source there); blank them so the
     // tokenizer skips them and line numbers stay those of the file.
@@ -111,7 +119,7 @@ StrictCsv readStrictCsv(const QString& path) {
     }
     const auto table = readDelimited(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
                                      path.toStdString(), ',');
-    if (!table) throw LoadFailure(table.error().toString());
+    if (!table) throw LoadFailure(table.error().toString(), table.error());
     csv.headerLine = table->headerLine;
     for (const auto& h : table->header) csv.header << QString::fromStdString(h).trimmed();
     for (const auto& r : table->rows) {
@@ -293,7 +301,7 @@ InferenceModel* InferenceData::find(const std::string& model) {
 
 std::optional<InferenceData> loadInferenceMeasurements(const QString& path, QString* error) {
     try {
-        const StrictCsv csv = readStrictCsv(path);
+        const StrictCsv csv = readStrictCsv(readFileBytes(path), path);
         InferenceData data;
         data.source = path.toStdString();
         readMeasurements(csv, data);
@@ -305,9 +313,39 @@ std::optional<InferenceData> loadInferenceMeasurements(const QString& path, QStr
     }
 }
 
+Expected<InferenceData> parseInferenceMeasurements(const QByteArray& bytes, const std::string& file) {
+    try {
+        const StrictCsv csv = readStrictCsv(bytes, QString::fromStdString(file));
+        InferenceData data;
+        data.source = file;
+        readMeasurements(csv, data);
+        if (isDfDict(csv)) attachDfDict(csv, data);
+        return data;
+    } catch (const LoadFailure& e) {
+        return e.error;
+    }
+}
+
+std::optional<LoadError> attachDfDictArchitectures(InferenceData& data, const QByteArray& dfDict, const std::string& file) {
+    try {
+        const StrictCsv csv = readStrictCsv(dfDict, QString::fromStdString(file));
+        if (!isDfDict(csv)) csv.fail(csv.headerLine, "expected a df_dict header (column 'model__model_tag')");
+        attachDfDict(csv, data);
+        return std::nullopt;
+    } catch (const LoadFailure& e) {
+        return e.error;
+    }
+}
+
+bool looksLikeInferenceMeasurements(const std::vector<std::string>& header) {
+    for (const auto& h : header)
+        if (h == "ttft_ms" || h == "measured_data__ttft") return true;
+    return false;
+}
+
 bool attachDfDictArchitectures(InferenceData& data, const QString& dfDictPath, QString* error) {
     try {
-        const StrictCsv csv = readStrictCsv(dfDictPath);
+        const StrictCsv csv = readStrictCsv(readFileBytes(dfDictPath), dfDictPath);
         if (!isDfDict(csv)) csv.fail(csv.headerLine, "expected a df_dict header (column 'model__model_tag')");
         attachDfDict(csv, data);
         return true;
@@ -328,7 +366,7 @@ QStringList siblingDfDictFiles(const QString& resultsPath) {
 
 std::optional<std::vector<AppendixConfig>> loadAppendixConfigs(const QString& path, QString* error) {
     try {
-        const StrictCsv csv = readStrictCsv(path);
+        const StrictCsv csv = readStrictCsv(readFileBytes(path), path);
         const int cTable = csv.requiredColumn("source_table"), cFamily = csv.requiredColumn("family");
         const int cSet = csv.requiredColumn("experiment_set"), cParams = csv.requiredColumn("params_m");
         const int cD = csv.requiredColumn("d_model"), cFf = csv.requiredColumn("d_ff");
@@ -384,7 +422,7 @@ void attachAppendixArchitectures(InferenceData& data, const std::vector<Appendix
 
 std::optional<std::vector<inference::Accelerator>> loadAccelerators(const QString& path, QString* error) {
     try {
-        const StrictCsv csv = readStrictCsv(path);
+        const StrictCsv csv = readStrictCsv(readFileBytes(path), path);
         const int cName = csv.requiredColumn("name");
         const int cFlops = csv.requiredColumn("bf16_flops_per_s");
         const int cMem = csv.requiredColumn("memory_bandwidth_bytes_per_s");

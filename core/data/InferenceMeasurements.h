@@ -10,6 +10,7 @@
 //              (these also carry the architecture of each measured model).
 // A raw value of -1 marks a failed measurement of that column; such points are kept, marked,
 // and left out of fits. Errors name file, line, column and what was expected.
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "core/accounting/ModelConfig.h"
+#include "core/data/LoadError.h"
 #include "core/inference/Accelerator.h"
 
 namespace scalex::data {
@@ -62,6 +64,14 @@ struct InferenceData {
 // Loads a measurement file (results or df_dict format). On error returns nullopt and sets
 // *error to "FILE:LINE:COLUMN: what was expected". A df_dict file also sets the architectures.
 std::optional<InferenceData> loadInferenceMeasurements(const QString& path, QString* error);
+
+// The same from the bytes of a measurement file; `file` names them in errors and is the source.
+Expected<InferenceData> parseInferenceMeasurements(const QByteArray& bytes, const std::string& file);
+// attachDfDictArchitectures (below) from the bytes of a df_dict file; the error, or nullopt.
+std::optional<LoadError> attachDfDictArchitectures(InferenceData& data, const QByteArray& dfDict, const std::string& file);
+
+// True when the header names the timing column of either format (ttft_ms or measured_data__ttft).
+bool looksLikeInferenceMeasurements(const std::vector<std::string>& header);
 
 // Joins the architectures of a df_dict file onto `data` by model tag (models it does not list are
 // left alone). Returns false and sets *error on a bad file or a contradicting architecture.

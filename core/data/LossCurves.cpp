@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/data/ColumnMapping.h"
 #include "core/data/CsvReader.h"
 #include "core/data/RunTableIo.h"
 
@@ -41,6 +42,11 @@ const LossCurve* LossCurves::find(const std::string& runId) const {
 }
 
 bool looksLikeLossCurves(const std::vector<std::string>& header) {
+    // A run table of checkpoints (as writeRunTableCsv writes every table) has run_id and step too,
+    // but also says how large each model is.
+    for (const auto& column : header)
+        if (const auto field = fieldBySpelling(column); field == RunField::Params || field == RunField::DModel || field == RunField::Flops)
+            return false;
     return std::find(header.begin(), header.end(), "run_id") != header.end() &&
            std::find(header.begin(), header.end(), "step") != header.end();
 }
@@ -50,7 +56,10 @@ Expected<LossCurves> loadLossCurves(const std::string& path) {
     if (!file.open(QIODevice::ReadOnly)) return LoadError{path, 0, "", "cannot open: " + file.errorString().toStdString()};
     if (file.size() > kDefaultMaxBytes)
         return LoadError{path, 0, "", "the file is larger than the " + std::to_string(kDefaultMaxBytes >> 20) + " MiB limit"};
-    const QByteArray bytes = file.readAll();
+    return parseLossCurves(file.readAll(), path);
+}
+
+Expected<LossCurves> parseLossCurves(const QByteArray& bytes, const std::string& path) {
     auto raw = readDelimited(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), path, ',');
     if (!raw) return raw.error();
     const auto& h = raw->header;

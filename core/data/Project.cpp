@@ -29,6 +29,11 @@ const QString kRecipes = QStringLiteral("recipes.json");
 const QString kResults = QStringLiteral("results.json");
 
 QString tableFile(const std::string& name) { return QStringLiteral("runs/%1.csv").arg(QString::fromStdString(name)); }
+QString curvesFile(const std::string& name) { return QStringLiteral("curves/%1.csv").arg(QString::fromStdString(name)); }
+QString inferenceFile(const std::string& name) { return QStringLiteral("inference/%1.csv").arg(QString::fromStdString(name)); }
+QString dfDictFile(const std::string& name, std::size_t k) {
+    return QStringLiteral("inference/%1/df_dict_%2.csv").arg(QString::fromStdString(name)).arg(k + 1);
+}
 
 QByteArray jsonBytes(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonDocument::Indented); }
 
@@ -69,6 +74,51 @@ std::optional<std::string> unsafeEntryName(const QString& name) {
     return std::nullopt;
 }
 
+Expected<ProjectCurves> makeProjectCurves(std::string name, QByteArray csv, const std::string& file) {
+    auto curves = parseLossCurves(csv, file);
+    if (!curves) return curves.error();
+    return ProjectCurves{std::move(name), file, std::move(csv), std::move(*curves)};
+}
+
+Expected<ProjectInference> makeProjectInference(std::string name, QByteArray csv, std::vector<QByteArray> dfDicts,
+                                                const std::string& file) {
+    auto data = parseInferenceMeasurements(csv, file);
+    if (!data) return data.error();
+    for (std::size_t k = 0; k < dfDicts.size(); ++k)
+        if (auto e = attachDfDictArchitectures(*data, dfDicts[k], file + " (df_dict " + std::to_string(k + 1) + ")")) return *e;
+    return ProjectInference{std::move(name), file, std::move(csv), std::move(dfDicts), std::move(*data)};
+}
+
+namespace {
+Expected<QByteArray> readWhole(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return whole(path.toStdString(), "cannot open: " + file.errorString().toStdString());
+    if (file.size() > kDefaultMaxBytes)
+        return whole(path.toStdString(), "the file is larger than the " + std::to_string(kDefaultMaxBytes >> 20) + " MiB limit");
+    return file.readAll();
+}
+}  // namespace
+
+Expected<ProjectCurves> loadProjectCurves(const QString& path, std::string name) {
+    auto bytes = readWhole(path);
+    if (!bytes) return bytes.error();
+    return makeProjectCurves(std::move(name), std::move(*bytes), path.toStdString());
+}
+
+Expected<ProjectInference> loadProjectInference(const QString& path, std::string name) {
+    auto bytes = readWhole(path);
+    if (!bytes) return bytes.error();
+    auto set = makeProjectInference(std::move(name), std::move(*bytes), {}, path.toStdString());
+    if (!set) return set.error();
+    for (const QString& f : siblingDfDictFiles(path)) {
+        auto dfDict = readWhole(f);
+        if (!dfDict) return dfDict.error();
+        if (auto e = attachDfDictArchitectures(set->data, *dfDict, f.toStdString())) return *e;
+        set->dfDicts.push_back(std::move(*dfDict));
+    }
+    return set;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Writing
 
@@ -79,6 +129,18 @@ Expected<QByteArray> writeProject(const Project& project) {
             return whole("project", "run table name '" + t.name + "' is not usable as a file name (letters, digits, '.', '_', '-')");
         if (!names.insert(t.name).second) return whole("project", "two run tables are named '" + t.name + "'");
     }
+    names.clear();
+    for (const auto& c : project.curves) {
+        if (!validTableName(c.name))
+            return whole("project", "loss-curve set name '" + c.name + "' is not usable as a file name (letters, digits, '.', '_', '-')");
+        if (!names.insert(c.name).second) return whole("project", "two loss-curve sets are named '" + c.name + "'");
+    }
+    names.clear();
+    for (const auto& m : project.inference) {
+        if (!validTableName(m.name))
+            return whole("project", "inference set name '" + m.name + "' is not usable as a file name (letters, digits, '.', '_', '-')");
+        if (!names.insert(m.name).second) return whole("project", "two inference sets are named '" + m.name + "'");
+    }
 
     QJsonArray tables;
     for (const auto& t : project.tables)
@@ -86,18 +148,50 @@ Expected<QByteArray> writeProject(const Project& project) {
                                   {"file", tableFile(t.name)},
                                   {"rows", static_cast<qint64>(t.table.runs.size())},
                                   {"source", QString::fromStdString(t.table.source)}});
+    // Version 2 only where it matters: older Scalex refuses such a project instead of dropping its
+    // curves and measurements on the next save, and every other project keeps its bytes.
+    const bool sets = !project.curves.empty() || !project.inference.empty();
     QJsonObject manifest{{"format", QLatin1String(kProjectFormatName)},
-                         {"format_version", kProjectFormatVersion},
+                         {"format_version", sets ? 2 : 1},
                          {"title", QString::fromStdString(project.title)},
                          {"tables", tables},
                          {"settings", kSettings},
                          {"recipes", kRecipes},
                          {"results", kResults}};
     if (project.generated) manifest["generated"] = *project.generated;
+    if (!project.curves.empty()) {
+        QJsonArray curves;
+        for (const auto& c : project.curves)
+            curves.append(QJsonObject{{"name", QString::fromStdString(c.name)},
+                                      {"file", curvesFile(c.name)},
+                                      {"curves", static_cast<qint64>(c.curves.curves.size())},
+                                      {"points", static_cast<qint64>(c.curves.pointCount())},
+                                      {"source", QString::fromStdString(c.source)}});
+        manifest["curves"] = curves;
+    }
+    if (!project.inference.empty()) {
+        QJsonArray inference;
+        for (const auto& m : project.inference) {
+            QJsonArray dfDicts;
+            for (std::size_t k = 0; k < m.dfDicts.size(); ++k) dfDicts.append(dfDictFile(m.name, k));
+            inference.append(QJsonObject{{"name", QString::fromStdString(m.name)},
+                                         {"file", inferenceFile(m.name)},
+                                         {"df_dicts", dfDicts},
+                                         {"measurements", static_cast<qint64>(m.data.points.size())},
+                                         {"models", static_cast<qint64>(m.data.models.size())},
+                                         {"source", QString::fromStdString(m.source)}});
+        }
+        manifest["inference"] = inference;
+    }
 
     std::vector<std::pair<QString, QByteArray>> entries;
     entries.emplace_back(kManifest, jsonBytes(manifest));
     for (const auto& t : project.tables) entries.emplace_back(tableFile(t.name), writeRunTableCsv(t.table));
+    for (const auto& c : project.curves) entries.emplace_back(curvesFile(c.name), c.csv);
+    for (const auto& m : project.inference) {
+        entries.emplace_back(inferenceFile(m.name), m.csv);
+        for (std::size_t k = 0; k < m.dfDicts.size(); ++k) entries.emplace_back(dfDictFile(m.name, k), m.dfDicts[k]);
+    }
     entries.emplace_back(kSettings, jsonBytes(project.settings.toJson()));
     entries.emplace_back(kRecipes, jsonBytes(recipesToJson(project.recipes)));
     entries.emplace_back(kResults, jsonBytes(project.results));
@@ -303,6 +397,9 @@ private:
             p.tables.push_back({name, std::move(*runs)});
         }
 
+        if (auto e = readCurves(m, p)) return *e;
+        if (auto e = readInference(m, p)) return *e;
+
         auto settings = optionalObject(kSettings);
         if (!settings) return settings.error();
         auto parsedSettings = ProjectSettings::fromJson(*settings, where(kSettings));
@@ -317,6 +414,92 @@ private:
         if (!results) return results.error();
         p.results = *results;
         return p;
+    }
+
+    // An optional array of sets in the manifest: each element an object with a usable, unique name
+    // and the file its name gives, present in the archive. Calls `read(i, object, name, entry)`.
+    template <class Read>
+    std::optional<LoadError> readSets(const QJsonObject& m, const char* key, const char* what,
+                                      QString (*fileOf)(const std::string&), Read read) {
+        const std::string file = where(kManifest);
+        if (!m.contains(QLatin1String(key))) return std::nullopt;
+        if (!m.value(QLatin1String(key)).isArray()) return LoadError{file, 0, key, std::string("expected an array of ") + what + " sets"};
+        std::set<std::string> names;
+        const QJsonArray sets = m.value(QLatin1String(key)).toArray();
+        for (int i = 0; i < sets.size(); ++i) {
+            const std::string field = std::string(key) + "[" + std::to_string(i) + "]";
+            const QJsonObject o = sets[i].toObject();
+            const std::string name = o.value("name").toString().toStdString();
+            if (!sets[i].isObject() || !validTableName(name))
+                return LoadError{file, 0, field + ".name", std::string("expected a ") + what + " set name of letters, digits, '.', '_', '-'"};
+            if (!names.insert(name).second) return LoadError{file, 0, field + ".name", std::string(what) + " set '" + name + "' is listed twice"};
+            const QString entry = fileOf(name);
+            if (o.value("file").toString() != entry) return LoadError{file, 0, field + ".file", "expected \"" + entry.toStdString() + "\""};
+            if (auto e = read(field, o, name, entry)) return e;
+        }
+        return std::nullopt;
+    }
+
+    Expected<QByteArray> listedEntry(const QString& entry) {
+        if (!entries_.count(entry))
+            return whole(name_, "the manifest lists " + entry.toStdString() + ", which is missing from the archive");
+        return inflate(entry);
+    }
+
+    // A count the manifest gives for a set must be what its file holds.
+    std::optional<LoadError> sameCount(const QJsonObject& o, const char* key, std::size_t found, const QString& entry) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isDouble() && static_cast<std::size_t>(v.toDouble()) != found)
+            return whole(where(entry), "holds " + std::to_string(found) + " " + key + ", the manifest says " +
+                                           std::to_string(static_cast<std::int64_t>(v.toDouble())) + " (damaged?)");
+        return std::nullopt;
+    }
+
+    std::optional<LoadError> readCurves(const QJsonObject& m, Project& p) {
+        return readSets(m, "curves", "loss-curve", &curvesFile,
+                        [&](const std::string&, const QJsonObject& o, const std::string& name, const QString& entry) -> std::optional<LoadError> {
+                            auto bytes = listedEntry(entry);
+                            if (!bytes) return bytes.error();
+                            auto set = makeProjectCurves(name, std::move(*bytes), where(entry));
+                            if (!set) return set.error();
+                            if (auto e = sameCount(o, "curves", set->curves.curves.size(), entry)) return e;
+                            if (auto e = sameCount(o, "points", set->curves.pointCount(), entry)) return e;
+                            set->source = o.value("source").toString().toStdString();
+                            set->curves.source = set->source;
+                            p.curves.push_back(std::move(*set));
+                            return std::nullopt;
+                        });
+    }
+
+    std::optional<LoadError> readInference(const QJsonObject& m, Project& p) {
+        return readSets(m, "inference", "inference", &inferenceFile,
+                        [&](const std::string& field, const QJsonObject& o, const std::string& name, const QString& entry) -> std::optional<LoadError> {
+                            const QJsonValue listed = o.value("df_dicts");
+                            if (!listed.isUndefined() && !listed.isArray())
+                                return LoadError{where(kManifest), 0, field + ".df_dicts", "expected an array of df_dict files"};
+                            const QJsonArray files = listed.toArray();
+                            auto bytes = listedEntry(entry);
+                            if (!bytes) return bytes.error();
+                            auto data = parseInferenceMeasurements(*bytes, where(entry));
+                            if (!data) return data.error();
+                            ProjectInference set{name, o.value("source").toString().toStdString(), std::move(*bytes), {}, {}};
+                            for (int k = 0; k < files.size(); ++k) {
+                                const QString dfEntry = dfDictFile(name, static_cast<std::size_t>(k));
+                                if (files[k].toString() != dfEntry)
+                                    return LoadError{where(kManifest), 0, field + ".df_dicts[" + std::to_string(k) + "]",
+                                                     "expected \"" + dfEntry.toStdString() + "\""};
+                                auto dfDict = listedEntry(dfEntry);
+                                if (!dfDict) return dfDict.error();
+                                if (auto e = attachDfDictArchitectures(*data, *dfDict, where(dfEntry))) return e;
+                                set.dfDicts.push_back(std::move(*dfDict));
+                            }
+                            if (auto e = sameCount(o, "measurements", data->points.size(), entry)) return e;
+                            if (auto e = sameCount(o, "models", data->models.size(), entry)) return e;
+                            data->source = set.source;
+                            set.data = std::move(*data);
+                            p.inference.push_back(std::move(set));
+                            return std::nullopt;
+                        });
     }
 
     QByteArray bytes_;

@@ -2,9 +2,17 @@
 // A Scalex project (`.scalex`): a zip holding
 //   manifest.json   format name and version, title, the list of run tables, generator info
 //   runs/<name>.csv one CSV per run table (writeRunTableCsv / parseRunTable)
+//   curves/<name>.csv    loss curves (LossCurves.h), the file's bytes as read
+//   inference/<name>.csv inference measurements (InferenceMeasurements.h), the file's bytes as
+//                        read, and inference/<name>/df_dict_<k>.csv the df_dict files that gave
+//                        their architectures
 //   settings.json   ProjectSettings: every analysis and view
 //   recipes.json    figure recipes
 //   results.json    fitted results
+// Curves and measurements are kept as the bytes they were read from (validated by parsing them)
+// and parsed again on loading: both readers keep only part of a file (the df_dict format has
+// dozens of columns), and the bytes lose nothing. A project holding them is format version 2;
+// one without them is written as version 1, byte for byte as before.
 // Loading returns a project or one LoadError and never touches the caller's current project.
 // The reader refuses entries that leave their folder and inflates under size limits.
 #include <QByteArray>
@@ -16,19 +24,49 @@
 #include <vector>
 
 #include "core/data/FigureRecipe.h"
+#include "core/data/InferenceMeasurements.h"
 #include "core/data/LoadError.h"
+#include "core/data/LossCurves.h"
 #include "core/data/ProjectSettings.h"
 #include "core/data/RunTable.h"
 
 namespace scalex::data {
 
-inline constexpr int kProjectFormatVersion = 1;
+// The newest version this Scalex writes and reads; 1 (run tables only) still loads and is what a
+// project without curves or inference measurements is written as.
+inline constexpr int kProjectFormatVersion = 2;
 inline constexpr const char* kProjectFormatName = "scalex-project";
 
 struct ProjectTable {
     std::string name;  // unique in the project; letters, digits, '.', '_', '-' (the file runs/<name>.csv)
     RunTable table;
 };
+
+// A loss-curve set: the curves file's bytes and what they parse to.
+struct ProjectCurves {
+    std::string name;  // unique among the curve sets; as a table name (the file curves/<name>.csv)
+    std::string source;  // the file it was read from, as the user named it
+    QByteArray csv;
+    LossCurves curves;
+};
+
+// An inference-measurement set: the measurement file's bytes, the df_dict files whose
+// architectures were joined onto it, and what they parse to.
+struct ProjectInference {
+    std::string name;  // unique among the inference sets; as a table name (inference/<name>.csv)
+    std::string source;
+    QByteArray csv;
+    std::vector<QByteArray> dfDicts;
+    InferenceData data;
+};
+
+// Parses and validates the bytes of a set; `file` names them in errors.
+Expected<ProjectCurves> makeProjectCurves(std::string name, QByteArray csv, const std::string& file);
+Expected<ProjectInference> makeProjectInference(std::string name, QByteArray csv, std::vector<QByteArray> dfDicts,
+                                                const std::string& file);
+// Reads a curves file, or a measurement file with the df_dict files beside it (siblingDfDictFiles).
+Expected<ProjectCurves> loadProjectCurves(const QString& path, std::string name);
+Expected<ProjectInference> loadProjectInference(const QString& path, std::string name);
 
 struct Project {
     std::string title;
@@ -39,6 +77,8 @@ struct Project {
     ProjectSettings settings;
     FigureRecipes recipes;  // by name (FigureRecipe.h)
     QJsonObject results;  // analysis name -> fitted result
+    std::vector<ProjectCurves> curves;
+    std::vector<ProjectInference> inference;
 
     const ProjectTable* table(const std::string& name) const;
     // The runs of every table, in table order, as one table.

@@ -1,6 +1,6 @@
 // libFuzzer target for the project reader (core/data/Project): any bytes given as a .scalex
 // file must give a project or one clear error, never a crash, hang or unbounded allocation,
-// and whatever loads must save and load again with the same tables and runs.
+// and whatever loads must save and load again with the same tables and runs, curves and measurements.
 //
 // Run it (clang; from the repository root, as run_table_fuzz.cpp describes):
 //   CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DSCALEX_BUILD_FUZZ=ON -DSCALEX_SANITIZE=ON \
@@ -42,6 +42,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::size_t i = 0; i < back->tables.size(); ++i)
         if (back->tables[i].table.runs.size() != project->tables[i].table.runs.size()) {
             std::fprintf(stderr, "round trip lost runs of table %s\n", back->tables[i].name.c_str());
+            std::abort();
+        }
+    // Curves and measurements are kept as their bytes: the same bytes come back.
+    if (back->curves.size() != project->curves.size() || back->inference.size() != project->inference.size()) {
+        std::fprintf(stderr, "round trip lost curve or inference sets\n");
+        std::abort();
+    }
+    for (std::size_t i = 0; i < back->curves.size(); ++i)
+        if (back->curves[i].csv != project->curves[i].csv) {
+            std::fprintf(stderr, "round trip changed curves %s\n", back->curves[i].name.c_str());
+            std::abort();
+        }
+    for (std::size_t i = 0; i < back->inference.size(); ++i)
+        if (back->inference[i].csv != project->inference[i].csv || back->inference[i].dfDicts != project->inference[i].dfDicts) {
+            std::fprintf(stderr, "round trip changed measurements %s\n", back->inference[i].name.c_str());
             std::abort();
         }
     return 0;

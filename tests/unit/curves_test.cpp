@@ -1,5 +1,6 @@
 // Loss curves (the study's curves_*.csv) load, join the run tables on run_id, and end at the
-// runs' final validation loss; bad curve files name the line and column.
+// runs' final validation loss; bad curve files name the line and column; curves files are told
+// apart from run tables and inference measurements.
 #include <gtest/gtest.h>
 
 #include <QDir>
@@ -7,6 +8,7 @@
 #include <QTemporaryDir>
 #include <cmath>
 
+#include "core/data/DataFileKind.h"
 #include "core/data/LossCurves.h"
 #include "core/data/RunTableIo.h"
 #include "tests/support/TestData.h"
@@ -64,4 +66,20 @@ TEST(LossCurves, BadFilesNameLineAndColumn) {
     EXPECT_EQ(r->curves.size(), 2u);
     EXPECT_EQ(r->find("x")->points.size(), 2u);
     EXPECT_TRUE(std::isnan(r->find("x")->finalValLoss())) << "no validation logged";
+}
+
+// Files are told apart by their columns: the study's curves and measurements, and a run table
+// of checkpoints (run_id and step too, with model sizes) that stays a run table.
+TEST(DataFileKind, CurvesMeasurementsAndRunTablesAreToldApartByTheirColumns) {
+    EXPECT_EQ(dataFileKind(scalex::test::sourcePath("datasets/example/generated-isoflop.csv")), DataFileKind::RunTable);
+    EXPECT_EQ(dataFileKind(scalex::test::sourcePath("resources/example/example.scalex")), DataFileKind::Project);
+    SCALEX_REQUIRE_SHARED();
+    const QString dir = scalex::test::sharedPath("data/xlstm/");
+    for (const QString& name : QDir(dir).entryList({"*.csv"})) {
+        SCOPED_TRACE(name.toStdString());
+        const DataFileKind kind = dataFileKind(dir + name);
+        if (name.startsWith("curves_")) EXPECT_EQ(kind, DataFileKind::LossCurves);
+        else if (name.startsWith("inference_")) EXPECT_EQ(kind, DataFileKind::InferenceMeasurements);
+        else EXPECT_EQ(kind, DataFileKind::RunTable);
+    }
 }

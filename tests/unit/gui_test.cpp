@@ -256,6 +256,79 @@ TEST_F(Gui, SavedProjectReopensWithTheSameRunsAndToggles) {
     EXPECT_EQ(s->projectPath(), QFileInfo(path).absoluteFilePath());
 }
 
+// Loss curves and inference measurements opened in the window are saved with the project, and
+// opening the project brings them back to the loss-curves and inference views.
+TEST_F(Gui, SavedProjectKeepsItsLossCurvesAndMeasurements) {
+    QTemporaryDir dir;
+    auto write = [&](const QString& name, const QByteArray& text) {
+        QFile f(dir.filePath(name));
+        EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(text);
+        return dir.filePath(name);
+    };
+    const QString curvesFile = write("curves_small.csv",
+                                     "run_id,step,tokens,train_loss,val_loss,lr\n"
+                                     "a,0,,10.5,,0\n"
+                                     "a,1000,2000000000,3.5,3.4,0.0003\n"
+                                     "a,2000,4000000000,3.25,3.2,0.0003\n"
+                                     "b,1000,2000000000,3.6,3.5,0.0003\n"
+                                     "b,2000,4000000000,3.375,3.3,0.0003\n");
+    const QString benchFile = write("bench.csv",
+                                    "model,family,batchsize,prefill,num_params,ttft_ms,steptime_ms,failed\n"
+                                    "llama2_160m,llama2,1,128,162000000,5.5,10.25,False\n"
+                                    "llama2_160m,llama2,1,256,162000000,-1,-1,True\n"
+                                    "xlstm_160m,xlstm,1,128,165000000,6.5,9.75,False\n");
+    Session* s = window->session();
+    auto* curves = view<LossCurvesView>();
+    auto* inference = view<InferenceView>();
+    ASSERT_TRUE(curves && inference);
+    const std::size_t runs = s->runs().runs.size();
+    const int curvesBefore = curves->curveCount();
+
+    ASSERT_TRUE(window->openPath(curvesFile, false)) << window->lastError().toStdString();
+    QApplication::processEvents();
+    EXPECT_EQ(s->runs().runs.size(), runs) << "the runs stay";
+    ASSERT_EQ(s->curveSets().size(), 1u);
+    EXPECT_EQ(s->curveSets()[0].name, "curves_small");
+    EXPECT_EQ(curves->curveCount(), curvesBefore + 2);
+    ASSERT_TRUE(window->openPath(benchFile, false)) << window->lastError().toStdString();
+    ASSERT_TRUE(inference->measurements());
+    EXPECT_EQ(inference->measurements()->points.size(), 3u);
+    ASSERT_EQ(s->inferenceSets().size(), 1u);
+
+    const QString path = dir.filePath("with_sets.scalex");
+    ASSERT_TRUE(window->saveProject(path, false)) << window->lastError().toStdString();
+    ASSERT_TRUE(window->openExample(false));
+    ASSERT_TRUE(window->showView("curves"));  // a hidden view redraws when shown
+    QApplication::processEvents();
+    EXPECT_TRUE(s->curveSets().empty());
+    EXPECT_FALSE(inference->measurements()) << "another project, no measurements";
+    EXPECT_EQ(curves->curveCount(), curvesBefore);
+
+    ASSERT_TRUE(window->openPath(path, false)) << window->lastError().toStdString();
+    QApplication::processEvents();
+    EXPECT_EQ(s->runs().runs.size(), runs);
+    ASSERT_EQ(s->curveSets().size(), 1u);
+    EXPECT_EQ(s->curveSets()[0].curves.pointCount(), 5u);
+    ASSERT_TRUE(window->showView("curves"));
+    QApplication::processEvents();
+    EXPECT_EQ(curves->curveCount(), curvesBefore + 2);
+    snapshot("curves-from-project");
+    ASSERT_TRUE(inference->measurements());
+    EXPECT_EQ(inference->measurements()->points.size(), 3u);
+    EXPECT_EQ(inference->measurements()->models.size(), 2u);
+    // Saving the reopened project again gives the same bytes.
+    const QString again = dir.filePath("again.scalex");
+    ASSERT_TRUE(window->saveProject(again, false)) << window->lastError().toStdString();
+    EXPECT_TRUE(scalex::test::fileBytes(path) == scalex::test::fileBytes(again));
+
+    // A curves file that cannot be read: the error names it, and the project's curves stay.
+    const QString bad = write("curves_bad.csv", "run_id,step,val_loss\na,x,3\n");
+    EXPECT_FALSE(window->openPath(bad, false));
+    EXPECT_TRUE(window->lastError().contains("curves_bad.csv, line 2, column 'step'")) << window->lastError().toStdString();
+    EXPECT_EQ(s->curveSets().size(), 1u);
+}
+
 TEST_F(Gui, CalculatorReproducesThePapersComputeOptimalTable) {
     auto* optimal = view<OptimalView>();
     ASSERT_NE(optimal, nullptr);

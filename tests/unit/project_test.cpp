@@ -1,4 +1,4 @@
-// Projects (.scalex): round trips, atomic saving, the corpus of bad projects, zip-bomb limits,
+// Projects (.scalex): round trips (with loss curves and inference measurements), atomic saving, the corpus of bad projects, zip-bomb limits,
 // recent files and last session; table exports (CSV, LaTeX, JSON records).
 #include <QBuffer>
 #include <QDir>
@@ -279,6 +279,220 @@ TEST(Project, SaveIsAtomicAndLeavesNoTemporaryFile) {
     EXPECT_FALSE(QFile::exists(bad));
 }
 
+namespace {
+
+// Two runs of curves (validation every other step, as the study logs it) and three measurements.
+const QByteArray kCurvesCsv =
+    "run_id,step,tokens,train_loss,val_loss,lr\n"
+    "r1,0,,10.5,,0\n"
+    "r1,50,409600,8.25,,0.0003\n"
+    "r1,100,819200,6.125,5.9,0.0003\n"
+    "r2,0,,10.75,,\n"
+    "r2,100,819200,6.5,6.0078125,1e-05\n";
+const QByteArray kInferenceCsv =
+    "model,family,batchsize,prefill,num_params,ttft_ms,steptime_ms,failed\n"
+    "llama2_160m,llama2,1,128,162000000,5.5,10.25,False\n"
+    "llama2_160m,llama2,1,256,162000000,-1,-1,True\n"
+    "xlstm_160m,xlstm,1,128,165000000,6.5,9.75,False\n";
+
+Project projectWithSets() {
+    Project p = richProject();
+    auto curves = makeProjectCurves("curves_a", kCurvesCsv, "curves_a.csv");
+    EXPECT_TRUE(curves) << curves.error().toString();
+    auto inference = makeProjectInference("bench", kInferenceCsv, {}, "bench.csv");
+    EXPECT_TRUE(inference) << inference.error().toString();
+    p.curves.push_back(std::move(*curves));
+    p.inference.push_back(std::move(*inference));
+    return p;
+}
+
+QJsonObject manifestOf(const QByteArray& project) {
+    QByteArray bytes = project;
+    QBuffer buffer(&bytes);
+    QuaZip zip(&buffer);
+    EXPECT_TRUE(zip.open(QuaZip::mdUnzip));
+    EXPECT_TRUE(zip.setCurrentFile("manifest.json"));
+    QuaZipFile file(&zip);
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly));
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+bool samePoint(const CurvePoint& a, const CurvePoint& b) {
+    return sameNumber(a.step, b.step) && sameNumber(a.tokens, b.tokens) && sameNumber(a.trainLoss, b.trainLoss) &&
+           sameNumber(a.valLoss, b.valLoss) && sameNumber(a.lr, b.lr);
+}
+
+void expectSameCurves(const LossCurves& a, const LossCurves& b) {
+    ASSERT_EQ(a.curves.size(), b.curves.size());
+    for (std::size_t i = 0; i < a.curves.size(); ++i) {
+        EXPECT_EQ(a.curves[i].runId, b.curves[i].runId);
+        ASSERT_EQ(a.curves[i].points.size(), b.curves[i].points.size());
+        for (std::size_t k = 0; k < a.curves[i].points.size(); ++k)
+            EXPECT_TRUE(samePoint(a.curves[i].points[k], b.curves[i].points[k])) << a.curves[i].runId << " point " << k;
+    }
+}
+
+void expectSameMeasurements(const InferenceData& a, const InferenceData& b) {
+    ASSERT_EQ(a.points.size(), b.points.size());
+    for (std::size_t i = 0; i < a.points.size(); ++i) {
+        const auto &x = a.points[i], &y = b.points[i];
+        EXPECT_EQ(x.model, y.model);
+        EXPECT_EQ(x.familyTag, y.familyTag);
+        EXPECT_EQ(x.batch, y.batch);
+        EXPECT_EQ(x.prefill, y.prefill);
+        EXPECT_EQ(x.ttftMs, y.ttftMs);
+        EXPECT_EQ(x.stepMs, y.stepMs);
+        EXPECT_EQ(x.failedFlag, y.failedFlag);
+        EXPECT_EQ(x.line, y.line);
+    }
+    ASSERT_EQ(a.models.size(), b.models.size());
+    for (std::size_t i = 0; i < a.models.size(); ++i) {
+        EXPECT_EQ(a.models[i].model, b.models[i].model);
+        EXPECT_EQ(a.models[i].numParams, b.models[i].numParams);
+        EXPECT_EQ(a.models[i].config.has_value(), b.models[i].config.has_value());
+        if (a.models[i].config && b.models[i].config) EXPECT_TRUE(*a.models[i].config == *b.models[i].config);
+    }
+}
+
+}  // namespace
+
+TEST(Project, CurvesAndInferenceSetsRoundTripLosslesslyAndDeterministically) {
+    const Project original = projectWithSets();
+    ASSERT_EQ(original.curves.size(), 1u);
+    ASSERT_EQ(original.inference.size(), 1u);
+    auto bytes = writeProject(original);
+    ASSERT_TRUE(bytes) << bytes.error().toString();
+    auto same = writeProject(projectWithSets());
+    ASSERT_TRUE(same);
+    EXPECT_TRUE(*bytes == *same) << "the same project gives the same bytes";
+    const QJsonObject manifest = manifestOf(*bytes);
+    EXPECT_EQ(manifest.value("format_version").toInt(), 2);
+    EXPECT_EQ(manifest.value("curves")[0]["file"].toString(), "curves/curves_a.csv");
+    EXPECT_EQ(manifest.value("curves")[0]["curves"].toInt(), 2);
+    EXPECT_EQ(manifest.value("curves")[0]["points"].toInt(), 5);
+    EXPECT_EQ(manifest.value("inference")[0]["file"].toString(), "inference/bench.csv");
+    EXPECT_EQ(manifest.value("inference")[0]["measurements"].toInt(), 3);
+    EXPECT_EQ(manifest.value("inference")[0]["models"].toInt(), 2);
+
+    auto back = readProject(*bytes, "sets.scalex");
+    ASSERT_TRUE(back) << back.error().toString();
+    ASSERT_EQ(back->curves.size(), 1u);
+    ASSERT_EQ(back->inference.size(), 1u);
+    EXPECT_EQ(back->curves[0].name, "curves_a");
+    EXPECT_EQ(back->curves[0].source, "curves_a.csv");
+    EXPECT_EQ(back->curves[0].csv, kCurvesCsv);
+    expectSameCurves(original.curves[0].curves, back->curves[0].curves);
+    // Not logged stays not logged.
+    EXPECT_TRUE(std::isnan(back->curves[0].curves.curves[0].points[0].tokens));
+    EXPECT_TRUE(std::isnan(back->curves[0].curves.curves[0].points[1].valLoss));
+    EXPECT_EQ(back->curves[0].curves.curves[1].finalValLoss(), 6.0078125);
+    EXPECT_EQ(back->inference[0].name, "bench");
+    EXPECT_EQ(back->inference[0].csv, kInferenceCsv);
+    expectSameMeasurements(original.inference[0].data, back->inference[0].data);
+    EXPECT_FALSE(back->inference[0].data.points[1].ttftValid());
+    ASSERT_EQ(back->tables.size(), original.tables.size());
+    EXPECT_EQ(back->settings, original.settings);
+    // After one load (which fills the run tables' derived columns) saving and loading is a fixed point.
+    auto again = writeProject(*back);
+    ASSERT_TRUE(again);
+    auto third = readProject(*again, "again.scalex");
+    ASSERT_TRUE(third);
+    auto fourth = writeProject(*third);
+    ASSERT_TRUE(fourth);
+    EXPECT_TRUE(*fourth == *again);
+}
+
+TEST(Project, StudyMeasurementsKeepTheirDfDictArchitecturesThroughAProject) {
+    SCALEX_REQUIRE_SHARED();
+    auto set = loadProjectInference(scalex::test::sharedPath("data/xlstm/inference_results.csv"), "inference_results");
+    ASSERT_TRUE(set) << set.error().toString();
+    EXPECT_EQ(set->dfDicts.size(), 2u) << "the llama2 and xlstm df_dict files beside it";
+    EXPECT_EQ(set->data.points.size(), 2340u);
+    int withArchitecture = 0;
+    for (const auto& m : set->data.models) withArchitecture += m.config.has_value();
+    EXPECT_GT(withArchitecture, 0);
+    Project p;
+    p.title = "inference";
+    p.inference.push_back(*set);
+    auto bytes = writeProject(p);
+    ASSERT_TRUE(bytes) << bytes.error().toString();
+    auto back = readProject(*bytes, "inference.scalex");
+    ASSERT_TRUE(back) << back.error().toString();
+    ASSERT_EQ(back->inference.size(), 1u);
+    EXPECT_EQ(back->inference[0].dfDicts, set->dfDicts);
+    expectSameMeasurements(set->data, back->inference[0].data);
+    EXPECT_EQ(back->inference[0].data.source, scalex::test::sharedPath("data/xlstm/inference_results.csv").toStdString());
+}
+
+TEST(Project, ProjectsWithoutCurvesOrMeasurementsAreVersion1AsBefore) {
+    auto bytes = writeProject(richProject());
+    ASSERT_TRUE(bytes);
+    const QJsonObject manifest = manifestOf(*bytes);
+    EXPECT_EQ(manifest.value("format_version").toInt(), 1);
+    EXPECT_FALSE(manifest.contains("curves"));
+    EXPECT_FALSE(manifest.contains("inference"));
+    // The corpus project holding both (made by tests/data/projects/make_corpus.py) loads.
+    auto sets = loadProject(sourcePath("tests/data/projects/with_sets.scalex"));
+    ASSERT_TRUE(sets) << sets.error().toString();
+    ASSERT_EQ(sets->curves.size(), 1u);
+    EXPECT_EQ(sets->curves[0].curves.pointCount(), 2u);
+    ASSERT_EQ(sets->inference.size(), 1u);
+    EXPECT_EQ(sets->inference[0].data.points.size(), 1u);
+    // Projects written before curves and measurements were saved still load, with neither.
+    for (const char* path : {"resources/example/example.scalex", "tests/data/projects/bad_row.scalex"}) {
+        auto p = loadProject(sourcePath(path));
+        ASSERT_TRUE(p) << path << ": " << p.error().toString();
+        EXPECT_FALSE(p->tables.empty());
+        EXPECT_TRUE(p->curves.empty());
+        EXPECT_TRUE(p->inference.empty());
+    }
+}
+
+TEST(Project, BadCurvesOrMeasurementEntriesNameTheEntryLineAndColumn) {
+    auto bytes = writeProject(projectWithSets());
+    ASSERT_TRUE(bytes);
+    auto p = readProject(withEntry(*bytes, "curves/curves_a.csv", "run_id,step,val_loss\nr1,0,\nr1,abc,3.5\n"), "hostile.scalex");
+    ASSERT_FALSE(p);
+    EXPECT_EQ(p.error().toString(), "hostile.scalex/curves/curves_a.csv, line 3, column 'step': expected a step number >= 0, got 'abc'");
+    p = readProject(withEntry(*bytes, "curves/curves_a.csv", "run_id,step,val_loss\nr1,0,nope\n"), "hostile.scalex");
+    ASSERT_FALSE(p);
+    EXPECT_EQ(p.error().toString(), "hostile.scalex/curves/curves_a.csv, line 2, column 'val_loss': expected a number, got 'nope'");
+    p = readProject(withEntry(*bytes, "inference/bench.csv",
+                              "model,family,batchsize,prefill,ttft_ms,steptime_ms\nx,llama2,1,128,5.5,10\nx,llama2,0,128,5.5,10\n"),
+                    "hostile.scalex");
+    ASSERT_FALSE(p);
+    EXPECT_EQ(p.error().toString(), "hostile.scalex/inference/bench.csv, line 3, column 'batchsize': expected a whole number >= 1, got '0'");
+    // Counts in the manifest that the file does not hold: damaged.
+    p = readProject(withEntry(*bytes, "curves/curves_a.csv", "run_id,step\nr1,0\n"), "hostile.scalex");
+    ASSERT_FALSE(p);
+    EXPECT_EQ(p.error().toString(), "hostile.scalex/curves/curves_a.csv: holds 1 curves, the manifest says 2 (damaged?)");
+    // A set name that would leave its folder, and a listed file that is missing.
+    QJsonObject manifest = manifestOf(*bytes);
+    QJsonArray curves = manifest["curves"].toArray();
+    QJsonObject set = curves[0].toObject();
+    set["name"] = "../../evil";
+    set["file"] = "curves/../../evil.csv";
+    curves[0] = set;
+    manifest["curves"] = curves;
+    p = readProject(withEntry(*bytes, "manifest.json", QJsonDocument(manifest).toJson()), "hostile.scalex");
+    ASSERT_FALSE(p);
+    EXPECT_EQ(p.error().toString(),
+              "hostile.scalex/manifest.json, column 'curves[0].name': expected a loss-curve set name of letters, digits, '.', '_', '-'");
+    set["name"] = "other";
+    set["file"] = "curves/other.csv";
+    curves[0] = set;
+    manifest["curves"] = curves;
+    p = readProject(withEntry(*bytes, "manifest.json", QJsonDocument(manifest).toJson()), "hostile.scalex");
+    ASSERT_FALSE(p);
+    EXPECT_EQ(p.error().toString(), "hostile.scalex: the manifest lists curves/other.csv, which is missing from the archive");
+    // A set name unusable as a file name is refused on writing too.
+    Project bad = projectWithSets();
+    bad.curves[0].name = "a/b";
+    auto written = writeProject(bad);
+    ASSERT_FALSE(written);
+    EXPECT_EQ(written.error().message, "loss-curve set name 'a/b' is not usable as a file name (letters, digits, '.', '_', '-')");
+}
+
 TEST(Project, InvalidTableNamesAreRefusedOnWrite) {
     Project p;
     p.tables.push_back({"../escape", {}});
@@ -325,7 +539,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadProject{"manifest_not_json.scalex", "/manifest.json, line 3: not valid JSON: unterminated object at offset 55"},
         BadProject{"manifest_not_object.scalex", "/manifest.json: expected a JSON object"},
         BadProject{"future_version.scalex",
-                   "/manifest.json, column 'format_version': format version 99 is newer than this Scalex reads (1); open it "
+                   "/manifest.json, column 'format_version': format version 99 is newer than this Scalex reads (2); open it "
                    "with a newer Scalex"},
         BadProject{"wrong_format.scalex",
                    "/manifest.json, column 'format': not a Scalex project manifest (expected \"format\": \"scalex-project\")"},
@@ -337,7 +551,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadProject{"row_count_mismatch.scalex", "/runs/runs.csv: holds 3 runs, the manifest says 5 (damaged?)"},
         BadProject{"bad_settings.scalex", "/settings.json, column 'common.huber_delta': expected a positive number"},
         BadProject{"bad_table_name.scalex",
-                   "/manifest.json, column 'tables[0].name': expected a run table name of letters, digits, '.', '_', '-'"}),
+                   "/manifest.json, column 'tables[0].name': expected a run table name of letters, digits, '.', '_', '-'"},
+        BadProject{"bad_curves_content.scalex", "/curves/c.csv, line 3, column 'step': expected a step number >= 0, got '-50'"},
+        BadProject{"bad_inference_content.scalex",
+                   "/inference/m.csv, line 2, column 'family': expected a family (llama2, llama3, llama, transformer, xlstm, "
+                   "mlstm), got 'gpt'"},
+        BadProject{"bad_curves_name.scalex",
+                   "/manifest.json, column 'curves[0].name': expected a loss-curve set name of letters, digits, '.', '_', '-'"}),
     [](const auto& info) {
         std::string n = info.param.file;
         return n.substr(0, n.find('.'));

@@ -55,3 +55,22 @@ write_zip("missing_table.scalex", [e for e in good_entries() if e[0] != "runs/ru
 write_zip("row_count_mismatch.scalex", [("manifest.json", manifest(tables=[{"name": "runs", "file": "runs/runs.csv", "rows": 5, "source": "corpus"}]))] + good_entries()[1:])
 write_zip("bad_settings.scalex", good_entries()[:2] + [("settings.json", json.dumps({"common": {"huber_delta": -1}}))] + good_entries()[3:])
 write_zip("bad_table_name.scalex", [("manifest.json", manifest(tables=[{"name": "../x", "file": "runs/../x.csv", "rows": 3}]))] + good_entries()[1:])
+# Loss curves and inference measurements (format version 2): a curves entry whose content is
+# bad, a measurement entry whose content is bad, and a curve-set name that leaves its folder.
+CURVES = "run_id,step,tokens,train_loss,val_loss,lr\nr1,0,,10.5,,0\nr1,100,819200,6.1,5.9,0.0003\n"
+INFERENCE = ("model,family,batchsize,prefill,num_params,ttft_ms,steptime_ms,failed\n"
+             "llama2_160m,llama2,1,128,162000000,5.5,10.25,False\n")
+def sets_manifest(curves_name="c", inference_name="m"):
+    return manifest(format_version=2,
+                    curves=[{"name": curves_name, "file": "curves/%s.csv" % curves_name, "curves": 1, "points": 2}],
+                    inference=[{"name": inference_name, "file": "inference/%s.csv" % inference_name, "df_dicts": [],
+                                "measurements": 1, "models": 1}])
+def sets_entries(curves=CURVES, inference=INFERENCE):
+    return ([("manifest.json", sets_manifest())] + good_entries()[1:2] +
+            [("curves/c.csv", curves), ("inference/m.csv", inference)] + good_entries()[2:])
+write_zip("with_sets.scalex", sets_entries())
+write_zip("bad_curves_content.scalex", sets_entries(curves="run_id,step,val_loss\nr1,0,3.5\nr1,-50,3.4\n"))
+write_zip("bad_inference_content.scalex",
+          sets_entries(inference="model,family,batchsize,prefill,ttft_ms,steptime_ms\nx,gpt,1,128,5.5,10\n"))
+write_zip("bad_curves_name.scalex",
+          [("manifest.json", sets_manifest(curves_name="../c"))] + sets_entries()[1:])
