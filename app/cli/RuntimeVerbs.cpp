@@ -677,17 +677,19 @@ int verbPredict(const QStringList& args) {
     if (sub == "runtime") return predictRuntime(rest);
     if (sub == "max-model") return predictMaxModel(rest);
     if (sub == "crossover") return predictCrossover(rest);
-    if (sub.isEmpty()) usage("missing sub-verb (expected runtime, max-model or crossover)");
+    if (sub == "optimal") return predictOptimal(rest);
+    if (sub.isEmpty()) usage("missing sub-verb (expected runtime, max-model, crossover or optimal)");
     if (sub == "--help" || sub == "-h" || sub == "help") {
         printText(QStringLiteral(
-            "Usage: scalex predict <runtime|max-model|crossover> [options]\n"
+            "Usage: scalex predict <runtime|max-model|crossover|optimal> [options]\n"
             "  runtime    TTFT, step time, throughput and memory of one configuration\n"
             "  max-model  the largest configuration that meets a TTFT or step-time budget\n"
             "  crossover  the context length at which xLSTM's advantage reaches a factor\n"
+            "  optimal    compute-optimal N*, D* by both methods; the lifetime optimum with inference\n"
             "`scalex predict <sub-verb> --help` lists the options.\n"));
         return kExitOk;
     }
-    usage("unknown sub-verb '" + sub + "' (expected runtime, max-model or crossover)");
+    usage("unknown sub-verb '" + sub + "' (expected runtime, max-model, crossover or optimal)");
 }
 
 }  // namespace scalex::cli

@@ -31,6 +31,8 @@ int verbFit(const QStringList& args);
 void ensureBuiltinResources();
 int verbBench(const QStringList& args);
 int verbPredict(const QStringList& args);
+// `scalex predict optimal` (OptimalVerb.cpp).
+int predictOptimal(const QStringList& args);
 int verbCheck(const QStringList& args);
 // `scalex fit runtime ...`: args[0] is "runtime" (the fit verb dispatches its sub-verb here).
 int runFitRuntime(const QStringList& args);

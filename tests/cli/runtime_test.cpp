@@ -92,8 +92,8 @@ TEST(PredictVerb, BadInputIsOneLineAndExit2) {
         QString message;
     };
     const Case cases[] = {
-        {{"predict"}, "scalex predict: missing sub-verb (expected runtime, max-model or crossover)"},
-        {{"predict", "latency"}, "scalex predict: unknown sub-verb 'latency' (expected runtime, max-model or crossover)"},
+        {{"predict"}, "scalex predict: missing sub-verb (expected runtime, max-model, crossover or optimal)"},
+        {{"predict", "latency"}, "scalex predict: unknown sub-verb 'latency' (expected runtime, max-model, crossover or optimal)"},
         {QStringList{"predict", "runtime"} + kXlstm7b + QStringList{"--accelerator", "TPU"},
          "scalex predict: --accelerator: 'TPU' is neither V100, A100, H100, B200 nor an existing file"},
         {QStringList{"predict", "runtime"} + kXlstm7b + QStringList{"--alpha-eff-fraction", "1.5"},
@@ -196,4 +196,43 @@ TEST(FitRuntimeVerb, BadDataNamesFileLineColumn) {
     const auto r = runScalex({"fit", "runtime", "--data", path, "--json"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_EQ(r.err.trimmed(), "scalex fit: --data: " + path + ":2:7 (steptime_ms): expected a number, got 'x'");
+}
+
+TEST(PredictVerb, OptimalByBothMethodsWithTheLifetimeOptimum) {
+    // The numbers of the Compute-optimal view at 1e22 FLOPs and T = 8192: the IsoFLOP laws put the
+    // Transformer at 10.3B and xLSTM at 13.0B, the paper's surfaces both near 6.8B.
+    const auto r = runScalex({"predict", "optimal", "--budget", "1e22", "--inference-tokens", "1e13", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonArray families = r.json()["families"].toArray();
+    ASSERT_EQ(families.size(), 2);
+    for (const auto& v : families) {
+        const QJsonObject f = v.toObject();
+        const bool xlstm = f["family"].toString() == "xlstm";
+        EXPECT_NEAR(f["laws"].toObject()["params"].toDouble() / 1e9, xlstm ? 13.0 : 10.3, 0.1);
+        EXPECT_NEAR(f["surface"].toObject()["params"].toDouble() / 1e9, xlstm ? 6.86 : 6.79, 0.01);
+        EXPECT_NEAR(f["surface"].toObject()["budget"].toDouble(), 1e22, 1e13);
+        const QJsonObject c = f["comparison"].toObject();
+        EXPECT_GT(c["law_exponent"].toDouble(), c["surface_exponent"].toDouble());
+        EXPECT_LT(c["agree_at_budget"].toDouble(), 1e22);
+        const QJsonObject l = f["lifetime"].toObject();
+        EXPECT_LT(l["params"].toDouble(), f["surface"].toObject()["params"].toDouble());
+        EXPECT_GT(l["saving"].toDouble(), 0.0);
+        EXPECT_LT(l["total_compute"].toDouble(), l["compute_optimal_total"].toDouble());
+    }
+    // The laws at a model size give the paper's appendix table: a 1B Transformer at 1.78e20 FLOPs on 22.8B tokens.
+    const auto size = runScalex({"predict", "optimal", "--params", "1e9", "--method", "laws", "--json"});
+    ASSERT_EQ(size.exitCode, 0) << size.err.toStdString();
+    const QJsonObject t = size.json()["families"].toArray()[0].toObject()["laws"].toObject();
+    EXPECT_NEAR(t["budget"].toDouble() / 1.78e20, 1.0, 0.05);
+    EXPECT_NEAR(t["tokens"].toDouble() / 22.8e9, 1.0, 0.05);
+    // What cannot be answered is named.
+    const auto noLaws = runScalex({"predict", "optimal", "--budget", "1e22", "--context", "32768", "--method", "laws"});
+    EXPECT_EQ(noLaws.exitCode, 2);
+    EXPECT_TRUE(noLaws.err.contains("none at T = 32768")) << noLaws.err.toStdString();
+    const auto two = runScalex({"predict", "optimal", "--budget", "1e22", "--params", "1e9"});
+    EXPECT_EQ(two.exitCode, 2);
+    EXPECT_TRUE(two.err.contains("exactly one of --budget, --params and --loss")) << two.err.toStdString();
+    const auto floor = runScalex({"predict", "optimal", "--loss", "1.0"});
+    EXPECT_EQ(floor.exitCode, 2);
+    EXPECT_TRUE(floor.err.contains("cannot reach a loss of 1.0")) << floor.err.toStdString();
 }
