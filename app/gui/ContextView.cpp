@@ -212,7 +212,7 @@ void ContextView::recompute() {
                 const double H = 1e18 * std::pow(10.0, i * 0.25);
                 line.push_back({H, law.coefN * std::pow(H, law.exponentN)});
             }
-            PlotChart::hideFromLegend(lawChart_, lawChart_->addLine(tr("%1 (study's fit)").arg(name), color.darker(130), line, 1.5, Qt::DotLine));
+            PlotChart::hideFromLegend(lawChart_, lawChart_->addLine(tr("%1 (paper's IsoFLOP law at T)").arg(name), color.darker(130), line, 1.5, Qt::DotLine));
             studyFit = true;
         }
         // N* at H0 over every context of the slider.
@@ -239,7 +239,10 @@ void ContextView::recompute() {
                 studyPoints.push_back({static_cast<double>(law.context), law.coefN * std::pow(H0, law.exponentN)});
         for (const QPointF& p : studyPoints) trendLo = std::min(trendLo, p.y()), trendHi = std::max(trendHi, p.y());
         if (!studyPoints.empty()) {
-            PlotChart::hideFromLegend(trendChart_, trendChart_->addScatter(tr("%1 (study's fits)").arg(name), color, studyPoints, 9, true));
+            // Squares: hollow circles are the recounted runs on the left.
+            auto* s = trendChart_->addScatter(tr("%1 (paper's IsoFLOP laws)").arg(name), color, studyPoints, 9, true);
+            s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+            PlotChart::hideFromLegend(trendChart_, s);
             studyPointsShown = true;
         }
     }
@@ -247,8 +250,9 @@ void ContextView::recompute() {
     const QColor grey = theme.muted;
     if (recounted) lawChart_->addScatter(tr("runs recounted at T"), grey, {}, 8, true);
     if (at8k) lawChart_->addLine(tr("at 8k"), grey, {}, 1.2, Qt::DashLine);
-    if (studyFit) lawChart_->addLine(tr("study's fit"), grey, {}, 1.5, Qt::DotLine);
-    if (studyPointsShown) trendChart_->addScatter(tr("study's fits"), grey, {}, 9, true);
+    if (studyFit) lawChart_->addLine(tr("paper's IsoFLOP law at T"), grey, {}, 1.5, Qt::DotLine);
+    if (studyPointsShown)
+        trendChart_->addScatter(tr("N* of the paper's IsoFLOP laws"), grey, {}, 9, true)->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     // The slider's position as a vertical line.
     const double lo = trendLo / 1.25, hi = trendHi * 1.25;
     auto* marker = trendChart_->addLine(QString(), theme.muted, {{T, lo}, {T, hi}}, 1.0, Qt::DashLine);
@@ -303,8 +307,9 @@ QString ContextView::explainHtml() const {
               "stays put.</p>"
               "<p>Now: T = %1, H = %2. N*: Transformer %3, xLSTM %4.</p>"
               "<p>FLOPs are counted with the <b>%5</b> convention through the study's model configurations; "
-              "the loss surfaces are %6 (Transformer) and %7 (xLSTM). Dotted lines and hollow points: the "
-              "study's own IsoFLOP fits at 2048, 8192 and 16384 tokens.</p>")
+              "the loss surfaces are %6 (Transformer) and %7 (xLSTM). Dotted lines (left) and hollow squares "
+              "(right): the paper's own IsoFLOP laws at 2048, 8192 and 16384 tokens; hollow circles (left): "
+              "the study's IsoFLOP runs with their compute recounted at T.</p>")
         .arg(T)
         .arg(formatTickValue(budget()), formatCount(optimal_[0]), formatCount(optimal_[1]), QString::fromStdString(session_->settings().convention),
              fittedT ? tr("fitted in this session") : tr("the paper's"), fittedX ? tr("fitted in this session") : tr("the paper's"));
