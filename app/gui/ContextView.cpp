@@ -39,8 +39,12 @@ int ContextView::positionOf(double t) {
 
 ContextView::ContextView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
     slider_ = new QSlider(Qt::Horizontal, this);
-    slider_->setObjectName(QStringLiteral("slider"));
+    slider_->setObjectName(QStringLiteral("context"));
     slider_->setRange(0, kOctaves * kStepsPerOctave);
+    // Recipes, lessons and `--set context=16384` name the context length shown, not the position.
+    QVariantList shown;
+    for (int pos = 0; pos <= kOctaves * kStepsPerOctave; ++pos) shown << contextAt(pos);
+    slider_->setProperty("scalexShownValues", shown);
     slider_->setTickPosition(QSlider::TicksBelow);
     slider_->setTickInterval(kStepsPerOctave);
     slider_->setPageStep(kStepsPerOctave);

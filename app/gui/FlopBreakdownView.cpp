@@ -74,12 +74,12 @@ FlopBreakdownView::FlopBreakdownView(QWidget* parent) : ViewPanel(parent) {
     fillPresets(transformerPreset_, Family::Transformer);
     fillPresets(xlstmPreset_, Family::Xlstm);
     metricBox_ = new QComboBox(this);
-    metricBox_->setObjectName(QStringLiteral("metricBox"));
+    metricBox_->setObjectName(QStringLiteral("quantity"));
     metricBox_->addItem(tr("Forward FLOPs per token"));
     metricBox_->addItem(tr("Decode-step memory traffic (bytes, batch 1)"));
     metricBox_->addItem(tr("KV cache / mLSTM state (bytes, batch 1)"));
     percentBox_ = new QCheckBox(tr("Shares (%)"), this);
-    percentBox_->setObjectName(QStringLiteral("percentBox"));
+    percentBox_->setObjectName(QStringLiteral("shares"));
 
     // Two groups of controls side by side, one above the other on a narrow window.
     auto* controls = new FlowLayout();

@@ -66,7 +66,12 @@ QJsonObject captureControls(const QWidget* panel) {
     for (QWidget* w : namedControls(panel)) {
         const QString name = w->objectName();
         if (auto* combo = qobject_cast<QComboBox*>(w)) out[name] = combo->currentText();
-        else if (auto* slider = qobject_cast<QAbstractSlider*>(w)) out[name] = slider->value();
+        else if (auto* slider = qobject_cast<QAbstractSlider*>(w)) {
+            const QVariantList shown = slider->property("scalexShownValues").toList();
+            const int k = slider->value() - slider->minimum();
+            if (k >= 0 && k < shown.size()) out[name] = shown[k].toDouble();
+            else out[name] = slider->value();
+        }
         else if (auto* edit = qobject_cast<QLineEdit*>(w)) out[name] = edit->text();
         else if (auto* spin = qobject_cast<QSpinBox*>(w)) out[name] = spin->value();
         else if (auto* dspin = qobject_cast<QDoubleSpinBox*>(w)) out[name] = dspin->value();
@@ -106,7 +111,15 @@ ControlInfo infoOf(const QWidget* w) {
         for (int i = 0; i < combo->count(); ++i) items << combo->itemText(i);
         c.choices = items.join(QStringLiteral(" | "));
     } else if (auto* slider = qobject_cast<const QAbstractSlider*>(w)) {
-        c = {QStringLiteral("integer"), QString::number(slider->value()), QStringLiteral("%1 to %2").arg(slider->minimum()).arg(slider->maximum())};
+        const QVariantList shown = slider->property("scalexShownValues").toList();
+        const int k = slider->value() - slider->minimum();
+        if (k >= 0 && k < shown.size()) {
+            QStringList values;
+            for (const QVariant& v : shown) values << QString::number(v.toDouble(), 'g', 10);
+            c = {QStringLiteral("value"), QString::number(shown[k].toDouble(), 'g', 10), values.join(QStringLiteral(" | "))};
+        } else {
+            c = {QStringLiteral("integer"), QString::number(slider->value()), QStringLiteral("%1 to %2").arg(slider->minimum()).arg(slider->maximum())};
+        }
     } else if (auto* edit = qobject_cast<const QLineEdit*>(w)) {
         c = {QStringLiteral("text"), edit->text(), QString()};
     } else if (auto* spin = qobject_cast<const QSpinBox*>(w)) {
@@ -150,9 +163,11 @@ bool parseControlAssignments(const QStringList& assignments, QJsonObject* contro
 QStringList restoreControls(QWidget* panel, const QJsonObject& incoming) {
     QStringList notes, names;
     // Controls renamed since recipes were first saved: a recipe naming the old control sets the
-    // new one where the panel has it (the loss surface's "family" is now its "series").
+    // new one where the panel has it (the loss surface's "family" is now its "series"; the FLOP
+    // breakdown's "metricBox" and "percentBox" are "quantity" and "shares"; the context view's
+    // "slider" is "context").
     QJsonObject controls = incoming;
-    static const std::pair<const char*, const char*> renamed[] = {{"family", "series"}};
+    static const std::pair<const char*, const char*> renamed[] = {{"family", "series"}, {"metricBox", "quantity"}, {"percentBox", "shares"}, {"slider", "context"}};
     for (const auto& [before, after] : renamed)
         if (controls.contains(before) && !controls.contains(after) && !panel->findChild<QWidget*>(before) &&
             panel->findChild<QWidget*>(after)) {
@@ -174,7 +189,15 @@ QStringList restoreControls(QWidget* panel, const QJsonObject& incoming) {
             else if (combo->isEditable() && v.isString()) combo->setCurrentText(v.toString());
             else ok = false;
         } else if (auto* slider = qobject_cast<QAbstractSlider*>(w)) {
+            // A slider that shows values other than its positions (the context length) takes the
+            // value shown; a position still works for recipes saved before.
             const auto n = numberOf(v);
+            const QVariantList shown = slider->property("scalexShownValues").toList();
+            const auto at = n ? std::find_if(shown.begin(), shown.end(), [&](const QVariant& s) { return s.toDouble() == *n; }) : shown.end();
+            if (at != shown.end()) {
+                slider->setValue(slider->minimum() + static_cast<int>(at - shown.begin()));
+                continue;
+            }
             ok = n && *n == std::round(*n) && *n >= slider->minimum() && *n <= slider->maximum();
             if (ok) slider->setValue(static_cast<int>(*n));
         } else if (auto* edit = qobject_cast<QLineEdit*>(w)) {

@@ -364,7 +364,7 @@ TEST(RenderVerb, SetsTheViewsControlsListsThemAndKeepsThemInRecipes) {
          "the control 'panels' has no value 'Two' (One chart | Frontiers beside"},
         {{"render", "--view", "pareto", "--set", "curves=maybe", "--out", dir.filePath("x.svg")}, "'curves' has no value 'maybe' (on | off)"},
         {{"render", "--view", "pareto", "--set", "colour=red", "--out", dir.filePath("x.svg")}, "no control 'colour' (it has curves, panels, context)"},
-        {{"render", "--view", "context", "--set", "slider=99", "--out", dir.filePath("x.csv")}, "'slider' has no value '99' (0 to 32)"},
+        {{"render", "--view", "context", "--set", "context=99", "--out", dir.filePath("x.csv")}, "the control 'context' has no value '99' (512 | 640"},
         {{"render", "--view", "pareto", "--set", "curves=on", "--set", "curves=off", "--out", dir.filePath("x.svg")}, "set twice"},
         {{"render", "--paper-figures", "--set", "curves=on", "--out", dir.filePath("x")}, "leave out --view and --set"},
         {{"render", "--project", project, "--recipe", "fig1", "--set", "curves=on"}, "leave out --view, --set"},

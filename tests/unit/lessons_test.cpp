@@ -291,3 +291,22 @@ TEST_F(Lessons, NoViewCutsTextShortOrScrollsSidewaysAt1024x768Or1280x800InEither
     window->setPresentation(false);
     window->resize(1280, 800);
 }
+
+TEST_F(Lessons, ControlsTakeTheValueShownAndOldNamesStillWork) {
+    ASSERT_TRUE(window->showView("context"));
+    ViewPanel* context = window->currentPanel();
+    // The context slider takes and reports the context length it shows.
+    EXPECT_TRUE(restoreControls(context, {{"context", 16384}}).isEmpty());
+    EXPECT_EQ(captureControls(context).value("context").toDouble(), 16384);
+    // Recipes saved with the slider's old name and position still load.
+    EXPECT_TRUE(restoreControls(context, {{"slider", 24}}).isEmpty());
+    EXPECT_EQ(captureControls(context).value("context").toDouble(), 32768);
+    ASSERT_TRUE(window->showView("breakdown"));
+    ViewPanel* breakdown = window->currentPanel();
+    EXPECT_TRUE(restoreControls(breakdown, {{"metricBox", "Decode-step memory traffic (bytes, batch 1)"}, {"percentBox", true}}).isEmpty());
+    const QJsonObject shown = captureControls(breakdown);
+    EXPECT_EQ(shown.value("quantity").toString(), "Decode-step memory traffic (bytes, batch 1)");
+    EXPECT_TRUE(shown.value("shares").toBool());
+    EXPECT_FALSE(shown.contains("metricBox"));
+    restoreControls(breakdown, {{"shares", false}});
+}
