@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/data/Export.h"
+#include "core/fit/FitControl.h"
 
 class QChart;
 
@@ -39,6 +40,12 @@ public:
     // The view's tables, first the one exported by default (none for views without one). Reflects
     // what the view shows now (its settings, filters, selection); may compute bootstrap intervals.
     virtual std::vector<ViewTable> tables() { return {}; }
+    // The work of tables() as a job for a worker thread, for views whose tables fit or bootstrap:
+    // made on the UI thread, it holds copies of what it reads (or futures of the view's own work)
+    // and gives what tables() gives. Stops early, returning nothing, when `control` is cancelled.
+    // Empty for views whose tables are quick (the window calls tables()).
+    using TablesJob = std::function<std::vector<ViewTable>(const fit::FitControl& control)>;
+    virtual TablesJob tablesJob() { return {}; }
     // Runs the view's heavy work (fits) to completion now, for headless renders and tests.
     virtual void computeNow() {}
 
