@@ -23,6 +23,7 @@
 #include <set>
 #include <sstream>
 
+#include "app/gui/JobPool.h"
 #include "app/gui/LogTicks.h"
 #include "app/gui/PlotChart.h"
 #include "app/gui/RunPoints.h"
@@ -134,7 +135,7 @@ void ParetoView::startInterval(const std::vector<analysis::ParetoAnalysis>& show
     }
     const int generation = ++intervalGeneration_;
     intervalWatcher_->setProperty("generation", generation);
-    intervalWatcher_->setFuture(QtConcurrent::run([pairOnly = std::move(pairOnly)]() -> std::optional<fit::BootstrapInterval> {
+    intervalWatcher_->setFuture(QtConcurrent::run(jobPool(), [pairOnly = std::move(pairOnly)]() -> std::optional<fit::BootstrapInterval> {
         // The comparison `scalex fit pareto` reports, with its 95 % intervals (1000 resamples).
         fit::BootstrapSettings boot;
         boot.resamples = 1000;
@@ -925,7 +926,7 @@ void IsoFlopView::recompute() {
     const int generation = generation_;
     bandsWatcher_->setProperty("generation", generation);
     const auto budgets = bandBudgets_;
-    bandsWatcher_->setFuture(QtConcurrent::run([a = inputs[0], b = inputs[1], sa = settingsUsed[0], sb = settingsUsed[1], budgets] {
+    bandsWatcher_->setFuture(QtConcurrent::run(jobPool(), [a = inputs[0], b = inputs[1], sa = settingsUsed[0], sb = settingsUsed[1], budgets] {
         fit::BootstrapSettings boot;
         boot.resamples = 200;
         auto run = [&](const std::vector<fit::IsoFlopRun>& runs, const fit::IsoFlopSettings& settings) {

@@ -20,6 +20,7 @@
 #include <set>
 #include <thread>
 
+#include "app/gui/JobPool.h"
 #include "app/gui/LogTicks.h"
 #include "app/gui/PlotChart.h"
 #include "app/gui/RunPoints.h"
@@ -274,7 +275,7 @@ void LossSurfaceView::startFit() {
     auto table = std::make_shared<const data::RunTable>(session_->runs());
     const auto common = session_->settings();
     const int generation = generation_;
-    watcher_->setFuture(QtConcurrent::run([table, common, group = *g, settings, cancel, bar, generation] {
+    watcher_->setFuture(QtConcurrent::run(jobPool(), [table, common, group = *g, settings, cancel, bar, generation] {
         fit::FitControl control;
         control.cancel = cancel;
         control.progress = [bar](std::size_t done, std::size_t) {

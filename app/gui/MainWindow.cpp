@@ -33,6 +33,7 @@
 #include "app/gui/RecipesDialog.h"
 #include "app/gui/FlopBreakdownView.h"
 #include "app/gui/InferenceView.h"
+#include "app/gui/JobPool.h"
 #include "app/gui/LessonPane.h"
 #include "app/gui/LossCurvesView.h"
 #include "app/gui/LossSurfaceView.h"
@@ -300,7 +301,7 @@ std::optional<std::vector<ViewTable>> MainWindow::computeTables(ViewPanel* panel
     connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
     connect(&progress, &QProgressDialog::canceled, &loop, &QEventLoop::quit);
     connect(&progress, &QDialog::finished, &loop, &QEventLoop::quit);
-    watcher.setFuture(QtConcurrent::run([job, cancel] {
+    watcher.setFuture(QtConcurrent::run(jobPool(), [job, cancel] {
         fit::FitControl control;
         control.cancel = cancel.get();
         return job(control);
@@ -440,7 +441,19 @@ bool MainWindow::saveProject(const QString& requested, bool interactive) {
         saveAsDialog();
         return !session_->projectPath().isEmpty();
     }
-    if (auto error = data::saveProject(session_->project(), path)) {
+    // Writing a large project takes a second or more: a copy is written off the UI thread while a
+    // modal progress dialog (no cancel: the file is replaced whole or not at all) holds the window.
+    QFutureWatcher<std::optional<data::LoadError>> watcher;
+    QProgressDialog progress(tr("Saving %1…").arg(QFileInfo(path).fileName()), QString(), 0, 0, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(400);
+    QEventLoop loop;
+    connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
+    watcher.setFuture(QtConcurrent::run(jobPool(), [project = session_->project(), path] { return data::saveProject(project, path); }));
+    if (!watcher.isFinished()) loop.exec(QEventLoop::ExcludeUserInputEvents);  // no second save meanwhile
+    watcher.waitForFinished();
+    progress.reset();
+    if (const auto error = watcher.result()) {
         reportError(tr("Could not save the project"), QString::fromStdString(error->toString()), interactive);
         return false;
     }
