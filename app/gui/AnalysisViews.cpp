@@ -871,6 +871,7 @@ void IsoFlopView::drawContexts() {
 }
 
 void IsoFlopView::recompute() {
+    if (deferWhileHidden([this] { recompute(); }, 1)) return;  // the fits too, when the view is next shown
     ++generation_;
     const QPointF range = range_->currentData().toPointF();
     fit::IsoFlopSettings settings;

@@ -57,10 +57,15 @@ protected:
     // Drawing every run of a large project takes long (Qt Charts makes a graphics item per
     // point), so a view on a tab the user cannot see draws when it is shown next. Called first in
     // a view's redraw(): true means "deferred" and `redraw` runs from the next showEvent. A
-    // window that is never shown (headless renders) draws at once, as before.
-    bool deferWhileHidden(std::function<void()> redraw) {
+    // window that is never shown (headless renders) draws at once, as before. Views that also
+    // defer their fits (a recompute that ends in a redraw) give it a higher `weight`: a deferred
+    // redraw does not replace a deferred recompute.
+    bool deferWhileHidden(std::function<void()> redraw, int weight = 0) {
         if (isVisible() || !window()->isVisible()) return false;
-        pendingRedraw_ = std::move(redraw);
+        if (!pendingRedraw_ || weight >= pendingWeight_) {
+            pendingRedraw_ = std::move(redraw);
+            pendingWeight_ = weight;
+        }
         return true;
     }
     void showEvent(QShowEvent* event) override {
@@ -70,6 +75,7 @@ protected:
 
 private:
     std::function<void()> pendingRedraw_;
+    int pendingWeight_ = 0;
 };
 
 }  // namespace scalex::gui
