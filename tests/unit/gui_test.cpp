@@ -168,6 +168,7 @@ TEST_F(Gui, MovingTheContextSliderChangesTheTransformerOptimum) {
 }
 
 TEST_F(Gui, ExcludingARunChangesTheFits) {
+    ASSERT_TRUE(window->showView("isoflop"));  // a hidden view refits when it is next shown
     auto* iso = view<IsoFlopView>();
     ASSERT_NE(iso, nullptr);
     ASSERT_TRUE(iso->result(false).nOptLaw);
