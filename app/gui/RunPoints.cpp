@@ -83,7 +83,16 @@ QScatterSeries* addRunPoints(PlotChart* chart, Session* session, const QString& 
     QScatterSeries* s = chart->addScatter(name, color, many ? std::vector<QPointF>{} : data, markerSize);
     QXYSeries* drawn = s;
     if (many) {
-        QLineSeries* cloud = chart->addLine(QString(), color, data, 1.0);
+        // The points go in once the view has drawn the rest: every change of the axes recomputes
+        // the geometry of a series with points (a path through all of them), an empty one is free.
+        QLineSeries* cloud = chart->addLine(QString(), color, {}, 1.0);
+        QList<QPointF> plotted;
+        plotted.reserve(static_cast<qsizetype>(data.size()));
+        for (const QPointF& p : data) {
+            chart->includeInRange(p.x(), p.y());
+            plotted.push_back(chart->toPlot(p.x(), p.y()));
+        }
+        QMetaObject::invokeMethod(cloud, [cloud, plotted] { cloud->replace(plotted); }, Qt::QueuedConnection);
         cloud->setPen(QPen(Qt::NoPen));
         PlotChart::hideFromLegend(chart, cloud);
         auto restyle = [s, cloud] {
