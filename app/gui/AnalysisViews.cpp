@@ -96,7 +96,10 @@ ParetoView::ParetoView(Session* session, QWidget* parent) : ViewPanel(parent), s
     redraw();
 }
 
-ParetoView::~ParetoView() { intervalWatcher_->waitForFinished(); }
+ParetoView::~ParetoView() {
+    if (intervalCancel_) intervalCancel_->store(true);
+    intervalWatcher_->waitForFinished();
+}
 
 QChart* ParetoView::primaryChart() const { return chart_; }
 
@@ -134,13 +137,17 @@ void ParetoView::startInterval(const std::vector<analysis::ParetoAnalysis>& show
         pairOnly.push_back(std::move(copy));
     }
     const int generation = ++intervalGeneration_;
+    if (intervalCancel_) intervalCancel_->store(true);
+    intervalCancel_ = std::make_shared<std::atomic<bool>>(false);
     intervalWatcher_->setProperty("generation", generation);
-    intervalWatcher_->setFuture(QtConcurrent::run(jobPool(), [pairOnly = std::move(pairOnly)]() -> std::optional<fit::BootstrapInterval> {
+    intervalWatcher_->setFuture(QtConcurrent::run(jobPool(), [pairOnly = std::move(pairOnly), cancel = intervalCancel_]() -> std::optional<fit::BootstrapInterval> {
         // The comparison `scalex fit pareto` reports, with its 95 % intervals (1000 resamples).
         fit::BootstrapSettings boot;
         boot.resamples = 1000;
-        const auto compared = analysis::compareSeries(pairOnly, boot);
-        if (!compared) return std::nullopt;
+        fit::FitControl control;
+        control.cancel = cancel.get();
+        const auto compared = analysis::compareSeries(pairOnly, boot, 50, control);
+        if (!compared || control.cancelled()) return std::nullopt;
         if (const auto* g = compared->intervals.find("geomean_compute_ratio")) return *g;
         return std::nullopt;
     }));

@@ -3,6 +3,8 @@
 // IsoFLOP profiles with the N*(H), D*(H) power laws (Fig. 4). Their analyses take milliseconds and
 // are recomputed whenever the runs, the settings or the selection change.
 #include <QFutureWatcher>
+#include <atomic>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -78,6 +80,7 @@ private:
     std::vector<fit::ComputeLossPoint> intervalKey_[2];
     std::optional<fit::BootstrapInterval> intervalOfKey_;
     bool intervalPending_ = false;
+    std::shared_ptr<std::atomic<bool>> intervalCancel_;  // stops a superseded request's resampling
     QFutureWatcher<std::optional<fit::BootstrapInterval>>* intervalWatcher_;
     int intervalGeneration_ = 0;
 };
