@@ -134,7 +134,11 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     connect(value_, &QLineEdit::editingFinished, this, &OptimalView::recompute);
     connect(context_, &QComboBox::currentTextChanged, this, &OptimalView::recompute);
     connect(overtrain_, &QSlider::valueChanged, this, &OptimalView::recompute);
-    for (auto signal : {&Session::settingsChanged, &Session::surfaceChanged}) connect(session_, signal, this, &OptimalView::recompute);
+    // Hidden, the view recomputes when it is next shown.
+    for (auto signal : {&Session::settingsChanged, &Session::surfaceChanged})
+        connect(session_, signal, this, [this] {
+            if (!deferWhileHidden([this] { recompute(); })) recompute();
+        });
     recompute();
 }
 
