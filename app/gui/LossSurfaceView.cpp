@@ -449,13 +449,18 @@ void LossSurfaceView::redraw() {
                     values[static_cast<std::size_t>(y * image.width() + x)] = l;
                     lMin = std::min(lMin, l), lMax = std::max(lMax, l);
                 }
+            // The 101 colours of the map, blended with the background once, not per pixel.
+            QRgb palette[101];
+            for (int i = 0; i < 101; ++i) {
+                const QColor c = theme.sequential(i, 101);
+                palette[i] = QColor::fromRgbF(0.55 * c.redF() + 0.45 * theme.background.redF(), 0.55 * c.greenF() + 0.45 * theme.background.greenF(),
+                                              0.55 * c.blueF() + 0.45 * theme.background.blueF())
+                                 .rgb();
+            }
             for (int y = 0; y < image.height(); ++y)
                 for (int x = 0; x < image.width(); ++x) {
                     const double t = (values[static_cast<std::size_t>(y * image.width() + x)] - lMin) / std::max(1e-12, lMax - lMin);
-                    QColor c = theme.sequential(static_cast<int>(std::round((1 - t) * 100)), 101);
-                    c = QColor::fromRgbF(0.55 * c.redF() + 0.45 * theme.background.redF(), 0.55 * c.greenF() + 0.45 * theme.background.greenF(),
-                                         0.55 * c.blueF() + 0.45 * theme.background.blueF());
-                    image.setPixel(x, y, c.rgb());
+                    image.setPixel(x, y, palette[std::isfinite(t) ? std::clamp(static_cast<int>(std::round((1 - t) * 100)), 0, 100) : 0]);
                 }
             QBrush brush(image);
             brush.setTransform(QTransform::fromTranslate(area.left(), area.top()));
