@@ -379,9 +379,46 @@ OverTrainingView::OverTrainingView(Session* session, QWidget* parent) : ViewPane
     layout->addLayout(charts, 1);
     layout->addWidget(note_);
     layout->addWidget(table_);
-    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged})
-        connect(session_, signal, this, &OverTrainingView::redraw);
+    watcher_ = new QFutureWatcher<Outcome>(this);
+    connect(watcher_, &QFutureWatcherBase::finished, this, &OverTrainingView::takeOutcome);
+    for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &OverTrainingView::recompute);
+    connect(session_, &Session::selectionChanged, this, &OverTrainingView::redraw);
+    recompute();
+}
+
+OverTrainingView::~OverTrainingView() {
+    latest_->store(-1);
+    watcher_->waitForFinished();
+}
+
+void OverTrainingView::recompute() {
+    if (deferWhileHidden([this] { recompute(); }, 1)) return;
+    const int generation = ++generation_;
+    latest_->store(generation);
+    computing_ = true;
+    note_->setText(tr("Fitting the power laws…"));
+    auto table = std::make_shared<const data::RunTable>(session_->runs());
+    watcher_->setFuture(QtConcurrent::run(jobPool(), [table, settings = session_->settings(), generation, latest = latest_] {
+        if (latest->load() != generation) return Outcome{};  // superseded before it began
+        // The analyses the verbs run (outliers off their line left out unless kept).
+        return Outcome{table, analysis::slopeAnalyses(*table, settings, fit::SlopeSettings{}), generation};
+    }));
+}
+
+void OverTrainingView::takeOutcome() {
+    if (!computing_ || !watcher_->isFinished()) return;
+    Outcome outcome = watcher_->result();
+    if (outcome.generation != generation_) return;  // a newer one is under way
+    computing_ = false;
+    runs_ = std::move(outcome.table);
+    analyses_ = std::move(outcome.analyses);
     redraw();
+}
+
+void OverTrainingView::computeNow() {
+    if (!computing_) return;
+    watcher_->waitForFinished();
+    takeOutcome();
 }
 
 QChart* OverTrainingView::primaryChart() const { return charts_[0]; }
@@ -403,12 +440,13 @@ void OverTrainingView::refillSeries() {
 }
 
 void OverTrainingView::redraw() {
-    if (deferWhileHidden([this] { redraw(); })) return;
+    if (computing_ || deferWhileHidden([this] { redraw(); })) return;  // drawn when the analyses are done
     const Theme& theme = Theme::current();
     const fit::SlopeSettings settings;
     refillSeries();
-    // The analyses the verbs run (outliers off their line left out unless kept).
-    auto analyses = analysis::slopeAnalyses(session_->runs(), session_->settings(), settings);
+    const auto& analyses = analyses_;
+    // Session indices of the runs (the analyses point into a copy of the session's runs).
+    auto indexOf = [this](const data::Run* r) { return static_cast<int>(r - runs_->runs.data()); };
     QStringList notes;
     for (int k = 0; k < 2; ++k) {
         PlotChart* chart = charts_[k];
@@ -436,7 +474,7 @@ void OverTrainingView::redraw() {
             std::vector<RunPoint> pts;
             double cLo = 1e300, cHi = 0;
             for (std::size_t i : g.runs) {
-                pts.push_back({{a.points[i].flops, a.points[i].loss}, session_->indexOf(a.runs[i])});
+                pts.push_back({{a.points[i].flops, a.points[i].loss}, indexOf(a.runs[i])});
                 cLo = std::min(cLo, a.points[i].flops), cHi = std::max(cHi, a.points[i].flops);
             }
             addRunPoints(chart, session_, tr("M=%1").arg(g.ratio), color, pts, 7);
@@ -450,7 +488,7 @@ void OverTrainingView::redraw() {
         // Runs off their ratio's line, left out of its fit: hollow in the highlight colour.
         std::vector<RunPoint> leftOut;
         for (const auto& o : a.outliers) {
-            leftOut.push_back({{o.run->flops, o.run->loss()}, session_->indexOf(o.run)});
+            leftOut.push_back({{o.run->flops, o.run->loss()}, indexOf(o.run)});
             notes << tr("%1: %2 left out, %3").arg(QString::fromStdString(a.group.label()), QString::fromStdString(data::runLabel(*o.run)),
                                                    QString::fromStdString(o.outlier.reason));
         }
@@ -507,6 +545,7 @@ void OverTrainingView::redraw() {
 std::vector<ViewTable> OverTrainingView::tables() { return tablesJob()(fit::FitControl{}); }
 
 ViewPanel::TablesJob OverTrainingView::tablesJob() {
+    computeNow();  // the analyses shown
     // Copies of the analyses shown, without their run pointers: the job reads the points and fits.
     std::vector<analysis::SlopeAnalysis> shown;
     for (const auto& a : shown_)
@@ -624,7 +663,10 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
     recompute();
 }
 
-IsoFlopView::~IsoFlopView() { bandsWatcher_->waitForFinished(); }
+IsoFlopView::~IsoFlopView() {
+    if (bandsCancel_) bandsCancel_->store(true);
+    bandsWatcher_->waitForFinished();
+}
 
 QChart* IsoFlopView::primaryChart() const { return profileChart_; }
 std::vector<QChart*> IsoFlopView::charts() const {
@@ -934,11 +976,14 @@ void IsoFlopView::recompute() {
     const int generation = generation_;
     bandsWatcher_->setProperty("generation", generation);
     const auto budgets = bandBudgets_;
-    bandsWatcher_->setFuture(QtConcurrent::run(jobPool(), [a = inputs[0], b = inputs[1], sa = settingsUsed[0], sb = settingsUsed[1], budgets] {
+    if (bandsCancel_) bandsCancel_->store(true);
+    bandsCancel_ = std::make_shared<std::atomic<bool>>(false);
+    bandsWatcher_->setFuture(QtConcurrent::run(jobPool(), [a = inputs[0], b = inputs[1], sa = settingsUsed[0], sb = settingsUsed[1], budgets,
+                                                           cancel = bandsCancel_] {
         fit::BootstrapSettings boot;
         boot.resamples = 200;
         auto run = [&](const std::vector<fit::IsoFlopRun>& runs, const fit::IsoFlopSettings& settings) {
-            if (runs.empty()) return fit::BootstrapResult{};
+            if (runs.empty() || cancel->load()) return fit::BootstrapResult{};
             return analysis::isoFlopIntervals(runs, settings, budgets, boot);
         };
         return std::make_pair(run(a, sa), run(b, sb));

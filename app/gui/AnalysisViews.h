@@ -89,6 +89,7 @@ class OverTrainingView : public ViewPanel {
     Q_OBJECT
 public:
     explicit OverTrainingView(Session* session, QWidget* parent = nullptr);
+    ~OverTrainingView() override;
     QString viewId() const override { return QStringLiteral("overtraining"); }
     QString title() const override { return tr("Over-training"); }
     QString explainHtml() const override;
@@ -99,10 +100,27 @@ public:
     TablesJob tablesJob() override;
     // The analysis drawn in panel k (0 or 1; none when the panel has no series).
     const std::optional<analysis::SlopeAnalysis>& shown(int k) const { return shown_[k]; }
+    // Waits for the analyses under way (headless renders and tests).
+    void computeNow() override;
 
 private:
+    // The slope analyses (their outlier checks take seconds on 20,000 runs) off the UI thread, on
+    // a copy of the runs; the view keeps what it drew until they are done.
+    struct Outcome {
+        std::shared_ptr<const data::RunTable> table;
+        std::vector<analysis::SlopeAnalysis> analyses;  // pointing into `table`
+        int generation = 0;
+    };
+    void recompute();
+    void takeOutcome();
     void redraw();
     void refillSeries();
+    QFutureWatcher<Outcome>* watcher_;
+    std::shared_ptr<std::atomic<int>> latest_ = std::make_shared<std::atomic<int>>(0);  // skips superseded jobs
+    int generation_ = 0;
+    bool computing_ = false;
+    std::shared_ptr<const data::RunTable> runs_;
+    std::vector<analysis::SlopeAnalysis> analyses_;
     Session* session_;
     QComboBox* series_[2];
     PlotChart* charts_[2];
@@ -185,6 +203,7 @@ private:
     bool setsNamed_ = true;  // the runs name experiment sets (else every run is an IsoFLOP candidate)
     std::vector<double> bandBudgets_;
     QFutureWatcher<std::pair<fit::BootstrapResult, fit::BootstrapResult>>* bandsWatcher_;
+    std::shared_ptr<std::atomic<bool>> bandsCancel_;  // a superseded bootstrap skips what it has not begun
     int generation_ = 0;
 };
 

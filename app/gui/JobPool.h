@@ -12,7 +12,9 @@ inline QThreadPool* jobPool() {
     // Never destroyed: views wait for their own jobs when they go, and the pool outlives them all.
     static QThreadPool* pool = [] {
         auto* p = new QThreadPool;
-        p->setMaxThreadCount(std::max(4, QThread::idealThreadCount()));
+        // As many jobs at once as cores (at least two: a table export waits for the fit it
+        // needs), each spreading its fits over every core: more would starve the UI thread.
+        p->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
         return p;
     }();
     return pool;

@@ -781,6 +781,7 @@ TEST_F(Gui, OverTrainingViewLeavesOutARunOffItsLine) {
     ASSERT_TRUE(window->showView("overtraining"));
     auto* over = view<OverTrainingView>();
     ASSERT_NE(over, nullptr);
+    over->computeNow();  // the slope analyses run off the UI thread
     ASSERT_TRUE(over->shown(0) && over->shown(1));
     EXPECT_EQ(over->shown(0)->group.series, "base");
     EXPECT_EQ(over->shown(1)->group.series, "tuned");
