@@ -15,6 +15,9 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <algorithm>
+#include <array>
+#include <chrono>
+#include <thread>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -22,6 +25,7 @@
 #include <sstream>
 
 #include "app/gui/FlowLayout.h"
+#include "app/gui/JobPool.h"
 #include "app/gui/LogTicks.h"
 #include "app/gui/PlotChart.h"
 #include "app/gui/RunPoints.h"
@@ -85,12 +89,78 @@ ParetoView::ParetoView(Session* session, QWidget* parent) : ViewPanel(parent), s
     connect(curves_, &QCheckBox::toggled, this, &ParetoView::redraw);
     connect(panels_, &QComboBox::currentIndexChanged, this, &ParetoView::redraw);
     connect(context_, &QComboBox::currentIndexChanged, this, &ParetoView::redraw);
+    intervalWatcher_ = new QFutureWatcher<std::optional<fit::BootstrapInterval>>(this);
+    connect(intervalWatcher_, &QFutureWatcherBase::finished, this, &ParetoView::intervalDone);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::surfaceChanged})
         connect(session_, signal, this, &ParetoView::redraw);
     redraw();
 }
 
+ParetoView::~ParetoView() {
+    if (intervalCancel_) intervalCancel_->store(true);
+    intervalWatcher_->waitForFinished();
+}
+
 QChart* ParetoView::primaryChart() const { return chart_; }
+
+void ParetoView::computeNow() {
+    if (!intervalPending_) return;
+    intervalWatcher_->waitForFinished();
+    intervalDone();
+}
+
+void ParetoView::startInterval(const std::vector<analysis::ParetoAnalysis>& shown) {
+    const auto pair = analysis::comparedPair(shown);
+    if (!pair) return;
+    const auto& a = shown[pair->first].points;
+    const auto& b = shown[pair->second].points;
+    auto same = [](const std::vector<fit::ComputeLossPoint>& x, const std::vector<fit::ComputeLossPoint>& y) {
+        return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const auto& p, const auto& q) {
+            return p.flops == q.flops && p.loss == q.loss;
+        });
+    };
+    if (same(a, intervalKey_[0]) && same(b, intervalKey_[1]) && (intervalOfKey_ || intervalPending_)) {
+        intervalShown_ = intervalOfKey_;
+        return;  // the points of the interval known or under way (a selection or style changed)
+    }
+    intervalKey_[0] = a;
+    intervalKey_[1] = b;
+    intervalOfKey_.reset();
+    intervalPending_ = true;
+    // A copy of the compared pair without its run pointers: the job reads the points only.
+    std::vector<analysis::ParetoAnalysis> pairOnly;
+    for (std::size_t i : {pair->first, pair->second}) {
+        analysis::ParetoAnalysis copy;
+        copy.group = shown[i].group;
+        copy.points = shown[i].points;
+        copy.frontier = shown[i].frontier;
+        pairOnly.push_back(std::move(copy));
+    }
+    const int generation = ++intervalGeneration_;
+    if (intervalCancel_) intervalCancel_->store(true);
+    intervalCancel_ = std::make_shared<std::atomic<bool>>(false);
+    intervalWatcher_->setProperty("generation", generation);
+    intervalWatcher_->setFuture(QtConcurrent::run(jobPool(), [pairOnly = std::move(pairOnly), cancel = intervalCancel_]() -> std::optional<fit::BootstrapInterval> {
+        // The comparison `scalex fit pareto` reports, with its 95 % intervals (1000 resamples).
+        fit::BootstrapSettings boot;
+        boot.resamples = 1000;
+        fit::FitControl control;
+        control.cancel = cancel.get();
+        const auto compared = analysis::compareSeries(pairOnly, boot, 50, control);
+        if (!compared || control.cancelled()) return std::nullopt;
+        if (const auto* g = compared->intervals.find("geomean_compute_ratio")) return *g;
+        return std::nullopt;
+    }));
+}
+
+void ParetoView::intervalDone() {
+    if (!intervalPending_ || intervalWatcher_->property("generation").toInt() != intervalGeneration_ || !intervalWatcher_->isFinished())
+        return;  // superseded by a newer request, or already taken
+    intervalPending_ = false;
+    intervalOfKey_ = intervalWatcher_->result();
+    intervalShown_ = comparison_.overlap ? intervalOfKey_ : std::nullopt;
+    showSummary();
+}
 
 std::vector<QChart*> ParetoView::charts() const {
     if (sideBySide()) return {chart_, fitChart_};
@@ -215,10 +285,10 @@ void ParetoView::redraw() {
     comparison_ = {};
     compared_ = {};
     intervalShown_.reset();
-    // The comparison `scalex fit pareto` reports, with its 95 % intervals (1000 resamples).
-    fit::BootstrapSettings boot;
-    boot.resamples = 1000;
-    const auto compared = analysis::compareSeries(shown, boot);
+    scope_ = scope;
+    shownSeries_ = shown.size();
+    // The comparison at once; its bootstrap interval in the background (startInterval).
+    const auto compared = analysis::compareSeries(shown, fit::BootstrapSettings{0});
     if (compared) {
         const auto& A = shown[compared->a];
         const auto& B = shown[compared->b];
@@ -227,11 +297,18 @@ void ParetoView::redraw() {
         frontierSize_[0] = static_cast<int>(B.frontier.size());
         frontierSize_[1] = static_cast<int>(A.frontier.size());
     }
+    if (comparison_.overlap) startInterval(shown);
+    showSummary();
+}
+
+void ParetoView::showSummary() {
+    const QString& scope = scope_;
     if (comparison_.overlap) {
-        const auto& intervals = compared->intervals;
         QString interval;
-        if (const auto* g = intervals.find("geomean_compute_ratio"); g && g->nValid > 0)
+        if (const auto& g = intervalShown_; g && g->nValid > 0)
             interval = tr(", 95 % interval %1× to %2× over %3 resamples of the runs").arg(g->lower, 0, 'f', 2).arg(g->upper, 0, 'f', 2).arg(g->nValid);
+        else if (intervalPending_)
+            interval = tr("; interval: computing…");
         // "higher by 0.026 to 0.156", or "between 0.003 lower and 0.079 higher" when the frontiers cross.
         auto gap = [](double lo, double hi) {
             if (lo >= 0) return tr("higher by %1 to %2").arg(lo, 0, 'f', 3).arg(hi, 0, 'f', 3);
@@ -248,11 +325,10 @@ void ParetoView::redraw() {
                               .arg(compared_.second, compared_.first)
                               .arg(interval)
                               .arg(comparison_.aDominates ? tr(" %1 is Pareto-dominant over the whole overlap.").arg(compared_.first) : QString()));
-        intervalShown_ = intervals.find("geomean_compute_ratio") ? std::optional(*intervals.find("geomean_compute_ratio")) : std::nullopt;
     }
-    else if (shown.size() < 2)
-        summary_->setText(shown.empty() ? tr("No runs with compute and loss in scope.")
-                                        : tr("One series%1: nothing to compare.").arg(scope));
+    else if (shownSeries_ < 2)
+        summary_->setText(shownSeries_ == 0 ? tr("No runs with compute and loss in scope.")
+                                            : tr("One series%1: nothing to compare.").arg(scope));
     else
         summary_->setText(tr("The frontiers%1 do not overlap in compute and loss: nothing to compare.").arg(scope));
     emit explainChanged();
@@ -306,9 +382,46 @@ OverTrainingView::OverTrainingView(Session* session, QWidget* parent) : ViewPane
     layout->addLayout(charts, 1);
     layout->addWidget(note_);
     layout->addWidget(table_);
-    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged})
-        connect(session_, signal, this, &OverTrainingView::redraw);
+    watcher_ = new QFutureWatcher<Outcome>(this);
+    connect(watcher_, &QFutureWatcherBase::finished, this, &OverTrainingView::takeOutcome);
+    for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &OverTrainingView::recompute);
+    connect(session_, &Session::selectionChanged, this, &OverTrainingView::redraw);
+    recompute();
+}
+
+OverTrainingView::~OverTrainingView() {
+    latest_->store(-1);
+    watcher_->waitForFinished();
+}
+
+void OverTrainingView::recompute() {
+    if (deferWhileHidden([this] { recompute(); }, 1)) return;
+    const int generation = ++generation_;
+    latest_->store(generation);
+    computing_ = true;
+    note_->setText(tr("Fitting the power laws…"));
+    auto table = std::make_shared<const data::RunTable>(session_->runs());
+    watcher_->setFuture(QtConcurrent::run(jobPool(), [table, settings = session_->settings(), generation, latest = latest_] {
+        if (latest->load() != generation) return Outcome{};  // superseded before it began
+        // The analyses the verbs run (outliers off their line left out unless kept).
+        return Outcome{table, analysis::slopeAnalyses(*table, settings, fit::SlopeSettings{}), generation};
+    }));
+}
+
+void OverTrainingView::takeOutcome() {
+    if (!computing_ || !watcher_->isFinished()) return;
+    Outcome outcome = watcher_->result();
+    if (outcome.generation != generation_) return;  // a newer one is under way
+    computing_ = false;
+    runs_ = std::move(outcome.table);
+    analyses_ = std::move(outcome.analyses);
     redraw();
+}
+
+void OverTrainingView::computeNow() {
+    if (!computing_) return;
+    watcher_->waitForFinished();
+    takeOutcome();
 }
 
 QChart* OverTrainingView::primaryChart() const { return charts_[0]; }
@@ -330,12 +443,13 @@ void OverTrainingView::refillSeries() {
 }
 
 void OverTrainingView::redraw() {
-    if (deferWhileHidden([this] { redraw(); })) return;
+    if (computing_ || deferWhileHidden([this] { redraw(); })) return;  // drawn when the analyses are done
     const Theme& theme = Theme::current();
     const fit::SlopeSettings settings;
     refillSeries();
-    // The analyses the verbs run (outliers off their line left out unless kept).
-    auto analyses = analysis::slopeAnalyses(session_->runs(), session_->settings(), settings);
+    const auto& analyses = analyses_;
+    // Session indices of the runs (the analyses point into a copy of the session's runs).
+    auto indexOf = [this](const data::Run* r) { return static_cast<int>(r - runs_->runs.data()); };
     QStringList notes;
     for (int k = 0; k < 2; ++k) {
         PlotChart* chart = charts_[k];
@@ -363,7 +477,7 @@ void OverTrainingView::redraw() {
             std::vector<RunPoint> pts;
             double cLo = 1e300, cHi = 0;
             for (std::size_t i : g.runs) {
-                pts.push_back({{a.points[i].flops, a.points[i].loss}, session_->indexOf(a.runs[i])});
+                pts.push_back({{a.points[i].flops, a.points[i].loss}, indexOf(a.runs[i])});
                 cLo = std::min(cLo, a.points[i].flops), cHi = std::max(cHi, a.points[i].flops);
             }
             addRunPoints(chart, session_, tr("M=%1").arg(g.ratio), color, pts, 7);
@@ -377,7 +491,7 @@ void OverTrainingView::redraw() {
         // Runs off their ratio's line, left out of its fit: hollow in the highlight colour.
         std::vector<RunPoint> leftOut;
         for (const auto& o : a.outliers) {
-            leftOut.push_back({{o.run->flops, o.run->loss()}, session_->indexOf(o.run)});
+            leftOut.push_back({{o.run->flops, o.run->loss()}, indexOf(o.run)});
             notes << tr("%1: %2 left out, %3").arg(QString::fromStdString(a.group.label()), QString::fromStdString(data::runLabel(*o.run)),
                                                    QString::fromStdString(o.outlier.reason));
         }
@@ -431,31 +545,44 @@ void OverTrainingView::redraw() {
     emit explainChanged();
 }
 
-std::vector<ViewTable> OverTrainingView::tables() {
-    data::ExportTable t;
-    t.caption = "Power laws $L(C) = \\lambda C^{-\\eta}$ per tokens-to-parameter ratio $M$, with 95\\% bootstrap intervals "
-                "of $\\eta$ (runs resampled within each ratio).";
-    t.label = "tab:tokenparam_slopes";
-    t.columns = {{"model", "Model", data::CellStyle::Text},        {"tokens_per_param", "$M$", data::CellStyle::Integer},
-                 {"runs", "Runs", data::CellStyle::Integer},        {"eta", "$\\eta$", data::CellStyle::Fixed3},
-                 {"eta_lower", "95\\% low", data::CellStyle::Fixed3}, {"eta_upper", "95\\% high", data::CellStyle::Fixed3},
-                 {"lambda", "$\\lambda$", data::CellStyle::Fixed2},  {"r2", "$R^2$", data::CellStyle::Fixed3}};
-    for (int k = 0; k < 2; ++k) {
-        if (!shown_[k]) continue;
-        const analysis::SlopeAnalysis& a = *shown_[k];
-        fit::BootstrapSettings boot;
-        const fit::BootstrapResult intervals = analysis::slopeIntervals(a, fit::SlopeSettings{}, boot);
-        for (const auto& g : a.result.groups) {
-            if (!g.fitted) continue;
-            data::ExportCell lo, hi;
-            std::ostringstream name;
-            name << "eta(" << g.ratio << ')';  // the name of its interval
-            if (const auto* in = intervals.find(name.str()); in && in->nValid > 0) lo = in->lower, hi = in->upper;
-            t.rows.push_back({data::seriesLabel(a.group.series), g.ratio, static_cast<double>(g.runs.size()), g.eta, lo, hi, g.lambda,
-                              g.quality.r2});
+std::vector<ViewTable> OverTrainingView::tables() { return tablesJob()(fit::FitControl{}); }
+
+ViewPanel::TablesJob OverTrainingView::tablesJob() {
+    computeNow();  // the analyses shown
+    // Copies of the analyses shown, without their run pointers: the job reads the points and fits.
+    std::vector<analysis::SlopeAnalysis> shown;
+    for (const auto& a : shown_)
+        if (a) {
+            shown.push_back(*a);
+            shown.back().runs.clear();
+            shown.back().outliers.clear();
         }
-    }
-    return {{QStringLiteral("slopes"), tr("Power-law exponent η per tokens/param"), std::move(t)}};
+    const QString title = tr("Power-law exponent η per tokens/param");
+    return [shown = std::move(shown), title](const fit::FitControl& control) -> std::vector<ViewTable> {
+        data::ExportTable t;
+        t.caption = "Power laws $L(C) = \\lambda C^{-\\eta}$ per tokens-to-parameter ratio $M$, with 95\\% bootstrap intervals "
+                    "of $\\eta$ (runs resampled within each ratio).";
+        t.label = "tab:tokenparam_slopes";
+        t.columns = {{"model", "Model", data::CellStyle::Text},        {"tokens_per_param", "$M$", data::CellStyle::Integer},
+                     {"runs", "Runs", data::CellStyle::Integer},        {"eta", "$\\eta$", data::CellStyle::Fixed3},
+                     {"eta_lower", "95\\% low", data::CellStyle::Fixed3}, {"eta_upper", "95\\% high", data::CellStyle::Fixed3},
+                     {"lambda", "$\\lambda$", data::CellStyle::Fixed2},  {"r2", "$R^2$", data::CellStyle::Fixed3}};
+        for (const analysis::SlopeAnalysis& a : shown) {
+            if (control.cancelled()) return {};
+            fit::BootstrapSettings boot;
+            const fit::BootstrapResult intervals = analysis::slopeIntervals(a, fit::SlopeSettings{}, boot);
+            for (const auto& g : a.result.groups) {
+                if (!g.fitted) continue;
+                data::ExportCell lo, hi;
+                std::ostringstream name;
+                name << "eta(" << g.ratio << ')';  // the name of its interval
+                if (const auto* in = intervals.find(name.str()); in && in->nValid > 0) lo = in->lower, hi = in->upper;
+                t.rows.push_back({data::seriesLabel(a.group.series), g.ratio, static_cast<double>(g.runs.size()), g.eta, lo, hi, g.lambda,
+                                  g.quality.r2});
+            }
+        }
+        return {{QStringLiteral("slopes"), title, std::move(t)}};
+    };
 }
 
 QString OverTrainingView::explainHtml() const {
@@ -551,7 +678,10 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
     recompute();
 }
 
-IsoFlopView::~IsoFlopView() { bandsWatcher_->waitForFinished(); }
+IsoFlopView::~IsoFlopView() {
+    if (bandsCancel_) bandsCancel_->store(true);
+    bandsWatcher_->waitForFinished();
+}
 
 QChart* IsoFlopView::primaryChart() const { return profileChart_; }
 std::vector<QChart*> IsoFlopView::charts() const {
@@ -804,6 +934,7 @@ void IsoFlopView::drawContexts() {
 }
 
 void IsoFlopView::recompute() {
+    if (deferWhileHidden([this] { recompute(); }, 1)) return;  // the fits too, when the view is next shown
     ++generation_;
     const QPointF range = range_->currentData().toPointF();
     fit::IsoFlopSettings settings;
@@ -859,11 +990,14 @@ void IsoFlopView::recompute() {
     const int generation = generation_;
     bandsWatcher_->setProperty("generation", generation);
     const auto budgets = bandBudgets_;
-    bandsWatcher_->setFuture(QtConcurrent::run([a = inputs[0], b = inputs[1], sa = settingsUsed[0], sb = settingsUsed[1], budgets] {
+    if (bandsCancel_) bandsCancel_->store(true);
+    bandsCancel_ = std::make_shared<std::atomic<bool>>(false);
+    bandsWatcher_->setFuture(QtConcurrent::run(jobPool(), [a = inputs[0], b = inputs[1], sa = settingsUsed[0], sb = settingsUsed[1], budgets,
+                                                           cancel = bandsCancel_] {
         fit::BootstrapSettings boot;
         boot.resamples = 200;
         auto run = [&](const std::vector<fit::IsoFlopRun>& runs, const fit::IsoFlopSettings& settings) {
-            if (runs.empty()) return fit::BootstrapResult{};
+            if (runs.empty() || cancel->load()) return fit::BootstrapResult{};
             return analysis::isoFlopIntervals(runs, settings, budgets, boot);
         };
         return std::make_pair(run(a, sa), run(b, sb));
@@ -877,76 +1011,101 @@ void IsoFlopView::computeNow() {
 
 std::vector<ViewTable> IsoFlopView::tables() {
     computeNow();  // the bootstrap intervals
-    data::ExportTable laws;
-    laws.caption = "IsoFLOP power laws $N^*(H) = A' H^a$ and $D^*(H) = B' H^b$ with 95\\% bootstrap intervals (200 "
-                   "resamples of the runs within each budget).";
-    laws.label = "tab:isoflop_powerlaws";
-    laws.columns = {{"model", "Model", data::CellStyle::Text},
-                    {"context", "$T$", data::CellStyle::Integer},
-                    {"law", "Law", data::CellStyle::Symbol},
-                    {"coefficient", "Coefficient", data::CellStyle::Scientific},
-                    {"coefficient_lower", "95\\% low", data::CellStyle::Scientific},
-                    {"coefficient_upper", "95\\% high", data::CellStyle::Scientific},
-                    {"exponent", "Exponent", data::CellStyle::Fixed3},
-                    {"exponent_lower", "95\\% low", data::CellStyle::Fixed3},
-                    {"exponent_upper", "95\\% high", data::CellStyle::Fixed3},
-                    {"budgets", "Budgets", data::CellStyle::Integer},
-                    {"r2", "$R^2$", data::CellStyle::Fixed3}};
-    data::ExportTable optima;
-    optima.caption = "Minima of the IsoFLOP parabolas: the compute-optimal model size $N^*$ and token count $D^*$ per budget.";
-    optima.label = "tab:isoflop_optima";
-    optima.columns = {{"model", "Model", data::CellStyle::Text},
-                      {"budget", "Budget $H$", data::CellStyle::Scientific},
-                      {"flops_mean", "Mean $C$", data::CellStyle::Scientific},
-                      {"runs", "Runs", data::CellStyle::Integer},
-                      {"n_opt", "$N^*$", data::CellStyle::Count},
-                      {"d_opt", "$D^*$", data::CellStyle::Count},
-                      {"loss_at_n_opt", "$\\hat L(N^*)$", data::CellStyle::Fixed3},
-                      {"in_power_law", "In law", data::CellStyle::Text}};
-    for (int k = 0; k < 2; ++k) {
-        if (slots_[k].empty()) continue;
-        const std::string model = data::seriesLabel(slots_[k]);
-        const data::ExportCell context = context_[k] > 0 ? data::ExportCell(context_[k]) : data::ExportCell{};
-        for (int d = 0; d < 2; ++d) {
-            const auto& law = d ? results_[k].dOptLaw : results_[k].nOptLaw;
-            if (!law) continue;
-            auto interval = [&](const char* name, data::ExportCell* lo, data::ExportCell* hi) {
-                const fit::BootstrapInterval* in = bands_[k] ? bands_[k]->find(name) : nullptr;
-                if (in && in->nValid > 0) *lo = in->lower, *hi = in->upper;
-            };
-            data::ExportCell cLo, cHi, eLo, eHi;
-            interval(d ? "B" : "A", &cLo, &cHi);
-            interval(d ? "b" : "a", &eLo, &eHi);
-            laws.rows.push_back({model, context, std::string(d ? "D*(H)" : "N*(H)"), law->coefficient, cLo, cHi, law->exponent,
-                                 eLo, eHi, static_cast<double>(law->nPoints), law->r2});
+    return tablesJob()(fit::FitControl{});
+}
+
+ViewPanel::TablesJob IsoFlopView::tablesJob() {
+    // Copies of the fits; the intervals as known, or the bootstrap under way (waited for by the job).
+    std::array<std::optional<fit::BootstrapResult>, 2> bandsKnown{bands_[0], bands_[1]};
+    const bool waitForBands = !bands_[0] && !bands_[1] && bandsWatcher_->property("generation").toInt() == generation_;
+    const QStringList titles{tr("Power laws N*(H), D*(H) with intervals"), tr("Optimum of every IsoFLOP profile"),
+                             tr("Power laws N*(H), D*(H) at every context length")};
+    return [bandsKnown, waitForBands, titles, future = bandsWatcher_->future(), seriesOf = std::array{slots_[0], slots_[1]},
+            contextOf = std::array{context_[0], context_[1]}, results = std::array{results_[0], results_[1]},
+            contextFits = contextFits_](const fit::FitControl& control) -> std::vector<ViewTable> {
+        auto bands = bandsKnown;
+        if (waitForBands) {
+            while (!future.isFinished()) {
+                if (control.cancelled()) return {};
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            }
+            if (future.resultCount() > 0) {
+                const auto r = future.result();
+                bands[0] = r.first;
+                bands[1] = r.second;
+            }
         }
-        for (const auto& p : results_[k].profiles) {
-            if (!p.fitted) continue;
-            optima.rows.push_back({model, p.budget, p.flopsMean, static_cast<double>(p.nRuns), p.nOpt, p.dOpt, p.lossAtNOpt,
-                                   std::string(p.inPowerLaw ? "yes" : "no")});
-        }
-    }
-    data::ExportTable contexts;
-    contexts.caption = "IsoFLOP power laws $N^*(H) = A' H^a$ and $D^*(H) = B' H^b$ fitted separately at every context length $T$.";
-    contexts.label = "tab:isoflop_powerlaws_context";
-    contexts.columns = {{"model", "Model", data::CellStyle::Text},
+        data::ExportTable laws;
+        laws.caption = "IsoFLOP power laws $N^*(H) = A' H^a$ and $D^*(H) = B' H^b$ with 95\\% bootstrap intervals (200 "
+                       "resamples of the runs within each budget).";
+        laws.label = "tab:isoflop_powerlaws";
+        laws.columns = {{"model", "Model", data::CellStyle::Text},
                         {"context", "$T$", data::CellStyle::Integer},
                         {"law", "Law", data::CellStyle::Symbol},
                         {"coefficient", "Coefficient", data::CellStyle::Scientific},
+                        {"coefficient_lower", "95\\% low", data::CellStyle::Scientific},
+                        {"coefficient_upper", "95\\% high", data::CellStyle::Scientific},
                         {"exponent", "Exponent", data::CellStyle::Fixed3},
+                        {"exponent_lower", "95\\% low", data::CellStyle::Fixed3},
+                        {"exponent_upper", "95\\% high", data::CellStyle::Fixed3},
                         {"budgets", "Budgets", data::CellStyle::Integer},
                         {"r2", "$R^2$", data::CellStyle::Fixed3}};
-    for (int k = 0; k < 2; ++k)
-        for (const ContextFit& cf : contextFits_)
+        data::ExportTable optima;
+        optima.caption = "Minima of the IsoFLOP parabolas: the compute-optimal model size $N^*$ and token count $D^*$ per budget.";
+        optima.label = "tab:isoflop_optima";
+        optima.columns = {{"model", "Model", data::CellStyle::Text},
+                          {"budget", "Budget $H$", data::CellStyle::Scientific},
+                          {"flops_mean", "Mean $C$", data::CellStyle::Scientific},
+                          {"runs", "Runs", data::CellStyle::Integer},
+                          {"n_opt", "$N^*$", data::CellStyle::Count},
+                          {"d_opt", "$D^*$", data::CellStyle::Count},
+                          {"loss_at_n_opt", "$\\hat L(N^*)$", data::CellStyle::Fixed3},
+                          {"in_power_law", "In law", data::CellStyle::Text}};
+        for (int k = 0; k < 2; ++k) {
+            if (seriesOf[k].empty()) continue;
+            const std::string model = data::seriesLabel(seriesOf[k]);
+            const data::ExportCell context = contextOf[k] > 0 ? data::ExportCell(contextOf[k]) : data::ExportCell{};
             for (int d = 0; d < 2; ++d) {
-                const auto& law = d ? cf.result[k].dOptLaw : cf.result[k].nOptLaw;
-                if (!law || slots_[k].empty()) continue;
-                contexts.rows.push_back({data::seriesLabel(slots_[k]), cf.context, std::string(d ? "D*(H)" : "N*(H)"),
-                                         law->coefficient, law->exponent, static_cast<double>(law->nPoints), law->r2});
+                const auto& law = d ? results[k].dOptLaw : results[k].nOptLaw;
+                if (!law) continue;
+                auto interval = [&](const char* name, data::ExportCell* lo, data::ExportCell* hi) {
+                    const fit::BootstrapInterval* in = bands[k] ? bands[k]->find(name) : nullptr;
+                    if (in && in->nValid > 0) *lo = in->lower, *hi = in->upper;
+                };
+                data::ExportCell cLo, cHi, eLo, eHi;
+                interval(d ? "B" : "A", &cLo, &cHi);
+                interval(d ? "b" : "a", &eLo, &eHi);
+                laws.rows.push_back({model, context, std::string(d ? "D*(H)" : "N*(H)"), law->coefficient, cLo, cHi, law->exponent,
+                                     eLo, eHi, static_cast<double>(law->nPoints), law->r2});
             }
-    return {{QStringLiteral("laws"), tr("Power laws N*(H), D*(H) with intervals"), std::move(laws)},
-            {QStringLiteral("optima"), tr("Optimum of every IsoFLOP profile"), std::move(optima)},
-            {QStringLiteral("contexts"), tr("Power laws N*(H), D*(H) at every context length"), std::move(contexts)}};
+            for (const auto& p : results[k].profiles) {
+                if (!p.fitted) continue;
+                optima.rows.push_back({model, p.budget, p.flopsMean, static_cast<double>(p.nRuns), p.nOpt, p.dOpt, p.lossAtNOpt,
+                                       std::string(p.inPowerLaw ? "yes" : "no")});
+            }
+        }
+        data::ExportTable contexts;
+        contexts.caption = "IsoFLOP power laws $N^*(H) = A' H^a$ and $D^*(H) = B' H^b$ fitted separately at every context length $T$.";
+        contexts.label = "tab:isoflop_powerlaws_context";
+        contexts.columns = {{"model", "Model", data::CellStyle::Text},
+                            {"context", "$T$", data::CellStyle::Integer},
+                            {"law", "Law", data::CellStyle::Symbol},
+                            {"coefficient", "Coefficient", data::CellStyle::Scientific},
+                            {"exponent", "Exponent", data::CellStyle::Fixed3},
+                            {"budgets", "Budgets", data::CellStyle::Integer},
+                            {"r2", "$R^2$", data::CellStyle::Fixed3}};
+        for (int k = 0; k < 2; ++k)
+            for (const ContextFit& cf : contextFits)
+                for (int d = 0; d < 2; ++d) {
+                    const auto& law = d ? cf.result[k].dOptLaw : cf.result[k].nOptLaw;
+                    if (!law || seriesOf[k].empty()) continue;
+                    contexts.rows.push_back({data::seriesLabel(seriesOf[k]), cf.context, std::string(d ? "D*(H)" : "N*(H)"),
+                                             law->coefficient, law->exponent, static_cast<double>(law->nPoints), law->r2});
+                }
+        return {{QStringLiteral("laws"), titles[0], std::move(laws)},
+                {QStringLiteral("optima"), titles[1], std::move(optima)},
+                {QStringLiteral("contexts"), titles[2], std::move(contexts)}};
+    };
 }
 
 void IsoFlopView::redraw() {

@@ -3,6 +3,8 @@
 // IsoFLOP profiles with the N*(H), D*(H) power laws (Fig. 4). Their analyses take milliseconds and
 // are recomputed whenever the runs, the settings or the selection change.
 #include <QFutureWatcher>
+#include <atomic>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -30,6 +32,7 @@ class ParetoView : public ViewPanel {
     Q_OBJECT
 public:
     explicit ParetoView(Session* session, QWidget* parent = nullptr);
+    ~ParetoView() override;
     QString viewId() const override { return QStringLiteral("pareto"); }
     QString title() const override { return tr("Pareto front"); }
     QString explainHtml() const override;
@@ -37,8 +40,11 @@ public:
     // One chart, or (the paper's Fig. 1) the frontiers beside the fitted loss surface.
     std::vector<QChart*> charts() const override;
     const fit::FrontierComparison& comparison() const { return comparison_; }
-    // The 95 % bootstrap interval of the geometric-mean compute ratio shown with it (1000 resamples).
+    // The 95 % bootstrap interval of the geometric-mean compute ratio shown with it (1000 resamples),
+    // computed off the UI thread after the comparison is drawn (none while it is computed).
     const std::optional<fit::BootstrapInterval>& computeRatioInterval() const { return intervalShown_; }
+    // Waits for the interval (headless renders and tests).
+    void computeNow() override;
     // The runs on each family's frontier.
     std::vector<ViewTable> tables() override { return {{QStringLiteral("frontier"), tr("Pareto-frontier runs"), frontierTable_}}; }
 
@@ -49,6 +55,11 @@ private:
     void drawSurfaceCurves(PlotChart* chart, const std::vector<analysis::ParetoAnalysis>& shown);
     void refillContexts();
     bool sideBySide() const;
+    // The comparison's interval, off the UI thread: the compared pair's points are copied, an older
+    // request is superseded, and the same points reuse the interval already computed.
+    void startInterval(const std::vector<analysis::ParetoAnalysis>& shown);
+    void intervalDone();
+    void showSummary();
     Session* session_;
     PlotChart* chart_;
     PlotChart* fitChart_;  // the right panel of the side-by-side layout
@@ -64,12 +75,22 @@ private:
     std::pair<QString, QString> compared_;  // A and B of the comparison
     int frontierSize_[2] = {0, 0};
     data::ExportTable frontierTable_;
+    QString scope_;          // ", T = 8192" in the summary
+    std::size_t shownSeries_ = 0;
+    // The points the interval is (being) computed for, A then B; the interval once known.
+    std::vector<fit::ComputeLossPoint> intervalKey_[2];
+    std::optional<fit::BootstrapInterval> intervalOfKey_;
+    bool intervalPending_ = false;
+    std::shared_ptr<std::atomic<bool>> intervalCancel_;  // stops a superseded request's resampling
+    QFutureWatcher<std::optional<fit::BootstrapInterval>>* intervalWatcher_;
+    int intervalGeneration_ = 0;
 };
 
 class OverTrainingView : public ViewPanel {
     Q_OBJECT
 public:
     explicit OverTrainingView(Session* session, QWidget* parent = nullptr);
+    ~OverTrainingView() override;
     QString viewId() const override { return QStringLiteral("overtraining"); }
     QString title() const override { return tr("Over-training"); }
     QString explainHtml() const override;
@@ -77,12 +98,30 @@ public:
     std::vector<QChart*> charts() const override;
     // η and λ per tokens/param M and series, with 95 % bootstrap intervals of η.
     std::vector<ViewTable> tables() override;
+    TablesJob tablesJob() override;
     // The analysis drawn in panel k (0 or 1; none when the panel has no series).
     const std::optional<analysis::SlopeAnalysis>& shown(int k) const { return shown_[k]; }
+    // Waits for the analyses under way (headless renders and tests).
+    void computeNow() override;
 
 private:
+    // The slope analyses (their outlier checks take seconds on 20,000 runs) off the UI thread, on
+    // a copy of the runs; the view keeps what it drew until they are done.
+    struct Outcome {
+        std::shared_ptr<const data::RunTable> table;
+        std::vector<analysis::SlopeAnalysis> analyses;  // pointing into `table`
+        int generation = 0;
+    };
+    void recompute();
+    void takeOutcome();
     void redraw();
     void refillSeries();
+    QFutureWatcher<Outcome>* watcher_;
+    std::shared_ptr<std::atomic<int>> latest_ = std::make_shared<std::atomic<int>>(0);  // skips superseded jobs
+    int generation_ = 0;
+    bool computing_ = false;
+    std::shared_ptr<const data::RunTable> runs_;
+    std::vector<analysis::SlopeAnalysis> analyses_;
     Session* session_;
     QComboBox* series_[2];
     PlotChart* charts_[2];
@@ -106,6 +145,8 @@ public:
     // The power laws N*(H), D*(H) with 95 % bootstrap intervals, the optimum of every profile, and
     // the laws fitted at every context length of the runs.
     std::vector<ViewTable> tables() override;
+    // The same off the UI thread, waiting for the bootstrap under way.
+    TablesJob tablesJob() override;
     // The fit of the first (false) or second (true) series shown: by default the study's
     // Transformer and xLSTM where present, else the first two series with IsoFLOP runs.
     const fit::IsoFlopResult& result(bool second) const { return results_[second ? 1 : 0]; }
@@ -169,6 +210,7 @@ private:
     bool setsNamed_ = true;  // the runs name experiment sets (else every run is an IsoFLOP candidate)
     std::vector<double> bandBudgets_;
     QFutureWatcher<std::pair<fit::BootstrapResult, fit::BootstrapResult>>* bandsWatcher_;
+    std::shared_ptr<std::atomic<bool>> bandsCancel_;  // a superseded bootstrap skips what it has not begun
     int generation_ = 0;
 };
 

@@ -106,15 +106,17 @@ ContextView::ContextView(Session* session, QWidget* parent) : ViewPanel(parent),
 
     connect(slider_, &QSlider::valueChanged, this, &ContextView::recompute);
     connect(budget_, &QComboBox::currentIndexChanged, this, &ContextView::recompute);
-    connect(session_, &Session::settingsChanged, this, [this] {
+    // The profiles are refitted when the view is next shown (a recompute alone waits too).
+    auto refit = [this] {
+        if (deferWhileHidden([this] { refitProfiles(); recompute(); }, 1)) return;
         refitProfiles();
         recompute();
+    };
+    connect(session_, &Session::settingsChanged, this, refit);
+    connect(session_, &Session::runsChanged, this, refit);
+    connect(session_, &Session::surfaceChanged, this, [this] {
+        if (!deferWhileHidden([this] { recompute(); })) recompute();
     });
-    connect(session_, &Session::runsChanged, this, [this] {
-        refitProfiles();
-        recompute();
-    });
-    connect(session_, &Session::surfaceChanged, this, &ContextView::recompute);
     refitProfiles();
     recompute();
 }

@@ -529,9 +529,18 @@ bool exportViewTable(ViewPanel* panel, const QString& tableId, const QString& ou
         *error = QStringLiteral("'%1' must end in .tex (LaTeX booktabs), .csv or .json (records)").arg(out);
         return false;
     }
-    const std::vector<ViewTable> tables = panel->tables();
+    return exportViewTable(panel->tables(), panel->viewId(), tableId, out, error);
+}
+
+bool exportViewTable(const std::vector<ViewTable>& tables, const QString& viewId, const QString& tableId, const QString& out,
+                     QString* error) {
+    const QString suffix = QFileInfo(out).suffix().toLower();
+    if (!tableSuffixes().contains(suffix)) {
+        *error = QStringLiteral("'%1' must end in .tex (LaTeX booktabs), .csv or .json (records)").arg(out);
+        return false;
+    }
     if (tables.empty()) {
-        *error = QStringLiteral("the view '%1' has no table to export").arg(panel->viewId());
+        *error = QStringLiteral("the view '%1' has no table to export").arg(viewId);
         return false;
     }
     const ViewTable* chosen = tableId.isEmpty() ? &tables.front() : nullptr;
@@ -541,7 +550,7 @@ bool exportViewTable(ViewPanel* panel, const QString& tableId, const QString& ou
         if (t.id == tableId) chosen = &t;
     }
     if (!chosen) {
-        *error = QStringLiteral("--table: the view '%1' has no table '%2' (it has %3)").arg(panel->viewId(), tableId, ids.join(", "));
+        *error = QStringLiteral("--table: the view '%1' has no table '%2' (it has %3)").arg(viewId, tableId, ids.join(", "));
         return false;
     }
     const QByteArray bytes = suffix == "tex"   ? data::toLatex(chosen->table)

@@ -42,6 +42,7 @@ struct RenderRequest {
 bool renderFigure(const RenderRequest& request, QString* error);
 
 class ViewPanel;
+struct ViewTable;
 class MainWindow;
 
 // A window that is never shown on screen, with the project at `project` open (a .scalex project
@@ -57,6 +58,9 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
 // (.csv) or JSON records (.json), chosen by the suffix of `out`. The error names the view's tables
 // when `tableId` is not one of them; never writes a partial file.
 bool exportViewTable(ViewPanel* panel, const QString& tableId, const QString& out, QString* error);
+// The same from tables already computed (`tables` of the view `viewId`).
+bool exportViewTable(const std::vector<ViewTable>& tables, const QString& viewId, const QString& tableId, const QString& out,
+                     QString* error);
 
 // `scalex render --view ID --out FILE.tex|.csv|.json [--table ID]`: opens the project headless,
 // brings the view up to date and writes its table.

@@ -1,7 +1,6 @@
 #include "app/gui/LogTicks.h"
 
 #include <algorithm>
-#include <QRegularExpression>
 #include <cmath>
 
 namespace scalex::gui {
@@ -68,7 +67,10 @@ QString formatCount(double v) {
     const double a = std::fabs(v);
     auto trim = [](double x) {
         QString s = QString::number(x, 'f', x < 10 ? 2 : (x < 100 ? 1 : 0));
-        if (s.contains('.')) s.remove(QRegularExpression(QStringLiteral("\\.?0+$")));
+        if (s.contains('.')) {  // "2.50" -> "2.5", "3.00" -> "3" (no regular expression: tables format thousands of these)
+            while (s.endsWith('0')) s.chop(1);
+            if (s.endsWith('.')) s.chop(1);
+        }
         return s;
     };
     if (a >= 1e12) return trim(v / 1e12) + 'T';

@@ -14,10 +14,13 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QSignalBlocker>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <set>
+#include <thread>
 
+#include "app/gui/JobPool.h"
 #include "app/gui/LogTicks.h"
 #include "app/gui/PlotChart.h"
 #include "app/gui/RunPoints.h"
@@ -153,7 +156,7 @@ void LossSurfaceView::forgetFit() {
     fit_.reset();
     analysis_.reset();
     table_.reset();
-    intervals_.reset();
+    tablesCache_.reset();
     extrapolation_.reset();
     error_.clear();
 }
@@ -262,6 +265,7 @@ void LossSurfaceView::startFit() {
     error_.clear();
     cancel_ = std::make_unique<std::atomic<bool>>(false);
     fitSettings_ = settings;
+    tablesCache_ = std::make_shared<TablesCache>();
     fitButton_->setEnabled(false);
     cancelButton_->setEnabled(true);
     progress_->setRange(0, static_cast<int>(settings.grid.size(settings.fitGamma)));
@@ -273,7 +277,7 @@ void LossSurfaceView::startFit() {
     auto table = std::make_shared<const data::RunTable>(session_->runs());
     const auto common = session_->settings();
     const int generation = generation_;
-    watcher_->setFuture(QtConcurrent::run([table, common, group = *g, settings, cancel, bar, generation] {
+    watcher_->setFuture(QtConcurrent::run(jobPool(), [table, common, group = *g, settings, cancel, bar, generation] {
         fit::FitControl control;
         control.cancel = cancel;
         control.progress = [bar](std::size_t done, std::size_t) {
@@ -308,30 +312,67 @@ void LossSurfaceView::computeNow() {
 
 std::vector<ViewTable> LossSurfaceView::tables() {
     computeNow();
-    if (!fit_ || fit_->cancelled || !analysis_) return {};
-    fit::BootstrapSettings boot;
-    boot.resamples = 200;
-    if (!intervals_) intervals_ = analysis::surfaceIntervals(*analysis_, fitSettings_, boot);
-    // Every series in scope at the context this view would fit it at; the one on screen is its fit.
+    return tablesJob()(fit::FitControl{});
+}
+
+ViewPanel::TablesJob LossSurfaceView::tablesJob() {
+    if (!fit_ && !fitting()) startFit();
+    if (!fit_ && !fitting()) return [](const fit::FitControl&) { return std::vector<ViewTable>{}; };
+    // The fit's outcome: the one shown, or the one under way (its future, waited for by the job).
+    std::optional<Outcome> done;
+    if (fit_ && analysis_ && table_ && !fitting()) done = Outcome{table_, *analysis_, {}, generation_};
+    QFuture<Outcome> running = watcher_->future();
+    // Every series in scope at the context this view would fit it at (the one on screen is its fit).
+    std::vector<analysis::SeriesGroup> defaults;
     const auto all = groups();
-    std::vector<analysis::LossSurfaceAnalysis> others;
-    std::vector<analysis::SeriesGroup> chosen;
     for (const auto& name : session_->seriesNames())
-        if (const auto g = defaultGroup(all, name)) chosen.push_back(name == analysis_->group.series ? analysis_->group : *g);
-    others.reserve(chosen.size());
-    std::vector<analysis::SurfaceWithIntervals> fits;
-    for (const auto& g : chosen) {
-        if (g.series == analysis_->group.series) {
-            fits.push_back({&*analysis_, *intervals_});
-            continue;
+        if (const auto g = defaultGroup(all, name)) defaults.push_back(*g);
+    const QString title = tr("Fit parameters with intervals, every series");
+    return [done, running, defaults, title, common = session_->settings(), settings = fitSettings_,
+            cache = tablesCache_](const fit::FitControl& control) -> std::vector<ViewTable> {
+        if (cache) {
+            std::lock_guard lock(cache->mutex);
+            if (cache->tables) return *cache->tables;
         }
-        others.push_back(analysis::lossSurfaceAnalysis(session_->runs(), session_->settings(), g, fitSettings_));
-        const auto& a = others.back();
-        if (a.error) continue;
-        fits.push_back({&a, analysis::surfaceIntervals(a, fitSettings_, boot)});
-    }
-    return {{QStringLiteral("fit"), tr("Fit parameters with intervals, every series"),
-             analysis::lossSurfaceParameterTable(fits, fitSettings_, boot)}};
+        Outcome outcome;
+        if (done) {
+            outcome = *done;
+        } else {
+            while (!running.isFinished()) {
+                if (control.cancelled()) return {};
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            }
+            outcome = running.result();
+        }
+        const analysis::LossSurfaceAnalysis& shown = outcome.analysis;
+        if (shown.error || shown.fit.cancelled || !outcome.table) return {};
+        fit::BootstrapSettings boot;
+        boot.resamples = 200;
+        const fit::BootstrapResult intervals = analysis::surfaceIntervals(shown, settings, boot, control);
+        std::vector<analysis::LossSurfaceAnalysis> others;
+        others.reserve(defaults.size());
+        std::vector<analysis::SurfaceWithIntervals> fits;
+        for (const auto& g : defaults) {
+            if (control.cancelled()) return {};
+            if (g.series == shown.group.series) {
+                fits.push_back({&shown, intervals});
+                continue;
+            }
+            // The same runs as the session's: the table is copied when the fit starts and dropped
+            // when the runs change.
+            others.push_back(analysis::lossSurfaceAnalysis(*outcome.table, common, g, settings, control));
+            const auto& a = others.back();
+            if (a.error) continue;
+            fits.push_back({&a, analysis::surfaceIntervals(a, settings, boot, control)});
+        }
+        if (control.cancelled()) return {};
+        std::vector<ViewTable> tables{{QStringLiteral("fit"), title, analysis::lossSurfaceParameterTable(fits, settings, boot)}};
+        if (cache) {
+            std::lock_guard lock(cache->mutex);
+            cache->tables = tables;
+        }
+        return tables;
+    };
 }
 
 void LossSurfaceView::cancelFit() {
@@ -351,7 +392,6 @@ void LossSurfaceView::onFitDone() {
     table_ = std::move(outcome.table);
     analysis_ = std::move(outcome.analysis);
     extrapolation_ = std::move(outcome.extrapolation);
-    intervals_.reset();
     if (analysis_->error) {
         error_ = QString::fromStdString(*analysis_->error);
         summary_->setText(error_);
@@ -411,13 +451,18 @@ void LossSurfaceView::redraw() {
                     values[static_cast<std::size_t>(y * image.width() + x)] = l;
                     lMin = std::min(lMin, l), lMax = std::max(lMax, l);
                 }
+            // The 101 colours of the map, blended with the background once, not per pixel.
+            QRgb palette[101];
+            for (int i = 0; i < 101; ++i) {
+                const QColor c = theme.sequential(i, 101);
+                palette[i] = QColor::fromRgbF(0.55 * c.redF() + 0.45 * theme.background.redF(), 0.55 * c.greenF() + 0.45 * theme.background.greenF(),
+                                              0.55 * c.blueF() + 0.45 * theme.background.blueF())
+                                 .rgb();
+            }
             for (int y = 0; y < image.height(); ++y)
                 for (int x = 0; x < image.width(); ++x) {
                     const double t = (values[static_cast<std::size_t>(y * image.width() + x)] - lMin) / std::max(1e-12, lMax - lMin);
-                    QColor c = theme.sequential(static_cast<int>(std::round((1 - t) * 100)), 101);
-                    c = QColor::fromRgbF(0.55 * c.redF() + 0.45 * theme.background.redF(), 0.55 * c.greenF() + 0.45 * theme.background.greenF(),
-                                         0.55 * c.blueF() + 0.45 * theme.background.blueF());
-                    image.setPixel(x, y, c.rgb());
+                    image.setPixel(x, y, palette[std::isfinite(t) ? std::clamp(static_cast<int>(std::round((1 - t) * 100)), 0, 100) : 0]);
                 }
             QBrush brush(image);
             brush.setTransform(QTransform::fromTranslate(area.left(), area.top()));

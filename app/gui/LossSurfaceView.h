@@ -7,6 +7,7 @@
 #include <QFutureWatcher>
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "app/gui/ViewPanel.h"
@@ -45,6 +46,9 @@ public:
     // are fitted with the same settings on their own runs, each at the context this view would
     // choose for it.
     std::vector<ViewTable> tables() override;
+    // The same off the UI thread: waits for the view's fit (starting it when there is none), then
+    // bootstraps it and fits the other series; kept for the fit, so a second export reuses it.
+    TablesJob tablesJob() override;
 
     // Starts a fit of the current series with the current settings (no-op while one runs).
     void startFit();
@@ -98,7 +102,12 @@ private:
     std::optional<analysis::LossSurfaceAnalysis> analysis_;  // its run pointers point into table_
     std::shared_ptr<const data::RunTable> table_;
     fit::LossSurfaceSettings fitSettings_;
-    std::optional<fit::BootstrapResult> intervals_;  // of fit_, computed on demand
+    // The tables of the fit started last (tablesJob), filled by the job that computed them.
+    struct TablesCache {
+        std::mutex mutex;
+        std::optional<std::vector<ViewTable>> tables;
+    };
+    std::shared_ptr<TablesCache> tablesCache_;
     std::optional<fit::LossSurfaceExtrapolation> extrapolation_;
     std::unique_ptr<std::atomic<bool>> cancel_;
     QFutureWatcher<Outcome>* watcher_;

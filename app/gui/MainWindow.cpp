@@ -20,6 +20,12 @@
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QFileInfo>
+#include <QEventLoop>
+#include <QFutureWatcher>
+#include <QProgressDialog>
+#include <QtConcurrent/QtConcurrent>
+#include <atomic>
+#include <memory>
 
 #include "app/gui/AnalysisViews.h"
 #include "app/gui/ContextView.h"
@@ -29,6 +35,7 @@
 #include "app/gui/RecipesDialog.h"
 #include "app/gui/FlopBreakdownView.h"
 #include "app/gui/InferenceView.h"
+#include "app/gui/JobPool.h"
 #include "app/gui/LessonPane.h"
 #include "app/gui/LossCurvesView.h"
 #include "app/gui/LossSurfaceView.h"
@@ -263,9 +270,9 @@ bool MainWindow::exportView(const QString& path, FigureStyle style, const QStrin
 void MainWindow::exportTableDialog() {
     ViewPanel* panel = currentPanel();
     if (!panel) return;
-    QApplication::setOverrideCursor(Qt::WaitCursor);  // tables may compute bootstrap intervals
-    const std::vector<ViewTable> tables = panel->tables();
-    QApplication::restoreOverrideCursor();
+    const auto computed = computeTables(panel);  // tables may compute bootstrap intervals
+    if (!computed) return;
+    const std::vector<ViewTable>& tables = *computed;
     if (tables.empty()) {
         statusBar()->showMessage(tr("This view has no table to export"), 5000);
         return;
@@ -292,16 +299,58 @@ void MainWindow::exportTableDialog() {
     if (QFileInfo(path).suffix().isEmpty()) path += filter == csv ? QStringLiteral(".csv") : filter == json ? QStringLiteral(".json") : QStringLiteral(".tex");
     settings.setValue(QStringLiteral("export/tableDirectory"), QFileInfo(path).absolutePath());
     settings.setValue(QStringLiteral("export/tableFilter"), filter);
-    exportTable(table.id, path);
+    writeTable(panel, tables, table.id, path, true);
+}
+
+std::optional<std::vector<ViewTable>> MainWindow::computeTables(ViewPanel* panel) {
+    const ViewPanel::TablesJob job = panel->tablesJob();
+    if (!job) return panel->tables();
+    // The job keeps the flag alive: a cancelled job may still be finishing after this returns.
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    QFutureWatcher<std::vector<ViewTable>> watcher;
+    QProgressDialog progress(tr("Computing the tables of the %1 view (fits and bootstrap intervals)…").arg(panel->title()),
+                             tr("Cancel"), 0, 0, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(400);
+    QEventLoop loop;
+    connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
+    connect(&progress, &QProgressDialog::canceled, &loop, &QEventLoop::quit);
+    connect(&progress, &QDialog::finished, &loop, &QEventLoop::quit);
+    watcher.setFuture(QtConcurrent::run(jobPool(), [job, cancel] {
+        fit::FitControl control;
+        control.cancel = cancel.get();
+        return job(control);
+    }));
+    if (!watcher.isFinished()) loop.exec();
+    if (!watcher.isFinished() || progress.wasCanceled()) {
+        cancel->store(true);
+        statusBar()->showMessage(tr("Table export cancelled"), 5000);
+        return std::nullopt;
+    }
+    return watcher.result();
 }
 
 bool MainWindow::exportTable(const QString& tableId, const QString& path, bool interactive) {
     ViewPanel* panel = currentPanel();
     if (!panel) return false;
+    if (!tableSuffixes().contains(QFileInfo(path).suffix().toLower())) {
+        QString error;
+        exportViewTable(std::vector<ViewTable>{}, panel->viewId(), tableId, path, &error);  // names the suffixes
+        reportError(tr("Could not export the table"), error, interactive);
+        return false;
+    }
+    const auto tables = computeTables(panel);
+    if (!tables) {
+        lastError_ = tr("Table export cancelled");
+        return false;
+    }
+    return writeTable(panel, *tables, tableId, path, interactive);
+}
+
+bool MainWindow::writeTable(ViewPanel* panel, const std::vector<ViewTable>& tables, const QString& tableId, const QString& path,
+                            bool interactive) {
     QString error;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool ok = exportViewTable(panel, tableId, path, &error);
-    QApplication::restoreOverrideCursor();
+    const bool ok = exportViewTable(tables, panel->viewId(), tableId, path, &error);
     if (!ok) {
         reportError(tr("Could not export the table"), error, interactive);
         return false;
@@ -440,7 +489,19 @@ bool MainWindow::saveProject(const QString& requested, bool interactive) {
         saveAsDialog();
         return !session_->projectPath().isEmpty();
     }
-    if (auto error = data::saveProject(session_->project(), path)) {
+    // Writing a large project takes a second or more: a copy is written off the UI thread while a
+    // modal progress dialog (no cancel: the file is replaced whole or not at all) holds the window.
+    QFutureWatcher<std::optional<data::LoadError>> watcher;
+    QProgressDialog progress(tr("Saving %1…").arg(QFileInfo(path).fileName()), QString(), 0, 0, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(400);
+    QEventLoop loop;
+    connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
+    watcher.setFuture(QtConcurrent::run(jobPool(), [project = session_->project(), path] { return data::saveProject(project, path); }));
+    if (!watcher.isFinished()) loop.exec(QEventLoop::ExcludeUserInputEvents);  // no second save meanwhile
+    watcher.waitForFinished();
+    progress.reset();
+    if (const auto error = watcher.result()) {
         reportError(tr("Could not save the project"), QString::fromStdString(error->toString()), interactive);
         return false;
     }

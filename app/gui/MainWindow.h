@@ -3,6 +3,7 @@
 
 #include "app/gui/FigureExport.h"
 #include "core/data/Lesson.h"
+#include <optional>
 #include <vector>
 
 class QLabel;
@@ -91,6 +92,11 @@ private:
     void saveAsDialog();
     void exportViewDialog();
     void exportTableDialog();
+    // The current view's tables, their fits and bootstraps run off the UI thread behind a progress
+    // dialog; none when the user cancels.
+    std::optional<std::vector<ViewTable>> computeTables(ViewPanel* panel);
+    bool writeTable(ViewPanel* panel, const std::vector<ViewTable>& tables, const QString& tableId, const QString& path,
+                    bool interactive);
     void recipesDialog();
     void refreshRecentMenu();
     void reportError(const QString& title, const QString& message, bool interactive);

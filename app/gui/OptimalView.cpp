@@ -177,7 +177,11 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     connect(overtrain_, &QSlider::valueChanged, this, &OptimalView::recompute);
     connect(inference_, &QLineEdit::editingFinished, this, &OptimalView::recompute);
     connect(chartChoice_, &QComboBox::currentIndexChanged, this, &OptimalView::recompute);
-    for (auto signal : {&Session::settingsChanged, &Session::surfaceChanged}) connect(session_, signal, this, &OptimalView::recompute);
+    // Hidden, the view recomputes when it is next shown.
+    for (auto signal : {&Session::settingsChanged, &Session::surfaceChanged})
+        connect(session_, signal, this, [this] {
+            if (!deferWhileHidden([this] { recompute(); })) recompute();
+        });
     recompute();
 }
 

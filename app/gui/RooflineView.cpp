@@ -15,6 +15,7 @@
 #include <QtCharts/QScatterSeries>
 #include <cmath>
 
+#include "app/gui/JobPool.h"
 #include "app/gui/LogTicks.h"
 #include "app/gui/PlotChart.h"
 #include "app/gui/Theme.h"
@@ -153,7 +154,7 @@ void RooflineView::runBenchmarks() {
     status_->setText(tr("Measuring the CPU kernels…"));
     std::atomic<bool>* cancel = cancelFlag_.get();
     QPointer<QProgressBar> bar = progress_;
-    watcher_->setFuture(QtConcurrent::run([cancel, bar] {
+    watcher_->setFuture(QtConcurrent::run(jobPool(), [cancel, bar] {
         auto backend = gpu::makeCpuBackend();
         gpu::BenchOptions options;
         options.quick = true;

@@ -47,6 +47,10 @@ void Session::mergeTables() {
     runs_ = data::RunTable{};
     runs_.source = project_.title;
     origin_.clear();
+    std::size_t total = 0;
+    for (const auto& t : project_.tables) total += t.table.runs.size();
+    runs_.runs.reserve(total);
+    origin_.reserve(total);
     for (std::size_t t = 0; t < project_.tables.size(); ++t)
         for (std::size_t r = 0; r < project_.tables[t].table.runs.size(); ++r) {
             runs_.runs.push_back(project_.tables[t].table.runs[r]);
@@ -133,8 +137,9 @@ void Session::setInference(data::ProjectInference inference) {
 
 data::Project Session::project() const {
     data::Project p = project_;
+    // The session's runs differ from the project's only by the user's include toggles.
     for (std::size_t i = 0; i < runs_.runs.size() && i < origin_.size(); ++i)
-        p.tables[origin_[i].first].table.runs[origin_[i].second] = runs_.runs[i];
+        p.tables[origin_[i].first].table.runs[origin_[i].second].userIncluded = runs_.runs[i].userIncluded;
     settings_.storeIn(p.settings);
     return p;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/data/Export.h"
+#include "core/fit/FitControl.h"
 
 class QChart;
 
@@ -42,6 +43,12 @@ public:
     // The view's tables, first the one exported by default (none for views without one). Reflects
     // what the view shows now (its settings, filters, selection); may compute bootstrap intervals.
     virtual std::vector<ViewTable> tables() { return {}; }
+    // The work of tables() as a job for a worker thread, for views whose tables fit or bootstrap:
+    // made on the UI thread, it holds copies of what it reads (or futures of the view's own work)
+    // and gives what tables() gives. Stops early, returning nothing, when `control` is cancelled.
+    // Empty for views whose tables are quick (the window calls tables()).
+    using TablesJob = std::function<std::vector<ViewTable>(const fit::FitControl& control)>;
+    virtual TablesJob tablesJob() { return {}; }
     // Runs the view's heavy work (fits) to completion now, for headless renders and tests.
     virtual void computeNow() {}
 
@@ -53,10 +60,15 @@ protected:
     // Drawing every run of a large project takes long (Qt Charts makes a graphics item per
     // point), so a view on a tab the user cannot see draws when it is shown next. Called first in
     // a view's redraw(): true means "deferred" and `redraw` runs from the next showEvent. A
-    // window that is never shown (headless renders) draws at once, as before.
-    bool deferWhileHidden(std::function<void()> redraw) {
+    // window that is never shown (headless renders) draws at once, as before. Views that also
+    // defer their fits (a recompute that ends in a redraw) give it a higher `weight`: a deferred
+    // redraw does not replace a deferred recompute.
+    bool deferWhileHidden(std::function<void()> redraw, int weight = 0) {
         if (isVisible() || !window()->isVisible()) return false;
-        pendingRedraw_ = std::move(redraw);
+        if (!pendingRedraw_ || weight >= pendingWeight_) {
+            pendingRedraw_ = std::move(redraw);
+            pendingWeight_ = weight;
+        }
         return true;
     }
     void showEvent(QShowEvent* event) override {
@@ -101,6 +113,7 @@ private:
     }
     std::function<void()> pendingRedraw_;
     std::vector<std::pair<QBoxLayout*, int>> stacked_;
+    int pendingWeight_ = 0;
 };
 
 }  // namespace scalex::gui

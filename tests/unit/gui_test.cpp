@@ -168,6 +168,7 @@ TEST_F(Gui, MovingTheContextSliderChangesTheTransformerOptimum) {
 }
 
 TEST_F(Gui, ExcludingARunChangesTheFits) {
+    ASSERT_TRUE(window->showView("isoflop"));  // a hidden view refits when it is next shown
     auto* iso = view<IsoFlopView>();
     ASSERT_NE(iso, nullptr);
     ASSERT_TRUE(iso->result(false).nOptLaw);
@@ -904,6 +905,7 @@ TEST_F(Gui, OverTrainingViewLeavesOutARunOffItsLine) {
     ASSERT_TRUE(window->showView("overtraining"));
     auto* over = view<OverTrainingView>();
     ASSERT_NE(over, nullptr);
+    over->computeNow();  // the slope analyses run off the UI thread
     ASSERT_TRUE(over->shown(0) && over->shown(1));
     EXPECT_EQ(over->shown(0)->group.series, "base");
     EXPECT_EQ(over->shown(1)->group.series, "tuned");
@@ -924,12 +926,14 @@ TEST_F(Gui, OverTrainingViewLeavesOutARunOffItsLine) {
     snapshot("overtraining-outliers");
 }
 
-// The Pareto view states the bootstrap interval of the compute ratio beside the ratio.
+// The Pareto view states the bootstrap interval of the compute ratio beside the ratio (computed
+// off the UI thread; computeNow waits for it).
 TEST_F(Gui, ParetoViewGivesTheComputeRatioWithItsInterval) {
     ASSERT_TRUE(window->showView("pareto"));
     auto* pareto = view<ParetoView>();
     ASSERT_NE(pareto, nullptr);
     ASSERT_TRUE(pareto->comparison().overlap);
+    pareto->computeNow();  // the interval comes from the background
     ASSERT_TRUE(pareto->computeRatioInterval());
     const auto& in = *pareto->computeRatioInterval();
     EXPECT_EQ(in.nValid, 1000);
@@ -981,4 +985,47 @@ TEST_F(Gui, IsoFlopViewFitsEverySeriesOfASweep) {
     EXPECT_EQ(iso->seriesShown(false), "A");
     EXPECT_EQ(iso->seriesShown(true), "B");
     snapshot("isoflop-sweep");
+}
+
+// A series of more than a thousand runs is drawn by one item (a line series without a line that
+// draws the scatter series' marker at every point); the scatter series keeps the legend entry, and
+// clicking a point still selects its run.
+TEST_F(Gui, ManyRunsAreDrawnByOneItemAndStaySelectable) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("many.csv");
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("model,params,tokens,flops,loss\n");
+    for (const char* name : {"a", "b"})
+        for (int i = 0; i < 1100; ++i) {
+            const double n = 5e7 * std::pow(1.003, i), d = 20 * n, c = 6 * n * d;
+            const double loss = (name[0] == 'a' ? 40.0 : 39.0) * std::pow(c, -0.05) * (1 + 0.01 * ((i * 7) % 5));
+            f.write(QStringLiteral("%1,%2,%3,%4,%5\n").arg(name).arg(n, 0, 'g', 12).arg(d, 0, 'g', 12).arg(c, 0, 'g', 12).arg(loss, 0, 'g', 12).toUtf8());
+        }
+    f.close();
+    ASSERT_TRUE(window->openPath(path, false)) << window->lastError().toStdString();
+    ASSERT_TRUE(window->showView("pareto"));
+    QApplication::processEvents();  // the points go in after the rest is drawn
+    QChart* chart = view<ParetoView>()->primaryChart();
+    QLineSeries* cloud = nullptr;
+    QScatterSeries* legend = nullptr;
+    for (QAbstractSeries* s : chart->series()) {
+        if (auto* line = qobject_cast<QLineSeries*>(s); line && !line->lightMarker().isNull() && !cloud) cloud = line;
+        if (auto* scatter = qobject_cast<QScatterSeries*>(s); scatter && s->name() == "a runs") legend = scatter;
+    }
+    ASSERT_NE(cloud, nullptr);
+    ASSERT_NE(legend, nullptr);
+    EXPECT_EQ(cloud->count(), 1100);
+    EXPECT_EQ(legend->count(), 0);
+    EXPECT_TRUE(PlotChart::hiddenFromLegend(cloud));
+    EXPECT_FALSE(PlotChart::hiddenFromLegend(legend));
+    // Clicking the 37th point selects its run (and redraws the view: `cloud` is gone after).
+    const QPointF point = cloud->at(36);
+    emit cloud->clicked(point);
+    const QSet<int> selected = window->session()->selection();
+    ASSERT_EQ(selected.size(), 1);
+    const auto& run = window->session()->runs().runs[static_cast<std::size_t>(*selected.begin())];
+    const QPointF plotted = static_cast<PlotChart*>(chart)->toPlot(run.flops, run.loss());
+    EXPECT_DOUBLE_EQ(plotted.x(), point.x());
+    EXPECT_DOUBLE_EQ(plotted.y(), point.y());
 }
