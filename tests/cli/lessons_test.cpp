@@ -37,7 +37,7 @@ TEST(Lessons, ListLessonsJsonGivesIdTitleAndStepsOfEveryShippedLesson) {
     }
     const auto plain = runScalex({"--list-lessons"});
     ASSERT_EQ(plain.exitCode, 0);
-    EXPECT_TRUE(plain.out.contains("isoflop-to-law\tFrom IsoFLOP profiles to N*(H) (5 steps)")) << plain.out.toStdString();
+    EXPECT_TRUE(plain.out.contains("isoflop-to-law\tFrom IsoFLOP profiles to N*(H) (6 steps)")) << plain.out.toStdString();
 }
 
 TEST(Lessons, LessonStepRendersToAScreenshot) {
@@ -59,7 +59,7 @@ TEST(Lessons, BadLessonOptionsAreErrors) {
         << r.err.toStdString();
     r = runScalex({"--lesson", "isoflop-to-law", "--step", "9", "--screenshot", out});
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_TRUE(r.err.contains("the lesson has 5 steps; there is no step 9")) << r.err.toStdString();
+    EXPECT_TRUE(r.err.contains("the lesson has 6 steps; there is no step 9")) << r.err.toStdString();
     r = runScalex({"--lesson", "isoflop-to-law", "--step", "zero", "--screenshot", out});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_TRUE(r.err.contains("scalex: --step: expected a step number from 1, found 'zero'")) << r.err.toStdString();
