@@ -265,27 +265,36 @@ struct Grid {
     }
 };
 
-// Charts stand side by side unless the category labels of one would not fit upright in its
-// share of the width: then they stack, each as wide as the figure. (Qt Charts places turned
-// labels by their unturned width and hides the first and last, so turning them is no remedy.)
+// Charts stand side by side while each keeps at least 1.6 in and the category labels of each fit
+// upright in its share of the width; else they wrap into rows (four panels in a single column
+// make two rows of two), down to one chart per row, each as wide as the figure. (Qt Charts
+// places turned labels by their unturned width and hides the first and last, so turning them is
+// no remedy.)
 Grid chooseGrid(const std::vector<QChart*>& charts, double widthUnits) {
     const std::size_t n = charts.size();
-    const double each = widthUnits / static_cast<double>(n);
     constexpr double kBesidePlot = 48;  // the vertical axis' labels and title, and the margins
-    bool crowded = false;
-    for (QChart* chart : charts)
-        for (QAbstractAxis* a : chart->axes(Qt::Horizontal)) {
-            auto* categories = qobject_cast<QBarCategoryAxis*>(a);
-            if (!categories || categories->count() == 0) continue;
-            // Qt elides a category label well before it reaches its neighbour's: on paper a label
-            // is whole, and Qt hides the labels that would overlap.
-            a->setTruncateLabels(false);
-            double widest = 0;
-            for (const QString& label : categories->categories())
-                widest = std::max(widest, QFontMetricsF(a->labelsFont()).horizontalAdvance(label));
-            crowded = crowded || (n > 1 && widest > 0.9 * (each - kBesidePlot) / categories->count());
-        }
-    return crowded ? Grid{1, n} : Grid{n, 1};
+    constexpr double kMinChart = 1.6 * kUnitsPerInch;
+    auto crowded = [&](std::size_t columns) {
+        const double each = widthUnits / static_cast<double>(columns);
+        if (columns > 1 && each < kMinChart) return true;
+        for (QChart* chart : charts)
+            for (QAbstractAxis* a : chart->axes(Qt::Horizontal)) {
+                auto* categories = qobject_cast<QBarCategoryAxis*>(a);
+                if (!categories || categories->count() == 0) continue;
+                // Qt elides a category label well before it reaches its neighbour's: on paper a label
+                // is whole, and Qt hides the labels that would overlap.
+                a->setTruncateLabels(false);
+                double widest = 0;
+                for (const QString& label : categories->categories())
+                    widest = std::max(widest, QFontMetricsF(a->labelsFont()).horizontalAdvance(label));
+                if (columns > 1 && widest > 0.9 * (each - kBesidePlot) / categories->count()) return true;
+            }
+        return false;
+    };
+    // Full rows only: 4 panels go 4, 2 or 1 to a row.
+    std::size_t columns = std::max<std::size_t>(n, 1);
+    while (columns > 1 && (n % columns != 0 || crowded(columns))) --columns;
+    return Grid{columns, (n + columns - 1) / columns};
 }
 
 // Sizes each chart for its cell of the figure and rebuilds its ticks for that size.
@@ -599,7 +608,9 @@ bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style,
     if (request.style.paper && grid.columns != charts.size())
         for (QChart* c : charts) applyPaperStyle(c, request.style, widthIn, grid.columns);
     // Charts side by side in a single column get more height: their fonts do not shrink with them.
-    const double aspect = grid.columns > 1 ? (widthIn < 4.5 ? 0.55 : 0.42) : (grid.rows > 1 ? 0.55 * static_cast<double>(grid.rows) : 0.75);
+    const double rows = static_cast<double>(grid.rows);
+    const double aspect = grid.columns > 1 ? (widthIn < 4.5 ? 0.55 : 0.42) * (grid.rows > 1 ? 0.75 * rows : 1.0)
+                                           : (grid.rows > 1 ? 0.55 * rows : 0.75);
     double heightIn = autoHeight ? widthIn * aspect : request.style.heightInches;
     std::vector<QSizeF> shown;  // the on-screen sizes, restored after painting
     for (QChart* c : charts) shown.push_back(c->size());

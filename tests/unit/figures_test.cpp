@@ -427,3 +427,34 @@ TEST(FiguresSetup, QtPdfIsMissing) {
     GTEST_SKIP() << "qt6-pdf-dev is not installed: PDFs are checked structurally only (packaging/install-deps.sh installs it)";
 }
 #endif
+
+// Fig. 5 has four panels: in a single column they go two to a row, so that tick labels and
+// axis titles stay whole; across two columns they stand in one row.
+TEST_F(Figures, FourPanelsWrapIntoTwoRowsInASingleColumn) {
+    QString error;
+    auto window = openHeadless(QString(), false, &error);
+    ASSERT_TRUE(window) << error.toStdString();
+    ASSERT_TRUE(window->showView("isoflop"));
+    ViewPanel* panel = window->currentPanel();
+    EXPECT_TRUE(restoreControls(panel, {{"panels", "Every context length (Fig. 5)"}}).isEmpty());
+    panel->computeNow();
+    ASSERT_EQ(panel->charts().size(), 4u);
+    QTemporaryDir dir;
+    for (double width : {3.25, 6.75}) {
+        SCOPED_TRACE(width);
+        FigureStyle style;
+        style.widthInches = width;
+        style.dpi = 100;
+        ASSERT_TRUE(exportPanel(panel, dir.filePath("f.png"), style, &error)) << error.toStdString();
+        ASSERT_TRUE(exportPanel(panel, dir.filePath("f.svg"), style, &error)) << error.toStdString();
+        const QImage image(dir.filePath("f.png"));
+        if (width < 4) EXPECT_GT(image.height(), image.width()) << "two rows of two panels, and the legend";
+        else EXPECT_LT(image.height(), 0.75 * image.width()) << "one row of four panels, and the legend";
+        const QString svg = svgTexts(fileBytes(dir.filePath("f.svg"))).join('\n');
+        EXPECT_FALSE(svg.contains(QStringLiteral("..."))) << "nothing is elided";
+        EXPECT_FALSE(svg.contains(QChar(0x22EE))) << "no axis title shrunk to a vertical ellipsis";
+        for (const char* title : {"Parameters N", "Validation loss", "Budget H (FLOPs)"})
+            EXPECT_TRUE(svg.contains(QLatin1String(title))) << title;
+    }
+    restoreControls(panel, {{"panels", "Profiles and law"}});
+}
