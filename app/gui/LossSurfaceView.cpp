@@ -483,7 +483,22 @@ void LossSurfaceView::redraw() {
                 if (line.size() > 1) {
                     auto* s = chart_->addLine(QString(), theme.foreground, line, 0.8, Qt::DotLine);
                     PlotChart::hideFromLegend(chart_, s);
+                    // The contour's loss, written at its middle: a one-point series whose label is the value.
+                    auto* label = chart_->addScatter(QString(), Qt::transparent, {line[line.size() / 2]}, 1.0);
+                    label->setBorderColor(Qt::transparent);
+                    label->setPointLabelsFormat(QString::number(t.value, 'g', 3));
+                    label->setPointLabelsColor(theme.foreground);
+                    QFont font = label->pointLabelsFont();
+                    font.setPointSizeF(std::max(6.0, Theme::current().basePointSize - 2.0));
+                    label->setPointLabelsFont(font);
+                    label->setPointLabelsVisible(true);
+                    PlotChart::hideFromLegend(chart_, label);
                 }
+            }
+            // The colour key: the map's two ends in the legend.
+            for (const auto& [value, index] : {std::pair{lMin, 100}, {lMax, 0}}) {
+                const QRgb c = palette[index];
+                chart_->addScatter(tr("L̂ = %1").arg(value, 0, 'f', 2), QColor(c), {}, 9);
             }
             // Iso-FLOP lines and the compute-optimal path.
             const fit::PowerLaw c = analysis::computePerTokenOfRuns(session_->runs(), shown ? shown->filter : analysis::RunFilter{});

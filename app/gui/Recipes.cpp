@@ -183,7 +183,9 @@ QStringList restoreControls(QWidget* panel, const QJsonObject& incoming) {
         const QJsonValue v = controls.value(name);
         bool ok = true;
         if (auto* combo = qobject_cast<QComboBox*>(w)) {
-            const int index = combo->findText(v.toString());
+            // "..." as typed on a keyboard stands for the "…" the choices are written with.
+            int index = combo->findText(v.toString());
+            if (index < 0) index = combo->findText(v.toString().replace(QLatin1String("..."), QString(QChar(0x2026))));
             if (combo->currentText() == v.toString()) continue;  // also an empty list that was empty
             if (index >= 0) combo->setCurrentIndex(index);
             else if (combo->isEditable() && v.isString()) combo->setCurrentText(v.toString());

@@ -309,4 +309,9 @@ TEST_F(Lessons, ControlsTakeTheValueShownAndOldNamesStillWork) {
     EXPECT_TRUE(shown.value("shares").toBool());
     EXPECT_FALSE(shown.contains("metricBox"));
     restoreControls(breakdown, {{"shares", false}});
+    // "..." typed for the "…" of a choice.
+    ASSERT_TRUE(window->showView("isoflop"));
+    EXPECT_TRUE(restoreControls(window->currentPanel(), {{"range", "budgets 5e18 ... 5e19 (per-context tables)"}}).isEmpty());
+    EXPECT_EQ(captureControls(window->currentPanel()).value("range").toString(), QString::fromUtf8("budgets 5e18 … 5e19 (per-context tables)"));
+    restoreControls(window->currentPanel(), {{"range", QString::fromUtf8("budgets 5e18 … 2e20 (Fig. 4)")}});
 }
