@@ -227,9 +227,11 @@ QJsonObject lndJson(const LossSurfaceFit& fit, const LossSurfaceSettings& s) {
 }
 
 // How well the surface extrapolates: fitted without the largest model size, predicting its runs.
-QJsonObject lndExtrapolationJson(const LossSurfaceAnalysis& a, const LossSurfaceSettings& s, const FitControl& control,
+QJsonObject lndExtrapolationJson(LossSurfaceAnalysis& a, const LossSurfaceSettings& s, const FitControl& control,
                                  QTextStream& out) {
-    const auto ex = extrapolateLossSurface(a.points, s, {}, control);
+    checkExtrapolation(a, s, control);
+    if (!a.extrapolation) return QJsonObject{{"held_out_by", "params"}, {"note", "no fit to check"}};
+    const auto& ex = *a.extrapolation;
     QJsonObject o{{"held_out_by", "params"}};
     if (!ex.note.empty()) {
         o.insert("note", QString::fromStdString(ex.note));
@@ -301,7 +303,8 @@ int runLnd(const QStringList& args) {
 
 // ---- isoflop -------------------------------------------------------------------------------
 
-QJsonObject isoFlopJson(const IsoFlopResult& r) {
+QJsonObject isoFlopJson(const IsoFlopAnalysis& a) {
+    const IsoFlopResult& r = a.result;
     QJsonArray profiles;
     for (const auto& pr : r.profiles)
         profiles.append(QJsonObject{
@@ -342,7 +345,7 @@ QJsonObject isoFlopJson(const IsoFlopResult& r) {
                                 {"d_opt_predicted", l.dOptPredicted}});
     o.insert("leave_one_budget_out", lobo);
     // How well the laws extrapolate: fitted without the largest budget, predicting it.
-    const auto ex = extrapolateIsoFlop(r);
+    const auto& ex = a.extrapolation;
     QJsonObject extrapolation{{"n_budgets_fitted", ex.nBudgetsFitted}};
     QJsonArray held;
     for (const auto& h : ex.heldOut)
@@ -394,7 +397,7 @@ int runIsoFlop(const QStringList& rawArgs) {
     QString t;
     QTextStream out(&t);
     for (const auto& a : analyses) {
-        QJsonObject o = isoFlopJson(a.result);
+        QJsonObject o = isoFlopJson(a);
         o.insert("outliers", outliersJson(a.outliers, "budget", out));
         results.push_back({a.group, o});
         if (analyses.size() > 1) out << labelOf(a.group) << ":\n";
@@ -422,7 +425,7 @@ int runIsoFlop(const QStringList& rawArgs) {
             if (a.group.series == name && known(a.group.context)) {
                 contexts.push_back(a.group.context);
                 perContext.push_back(a.result);
-                QJsonObject c = isoFlopJson(a.result);
+                QJsonObject c = isoFlopJson(a);
                 c.insert("context", a.group.context);
                 contextsJson.append(c);
             }

@@ -947,27 +947,15 @@ void IsoFlopView::recompute() {
         inputs[k].clear();
         runIndex_[k].clear();
         results_[k] = {};
+        extrapolation_[k] = {};
         outliers_[k] = 0;
         outlierRuns_[k].clear();
         context_[k] = 0;
         bands_[k].reset();
         if (slots_[k].empty()) continue;
         analysis::RunFilter filter = slotFilter(k);
-        // One context per fit: the context of the session's slider when the runs have it, else
-        // the context with the most runs.
-        const auto contexts = analysis::contextLengths(session_->runs(), filter);
-        if (!contexts.empty()) {
-            double best = contexts.front();
-            std::size_t most = 0;
-            for (double c : contexts) {
-                analysis::RunFilter one = filter;
-                one.context = c;
-                const std::size_t n = analysis::isoFlopRuns(session_->runs(), one).points.size();
-                if (c == 8192 || n > most) best = c, most = std::max(most, n);
-                if (c == 8192) break;
-            }
-            filter.context = best;
-        }
+        // One context per fit (analysis::preferredContext).
+        if (const auto context = analysis::preferredContext(session_->runs(), filter)) filter.context = *context;
         context_[k] = filter.context.value_or(0.0);
         // The analysis the verbs run: the runs' budgets, outliers left out unless kept.
         const analysis::SeriesGroup group{slots_[k], filter.context.value_or(data::kUnknown), filter};
@@ -977,6 +965,7 @@ void IsoFlopView::recompute() {
             runIndex_[k].push_back(session_->indexOf(r));
         }
         results_[k] = a.result;
+        extrapolation_[k] = a.extrapolation;
         outliers_[k] = a.outliers.size();
         outlierRuns_[k].clear();
         for (const auto& o : a.outliers) outlierRuns_[k].push_back(session_->indexOf(o.run));
@@ -1223,7 +1212,7 @@ void IsoFlopView::redraw() {
                     .arg(results_[j].dOptLaw ? results_[j].dOptLaw->coefficient : 0, 0, 'g', 4)
                     .arg(results_[j].nBudgetsInLaw);
         // How well the law extrapolates: fitted without the largest budget, predicting its optimum.
-        const auto ex = fit::extrapolateIsoFlop(results_[j]);
+        const auto& ex = extrapolation_[j];
         if (!ex.heldOut.empty()) {
             const auto& h = ex.heldOut.back();
             text += tr("Without the %1 budget the law predicts its N* within %2 % and D* within %3 %. ")

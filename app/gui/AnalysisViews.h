@@ -202,6 +202,7 @@ private:
     fit::IsoFlopResult results_[2];
     double context_[2] = {0, 0};  // the context length of each family's runs (0: unknown)
     std::size_t outliers_[2] = {0, 0};  // runs left out as outliers
+    fit::IsoFlopExtrapolation extrapolation_[2];
     std::vector<int> outlierRuns_[2];   // their session indices
     std::vector<int> runIndex_[2];  // input index -> session run index
     std::optional<fit::BootstrapResult> bands_[2];

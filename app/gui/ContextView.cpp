@@ -127,10 +127,9 @@ void ContextView::refitProfiles() {
         profiles_[k].clear();
         analysis::RunFilter filter = session_->filter(f);
         filter.experimentSet = data::ExperimentSet::IsoFlop;
-        const auto contexts = analysis::contextLengths(session_->runs(), filter);
-        if (contexts.empty()) continue;
-        // The study's main context where the runs have it.
-        filter.context = std::find(contexts.begin(), contexts.end(), 8192.0) != contexts.end() ? 8192.0 : contexts.front();
+        // The context the IsoFLOP view fits at.
+        filter.context = analysis::preferredContext(session_->runs(), filter);
+        if (!filter.context) continue;
         // The analysis the IsoFLOP view and `fit isoflop` run (outliers left out unless kept).
         const analysis::SeriesGroup group{std::string(accounting::familyName(f)), *filter.context, filter};
         profiles_[k] = analysis::recountableProfiles(session_->runs(), session_->settings(), group);
@@ -187,22 +186,21 @@ void ContextView::recompute() {
 
     bool at8k = false, studyFit = false, studyPointsShown = false;
     double trendLo = 1e300, trendHi = 0;
+    std::vector<double> budgets, contexts;
+    for (int i = 0; i <= 28; ++i) budgets.push_back(1e18 * std::pow(10.0, i * 0.25));
+    for (int pos = 0; pos <= kOctaves * kStepsPerOctave; ++pos) contexts.push_back(contextAt(pos));
     for (Family f : {Family::Transformer, Family::Xlstm}) {
         const int k = f == Family::Xlstm ? 1 : 0;
         const QColor color = theme.family(f);
         const QString name = QString::fromUtf8(accounting::familyLabel(f).data());
-        const fit::LossSurfaceParams surface = session_->surface(f);
-        // N*(H) at this context, and at the study's main context for reference.
-        for (int pass = 0; pass < 2; ++pass) {
-            const double ctx = pass == 0 ? T : 8192.0;
-            if (pass == 1 && T == 8192.0) continue;
-            const fit::ComputePerToken c = session_->computePerToken(f, ctx);
+        // N*(H) at this context and at the study's main context, and N* at H0 over every context of the slider.
+        const analysis::ContextSweep sweep = analysis::contextSweep(
+            session_->surface(f), [this, f](double t) { return session_->computePerToken(f, t); }, T, H0, budgets, contexts);
+        for (const auto* optima : {&sweep.atContext, &sweep.atReference}) {
+            if (optima->empty()) continue;
             std::vector<QPointF> line;
-            for (int i = 0; i <= 28; ++i) {
-                const double H = 1e18 * std::pow(10.0, i * 0.25);
-                line.push_back({H, fit::computeOptimal(surface, c, H).params});
-            }
-            if (pass == 0)
+            for (std::size_t i = 0; i < optima->size(); ++i) line.push_back({budgets[i], (*optima)[i].params});
+            if (optima == &sweep.atContext)
                 lawChart_->addLine(name, color, line, 2.5);
             else
                 PlotChart::hideFromLegend(lawChart_, lawChart_->addLine(tr("%1 at 8k").arg(name), color.lighter(140), line, 1.2, Qt::DashLine)),
@@ -214,27 +212,20 @@ void ContextView::recompute() {
                 law.sourceTable.find("context") == std::string::npos)
                 continue;
             std::vector<QPointF> line;
-            for (int i = 0; i <= 28; ++i) {
-                const double H = 1e18 * std::pow(10.0, i * 0.25);
-                line.push_back({H, law.coefN * std::pow(H, law.exponentN)});
-            }
+            for (const double H : budgets) line.push_back({H, law.coefN * std::pow(H, law.exponentN)});
             PlotChart::hideFromLegend(lawChart_, lawChart_->addLine(tr("%1 (paper's IsoFLOP law at T)").arg(name), color.darker(130), line, 1.5, Qt::DotLine));
             studyFit = true;
         }
-        // N* at H0 over every context of the slider.
         std::vector<QPointF> trend;
-        trend_[k].clear();
-        trendContexts_.clear();
-        for (int pos = 0; pos <= kOctaves * kStepsPerOctave; ++pos) {
-            const double t = contextAt(pos);
-            trend_[k].push_back(fit::computeOptimal(surface, session_->computePerToken(f, t), H0));
-            trendContexts_.push_back(t);
-            const double n = trend_[k].back().params;
-            trend.push_back({t, n});
+        trend_[k] = sweep.trend;
+        trendContexts_ = contexts;
+        for (std::size_t i = 0; i < contexts.size(); ++i) {
+            const double n = sweep.trend[i].params;
+            trend.push_back({contexts[i], n});
             trendLo = std::min(trendLo, n), trendHi = std::max(trendHi, n);
         }
         trendChart_->addLine(name, color, trend, 2.5);
-        const fit::OptimalPoint here = fit::computeOptimal(surface, session_->computePerToken(f, T), H0);
+        const fit::OptimalPoint& here = sweep.here;
         optimal_[k] = here.params;
         optimalTokens_[k] = here.tokens;
         auto* dot = trendChart_->addScatter(QString(), color, {{T, here.params}}, 11);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/gui/ViewPanel.h"
+#include "core/analysis/ComputeOptimal.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/fit/ComputeOptimal.h"
 #include "core/accounting/ModelConfig.h"

@@ -294,13 +294,11 @@ void LossSurfaceView::startFit() {
                 bar->setFormat(name + QStringLiteral(": %v / %m"));
             }, Qt::QueuedConnection);
         };
-        Outcome o{table, analysis::lossSurfaceAnalysis(*table, common, group, settings, control), {}, generation};
+        Outcome o{table, analysis::lossSurfaceAnalysis(*table, common, group, settings, control), generation};
         // How well it extrapolates: the same fit without the largest model size, predicting it.
-        if (!o.analysis.error && !o.analysis.fit.cancelled) {
-            control.progress = nullptr;
-            if (control.phase) control.phase("extrapolation check", 0, 1);
-            o.extrapolation = fit::extrapolateLossSurface(o.analysis.points, settings, {}, control);
-        }
+        control.progress = nullptr;
+        if (control.phase) control.phase("extrapolation check", 0, 1);
+        analysis::checkExtrapolation(o.analysis, settings, control);
         return o;
     }));
 }
@@ -320,7 +318,7 @@ ViewPanel::TablesJob LossSurfaceView::tablesJob() {
     if (!fit_ && !fitting()) return [](const fit::FitControl&) { return std::vector<ViewTable>{}; };
     // The fit's outcome: the one shown, or the one under way (its future, waited for by the job).
     std::optional<Outcome> done;
-    if (fit_ && analysis_ && table_ && !fitting()) done = Outcome{table_, *analysis_, {}, generation_};
+    if (fit_ && analysis_ && table_ && !fitting()) done = Outcome{table_, *analysis_, generation_};
     QFuture<Outcome> running = watcher_->future();
     // Every series in scope at the context this view would fit it at (the one on screen is its fit).
     std::vector<analysis::SeriesGroup> defaults;
@@ -391,7 +389,7 @@ void LossSurfaceView::onFitDone() {
     }
     table_ = std::move(outcome.table);
     analysis_ = std::move(outcome.analysis);
-    extrapolation_ = std::move(outcome.extrapolation);
+    extrapolation_ = outcome.analysis.extrapolation;
     if (analysis_->error) {
         error_ = QString::fromStdString(*analysis_->error);
         summary_->setText(error_);
@@ -503,28 +501,22 @@ void LossSurfaceView::redraw() {
             // Iso-FLOP lines and the compute-optimal path.
             const fit::PowerLaw c = analysis::computePerTokenOfRuns(session_->runs(), shown ? shown->filter : analysis::RunFilter{});
             const double hLo = c(nLo) * dLo, hHi = c(nHi) * dHi;
-            std::vector<QPointF> path;
+            std::vector<double> budgets;
+            for (const Tick& t : logTicks(hLo, hHi, 8))
+                if (t.major) budgets.push_back(t.value);
+            const analysis::SurfaceGuides guides = analysis::surfaceGuides(p, c, budgets, nLo, nHi, dLo, dHi);
+            const auto toPoints = [](const std::vector<std::pair<double, double>>& nd) {
+                std::vector<QPointF> out;
+                for (const auto& [n, d] : nd) out.push_back({n, d});
+                return out;
+            };
             bool first = true;
-            for (const Tick& t : logTicks(hLo, hHi, 8)) {
-                if (!t.major) continue;
-                std::vector<QPointF> line;
-                for (int k = 0; k <= 60; ++k) {
-                    const double n = nLo * std::pow(nHi / nLo, k / 60.0);
-                    const double d = t.value / c(n);
-                    if (d >= dLo && d <= dHi) line.push_back({n, d});
-                }
-                if (line.size() > 1) {
-                    auto* s = chart_->addLine(first ? tr("iso-FLOP lines") : QString(), theme.muted, line, 1.0, Qt::DashLine);
-                    if (!first) PlotChart::hideFromLegend(chart_, s);
-                    first = false;
-                }
+            for (const auto& line : guides.isoFlopLines) {
+                auto* s = chart_->addLine(first ? tr("iso-FLOP lines") : QString(), theme.muted, toPoints(line.points), 1.0, Qt::DashLine);
+                if (!first) PlotChart::hideFromLegend(chart_, s);
+                first = false;
             }
-            for (int k = 0; k <= 80; ++k) {
-                const double H = hLo * std::pow(hHi / hLo, k / 80.0);
-                const fit::OptimalPoint o = fit::computeOptimal(p, [&c](double n) { return c(n); }, H, nLo, nHi);
-                const double n = o.params, d = o.tokens;
-                if (n > nLo * 1.01 && n < nHi / 1.01 && d >= dLo && d <= dHi) path.push_back({n, d});
-            }
+            const std::vector<QPointF> path = toPoints(guides.optimalPath);
             chart_->addLine(tr("compute-optimal N*, D*"), theme.highlight, path, 2.5);
         }
     }

@@ -72,8 +72,7 @@ private:
     // session's runs taken when the fit started (same order, so indices carry over).
     struct Outcome {
         std::shared_ptr<const data::RunTable> table;
-        analysis::LossSurfaceAnalysis analysis;
-        fit::LossSurfaceExtrapolation extrapolation;  // fitted without the largest model size
+        analysis::LossSurfaceAnalysis analysis;  // with its extrapolation check
         int generation = 0;
     };
     void redraw();

@@ -410,8 +410,7 @@ void OptimalView::recompute() {
     if (fraction < 1.0) {
         for (Family f : kFamilies) {
             const int k = f == Family::Xlstm;
-            const auto o = fit::overTrain(session_->surface(f), session_->computePerToken(f, context), optimum_[k],
-                                          optimum_[k].params * fraction);
+            const auto o = analysis::overTrained({session_->surface(f), session_->computePerToken(f, context), {}}, optimum_[k], fraction);
             overtrained_[k] = o;
             overtrainText_ += o ? tr("<b>%1</b> with N = %2 (%3&nbsp;% of N*): D = %4 tokens (%5× D*, %6 tokens/param) and "
                                      "%7× the compute for the same loss.<br>")

@@ -129,4 +129,29 @@ std::optional<LifetimeOptimum> lifetimeOptimal(const OptimalMethod& method, doub
 
 double computeOver6ND(const fit::ComputePerToken& computePerToken, double params) { return computePerToken(params) / (6 * params); }
 
+std::optional<fit::OverTraining> overTrained(const OptimalMethod& method, const fit::OptimalPoint& optimum, double fraction) {
+    if (!(fraction > 0 && fraction < 1) || !(optimum.params > 0)) return std::nullopt;
+    return fit::overTrain(method.surface, method.computePerToken, optimum, optimum.params * fraction);
+}
+
+ContextSweep contextSweep(const fit::LossSurfaceParams& surface,
+                          const std::function<fit::ComputePerToken(double context)>& computePerTokenAt, double context,
+                          double budget, std::span<const double> budgets, std::span<const double> contexts,
+                          double referenceContext) {
+    ContextSweep out;
+    const auto optimaAt = [&](double t) {
+        const fit::ComputePerToken c = computePerTokenAt(t);
+        std::vector<fit::OptimalPoint> optima;
+        optima.reserve(budgets.size());
+        for (const double h : budgets) optima.push_back(fit::computeOptimal(surface, c, h));
+        return optima;
+    };
+    out.atContext = optimaAt(context);
+    if (context != referenceContext) out.atReference = optimaAt(referenceContext);
+    out.trend.reserve(contexts.size());
+    for (const double t : contexts) out.trend.push_back(fit::computeOptimal(surface, computePerTokenAt(t), budget));
+    out.here = fit::computeOptimal(surface, computePerTokenAt(context), budget);
+    return out;
+}
+
 }  // namespace scalex::analysis

@@ -9,7 +9,9 @@
 //    and the tokens per parameter each implies;
 //  - the lifetime optimum: counting inference, the model that reaches the same loss with the least
 //    training plus inference compute (a smaller model trained on more tokens).
+#include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "core/accounting/Family.h"
@@ -74,6 +76,26 @@ struct LifetimeOptimum {
     double saving() const { return computeOptimalTotal > 0 ? 1 - total() / computeOptimalTotal : 0; }
 };
 std::optional<LifetimeOptimum> lifetimeOptimal(const OptimalMethod& method, double targetLoss, double inferenceTokens);
+
+// Over-training on the method's surface: a model of `fraction` of N* (0 < fraction < 1) trained to
+// the optimum's loss, the tokens and compute it needs. Empty when it cannot reach that loss.
+std::optional<fit::OverTraining> overTrained(const OptimalMethod& method, const fit::OptimalPoint& optimum, double fraction);
+
+// How the compute-optimal model of one family moves with the context length T (the paper's Fig. 5
+// finding), on one loss surface, with c_T(N) recounted at every T: N*(H), D*(H) at T over
+// `budgets`, the same at `referenceContext` (empty when T is it), and the optimum at one budget
+// over `contexts`.
+struct ContextSweep {
+    std::vector<fit::OptimalPoint> atContext;    // at budgets
+    std::vector<fit::OptimalPoint> atReference;  // at budgets
+    std::vector<fit::OptimalPoint> trend;        // at contexts, for `budget`
+    fit::OptimalPoint here;                      // at T and `budget`
+};
+// `computePerTokenAt(T)` gives c_T(N) (e.g. studyComputePerToken of the family).
+ContextSweep contextSweep(const fit::LossSurfaceParams& surface,
+                          const std::function<fit::ComputePerToken(double context)>& computePerTokenAt, double context,
+                          double budget, std::span<const double> budgets, std::span<const double> contexts,
+                          double referenceContext = 8192);
 
 // The training compute of a model as the exact count c_T(N)·D over the 6ND approximation, for the
 // curve "C against 6ND" over N.

@@ -112,4 +112,20 @@ std::vector<double> contextLengths(const RunTable& table, const RunFilter& filte
     return out;
 }
 
+std::optional<double> preferredContext(const RunTable& table, const RunFilter& filter) {
+    constexpr double kStudyContext = 8192;
+    const std::vector<double> contexts = contextLengths(table, filter);
+    if (contexts.empty()) return std::nullopt;
+    if (std::find(contexts.begin(), contexts.end(), kStudyContext) != contexts.end()) return kStudyContext;
+    double best = contexts.front();
+    std::size_t most = 0;
+    for (const double c : contexts) {
+        RunFilter one = filter;
+        one.context = c;
+        const std::size_t n = isoFlopRuns(table, one).points.size();
+        if (n > most) best = c, most = n;
+    }
+    return best;
+}
+
 }  // namespace scalex::analysis

@@ -62,4 +62,9 @@ fit::SlopeResult fitOvertrainingSlopes(const RunTable& table, const RunFilter& f
 // The distinct context lengths among the runs that pass `filter` (ascending).
 std::vector<double> contextLengths(const RunTable& table, const RunFilter& filter);
 
+// The one context length an IsoFLOP analysis of `filter` looks at when the user names none: the
+// study's main context (8192) where the runs have it, else the context with the most IsoFLOP runs
+// (the shortest of equals). None when no run gives a context.
+std::optional<double> preferredContext(const RunTable& table, const RunFilter& filter);
+
 }  // namespace scalex::analysis

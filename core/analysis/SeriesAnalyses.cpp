@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/data/RunDerivation.h"
+#include "core/fit/ComputeOptimal.h"
 #include "core/data/Series.h"
 
 namespace scalex::analysis {
@@ -138,6 +139,7 @@ IsoFlopAnalysis isoFlopAnalysis(const data::RunTable& table, const AnalysisSetti
     a.runs = std::move(sel.runs);
     a.result = fit::fitIsoFlop(points, a.settings);
     for (const auto& s : a.skipped) a.result.warnings.push_back("left out " + s);
+    a.extrapolation = fit::extrapolateIsoFlop(a.result);
     return a;
 }
 
@@ -180,6 +182,37 @@ LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const Analy
     }
     for (const auto& s : a.skipped) a.fit.warnings.push_back("left out " + s);
     return a;
+}
+
+void checkExtrapolation(LossSurfaceAnalysis& analysis, const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control) {
+    if (analysis.error || analysis.fit.cancelled) return;
+    analysis.extrapolation = fit::extrapolateLossSurface(analysis.points, fitSettings, {}, control);
+}
+
+SurfaceGuides surfaceGuides(const fit::LossSurfaceParams& surface, const fit::PowerLaw& computePerToken,
+                            std::span<const double> budgets, double nLo, double nHi, double dLo, double dHi) {
+    SurfaceGuides out;
+    if (!(nLo > 0 && nHi > nLo && dLo > 0 && dHi > dLo)) return out;
+    constexpr int kLineSteps = 60, kPathSteps = 80;
+    for (const double h : budgets) {
+        SurfaceGuides::Line line{h, {}};
+        for (int k = 0; k <= kLineSteps; ++k) {
+            const double n = nLo * std::pow(nHi / nLo, k / static_cast<double>(kLineSteps));
+            const double d = h / computePerToken(n);
+            if (d >= dLo && d <= dHi) line.points.push_back({n, d});
+        }
+        if (line.points.size() > 1) out.isoFlopLines.push_back(std::move(line));
+    }
+    // The path over the budgets of the box's corners; optima at the box's N edge are the search's bound, not an optimum.
+    const double hLo = computePerToken(nLo) * dLo, hHi = computePerToken(nHi) * dHi;
+    const auto c = [&computePerToken](double n) { return computePerToken(n); };
+    for (int k = 0; k <= kPathSteps; ++k) {
+        const double h = hLo * std::pow(hHi / hLo, k / static_cast<double>(kPathSteps));
+        const fit::OptimalPoint o = fit::computeOptimal(surface, c, h, nLo, nHi);
+        if (o.params > nLo * 1.01 && o.params < nHi / 1.01 && o.tokens >= dLo && o.tokens <= dHi)
+            out.optimalPath.push_back({o.params, o.tokens});
+    }
+    return out;
 }
 
 std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table, const AnalysisSettings& settings,

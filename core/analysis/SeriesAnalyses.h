@@ -63,6 +63,8 @@ struct IsoFlopAnalysis {
     std::vector<const data::Run*> runs;     // the run behind each input point (outliers not among them)
     std::vector<std::string> skipped;       // in scope but lacking N, D, C or loss
     std::vector<FlaggedRun> outliers;       // far from their profile, left out (keepOutliers: none)
+    // How well the laws extrapolate: refitted without the largest budget, predicting its optimum.
+    fit::IsoFlopExtrapolation extrapolation;
 };
 
 // The IsoFLOP settings for a set of runs: the nominal budgets the runs carry (their file's budget
@@ -126,6 +128,8 @@ struct LossSurfaceAnalysis {
     std::vector<std::string> skipped;
     std::vector<FlaggedRun> outliers;  // far from the surface fitted to every run, left out (keepOutliers: none)
     std::optional<std::string> error;  // too few runs to fit
+    // How well the surface extrapolates (checkExtrapolation): none until checked.
+    std::optional<fit::LossSurfaceExtrapolation> extrapolation;
 };
 
 // The fit settings the analysis settings give (Huber delta, gamma), over `base` (grid, stops).
@@ -135,6 +139,26 @@ LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const Analy
 std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
                                                      const fit::LossSurfaceSettings& fitSettings,
                                                      const fit::FitControl& control = {});
+
+// Checks how well the analysis' surface extrapolates: the same fit without the largest model size,
+// predicting its runs (fit::extrapolateLossSurface with the fit's settings). Costs a second fit, so
+// it is asked for apart; nothing when the analysis has no fit or was cancelled.
+void checkExtrapolation(LossSurfaceAnalysis& analysis, const fit::LossSurfaceSettings& fitSettings,
+                        const fit::FitControl& control = {});
+
+// What the loss surface view draws over the surface in the N-D plane: iso-FLOP lines c(N)·D = H at
+// the given budgets, and the compute-optimal path (N*, D*) for budgets across the plane, each
+// clipped to the box [nLo, nHi] x [dLo, dHi]. Points are (N, D).
+struct SurfaceGuides {
+    struct Line {
+        double budget = 0;
+        std::vector<std::pair<double, double>> points;
+    };
+    std::vector<Line> isoFlopLines;                      // the budgets with two points or more in the box
+    std::vector<std::pair<double, double>> optimalPath;  // ascending budget
+};
+SurfaceGuides surfaceGuides(const fit::LossSurfaceParams& surface, const fit::PowerLaw& computePerToken,
+                            std::span<const double> budgets, double nLo, double nHi, double dLo, double dHi);
 
 // Training compute per token as a function of N, from the runs themselves (C / D, a power law
 // fitted over the runs of `filter` with both), so iso-FLOP lines follow the table's own FLOP

@@ -230,3 +230,77 @@ TEST(OptimalAnalysis, ExactComputeOverSixNDGrowsWithContextForAttentionOnly) {
     ASSERT_GT(count, 20);
     EXPECT_NEAR(std::exp(sumLog / count), 1.0, 0.02);
 }
+
+TEST(OptimalAnalysis, ContextSweepMovesTheTransformerOptimumAndNotTheXlstms) {
+    // The paper's Fig. 5 finding on its own surfaces: longer contexts make every Transformer token
+    // dearer, so its N* at a fixed budget falls; the mLSTM's N* stays within a few percent.
+    const auto& paper = paperTables();
+    const auto conv = scalex::accounting::studyConvention();
+    const std::vector<double> budgets{1e19, 1e21, 1e23};
+    const std::vector<double> contexts{2048, 8192, 32768};
+    double change[2];
+    for (Family f : {Family::Transformer, Family::Xlstm}) {
+        const an::OptimalMethod m = paperMethod(f, 8192, false);
+        const auto cAt = [&](double t) { return an::studyComputePerToken(paper.modelConfigs, f, t, conv); };
+        const an::ContextSweep sweep = an::contextSweep(m.surface, cAt, 32768, 1e22, budgets, contexts);
+        ASSERT_EQ(sweep.atContext.size(), budgets.size());
+        ASSERT_EQ(sweep.atReference.size(), budgets.size());
+        ASSERT_EQ(sweep.trend.size(), contexts.size());
+        // Each point is the optimum on its own iso-FLOP line.
+        for (std::size_t i = 0; i < budgets.size(); ++i) {
+            EXPECT_NEAR(sweep.atContext[i].budget / budgets[i], 1.0, 1e-9);
+            EXPECT_NEAR(sweep.atReference[i].params / m.atBudget(budgets[i]).params, 1.0, 1e-6);
+        }
+        EXPECT_NEAR(sweep.here.params / sweep.trend.back().params, 1.0, 1e-9);  // T = 32768 is the last context
+        EXPECT_NEAR(sweep.trend[1].params / m.atBudget(1e22).params, 1.0, 1e-6);  // 8192
+        change[f == Family::Xlstm] = sweep.trend.back().params / sweep.trend.front().params;
+        // At the reference context itself there is nothing to compare with.
+        EXPECT_TRUE(an::contextSweep(m.surface, cAt, 8192, 1e22, budgets, contexts).atReference.empty());
+    }
+    EXPECT_LT(change[0], 0.92);  // 12 % smaller from 2k to 32k tokens
+    EXPECT_LT(change[0], change[1] - 0.05);
+    EXPECT_NEAR(change[1], 1.0, 0.06);
+}
+
+TEST(OptimalAnalysis, OverTrainedModelsReachTheOptimumsLossOnMoreTokens) {
+    an::OptimalMethod m;
+    m.surface = chinchillaLike();
+    m.computePerToken = [](double n) { return 6 * n; };
+    const auto optimal = an::solveOptimal(m, an::OptimalGiven::Budget, 1e22);
+    ASSERT_TRUE(optimal);
+    const auto half = an::overTrained(m, *optimal, 0.5);
+    ASSERT_TRUE(half);
+    EXPECT_NEAR(half->params, 0.5 * optimal->params, 1e-6 * optimal->params);
+    EXPECT_NEAR(m.surface.loss(half->params, half->tokens), optimal->loss, 1e-9);
+    EXPECT_GT(half->extraCompute, 1.0);
+    // A fraction outside (0, 1) is no over-training.
+    EXPECT_FALSE(an::overTrained(m, *optimal, 1.0));
+    EXPECT_FALSE(an::overTrained(m, *optimal, 0.0));
+}
+
+#include "core/analysis/SeriesAnalyses.h"
+
+TEST(SurfaceGuides, IsoFlopLinesAndTheOptimalPathStayInTheirBox) {
+    const LossSurfaceParams p = chinchillaLike();
+    const PowerLaw sixN{6.0, 1.0};
+    const double nLo = 1e8, nHi = 1e10, dLo = 1e9, dHi = 1e12;
+    const std::vector<double> budgets{1e16, 1e19, 1e20, 1e21, 1e25};  // 1e16 and 1e25 miss the box
+    const an::SurfaceGuides g = an::surfaceGuides(p, sixN, budgets, nLo, nHi, dLo, dHi);
+    ASSERT_EQ(g.isoFlopLines.size(), 3u);
+    EXPECT_EQ(g.isoFlopLines.front().budget, 1e19);
+    for (const auto& line : g.isoFlopLines)
+        for (const auto& [n, d] : line.points) {
+            EXPECT_NEAR(6 * n * d / line.budget, 1.0, 1e-12);
+            EXPECT_TRUE(n >= nLo && n <= nHi && d >= dLo && d <= dHi);
+        }
+    ASSERT_GT(g.optimalPath.size(), 10u);
+    for (const auto& [n, d] : g.optimalPath) {
+        const OptimalPoint o = computeOptimal(p, [](double x) { return 6 * x; }, 6 * n * d, nLo, nHi);
+        EXPECT_NEAR(o.params / n, 1.0, 1e-6);  // the golden-section search's tolerance
+        EXPECT_TRUE(n > nLo && n < nHi && d >= dLo && d <= dHi);
+    }
+    // Budgets ascend along the path.
+    for (std::size_t i = 1; i < g.optimalPath.size(); ++i)
+        EXPECT_GT(g.optimalPath[i].first * g.optimalPath[i].second, g.optimalPath[i - 1].first * g.optimalPath[i - 1].second);
+    EXPECT_TRUE(an::surfaceGuides(p, sixN, budgets, nHi, nLo, dLo, dHi).optimalPath.empty());  // an empty box
+}

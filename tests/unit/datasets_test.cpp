@@ -347,6 +347,9 @@ TEST(ExampleStudy, IsoFlopLawsAreThePapers) {
         EXPECT_NEAR(a.result.nOptLaw->exponent, law->exponentN, 0.015) << a.group.label();
         if (context == 8192) EXPECT_NEAR(a.result.nOptLaw->exponent, family == Family::Xlstm ? 0.547 : 0.575, 0.015);
         EXPECT_TRUE(a.outliers.empty()) << a.group.label();
+        // Refitted without its largest budget, the law predicts that budget's optimum.
+        ASSERT_FALSE(a.extrapolation.heldOut.empty()) << a.group.label() << ": " << a.extrapolation.note;
+        EXPECT_LT(std::abs(a.extrapolation.heldOut.back().nOptError), 0.15) << a.group.label();
         ++checked;
     }
     EXPECT_EQ(checked, 6);  // two families at three contexts

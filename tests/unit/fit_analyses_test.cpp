@@ -263,4 +263,20 @@ TEST(RunAnalyses, FiltersTogglesAndSkippedRuns) {
     EXPECT_EQ(selected.runs[0]->runId, "a");
     EXPECT_EQ(selected.runs[1]->runId, "f");
     EXPECT_EQ(analysis::contextLengths(t, analysis::RunFilter{}), (std::vector<double>{2048, 8192}));
+    // The study's main context where the runs have it, else the one with the most IsoFLOP runs.
+    EXPECT_EQ(analysis::preferredContext(t, analysis::RunFilter{}), 8192.0);
+    for (auto& r : t.runs)
+        if (r.context == 8192) r.context = 4096;
+    t.runs.push_back(run("h", accounting::Family::Xlstm, 2048, 4e8, 8e9, 2e19, 2.8));
+    t.runs.push_back(run("i", accounting::Family::Xlstm, 2048, 8e8, 8e9, 4e19, 2.7));
+    t.runs.push_back(run("j", accounting::Family::Xlstm, 2048, 9e8, 8e9, 4.5e19, 2.7));
+    t.runs.push_back(run("k", accounting::Family::Xlstm, 2048, 9e8, 9e9, 5e19, 2.7));
+    EXPECT_EQ(analysis::preferredContext(t, analysis::RunFilter{}), 2048.0);
+    analysis::RunFilter transformer;
+    transformer.family = accounting::Family::Transformer;
+    EXPECT_EQ(analysis::preferredContext(t, transformer), 4096.0);
+    analysis::RunFilter none;
+    none.family = accounting::Family::Transformer;
+    none.where.push_back(*analysis::parseCondition("params>1e12"));
+    EXPECT_FALSE(analysis::preferredContext(t, none));
 }
