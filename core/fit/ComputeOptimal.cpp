@@ -71,11 +71,21 @@ ComputePerToken smoothComputePerToken(const std::vector<std::pair<double, double
     }
     const Eigen::VectorXd coef = design.colPivHouseholderQr().solve(target);
     std::vector<double> c(coef.data(), coef.data() + coef.size());
-    return [c, lo, hi, mid](double n) {
-        const double u = std::clamp(std::log(n), lo, hi) - mid;
-        double r = 0;
-        for (std::size_t k = c.size(); k-- > 0;) r = r * u + c[k];
-        return n * std::exp(r);
+    // ln(c/N) and its slope at u = ln N − mid.
+    const auto ratio = [c](double u, double* slope) {
+        double r = 0, dr = 0;
+        for (std::size_t k = c.size(); k-- > 0;) dr = dr * u + r, r = r * u + c[k];
+        if (slope) *slope = dr;
+        return r;
+    };
+    return [ratio, lo, hi, mid](double n) {
+        const double x = std::log(n);
+        if (x >= lo) return n * std::exp(ratio(std::min(x, hi) - mid, nullptr));
+        // Below the smallest sample the fit's tangent goes on: the share of attention and
+        // embeddings keeps growing as models shrink, and a held ratio would kink the optimum's path.
+        double slope = 0;
+        const double r = ratio(lo - mid, &slope);
+        return n * std::exp(r + slope * (x - lo));
     };
 }
 

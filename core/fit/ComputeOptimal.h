@@ -44,8 +44,9 @@ std::optional<OverTraining> overTrain(const LossSurfaceParams& surface, const Co
 
 // A smooth c(N) through sample models: ln(c/N) fitted as a quadratic in ln N by least squares
 // (the samples' different depth/width ratios scatter c/N by a few percent; a piecewise
-// interpolation would put kinks into c(N) that trap the optimum). Outside the samples' range
-// the ratio c/N is held at its value at the nearest end.
+// interpolation would put kinks into c(N) that trap the optimum). Above the largest sample the
+// ratio c/N is held at its value there; below the smallest, ln(c/N) follows the fit's tangent, so
+// that c(N) and the optima over it stay smooth.
 ComputePerToken smoothComputePerToken(const std::vector<std::pair<double, double>>& paramsAndCompute);
 
 }  // namespace scalex::fit
