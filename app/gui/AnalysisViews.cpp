@@ -638,7 +638,13 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
     budget_->setObjectName(QStringLiteral("budget"));
     budget_->setRange(175, 230);  // 10·log10 H: 3.2e17 to 1e23
     budget_->setValue(200);
-    budget_->setToolTip(tr("The budget in tenths of a decade: 200 is H = 1e20, 210 is 1e21"));
+    {
+        // Recipes and --set name the budget (budget=3.16e20), not the slider's position.
+        QVariantList budgets;
+        for (int pos = budget_->minimum(); pos <= budget_->maximum(); ++pos) budgets << std::pow(10.0, pos / 10.0);
+        budget_->setProperty("scalexShownValues", budgets);
+    }
+    budget_->setToolTip(tr("The budget H, a tenth of a decade a step"));
     budget_->setEnabled(false);
     budgetValue_ = new QLabel(this);
     budgetValue_->setMinimumWidth(budgetValue_->fontMetrics().horizontalAdvance(QStringLiteral("H = 3.16e22")) + 6);
@@ -948,6 +954,7 @@ void IsoFlopView::recompute() {
         runIndex_[k].clear();
         results_[k] = {};
         extrapolation_[k] = {};
+        paperLaw_[k].reset();
         outliers_[k] = 0;
         outlierRuns_[k].clear();
         context_[k] = 0;
@@ -966,6 +973,7 @@ void IsoFlopView::recompute() {
         }
         results_[k] = a.result;
         extrapolation_[k] = a.extrapolation;
+        paperLaw_[k] = analysis::paperOptimalLaws(session_->paper(), a.runs, context_[k]);
         outliers_[k] = a.outliers.size();
         outlierRuns_[k].clear();
         for (const auto& o : a.outliers) outlierRuns_[k].push_back(session_->indexOf(o.run));
@@ -1010,6 +1018,7 @@ ViewPanel::TablesJob IsoFlopView::tablesJob() {
     const QStringList titles{tr("Power laws N*(H), D*(H) with intervals"), tr("Optimum of every IsoFLOP profile"),
                              tr("Power laws N*(H), D*(H) at every context length")};
     return [bandsKnown, waitForBands, titles, future = bandsWatcher_->future(), seriesOf = std::array{slots_[0], slots_[1]},
+            paperLaws = std::array{paperLaw_[0], paperLaw_[1]},
             contextOf = std::array{context_[0], context_[1]}, results = std::array{results_[0], results_[1]},
             contextFits = contextFits_](const fit::FitControl& control) -> std::vector<ViewTable> {
         auto bands = bandsKnown;
@@ -1026,7 +1035,7 @@ ViewPanel::TablesJob IsoFlopView::tablesJob() {
         }
         data::ExportTable laws;
         laws.caption = "IsoFLOP power laws $N^*(H) = A' H^a$ and $D^*(H) = B' H^b$ with 95\\% bootstrap intervals (200 "
-                       "resamples of the runs within each budget).";
+                       "resamples of the runs within each budget); Paper: the paper's exponent for the same family and context, where it has one.";
         laws.label = "tab:isoflop_powerlaws";
         laws.columns = {{"model", "Model", data::CellStyle::Text},
                         {"context", "$T$", data::CellStyle::Integer},
@@ -1038,7 +1047,8 @@ ViewPanel::TablesJob IsoFlopView::tablesJob() {
                         {"exponent_lower", "95\\% low", data::CellStyle::Fixed3},
                         {"exponent_upper", "95\\% high", data::CellStyle::Fixed3},
                         {"budgets", "Budgets", data::CellStyle::Integer},
-                        {"r2", "$R^2$", data::CellStyle::Fixed3}};
+                        {"r2", "$R^2$", data::CellStyle::Fixed3},
+                        {"paper_exponent", "Paper", data::CellStyle::Fixed3}};
         data::ExportTable optima;
         optima.caption = "Minima of the IsoFLOP parabolas: the compute-optimal model size $N^*$ and token count $D^*$ per budget.";
         optima.label = "tab:isoflop_optima";
@@ -1064,8 +1074,10 @@ ViewPanel::TablesJob IsoFlopView::tablesJob() {
                 data::ExportCell cLo, cHi, eLo, eHi;
                 interval(d ? "B" : "A", &cLo, &cHi);
                 interval(d ? "b" : "a", &eLo, &eHi);
+                const data::ExportCell paper =
+                    paperLaws[k] ? data::ExportCell(d ? paperLaws[k]->exponentD : paperLaws[k]->exponentN) : data::ExportCell{};
                 laws.rows.push_back({model, context, std::string(d ? "D*(H)" : "N*(H)"), law->coefficient, cLo, cHi, law->exponent,
-                                     eLo, eHi, static_cast<double>(law->nPoints), law->r2});
+                                     eLo, eHi, static_cast<double>(law->nPoints), law->r2, paper});
             }
             for (const auto& p : results[k].profiles) {
                 if (!p.fitted) continue;
@@ -1192,7 +1204,9 @@ void IsoFlopView::redraw() {
         if (!law) continue;
         std::vector<QPointF> line;
         for (double h : logGrid(hLo, hHi, 40)) line.push_back({h, (*law)(h)});
-        lawChart_->addLine(tr("%1 %2").arg(slotLabel(j)).arg(law->exponent, 0, 'f', 3), color, line, 2.0);
+        // The paper's exponent beside the data's, where the paper has a law for this family and context.
+        const QString paper = paperLaw_[j] ? tr(" (paper %1)").arg(lawD ? paperLaw_[j]->exponentD : paperLaw_[j]->exponentN, 0, 'f', 3) : QString();
+        lawChart_->addLine(tr("%1 %2%3").arg(slotLabel(j)).arg(law->exponent, 0, 'f', 3).arg(paper), color, line, 2.0);
         if (bands_[j] && bands_[j]->intervals.size() == 4 + 2 * bandBudgets_.size()) {
             std::vector<QPointF> lo, hi;
             const std::size_t offset = 4 + (lawD ? bandBudgets_.size() : 0);
@@ -1211,6 +1225,8 @@ void IsoFlopView::redraw() {
                     .arg(results_[j].dOptLaw ? results_[j].dOptLaw->exponent : 0, 0, 'f', 3)
                     .arg(results_[j].dOptLaw ? results_[j].dOptLaw->coefficient : 0, 0, 'g', 4)
                     .arg(results_[j].nBudgetsInLaw);
+        if (paperLaw_[j])
+            text += tr("The paper: a = %1, b = %2 at T = %3. ").arg(paperLaw_[j]->exponentN, 0, 'f', 3).arg(paperLaw_[j]->exponentD, 0, 'f', 3).arg(context_[j]);
         // How well the law extrapolates: fitted without the largest budget, predicting its optimum.
         const auto& ex = extrapolation_[j];
         if (!ex.heldOut.empty()) {

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "app/gui/ViewPanel.h"
+#include "core/analysis/ComputeOptimal.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/fit/Bootstrap.h"
 #include "core/fit/IsoFlop.h"
@@ -203,6 +204,7 @@ private:
     double context_[2] = {0, 0};  // the context length of each family's runs (0: unknown)
     std::size_t outliers_[2] = {0, 0};  // runs left out as outliers
     fit::IsoFlopExtrapolation extrapolation_[2];
+    std::optional<analysis::OptimalPowerLaws> paperLaw_[2];  // the paper's laws for the series' family and context
     std::vector<int> outlierRuns_[2];   // their session indices
     std::vector<int> runIndex_[2];  // input index -> session run index
     std::optional<fit::BootstrapResult> bands_[2];

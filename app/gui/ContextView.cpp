@@ -158,7 +158,7 @@ void ContextView::recompute() {
 
     // The study's own profiles, their compute recounted at T: same runs, same N*, new H.
     const accounting::FlopConvention conv = session_->convention();
-    bool recounted = false;
+    bool recounted = false, recountedLaw = false;
     for (Family f : {Family::Transformer, Family::Xlstm}) {
         const int k = f == Family::Xlstm;
         recostedLaw_[k].reset();
@@ -181,6 +181,7 @@ void ContextView::recompute() {
             }
             auto* s = lawChart_->addLine(QString(), theme.family(f).darker(150), line, 1.2, Qt::DashDotLine);
             PlotChart::hideFromLegend(lawChart_, s);
+            recountedLaw = true;
         }
     }
 
@@ -246,6 +247,7 @@ void ContextView::recompute() {
     // One legend entry per style, in grey, so that the legend fits one row.
     const QColor grey = theme.muted;
     if (recounted) lawChart_->addScatter(tr("runs recounted at T"), grey, {}, 8, true);
+    if (recountedLaw) lawChart_->addLine(tr("their law"), grey, {}, 1.2, Qt::DashDotLine);
     if (at8k) lawChart_->addLine(tr("at 8k"), grey, {}, 1.2, Qt::DashLine);
     if (studyFit) lawChart_->addLine(tr("paper's IsoFLOP law at T"), grey, {}, 1.5, Qt::DotLine);
     if (studyPointsShown)

@@ -507,6 +507,14 @@ bool setControlsNow(ViewPanel* panel, const RenderRequest& request, QString* err
     return true;
 }
 
+// False, with the view's own words, when the view has no results to write.
+bool reportProblem(const ViewPanel* panel, QString* error) {
+    const QString why = panel->problem();
+    if (why.isEmpty()) return true;
+    *error = QStringLiteral("the view '%1' has no results for these settings: %2").arg(panel->viewId(), why);
+    return false;
+}
+
 }  // namespace
 
 bool renderFigure(const RenderRequest& request, QString* error) {
@@ -522,7 +530,7 @@ bool renderFigure(const RenderRequest& request, QString* error) {
     auto opened = openHeadless(request.project, request.style.dark && !request.style.paper, error);
     if (!opened || !adjustSettings(*opened, request, error)) return false;
     ViewPanel* panel = showViewNow(*opened, request.view);
-    if (!setControlsNow(panel, request, error)) return false;
+    if (!setControlsNow(panel, request, error) || !reportProblem(panel, error)) return false;
     if (panel->charts().empty()) {
         *error = QStringLiteral("--view: the view '%1' has no chart").arg(request.view);
         return false;
@@ -577,7 +585,7 @@ bool renderTable(const RenderRequest& request, const QString& tableId, QString* 
     auto opened = openHeadless(request.project, false, error);
     if (!opened || !adjustSettings(*opened, request, error)) return false;
     ViewPanel* panel = showViewNow(*opened, request.view);
-    return setControlsNow(panel, request, error) && exportViewTable(panel, tableId, request.out, error);
+    return setControlsNow(panel, request, error) && reportProblem(panel, error) && exportViewTable(panel, tableId, request.out, error);
 }
 
 bool exportPanel(ViewPanel* panel, const QString& out, const FigureStyle& style, QString* error) {

@@ -553,6 +553,19 @@ void LossSurfaceView::redraw() {
                                     .arg(100 * extrapolation_->maxAbsError, 0, 'f', 2);
         else if (extrapolation_ && !extrapolation_->note.empty())
             extrapolationText = tr("<br>Extrapolation: %1").arg(QString::fromStdString(extrapolation_->note).toHtmlEscaped());
+        // The paper's fit beside this one, where the runs are of one family the paper fitted.
+        QString paperText;
+        if (analysis_ && !analysis_->runs.empty() && analysis_->runs.front()->family &&
+            std::all_of(analysis_->runs.begin(), analysis_->runs.end(), [&](const data::Run* r) { return r->family == analysis_->runs.front()->family; }))
+            if (const data::LossSurfaceParams* q = session_->paper().lossSurface(*analysis_->runs.front()->family, session_->settings().huberDelta))
+                paperText = tr("<br>The paper (δ = %1): ln A = %2, ln B = %3, ln E = %4, α = %5, β = %6, γ = %7")
+                                .arg(session_->settings().huberDelta, 0, 'g', 3)
+                                .arg(q->logA, 0, 'f', 3)
+                                .arg(q->logB, 0, 'f', 3)
+                                .arg(q->logE, 0, 'f', 3)
+                                .arg(q->alpha, 0, 'f', 3)
+                                .arg(q->beta, 0, 'f', 3)
+                                .arg(q->gamma, 0, 'f', 3);
         summary_->setText(tr("<b>%1 runs, %2 of %3 starts converged</b> in %4 s<br>"
                              "ln A = %5, ln B = %6, ln E = %7<br>α = %8, β = %9, γ = %10<br>"
                              "objective %11<br>%12 starts within 10⁻⁴ of the best")
@@ -568,7 +581,7 @@ void LossSurfaceView::redraw() {
                               .arg(b.gamma, 0, 'f', 3)
                               .arg(fit_->objective, 0, 'e', 4)
                               .arg(fit_->nNearBest)
-                          + extrapolationText + outliersText
+                          + paperText + extrapolationText + outliersText
                           + (fit_->warnings.empty() ? QString() : QStringLiteral("<br><font color='%1'>%2</font>").arg(theme.highlight.name(), QString::fromStdString(fit_->warnings.front()))));
     } else if (error_.isEmpty()) {
         const std::size_t n = shown ? analysis::lossSurfacePoints(session_->runs(), shown->filter).points.size() : 0;

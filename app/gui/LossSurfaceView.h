@@ -39,6 +39,7 @@ public:
     QString viewId() const override { return QStringLiteral("surface"); }
     QString title() const override { return tr("Loss surface"); }
     QString explainHtml() const override;
+    QString problem() const override { return error_; }
     QChart* primaryChart() const override;
     void computeNow() override;
     // The fitted parameters of every series in scope with 95 % bootstrap intervals

@@ -128,6 +128,9 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     result_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     result_->horizontalHeader()->setStretchLastSection(true);
     sizes_ = makeTable(this, {tr("N"), tr("Transformer H"), tr("D"), tr("D/N"), tr("xLSTM H"), tr("D"), tr("D/N")});
+    // Headers whole ("Transformer H" is wider than a stretched share of a narrow window).
+    sizes_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    sizes_->horizontalHeader()->setStretchLastSection(true);
     methods_ = makeTable(this, {tr(""), tr("N*"), tr("D*/N*"), tr("a"), tr("same at H")});
     methods_->horizontalHeaderItem(3)->setToolTip(tr("The local exponent a of N* ∝ H^a at this budget"));
     methods_->horizontalHeaderItem(4)->setToolTip(tr("The budget at which both methods give the same N*"));

@@ -51,7 +51,7 @@ public:
     // The lifetime optimum for the inference tokens asked (empty when none are asked).
     const std::optional<analysis::LifetimeOptimum>& lifetime(bool xlstm) const { return lifetime_[xlstm ? 1 : 0]; }
     // Why the view shows no numbers (no law at this context, an unreadable value); empty when it shows them.
-    QString problem() const;
+    QString problem() const override;
     // The over-trained model of the slider (below 100 % of N*), where the surface can reach the loss.
     const std::optional<fit::OverTraining>& overtrained(bool xlstm) const { return overtrained_[xlstm ? 1 : 0]; }
     // The appendix-style table (budget, tokens and tokens/param per model size) and the query's optima.

@@ -195,7 +195,10 @@ QStringList restoreControls(QWidget* panel, const QJsonObject& incoming) {
             // value shown; a position still works for recipes saved before.
             const auto n = numberOf(v);
             const QVariantList shown = slider->property("scalexShownValues").toList();
-            const auto at = n ? std::find_if(shown.begin(), shown.end(), [&](const QVariant& s) { return s.toDouble() == *n; }) : shown.end();
+            // The value as written may be rounded (3.16e20 for 10^20.5): the nearest within 1 %.
+            const auto at = n ? std::find_if(shown.begin(), shown.end(), [&](const QVariant& s) {
+                return std::abs(s.toDouble() - *n) <= 0.01 * std::abs(s.toDouble());
+            }) : shown.end();
             if (at != shown.end()) {
                 slider->setValue(slider->minimum() + static_cast<int>(at - shown.begin()));
                 continue;

@@ -51,6 +51,10 @@ public:
     virtual TablesJob tablesJob() { return {}; }
     // Runs the view's heavy work (fits) to completion now, for headless renders and tests.
     virtual void computeNow() {}
+    // Why the view shows no results for its present settings (a query it cannot answer, too few
+    // runs to fit); empty when it shows them. Headless renders fail with it rather than write an
+    // empty figure or table.
+    virtual QString problem() const { return {}; }
 
 signals:
     // Emitted when what the Explain pane shows has changed.

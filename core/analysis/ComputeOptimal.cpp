@@ -57,6 +57,15 @@ std::optional<OptimalPowerLaws> paperOptimalLaws(const data::PaperTables& paper,
     return OptimalPowerLaws{law->coefN, law->exponentN, law->coefD, law->exponentD};
 }
 
+std::optional<OptimalPowerLaws> paperOptimalLaws(const data::PaperTables& paper, const std::vector<const data::Run*>& runs,
+                                                 double context) {
+    if (runs.empty() || !runs.front()->family) return std::nullopt;
+    const accounting::Family family = *runs.front()->family;
+    for (const data::Run* r : runs)
+        if (r->family != family) return std::nullopt;
+    return paperOptimalLaws(paper, family, context);
+}
+
 namespace {
 // d ln N*/d ln H at H, by a central difference over ±5 % in H.
 double localExponent(const OptimalMethod& m, double budget) {

@@ -17,6 +17,7 @@
 #include "core/accounting/Family.h"
 #include "core/accounting/FlopCount.h"
 #include "core/data/PaperTables.h"
+#include "core/data/RunTable.h"
 #include "core/fit/ComputeOptimal.h"
 
 namespace scalex::analysis {
@@ -53,6 +54,10 @@ fit::ComputePerToken studyComputePerToken(const std::vector<data::PaperModelConf
 // The paper's IsoFLOP power laws of `family` at context length T (Tab. isoflop powerlaws; the
 // main table's row where the context tables repeat it). Empty where the paper has none.
 std::optional<OptimalPowerLaws> paperOptimalLaws(const data::PaperTables& paper, accounting::Family family, double context);
+// The same for a group of runs: the paper's laws of the family all of them share (none when the
+// runs are of no known family, or of several).
+std::optional<OptimalPowerLaws> paperOptimalLaws(const data::PaperTables& paper, const std::vector<const data::Run*>& runs,
+                                                 double context);
 
 // Why the two methods disagree at a budget: both optima, the local exponent d ln N*/d ln H of
 // each, and the budget at which their N* agree (NaN when they do not cross in 1e15..1e27).

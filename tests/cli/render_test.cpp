@@ -412,3 +412,47 @@ TEST(RenderVerb, BadRecipeRequestsNameTheProblem) {
     EXPECT_FALSE(QFile::exists(dir.filePath("x.svg")));
     EXPECT_FALSE(QFile::exists(dir.filePath("x.pdf")));
 }
+
+TEST(RenderVerb, AViewWithNoResultsSaysWhyAndWritesNothing) {
+    // The paper has IsoFLOP laws at 2048, 8192 and 16384 tokens only: the compute-optimal view asked
+    // for them at 32768 has no numbers, and says so instead of writing an empty table or chart.
+    QTemporaryDir dir;
+    for (const char* out : {"query.csv", "optimal.png"}) {
+        QStringList args{"render", "--view", "optimal", "--set", "method=The paper's IsoFLOP power laws (T = 2048, 8192, 16384)",
+                         "--set", "context=32768", "--out", dir.filePath(out)};
+        if (QString(out).endsWith(".csv")) args << "--table" << "query";
+        const auto r = runScalex(args);
+        EXPECT_EQ(r.exitCode, 2) << out;
+        EXPECT_TRUE(r.err.contains("the view 'optimal' has no results for these settings: The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only, none at T = 32768"))
+            << r.err.toStdString();
+        EXPECT_FALSE(QFile::exists(dir.filePath(out))) << out;
+    }
+}
+
+TEST(RenderVerb, IsoFlopLawsCarryThePapersExponentsAndTheBudgetIsSetByValue) {
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("laws.csv");
+    ASSERT_EQ(runScalex({"render", "--view", "isoflop", "--out", csv, "--table", "laws"}).exitCode, 0);
+    const QString text = QString::fromUtf8(fileBytes(csv));
+    EXPECT_TRUE(text.startsWith("model,context,law,coefficient,coefficient_lower,coefficient_upper,exponent,exponent_lower,exponent_upper,budgets,r2,paper_exponent\n"))
+        << text.toStdString();
+    // Tab. isoflop power laws at T = 8192: a = 0.575 and 0.547, b = 0.424 and 0.417.
+    for (const char* row : {"Transformer,8192,N*(H),", "Transformer,8192,D*(H),", "xLSTM,8192,N*(H),", "xLSTM,8192,D*(H),"}) {
+        const qsizetype at = text.indexOf(row);
+        ASSERT_GE(at, 0) << row;
+        const QString line = text.mid(at, text.indexOf('\n', at) - at);
+        const QString paper = line.section(',', -1);
+        EXPECT_TRUE(QStringList({"0.575", "0.424", "0.547", "0.417"}).contains(paper)) << line.toStdString();
+    }
+    // The picked budget is a value (10^20.5 written rounded), as listed; a position saved before still works.
+    const auto listed = runScalex({"render", "--view", "isoflop", "--list-controls"});
+    ASSERT_EQ(listed.exitCode, 0) << listed.err.toStdString();
+    EXPECT_TRUE(listed.out.contains(QRegularExpression("\nbudget\tvalue\t1e\\+20\t"))) << listed.out.toStdString();
+    const QString byValue = dir.filePath("value.png"), byPosition = dir.filePath("position.png");
+    ASSERT_EQ(runScalex({"render", "--view", "isoflop", "--set", "pick=on", "--set", "budget=3.16e20", "--out", byValue, "--dpi", "60"}).exitCode, 0);
+    ASSERT_EQ(runScalex({"render", "--view", "isoflop", "--set", "pick=on", "--set", "budget=205", "--out", byPosition, "--dpi", "60"}).exitCode, 0);
+    EXPECT_EQ(fileBytes(byValue), fileBytes(byPosition));
+    const auto bad = runScalex({"render", "--view", "isoflop", "--set", "budget=4.5e20", "--out", dir.filePath("b.png")});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_TRUE(bad.err.contains("the control 'budget' has no value '4.5e20'")) << bad.err.toStdString();
+}
