@@ -1,6 +1,9 @@
 #pragma once
 // Where the FLOPs, the memory traffic and the cache of a model go, over context length:
 // stacked bars of linear / sequence-mix / other for a Transformer and an xLSTM side by side.
+// The sequence mix of the xLSTM is a percent or two of its total and its state a few MB against
+// GB of KV cache, so each bar is labelled with its sequence-mix share (or its cache size), and
+// the cache is drawn on a logarithmic axis.
 #include "app/gui/ViewPanel.h"
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/ModelConfig.h"
@@ -32,6 +35,8 @@ public:
 
     // Context lengths shown as bars: 512 ... 131072.
     static std::vector<double> contexts();
+    // The numbers drawn above the bars are text items of their chart with this as data(0).
+    static QString valueLabelTag() { return QStringLiteral("scalexValueLabel"); }
 
 private:
     void rebuild();

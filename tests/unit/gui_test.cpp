@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <QDir>
@@ -22,13 +23,18 @@
 #include <QLineEdit>
 #include <QSlider>
 #include <QTableWidget>
+#include <QGraphicsSimpleTextItem>
+#include <QtCharts/QAbstractBarSeries>
+#include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
 
 #include "app/gui/AnalysisViews.h"
 #include "app/gui/ContextView.h"
 #include "app/gui/FigureExport.h"
+#include "app/gui/FlopBreakdownView.h"
 #include "app/gui/LogTicks.h"
 #include "app/gui/LossCurvesView.h"
 #include "app/gui/LossSurfaceView.h"
@@ -41,6 +47,7 @@
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
 #include "app/gui/ViewPanel.h"
+#include "core/accounting/CacheSize.h"
 #include "core/analysis/RunSelection.h"
 #include "core/fit/PowerLaw.h"
 #include "tests/support/GuiApp.h"
@@ -1028,4 +1035,114 @@ TEST_F(Gui, ManyRunsAreDrawnByOneItemAndStaySelectable) {
     const QPointF plotted = static_cast<PlotChart*>(chart)->toPlot(run.flops, run.loss());
     EXPECT_DOUBLE_EQ(plotted.x(), point.x());
     EXPECT_DOUBLE_EQ(plotted.y(), point.y());
+}
+
+namespace {
+
+// The numbers the breakdown draws above its bars, left to right.
+std::vector<QGraphicsSimpleTextItem*> valueLabels(QChart* chart) {
+    std::vector<QGraphicsSimpleTextItem*> out;
+    for (QGraphicsItem* item : chart->childItems())
+        if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item); text && text->data(0) == FlopBreakdownView::valueLabelTag())
+            out.push_back(text);
+    std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->sceneBoundingRect().center().x() < b->sceneBoundingRect().center().x(); });
+    return out;
+}
+
+}  // namespace
+
+// Tens of GB of KV cache against a few MB of mLSTM state, and an mLSTM cell of about 1 % of the
+// FLOPs: on one linear axis both were invisible. The cache is drawn on a logarithmic axis that
+// covers both, so the state stands tall; each bar carries its sequence-mix share as a label.
+TEST_F(Gui, FlopBreakdownShowsTheMlstmStateAndTheCellShare) {
+    using namespace scalex::accounting;
+    ASSERT_TRUE(window->showView("breakdown"));
+    auto* breakdown = view<FlopBreakdownView>();
+    ASSERT_NE(breakdown, nullptr);
+    const ModelConfig transformer = makeStudyConfig(Family::Transformer, 2048, 24, 16);
+    const ModelConfig xlstm = makeStudyConfig(Family::Xlstm, 2048, 24, 8);
+    breakdown->setConvention(studyConvention());
+    breakdown->setConfigs(transformer, xlstm);
+    breakdown->setMetric(FlopBreakdownView::Metric::CacheBytes);
+    breakdown->setPercent(true);  // a cache has one part: shares are off for it
+    QApplication::processEvents();
+    auto* shares = breakdown->findChild<QCheckBox*>("shares");
+    ASSERT_NE(shares, nullptr);
+    EXPECT_FALSE(shares->isEnabled());
+    EXPECT_TRUE(shares->toolTip().contains("100 %")) << shares->toolTip().toStdString();
+
+    const double state = cacheBytes(xlstm, SequenceMix::Mlstm, 1, 2048, ByteWidths{});
+    const double kvMax = cacheBytes(transformer, defaultSequenceMix(transformer), 1, FlopBreakdownView::contexts().back(), ByteWidths{});
+    ASSERT_GT(kvMax / state, 500.0);
+    const auto charts = breakdown->charts();
+    ASSERT_EQ(charts.size(), 2u);
+    const QStringList legend{"KV cache", "mLSTM state (C, n, m per head)"};
+    for (std::size_t c = 0; c < 2; ++c) {
+        auto* bars = qobject_cast<QAbstractBarSeries*>(charts[c]->series().value(0));
+        ASSERT_NE(bars, nullptr);
+        EXPECT_EQ(bars->type(), QAbstractSeries::SeriesTypeStackedBar) << "sizes, not shares";
+        ASSERT_EQ(bars->count(), 1);
+        EXPECT_EQ(bars->barSets().front()->label(), legend[static_cast<int>(c)]);
+        // Log axis (log10 of bytes), the same in both panels, from below the state to above the largest KV cache.
+        auto* axis = qobject_cast<QValueAxis*>(charts[c]->axes(Qt::Vertical).value(0));
+        ASSERT_NE(axis, nullptr);
+        EXPECT_LE(axis->min(), std::log10(state) - 0.3);
+        EXPECT_GE(axis->max(), std::log10(kvMax));
+    }
+    QChart* xChart = charts[1];
+    auto* stateBars = qobject_cast<QAbstractBarSeries*>(xChart->series().front());
+    const QRectF plot = xChart->plotArea();
+    const auto stateLabels = valueLabels(xChart);
+    ASSERT_EQ(stateLabels.size(), FlopBreakdownView::contexts().size());
+    for (int i = 0; i < stateBars->barSets().front()->count(); ++i) {
+        const double value = stateBars->barSets().front()->at(i);
+        EXPECT_NEAR(std::pow(10.0, value) / state, 1.0, 1e-9);
+        const double height = plot.bottom() - xChart->mapToPosition(QPointF(i, value), stateBars).y();
+        EXPECT_GE(height, 0.15 * plot.height()) << "the mLSTM state bar at " << i << " is " << height << " px of " << plot.height();
+        EXPECT_EQ(stateLabels[static_cast<std::size_t>(i)]->text(), QString::number(state / 1e6, 'g', 3) + " MB");
+    }
+    snapshot("breakdown-cache");
+
+    // The FLOPs: the cell is a sliver of the xLSTM's bar, its share a label of readable size above it.
+    breakdown->setMetric(FlopBreakdownView::Metric::ForwardFlopsPerToken);
+    breakdown->setPercent(false);
+    QApplication::processEvents();
+    EXPECT_TRUE(shares->isEnabled());
+    xChart = breakdown->charts()[1];  // each change of quantity draws new charts
+    auto* flopBars = qobject_cast<QAbstractBarSeries*>(xChart->series().value(0));
+    ASSERT_NE(flopBars, nullptr);
+    const auto cellLabels = valueLabels(xChart);
+    ASSERT_EQ(cellLabels.size(), FlopBreakdownView::contexts().size());
+    const QRectF flopPlot = xChart->mapRectToScene(xChart->plotArea());
+    for (std::size_t i = 0; i < cellLabels.size(); ++i) {
+        const double T = FlopBreakdownView::contexts()[i];
+        const FlopSplit f = forwardFlops(xlstm, T, studyConvention());
+        const double share = 100.0 * f.seqMix / f.total();
+        ASSERT_GT(share, 0.3);
+        ASSERT_LT(share, 5.0);
+        QGraphicsSimpleTextItem* label = cellLabels[i];
+        EXPECT_EQ(label->text(), QStringLiteral("%1 %").arg(share, 0, 'f', 1));
+        const QRectF box = label->sceneBoundingRect();
+        EXPECT_GE(box.height(), 8.0);
+        EXPECT_TRUE(flopPlot.contains(box)) << "label " << i << " outside the plot";
+        double total = 0;
+        for (QBarSet* set : flopBars->barSets()) total += set->at(static_cast<int>(i));
+        const QPointF barTop = xChart->mapToScene(xChart->mapToPosition(QPointF(static_cast<double>(i), total), flopBars));
+        EXPECT_LE(box.bottom(), barTop.y() + 0.5) << "label " << i << " sits above its bar";
+        EXPECT_NEAR(box.center().x(), barTop.x(), 1.0);
+    }
+    snapshot("breakdown-flops");
+
+    // As shares the cell is drawn at its true size, and its label still reads above 100 %.
+    breakdown->setPercent(true);
+    QApplication::processEvents();
+    xChart = breakdown->charts()[1];
+    auto* percentBars = qobject_cast<QAbstractBarSeries*>(xChart->series().value(0));
+    ASSERT_NE(percentBars, nullptr);
+    EXPECT_EQ(percentBars->type(), QAbstractSeries::SeriesTypePercentBar);
+    const auto percentLabels = valueLabels(xChart);
+    ASSERT_EQ(percentLabels.size(), FlopBreakdownView::contexts().size());
+    const QPointF hundred = xChart->mapToScene(xChart->mapToPosition(QPointF(0, 100), percentBars));
+    EXPECT_LE(percentLabels.front()->sceneBoundingRect().bottom(), hundred.y() + 0.5);
+    EXPECT_TRUE(xChart->mapRectToScene(xChart->plotArea()).contains(percentLabels.front()->sceneBoundingRect()));
 }
