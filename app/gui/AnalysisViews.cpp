@@ -1,3 +1,4 @@
+#include "app/gui/ChoiceKeys.h"
 #include "app/gui/AnalysisViews.h"
 
 #include <QCheckBox>
@@ -66,6 +67,7 @@ ParetoView::ParetoView(Session* session, QWidget* parent) : ViewPanel(parent), s
     panels_->setObjectName(QStringLiteral("panels"));
     panels_->addItem(tr("One chart"));
     panels_->addItem(tr("Frontiers beside the L(N,D) fit (Fig. 1)"));
+    setChoiceKeys(panels_, {"one", "fig1"});
     curves_ = new QCheckBox(tr("L(N,D) prediction at constant tokens/param (22, 220, 2200)"), this);
     curves_->setObjectName(QStringLiteral("curves"));
     curves_->setChecked(true);
@@ -616,19 +618,23 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
     axis_->setObjectName(QStringLiteral("axis"));
     axis_->addItem(tr("over parameters N"));
     axis_->addItem(tr("over tokens D"));
+    setChoiceKeys(axis_, {"params", "tokens"});
     law_ = new QComboBox(this);
     law_->setObjectName(QStringLiteral("law"));
     law_->addItem(tr("N*(H)"));
     law_->addItem(tr("D*(H)"));
+    setChoiceKeys(law_, {"n", "d"});
     range_ = new QComboBox(this);
     range_->setObjectName(QStringLiteral("range"));
     range_->addItem(tr("budgets 5e18 … 2e20 (Fig. 4)"), QPointF(5e18, 2e20));
     range_->addItem(tr("budgets 5e18 … 5e19 (per-context tables)"), QPointF(5e18, 5e19));
     range_->addItem(tr("every budget"), QPointF(0, 1e300));
+    setChoiceKeys(range_, {"fig4", "context-tables", "all"});
     panels_ = new QComboBox(this);
     panels_->setObjectName(QStringLiteral("panels"));
     panels_->addItem(tr("Profiles and law"));
     panels_->addItem(tr("Every context length (Fig. 5)"));
+    setChoiceKeys(panels_, {"profiles", "fig5"});
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     // Pick any budget: its profile (from the laws and the fitted curvatures) and optimum move with it.

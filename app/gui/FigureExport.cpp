@@ -86,10 +86,10 @@ bool renderPaperFigures(const QString& project, const QString& outDir, const Fig
         const char* view;
         QJsonObject controls;
     };
-    const Figure figures[] = {{"fig1_pareto_front", "pareto", {{"panels", "Frontiers beside the L(N,D) fit (Fig. 1)"}}},
+    const Figure figures[] = {{"fig1_pareto_front", "pareto", {{"panels", "fig1"}}},
                               {"fig3_overtraining_slopes", "overtraining", {}},
                               {"fig4_isoflop", "isoflop", {{"family", "both families"}}},
-                              {"fig5_context_length", "isoflop", {{"panels", "Every context length (Fig. 5)"}}},
+                              {"fig5_context_length", "isoflop", {{"panels", "fig5"}}},
                               {"fig6_inference_runtimes", "inference", {{"stage", "TTFT and step time (Fig. 6)"}}},
                               {"fig_roofline", "roofline", {}},
                               {"fig_context_optimum", "context", {}}};

@@ -1,3 +1,4 @@
+#include "app/gui/ChoiceKeys.h"
 #include "app/gui/FlopBreakdownView.h"
 
 #include "app/gui/FlowLayout.h"
@@ -83,6 +84,7 @@ FlopBreakdownView::FlopBreakdownView(QWidget* parent) : ViewPanel(parent) {
     metricBox_->addItem(tr("Forward FLOPs per token"));
     metricBox_->addItem(tr("Decode-step memory traffic (bytes, batch 1)"));
     metricBox_->addItem(tr("KV cache / mLSTM state (bytes, batch 1)"));
+    setChoiceKeys(metricBox_, {"flops", "decode-traffic", "state"});
     percentBox_ = new QCheckBox(tr("Shares (%)"), this);
     percentBox_->setObjectName(QStringLiteral("shares"));
 

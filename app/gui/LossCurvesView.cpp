@@ -1,3 +1,4 @@
+#include "app/gui/ChoiceKeys.h"
 #include "app/gui/LossCurvesView.h"
 
 #include <QComboBox>
@@ -25,6 +26,7 @@ LossCurvesView::LossCurvesView(Session* session, QWidget* parent) : ViewPanel(pa
     axis_->setObjectName(QStringLiteral("axis"));
     axis_->addItem(tr("Training tokens D"), QStringLiteral("tokens"));
     axis_->addItem(tr("Training compute C"), QStringLiteral("compute"));
+    setChoiceKeys(axis_, {"tokens", "compute"});
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     auto* top = new QHBoxLayout();

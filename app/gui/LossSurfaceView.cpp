@@ -1,3 +1,4 @@
+#include "app/gui/ChoiceKeys.h"
 #include "app/gui/LossSurfaceView.h"
 
 #include <QComboBox>
@@ -51,15 +52,18 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent) : ViewPanel(
     gamma_->setObjectName(QStringLiteral("gamma"));
     gamma_->addItem(tr("free"), true);
     gamma_->addItem(tr("fixed at 1"), false);
+    setChoiceKeys(gamma_, {"free", "fixed"});
     grid_ = new QComboBox(this);
     grid_->setObjectName(QStringLiteral("grid"));
     grid_->addItem(tr("paper (8000 starts)"));
     grid_->addItem(tr("quick (216 starts)"));
+    setChoiceKeys(grid_, {"paper", "quick"});
     set_ = new QComboBox(this);
     set_->setObjectName(QStringLiteral("set"));
     set_->addItem(tr("Token/Param runs"), static_cast<int>(data::ExperimentSet::TokenParam));
     set_->addItem(tr("IsoFLOP runs"), static_cast<int>(data::ExperimentSet::IsoFlop));
     set_->addItem(tr("all runs"), -1);
+    setChoiceKeys(set_, {"tokenparam", "isoflop", "all"});
     fitButton_ = new QPushButton(tr("Fit"), this);
     fitButton_->setDefault(true);
     cancelButton_ = new QPushButton(tr("Cancel"), this);

@@ -1,3 +1,4 @@
+#include "app/gui/ChoiceKeys.h"
 #include "app/gui/OptimalView.h"
 
 #include <QComboBox>
@@ -54,10 +55,12 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     mode_->addItem(tr("Training budget H (FLOPs)"));
     mode_->addItem(tr("Model size N (parameters)"));
     mode_->addItem(tr("Target loss"));
+    setChoiceKeys(mode_, {"budget", "size", "loss"});
     method_ = new QComboBox(this);
     method_->setObjectName(QStringLiteral("method"));
     method_->addItem(tr("Loss surface L̂(N,D) and the FLOP count at T"));
     method_->addItem(tr("The paper's IsoFLOP power laws (T = 2048, 8192, 16384)"));
+    setChoiceKeys(method_, {"surface", "laws"});
     method_->setToolTip(tr("The paper publishes IsoFLOP power laws at T = 2048, 8192 and 16384 only; the loss surface "
                            "with the FLOP count works at any T"));
     value_ = new QLineEdit(QStringLiteral("1e22"), this);
@@ -92,6 +95,7 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     chartChoice_->addItem(tr("N* and D* over the budget H"));
     chartChoice_->addItem(tr("Optimal path: D over N, with tokens per parameter"));
     chartChoice_->addItem(tr("Training compute: exact count against 6ND"));
+    setChoiceKeys(chartChoice_, {"budget", "path", "compute"});
     error_ = new QLabel(this);
     error_->setWordWrap(true);
     error_->setStyleSheet(QStringLiteral("color: %1").arg(Theme::current().highlight.name()));

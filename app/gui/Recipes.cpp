@@ -1,5 +1,7 @@
 #include "app/gui/Recipes.h"
 
+#include "app/gui/ChoiceKeys.h"
+
 #include <QAbstractButton>
 #include <QAbstractSlider>
 #include <QComboBox>
@@ -65,8 +67,10 @@ QJsonObject captureControls(const QWidget* panel) {
     QJsonObject out;
     for (QWidget* w : namedControls(panel)) {
         const QString name = w->objectName();
-        if (auto* combo = qobject_cast<QComboBox*>(w)) out[name] = combo->currentText();
-        else if (auto* slider = qobject_cast<QAbstractSlider*>(w)) {
+        if (auto* combo = qobject_cast<QComboBox*>(w)) {
+            const QString key = choiceKey(combo, combo->currentIndex());
+            out[name] = key.isEmpty() ? combo->currentText() : key;
+        } else if (auto* slider = qobject_cast<QAbstractSlider*>(w)) {
             const QVariantList shown = slider->property("scalexShownValues").toList();
             const int k = slider->value() - slider->minimum();
             if (k >= 0 && k < shown.size()) out[name] = shown[k].toDouble();
@@ -106,9 +110,14 @@ ControlInfo infoOf(const QWidget* w) {
     ControlInfo c;
     if (auto* combo = qobject_cast<const QComboBox*>(w)) {
         c.kind = combo->isEditable() ? QStringLiteral("choice or text") : QStringLiteral("choice");
-        c.value = combo->currentText();
+        // A choice with a key is listed as "key (text)": either selects it.
+        auto shown = [combo](int i) {
+            const QString key = choiceKey(combo, i);
+            return key.isEmpty() ? combo->itemText(i) : QStringLiteral("%1 (%2)").arg(key, combo->itemText(i));
+        };
+        c.value = combo->currentIndex() >= 0 ? shown(combo->currentIndex()) : combo->currentText();
         QStringList items;
-        for (int i = 0; i < combo->count(); ++i) items << combo->itemText(i);
+        for (int i = 0; i < combo->count(); ++i) items << shown(i);
         c.choices = items.join(QStringLiteral(" | "));
     } else if (auto* slider = qobject_cast<const QAbstractSlider*>(w)) {
         const QVariantList shown = slider->property("scalexShownValues").toList();
@@ -183,10 +192,13 @@ QStringList restoreControls(QWidget* panel, const QJsonObject& incoming) {
         const QJsonValue v = controls.value(name);
         bool ok = true;
         if (auto* combo = qobject_cast<QComboBox*>(w)) {
-            // "..." as typed on a keyboard stands for the "…" the choices are written with.
-            int index = combo->findText(v.toString());
+            // A choice's key, else its text; "..." as typed on a keyboard stands for the "…" the
+            // choices are written with.
+            int index = combo->findData(v.toString(), kChoiceKeyRole);
+            if (index < 0) index = combo->findText(v.toString());
             if (index < 0) index = combo->findText(v.toString().replace(QLatin1String("..."), QString(QChar(0x2026))));
-            if (combo->currentText() == v.toString()) continue;  // also an empty list that was empty
+            if (index >= 0 && index == combo->currentIndex()) continue;
+            if (index < 0 && combo->currentText() == v.toString()) continue;  // an empty list that was empty
             if (index >= 0) combo->setCurrentIndex(index);
             else if (combo->isEditable() && v.isString()) combo->setCurrentText(v.toString());
             else ok = false;

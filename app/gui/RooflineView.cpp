@@ -1,3 +1,4 @@
+#include "app/gui/ChoiceKeys.h"
 #include "app/gui/RooflineView.h"
 #include "app/gui/FlowLayout.h"
 
@@ -73,6 +74,7 @@ RooflineView::RooflineView(QWidget* parent) : ViewPanel(parent) {
     model_->setObjectName(QStringLiteral("model"));
     model_->addItem(tr("7B models, prefill 8192, batch 1"), 1.0);
     model_->addItem(tr("7B models, prefill 8192, batch 64"), 64.0);
+    setChoiceKeys(model_, {"batch1", "batch64"});
     run_ = new QPushButton(tr("Run benchmarks"), this);
     run_->setToolTip(tr("Measure GEMM, bandwidth, attention and mLSTM kernels on this machine's CPU (quick sizes)"));
     cancel_ = new QPushButton(tr("Cancel"), this);

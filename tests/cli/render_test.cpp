@@ -229,7 +229,7 @@ TEST(RenderVerb, ViewTablesAsBooktabsCsvAndJsonRecords) {
         EXPECT_TRUE(latex.contains(QLatin1String(want))) << want << "\n" << latex.toStdString();
     const QStringList lines = QString::fromUtf8(fileBytes(csv)).split('\n', Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 5) << "a header and N*, D* of both families";
-    EXPECT_EQ(lines[0], "model,context,law,coefficient,coefficient_lower,coefficient_upper,exponent,exponent_lower,exponent_upper,budgets,r2");
+    EXPECT_EQ(lines[0], "model,context,law,coefficient,coefficient_lower,coefficient_upper,exponent,exponent_lower,exponent_upper,budgets,r2,paper_exponent");
     EXPECT_TRUE(lines[1].contains(QStringLiteral(",N*(H),"))) << "symbols stay plain in CSV: " << lines[1].toStdString();
     const QJsonArray records = QJsonDocument::fromJson(fileBytes(json)).array();
     ASSERT_EQ(records.size(), 4);
@@ -306,7 +306,9 @@ TEST(RenderVerb, SetsTheViewsControlsListsThemAndKeepsThemInRecipes) {
     QTemporaryDir dir;
     auto r = runScalex({"render", "--view", "pareto", "--list-controls"});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
-    EXPECT_TRUE(r.out.contains("panels\tchoice\tOne chart\tOne chart | Frontiers beside the L(N,D) fit (Fig. 1)\n")) << r.out.toStdString();
+    // A choice is listed by its stable key and its text; either sets it.
+    EXPECT_TRUE(r.out.contains("panels\tchoice\tone (One chart)\tone (One chart) | fig1 (Frontiers beside the L(N,D) fit (Fig. 1))\n"))
+        << r.out.toStdString();
     EXPECT_TRUE(r.out.contains("curves\ton/off\ton\t")) << r.out.toStdString();
 
     auto svgText = [](const QString& path) {
@@ -323,6 +325,9 @@ TEST(RenderVerb, SetsTheViewsControlsListsThemAndKeepsThemInRecipes) {
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
     EXPECT_FALSE(svgText(one).contains("Parametric fit of L(N,D)"));
     EXPECT_TRUE(svgText(two).contains("Parametric fit of L(N,D)")) << "the right panel of Fig. 1";
+    const QString byKey = dir.filePath("key.svg");
+    ASSERT_EQ(runScalex({"render", "--view", "pareto", "--set", "panels=fig1", "--set", "curves=off", "--out", byKey}).exitCode, 0);
+    EXPECT_EQ(fileBytes(byKey), fileBytes(two));
 
     // A table follows the controls too: the context view's optima over T at the chosen budget,
     // ten times smaller for a budget a hundred times smaller (N* grows about as H^0.5).
@@ -361,7 +366,7 @@ TEST(RenderVerb, SetsTheViewsControlsListsThemAndKeepsThemInRecipes) {
     } cases[] = {
         {{"render", "--view", "pareto", "--set", "panels", "--out", dir.filePath("x.svg")}, "--set: expected NAME=VALUE"},
         {{"render", "--view", "pareto", "--set", "panels=Two", "--out", dir.filePath("x.svg")},
-         "the control 'panels' has no value 'Two' (One chart | Frontiers beside"},
+         "the control 'panels' has no value 'Two' (one (One chart) | fig1 (Frontiers beside"},
         {{"render", "--view", "pareto", "--set", "curves=maybe", "--out", dir.filePath("x.svg")}, "'curves' has no value 'maybe' (on | off)"},
         {{"render", "--view", "pareto", "--set", "colour=red", "--out", dir.filePath("x.svg")}, "no control 'colour' (it has curves, panels, context)"},
         {{"render", "--view", "context", "--set", "context=99", "--out", dir.filePath("x.csv")}, "the control 'context' has no value '99' (512 | 640"},
