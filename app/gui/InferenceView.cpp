@@ -2,15 +2,16 @@
 #include "app/gui/FlowLayout.h"
 
 #include <QComboBox>
+#include <QFontMetricsF>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
@@ -40,11 +41,89 @@ accounting::ModelConfig fallbackModel(Family f) {
                               : accounting::makeStudyConfig(Family::Transformer, 4096, 32, 32);
 }
 
+// Charts beside each other are stacked below a width of this (at the normal font) each: a
+// narrower chart cuts its title and legend short.
+constexpr int kMinChartWidth = 350;
+
+// The ticks of an axis as PlotChart built them, before thinLabels() dropped any.
+constexpr const char* kBuiltLabels = "scalexBuiltLabels";
+constexpr const char* kBuiltValues = "scalexBuiltValues";
+
+// Drops the tick labels that would run into a neighbour at the chart's present size and fonts
+// (PlotChart picks the ticks when the chart is drawn, before its size is known): the 2s and 5s
+// go first, then every other decade. Dropped labels come back when the chart grows again.
+void thinLabels(PlotChart* chart) {
+    const QRectF plot = chart->plotArea();
+    if (plot.width() < 1 || plot.height() < 1) return;
+    for (QAbstractAxis* a : chart->axes()) {
+        auto* axis = qobject_cast<QCategoryAxis*>(a);
+        if (!axis) continue;
+        if (!axis->property(kBuiltLabels).isValid()) {
+            QVariantList values;
+            for (const QString& label : axis->categoriesLabels()) values.push_back(axis->endValue(label));
+            axis->setProperty(kBuiltLabels, axis->categoriesLabels());
+            axis->setProperty(kBuiltValues, values);
+        }
+        const QStringList labels = axis->property(kBuiltLabels).toStringList();
+        const QVariantList values = axis->property(kBuiltValues).toList();
+        const int n = static_cast<int>(labels.size());
+        const bool horizontal = axis->orientation() == Qt::Horizontal;
+        const bool log = horizontal ? chart->xSpec().log : chart->ySpec().log;
+        const QFontMetricsF metrics(axis->labelsFont());
+        const double pixels = (horizontal ? plot.width() : plot.height()) / (axis->max() - axis->min());
+        const double room = horizontal ? chart->size().width() : chart->size().height();
+        // The labels' centres and extents along the axis, in pixels from the chart's left or top.
+        std::vector<double> at, extent;
+        for (int i = 0; i < n; ++i) {
+            const double offset = (values[i].toDouble() - axis->min()) * pixels;
+            at.push_back(horizontal ? plot.left() + offset : plot.bottom() - offset);
+            extent.push_back(horizontal ? metrics.horizontalAdvance(labels[i]) : metrics.height());
+        }
+        // A label at the end of the axis may reach past the chart's edge (with no legend beside
+        // the plot), where it is cut.
+        auto inside = [&](int i) {
+            const auto k = static_cast<std::size_t>(i);
+            return at[k] - extent[k] / 2 >= 0 && at[k] + extent[k] / 2 <= room;
+        };
+        auto clear = [&](const std::vector<int>& kept) {
+            for (std::size_t k = 1; k < kept.size(); ++k) {
+                const auto i = static_cast<std::size_t>(kept[k - 1]), j = static_cast<std::size_t>(kept[k]);
+                if (std::fabs(at[j] - at[i]) < (extent[i] + extent[j]) / 2 + metrics.averageCharWidth()) return false;
+            }
+            return true;
+        };
+        // First every label, then the decades (when two or more are labelled, else all labels)
+        // at a growing stride.
+        std::vector<int> kept, candidates;
+        for (int i = 0; i < n; ++i) {
+            if (!inside(i)) continue;
+            kept.push_back(i);
+            const double v = values[i].toDouble();
+            if (log && std::fabs(v - std::round(v)) < 1e-9) candidates.push_back(i);
+        }
+        if (candidates.size() < 2) candidates = kept;
+        for (std::size_t stride = 1; !clear(kept) && stride <= candidates.size(); ++stride) {
+            kept.clear();
+            for (std::size_t k = 0; k < candidates.size(); k += stride) kept.push_back(candidates[k]);
+        }
+        QStringList wanted;
+        for (int i : kept) wanted.push_back(labels[i]);
+        if (wanted == axis->categoriesLabels()) continue;
+        for (const QString& label : axis->categoriesLabels()) axis->remove(label);
+        for (int i : kept) axis->append(labels[i], values[i].toDouble());
+    }
+}
+
 }  // namespace
 
 InferenceView::InferenceView(QWidget* parent) : ViewPanel(parent) {
     for (auto*& c : charts_) c = new PlotChart();
-    for (int i = 0; i < 3; ++i) views_[i] = new PlotView(charts_[i], this);
+    for (int i = 0; i < 3; ++i) {
+        views_[i] = new PlotView(charts_[i], this);
+        // A chart view's size hint is the size it last had: taken at its word, a chart the view
+        // once stacked (and made tall) keeps the page taller than the window after unstacking.
+        views_[i]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+    }
     stage_ = new QComboBox(this);
     stage_->setObjectName(QStringLiteral("stage"));
     stage_->addItem(tr("Time to first token"), static_cast<int>(Stage::Prefill));
@@ -85,23 +164,31 @@ InferenceView::InferenceView(QWidget* parent) : ViewPanel(parent) {
     form->addRow(tr("Budget (ms) for the shown stage"), budget_);
     form->addRow(tr("Prefill length"), prefill_);
     form->addRow(tr("xLSTM advantage factor"), factor_);
-    auto* deploy = new QVBoxLayout();
+    auto* deployBox = new QWidget(this);
+    auto* deploy = new QVBoxLayout(deployBox);
+    deploy->setContentsMargins(0, 0, 0, 0);
     deploy->addWidget(new QLabel(tr("<b>Deployment questions</b>"), this));
     deploy->addLayout(form);
     deploy->addWidget(answer_);
     deploy->addStretch(1);
 
-    auto* grid = new QGridLayout();
-    grid->addWidget(views_[0], 0, 0);
-    grid->addWidget(views_[1], 0, 1);
-    grid->addWidget(views_[2], 1, 0);
-    grid->addLayout(deploy, 1, 1);
-    grid->setRowStretch(0, 3);
-    grid->setRowStretch(1, 2);
+    // The two families side by side, equally wide, and below them the utilisation and the
+    // deployment questions; on a narrow window (presentation mode at 1024 px) each row stacks.
+    auto* models = new QHBoxLayout();
+    models->addWidget(views_[0], 1);
+    models->addWidget(views_[1], 1);
+    auto* lower = new QHBoxLayout();
+    lower->addWidget(views_[2], 1);
+    lower->addWidget(deployBox, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addLayout(grid, 1);
+    layout->addLayout(models, 1);
+    layout->addLayout(lower, 1);
     layout->addWidget(status_);
+    stackWhenNarrow(models, kMinChartWidth);
+    stackWhenNarrow(lower, kMinChartWidth);
+    for (PlotChart* chart : charts_)
+        connect(chart, &QChart::plotAreaChanged, this, [chart] { thinLabels(chart); }, Qt::QueuedConnection);
 
     connect(load_, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Load inference measurements"), QString(), tr("CSV (*.csv)"));
@@ -218,7 +305,6 @@ void InferenceView::drawModel(PlotChart* chart, const std::string& model, Family
     const Stage stage = this->stage();
     const inference::WorkSettings settings;
     chart->clearSeries();
-    chart->legend()->setAlignment(Qt::AlignRight);  // one entry per batch size: a column reads best
     chart->setAxes({tr("Prefill tokens"), true, 100, 20000}, {stage == Stage::Prefill ? tr("TTFT (s)") : tr("Step time (s)"), true, 1e-3, 10});
     const data::InferenceModel* m = data_ ? data_->find(model) : nullptr;
     const accounting::ModelConfig config = m && m->config ? *m->config : fallbackModel(family);
@@ -262,7 +348,6 @@ void InferenceView::drawSizes(PlotChart* chart, Stage stage) {
     const inference::WorkSettings settings;
     const double b = std::max(1.0, batch_->currentData().toDouble());
     chart->clearSeries();
-    chart->legend()->setAlignment(Qt::AlignRight);
     chart->setTitle(stage == Stage::Prefill ? tr("Time to first token, B = %1").arg(b) : tr("Step time, B = %1").arg(b));
     chart->setAxes({tr("Prefill tokens"), true, 100, 20000}, {stage == Stage::Prefill ? tr("TTFT (s)") : tr("Step time (s)"), true, 1e-3, 10});
     struct Line {
@@ -336,6 +421,15 @@ void InferenceView::redraw() {
     } else {
         drawModel(charts_[0], transformer_->currentText().toStdString(), Family::Transformer);
         drawModel(charts_[1], xlstm_->currentText().toStdString(), Family::Xlstm);
+        // The two families are compared across the panels: one range for both, so equal heights
+        // are equal times and the ticks read alike.
+        auto both = [](AxisSpec a, const AxisSpec& b) {
+            a.lo = std::min(a.lo, b.lo);
+            a.hi = std::max(a.hi, b.hi);
+            return a;
+        };
+        const AxisSpec x = both(charts_[0]->xSpec(), charts_[1]->xSpec()), y = both(charts_[0]->ySpec(), charts_[1]->ySpec());
+        for (PlotChart* c : {charts_[0], charts_[1]}) c->setAxes(x, y);
     }
     // Utilisation over model size.
     const Stage stage = this->stage();
@@ -343,8 +437,9 @@ void InferenceView::redraw() {
     PlotChart* u = charts_[2];
     u->clearSeries();
     u->setAxes({tr("Parameters"), true, 1e8, 1e10, true}, {stage == Stage::Prefill ? tr("α_eff / α_acc") : tr("β_eff / β_acc"), true, 0.05, 1.5});
-    u->setTitle(stage == Stage::Prefill ? tr("Attained share of the %1's FLOP/s").arg(acc.name.c_str())
-                                        : tr("Attained share of the %1's bandwidth").arg(acc.name.c_str()));
+    // Short enough for the narrowest chart beside the deployment questions.
+    u->setTitle(stage == Stage::Prefill ? tr("Attained share of %1 FLOP/s").arg(acc.name.c_str())
+                                        : tr("Attained share of %1 bandwidth").arg(acc.name.c_str()));
     if (data_) {
         for (const std::string tag : {"llama2", "llama3", "xlstm"}) {
             std::vector<QPointF> pts;
@@ -370,6 +465,10 @@ void InferenceView::redraw() {
         u->addLine(tr("assumed without measurements (%1 %)").arg(assumed * 100), theme.muted, {{1e8, assumed}, {1e10, assumed}},
                    1.5, Qt::DashLine);
     }
+    // The views rearrange a legend when the plot changes size; new entries in a legend of one row
+    // (one batch size, then the eight models of Fig. 6) leave it as it was. Queued: the legend
+    // shows its new entries once it has laid them out.
+    for (PlotView* v : views_) QMetaObject::invokeMethod(v, [v] { v->arrangeLegend(); }, Qt::QueuedConnection);
     answerDeployment();
     emit explainChanged();
 }

@@ -24,8 +24,10 @@
 #include <QSlider>
 #include <QTableWidget>
 #include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QtCharts/QAbstractBarSeries>
 #include <QtCharts/QBarSet>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
@@ -567,6 +569,86 @@ TEST_F(Gui, InferenceFig6LayoutShowsBothStagesForSeveralSizes) {
     int scatters = 0;
     for (QAbstractSeries* s : inference->charts()[0]->series()) scatters += qobject_cast<QScatterSeries*>(s) != nullptr;
     EXPECT_EQ(scatters, static_cast<int>(atBatchOne.size())) << "each model's measured points at batch 1";
+}
+
+namespace {
+// The tick labels of `axis` that `chart` shows, as (centre, width) in scene pixels along the axis.
+std::vector<std::pair<double, double>> shownTickLabels(QChart* chart, QAbstractAxis* axis) {
+    const QStringList labels = static_cast<QCategoryAxis*>(axis)->categoriesLabels();
+    const bool horizontal = axis->orientation() == Qt::Horizontal;
+    std::vector<std::pair<double, double>> out;
+    std::vector<QGraphicsItem*> items{chart};
+    while (!items.empty()) {
+        QGraphicsItem* item = items.back();
+        items.pop_back();
+        for (QGraphicsItem* c : item->childItems()) items.push_back(c);
+        auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+        if (!text || !text->isVisible() || !labels.contains(text->toPlainText())) continue;
+        const QRectF r = text->sceneBoundingRect();
+        // The item's rectangle has a margin around the text: the text's own extent counts.
+        const QFontMetricsF metrics(text->font());
+        const double extent = horizontal ? metrics.horizontalAdvance(text->toPlainText()) : metrics.height();
+        // An axis title or legend entry with a label's text lies off the axis: keep those along it.
+        const double across = horizontal ? r.center().y() : r.center().x();
+        const QRectF plot = chart->mapRectToScene(chart->plotArea());
+        if (horizontal ? across < plot.bottom() : across > plot.left()) continue;
+        out.push_back({horizontal ? r.center().x() : r.center().y(), extent});
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+}  // namespace
+
+// The Transformer and the xLSTM are compared across the two panels: one y range, and the same
+// ticks labelled the same way. At 1024×768 and 1280×800, with and without presentation mode, no
+// tick label of an Inference chart runs into its neighbour.
+TEST_F(Gui, InferencePanelsShareTheirRangeAndNoTickLabelsOverlap) {
+    auto* inference = view<InferenceView>();
+    ASSERT_NE(inference, nullptr);
+    window->showView("inference");
+    auto* stage = inference->findChild<QComboBox*>("stage");
+    ASSERT_NE(stage, nullptr);
+    for (const QString shown : {"Time to first token", "Step time", "TTFT and step time (Fig. 6)"})
+        for (QSize size : {QSize(1024, 768), QSize(1280, 800)})
+            for (bool presentation : {false, true}) {
+                const std::string where = shown.toStdString() + ", " + std::to_string(size.width()) + "x" +
+                                          std::to_string(size.height()) + (presentation ? ", presentation" : "");
+                stage->setCurrentIndex(stage->findText(shown));
+                window->setPresentation(presentation);
+                window->resize(size);
+                {
+                    QEventLoop loop;  // layouts, the views' queued label thinning, deferred deletions
+                    QTimer::singleShot(100, &loop, &QEventLoop::quit);
+                    loop.exec();
+                }
+                const auto charts = inference->charts();
+                ASSERT_GE(charts.size(), 2u) << where;
+                if (!shown.startsWith("TTFT")) {
+                    auto* left = qobject_cast<PlotChart*>(charts[0]);
+                    auto* right = qobject_cast<PlotChart*>(charts[1]);
+                    ASSERT_TRUE(left && right) << where;
+                    EXPECT_EQ(left->ySpec().lo, right->ySpec().lo) << where;
+                    EXPECT_EQ(left->ySpec().hi, right->ySpec().hi) << where;
+                    auto* ly = qobject_cast<QCategoryAxis*>(left->axes(Qt::Vertical).value(0));
+                    auto* ry = qobject_cast<QCategoryAxis*>(right->axes(Qt::Vertical).value(0));
+                    ASSERT_TRUE(ly && ry) << where;
+                    EXPECT_EQ(ly->categoriesLabels(), ry->categoriesLabels()) << where;
+                }
+                for (PlotView* v : inference->findChildren<PlotView*>()) {
+                    if (!v->isVisibleTo(inference)) continue;
+                    for (QAbstractAxis* axis : v->chart()->axes()) {
+                        if (!qobject_cast<QCategoryAxis*>(axis)) continue;
+                        const auto labels = shownTickLabels(v->chart(), axis);
+                        EXPECT_GE(labels.size(), 2u) << where << ": chart '" << v->chart()->title().toStdString() << "' keeps two labels";
+                        for (std::size_t i = 1; i < labels.size(); ++i)
+                            EXPECT_LE(labels[i - 1].first + labels[i - 1].second / 2, labels[i].first - labels[i].second / 2)
+                                << where << ": chart '" << v->chart()->title().toStdString() << "', "
+                                << (axis->orientation() == Qt::Horizontal ? "x" : "y") << " labels " << i - 1 << " and " << i
+                                << " overlap";
+                    }
+                }
+            }
+    window->setPresentation(false);
 }
 
 // The paper's Fig. 1: the frontiers on the left, the fitted loss surface through the same runs
