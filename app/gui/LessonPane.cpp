@@ -30,6 +30,7 @@ void HighlightFrame::setTarget(QWidget* target) {
     for (const auto& c : scrollConnections_) disconnect(c);
     scrollConnections_.clear();
     target_ = target;
+    keepRevealing_ = target_ != nullptr;
     if (target_) {
         // The control and every widget around it up to the window: any of them moving or resizing
         // (a dock opening, a view scrolling, a layout settling) moves the control on screen.
@@ -37,14 +38,33 @@ void HighlightFrame::setTarget(QWidget* target) {
             w->installEventFilter(this);
             watched_.push_back(w);
         }
-        // A view scrolls inside its tab: bring the control into sight, and follow it when scrolled.
+        // Follow the control when its view scrolls; a scroll by the reader (wheel, keys, the bar)
+        // is a triggered action, and from then on the reader decides what is in sight.
         for (QWidget* w = target_->parentWidget(); w && w != parentWidget(); w = w->parentWidget())
-            if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
-                scroll->ensureWidgetVisible(target_, 16, 16);
-                for (QScrollBar* bar : {scroll->horizontalScrollBar(), scroll->verticalScrollBar()})
+            if (auto* scroll = qobject_cast<QScrollArea*>(w))
+                for (QScrollBar* bar : {scroll->horizontalScrollBar(), scroll->verticalScrollBar()}) {
                     scrollConnections_.push_back(connect(bar, &QScrollBar::valueChanged, this, &HighlightFrame::follow));
-            }
+                    scrollConnections_.push_back(connect(bar, &QScrollBar::actionTriggered, this, [this] { keepRevealing_ = false; }));
+                }
     }
+    reveal();
+    // A step shown before its view is laid out (a new tab, a hidden window) has the control's
+    // final place only after the posted layout requests have run.
+    scheduleReveal();
+}
+
+void HighlightFrame::scheduleReveal() {
+    if (revealQueued_ || !keepRevealing_) return;
+    revealQueued_ = true;
+    QMetaObject::invokeMethod(this, &HighlightFrame::reveal, Qt::QueuedConnection);
+}
+
+void HighlightFrame::reveal() {
+    revealQueued_ = false;
+    // A hidden control has no place yet: scrolling to it would only leave the view off its top.
+    if (target_ && keepRevealing_ && target_->isVisible())
+        for (QWidget* w = target_->parentWidget(); w && w != parentWidget(); w = w->parentWidget())
+            if (auto* scroll = qobject_cast<QScrollArea*>(w)) scroll->ensureWidgetVisible(target_, 16, 16);
     follow();
 }
 
@@ -76,6 +96,7 @@ bool HighlightFrame::eventFilter(QObject* watched, QEvent* event) {
     case QEvent::Hide:
     case QEvent::LayoutRequest:
         follow();
+        scheduleReveal();
         break;
     default:
         break;

@@ -14,7 +14,9 @@ class QTextBrowser;
 
 namespace scalex::gui {
 
-// A frame drawn over the window around one control; the mouse passes through it.
+// A frame drawn over the window around one control; the mouse passes through it. A control in a
+// scrolled view is scrolled into sight, again whenever the layout around it settles, until the
+// reader scrolls that view.
 class HighlightFrame : public QWidget {
     Q_OBJECT
 public:
@@ -29,7 +31,12 @@ protected:
 
 private:
     void follow();
+    // Scrolls every scroll area around the target to show it, once the posted layouts have run.
+    void scheduleReveal();
+    void reveal();
     QPointer<QWidget> target_;
+    bool revealQueued_ = false;
+    bool keepRevealing_ = false;  // false once the reader scrolls the view
     std::vector<QMetaObject::Connection> scrollConnections_;
     std::vector<QPointer<QWidget>> watched_;
 };
