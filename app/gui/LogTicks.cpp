@@ -73,17 +73,17 @@ QString formatCount(double v) {
         }
         return s;
     };
-    if (a >= 1e12) return trim(v / 1e12) + 'T';
-    if (a >= 1e9) return trim(v / 1e9) + 'B';
-    if (a >= 1e6) return trim(v / 1e6) + 'M';
-    if (a >= 1e3) return trim(v / 1e3) + 'k';
+    // The unit is chosen by the value as shown: 999,999,999 is "1B", not "1000M".
+    for (const auto& [unit, suffix] : {std::pair{1e12, 'T'}, {1e9, 'B'}, {1e6, 'M'}, {1e3, 'k'}})
+        if (std::round(a / unit * 100) >= 100) return trim(v / unit) + suffix;
     return QString::number(v, 'g', 4);
 }
 
 QString formatFlops(double v) {
     if (!(v > 0)) return QString::number(v);
-    const int e = static_cast<int>(std::floor(std::log10(v)));
-    const double m = v / std::pow(10.0, e);
+    int e = static_cast<int>(std::floor(std::log10(v)));
+    double m = v / std::pow(10.0, e);
+    if (std::round(m * 100) >= 1000) m /= 10, ++e;  // 9.999e20 is "1.00e21", not "10.00e20"
     return QString::number(m, 'f', 2) + 'e' + QString::number(e);
 }
 

@@ -392,8 +392,8 @@ void LossSurfaceView::onFitDone() {
         return;
     }
     table_ = std::move(outcome.table);
-    analysis_ = std::move(outcome.analysis);
     extrapolation_ = outcome.analysis.extrapolation;
+    analysis_ = std::move(outcome.analysis);
     if (analysis_->error) {
         error_ = QString::fromStdString(*analysis_->error);
         summary_->setText(error_);

@@ -145,6 +145,11 @@ TEST(LogTicks, WideAxesGetDecadesAndCountsReadAsPaperNumbers) {
     EXPECT_EQ(formatCount(2.28e10), "22.8B");
     EXPECT_EQ(formatCount(4.06e8), "406M");
     EXPECT_EQ(formatFlops(1.78e20), "1.78e20");
+    // Units chosen by the value as shown.
+    EXPECT_EQ(formatCount(999999999.0), "1B");
+    EXPECT_EQ(formatCount(994e6), "994M");
+    EXPECT_EQ(formatCount(999.96e3), "1M");
+    EXPECT_EQ(formatFlops(9.9999e20), "1.00e21");
 }
 
 TEST_F(Gui, OpensOnTheExampleProjectAndEveryViewRenders) {
