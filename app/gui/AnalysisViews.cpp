@@ -778,6 +778,7 @@ void IsoFlopView::fitContexts(const fit::IsoFlopSettings& settings) {
             const auto a = analysis::isoFlopAnalysis(session_->runs(), session_->settings(), {slots_[k], c, filter}, settings);
             for (const data::Run* r : a.runs) cf.runIndex[k].push_back(session_->indexOf(r));
             cf.result[k] = a.result;
+            cf.paperLaw[k] = analysis::paperOptimalLaws(session_->paper(), a.runs, c);
         }
         contextFits_.push_back(std::move(cf));
     }
@@ -928,11 +929,13 @@ void IsoFlopView::drawContexts() {
             if (!law) continue;
             std::vector<QPointF> line;
             for (double h : logGrid(laws->xSpec().lo, laws->xSpec().hi, 30)) line.push_back({h, (*law)(h)});
-            laws->addLine(tr("%1, T = %2 (%3 = %4)")
+            const auto& paper = contextFits_[c].paperLaw[k];
+            laws->addLine(tr("%1, T = %2 (%3 = %4%5)")
                               .arg(slotLabel(k))
                               .arg(contextFits_[c].context)
                               .arg(lawD ? QStringLiteral("b") : QStringLiteral("a"))
-                              .arg(law->exponent, 0, 'f', 3),
+                              .arg(law->exponent, 0, 'f', 3)
+                              .arg(paper ? tr(", paper %1").arg(lawD ? paper->exponentD : paper->exponentN, 0, 'f', 3) : QString()),
                           slotColour(k), line, 1.4, contextLine[std::min<std::size_t>(c, std::size(contextLine) - 1)]);
             text += tr("%1 at T = %2: %3 = %4·H<sup>%5</sup>. ")
                         .arg(slotLabel(k))

@@ -188,6 +188,7 @@ private:
         double context = 0;
         fit::IsoFlopResult result[2];
         std::vector<int> runIndex[2];  // input index -> session run index
+        std::optional<analysis::OptimalPowerLaws> paperLaw[2];  // the paper's laws at this context
     };
     std::vector<ContextFit> contextFits_;
     QComboBox* panels_;
