@@ -559,9 +559,8 @@ void LossSurfaceView::redraw() {
             extrapolationText = tr("<br>Extrapolation: %1").arg(QString::fromStdString(extrapolation_->note).toHtmlEscaped());
         // The paper's fit beside this one, where the runs are of one family the paper fitted.
         QString paperText;
-        if (analysis_ && !analysis_->runs.empty() && analysis_->runs.front()->family &&
-            std::all_of(analysis_->runs.begin(), analysis_->runs.end(), [&](const data::Run* r) { return r->family == analysis_->runs.front()->family; }))
-            if (const data::LossSurfaceParams* q = session_->paper().lossSurface(*analysis_->runs.front()->family, session_->settings().huberDelta))
+        if (const auto family = analysis_ ? analysis::sharedFamily(analysis_->runs) : std::nullopt)
+            if (const data::LossSurfaceParams* q = session_->paper().lossSurface(*family, session_->settings().huberDelta))
                 paperText = tr("<br>The paper (δ = %1): ln A = %2, ln B = %3, ln E = %4, α = %5, β = %6, γ = %7")
                                 .arg(session_->settings().huberDelta, 0, 'g', 3)
                                 .arg(q->logA, 0, 'f', 3)

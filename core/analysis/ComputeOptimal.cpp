@@ -1,4 +1,5 @@
 #include "core/analysis/ComputeOptimal.h"
+#include "core/analysis/RunSelection.h"
 
 #include <cmath>
 #include <limits>
@@ -59,11 +60,8 @@ std::optional<OptimalPowerLaws> paperOptimalLaws(const data::PaperTables& paper,
 
 std::optional<OptimalPowerLaws> paperOptimalLaws(const data::PaperTables& paper, const std::vector<const data::Run*>& runs,
                                                  double context) {
-    if (runs.empty() || !runs.front()->family) return std::nullopt;
-    const accounting::Family family = *runs.front()->family;
-    for (const data::Run* r : runs)
-        if (r->family != family) return std::nullopt;
-    return paperOptimalLaws(paper, family, context);
+    const auto family = sharedFamily(runs);
+    return family ? paperOptimalLaws(paper, *family, context) : std::nullopt;
 }
 
 namespace {

@@ -112,6 +112,13 @@ std::vector<double> contextLengths(const RunTable& table, const RunFilter& filte
     return out;
 }
 
+std::optional<accounting::Family> sharedFamily(const std::vector<const Run*>& runs) {
+    if (runs.empty() || !runs.front()->family) return std::nullopt;
+    for (const Run* r : runs)
+        if (r->family != runs.front()->family) return std::nullopt;
+    return runs.front()->family;
+}
+
 std::optional<double> preferredContext(const RunTable& table, const RunFilter& filter) {
     constexpr double kStudyContext = 8192;
     const std::vector<double> contexts = contextLengths(table, filter);

@@ -62,6 +62,9 @@ fit::SlopeResult fitOvertrainingSlopes(const RunTable& table, const RunFilter& f
 // The distinct context lengths among the runs that pass `filter` (ascending).
 std::vector<double> contextLengths(const RunTable& table, const RunFilter& filter);
 
+// The architecture family every run of `runs` has; none when one has no family or two differ.
+std::optional<accounting::Family> sharedFamily(const std::vector<const Run*>& runs);
+
 // The one context length an IsoFLOP analysis of `filter` looks at when the user names none: the
 // study's main context (8192) where the runs have it, else the context with the most IsoFLOP runs
 // (the shortest of equals). None when no run gives a context.

@@ -278,5 +278,8 @@ TEST(RunAnalyses, FiltersTogglesAndSkippedRuns) {
     analysis::RunFilter none;
     none.family = accounting::Family::Transformer;
     none.where.push_back(*analysis::parseCondition("params>1e12"));
-    EXPECT_FALSE(analysis::preferredContext(t, none));
+    EXPECT_FALSE(analysis::preferredContext(t, none));    // The family a group of runs shares, if any.
+    EXPECT_EQ(analysis::sharedFamily({&t.runs[0], &t.runs[1]}), accounting::Family::Xlstm);
+    EXPECT_FALSE(analysis::sharedFamily({&t.runs[0], &t.runs[2]}));
+    EXPECT_FALSE(analysis::sharedFamily({}));
 }
