@@ -3,6 +3,7 @@
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 
+#include <QFontMetricsF>
 #include <QPen>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QCategoryAxis>
@@ -58,6 +59,11 @@ void PlotChart::attach(QXYSeries* series) {
 }
 
 namespace {
+
+// The ticks of an axis as PlotChart built them, before thinTickLabels() dropped any.
+constexpr const char* kBuiltLabels = "scalexBuiltLabels";
+constexpr const char* kBuiltValues = "scalexBuiltValues";
+
 constexpr const char* kHiddenFromLegend = "scalexHiddenFromLegend";
 }
 
@@ -287,6 +293,71 @@ void PlotView::arrangeLegend() {
 void PlotView::resizeEvent(QResizeEvent* event) {
     arrangeLegend();
     QChartView::resizeEvent(event);
+}
+
+// Drops the tick labels that would run into a neighbour at the chart's present size and fonts
+// (PlotChart picks the ticks when the chart is drawn, before its size is known): the 2s and 5s
+// go first, then every other decade. Dropped labels come back when the chart grows again.
+void PlotChart::thinTickLabels() {
+    const QRectF plot = plotArea();
+    if (plot.width() < 1 || plot.height() < 1) return;
+    for (QAbstractAxis* a : axes()) {
+        auto* axis = qobject_cast<QCategoryAxis*>(a);
+        if (!axis) continue;
+        if (!axis->property(kBuiltLabels).isValid()) {
+            QVariantList values;
+            for (const QString& label : axis->categoriesLabels()) values.push_back(axis->endValue(label));
+            axis->setProperty(kBuiltLabels, axis->categoriesLabels());
+            axis->setProperty(kBuiltValues, values);
+        }
+        const QStringList labels = axis->property(kBuiltLabels).toStringList();
+        const QVariantList values = axis->property(kBuiltValues).toList();
+        const int n = static_cast<int>(labels.size());
+        const bool horizontal = axis->orientation() == Qt::Horizontal;
+        const bool log = horizontal ? xSpec_.log : ySpec_.log;
+        const QFontMetricsF metrics(axis->labelsFont());
+        const double pixels = (horizontal ? plot.width() : plot.height()) / (axis->max() - axis->min());
+        const double room = horizontal ? size().width() : size().height();
+        // The labels' centres and extents along the axis, in pixels from the chart's left or top.
+        std::vector<double> at, extent;
+        for (int i = 0; i < n; ++i) {
+            const double offset = (values[i].toDouble() - axis->min()) * pixels;
+            at.push_back(horizontal ? plot.left() + offset : plot.bottom() - offset);
+            extent.push_back(horizontal ? metrics.horizontalAdvance(labels[i]) : metrics.height());
+        }
+        // A label at the end of the axis may reach past the chart's edge (with no legend beside
+        // the plot), where it is cut.
+        auto inside = [&](int i) {
+            const auto k = static_cast<std::size_t>(i);
+            return at[k] - extent[k] / 2 >= 0 && at[k] + extent[k] / 2 <= room;
+        };
+        auto clear = [&](const std::vector<int>& kept) {
+            for (std::size_t k = 1; k < kept.size(); ++k) {
+                const auto i = static_cast<std::size_t>(kept[k - 1]), j = static_cast<std::size_t>(kept[k]);
+                if (std::fabs(at[j] - at[i]) < (extent[i] + extent[j]) / 2 + metrics.averageCharWidth()) return false;
+            }
+            return true;
+        };
+        // First every label, then the decades (when two or more are labelled, else all labels)
+        // at a growing stride.
+        std::vector<int> kept, candidates;
+        for (int i = 0; i < n; ++i) {
+            if (!inside(i)) continue;
+            kept.push_back(i);
+            const double v = values[i].toDouble();
+            if (log && std::fabs(v - std::round(v)) < 1e-9) candidates.push_back(i);
+        }
+        if (candidates.size() < 2) candidates = kept;
+        for (std::size_t stride = 1; !clear(kept) && stride <= candidates.size(); ++stride) {
+            kept.clear();
+            for (std::size_t k = 0; k < candidates.size(); k += stride) kept.push_back(candidates[k]);
+        }
+        QStringList wanted;
+        for (int i : kept) wanted.push_back(labels[i]);
+        if (wanted == axis->categoriesLabels()) continue;
+        for (const QString& label : axis->categoriesLabels()) axis->remove(label);
+        for (int i : kept) axis->append(labels[i], values[i].toDouble());
+    }
 }
 
 }  // namespace scalex::gui

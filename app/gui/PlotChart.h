@@ -55,6 +55,9 @@ public:
     // Fits the axis ranges to all data added since the last clear, with a margin.
     void fitRangesToData(double marginFraction = 0.05);
     void includeInRange(double x, double y);
+    // Drops the tick labels that would run into a neighbour at the chart's present size and
+    // fonts (the ticks are picked before the size is known); they come back when it grows.
+    void thinTickLabels();
 
 private:
     void rebuildAxis(Qt::Orientation orientation);
