@@ -23,7 +23,6 @@
 #include <limits>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "app/gui/FlowLayout.h"
 #include "app/gui/JobPool.h"
@@ -32,6 +31,7 @@
 #include "app/gui/RunPoints.h"
 #include "app/gui/Session.h"
 #include "app/gui/Theme.h"
+#include "core/analysis/ExportTables.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/data/Series.h"
@@ -561,29 +561,12 @@ ViewPanel::TablesJob OverTrainingView::tablesJob() {
         }
     const QString title = tr("Power-law exponent η per tokens/param");
     return [shown = std::move(shown), title](const fit::FitControl& control) -> std::vector<ViewTable> {
-        data::ExportTable t;
-        t.caption = "Power laws $L(C) = \\lambda C^{-\\eta}$ per tokens-to-parameter ratio $M$, with 95\\% bootstrap intervals "
-                    "of $\\eta$ (runs resampled within each ratio).";
-        t.label = "tab:tokenparam_slopes";
-        t.columns = {{"model", "Model", data::CellStyle::Text},        {"tokens_per_param", "$M$", data::CellStyle::Integer},
-                     {"runs", "Runs", data::CellStyle::Integer},        {"eta", "$\\eta$", data::CellStyle::Fixed3},
-                     {"eta_lower", "95\\% low", data::CellStyle::Fixed3}, {"eta_upper", "95\\% high", data::CellStyle::Fixed3},
-                     {"lambda", "$\\lambda$", data::CellStyle::Fixed2},  {"r2", "$R^2$", data::CellStyle::Fixed3}};
+        std::vector<analysis::SlopesWithIntervals> slopes;
         for (const analysis::SlopeAnalysis& a : shown) {
             if (control.cancelled()) return {};
-            fit::BootstrapSettings boot;
-            const fit::BootstrapResult intervals = analysis::slopeIntervals(a, fit::SlopeSettings{}, boot);
-            for (const auto& g : a.result.groups) {
-                if (!g.fitted) continue;
-                data::ExportCell lo, hi;
-                std::ostringstream name;
-                name << "eta(" << g.ratio << ')';  // the name of its interval
-                if (const auto* in = intervals.find(name.str()); in && in->nValid > 0) lo = in->lower, hi = in->upper;
-                t.rows.push_back({data::seriesLabel(a.group.series), g.ratio, static_cast<double>(g.runs.size()), g.eta, lo, hi, g.lambda,
-                                  g.quality.r2});
-            }
+            slopes.push_back({&a, analysis::slopeIntervals(a, fit::SlopeSettings{}, fit::BootstrapSettings{})});
         }
-        return {{QStringLiteral("slopes"), title, std::move(t)}};
+        return {{QStringLiteral("slopes"), title, analysis::slopeTable(slopes)}};
     };
 }
 
@@ -1042,76 +1025,14 @@ ViewPanel::TablesJob IsoFlopView::tablesJob() {
                 bands[1] = r.second;
             }
         }
-        data::ExportTable laws;
-        laws.caption = "IsoFLOP power laws $N^*(H) = A' H^a$ and $D^*(H) = B' H^b$ with 95\\% bootstrap intervals (200 "
-                       "resamples of the runs within each budget); Paper: the paper's exponent for the same family and context, where it has one.";
-        laws.label = "tab:isoflop_powerlaws";
-        laws.columns = {{"model", "Model", data::CellStyle::Text},
-                        {"context", "$T$", data::CellStyle::Integer},
-                        {"law", "Law", data::CellStyle::Symbol},
-                        {"coefficient", "Coefficient", data::CellStyle::Scientific},
-                        {"coefficient_lower", "95\\% low", data::CellStyle::Scientific},
-                        {"coefficient_upper", "95\\% high", data::CellStyle::Scientific},
-                        {"exponent", "Exponent", data::CellStyle::Fixed3},
-                        {"exponent_lower", "95\\% low", data::CellStyle::Fixed3},
-                        {"exponent_upper", "95\\% high", data::CellStyle::Fixed3},
-                        {"budgets", "Budgets", data::CellStyle::Integer},
-                        {"r2", "$R^2$", data::CellStyle::Fixed3},
-                        {"paper_exponent", "Paper", data::CellStyle::Fixed3}};
-        data::ExportTable optima;
-        optima.caption = "Minima of the IsoFLOP parabolas: the compute-optimal model size $N^*$ and token count $D^*$ per budget.";
-        optima.label = "tab:isoflop_optima";
-        optima.columns = {{"model", "Model", data::CellStyle::Text},
-                          {"budget", "Budget $H$", data::CellStyle::Scientific},
-                          {"flops_mean", "Mean $C$", data::CellStyle::Scientific},
-                          {"runs", "Runs", data::CellStyle::Integer},
-                          {"n_opt", "$N^*$", data::CellStyle::Count},
-                          {"d_opt", "$D^*$", data::CellStyle::Count},
-                          {"loss_at_n_opt", "$\\hat L(N^*)$", data::CellStyle::Fixed3},
-                          {"in_power_law", "In law", data::CellStyle::Text}};
+        std::vector<analysis::IsoFlopShown> shown, perContext;
         for (int k = 0; k < 2; ++k) {
             if (seriesOf[k].empty()) continue;
-            const std::string model = data::seriesLabel(seriesOf[k]);
-            const data::ExportCell context = contextOf[k] > 0 ? data::ExportCell(contextOf[k]) : data::ExportCell{};
-            for (int d = 0; d < 2; ++d) {
-                const auto& law = d ? results[k].dOptLaw : results[k].nOptLaw;
-                if (!law) continue;
-                auto interval = [&](const char* name, data::ExportCell* lo, data::ExportCell* hi) {
-                    const fit::BootstrapInterval* in = bands[k] ? bands[k]->find(name) : nullptr;
-                    if (in && in->nValid > 0) *lo = in->lower, *hi = in->upper;
-                };
-                data::ExportCell cLo, cHi, eLo, eHi;
-                interval(d ? "B" : "A", &cLo, &cHi);
-                interval(d ? "b" : "a", &eLo, &eHi);
-                const data::ExportCell paper =
-                    paperLaws[k] ? data::ExportCell(d ? paperLaws[k]->exponentD : paperLaws[k]->exponentN) : data::ExportCell{};
-                laws.rows.push_back({model, context, std::string(d ? "D*(H)" : "N*(H)"), law->coefficient, cLo, cHi, law->exponent,
-                                     eLo, eHi, static_cast<double>(law->nPoints), law->r2, paper});
-            }
-            for (const auto& p : results[k].profiles) {
-                if (!p.fitted) continue;
-                optima.rows.push_back({model, p.budget, p.flopsMean, static_cast<double>(p.nRuns), p.nOpt, p.dOpt, p.lossAtNOpt,
-                                       std::string(p.inPowerLaw ? "yes" : "no")});
-            }
+            shown.push_back({seriesOf[k], contextOf[k], &results[k], bands[k] ? &*bands[k] : nullptr, paperLaws[k]});
+            for (const ContextFit& cf : contextFits) perContext.push_back({seriesOf[k], cf.context, &cf.result[k], nullptr, {}});
         }
-        data::ExportTable contexts;
-        contexts.caption = "IsoFLOP power laws $N^*(H) = A' H^a$ and $D^*(H) = B' H^b$ fitted separately at every context length $T$.";
-        contexts.label = "tab:isoflop_powerlaws_context";
-        contexts.columns = {{"model", "Model", data::CellStyle::Text},
-                            {"context", "$T$", data::CellStyle::Integer},
-                            {"law", "Law", data::CellStyle::Symbol},
-                            {"coefficient", "Coefficient", data::CellStyle::Scientific},
-                            {"exponent", "Exponent", data::CellStyle::Fixed3},
-                            {"budgets", "Budgets", data::CellStyle::Integer},
-                            {"r2", "$R^2$", data::CellStyle::Fixed3}};
-        for (int k = 0; k < 2; ++k)
-            for (const ContextFit& cf : contextFits)
-                for (int d = 0; d < 2; ++d) {
-                    const auto& law = d ? cf.result[k].dOptLaw : cf.result[k].nOptLaw;
-                    if (!law || seriesOf[k].empty()) continue;
-                    contexts.rows.push_back({data::seriesLabel(seriesOf[k]), cf.context, std::string(d ? "D*(H)" : "N*(H)"),
-                                             law->coefficient, law->exponent, static_cast<double>(law->nPoints), law->r2});
-                }
+        data::ExportTable laws = analysis::isoFlopLawTable(shown), optima = analysis::isoFlopOptimaTable(shown),
+                          contexts = analysis::isoFlopContextTable(perContext);
         return {{QStringLiteral("laws"), titles[0], std::move(laws)},
                 {QStringLiteral("optima"), titles[1], std::move(optima)},
                 {QStringLiteral("contexts"), titles[2], std::move(contexts)}};

@@ -350,25 +350,11 @@ ViewPanel::TablesJob LossSurfaceView::tablesJob() {
         if (shown.error || shown.fit.cancelled || !outcome.table) return {};
         fit::BootstrapSettings boot;
         boot.resamples = 200;
-        const fit::BootstrapResult intervals = analysis::surfaceIntervals(shown, settings, boot, control);
-        std::vector<analysis::LossSurfaceAnalysis> others;
-        others.reserve(defaults.size());
-        std::vector<analysis::SurfaceWithIntervals> fits;
-        for (const auto& g : defaults) {
-            if (control.cancelled()) return {};
-            if (g.series == shown.group.series) {
-                fits.push_back({&shown, intervals});
-                continue;
-            }
-            // The same runs as the session's: the table is copied when the fit starts and dropped
-            // when the runs change.
-            others.push_back(analysis::lossSurfaceAnalysis(*outcome.table, common, g, settings, control));
-            const auto& a = others.back();
-            if (a.error) continue;
-            fits.push_back({&a, analysis::surfaceIntervals(a, settings, boot, control)});
-        }
-        if (control.cancelled()) return {};
-        std::vector<ViewTable> tables{{QStringLiteral("fit"), title, analysis::lossSurfaceParameterTable(fits, settings, boot)}};
+        // The same runs as the session's: the table is copied when the fit starts and dropped
+        // when the runs change.
+        const auto table = analysis::lossSurfaceParameterTable(*outcome.table, common, defaults, shown, settings, boot, control);
+        if (!table) return {};
+        std::vector<ViewTable> tables{{QStringLiteral("fit"), title, *table}};
         if (cache) {
             std::lock_guard lock(cache->mutex);
             cache->tables = tables;

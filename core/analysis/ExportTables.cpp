@@ -1,10 +1,12 @@
 #include "core/analysis/ExportTables.h"
 
 #include "core/analysis/RunSelection.h"
+#include "core/data/Series.h"
 #include "core/fit/IsoFlop.h"
 #include "core/fit/OvertrainingSlopes.h"
 
 #include <array>
+#include <sstream>
 #include <map>
 #include <cmath>
 #include <string>
@@ -41,6 +43,140 @@ data::ExportTable lossSurfaceParameterTable(const std::vector<SurfaceWithInterva
                 (settings.fitGamma ? ", $\\gamma$ fitted" : ", $\\gamma = 1$") + "), with " + level + "\\% bootstrap intervals (" +
                 std::to_string(bootstrap.resamples) + " resamples of the runs).";
     return t;
+}
+
+std::optional<data::ExportTable> lossSurfaceParameterTable(const data::RunTable& table, const AnalysisSettings& settings,
+                                                           const std::vector<SeriesGroup>& groups, const LossSurfaceAnalysis& known,
+                                                           const fit::LossSurfaceSettings& fitSettings,
+                                                           const fit::BootstrapSettings& bootstrap, const fit::FitControl& control) {
+    std::vector<LossSurfaceAnalysis> others;
+    others.reserve(groups.size());  // the pointers below stay valid
+    std::vector<SurfaceWithIntervals> fits;
+    for (const SeriesGroup& g : groups) {
+        if (control.cancelled()) return std::nullopt;
+        const bool isKnown = g.series == known.group.series && !known.error;
+        if (!isKnown) others.push_back(lossSurfaceAnalysis(table, settings, g, fitSettings, control));
+        const LossSurfaceAnalysis& a = isKnown ? known : others.back();
+        if (a.error) continue;
+        fits.push_back({&a, surfaceIntervals(a, fitSettings, bootstrap, control)});
+    }
+    if (control.cancelled()) return std::nullopt;
+    return lossSurfaceParameterTable(fits, fitSettings, bootstrap);
+}
+
+data::ExportTable slopeTable(const std::vector<SlopesWithIntervals>& slopes) {
+    data::ExportTable t;
+    t.caption = "Power laws $L(C) = \\lambda C^{-\\eta}$ per tokens-to-parameter ratio $M$, with 95\\% bootstrap intervals "
+                "of $\\eta$ (runs resampled within each ratio).";
+    t.label = "tab:tokenparam_slopes";
+    t.columns = {{"model", "Model", data::CellStyle::Text},        {"tokens_per_param", "$M$", data::CellStyle::Integer},
+                 {"runs", "Runs", data::CellStyle::Integer},        {"eta", "$\\eta$", data::CellStyle::Fixed3},
+                 {"eta_lower", "95\\% low", data::CellStyle::Fixed3}, {"eta_upper", "95\\% high", data::CellStyle::Fixed3},
+                 {"lambda", "$\\lambda$", data::CellStyle::Fixed2},  {"r2", "$R^2$", data::CellStyle::Fixed3}};
+    for (const SlopesWithIntervals& s : slopes) {
+        if (!s.analysis) continue;
+        for (const auto& g : s.analysis->result.groups) {
+            if (!g.fitted) continue;
+            data::ExportCell lo, hi;
+            std::ostringstream name;
+            name << "eta(" << g.ratio << ')';  // the name of its interval
+            if (const auto* in = s.intervals.find(name.str()); in && in->nValid > 0) lo = in->lower, hi = in->upper;
+            t.rows.push_back({data::seriesLabel(s.analysis->group.series), g.ratio, static_cast<double>(g.runs.size()), g.eta, lo, hi,
+                              g.lambda, g.quality.r2});
+        }
+    }
+    return t;
+}
+
+namespace {
+
+const char* lawName(bool overTokens) { return overTokens ? "D*(H)" : "N*(H)"; }
+
+data::ExportCell contextCell(double context) { return context > 0 ? data::ExportCell(context) : data::ExportCell{}; }
+
+}  // namespace
+
+data::ExportTable isoFlopLawTable(const std::vector<IsoFlopShown>& fits) {
+    data::ExportTable laws;
+    laws.caption = "IsoFLOP power laws $N^*(H) = A' H^a$ and $D^*(H) = B' H^b$ with 95\\% bootstrap intervals (200 "
+                   "resamples of the runs within each budget); Paper: the paper's exponent for the same family and context, where it has one.";
+    laws.label = "tab:isoflop_powerlaws";
+    laws.columns = {{"model", "Model", data::CellStyle::Text},
+                    {"context", "$T$", data::CellStyle::Integer},
+                    {"law", "Law", data::CellStyle::Symbol},
+                    {"coefficient", "Coefficient", data::CellStyle::Scientific},
+                    {"coefficient_lower", "95\\% low", data::CellStyle::Scientific},
+                    {"coefficient_upper", "95\\% high", data::CellStyle::Scientific},
+                    {"exponent", "Exponent", data::CellStyle::Fixed3},
+                    {"exponent_lower", "95\\% low", data::CellStyle::Fixed3},
+                    {"exponent_upper", "95\\% high", data::CellStyle::Fixed3},
+                    {"budgets", "Budgets", data::CellStyle::Integer},
+                    {"r2", "$R^2$", data::CellStyle::Fixed3},
+                    {"paper_exponent", "Paper", data::CellStyle::Fixed3}};
+    for (const IsoFlopShown& f : fits) {
+        if (!f.result) continue;
+        for (const bool d : {false, true}) {
+            const auto& law = d ? f.result->dOptLaw : f.result->nOptLaw;
+            if (!law) continue;
+            auto interval = [&](const char* name, data::ExportCell* lo, data::ExportCell* hi) {
+                const fit::BootstrapInterval* in = f.intervals ? f.intervals->find(name) : nullptr;
+                if (in && in->nValid > 0) *lo = in->lower, *hi = in->upper;
+            };
+            data::ExportCell cLo, cHi, eLo, eHi;
+            interval(d ? "B" : "A", &cLo, &cHi);
+            interval(d ? "b" : "a", &eLo, &eHi);
+            const data::ExportCell paper = f.paper ? data::ExportCell(d ? f.paper->exponentD : f.paper->exponentN) : data::ExportCell{};
+            laws.rows.push_back({data::seriesLabel(f.series), contextCell(f.context), std::string(lawName(d)), law->coefficient, cLo, cHi,
+                                 law->exponent, eLo, eHi, static_cast<double>(law->nPoints), law->r2, paper});
+        }
+    }
+    return laws;
+}
+
+data::ExportTable isoFlopOptimaTable(const std::vector<IsoFlopShown>& fits) {
+    data::ExportTable optima;
+    optima.caption = "Minima of the IsoFLOP parabolas: the compute-optimal model size $N^*$ and token count $D^*$ per budget.";
+    optima.label = "tab:isoflop_optima";
+    optima.columns = {{"model", "Model", data::CellStyle::Text},
+                      {"budget", "Budget $H$", data::CellStyle::Scientific},
+                      {"flops_mean", "Mean $C$", data::CellStyle::Scientific},
+                      {"runs", "Runs", data::CellStyle::Integer},
+                      {"n_opt", "$N^*$", data::CellStyle::Count},
+                      {"d_opt", "$D^*$", data::CellStyle::Count},
+                      {"loss_at_n_opt", "$\\hat L(N^*)$", data::CellStyle::Fixed3},
+                      {"in_power_law", "In law", data::CellStyle::Text}};
+    for (const IsoFlopShown& f : fits) {
+        if (!f.result) continue;
+        for (const auto& p : f.result->profiles) {
+            if (!p.fitted) continue;
+            optima.rows.push_back({data::seriesLabel(f.series), p.budget, p.flopsMean, static_cast<double>(p.nRuns), p.nOpt, p.dOpt,
+                                   p.lossAtNOpt, std::string(p.inPowerLaw ? "yes" : "no")});
+        }
+    }
+    return optima;
+}
+
+data::ExportTable isoFlopContextTable(const std::vector<IsoFlopShown>& fits) {
+    data::ExportTable contexts;
+    contexts.caption = "IsoFLOP power laws $N^*(H) = A' H^a$ and $D^*(H) = B' H^b$ fitted separately at every context length $T$.";
+    contexts.label = "tab:isoflop_powerlaws_context";
+    contexts.columns = {{"model", "Model", data::CellStyle::Text},
+                        {"context", "$T$", data::CellStyle::Integer},
+                        {"law", "Law", data::CellStyle::Symbol},
+                        {"coefficient", "Coefficient", data::CellStyle::Scientific},
+                        {"exponent", "Exponent", data::CellStyle::Fixed3},
+                        {"budgets", "Budgets", data::CellStyle::Integer},
+                        {"r2", "$R^2$", data::CellStyle::Fixed3}};
+    for (const IsoFlopShown& f : fits) {
+        if (!f.result) continue;
+        for (const bool d : {false, true}) {
+            const auto& law = d ? f.result->dOptLaw : f.result->nOptLaw;
+            if (!law) continue;
+            contexts.rows.push_back({data::seriesLabel(f.series), contextCell(f.context), std::string(lawName(d)), law->coefficient,
+                                     law->exponent, static_cast<double>(law->nPoints), law->r2});
+        }
+    }
+    return contexts;
 }
 
 std::vector<std::pair<std::string, data::ExportTable>> paperAppendixTables(const data::RunTable& runs) {

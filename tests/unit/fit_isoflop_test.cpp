@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/analysis/ExportTables.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/fit/IsoFlop.h"
@@ -211,4 +212,55 @@ TEST(IsoFlop, ProfileAtAnyBudgetFollowsTheLawsAndTheFittedProfiles) {
     fit::IsoFlopResult none = fit;
     none.nOptLaw.reset();
     EXPECT_FALSE(analysis::profileAtBudget(none, 1e20, false));
+}
+
+TEST(IsoFlop, ExportTablesCarryTheFitTheIntervalsAndThePapersExponent) {
+    SCALEX_REQUIRE_SHARED();
+    // The tables the IsoFLOP view and `render --table` write, built from the fit of Fig. 4.
+    const auto fit = fitSet("llama_ctx8192", 5e18, 2e20);
+    fit::BootstrapResult intervals;
+    fit::BootstrapInterval a;
+    a.name = "a";
+    a.lower = 0.56;
+    a.upper = 0.59;
+    a.nValid = 200;
+    intervals.intervals.push_back(a);
+    analysis::OptimalPowerLaws paper;
+    paper.exponentN = 0.575;
+    paper.exponentD = 0.424;
+    const std::vector<analysis::IsoFlopShown> shown{{"transformer", 8192, &fit, &intervals, paper}};
+    const data::ExportTable laws = analysis::isoFlopLawTable(shown);
+    ASSERT_EQ(laws.rows.size(), 2u);  // N*(H), D*(H)
+    auto cell = [&](const data::ExportTable& t, std::size_t row, const std::string& column) {
+        for (std::size_t c = 0; c < t.columns.size(); ++c)
+            if (t.columns[c].key == column) return t.rows[row][c];
+        ADD_FAILURE() << "no column " << column;
+        return data::ExportCell{};
+    };
+    EXPECT_EQ(std::get<std::string>(cell(laws, 0, "model")), "Transformer");
+    EXPECT_EQ(std::get<double>(cell(laws, 0, "context")), 8192);
+    EXPECT_EQ(std::get<std::string>(cell(laws, 0, "law")), "N*(H)");
+    EXPECT_NEAR(std::get<double>(cell(laws, 0, "exponent")), 0.575, 5e-4);
+    EXPECT_EQ(std::get<double>(cell(laws, 0, "exponent_lower")), 0.56);
+    EXPECT_EQ(std::get<double>(cell(laws, 0, "exponent_upper")), 0.59);
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(cell(laws, 0, "coefficient_lower")));  // no interval for A
+    EXPECT_EQ(std::get<double>(cell(laws, 0, "paper_exponent")), 0.575);
+    EXPECT_NEAR(std::get<double>(cell(laws, 1, "exponent")), 0.424, 5e-4);
+    EXPECT_EQ(std::get<double>(cell(laws, 1, "paper_exponent")), 0.424);
+    EXPECT_EQ(std::get<double>(cell(laws, 1, "budgets")), 4);
+
+    // One row per fitted parabola, with its minimum; those outside the law's range say so.
+    const data::ExportTable optima = analysis::isoFlopOptimaTable(shown);
+    std::size_t fitted = 0, inLaw = 0;
+    for (const auto& p : fit.profiles) fitted += p.fitted, inLaw += p.fitted && p.inPowerLaw;
+    ASSERT_EQ(optima.rows.size(), fitted);
+    std::size_t yes = 0;
+    for (std::size_t r = 0; r < optima.rows.size(); ++r) yes += std::get<std::string>(cell(optima, r, "in_power_law")) == "yes";
+    EXPECT_EQ(yes, inLaw);
+    EXPECT_EQ(inLaw, 4u);
+
+    // A context of 0 (unknown) is an empty cell, not "0".
+    const data::ExportTable contexts = analysis::isoFlopContextTable({{"transformer", 0, &fit, nullptr, {}}});
+    ASSERT_EQ(contexts.rows.size(), 2u);
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(cell(contexts, 0, "context")));
 }
