@@ -26,7 +26,6 @@ class QTableWidget;
 namespace scalex::gui {
 
 class Session;
-class PlotChart;
 class PlotView;
 
 class ParetoView : public ViewPanel {

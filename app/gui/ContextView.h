@@ -22,7 +22,6 @@ class QComboBox;
 namespace scalex::gui {
 
 class Session;
-class PlotChart;
 class PlotView;
 
 class ContextView : public ViewPanel {

@@ -1,6 +1,7 @@
 #pragma once
 #include <functional>
 
+#include "app/figures/FigureWriter.h"
 #include "core/analysis/AnalysisSettings.h"
 // Figures for papers: a view's charts rendered to PDF, SVG (vector, text kept as text) or PNG at a
 // physical size, optionally in the "paper" style (white background, font sizes matched to the
@@ -14,18 +15,9 @@
 
 namespace scalex::gui {
 
-struct FigureStyle {
-    double widthInches = 6.75;   // double column; 3.25 single column; 13.33 slides
-    double heightInches = 0;     // 0: automatic: the charts (width x 0.75 for one; x 0.42 for two side by side, x 0.55
-                                 // under 4.5 in; x 0.55 each when stacked) and the legend
-    int dpi = 300;               // PNG only
-    bool paper = true;           // paper style; false: the view's own look
-    QString fontFamily = QStringLiteral("DejaVu Sans");
-    bool dark = false;           // the dark colour scheme (screen style only)
-};
-
-// Parses "3.25x2.4in", "6.75in", "16x9cm" or the presets "single", "double", "slides".
-bool parseFigureSize(const QString& text, FigureStyle* style, QString* error);
+using figures::FigureStyle;
+using figures::parseFigureSize;
+using figures::tableSuffixes;
 
 struct RenderRequest {
     QString project;  // .scalex or run table; empty: the built-in example
@@ -42,7 +34,7 @@ struct RenderRequest {
 bool renderFigure(const RenderRequest& request, QString* error);
 
 class ViewPanel;
-struct ViewTable;
+using ViewTable = figures::FigureTable;
 class MainWindow;
 
 // A window that is never shown on screen, with the project at `project` open (a .scalex project
@@ -66,8 +58,6 @@ bool exportViewTable(const std::vector<ViewTable>& tables, const QString& viewId
 // brings the view up to date and writes its table.
 bool renderTable(const RenderRequest& request, const QString& tableId, QString* error);
 
-// The file suffixes exportViewTable writes.
-QStringList tableSuffixes();
 
 // The view ids that render (every chart view).
 QStringList renderableViews();

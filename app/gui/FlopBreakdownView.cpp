@@ -23,8 +23,10 @@
 #include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
 
-#include "app/gui/LogTicks.h"
-#include "app/gui/Theme.h"
+#include "app/figures/LogTicks.h"
+#include "app/gui/FigureNames.h"
+#include "app/figures/Theme.h"
+#include "app/gui/FigureNames.h"
 #include "core/accounting/CacheSize.h"
 #include "core/accounting/MemoryOps.h"
 #include "core/accounting/ParamCount.h"

@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "app/gui/MainWindow.h"
-#include "app/gui/Theme.h"
+#include "app/figures/Theme.h"
+#include "app/gui/FigureNames.h"
 #include "app/gui/ViewPanel.h"
 #include "core/data/Lesson.h"
 #include "ScalexRevision.h"  // generated at build time: the source revision

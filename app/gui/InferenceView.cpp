@@ -17,9 +17,11 @@
 #include <cmath>
 #include <set>
 
-#include "app/gui/LogTicks.h"
-#include "app/gui/PlotChart.h"
-#include "app/gui/Theme.h"
+#include "app/figures/LogTicks.h"
+#include "app/gui/FigureNames.h"
+#include "app/gui/PlotView.h"
+#include "app/figures/Theme.h"
+#include "app/gui/FigureNames.h"
 #include "core/accounting/ParamCount.h"
 #include "core/inference/Deployment.h"
 

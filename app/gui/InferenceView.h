@@ -20,7 +20,6 @@ class QPushButton;
 
 namespace scalex::gui {
 
-class PlotChart;
 class PlotView;
 
 class InferenceView : public ViewPanel {

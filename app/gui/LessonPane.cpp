@@ -11,7 +11,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "app/gui/Theme.h"
+#include "app/figures/Theme.h"
+#include "app/gui/FigureNames.h"
 
 namespace scalex::gui {
 

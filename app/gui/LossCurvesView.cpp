@@ -10,10 +10,11 @@
 #include <algorithm>
 #include <map>
 
-#include "app/gui/PlotChart.h"
+#include "app/gui/PlotView.h"
 #include "app/gui/RunPoints.h"
 #include "app/gui/Session.h"
-#include "app/gui/Theme.h"
+#include "app/figures/Theme.h"
+#include "app/gui/FigureNames.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/data/Series.h"
 

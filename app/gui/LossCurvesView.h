@@ -9,7 +9,6 @@ class QLabel;
 namespace scalex::gui {
 
 class Session;
-class PlotChart;
 class PlotView;
 
 class LossCurvesView : public ViewPanel {

@@ -22,11 +22,13 @@
 #include <thread>
 
 #include "app/gui/JobPool.h"
-#include "app/gui/LogTicks.h"
-#include "app/gui/PlotChart.h"
+#include "app/figures/LogTicks.h"
+#include "app/gui/FigureNames.h"
+#include "app/gui/PlotView.h"
 #include "app/gui/RunPoints.h"
 #include "app/gui/Session.h"
-#include "app/gui/Theme.h"
+#include "app/figures/Theme.h"
+#include "app/gui/FigureNames.h"
 #include "core/analysis/ExportTables.h"
 #include "core/analysis/RunSelection.h"
 #include "core/data/Series.h"

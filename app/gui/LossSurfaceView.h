@@ -27,7 +27,6 @@ class QCheckBox;
 namespace scalex::gui {
 
 class Session;
-class PlotChart;
 class PlotView;
 
 class LossSurfaceView : public ViewPanel {

@@ -1,5 +1,5 @@
 #include "app/gui/MainWindow.h"
-#include "app/gui/PlotChart.h"
+#include "app/gui/PlotView.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -46,7 +46,8 @@
 #include "core/data/DataFileKind.h"
 #include "core/data/ProjectHistory.h"
 #include "core/data/RunTableIo.h"
-#include "app/gui/Theme.h"
+#include "app/figures/Theme.h"
+#include "app/gui/FigureNames.h"
 #include "app/gui/ViewPanel.h"
 
 #include <cmath>

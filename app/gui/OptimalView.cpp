@@ -14,12 +14,14 @@
 #include <cmath>
 #include <functional>
 
-#include "app/gui/LogTicks.h"
-#include "app/gui/PlotChart.h"
+#include "app/figures/LogTicks.h"
+#include "app/gui/FigureNames.h"
+#include "app/gui/PlotView.h"
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include "app/gui/Session.h"
-#include "app/gui/Theme.h"
+#include "app/figures/Theme.h"
+#include "app/gui/FigureNames.h"
 #include "core/data/Export.h"
 
 namespace scalex::gui {

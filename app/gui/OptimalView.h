@@ -21,7 +21,6 @@ class QSlider;
 namespace scalex::gui {
 
 class Session;
-class PlotChart;
 class PlotView;
 
 class OptimalView : public ViewPanel {

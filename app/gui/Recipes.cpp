@@ -18,7 +18,8 @@
 
 #include "app/gui/MainWindow.h"
 #include "app/gui/Session.h"
-#include "app/gui/Theme.h"
+#include "app/figures/Theme.h"
+#include "app/gui/FigureNames.h"
 #include "app/gui/ViewPanel.h"
 #include "core/accounting/FlopCount.h"
 

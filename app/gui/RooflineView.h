@@ -18,7 +18,6 @@ class QPushButton;
 
 namespace scalex::gui {
 
-class PlotChart;
 class PlotView;
 
 class RooflineView : public ViewPanel {

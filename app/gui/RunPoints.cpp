@@ -11,10 +11,12 @@
 #include <cmath>
 #include <memory>
 
-#include "app/gui/LogTicks.h"
-#include "app/gui/PlotChart.h"
+#include "app/figures/LogTicks.h"
+#include "app/gui/FigureNames.h"
+#include "app/gui/PlotView.h"
 #include "app/gui/Session.h"
-#include "app/gui/Theme.h"
+#include "app/figures/Theme.h"
+#include "app/gui/FigureNames.h"
 
 #include "core/data/Series.h"
 

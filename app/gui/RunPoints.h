@@ -7,11 +7,12 @@
 #include <functional>
 #include <vector>
 
+#include "app/gui/FigureNames.h"
+
 class QScatterSeries;
 
 namespace scalex::gui {
 
-class PlotChart;
 class Session;
 
 struct RunPoint {

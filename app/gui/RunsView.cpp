@@ -13,9 +13,11 @@
 #include <QVBoxLayout>
 #include <set>
 
-#include "app/gui/LogTicks.h"
+#include "app/figures/LogTicks.h"
+#include "app/gui/FigureNames.h"
 #include "app/gui/Session.h"
-#include "app/gui/Theme.h"
+#include "app/figures/Theme.h"
+#include "app/gui/FigureNames.h"
 
 #include "core/data/Series.h"
 

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "app/figures/FigureWriter.h"
+#include "app/gui/FigureNames.h"
 #include "core/data/Export.h"
 #include "core/fit/FitControl.h"
 
@@ -18,11 +20,7 @@ class QChart;
 namespace scalex::gui {
 
 // A table a view shows or derives from what it shows, for export as LaTeX, CSV or JSON.
-struct ViewTable {
-    QString id;     // short name: `scalex render --table ID`, the default file name
-    QString title;  // what the table holds, for menus
-    data::ExportTable table;
-};
+using ViewTable = figures::FigureTable;
 
 class ViewPanel : public QWidget {
     Q_OBJECT

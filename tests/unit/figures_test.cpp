@@ -32,7 +32,7 @@
 #include "app/gui/ExportDialog.h"
 #include "app/gui/FigureExport.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/PlotChart.h"
+#include "app/gui/PlotView.h"
 #include "app/gui/Recipes.h"
 #include "app/gui/RecipesDialog.h"
 #include "app/gui/Session.h"

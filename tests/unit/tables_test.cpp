@@ -17,7 +17,8 @@
 
 #include "app/gui/AnalysisViews.h"
 #include "app/gui/FigureExport.h"
-#include "app/gui/LogTicks.h"
+#include "app/figures/LogTicks.h"
+#include "app/gui/FigureNames.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/OptimalView.h"

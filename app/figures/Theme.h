@@ -10,7 +10,7 @@
 class QApplication;
 class QChart;
 
-namespace scalex::gui {
+namespace scalex::figures {
 
 enum class ThemeKind { Light, Dark };
 
@@ -39,4 +39,4 @@ struct Theme {
     void applyTo(QChart* chart) const;
 };
 
-}  // namespace scalex::gui
+}  // namespace scalex::figures

@@ -4,7 +4,6 @@
 #include <QPointF>
 #include <QString>
 #include <QtCharts/QChart>
-#include <QtCharts/QChartView>
 #include <vector>
 
 class QScatterSeries;
@@ -12,7 +11,7 @@ class QLineSeries;
 class QAreaSeries;
 class QXYSeries;
 
-namespace scalex::gui {
+namespace scalex::figures {
 
 struct AxisSpec {
     QString title;
@@ -68,18 +67,4 @@ private:
     bool haveData_ = false;
 };
 
-// A chart view with antialiasing and a hover read-out of data coordinates.
-class PlotView : public QChartView {
-    Q_OBJECT
-public:
-    explicit PlotView(PlotChart* chart, QWidget* parent = nullptr);
-    PlotChart* plot() const { return static_cast<PlotChart*>(chart()); }
-    // Moves a bottom legend whose entries do not fit its one row to the right of the plot, when
-    // they fit there whole.
-    void arrangeLegend();
-
-protected:
-    void resizeEvent(QResizeEvent* event) override;
-};
-
-}  // namespace scalex::gui
+}  // namespace scalex::figures

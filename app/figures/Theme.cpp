@@ -1,4 +1,4 @@
-#include "app/gui/Theme.h"
+#include "app/figures/Theme.h"
 
 #include <QApplication>
 #include <QPalette>
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <array>
 
-namespace scalex::gui {
+namespace scalex::figures {
 
 namespace {
 Theme& currentTheme() {
@@ -116,4 +116,4 @@ void Theme::applyTo(QChart* chart) const {
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
 }
 
-}  // namespace scalex::gui
+}  // namespace scalex::figures

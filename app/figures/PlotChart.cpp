@@ -1,4 +1,4 @@
-#include "app/gui/PlotChart.h"
+#include "app/figures/PlotChart.h"
 
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
@@ -12,10 +12,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/gui/LogTicks.h"
-#include "app/gui/Theme.h"
+#include "app/figures/LogTicks.h"
+#include "app/figures/Theme.h"
 
-namespace scalex::gui {
+namespace scalex::figures {
 
 PlotChart::PlotChart(QGraphicsItem* parent) : QChart(parent) {
     Theme::current().applyTo(this);
@@ -229,72 +229,6 @@ void PlotChart::rebuildAxis(Qt::Orientation orientation) {
     for (QAbstractSeries* s : series()) s->attachAxis(axis);
 }
 
-PlotView::PlotView(PlotChart* chart, QWidget* parent) : QChartView(chart, parent) {
-    setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(320, 240);
-    // Series come and go when a view redraws; the legend's entries with them.
-    connect(chart, &QChart::plotAreaChanged, this, [this] { arrangeLegend(); });
-}
-
-void PlotView::arrangeLegend() {
-    // A legend below the plot has one row and Qt cuts entries short ("Transfo…") when they do not
-    // fit. Then, in turn: a smaller legend font (down to 75 % of the theme's), the legend to the
-    // right of the plot, one entry per line, where Qt gives it about a third of the chart's width,
-    // and there with the smaller font. Only legends the view left at the bottom are rearranged
-    // (and put back when the entries fit again).
-    QChart* c = chart();
-    if (!c || !c->legend()->isVisible()) return;
-    QLegend* legend = c->legend();
-    const bool moved = legend->property("scalexLegendMoved").toBool();
-    if (legend->alignment() != Qt::AlignBottom && !moved) return;
-    // The theme's size, remembered across the changes made here (a theme change resets it).
-    QFont font = legend->font();
-    if (legend->property("scalexLegendSetPt").toDouble() != font.pointSizeF()) legend->setProperty("scalexLegendBasePt", font.pointSizeF());
-    const double base = legend->property("scalexLegendBasePt").toDouble();
-    auto measure = [&](double pt, double* row, double* widest) {
-        QFont f = font;
-        f.setPointSizeF(pt);
-        const QFontMetricsF metrics(f);
-        *row = 0, *widest = 0;
-        for (QLegendMarker* m : legend->markers()) {
-            if (!m->isVisible() || m->label().isEmpty() || PlotChart::hiddenFromLegend(m->series())) continue;
-            const double w = metrics.horizontalAdvance(m->label()) + 3.0 * metrics.height();  // swatch and gaps
-            *row += w;
-            *widest = std::max(*widest, w);
-        }
-    };
-    Qt::Alignment where = Qt::AlignBottom;
-    double pt = base;
-    bool fits = false;
-    for (double scale : {1.0, 0.9, 0.8, 0.75}) {
-        double row, widest;
-        measure(base * scale, &row, &widest);
-        if (row <= 0.92 * width()) {
-            pt = base * scale, where = Qt::AlignBottom, fits = true;
-            break;
-        }
-    }
-    if (!fits)
-        for (double scale : {1.0, 0.9, 0.8, 0.75}) {
-            double row, widest;
-            measure(base * scale, &row, &widest);
-            pt = base * scale, where = Qt::AlignRight;
-            if (widest <= 0.3 * width()) break;
-        }
-    if (pt != font.pointSizeF()) {
-        font.setPointSizeF(pt);
-        legend->setFont(font);
-    }
-    legend->setProperty("scalexLegendSetPt", pt);
-    if (where != legend->alignment()) legend->setAlignment(where);
-    legend->setProperty("scalexLegendMoved", where == Qt::AlignRight);
-}
-
-void PlotView::resizeEvent(QResizeEvent* event) {
-    arrangeLegend();
-    QChartView::resizeEvent(event);
-}
-
 // Drops the tick labels that would run into a neighbour at the chart's present size and fonts
 // (PlotChart picks the ticks when the chart is drawn, before its size is known): the 2s and 5s
 // go first, then every other decade. Dropped labels come back when the chart grows again.
@@ -360,4 +294,4 @@ void PlotChart::thinTickLabels() {
     }
 }
 
-}  // namespace scalex::gui
+}  // namespace scalex::figures

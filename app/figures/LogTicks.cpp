@@ -1,9 +1,9 @@
-#include "app/gui/LogTicks.h"
+#include "app/figures/LogTicks.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace scalex::gui {
+namespace scalex::figures {
 
 namespace {
 
@@ -137,4 +137,4 @@ std::vector<Tick> logTicks(double lo, double hi, int target) {
     return ticks;
 }
 
-}  // namespace scalex::gui
+}  // namespace scalex::figures

@@ -5,7 +5,7 @@
 #include <QString>
 #include <vector>
 
-namespace scalex::gui {
+namespace scalex::figures {
 
 struct Tick {
     double value;  // in data units (not log10)
@@ -26,4 +26,4 @@ QString formatTickValue(double v, bool siSuffix = false);
 QString formatCount(double v);
 QString formatFlops(double v);
 
-}  // namespace scalex::gui
+}  // namespace scalex::figures

@@ -1,0 +1,25 @@
+#pragma once
+// The on-screen view of a PlotChart (app/figures): antialiasing, a hover read-out of data
+// coordinates and a legend that moves beside the plot when its row is full.
+#include <QtCharts/QChartView>
+
+#include "app/figures/PlotChart.h"
+#include "app/gui/FigureNames.h"
+
+namespace scalex::gui {
+
+// A chart view with antialiasing and a hover read-out of data coordinates.
+class PlotView : public QChartView {
+    Q_OBJECT
+public:
+    explicit PlotView(PlotChart* chart, QWidget* parent = nullptr);
+    PlotChart* plot() const { return static_cast<PlotChart*>(chart()); }
+    // Moves a bottom legend whose entries do not fit its one row to the right of the plot, when
+    // they fit there whole.
+    void arrangeLegend();
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+};
+
+}  // namespace scalex::gui
