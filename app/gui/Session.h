@@ -1,6 +1,6 @@
 #pragma once
-// The state the explorer window shows: the run table, the analysis settings, the selection
-// shared by every view, and the results of the analyses. Views read it and listen to its
+// The state the explorer window shows: the study (runs, settings, what the analyses read), the
+// selection shared by every view, and where the project lives. Views read it and listen to its
 // signals; they never own data.
 #include <QObject>
 #include <QSet>
@@ -14,6 +14,7 @@
 #include "core/data/PaperTables.h"
 #include "core/data/Project.h"
 #include "core/analysis/RunSelection.h"
+#include "core/analysis/Study.h"
 #include "core/data/RunTable.h"
 #include "core/fit/ComputeOptimal.h"
 #include "core/fit/LossSurface.h"
@@ -27,9 +28,11 @@ class Session : public QObject {
 public:
     explicit Session(QObject* parent = nullptr);
 
-    const data::RunTable& runs() const { return runs_; }
-    const AnalysisSettings& settings() const { return settings_; }
-    accounting::FlopConvention convention() const;
+    // The study the window shows (what the analyses and figures read).
+    const analysis::Study& study() const { return study_; }
+    const data::RunTable& runs() const { return study_.runs(); }
+    const AnalysisSettings& settings() const { return study_.settings(); }
+    accounting::FlopConvention convention() const { return study_.convention(); }
     QString sourceLabel() const { return sourceLabel_; }
     // Why the opened project's analysis settings were replaced by the defaults; empty when they were used.
     QString settingsProblem() const { return settingsProblem_; }
@@ -45,17 +48,17 @@ public:
     void addRuns(data::RunTable runs, const QString& name);
     // The project's loss-curve sets (saved in it as curves/<name>.csv) and its inference
     // measurements (inference/<name>.csv; the inference view shows one set at a time).
-    const std::vector<data::ProjectCurves>& curveSets() const { return project_.curves; }
-    const std::vector<data::ProjectInference>& inferenceSets() const { return project_.inference; }
+    const std::vector<data::ProjectCurves>& curveSets() const { return study_.curveSets(); }
+    const std::vector<data::ProjectInference>& inferenceSets() const { return study_.inferenceSets(); }
     // Appends a curve set (its name made unique among the sets).
     void addCurves(data::ProjectCurves curves);
     // Replaces the measurements with this set.
     void setInference(data::ProjectInference inference);
     // The current state as a project (tables with the user's include toggles, the settings).
-    data::Project project() const;
+    data::Project project() const { return study_.project(); }
     QString projectPath() const { return projectPath_; }
     void setProjectPath(const QString& path) { projectPath_ = path; }
-    bool generated() const { return project_.generated.has_value(); }
+    bool generated() const { return study_.generated(); }
     void setSettings(const AnalysisSettings& settings);
     // The user's include/exclude toggle of one run (index into runs().runs).
     void setIncluded(int index, bool included);
@@ -63,42 +66,44 @@ public:
     void setIncludeToggles(const std::vector<std::optional<bool>>& toggles);
 
     // The project's figure recipes.
-    const data::FigureRecipes& recipes() const { return project_.recipes; }
+    const data::FigureRecipes& recipes() const { return study_.recipes(); }
     void setRecipe(const std::string& name, const data::FigureRecipe& recipe);
     void removeRecipe(const std::string& name);
     // The key a recipe names each run of runs() by (data::runKeys).
-    std::vector<std::string> runKeys() const;
+    std::vector<std::string> runKeys() const { return study_.runKeys(); }
     // data::runTablesDigest of the project's tables.
-    std::string dataDigest() const;
+    std::string dataDigest() const { return study_.dataDigest(); }
 
     // Runs selected in any view (indices into runs().runs), highlighted in all views.
     const QSet<int>& selection() const { return selection_; }
     void setSelection(const QSet<int>& selection);
 
     // The paper's shipped tables (datasets/paper), loaded once.
-    const data::PaperTables& paper() const { return paper_; }
+    const data::PaperTables& paper() const { return study_.paper(); }
 
     // The loss surface the optimum views use: the one fitted in this session, else the paper's
     // (Tab. lnd_fit_params at the session's Huber delta, gamma free).
-    fit::LossSurfaceParams surface(accounting::Family family) const;
-    bool hasFittedSurface(accounting::Family family) const { return fitted_[index(family)].has_value(); }
+    fit::LossSurfaceParams surface(accounting::Family family) const { return study_.surface(family); }
+    bool hasFittedSurface(accounting::Family family) const { return study_.hasFittedSurface(family); }
     void setFittedSurface(accounting::Family family, const std::optional<fit::LossSurfaceParams>& surface);
 
     // Training compute per token c(N) of a model of size N at context T under the session's
     // convention, interpolated through the study's model configurations of that family.
-    fit::ComputePerToken computePerToken(accounting::Family family, double context) const;
+    fit::ComputePerToken computePerToken(accounting::Family family, double context) const {
+        return study_.computePerToken(family, context);
+    }
 
     // A run takes part in the analyses: included (no problems, or ticked by the user) and in the
     // settings' scope (the study's own selection unless all runs are asked for, the conditions).
-    bool inAnalysis(const data::Run& run) const;
+    bool inAnalysis(const data::Run& run) const { return study_.inAnalysis(run); }
     // The scope as a filter for core/analysis, optionally for one family.
-    analysis::RunFilter filter(std::optional<accounting::Family> family = std::nullopt) const;
+    analysis::RunFilter filter(std::optional<accounting::Family> family = std::nullopt) const { return study_.filter(family); }
     // The series of the runs in order of first appearance, and a series' place in it (its colour).
-    const std::vector<std::string>& seriesNames() const { return series_; }
-    int seriesIndex(const std::string& name) const;
+    const std::vector<std::string>& seriesNames() const { return study_.seriesNames(); }
+    int seriesIndex(const std::string& name) const { return study_.seriesIndex(name); }
 
     // Index of a run of runs() (for the pointers RunAnalyses returns).
-    int indexOf(const data::Run* run) const { return static_cast<int>(run - runs_.runs.data()); }
+    int indexOf(const data::Run* run) const { return study_.indexOf(run); }
 
 signals:
     void runsChanged();
@@ -110,19 +115,11 @@ signals:
     void inferenceChanged();
 
 private:
-    data::RunTable runs_;
-    AnalysisSettings settings_;
+    analysis::Study study_;
     QSet<int> selection_;
     QString sourceLabel_;
     QString settingsProblem_;
     QString projectPath_;
-    data::Project project_;
-    std::vector<std::pair<std::size_t, std::size_t>> origin_;  // merged run -> (table, row)
-    std::vector<std::string> series_;
-    void mergeTables();
-    data::PaperTables paper_;
-    std::array<std::optional<fit::LossSurfaceParams>, 2> fitted_;
-    static std::size_t index(accounting::Family f) { return f == accounting::Family::Xlstm ? 1 : 0; }
 };
 
 }  // namespace scalex::gui

@@ -1,0 +1,146 @@
+#include "core/analysis/Study.h"
+
+#include <algorithm>
+
+#include "core/analysis/ComputeOptimal.h"
+#include "core/data/Series.h"
+
+namespace scalex::analysis {
+
+Study::Study() {
+    if (auto tables = data::loadPaperTables()) paper_ = std::move(*tables);
+}
+
+std::string tableNameFrom(const std::string& label) {
+    std::string name = label.substr(0, label.find('.'));
+    for (char& c : name)
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-')) c = '_';
+    return name.empty() ? std::string("runs") : name;
+}
+
+std::string Study::setProject(data::Project project) {
+    project_ = std::move(project);
+    // A project's settings were checked when it was read; what cannot be used falls back to the defaults.
+    const auto settings = AnalysisSettings::fromProject(project_.settings);
+    settings_ = settings.value_or(AnalysisSettings{});
+    mergeTables();
+    fitted_ = {};
+    return settings ? std::string() : settings.error().toString();
+}
+
+data::Project Study::project() const {
+    data::Project p = project_;
+    // The merged runs differ from the project's only by the user's include toggles.
+    for (std::size_t i = 0; i < runs_.runs.size() && i < origin_.size(); ++i)
+        p.tables[origin_[i].first].table.runs[origin_[i].second].userIncluded = runs_.runs[i].userIncluded;
+    settings_.storeIn(p.settings);
+    return p;
+}
+
+accounting::FlopConvention Study::convention() const {
+    return accounting::conventionByName(settings_.convention).value_or(accounting::studyConvention());
+}
+
+void Study::mergeTables() {
+    runs_ = data::RunTable{};
+    runs_.source = project_.title;
+    origin_.clear();
+    std::size_t total = 0;
+    for (const auto& t : project_.tables) total += t.table.runs.size();
+    runs_.runs.reserve(total);
+    origin_.reserve(total);
+    for (std::size_t t = 0; t < project_.tables.size(); ++t)
+        for (std::size_t r = 0; r < project_.tables[t].table.runs.size(); ++r) {
+            runs_.runs.push_back(project_.tables[t].table.runs[r]);
+            origin_.push_back({t, r});
+        }
+    series_ = data::seriesNames(runs_);
+}
+
+std::optional<data::LoadError> Study::groupRunsBy(const std::vector<std::string>& columns) {
+    data::Project regrouped = project();
+    for (auto& t : regrouped.tables)
+        if (auto e = data::groupRunsBy(t.table, columns)) return e;
+    project_.tables = std::move(regrouped.tables);
+    settings_.seriesBy = columns;
+    mergeTables();
+    return std::nullopt;
+}
+
+void Study::addRuns(data::RunTable runs, const std::string& name) {
+    std::string base = tableNameFrom(name), unique = base;
+    for (int i = 2; project_.table(unique); ++i) unique = base + "-" + std::to_string(i);
+    // The toggles made so far stay with their runs.
+    project_.tables = project().tables;
+    project_.tables.push_back({unique, std::move(runs)});
+    mergeTables();
+}
+
+void Study::addCurves(data::ProjectCurves curves) {
+    curves.name = tableNameFrom(curves.name);
+    if (!data::validTableName(curves.name)) curves.name = "curves";
+    auto taken = [this](const std::string& name) {
+        return std::any_of(project_.curves.begin(), project_.curves.end(), [&](const auto& c) { return c.name == name; });
+    };
+    const std::string base = curves.name;
+    for (int i = 2; taken(curves.name); ++i) curves.name = base + "-" + std::to_string(i);
+    project_.curves.push_back(std::move(curves));
+}
+
+void Study::setInference(data::ProjectInference inference) {
+    inference.name = tableNameFrom(inference.name);
+    if (!data::validTableName(inference.name)) inference.name = "inference";
+    project_.inference.clear();
+    project_.inference.push_back(std::move(inference));
+}
+
+bool Study::setIncluded(int index, bool included) {
+    if (index < 0 || index >= static_cast<int>(runs_.runs.size())) return false;
+    data::Run& run = runs_.runs[static_cast<std::size_t>(index)];
+    if (run.included() == included) return false;
+    run.userIncluded = included;
+    return true;
+}
+
+void Study::setIncludeToggles(const std::vector<std::optional<bool>>& toggles) {
+    for (std::size_t i = 0; i < runs_.runs.size() && i < toggles.size(); ++i) runs_.runs[i].userIncluded = toggles[i];
+}
+
+std::vector<std::string> Study::runKeys() const {
+    std::vector<const data::Run*> runs;
+    for (const auto& r : runs_.runs) runs.push_back(&r);
+    return data::runKeys(runs);
+}
+
+std::string Study::dataDigest() const {
+    std::vector<const data::RunTable*> tables;
+    for (const auto& t : project_.tables) tables.push_back(&t.table);
+    return data::runTablesDigest(tables);
+}
+
+fit::LossSurfaceParams Study::surface(accounting::Family family) const {
+    if (fitted_[index(family)]) return *fitted_[index(family)];
+    const data::LossSurfaceParams* p = paper_.lossSurface(family, settings_.huberDelta);
+    if (!p) p = paper_.lossSurface(family, 1e-3);
+    if (!p) return {};
+    return {p->logA, p->logB, p->logE, p->alpha, p->beta, p->gamma};
+}
+
+fit::ComputePerToken Study::computePerToken(accounting::Family family, double context) const {
+    return studyComputePerToken(paper_.modelConfigs, family, context, convention());
+}
+
+bool Study::inAnalysis(const data::Run& run) const { return passes(run, filter()); }
+
+RunFilter Study::filter(std::optional<accounting::Family> family) const {
+    RunFilter f = settings_.scope.filter();
+    f.family = family;
+    return f;
+}
+
+int Study::seriesIndex(const std::string& name) const {
+    const auto it = std::find(series_.begin(), series_.end(), name);
+    return it == series_.end() ? static_cast<int>(series_.size()) : static_cast<int>(it - series_.begin());
+}
+
+}  // namespace scalex::analysis

@@ -1,0 +1,101 @@
+#pragma once
+// A study as every analysis reads it: the runs of a project's tables merged into one table (with
+// the user's include toggles), its loss curves, inference measurements and figure recipes, the one
+// AnalysisSettings value, and what the analyses take from the paper (its loss surfaces, unless
+// one was fitted, and its model configurations for compute per token). The window's session, the
+// figures and the verbs hold one; it knows nothing of widgets or signals.
+#include <array>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/accounting/FlopCount.h"
+#include "core/analysis/AnalysisSettings.h"
+#include "core/analysis/RunSelection.h"
+#include "core/data/PaperTables.h"
+#include "core/data/Project.h"
+#include "core/data/RunTable.h"
+#include "core/fit/ComputeOptimal.h"
+#include "core/fit/LossSurface.h"
+
+namespace scalex::analysis {
+
+class Study {
+public:
+    // An empty study with the paper's tables (datasets/paper) loaded.
+    Study();
+
+    // Replaces everything with `project`. Its settings are used when they can be; otherwise the
+    // defaults, and the returned text says why (empty when the project's settings were used).
+    std::string setProject(data::Project project);
+    // The current state as a project: its tables with the user's include toggles, and the settings.
+    data::Project project() const;
+    const data::Project& loaded() const { return project_; }
+
+    const data::RunTable& runs() const { return runs_; }
+    const AnalysisSettings& settings() const { return settings_; }
+    void setSettings(const AnalysisSettings& settings) { settings_ = settings; }
+    accounting::FlopConvention convention() const;
+
+    // Groups the runs of every table into series by these columns (empty: each table's default);
+    // an error naming the column a table lacks, and nothing changed.
+    std::optional<data::LoadError> groupRunsBy(const std::vector<std::string>& columns);
+    // Appends a run table under a name made unique among the tables.
+    void addRuns(data::RunTable runs, const std::string& name);
+    void addCurves(data::ProjectCurves curves);
+    void setInference(data::ProjectInference inference);
+    // The user's include/exclude toggle of one run (index into runs().runs); false when nothing changed.
+    bool setIncluded(int index, bool included);
+    void setIncludeToggles(const std::vector<std::optional<bool>>& toggles);
+
+    const std::vector<data::ProjectCurves>& curveSets() const { return project_.curves; }
+    const std::vector<data::ProjectInference>& inferenceSets() const { return project_.inference; }
+    const data::FigureRecipes& recipes() const { return project_.recipes; }
+    void setRecipe(const std::string& name, const data::FigureRecipe& recipe) { project_.recipes[name] = recipe; }
+    bool removeRecipe(const std::string& name) { return project_.recipes.erase(name) > 0; }
+    bool generated() const { return project_.generated.has_value(); }
+    // The key a recipe names each run of runs() by (data::runKeys), and data::runTablesDigest of the tables.
+    std::vector<std::string> runKeys() const;
+    std::string dataDigest() const;
+
+    // The paper's shipped tables.
+    const data::PaperTables& paper() const { return paper_; }
+    // The loss surface the optimum analyses use: the one fitted for this study, else the paper's
+    // (Tab. lnd_fit_params at the settings' Huber delta, gamma free).
+    fit::LossSurfaceParams surface(accounting::Family family) const;
+    bool hasFittedSurface(accounting::Family family) const { return fitted_[index(family)].has_value(); }
+    void setFittedSurface(accounting::Family family, const std::optional<fit::LossSurfaceParams>& surface) {
+        fitted_[index(family)] = surface;
+    }
+    // Training compute per token c(N) of a model of size N at context T under the settings'
+    // convention, through the study's model configurations of that family.
+    fit::ComputePerToken computePerToken(accounting::Family family, double context) const;
+
+    // A run takes part in the analyses: included and in the settings' scope.
+    bool inAnalysis(const data::Run& run) const;
+    // The scope as a filter, optionally for one family.
+    RunFilter filter(std::optional<accounting::Family> family = std::nullopt) const;
+    // The series of the runs in order of first appearance, and a series' place in it (its colour).
+    const std::vector<std::string>& seriesNames() const { return series_; }
+    int seriesIndex(const std::string& name) const;
+    // Index of a run of runs() (for the pointers analyses return).
+    int indexOf(const data::Run* run) const { return static_cast<int>(run - runs_.runs.data()); }
+
+private:
+    void mergeTables();
+    static std::size_t index(accounting::Family f) { return f == accounting::Family::Xlstm ? 1 : 0; }
+
+    data::Project project_;
+    data::RunTable runs_;
+    AnalysisSettings settings_;
+    std::vector<std::pair<std::size_t, std::size_t>> origin_;  // merged run -> (table, row)
+    std::vector<std::string> series_;
+    data::PaperTables paper_;
+    std::array<std::optional<fit::LossSurfaceParams>, 2> fitted_;
+};
+
+// A name for a project's table from a file name or label: letters, digits, '.', '_', '-'.
+std::string tableNameFrom(const std::string& label);
+
+}  // namespace scalex::analysis
