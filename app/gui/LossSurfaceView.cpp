@@ -431,16 +431,9 @@ void LossSurfaceView::redraw() {
         const QRectF area = chart_->plotArea();
         if (area.width() > 4 && area.height() > 4) {
             QImage image(static_cast<int>(area.width()), static_cast<int>(area.height()), QImage::Format_RGB32);
-            double lMin = 1e9, lMax = -1e9;
-            std::vector<double> values(static_cast<std::size_t>(image.width() * image.height()));
-            for (int y = 0; y < image.height(); ++y)
-                for (int x = 0; x < image.width(); ++x) {
-                    const double n = std::pow(10.0, std::log10(nLo) + (std::log10(nHi) - std::log10(nLo)) * (x + 0.5) / image.width());
-                    const double d = std::pow(10.0, std::log10(dHi) - (std::log10(dHi) - std::log10(dLo)) * (y + 0.5) / image.height());
-                    const double l = p.loss(n, d);
-                    values[static_cast<std::size_t>(y * image.width() + x)] = l;
-                    lMin = std::min(lMin, l), lMax = std::max(lMax, l);
-                }
+            const analysis::LossGrid grid = analysis::lossGrid(p, nLo, nHi, dLo, dHi, image.width(), image.height());
+            const std::vector<double>& values = grid.values;
+            const double lMin = grid.lo, lMax = grid.hi;
             // The 101 colours of the map, blended with the background once, not per pixel.
             QRgb palette[101];
             for (int i = 0; i < 101; ++i) {
@@ -449,11 +442,13 @@ void LossSurfaceView::redraw() {
                                               0.55 * c.blueF() + 0.45 * theme.background.blueF())
                                  .rgb();
             }
-            for (int y = 0; y < image.height(); ++y)
+            for (int y = 0; y < image.height(); ++y) {
+                auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
                 for (int x = 0; x < image.width(); ++x) {
                     const double t = (values[static_cast<std::size_t>(y * image.width() + x)] - lMin) / std::max(1e-12, lMax - lMin);
-                    image.setPixel(x, y, palette[std::isfinite(t) ? std::clamp(static_cast<int>(std::round((1 - t) * 100)), 0, 100) : 0]);
+                    line[x] = palette[std::isfinite(t) ? std::clamp(static_cast<int>(std::round((1 - t) * 100)), 0, 100) : 0];
                 }
+            }
             QBrush brush(image);
             brush.setTransform(QTransform::fromTranslate(area.left(), area.top()));
             chart_->setPlotAreaBackgroundBrush(brush);

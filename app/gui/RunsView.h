@@ -37,7 +37,7 @@ private:
 class RunFilterModel : public QSortFilterProxyModel {
     Q_OBJECT
 public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
+    RunFilterModel(const Session* session, QObject* parent) : QSortFilterProxyModel(parent), session_(session) {}
     QString family, set, context;  // empty: any
     bool problemsOnly = false;
     bool excludedOnly = false;
@@ -45,6 +45,9 @@ public:
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
+
+private:
+    const Session* session_;
 };
 
 class RunsView : public ViewPanel {

@@ -1,6 +1,8 @@
 #include "core/analysis/SeriesAnalyses.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -187,6 +189,39 @@ LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const Analy
 void checkExtrapolation(LossSurfaceAnalysis& analysis, const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control) {
     if (analysis.error || analysis.fit.cancelled) return;
     analysis.extrapolation = fit::extrapolateLossSurface(analysis.points, fitSettings, {}, control);
+}
+
+LossGrid lossGrid(const fit::LossSurfaceParams& p, double nLo, double nHi, double dLo, double dHi, int width, int height) {
+    LossGrid g;
+    if (width <= 0 || height <= 0) return g;
+    g.width = width, g.height = height;
+    g.values.resize(static_cast<std::size_t>(width) * static_cast<std::size_t>(height));
+    // The surface is separable inside its bracket: A N^-alpha per column and B D^-beta per row, so a
+    // cell costs one power instead of two logarithms, two powers and two log-sum-exps.
+    std::vector<double> n(static_cast<std::size_t>(width)), d(static_cast<std::size_t>(height));
+    std::vector<double> termN(n.size()), termD(d.size());
+    const double lnN = std::log(nHi / nLo), lnD = std::log(dHi / dLo);
+    for (int x = 0; x < width; ++x) {
+        n[static_cast<std::size_t>(x)] = nLo * std::exp(lnN * (x + 0.5) / width);
+        termN[static_cast<std::size_t>(x)] = std::exp(p.logA - p.alpha * std::log(n[static_cast<std::size_t>(x)]));
+    }
+    for (int y = 0; y < height; ++y) {
+        d[static_cast<std::size_t>(y)] = dHi * std::exp(-lnD * (y + 0.5) / height);
+        termD[static_cast<std::size_t>(y)] = std::exp(p.logB - p.beta * std::log(d[static_cast<std::size_t>(y)]));
+    }
+    const double e = std::exp(p.logE);
+    g.lo = std::numeric_limits<double>::infinity(), g.hi = -g.lo;
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            const double bracket = termN[static_cast<std::size_t>(x)] + termD[static_cast<std::size_t>(y)];
+            double l = e + std::pow(bracket, p.gamma);
+            // Terms beyond double range: the same value in logarithms.
+            if (!std::isfinite(l) || !std::isfinite(bracket)) l = p.loss(n[static_cast<std::size_t>(x)], d[static_cast<std::size_t>(y)]);
+            g.values[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)] = l;
+            if (std::isfinite(l)) g.lo = std::min(g.lo, l), g.hi = std::max(g.hi, l);
+        }
+    if (!(g.lo <= g.hi)) g.lo = g.hi = 0;
+    return g;
 }
 
 SurfaceGuides surfaceGuides(const fit::LossSurfaceParams& surface, const fit::PowerLaw& computePerToken,

@@ -146,6 +146,16 @@ std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table
 void checkExtrapolation(LossSurfaceAnalysis& analysis, const fit::LossSurfaceSettings& fitSettings,
                         const fit::FitControl& control = {});
 
+// L̂(N, D) at the centres of a `width` x `height` grid over [nLo, nHi] x [dLo, dHi], both axes
+// logarithmic: N grows along a row, D shrinks down a column (row 0 is dHi, as an image is drawn).
+// `values` is row-major; `lo` and `hi` are the smallest and largest finite value.
+struct LossGrid {
+    int width = 0, height = 0;
+    std::vector<double> values;
+    double lo = 0, hi = 0;
+};
+LossGrid lossGrid(const fit::LossSurfaceParams& surface, double nLo, double nHi, double dLo, double dHi, int width, int height);
+
 // What the loss surface view draws over the surface in the N-D plane: iso-FLOP lines c(N)·D = H at
 // the given budgets, and the compute-optimal path (N*, D*) for budgets across the plane, each
 // clipped to the box [nLo, nHi] x [dLo, dHi]. Points are (N, D).

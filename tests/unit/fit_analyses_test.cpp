@@ -6,6 +6,7 @@
 #include <random>
 
 #include "core/analysis/RunSelection.h"
+#include "core/analysis/SeriesAnalyses.h"
 #include "core/fit/Bootstrap.h"
 #include "core/fit/OvertrainingSlopes.h"
 #include "core/fit/Pareto.h"
@@ -282,4 +283,34 @@ TEST(RunAnalyses, FiltersTogglesAndSkippedRuns) {
     EXPECT_EQ(analysis::sharedFamily({&t.runs[0], &t.runs[1]}), accounting::Family::Xlstm);
     EXPECT_FALSE(analysis::sharedFamily({&t.runs[0], &t.runs[2]}));
     EXPECT_FALSE(analysis::sharedFamily({}));
+}
+
+TEST(LossGrid, IsTheSurfaceAtEveryCellCentreWithItsRange) {
+    // The paper's Transformer surface (Tab. lnd_fit_params, delta 1e-3), drawn as the loss surface
+    // view's colour map: N along a row, D falling down a column.
+    const LossSurfaceParams p{6.06, 5.72, 0.29, 0.53, 0.51, 0.29};
+    const double nLo = 8e7, nHi = 1.4e10, dLo = 1e9, dHi = 6e11;
+    const int w = 37, h = 23;
+    const analysis::LossGrid g = analysis::lossGrid(p, nLo, nHi, dLo, dHi, w, h);
+    ASSERT_EQ(g.width, w);
+    ASSERT_EQ(g.height, h);
+    ASSERT_EQ(g.values.size(), static_cast<std::size_t>(w * h));
+    double lo = INFINITY, hi = -INFINITY;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const double n = nLo * std::pow(nHi / nLo, (x + 0.5) / w);
+            const double d = dHi * std::pow(dLo / dHi, (y + 0.5) / h);
+            const double want = p.loss(n, d);
+            EXPECT_NEAR(g.values[static_cast<std::size_t>(y * w + x)], want, 1e-12 * want) << x << ", " << y;
+            lo = std::min(lo, want), hi = std::max(hi, want);
+        }
+    EXPECT_NEAR(g.lo, lo, 1e-12);
+    EXPECT_NEAR(g.hi, hi, 1e-12);
+    // Largest model, most tokens: the lowest loss, in the top right corner.
+    EXPECT_EQ(g.values[static_cast<std::size_t>(w - 1)], g.lo);
+    EXPECT_EQ(g.values[static_cast<std::size_t>((h - 1) * w)], g.hi);
+    // Terms past double range (tiny N and D) still give the surface's value, through logarithms.
+    const analysis::LossGrid far = analysis::lossGrid({800.0, 800.0, 0.3, 0.5, 0.5, 0.3}, 1, 10, 1, 10, 3, 3);
+    for (double v : far.values) EXPECT_TRUE(std::isfinite(v)) << v;
+    EXPECT_TRUE(analysis::lossGrid(p, nLo, nHi, dLo, dHi, 0, 5).values.empty());
 }
