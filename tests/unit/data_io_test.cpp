@@ -620,6 +620,28 @@ TEST(DataIoCorpus, OddButValidFilesLoadTransparently) {
     EXPECT_EQ(back->runs[0].name, "a, \"quoted\" name");
 }
 
+// Found by the run-table fuzzer: extra columns whose names hold tabs (a JSON Lines key) were
+// written unquoted, and the header then had more tabs than commas, so the CSV read back as
+// tab-separated and lost every column. Any delimiter the reader could detect is now quoted.
+TEST(DataIoCorpus, ColumnNamesWithTabsSurviveACsvRoundTrip) {
+    auto t = loadRunTable(corpus("fuzz_crash_tabs_in_column_names.jsonl"));
+    ASSERT_TRUE(t.ok()) << t.error().toString();
+    const QByteArray csv = writeRunTableCsv(*t);
+    auto back = parseRunTable(csv, "back.csv");
+    ASSERT_TRUE(back.ok()) << back.error().toString();
+    EXPECT_EQ(back->runs.size(), t->runs.size());
+    EXPECT_EQ(back->runs[3].params, t->runs[3].params);  // r2: 4e8 parameters
+    // The same for a name with the reader's other delimiters, read from a CSV that quotes it.
+    const QByteArray named = "run_id,model_family,num_params,num_tokens_training,val_loss,\"a\t\t\t\t\t\t\tb;c;d;e;f;g|h|i|j|k|l\"\n"
+                             "r,llama,4e8,8e9,3.0,1\n";
+    auto first = parseRunTable(named, "named.csv");
+    ASSERT_TRUE(first.ok()) << first.error().toString();
+    auto again = parseRunTable(writeRunTableCsv(*first), "again.csv");
+    ASSERT_TRUE(again.ok()) << again.error().toString();
+    ASSERT_EQ(again->runs.size(), 1u);
+    EXPECT_EQ(again->runs[0].params, 4e8);
+}
+
 TEST(DataIoCorpus, HasAtLeastFortyInputs) {
     const QDir dir(scalex::test::sourcePath("tests/data/bad"));
     const auto files = dir.entryList(QDir::Files);
