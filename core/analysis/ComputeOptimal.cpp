@@ -24,9 +24,12 @@ std::optional<fit::OptimalPoint> solveOptimal(const OptimalMethod& method, Optim
     if (given == OptimalGiven::TargetLoss && !(value > std::exp(method.surface.logE))) return std::nullopt;
     // N*(H) grows and L̂(N*(H), D*(H)) falls with H: bisect in ln H.
     auto solveFor = [&](auto reached) {
+        // Until the bracket is as narrow as ln H can resolve (some 50 halvings, not more: each
+        // is an optimum's search).
         double lo = std::log(1e12), hi = std::log(1e30);
-        for (int i = 0; i < 100; ++i) {
+        while (hi - lo > 1e-13 * hi) {
             const double mid = (lo + hi) / 2;
+            if (mid <= lo || mid >= hi) break;
             (reached(method.atBudget(std::exp(mid))) ? hi : lo) = mid;
         }
         return method.atBudget(std::exp((lo + hi) / 2));
@@ -86,8 +89,9 @@ MethodComparison compareMethods(const OptimalMethod& surface, const OptimalMetho
     for (double a = std::log(1e15); a < std::log(1e27) - 1e-9; a += step) {
         double lo = a, hi = a + step, glo = gap(lo);
         if ((glo > 0) == (gap(hi) > 0)) continue;
-        for (int i = 0; i < 60; ++i) {
+        while (hi - lo > 1e-13 * std::abs(hi)) {
             const double mid = (lo + hi) / 2, g = gap(mid);
+            if (mid <= lo || mid >= hi) break;
             ((g > 0) == (glo > 0) ? lo : hi) = mid;
         }
         // Of several crossings, the one nearest the budget asked about.
