@@ -120,7 +120,11 @@ Expected<RawTable> readDelimited(std::string_view text, const std::string& file,
 std::string quoteField(std::string_view field, char delimiter) {
     // Any delimiter the reader might detect is quoted too: a header with more tabs inside names
     // than commas between them would otherwise read back as a tab-separated file.
-    const bool needs = field.find_first_of(std::string{'"', '\n', '\r', delimiter, ',', '\t', ';', '|'}) != std::string_view::npos ||
+    const bool control = std::any_of(field.begin(), field.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u < 0x20 || u == 0x7f;
+    });
+    const bool needs = control || field.find_first_of(std::string{'"', '\n', '\r', delimiter, ',', '\t', ';', '|'}) != std::string_view::npos ||
                        (!field.empty() && (field.front() == ' ' || field.back() == ' ' || field.front() == '\t' ||
                                            field.back() == '\t'));
     if (!needs) return std::string(field);

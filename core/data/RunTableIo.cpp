@@ -648,9 +648,13 @@ Expected<RunTable> parseRunTable(const QByteArray& input, const std::string& nam
     {
         const std::size_t scan = std::min<std::size_t>(text.size(), 1 << 16);
         std::size_t controls = 0;
+        // Control characters inside quotes are text (a name as a CSV writer quotes it); binary
+        // data has them everywhere, and its stray quote bytes leave about half of them counted.
+        bool quoted = false;
         for (std::size_t i = 0; i < scan; ++i) {
             const auto c = static_cast<unsigned char>(text[i]);
-            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7f) ++controls;
+            if (c == '"') quoted = !quoted;
+            else if (!quoted && ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7f)) ++controls;
         }
         if (controls * 100 > scan)
             return LoadError{name, 0, "", "binary data (control characters): expected UTF-8 text (CSV, TSV, JSON or JSON Lines)"};
