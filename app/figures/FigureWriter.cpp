@@ -378,30 +378,26 @@ bool writeFigure(const std::vector<QChart*>& charts, const QString& what, const 
         *error = QStringLiteral("'%1' has no chart").arg(what);
         return false;
     }
-    struct {
-        QString view, out;
-        FigureStyle style;
-    } const request{what, out, style};
-    const double widthIn = request.style.widthInches;
-    const bool autoHeight = !(request.style.heightInches > 0);
+    const double widthIn = style.widthInches;
+    const bool autoHeight = !(style.heightInches > 0);
     const double wPt = widthIn * kUnitsPerInch;
     // Style first so the layout at the figure's size sees the figure's fonts and legend; the
     // axes rebuilt for that size take the style again. The fonts depend on how many charts share
     // the width, and whether they share it depends on the fonts' labels.
     Grid grid{charts.size(), 1};
-    if (request.style.paper)
+    if (style.paper)
         for (QChart* c : charts) {
-            applyPaperStyle(c, request.style, widthIn, grid.columns);
+            applyPaperStyle(c, style, widthIn, grid.columns);
             shrinkMarks(c);
         }
     grid = chooseGrid(charts, wPt);
-    if (request.style.paper && grid.columns != charts.size())
-        for (QChart* c : charts) applyPaperStyle(c, request.style, widthIn, grid.columns);
+    if (style.paper && grid.columns != charts.size())
+        for (QChart* c : charts) applyPaperStyle(c, style, widthIn, grid.columns);
     // Charts side by side in a single column get more height: their fonts do not shrink with them.
     const double rows = static_cast<double>(grid.rows);
     const double aspect = grid.columns > 1 ? (widthIn < 4.5 ? 0.55 : 0.42) * (grid.rows > 1 ? 0.75 * rows : 1.0)
                                            : (grid.rows > 1 ? 0.55 * rows : 0.75);
-    double heightIn = autoHeight ? widthIn * aspect : request.style.heightInches;
+    double heightIn = autoHeight ? widthIn * aspect : style.heightInches;
     std::vector<QSizeF> shown;  // the on-screen sizes, restored after painting
     for (QChart* c : charts) shown.push_back(c->size());
     // The figure's own legend replaces the charts' (restored after painting).
@@ -412,22 +408,22 @@ bool writeFigure(const std::vector<QChart*>& charts, const QString& what, const 
         if (!entries.empty()) c->legend()->setVisible(false);
     }
     QGraphicsScene legendScene;
-    QFont legendFont = request.style.paper ? QFont(request.style.fontFamily) : charts.front()->legend()->font();
-    if (request.style.paper) legendFont.setPointSizeF(basePointSize(widthIn, grid.columns) - 0.5);
+    QFont legendFont = style.paper ? QFont(style.fontFamily) : charts.front()->legend()->font();
+    if (style.paper) legendFont.setPointSizeF(basePointSize(widthIn, grid.columns) - 0.5);
     const double legendHeight =
-        buildLegend(legendScene, entries, legendFont, request.style.paper ? QColor(Qt::black) : Theme::current().foreground, wPt);
-    if (!request.style.paper) legendScene.setBackgroundBrush(charts.front()->backgroundBrush());
+        buildLegend(legendScene, entries, legendFont, style.paper ? QColor(Qt::black) : Theme::current().foreground, wPt);
+    if (!style.paper) legendScene.setBackgroundBrush(charts.front()->backgroundBrush());
     QGraphicsScene* legend = entries.empty() ? nullptr : &legendScene;
     // An automatic height is the charts' and the legend's below them; a given height is shared.
     if (autoHeight) heightIn += legendHeight / kUnitsPerInch;
     const double hPt = heightIn * kUnitsPerInch;
     layoutCharts(charts, grid, wPt, hPt - legendHeight);
-    if (request.style.paper)
-        for (QChart* c : charts) applyPaperStyle(c, request.style, widthIn, grid.columns);
+    if (style.paper)
+        for (QChart* c : charts) applyPaperStyle(c, style, widthIn, grid.columns);
     // Let the charts lay out at their new size, and drop the items of the axes they replaced.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     QCoreApplication::processEvents();
-    if (request.style.paper) {
+    if (style.paper) {
         bool changed = false;
         for (QChart* c : charts) changed = fitTitles(c) || changed;
         if (changed) {
@@ -444,16 +440,16 @@ bool writeFigure(const std::vector<QChart*>& charts, const QString& what, const 
 
     QByteArray bytes;
     if (suffix == "png") {
-        const QSize px(qRound(widthIn * request.style.dpi), qRound(heightIn * request.style.dpi));
+        const QSize px(qRound(widthIn * style.dpi), qRound(heightIn * style.dpi));
         QImage image(px, QImage::Format_ARGB32);
         image.fill(Qt::white);
-        image.setDotsPerMeterX(qRound(request.style.dpi / 0.0254));
-        image.setDotsPerMeterY(qRound(request.style.dpi / 0.0254));
+        image.setDotsPerMeterX(qRound(style.dpi / 0.0254));
+        image.setDotsPerMeterY(qRound(style.dpi / 0.0254));
         {
             QPainter p(&image);
             p.setRenderHint(QPainter::Antialiasing);
             p.setRenderHint(QPainter::TextAntialiasing);
-            p.scale(request.style.dpi / kUnitsPerInch, request.style.dpi / kUnitsPerInch);
+            p.scale(style.dpi / kUnitsPerInch, style.dpi / kUnitsPerInch);
             paint(p, charts, grid, wPt, hPt, legend);
         }
         QBuffer buffer(&bytes);
@@ -467,7 +463,7 @@ bool writeFigure(const std::vector<QChart*>& charts, const QString& what, const 
         svg.setSize(QSize(qRound(wPt), qRound(hPt)));
         svg.setViewBox(QRectF(0, 0, wPt, hPt));
         svg.setResolution(static_cast<int>(kUnitsPerInch));
-        svg.setTitle(QStringLiteral("Scalex: %1").arg(request.view));
+        svg.setTitle(QStringLiteral("Scalex: %1").arg(what));
         svg.setDescription(QStringLiteral("Rendered by Scalex"));
         QPainter p(&svg);
         paint(p, charts, grid, wPt, hPt, legend);
@@ -480,7 +476,7 @@ bool writeFigure(const std::vector<QChart*>& charts, const QString& what, const 
         buffer.open(QIODevice::WriteOnly);
         QPdfWriter pdf(&buffer);
         pdf.setCreator(QStringLiteral("Scalex"));
-        pdf.setTitle(QStringLiteral("Scalex: %1").arg(request.view));
+        pdf.setTitle(QStringLiteral("Scalex: %1").arg(what));
         pdf.setPageSize(QPageSize(QSizeF(widthIn, heightIn), QPageSize::Inch, QString(), QPageSize::ExactMatch));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setResolution(static_cast<int>(10 * kUnitsPerInch));
@@ -494,9 +490,9 @@ bool writeFigure(const std::vector<QChart*>& charts, const QString& what, const 
         charts[i]->resize(shown[i]);
         if (auto* plot = qobject_cast<PlotChart*>(charts[i])) plot->setAxes(plot->xSpec(), plot->ySpec());
     }
-    QSaveFile file(request.out);
+    QSaveFile file(out);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        *error = QStringLiteral("--out: cannot write %1: %2").arg(request.out, file.errorString());
+        *error = QStringLiteral("--out: cannot write %1: %2").arg(out, file.errorString());
         return false;
     }
     return true;
