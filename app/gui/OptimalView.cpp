@@ -11,17 +11,20 @@
 #include <QSlider>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 #include <functional>
 
 #include "app/figures/LogTicks.h"
 #include "app/gui/FigureNames.h"
+#include "app/gui/JobPool.h"
 #include "app/gui/PlotView.h"
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include "app/gui/Session.h"
 #include "app/figures/Theme.h"
 #include "app/gui/FigureNames.h"
+#include "core/analysis/ExportTables.h"
 #include "core/data/Export.h"
 
 namespace scalex::gui {
@@ -30,7 +33,6 @@ using accounting::Family;
 
 namespace {
 constexpr Family kFamilies[] = {Family::Transformer, Family::Xlstm};
-QString labelOf(Family f) { return QString::fromUtf8(accounting::familyLabel(f).data()); }
 
 QTableWidget* makeTable(QWidget* parent, const QStringList& headers) {
     auto* t = new QTableWidget(parent);
@@ -185,7 +187,13 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     connect(context_, &QComboBox::currentTextChanged, this, &OptimalView::recompute);
     connect(overtrain_, &QSlider::valueChanged, this, &OptimalView::recompute);
     connect(inference_, &QLineEdit::editingFinished, this, &OptimalView::recompute);
-    connect(chartChoice_, &QComboBox::currentIndexChanged, this, &OptimalView::recompute);
+    // Another chart of the same answer: no new job.
+    connect(chartChoice_, &QComboBox::currentIndexChanged, this, [this] {
+        redrawChart();
+        emit explainChanged();
+    });
+    watcher_ = new QFutureWatcher<analysis::OptimalAnswer>(this);
+    connect(watcher_, &QFutureWatcherBase::finished, this, &OptimalView::takeAnswer);
     // Hidden, the view recomputes when it is next shown.
     for (auto signal : {&Session::settingsChanged, &Session::surfaceChanged})
         connect(session_, signal, this, [this] {
@@ -194,12 +202,18 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
     recompute();
 }
 
+OptimalView::~OptimalView() {
+    if (cancel_) cancel_->store(true);
+    watcher_->waitForFinished();
+}
+
 void OptimalView::setQuery(Mode mode, double value, double context) {
     QSignalBlocker a(mode_), b(value_), c(context_);
     mode_->setCurrentIndex(static_cast<int>(mode));
     value_->setText(QString::number(value, 'g', 10));
     context_->setCurrentText(QString::number(context));
     recompute();
+    computeNow();
 }
 
 void OptimalView::setMethod(int method) { method_->setCurrentIndex(method); }
@@ -214,86 +228,257 @@ std::vector<QChart*> OptimalView::charts() const {
     }
 }
 
-bool OptimalView::lawsChosen() const { return method_->currentIndex() == 1; }
+const analysis::OptimalSeriesAnswer* OptimalView::of(bool xlstm) const {
+    return answer_.find(xlstm ? Family::Xlstm : Family::Transformer);
+}
 
-std::optional<analysis::OptimalMethod> OptimalView::method(Family f, double context, bool laws) const {
-    analysis::OptimalMethod m;
-    m.surface = session_->surface(f);
-    m.computePerToken = session_->computePerToken(f, context);
-    if (laws) {
-        m.laws = analysis::paperOptimalLaws(session_->paper(), f, context);
-        if (!m.laws) return std::nullopt;
+const fit::OptimalPoint& OptimalView::optimum(bool xlstm) const {
+    static const fit::OptimalPoint none;
+    const auto* a = of(xlstm);
+    return a ? a->optimum : none;
+}
+const std::optional<analysis::MethodComparison>& OptimalView::comparison(bool xlstm) const {
+    static const std::optional<analysis::MethodComparison> none;
+    const auto* a = of(xlstm);
+    return a ? a->comparison : none;
+}
+const std::optional<analysis::LifetimeOptimum>& OptimalView::lifetime(bool xlstm) const {
+    static const std::optional<analysis::LifetimeOptimum> none;
+    const auto* a = of(xlstm);
+    return a ? a->lifetime : none;
+}
+const std::optional<fit::OverTraining>& OptimalView::overtrained(bool xlstm) const {
+    static const std::optional<fit::OverTraining> none;
+    const auto* a = of(xlstm);
+    return a ? a->overtrained : none;
+}
+
+QColor OptimalView::colorOf(const analysis::OptimalSeriesAnswer& a) const {
+    const Theme& theme = Theme::current();
+    if (a.family) return theme.family(*a.family);
+    return theme.series(a.name, static_cast<int>(&a - answer_.series.data()));
+}
+
+void OptimalView::recompute() {
+    const Mode mode = static_cast<Mode>(mode_->currentIndex());
+    bool okValue = false, okContext = false, okInference = false;
+    const double value = value_->text().trimmed().toDouble(&okValue);
+    const double context = context_->currentText().trimmed().toDouble(&okContext);
+    const double inference = inference_->text().trimmed().toDouble(&okInference);
+    overtrainValue_->setText(tr("%1 %").arg(overtrain_->value()));
+    // A newer query replaces the running one: its answer is dropped, its work stopped.
+    ++generation_;
+    if (cancel_) cancel_->store(true);
+    if (okContext && context >= 64) shownContext_ = context;
+    auto fail = [&](const QString& why) {
+        answer_ = {};
+        show(why);
+    };
+    if (!okValue || !(value > 0)) return fail(tr("“%1” is not a positive number.").arg(value_->text()));
+    if (!okContext || context < 64) return fail(tr("The context length must be a number of at least 64 tokens."));
+    if (!okInference || !(inference >= 0) || !std::isfinite(inference))
+        return fail(tr("“%1” is not a number of inference tokens (0 or more, e.g. 1e13).").arg(inference_->text()));
+    analysis::OptimalQuery query;
+    query.given = static_cast<analysis::OptimalGiven>(mode);
+    query.value = value;
+    query.context = context;
+    query.useLaws = method_->currentIndex() == 1;
+    query.overtrainFraction = overtrain_->value() / 100.0;
+    query.inferenceTokens = inference;
+    // The inputs are read here, on the UI thread (the session may change while the job runs).
+    std::vector<analysis::OptimalSeriesInput> inputs;
+    for (Family f : kFamilies) {
+        analysis::OptimalSeriesInput in;
+        in.name = accounting::familyLabel(f);
+        in.family = f;
+        in.surface = session_->surface(f);
+        in.computePerToken = session_->computePerToken(f, context);
+        in.referencePerToken = session_->computePerToken(f, query.referenceContext);
+        in.laws = analysis::paperOptimalLaws(session_->paper(), f, context);
+        inputs.push_back(std::move(in));
     }
-    return m;
+    error_->clear();  // a problem shown before is gone; the numbers follow when the job ends
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    running_ = generation_;
+    watcher_->setFuture(QtConcurrent::run(jobPool(), [inputs = std::move(inputs), query, cancel = cancel_] {
+        fit::FitControl control;
+        control.cancel = cancel.get();
+        return analysis::answerOptimalQuery(inputs, query, control);
+    }));
+    overtrainPercent_ = overtrain_->value();
 }
 
-std::optional<fit::OptimalPoint> OptimalView::solve(Family f, Mode mode, double value, double context) const {
-    const auto m = method(f, context, lawsChosen());
-    if (!m) return std::nullopt;
-    return analysis::solveOptimal(*m, static_cast<analysis::OptimalGiven>(mode), value);
+void OptimalView::takeAnswer() {
+    if (running_ != generation_ || !watcher_->isFinished() || watcher_->isCanceled()) return;
+    running_ = -1;
+    answer_ = watcher_->result();
+    show(QString::fromStdString(answer_.problem));
 }
 
-void OptimalView::redrawChart(double context) {
+void OptimalView::computeNow() {
+    if (running_ != generation_) return;
+    watcher_->waitForFinished();
+    takeAnswer();
+}
+
+void OptimalView::show(const QString& problem) {
+    error_->setText(problem);
+    if (!problem.isEmpty()) {
+        // No stale numbers: on a problem every table is emptied and says why.
+        answer_.series.clear();
+        result_->setRowCount(2);
+        result_->clearContents();
+        methods_->clearContents();
+        methodsNote_->clear();
+        methodsText_.clear();
+        sizes_->setRowCount(0);
+        overtrainLabel_->clear();
+        overtrainText_.clear();
+        lifetimeNote_->clear();
+        lifetimeText_.clear();
+    } else {
+        fillResults();
+        fillMethods();
+        fillLifetime();
+        fillSizes();
+    }
+    redrawChart();
+    emit explainChanged();
+}
+
+void OptimalView::fillResults() {
+    // The optima, then the over-trained models (below 100 % of N*), then the lifetime optima.
+    const auto& series = answer_.series;
+    const int n = static_cast<int>(series.size());
+    const bool overtraining = answer_.query.overtrainFraction < 1;
+    result_->setRowCount(n);
+    for (int k = 0; k < n; ++k) {
+        const auto& a = series[static_cast<std::size_t>(k)];
+        const auto& o = a.optimum;
+        setCell(result_, k, 0, QString::fromStdString(a.name), colorOf(a));
+        setCell(result_, k, 1, formatCount(o.params));
+        setCell(result_, k, 2, formatCount(o.tokens));
+        setCell(result_, k, 3, QString::number(o.tokens / o.params, 'f', 1));
+        setCell(result_, k, 4, formatFlops(o.budget));
+        setCell(result_, k, 5, QString::number(o.loss, 'f', 4));
+    }
+    overtrainText_.clear();
+    if (overtraining) {
+        bool any = false;
+        for (const auto& a : series) {
+            const auto& o = a.overtrained;
+            any = any || o.has_value();
+            overtrainText_ += o ? tr("<b>%1</b> with N = %2 (%3&nbsp;% of N*): D = %4 tokens (%5× D*, %6 tokens/param) and "
+                                     "%7× the compute for the same loss.<br>")
+                                      .arg(QString::fromStdString(a.name), formatCount(o->params))
+                                      .arg(overtrainPercent_)
+                                      .arg(formatCount(o->tokens))
+                                      .arg(o->extraTokens, 0, 'f', 2)
+                                      .arg(o->tokens / o->params, 0, 'f', 0)
+                                      .arg(o->extraCompute, 0, 'f', 2)
+                                : tr("<b>%1</b>: a model of %2&nbsp;% of N* cannot reach that loss at any amount of data.<br>")
+                                      .arg(QString::fromStdString(a.name))
+                                      .arg(overtrainPercent_);
+        }
+        // The over-trained models as rows of the query table, under the optima.
+        if (any) {
+            result_->setRowCount(2 * n);
+            for (int k = 0; k < n; ++k) {
+                const auto& a = series[static_cast<std::size_t>(k)];
+                const int row = n + k;
+                setCell(result_, row, 0, tr("%1 at %2 %").arg(QString::fromStdString(a.name)).arg(overtrainPercent_), colorOf(a));
+                const auto& t = a.overtrained;
+                if (!t) {
+                    for (int c = 1; c < 6; ++c) setCell(result_, row, c, tr("—"));
+                    continue;
+                }
+                setCell(result_, row, 1, formatCount(t->params));
+                setCell(result_, row, 2, formatCount(t->tokens));
+                setCell(result_, row, 3, QString::number(t->tokens / t->params, 'f', 1));
+                setCell(result_, row, 4, formatFlops(t->compute));
+                setCell(result_, row, 5, QString::number(a.optimum.loss, 'f', 4));
+            }
+        }
+    } else {
+        overtrainText_ = tr("Move the slider below 100&nbsp;% to train a smaller model than N* to the same loss.");
+    }
+    overtrainLabel_->setText(overtrainText_);
+}
+
+void OptimalView::fillSizes() {
+    const auto& sizes = answer_.query.sizes;
+    sizes_->setRowCount(static_cast<int>(sizes.size()));
+    for (int r = 0; r < static_cast<int>(sizes.size()); ++r) {
+        setCell(sizes_, r, 0, formatCount(sizes[static_cast<std::size_t>(r)]));
+        for (const auto& a : answer_.series) {
+            if (!a.family) continue;
+            const int col = *a.family == Family::Xlstm ? 4 : 1;
+            const auto& o = a.sizes[static_cast<std::size_t>(r)];
+            if (!o) continue;
+            setCell(sizes_, r, col, formatFlops(o->budget), colorOf(a));
+            setCell(sizes_, r, col + 1, formatCount(o->tokens));
+            setCell(sizes_, r, col + 2, QString::number(o->tokens / o->params, 'f', 1));
+        }
+    }
+}
+
+void OptimalView::redrawChart() {
     const int shown = chartChoice_->currentIndex();
     chartView_->setVisible(shown == 0);
     pathView_->setVisible(shown == 1);
     computeView_->setVisible(shown == 2);
-    drawBudgetChart(context);
-    drawPathChart(context);
-    drawComputeChart(context);
+    drawBudgetChart();
+    drawPathChart();
+    drawComputeChart();
 }
 
-void OptimalView::drawBudgetChart(double context) {
+void OptimalView::drawBudgetChart() {
     const Theme& theme = Theme::current();
+    const double context = shownContext_;
     chart_->clearSeries();
     chart_->setAxes({tr("Compute H (FLOPs)"), true, 1e18, 1e25}, {tr("N*, D*"), true, 1e7, 1e14, true});
     chart_->setTitle(tr("Optimal N*, D* at T = %1").arg(context));
-    // The key to the line styles: N* solid (named by family), D* dashed.
+    // The key to the line styles: N* solid (named by series), D* dashed.
     chart_->addLine(tr("D* dashed"), theme.muted, {}, 1.8, Qt::DashLine);
-    const bool laws = lawsChosen();
+    const bool laws = answer_.query.useLaws;
+    const auto& budgets = answer_.query.budgets;
     bool otherListed = false;
-    for (Family f : kFamilies) {
-        const QColor color = theme.family(f);
-        const auto chosen = method(f, context, laws);
-        if (!chosen) continue;
+    for (const auto& a : answer_.series) {
+        const QColor color = colorOf(a);
         std::vector<QPointF> nLine, dLine, other;
-        const auto otherMethod = method(f, context, !laws);
-        for (int i = 0; i <= 28; ++i) {
-            const double H = 1e18 * std::pow(10.0, i * 0.25);
-            const auto o = chosen->atBudget(H);
-            nLine.push_back({H, o.params});
-            dLine.push_back({H, o.tokens});
-            if (otherMethod) other.push_back({H, otherMethod->atBudget(H).params});
+        for (std::size_t i = 0; i < a.path.size(); ++i) {
+            nLine.push_back({budgets[i], a.path[i].params});
+            dLine.push_back({budgets[i], a.path[i].tokens});
+            if (i < a.otherPath.size()) other.push_back({budgets[i], a.otherPath[i].params});
         }
-        chart_->addLine(tr("%1 N*").arg(labelOf(f)), color, nLine, 2.5);
-        PlotChart::hideFromLegend(chart_, chart_->addLine(tr("%1 D*").arg(labelOf(f)), color, dLine, 1.8, Qt::DashLine));
+        const QString name = QString::fromStdString(a.name);
+        chart_->addLine(tr("%1 N*").arg(name), color, nLine, 2.5);
+        PlotChart::hideFromLegend(chart_, chart_->addLine(tr("%1 D*").arg(name), color, dLine, 1.8, Qt::DashLine));
         // The other method's N*, thin and dotted: where the two agree and how far they part (one
-        // legend entry for both families).
+        // legend entry for every series).
         if (!other.empty()) {
             auto* s = chart_->addLine(otherListed ? QString() : (laws ? tr("N* by the surface") : tr("N* by the laws")),
                                       color.lighter(130), other, 1.2, Qt::DotLine);
             if (otherListed) PlotChart::hideFromLegend(chart_, s);
             otherListed = true;
         }
-        if (error_->text().isEmpty()) {
-            const auto& o = optimum_[f == Family::Xlstm ? 1 : 0];
-            if (o.budget >= 1e18 && o.budget <= 1e25)
-                PlotChart::hideFromLegend(chart_, chart_->addScatter(QString(), color, {{o.budget, o.params}, {o.budget, o.tokens}}, 10));
-            // The over-trained model of the slider: smaller N, more D, more compute for the same loss.
-            if (const auto& t = overtrained_[f == Family::Xlstm ? 1 : 0]; t && t->compute >= 1e18 && t->compute <= 1e25)
-                PlotChart::hideFromLegend(chart_, chart_->addScatter(QString(), color, {{t->compute, t->params}, {t->compute, t->tokens}}, 10, true));
-        }
+        const auto& o = a.optimum;
+        if (o.budget >= 1e18 && o.budget <= 1e25)
+            PlotChart::hideFromLegend(chart_, chart_->addScatter(QString(), color, {{o.budget, o.params}, {o.budget, o.tokens}}, 10));
+        // The over-trained model of the slider: smaller N, more D, more compute for the same loss.
+        if (const auto& t = a.overtrained; t && t->compute >= 1e18 && t->compute <= 1e25)
+            PlotChart::hideFromLegend(chart_, chart_->addScatter(QString(), color, {{t->compute, t->params}, {t->compute, t->tokens}}, 10, true));
     }
     chart_->setAxes(chart_->xSpec(), chart_->ySpec());
 }
 
-void OptimalView::drawPathChart(double context) {
+void OptimalView::drawPathChart() {
     // The optimal path in the N-D plane: each point the (N*, D*) of one budget, with lines of
     // constant tokens per parameter behind it.
     const Theme& theme = Theme::current();
     pathChart_->clearSeries();
     pathChart_->setAxes({tr("Model size N (parameters)"), true, 1e7, 1e13, true}, {tr("Training tokens D"), true, 1e8, 1e15, true});
-    pathChart_->setTitle(tr("The compute-optimal path, H from 1e18 to 1e25, T = %1").arg(context));
+    pathChart_->setTitle(tr("The compute-optimal path, H from 1e18 to 1e25, T = %1").arg(shownContext_));
     const double nLo = 3e7, nHi = 3e12;
     bool first = true;
     for (double r : {1.0, 10.0, 100.0, 1000.0}) {
@@ -302,227 +487,92 @@ void OptimalView::drawPathChart(double context) {
         first = false;
     }
     pathChart_->addLine(tr("D/N = 20 (Hoffmann et al.)"), theme.foreground, {{nLo, 20 * nLo}, {nHi, 20 * nHi}}, 1.2, Qt::DotLine);
-    const bool laws = lawsChosen();
-    for (Family f : kFamilies) {
-        const int k = f == Family::Xlstm;
-        const QColor color = theme.family(f);
-        const auto chosen = method(f, context, laws);
-        if (!chosen) continue;
+    const bool laws = answer_.query.useLaws;
+    for (const auto& a : answer_.series) {
+        const QColor color = colorOf(a);
         std::vector<QPointF> path;
-        for (int i = 0; i <= 28; ++i) {
-            const auto o = chosen->atBudget(1e18 * std::pow(10.0, i * 0.25));
-            path.push_back({o.params, o.tokens});
-        }
-        pathChart_->addLine(tr("%1 (%2)").arg(labelOf(f), laws ? tr("IsoFLOP laws") : tr("loss surface")), color, path, 2.5);
-        if (!error_->text().isEmpty()) continue;
-        pathChart_->includeInRange(optimum_[k].params, optimum_[k].tokens);
-        PlotChart::hideFromLegend(pathChart_, pathChart_->addScatter(QString(), color, {{optimum_[k].params, optimum_[k].tokens}}, 10));
-        if (const auto& t = overtrained_[k]) PlotChart::hideFromLegend(pathChart_, pathChart_->addScatter(QString(), color, {{t->params, t->tokens}}, 10, true));
-        if (const auto& l = lifetime_[k]) PlotChart::hideFromLegend(pathChart_, pathChart_->addScatter(QString(), color, {{l->params, l->tokens}}, 13, true));
+        for (const auto& o : a.path) path.push_back({o.params, o.tokens});
+        pathChart_->addLine(tr("%1 (%2)").arg(QString::fromStdString(a.name), laws ? tr("IsoFLOP laws") : tr("loss surface")), color, path, 2.5);
+        const auto& o = a.optimum;
+        pathChart_->includeInRange(o.params, o.tokens);
+        PlotChart::hideFromLegend(pathChart_, pathChart_->addScatter(QString(), color, {{o.params, o.tokens}}, 10));
+        if (const auto& t = a.overtrained) PlotChart::hideFromLegend(pathChart_, pathChart_->addScatter(QString(), color, {{t->params, t->tokens}}, 10, true));
+        if (const auto& l = a.lifetime) PlotChart::hideFromLegend(pathChart_, pathChart_->addScatter(QString(), color, {{l->params, l->tokens}}, 13, true));
     }
     pathChart_->setAxes(pathChart_->xSpec(), pathChart_->ySpec());
 }
 
-void OptimalView::drawComputeChart(double context) {
-    // The exact training compute per token over the 6N of C ≈ 6ND, for both families at T and,
+void OptimalView::drawComputeChart() {
+    // The exact training compute per token over the 6N of C ≈ 6ND, for every series at T and,
     // for reference, at the study's shortest context.
     const Theme& theme = Theme::current();
+    const double context = shownContext_;
+    const double reference = answer_.query.referenceContext;
     computeChart_->clearSeries();
     computeChart_->setAxes({tr("Model size N (parameters)"), true, 1e8, 2e11, true}, {tr("C / 6ND"), false, 0.8, 2.0});
     computeChart_->setTitle(tr("Exact training compute over 6ND at T = %1").arg(context));
-    std::vector<double> sizes;
-    for (int i = 0; i <= 33; ++i) sizes.push_back(1e8 * std::pow(10.0, i * 0.1));  // to 2e11: the study's shapes continued
+    const auto& sizes = answer_.query.curveSizes;
     double top = 1.2;
-    computeChart_->addLine(tr("C = 6ND"), theme.muted, {{sizes.front(), 1.0}, {sizes.back(), 1.0}}, 1.0, Qt::DashLine);
-    for (Family f : kFamilies) {
-        const QColor color = theme.family(f);
-        for (double t : {context, 2048.0}) {
-            if (t == 2048.0 && context == 2048.0) continue;
-            const fit::ComputePerToken c = session_->computePerToken(f, t);
+    if (!sizes.empty())
+        computeChart_->addLine(tr("C = 6ND"), theme.muted, {{sizes.front(), 1.0}, {sizes.back(), 1.0}}, 1.0, Qt::DashLine);
+    for (const auto& a : answer_.series) {
+        const QColor color = colorOf(a);
+        const QString name = QString::fromStdString(a.name);
+        for (const bool atContext : {true, false}) {
+            if (!atContext && context == reference) continue;
+            const auto& ratio = atContext ? a.computeRatio : a.referenceComputeRatio;
             std::vector<QPointF> line;
-            for (double n : sizes) line.push_back({n, analysis::computeOver6ND(c, n)}), top = std::max(top, line.back().y());
-            computeChart_->addLine(t == context ? tr("%1, T = %2").arg(labelOf(f)).arg(t) : tr("%1, T = 2048").arg(labelOf(f)),
-                                   t == context ? color : color.lighter(140), line, t == context ? 2.5 : 1.2,
-                                   t == context ? Qt::SolidLine : Qt::DashLine);
+            for (std::size_t i = 0; i < ratio.size(); ++i) line.push_back({sizes[i], ratio[i]}), top = std::max(top, ratio[i]);
+            computeChart_->addLine(tr("%1, T = %2").arg(name).arg(atContext ? context : reference), atContext ? color : color.lighter(140),
+                                   line, atContext ? 2.5 : 1.2, atContext ? Qt::SolidLine : Qt::DashLine);
         }
-        const auto& o = optimum_[f == Family::Xlstm ? 1 : 0];
-        if (error_->text().isEmpty() && o.params >= 1e8 && o.params <= 2e11)
-            PlotChart::hideFromLegend(computeChart_, computeChart_->addScatter(QString(), color,
-                                                                               {{o.params, analysis::computeOver6ND(session_->computePerToken(f, context), o.params)}}, 10));
+        const auto& o = a.optimum;
+        if (o.params >= 1e8 && o.params <= 2e11)
+            PlotChart::hideFromLegend(computeChart_, computeChart_->addScatter(QString(), color, {{o.params, a.optimumComputeRatio}}, 10));
     }
     computeChart_->setAxes(computeChart_->xSpec(), {tr("C / 6ND"), false, 0.8, std::ceil(top * 10 + 1) / 10});
 }
 
-void OptimalView::recompute() {
-    const Theme& theme = Theme::current();
-    const Mode mode = static_cast<Mode>(mode_->currentIndex());
-    bool okValue = false, okContext = false, okInference = false;
-    const double value = value_->text().trimmed().toDouble(&okValue);
-    const double context = context_->currentText().trimmed().toDouble(&okContext);
-    const double inference = inference_->text().trimmed().toDouble(&okInference);
-    error_->clear();
-    overtrained_[0] = overtrained_[1] = std::nullopt;
-    comparison_[0] = comparison_[1] = std::nullopt;
-    lifetime_[0] = lifetime_[1] = std::nullopt;
-    overtrainValue_->setText(tr("%1 %").arg(overtrain_->value()));
-    result_->setRowCount(2);
-    // No stale numbers: on a problem every table is emptied and says why.
-    auto fail = [&](const QString& why) {
-        error_->setText(why);
-        result_->clearContents();
-        methods_->clearContents();
-        methodsNote_->clear();
-        methodsText_.clear();
-        sizes_->setRowCount(0);
-        sizeRows_.clear();
-        context_value_ = okContext ? context : context_value_;
-        overtrainLabel_->clear();
-        overtrainText_.clear();
-        lifetimeNote_->clear();
-        lifetimeText_.clear();
-        if (okContext && context >= 64) redrawChart(context);
-        emit explainChanged();
-    };
-    if (!okValue || !(value > 0)) return fail(tr("“%1” is not a positive number.").arg(value_->text()));
-    if (!okContext || context < 64) return fail(tr("The context length must be a number of at least 64 tokens."));
-    if (!okInference || !(inference >= 0) || !std::isfinite(inference))
-        return fail(tr("“%1” is not a number of inference tokens (0 or more, e.g. 1e13).").arg(inference_->text()));
-    inferenceTokens_ = inference;
-    context_value_ = context;
-    for (Family f : kFamilies) {
-        const int k = f == Family::Xlstm;
-        if (mode == Mode::TargetLoss) {
-            const fit::LossSurfaceParams s = session_->surface(f);
-            if (value <= std::exp(s.logE))
-                return fail(tr("%1 cannot reach a loss of %2: its irreducible loss E is %3.")
-                                .arg(labelOf(f))
-                                .arg(value)
-                                .arg(std::exp(s.logE), 0, 'f', 3));
-        }
-        const auto solved = solve(f, mode, value, context);
-        if (!solved)
-            return fail(tr("The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only, none at T = %1: "
-                           "choose one of those, or the loss-surface method (any T).")
-                            .arg(context));
-        optimum_[k] = *solved;
-        const auto& o = optimum_[k];
-        setCell(result_, k, 0, labelOf(f), theme.family(f));
-        setCell(result_, k, 1, formatCount(o.params));
-        setCell(result_, k, 2, formatCount(o.tokens));
-        setCell(result_, k, 3, QString::number(o.tokens / o.params, 'f', 1));
-        setCell(result_, k, 4, formatFlops(o.budget));
-        setCell(result_, k, 5, QString::number(o.loss, 'f', 4));
-    }
-    // Over-training: N below N*, the same loss.
-    const double fraction = overtrain_->value() / 100.0;
-    overtrainText_.clear();
-    if (fraction < 1.0) {
-        for (Family f : kFamilies) {
-            const int k = f == Family::Xlstm;
-            const auto o = analysis::overTrained({session_->surface(f), session_->computePerToken(f, context), {}}, optimum_[k], fraction);
-            overtrained_[k] = o;
-            overtrainText_ += o ? tr("<b>%1</b> with N = %2 (%3&nbsp;% of N*): D = %4 tokens (%5× D*, %6 tokens/param) and "
-                                     "%7× the compute for the same loss.<br>")
-                                      .arg(labelOf(f), formatCount(o->params))
-                                      .arg(overtrain_->value())
-                                      .arg(formatCount(o->tokens))
-                                      .arg(o->extraTokens, 0, 'f', 2)
-                                      .arg(o->tokens / o->params, 0, 'f', 0)
-                                      .arg(o->extraCompute, 0, 'f', 2)
-                                : tr("<b>%1</b>: a model of %2&nbsp;% of N* cannot reach that loss at any amount of data.<br>")
-                                      .arg(labelOf(f))
-                                      .arg(overtrain_->value());
-        }
-    } else {
-        overtrainText_ = tr("Move the slider below 100&nbsp;% to train a smaller model than N* to the same loss.");
-    }
-    overtrainLabel_->setText(overtrainText_);
-    // The over-trained models as rows of the query table, under the optima.
-    if (overtrained_[0] || overtrained_[1]) {
-        result_->setRowCount(4);
-        for (Family f : kFamilies) {
-            const int k = f == Family::Xlstm;
-            const int row = 2 + k;
-            const auto& t = overtrained_[k];
-            setCell(result_, row, 0, tr("%1 at %2 %").arg(labelOf(f)).arg(overtrain_->value()), theme.family(f));
-            if (!t) {
-                for (int c = 1; c < 6; ++c) setCell(result_, row, c, tr("—"));
-                continue;
-            }
-            setCell(result_, row, 1, formatCount(t->params));
-            setCell(result_, row, 2, formatCount(t->tokens));
-            setCell(result_, row, 3, QString::number(t->tokens / t->params, 'f', 1));
-            setCell(result_, row, 4, formatFlops(t->compute));
-            setCell(result_, row, 5, QString::number(optimum_[k].loss, 'f', 4));
-        }
-    }
-    fillMethods();
-    fillLifetime();
-    result_->setMaximumHeight(result_->horizontalHeader()->height() + result_->rowCount() * result_->verticalHeader()->defaultSectionSize() +
-                              result_->horizontalScrollBar()->sizeHint().height() + 6);
-    // The appendix-style table.
-    const std::vector<double> sizes{1e8, 4e8, 1e9, 3e9, 7e9, 1.5e10, 3e10, 7e10, 1.4e11};
-    sizes_->setRowCount(static_cast<int>(sizes.size()));
-    context_value_ = context;
-    sizeRows_ = sizes;
-    for (auto& o : sizeOptima_) o.assign(sizes.size(), std::nullopt);
-    for (int r = 0; r < static_cast<int>(sizes.size()); ++r) {
-        const double n = sizes[static_cast<std::size_t>(r)];
-        setCell(sizes_, r, 0, formatCount(n));
-        for (Family f : kFamilies) {
-            const int col = f == Family::Xlstm ? 4 : 1;
-            const auto o = solve(f, Mode::ModelSize, n, context);
-            sizeOptima_[f == Family::Xlstm ? 1 : 0][static_cast<std::size_t>(r)] = o;
-            if (!o) continue;
-            setCell(sizes_, r, col, formatFlops(o->budget), theme.family(f));
-            setCell(sizes_, r, col + 1, formatCount(o->tokens));
-            setCell(sizes_, r, col + 2, QString::number(o->tokens / o->params, 'f', 1));
-        }
-    }
-    redrawChart(context);
-    emit explainChanged();
-}
-
 void OptimalView::fillMethods() {
     // Both methods at the budget of the query's optimum, and the reason they differ in numbers.
-    const Theme& theme = Theme::current();
-    const double context = context_value_;
+    const double context = answer_.query.context;
+    const auto& series = answer_.series;
     methods_->clearContents();
+    methods_->setRowCount(static_cast<int>(2 * series.size()));
     QStringList exponents, agree, growth;
     bool haveLaws = true;
-    for (Family f : kFamilies) {
-        const int k = f == Family::Xlstm;
-        setCell(methods_, 2 * k, 0, tr("%1, loss surface").arg(labelOf(f)), theme.family(f));
-        setCell(methods_, 2 * k + 1, 0, tr("%1, IsoFLOP laws").arg(labelOf(f)), theme.family(f));
-        const auto surface = method(f, context, false);
-        const auto laws = method(f, context, true);
-        const double H = optimum_[k].budget;
-        if (!laws) {
+    for (std::size_t k = 0; k < series.size(); ++k) {
+        const auto& a = series[k];
+        const int row = static_cast<int>(2 * k);
+        const QString name = QString::fromStdString(a.name);
+        setCell(methods_, row, 0, tr("%1, loss surface").arg(name), colorOf(a));
+        setCell(methods_, row + 1, 0, tr("%1, IsoFLOP laws").arg(name), colorOf(a));
+        if (!a.comparison) {
             haveLaws = false;
-            const auto o = surface->atBudget(H);
-            setCell(methods_, 2 * k, 1, formatCount(o.params));
-            setCell(methods_, 2 * k, 2, QString::number(o.tokens / o.params, 'f', 1));
-            for (int c : {3, 4}) setCell(methods_, 2 * k, c, tr("—"));
-            for (int c : {1, 2, 3, 4}) setCell(methods_, 2 * k + 1, c, tr("—"));
+            const auto& o = a.surfaceAtBudget;
+            setCell(methods_, row, 1, formatCount(o.params));
+            setCell(methods_, row, 2, QString::number(o.tokens / o.params, 'f', 1));
+            for (int c : {3, 4}) setCell(methods_, row, c, tr("—"));
+            for (int c : {1, 2, 3, 4}) setCell(methods_, row + 1, c, tr("—"));
             continue;
         }
-        const auto& c = comparison_[k] = analysis::compareMethods(*surface, *laws, H);
-        const QString agreeAt = std::isfinite(c->agreeAtBudget) ? formatFlops(c->agreeAtBudget) : tr("nowhere");
-        const fit::OptimalPoint* points[2] = {&c->surface, &c->laws};
-        const double exps[2] = {c->surfaceExponent, c->lawExponent};
+        const auto& c = *a.comparison;
+        const QString agreeAt = std::isfinite(c.agreeAtBudget) ? formatFlops(c.agreeAtBudget) : tr("nowhere");
+        const fit::OptimalPoint* points[2] = {&c.surface, &c.laws};
+        const double exps[2] = {c.surfaceExponent, c.lawExponent};
         for (int m = 0; m < 2; ++m) {
-            setCell(methods_, 2 * k + m, 1, formatCount(points[m]->params));
-            setCell(methods_, 2 * k + m, 2, QString::number(points[m]->tokens / points[m]->params, 'f', 1));
-            setCell(methods_, 2 * k + m, 3, QString::number(exps[m], 'f', 3));
-            setCell(methods_, 2 * k + m, 4, agreeAt);
+            setCell(methods_, row + m, 1, formatCount(points[m]->params));
+            setCell(methods_, row + m, 2, QString::number(points[m]->tokens / points[m]->params, 'f', 1));
+            setCell(methods_, row + m, 3, QString::number(exps[m], 'f', 3));
+            setCell(methods_, row + m, 4, agreeAt);
         }
         exponents << tr("H<sup>%1</sup> by the surface and H<sup>%2</sup> by the laws for %3")
-                         .arg(c->surfaceExponent, 0, 'f', 3)
-                         .arg(c->lawExponent, 0, 'f', 3)
-                         .arg(labelOf(f));
-        agree << (std::isfinite(c->agreeAtBudget) ? tr("at H = %1 (%2)").arg(formatFlops(c->agreeAtBudget), labelOf(f))
-                                                  : tr("nowhere between 1e15 and 1e27 FLOPs (%1)").arg(labelOf(f)));
-        growth << tr("%1× (%2)").arg(std::pow(10.0, std::abs(c->lawExponent - c->surfaceExponent)), 0, 'f', 2).arg(labelOf(f));
+                         .arg(c.surfaceExponent, 0, 'f', 3)
+                         .arg(c.lawExponent, 0, 'f', 3)
+                         .arg(name);
+        agree << (std::isfinite(c.agreeAtBudget) ? tr("at H = %1 (%2)").arg(formatFlops(c.agreeAtBudget), name)
+                                                 : tr("nowhere between 1e15 and 1e27 FLOPs (%1)").arg(name));
+        growth << tr("%1× (%2)").arg(std::pow(10.0, std::abs(c.lawExponent - c.surfaceExponent)), 0, 'f', 2).arg(name);
     }
     if (!haveLaws)
         methodsText_ = tr("The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only: at T = %1 only the loss surface "
@@ -534,27 +584,29 @@ void OptimalView::fillMethods() {
                           "same N* %2; every tenfold budget away from there multiplies their gap by %3.")
                            .arg(exponents.join(QStringLiteral("; ")), agree.join(tr(" and ")), growth.join(tr(" and ")));
     methodsNote_->setText(methodsText_);
+    result_->setMaximumHeight(result_->horizontalHeader()->height() + result_->rowCount() * result_->verticalHeader()->defaultSectionSize() +
+                              result_->horizontalScrollBar()->sizeHint().height() + 6);
 }
 
 void OptimalView::fillLifetime() {
     // Training plus inference: the size that reaches the query's loss for the least total compute.
-    const Theme& theme = Theme::current();
+    const double inferenceTokens = answer_.query.inferenceTokens;
     lifetimeText_.clear();
-    if (!(inferenceTokens_ > 0)) {
+    if (!(inferenceTokens > 0)) {
         lifetimeText_ = tr("Type the number of tokens the model will serve (e.g. 1e13) to find the size that reaches the same "
                            "loss for the least training plus inference compute.");
         lifetimeNote_->setText(lifetimeText_);
         return;
     }
     const int first = result_->rowCount();
-    result_->setRowCount(first + 2);
-    for (Family f : kFamilies) {
-        const int k = f == Family::Xlstm;
-        const int row = first + k;
-        setCell(result_, row, 0, tr("%1 serving %2").arg(labelOf(f), formatCount(inferenceTokens_)), theme.family(f));
-        const auto chosen = method(f, context_value_, lawsChosen());
-        if (chosen) lifetime_[k] = analysis::lifetimeOptimal(*chosen, optimum_[k].loss, inferenceTokens_);
-        const auto& l = lifetime_[k];
+    const auto& series = answer_.series;
+    result_->setRowCount(first + static_cast<int>(series.size()));
+    for (std::size_t k = 0; k < series.size(); ++k) {
+        const auto& a = series[k];
+        const int row = first + static_cast<int>(k);
+        const QString name = QString::fromStdString(a.name);
+        setCell(result_, row, 0, tr("%1 serving %2").arg(name, formatCount(inferenceTokens)), colorOf(a));
+        const auto& l = a.lifetime;
         if (!l) {
             for (int c = 1; c < 6; ++c) setCell(result_, row, c, tr("—"));
             continue;
@@ -563,12 +615,12 @@ void OptimalView::fillLifetime() {
         setCell(result_, row, 2, formatCount(l->tokens));
         setCell(result_, row, 3, QString::number(l->tokens / l->params, 'f', 1));
         setCell(result_, row, 4, formatFlops(l->trainingCompute));
-        setCell(result_, row, 5, QString::number(optimum_[k].loss, 'f', 4));
+        setCell(result_, row, 5, QString::number(a.optimum.loss, 'f', 4));
         lifetimeText_ += tr("<b>%1</b> serving %2 tokens: N = %3 (%4&nbsp;% of N*) on %5 tokens (%6 tokens/param) reaches the "
                             "same loss for %7 + %8 = %9 FLOPs of training and inference, %10&nbsp;% less than the "
                             "compute-optimal model's %11.<br>")
-                             .arg(labelOf(f), formatCount(inferenceTokens_), formatCount(l->params))
-                             .arg(100 * l->params / optimum_[k].params, 0, 'f', 0)
+                             .arg(name, formatCount(inferenceTokens), formatCount(l->params))
+                             .arg(100 * l->params / a.optimum.params, 0, 'f', 0)
                              .arg(formatCount(l->tokens))
                              .arg(l->tokens / l->params, 0, 'f', 0)
                              .arg(formatFlops(l->trainingCompute), formatFlops(l->inferenceCompute), formatFlops(l->total()))
@@ -577,78 +629,21 @@ void OptimalView::fillLifetime() {
     }
     lifetimeText_ += tr("An inference token costs one forward pass at T, a third of the training compute per token (about 2N).");
     lifetimeNote_->setText(lifetimeText_);
+    result_->setMaximumHeight(result_->horizontalHeader()->height() + result_->rowCount() * result_->verticalHeader()->defaultSectionSize() +
+                              result_->horizontalScrollBar()->sizeHint().height() + 6);
 }
 
 std::vector<ViewTable> OptimalView::tables() {
-    const std::string method = method_->currentIndex() == 0 ? "the loss surface with the FLOP count at $T$" : "the IsoFLOP power laws";
-    const std::string context = std::to_string(static_cast<long long>(context_value_));
-    data::ExportTable sizes;
-    sizes.caption = "Estimated compute-optimal training FLOPs, tokens and token/param ratio for varying model sizes "
-                    "(context length " + context + ", from " + method + ").";
-    sizes.label = "tab:estimated_optimal_flops_tokens";
-    sizes.columns = {{"params", "\\#Params", data::CellStyle::Count}};
-    for (Family f : kFamilies) {
-        const std::string key = f == Family::Xlstm ? "xlstm" : "transformer";
-        const std::string label(accounting::familyLabel(f));
-        sizes.columns.push_back({key + "_flops", label + " \\#FLOPs", data::CellStyle::Scientific});
-        sizes.columns.push_back({key + "_tokens", "\\#Tokens", data::CellStyle::Count});
-        sizes.columns.push_back({key + "_tokens_per_param", "Token/Param", data::CellStyle::Fixed1});
-    }
-    for (std::size_t r = 0; r < sizeRows_.size(); ++r) {
-        std::vector<data::ExportCell> row{sizeRows_[r]};
-        for (int k = 0; k < 2; ++k) {
-            const auto& o = sizeOptima_[k].size() > r ? sizeOptima_[k][r] : std::nullopt;
-            if (o) row.insert(row.end(), {o->budget, o->tokens, o->tokens / o->params});
-            else row.insert(row.end(), {data::ExportCell{}, data::ExportCell{}, data::ExportCell{}});
-        }
-        sizes.rows.push_back(std::move(row));
-    }
-    if (!error_->text().isEmpty()) sizes.caption += " No values: " + data::latexEscape(error_->text().toStdString());
-    data::ExportTable query;
+    computeNow();
     const std::string value = data::latexEscape(value_->text().trimmed().toStdString());
     const std::string asked = mode_->currentIndex() == 0   ? "a training budget $H$ = " + value + " FLOPs"
                               : mode_->currentIndex() == 1 ? "a model size $N$ = " + value + " parameters"
                                                            : "a target loss of " + value;
-    query.caption = "Compute-optimal configuration for " + asked + " at context length " + context + ", from " + method + ".";
-    query.columns = {{"model", "Model", data::CellStyle::Text},          {"n_opt", "$N^*$", data::CellStyle::Count},
-                     {"d_opt", "$D^*$", data::CellStyle::Count},         {"tokens_per_param", "$D^*/N^*$", data::CellStyle::Fixed1},
-                     {"budget", "$H$ (FLOPs)", data::CellStyle::Scientific}, {"loss", "$\\hat L$", data::CellStyle::Fixed3}};
-    if (error_->text().isEmpty()) {
-        for (Family f : kFamilies) {
-            const auto& o = optimum_[f == Family::Xlstm ? 1 : 0];
-            query.rows.push_back({std::string(accounting::familyLabel(f)), o.params, o.tokens, o.tokens / o.params, o.budget, o.loss});
-        }
-        for (Family f : kFamilies)
-            if (const auto& t = overtrained_[f == Family::Xlstm ? 1 : 0])
-                query.rows.push_back({std::string(accounting::familyLabel(f)) + " at " + std::to_string(overtrain_->value()) + " % of N*",
-                                      t->params, t->tokens, t->tokens / t->params, t->compute, optimum_[f == Family::Xlstm ? 1 : 0].loss});
-        for (Family f : kFamilies)
-            if (const auto& l = lifetime_[f == Family::Xlstm ? 1 : 0])
-                query.rows.push_back({std::string(accounting::familyLabel(f)) + " serving " + data::formatScientific(inferenceTokens_) +
-                                          " tokens (least training plus inference compute)",
-                                      l->params, l->tokens, l->tokens / l->params, l->trainingCompute, optimum_[f == Family::Xlstm ? 1 : 0].loss});
-    } else {
-        query.caption += " No values: " + data::latexEscape(error_->text().toStdString());
-    }
-    data::ExportTable methods;
-    methods.caption = "The optimum at the query's budget by both methods (the loss surface with the FLOP count at context length " +
-                      context + ", and the IsoFLOP power laws), their local exponents $d\\ln N^*/d\\ln H$ and the budget at which they agree.";
-    methods.columns = {{"model", "Model", data::CellStyle::Text},
-                       {"budget", "$H$ (FLOPs)", data::CellStyle::Scientific},
-                       {"n_opt_surface", "$N^*$ surface", data::CellStyle::Count},
-                       {"n_opt_laws", "$N^*$ laws", data::CellStyle::Count},
-                       {"exponent_surface", "$a$ surface", data::CellStyle::Fixed3},
-                       {"exponent_laws", "$a$ laws", data::CellStyle::Fixed3},
-                       {"agree_at", "agree at $H$", data::CellStyle::Scientific}};
-    for (Family f : kFamilies)
-        if (const auto& c = comparison_[f == Family::Xlstm ? 1 : 0])
-            methods.rows.push_back({std::string(accounting::familyLabel(f)), c->surface.budget, c->surface.params, c->laws.params,
-                                    c->surfaceExponent, c->lawExponent,
-                                    std::isfinite(c->agreeAtBudget) ? data::ExportCell{c->agreeAtBudget} : data::ExportCell{}});
-    if (methods.rows.empty()) methods.caption += " No values: " + data::latexEscape(error_->text().isEmpty() ? methodsText_.toStdString() : error_->text().toStdString());
-    return {{QStringLiteral("sizes"), tr("Optimal budget and tokens per model size"), std::move(sizes)},
-            {QStringLiteral("query"), tr("Optimum of the current query"), std::move(query)},
-            {QStringLiteral("methods"), tr("Both methods side by side"), std::move(methods)}};
+    const std::string problem = error_->text().toStdString();
+    return {{QStringLiteral("sizes"), tr("Optimal budget and tokens per model size"), analysis::optimalSizesTable(answer_, problem)},
+            {QStringLiteral("query"), tr("Optimum of the current query"), analysis::optimalQueryTable(answer_, asked, problem)},
+            {QStringLiteral("methods"), tr("Both methods side by side"),
+             analysis::optimalMethodsTable(answer_, problem.empty() ? methodsText_.toStdString() : problem)}};
 }
 
 QString OptimalView::problem() const { return error_->text(); }
@@ -656,21 +651,23 @@ QString OptimalView::problem() const { return error_->text(); }
 QString OptimalView::explainHtml() const {
     if (!error_->text().isEmpty())
         return tr("<h3>Compute-optimal training</h3><p>No numbers for this query: %1</p>").arg(error_->text().toHtmlEscaped());
+    QStringList now;
+    for (const auto& a : answer_.series)
+        now << tr("%1 N* = %2 with %3 tokens/param")
+                   .arg(QString::fromStdString(a.name), formatCount(a.optimum.params))
+                   .arg(a.optimum.tokens / std::max(1.0, a.optimum.params), 0, 'f', 1);
     return tr("<h3>Compute-optimal training</h3>"
               "<p>With a fixed compute budget H you can train a large model on few tokens or a small model on "
               "many. The loss surface L̂(N, D) says which split is best: the N* and D* with the lowest predicted "
               "loss on the line c<sub>T</sub>(N)·D = H.</p>"
               "<p>Given a model size instead, the calculator finds the budget for which that size is optimal; "
               "given a target loss, the cheapest budget that reaches it.</p>"
-              "<p>Now: Transformer N* = %1 with %2 tokens/param; xLSTM N* = %3 with %4 tokens/param.</p>"
+              "<p>Now: %1.</p>"
               "<p>Two methods: the loss surface (fitted here, or the paper's) with the exact FLOP count at any T; "
               "or the paper's IsoFLOP power laws N* = A'·H<sup>a</sup>, D* = B'·H<sup>b</sup>. With a &gt; b the "
               "IsoFLOP laws make tokens per parameter fall as models grow, and they put the xLSTM optimum at "
-              "larger models; the surface, fitted on over-trained runs, need not agree.</p><p>%5</p>")
-        .arg(formatCount(optimum_[0].params))
-        .arg(optimum_[0].tokens / std::max(1.0, optimum_[0].params), 0, 'f', 1)
-        .arg(formatCount(optimum_[1].params))
-        .arg(optimum_[1].tokens / std::max(1.0, optimum_[1].params), 0, 'f', 1)
+              "larger models; the surface, fitted on over-trained runs, need not agree.</p><p>%2</p>")
+        .arg(now.isEmpty() ? tr("being computed") : now.join(QStringLiteral("; ")))
         .arg(overtrainText_ + QStringLiteral("</p><p>") + methodsText_ + QStringLiteral("</p><p>") + lifetimeText_);
 }
 

@@ -7,6 +7,9 @@
 // optimal path in the N-D plane with tokens-per-parameter guides; the exact C against 6ND.
 // The numbers come from analysis::ComputeOptimal.
 #include "app/gui/ViewPanel.h"
+#include <QFutureWatcher>
+#include <atomic>
+#include <memory>
 #include <optional>
 
 #include "core/accounting/Family.h"
@@ -28,6 +31,7 @@ class OptimalView : public ViewPanel {
 public:
     enum class Mode { Budget, ModelSize, TargetLoss };
     explicit OptimalView(Session* session, QWidget* parent = nullptr);
+    ~OptimalView() override;
 
     QString viewId() const override { return QStringLiteral("optimal"); }
     QString title() const override { return tr("Compute-optimal"); }
@@ -36,40 +40,47 @@ public:
     // The chart chosen under "Chart" (N*, D* over H; the N-D path; C against 6ND).
     std::vector<QChart*> charts() const override;
 
-    // Programmatic input (tests, recipes): mode, its value, the context length.
+    // Programmatic input (tests, recipes): mode, its value, the context length; waits for the answer.
     void setQuery(Mode mode, double value, double context);
     // 0: loss surface with the FLOP count at T; 1: the paper's IsoFLOP power laws.
     void setMethod(int method);
-    // The optimum of a family for the current query (after recompute).
-    const fit::OptimalPoint& optimum(bool xlstm) const { return optimum_[xlstm ? 1 : 0]; }
+    // The optimum of a family for the current query (once its job has run; computeNow waits for it).
+    const fit::OptimalPoint& optimum(bool xlstm) const;
     QTableWidget* sizeTable() const { return sizes_; }
     QTableWidget* resultTable() const { return result_; }
     QTableWidget* methodsTable() const { return methods_; }
     // Both methods at the budget of the query's optimum; empty where the paper has no IsoFLOP laws at T.
-    const std::optional<analysis::MethodComparison>& comparison(bool xlstm) const { return comparison_[xlstm ? 1 : 0]; }
+    const std::optional<analysis::MethodComparison>& comparison(bool xlstm) const;
     // The lifetime optimum for the inference tokens asked (empty when none are asked).
-    const std::optional<analysis::LifetimeOptimum>& lifetime(bool xlstm) const { return lifetime_[xlstm ? 1 : 0]; }
+    const std::optional<analysis::LifetimeOptimum>& lifetime(bool xlstm) const;
     // Why the view shows no numbers (no law at this context, an unreadable value); empty when it shows them.
     QString problem() const override;
     // The over-trained model of the slider (below 100 % of N*), where the surface can reach the loss.
-    const std::optional<fit::OverTraining>& overtrained(bool xlstm) const { return overtrained_[xlstm ? 1 : 0]; }
+    const std::optional<fit::OverTraining>& overtrained(bool xlstm) const;
+    // The whole answer of the last query (analysis::answerOptimalQuery).
+    const analysis::OptimalAnswer& answer() const { return answer_; }
+    // Waits for the query's job and shows its answer.
+    void computeNow() override;
     // The appendix-style table (budget, tokens and tokens/param per model size) and the query's optima.
     std::vector<ViewTable> tables() override;
 
 private:
+    // Reads the controls and starts the query's job (analysis::answerOptimalQuery on the job pool);
+    // an unreadable control is shown at once, without a job.
     void recompute();
-    void redrawChart(double context);
-    void drawBudgetChart(double context);
-    void drawPathChart(double context);
-    void drawComputeChart(double context);
+    // Shows the answer of the job that just ended, unless a later query replaced it.
+    void takeAnswer();
+    void show(const QString& problem);
+    void fillResults();
+    void redrawChart();
+    void drawBudgetChart();
+    void drawPathChart();
+    void drawComputeChart();
     void fillMethods();
     void fillLifetime();
-    // The method chosen (laws: the paper's IsoFLOP power laws), or the other one; empty when it has
-    // no law for this family and context.
-    std::optional<analysis::OptimalMethod> method(accounting::Family family, double context, bool laws) const;
-    bool lawsChosen() const;
-    // Empty when the method has no law for this family and context.
-    std::optional<fit::OptimalPoint> solve(accounting::Family family, Mode mode, double value, double context) const;
+    void fillSizes();
+    const analysis::OptimalSeriesAnswer* of(bool xlstm) const;
+    QColor colorOf(const analysis::OptimalSeriesAnswer& a) const;
 
     Session* session_;
     QComboBox* mode_;
@@ -93,14 +104,13 @@ private:
     PlotView* chartView_;
     PlotView* pathView_;
     PlotView* computeView_;
-    fit::OptimalPoint optimum_[2];
-    std::optional<fit::OverTraining> overtrained_[2];  // the over-trained model of the slider, below 100 %
-    std::optional<analysis::MethodComparison> comparison_[2];
-    std::optional<analysis::LifetimeOptimum> lifetime_[2];
-    double inferenceTokens_ = 0;
-    double context_value_ = 0;                    // the context of the last recompute
-    std::vector<double> sizeRows_;                // model sizes of the appendix-style table
-    std::vector<std::optional<fit::OptimalPoint>> sizeOptima_[2];
+    analysis::OptimalAnswer answer_;  // of the last query shown
+    int overtrainPercent_ = 100;      // the slider's value when that query was asked
+    double shownContext_ = 8192;      // the context of the last query (also on a problem)
+    QFutureWatcher<analysis::OptimalAnswer>* watcher_;
+    std::shared_ptr<std::atomic<bool>> cancel_;  // of the running job
+    int generation_ = 0;              // of the latest query; a job's answer for an older one is dropped
+    int running_ = -1;                // the generation of the job in the watcher
     QString overtrainText_;
     QString methodsText_, lifetimeText_;
 };

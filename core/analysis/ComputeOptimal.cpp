@@ -2,7 +2,9 @@
 #include "core/analysis/RunSelection.h"
 
 #include <cmath>
+#include <iomanip>
 #include <limits>
+#include <sstream>
 
 #include "core/accounting/ModelConfig.h"
 #include "core/accounting/ParamCount.h"
@@ -143,6 +145,82 @@ double computeOver6ND(const fit::ComputePerToken& computePerToken, double params
 std::optional<fit::OverTraining> overTrained(const OptimalMethod& method, const fit::OptimalPoint& optimum, double fraction) {
     if (!(fraction > 0 && fraction < 1) || !(optimum.params > 0)) return std::nullopt;
     return fit::overTrain(method.surface, method.computePerToken, optimum, optimum.params * fraction);
+}
+
+const OptimalSeriesAnswer* OptimalAnswer::find(accounting::Family family) const {
+    for (const auto& s : series)
+        if (s.family == family) return &s;
+    return nullptr;
+}
+
+namespace {
+std::string shortNumber(double v, int precision, bool fixed = false) {
+    std::ostringstream out;
+    if (fixed) out << std::fixed;
+    out << std::setprecision(precision) << v;
+    return out.str();
+}
+}  // namespace
+
+OptimalAnswer answerOptimalQuery(const std::vector<OptimalSeriesInput>& inputs, OptimalQuery query, const fit::FitControl& control) {
+    if (query.budgets.empty())
+        for (int i = 0; i <= 28; ++i) query.budgets.push_back(1e18 * std::pow(10.0, i * 0.25));
+    if (query.curveSizes.empty())
+        for (int i = 0; i <= 33; ++i) query.curveSizes.push_back(1e8 * std::pow(10.0, i * 0.1));
+    OptimalAnswer answer;
+    answer.query = query;
+    auto stop = [&] {
+        answer.series.clear();
+        answer.problem.clear();
+        return answer;
+    };
+    for (const auto& in : inputs) {
+        if (query.given == OptimalGiven::TargetLoss && !(query.value > std::exp(in.surface.logE))) {
+            answer.problem = in.name + " cannot reach a loss of " + shortNumber(query.value, 6) + ": its irreducible loss E is " +
+                             shortNumber(std::exp(in.surface.logE), 3, true) + ".";
+            return answer;
+        }
+        if (query.useLaws && !in.laws) {
+            answer.problem = "The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only, none at T = " +
+                             shortNumber(query.context, 10) + ": choose one of those, or the loss-surface method (any T).";
+            return answer;
+        }
+    }
+    for (const auto& in : inputs) {
+        if (control.cancelled()) return stop();
+        const OptimalMethod surface{in.surface, in.computePerToken, std::nullopt};
+        std::optional<OptimalMethod> laws;
+        if (in.laws) laws = OptimalMethod{in.surface, in.computePerToken, in.laws};
+        const OptimalMethod& chosen = query.useLaws ? *laws : surface;
+        const OptimalMethod* other = query.useLaws ? &surface : (laws ? &*laws : nullptr);
+        OptimalSeriesAnswer a;
+        a.name = in.name;
+        a.family = in.family;
+        const auto solved = solveOptimal(chosen, query.given, query.value);
+        if (!solved) {  // only a target loss at or below E, checked above
+            answer.problem = in.name + " cannot reach a loss of " + shortNumber(query.value, 6) + ".";
+            answer.series.clear();
+            return answer;
+        }
+        a.optimum = *solved;
+        if (query.overtrainFraction < 1) a.overtrained = overTrained(surface, a.optimum, query.overtrainFraction);
+        a.surfaceAtBudget = surface.atBudget(a.optimum.budget);
+        if (laws) a.comparison = compareMethods(surface, *laws, a.optimum.budget);
+        if (query.inferenceTokens > 0) a.lifetime = lifetimeOptimal(chosen, a.optimum.loss, query.inferenceTokens);
+        if (control.cancelled()) return stop();
+        for (const double n : query.sizes) a.sizes.push_back(solveOptimal(chosen, OptimalGiven::ModelSize, n));
+        for (const double h : query.budgets) {
+            a.path.push_back(chosen.atBudget(h));
+            if (other) a.otherPath.push_back(other->atBudget(h));
+        }
+        for (const double n : query.curveSizes) {
+            a.computeRatio.push_back(computeOver6ND(in.computePerToken, n));
+            a.referenceComputeRatio.push_back(computeOver6ND(in.referencePerToken, n));
+        }
+        a.optimumComputeRatio = computeOver6ND(in.computePerToken, a.optimum.params);
+        answer.series.push_back(std::move(a));
+    }
+    return answer;
 }
 
 ContextSweep contextSweep(const fit::LossSurfaceParams& surface,

@@ -19,6 +19,8 @@
 #include "core/data/PaperTables.h"
 #include "core/data/RunTable.h"
 #include "core/fit/ComputeOptimal.h"
+#include "core/fit/FitControl.h"
+#include <string>
 
 namespace scalex::analysis {
 
@@ -85,6 +87,56 @@ std::optional<LifetimeOptimum> lifetimeOptimal(const OptimalMethod& method, doub
 // Over-training on the method's surface: a model of `fraction` of N* (0 < fraction < 1) trained to
 // the optimum's loss, the tokens and compute it needs. Empty when it cannot reach that loss.
 std::optional<fit::OverTraining> overTrained(const OptimalMethod& method, const fit::OptimalPoint& optimum, double fraction);
+
+// Everything the compute-optimal calculator shows for one query, computed in one call (a worker
+// thread's job in the window): for each series, the optimum by the chosen method, the other
+// method beside it, the over-trained and lifetime models, the appendix-style rows for common model
+// sizes and the curves of its charts.
+struct OptimalSeriesInput {
+    std::string name;                       // the series' label ("Transformer")
+    std::optional<accounting::Family> family;
+    fit::LossSurfaceParams surface;
+    fit::ComputePerToken computePerToken;   // c_T(N) at the query's context
+    fit::ComputePerToken referencePerToken; // c(N) at `OptimalQuery::referenceContext`, for the compute curve
+    std::optional<OptimalPowerLaws> laws;   // IsoFLOP laws at the query's context, where there are any
+};
+struct OptimalQuery {
+    OptimalGiven given = OptimalGiven::Budget;
+    double value = 1e22;
+    double context = 8192;
+    bool useLaws = false;            // the IsoFLOP-law method, else the loss surface
+    double overtrainFraction = 1;    // N as a fraction of N* (below 1: the over-trained model)
+    double inferenceTokens = 0;      // above 0: the lifetime optimum
+    double referenceContext = 2048;  // the second context of the compute curve
+    std::vector<double> sizes{1e8, 4e8, 1e9, 3e9, 7e9, 1.5e10, 3e10, 7e10, 1.4e11};  // appendix-style rows
+    std::vector<double> budgets;     // the charts' budgets (default: 1e18 to 1e25 in quarter decades)
+    std::vector<double> curveSizes;  // N of the compute curve (default: 1e8 to 2e11 in tenth decades)
+};
+struct OptimalSeriesAnswer {
+    std::string name;
+    std::optional<accounting::Family> family;
+    fit::OptimalPoint optimum;                          // by the chosen method
+    std::optional<fit::OverTraining> overtrained;       // below 100 % of N*, where the surface reaches the loss
+    std::optional<MethodComparison> comparison;         // both methods at the optimum's budget (laws known)
+    fit::OptimalPoint surfaceAtBudget;                  // the surface's optimum at that budget (always)
+    std::optional<LifetimeOptimum> lifetime;            // with inference tokens
+    std::vector<std::optional<fit::OptimalPoint>> sizes;  // for OptimalQuery::sizes (empty: no law)
+    std::vector<fit::OptimalPoint> path;                // the chosen method over the budgets
+    std::vector<fit::OptimalPoint> otherPath;           // the other method over the budgets (empty: no law)
+    std::vector<double> computeRatio, referenceComputeRatio;  // C/6ND over the curve sizes at T and at the reference
+    double optimumComputeRatio = 0;                     // C/6ND of the optimum's N at T
+};
+struct OptimalAnswer {
+    // Why there are no numbers (a loss below a series' irreducible loss, no laws at this context);
+    // empty when there are.
+    std::string problem;
+    OptimalQuery query;                      // as answered, with its default grids filled in
+    std::vector<OptimalSeriesAnswer> series; // in the order of the inputs
+    const OptimalSeriesAnswer* find(accounting::Family family) const;
+};
+// Stops early (an answer with no series and no problem) when `control` is cancelled.
+OptimalAnswer answerOptimalQuery(const std::vector<OptimalSeriesInput>& inputs, OptimalQuery query,
+                                 const fit::FitControl& control = {});
 
 // How the compute-optimal model of one family moves with the context length T (the paper's Fig. 5
 // finding), on one loss surface, with c_T(N) recounted at every T: N*(H), D*(H) at T over

@@ -1,6 +1,7 @@
 #include "core/analysis/ExportTables.h"
 
 #include "core/analysis/RunSelection.h"
+#include "core/data/ColumnMapping.h"
 #include "core/data/Series.h"
 #include "core/fit/IsoFlop.h"
 #include "core/fit/OvertrainingSlopes.h"
@@ -278,6 +279,87 @@ std::vector<std::pair<std::string, data::ExportTable>> paperAppendixTables(const
     out.push_back({"tab_estimated_optimal_flops_tokens_powerlaw_context_transformer", byContext[0]});
     out.push_back({"tab_estimated_optimal_flops_tokens_powerlaw_context_xlstm", byContext[1]});
     return out;
+}
+
+
+namespace {
+std::string optimalMethodName(const OptimalAnswer& answer) {
+    return answer.query.useLaws ? "the IsoFLOP power laws" : "the loss surface with the FLOP count at $T$";
+}
+std::string contextText(double context) { return std::to_string(static_cast<long long>(context)); }
+}  // namespace
+
+data::ExportTable optimalSizesTable(const OptimalAnswer& answer, const std::string& problem) {
+    data::ExportTable sizes;
+    sizes.caption = "Estimated compute-optimal training FLOPs, tokens and token/param ratio for varying model sizes "
+                    "(context length " + contextText(answer.query.context) + ", from " + optimalMethodName(answer) + ").";
+    sizes.label = "tab:estimated_optimal_flops_tokens";
+    sizes.columns = {{"params", "\\#Params", data::CellStyle::Count}};
+    for (const auto& a : answer.series) {
+        const std::string key = data::normalizeColumnName(a.name);
+        sizes.columns.push_back({key + "_flops", data::latexEscape(a.name) + " \\#FLOPs", data::CellStyle::Scientific});
+        sizes.columns.push_back({key + "_tokens", "\\#Tokens", data::CellStyle::Count});
+        sizes.columns.push_back({key + "_tokens_per_param", "Token/Param", data::CellStyle::Fixed1});
+    }
+    if (problem.empty())
+        for (std::size_t r = 0; r < answer.query.sizes.size(); ++r) {
+            std::vector<data::ExportCell> row{answer.query.sizes[r]};
+            for (const auto& a : answer.series) {
+                const auto& o = a.sizes.size() > r ? a.sizes[r] : std::nullopt;
+                if (o) row.insert(row.end(), {o->budget, o->tokens, o->tokens / o->params});
+                else row.insert(row.end(), {data::ExportCell{}, data::ExportCell{}, data::ExportCell{}});
+            }
+            sizes.rows.push_back(std::move(row));
+        }
+    else
+        sizes.caption += " No values: " + data::latexEscape(problem);
+    return sizes;
+}
+
+data::ExportTable optimalQueryTable(const OptimalAnswer& answer, const std::string& asked, const std::string& problem) {
+    data::ExportTable query;
+    query.caption = "Compute-optimal configuration for " + asked + " at context length " + contextText(answer.query.context) +
+                    ", from " + optimalMethodName(answer) + ".";
+    query.columns = {{"model", "Model", data::CellStyle::Text},          {"n_opt", "$N^*$", data::CellStyle::Count},
+                     {"d_opt", "$D^*$", data::CellStyle::Count},         {"tokens_per_param", "$D^*/N^*$", data::CellStyle::Fixed1},
+                     {"budget", "$H$ (FLOPs)", data::CellStyle::Scientific}, {"loss", "$\\hat L$", data::CellStyle::Fixed3}};
+    if (!problem.empty()) {
+        query.caption += " No values: " + data::latexEscape(problem);
+        return query;
+    }
+    for (const auto& a : answer.series)
+        query.rows.push_back({a.name, a.optimum.params, a.optimum.tokens, a.optimum.tokens / a.optimum.params, a.optimum.budget, a.optimum.loss});
+    const long long percent = std::llround(100 * answer.query.overtrainFraction);
+    for (const auto& a : answer.series)
+        if (const auto& t = a.overtrained)
+            query.rows.push_back({a.name + " at " + std::to_string(percent) + " % of N*", t->params, t->tokens, t->tokens / t->params,
+                                  t->compute, a.optimum.loss});
+    for (const auto& a : answer.series)
+        if (const auto& l = a.lifetime)
+            query.rows.push_back({a.name + " serving " + data::formatScientific(answer.query.inferenceTokens) +
+                                      " tokens (least training plus inference compute)",
+                                  l->params, l->tokens, l->tokens / l->params, l->trainingCompute, a.optimum.loss});
+    return query;
+}
+
+data::ExportTable optimalMethodsTable(const OptimalAnswer& answer, const std::string& methodsNote) {
+    data::ExportTable methods;
+    methods.caption = "The optimum at the query's budget by both methods (the loss surface with the FLOP count at context length " +
+                      contextText(answer.query.context) +
+                      ", and the IsoFLOP power laws), their local exponents $d\\ln N^*/d\\ln H$ and the budget at which they agree.";
+    methods.columns = {{"model", "Model", data::CellStyle::Text},
+                       {"budget", "$H$ (FLOPs)", data::CellStyle::Scientific},
+                       {"n_opt_surface", "$N^*$ surface", data::CellStyle::Count},
+                       {"n_opt_laws", "$N^*$ laws", data::CellStyle::Count},
+                       {"exponent_surface", "$a$ surface", data::CellStyle::Fixed3},
+                       {"exponent_laws", "$a$ laws", data::CellStyle::Fixed3},
+                       {"agree_at", "agree at $H$", data::CellStyle::Scientific}};
+    for (const auto& a : answer.series)
+        if (const auto& c = a.comparison)
+            methods.rows.push_back({a.name, c->surface.budget, c->surface.params, c->laws.params, c->surfaceExponent, c->lawExponent,
+                                    std::isfinite(c->agreeAtBudget) ? data::ExportCell{c->agreeAtBudget} : data::ExportCell{}});
+    if (methods.rows.empty()) methods.caption += " No values: " + data::latexEscape(methodsNote);
+    return methods;
 }
 
 }  // namespace scalex::analysis

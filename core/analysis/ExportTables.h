@@ -65,6 +65,16 @@ data::ExportTable isoFlopOptimaTable(const std::vector<IsoFlopShown>& fits);
 // given (intervals and paper values are not read).
 data::ExportTable isoFlopContextTable(const std::vector<IsoFlopShown>& fits);
 
+// The compute-optimal calculator's tables of one answer (answerOptimalQuery). `asked` is the
+// query as the user typed it ("a training budget $H$ = 1e22 FLOPs"), `problem` why there are no
+// numbers (empty when there are), `methodsNote` why a method did not answer.
+// tab:estimated_optimal_flops_tokens: budget, tokens and tokens per parameter per model size.
+data::ExportTable optimalSizesTable(const OptimalAnswer& answer, const std::string& problem);
+// The optima of the query, then the over-trained and the lifetime models.
+data::ExportTable optimalQueryTable(const OptimalAnswer& answer, const std::string& asked, const std::string& problem);
+// Both methods at the query's budget: N*, local exponents, the budget at which they agree.
+data::ExportTable optimalMethodsTable(const OptimalAnswer& answer, const std::string& methodsNote);
+
 // The paper's appendix tables recomputed from a study's runs (its selection, context 8192 where a
 // table has one context): tab:lnd_fit_params, tab:tokenparam_slopes,
 // tab:estimated_optimal_flops_tokens_powerlaw and its per-context counterparts, each with the

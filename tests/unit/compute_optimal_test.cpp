@@ -89,6 +89,8 @@ TEST(ComputeOptimal, SmoothComputePerTokenFollowsTheSamples) {
 // ---- analysis::ComputeOptimal: both methods, their comparison, the lifetime optimum ----
 
 #include "core/analysis/ComputeOptimal.h"
+#include "core/analysis/ExportTables.h"
+#include <atomic>
 #include "core/accounting/ParamCount.h"
 #include "core/data/PaperTables.h"
 #include "tests/support/TestData.h"
@@ -306,4 +308,102 @@ TEST(SurfaceGuides, IsoFlopLinesAndTheOptimalPathStayInTheirBox) {
     for (std::size_t i = 1; i < g.optimalPath.size(); ++i)
         EXPECT_GT(g.optimalPath[i].first * g.optimalPath[i].second, g.optimalPath[i - 1].first * g.optimalPath[i - 1].second);
     EXPECT_TRUE(an::surfaceGuides(p, sixN, budgets, nHi, nLo, dLo, dHi).optimalPath.empty());  // an empty box
+}
+
+namespace {
+std::vector<an::OptimalSeriesInput> paperInputs(double context) {
+    std::vector<an::OptimalSeriesInput> inputs;
+    for (Family f : {Family::Transformer, Family::Xlstm}) {
+        const an::OptimalMethod m = paperMethod(f, context, true);
+        an::OptimalSeriesInput in;
+        in.name = scalex::accounting::familyLabel(f);
+        in.family = f;
+        in.surface = m.surface;
+        in.computePerToken = m.computePerToken;
+        in.referencePerToken = paperMethod(f, 2048, false).computePerToken;
+        in.laws = m.laws;
+        inputs.push_back(in);
+    }
+    return inputs;
+}
+}  // namespace
+
+// The calculator's whole answer in one call: every number it shows is the one the single
+// analyses give, and its tables carry them.
+TEST(OptimalAnalysis, OneQueryAnswersWhatTheCalculatorShows) {
+    an::OptimalQuery query;
+    query.given = an::OptimalGiven::Budget;
+    query.value = 1e22;
+    query.context = 8192;
+    query.useLaws = true;
+    query.overtrainFraction = 0.5;
+    query.inferenceTokens = 1e13;
+    const auto inputs = paperInputs(8192);
+    const an::OptimalAnswer answer = an::answerOptimalQuery(inputs, query);
+    ASSERT_TRUE(answer.problem.empty()) << answer.problem;
+    ASSERT_EQ(answer.series.size(), 2u);
+    EXPECT_EQ(answer.query.budgets.size(), 29u);
+    for (const auto& a : answer.series) {
+        SCOPED_TRACE(a.name);
+        const an::OptimalMethod laws = paperMethod(*a.family, 8192, true), surface = paperMethod(*a.family, 8192, false);
+        const auto o = an::solveOptimal(laws, an::OptimalGiven::Budget, 1e22);
+        EXPECT_DOUBLE_EQ(a.optimum.params, o->params);
+        // At 1e22 the IsoFLOP laws give 10.3B (Transformer) and 13.0B (xLSTM).
+        EXPECT_NEAR(a.optimum.params / 1e9, *a.family == Family::Xlstm ? 13.0 : 10.3, 0.1);
+        ASSERT_TRUE(a.comparison);
+        EXPECT_DOUBLE_EQ(a.comparison->surface.params, surface.atBudget(1e22).params);
+        EXPECT_DOUBLE_EQ(a.surfaceAtBudget.params, a.comparison->surface.params);
+        ASSERT_TRUE(a.overtrained);
+        EXPECT_NEAR(a.overtrained->params, 0.5 * a.optimum.params, 1e-6 * a.optimum.params);
+        ASSERT_TRUE(a.lifetime);
+        EXPECT_LT(a.lifetime->params, a.optimum.params);
+        ASSERT_EQ(a.sizes.size(), query.sizes.size());
+        for (std::size_t i = 0; i < query.sizes.size(); ++i)
+            EXPECT_DOUBLE_EQ(a.sizes[i]->budget, an::solveOptimal(laws, an::OptimalGiven::ModelSize, query.sizes[i])->budget);
+        ASSERT_EQ(a.path.size(), 29u);
+        ASSERT_EQ(a.otherPath.size(), 29u);
+        EXPECT_DOUBLE_EQ(a.otherPath[8].params, surface.atBudget(answer.query.budgets[8]).params);  // 1e20
+        EXPECT_NEAR(a.optimumComputeRatio, an::computeOver6ND(laws.computePerToken, a.optimum.params), 1e-12);
+    }
+    // The tables hold the same numbers.
+    const auto sizes = an::optimalSizesTable(answer, "");
+    ASSERT_EQ(sizes.rows.size(), query.sizes.size());
+    ASSERT_EQ(sizes.columns.size(), 7u);
+    EXPECT_EQ(sizes.columns[4].key, "xlstm_flops");
+    EXPECT_DOUBLE_EQ(std::get<double>(sizes.rows[4][4]), answer.series[1].sizes[4]->budget);
+    const auto asked = an::optimalQueryTable(answer, "a training budget", "");
+    EXPECT_EQ(asked.rows.size(), 6u) << "the optima, the models at 50 % of N* and the lifetime optima";
+    EXPECT_NE(std::get<std::string>(asked.rows[2][0]).find("at 50 % of N*"), std::string::npos);
+    EXPECT_EQ(an::optimalMethodsTable(answer, "").rows.size(), 2u);
+}
+
+TEST(OptimalAnalysis, OneQuerySaysWhyItHasNoNumbers) {
+    an::OptimalQuery query;
+    query.context = 32768;
+    query.useLaws = true;
+    const auto none = an::answerOptimalQuery(paperInputs(32768), query);
+    EXPECT_TRUE(none.series.empty());
+    EXPECT_NE(none.problem.find("none at T = 32768"), std::string::npos) << none.problem;
+    EXPECT_NE(an::optimalSizesTable(none, none.problem).caption.find("No values: The paper has IsoFLOP power laws"), std::string::npos);
+    // The loss surface answers at any context; the other method's curve is then left out.
+    query.useLaws = false;
+    const auto surface = an::answerOptimalQuery(paperInputs(32768), query);
+    ASSERT_EQ(surface.series.size(), 2u);
+    EXPECT_FALSE(surface.series[0].comparison);
+    EXPECT_TRUE(surface.series[0].otherPath.empty());
+    // A loss below a surface's irreducible loss.
+    query.given = an::OptimalGiven::TargetLoss;
+    query.value = 1.0;
+    const auto floor = an::answerOptimalQuery(paperInputs(8192), query);
+    EXPECT_TRUE(floor.series.empty());
+    EXPECT_NE(floor.problem.find("Transformer cannot reach a loss of 1: its irreducible loss E is"), std::string::npos) << floor.problem;
+    // Cancelled: nothing, and no problem either.
+    std::atomic<bool> cancel{true};
+    scalex::fit::FitControl control;
+    control.cancel = &cancel;
+    query.given = an::OptimalGiven::Budget;
+    query.value = 1e22;
+    const auto cancelled = an::answerOptimalQuery(paperInputs(8192), query, control);
+    EXPECT_TRUE(cancelled.series.empty());
+    EXPECT_TRUE(cancelled.problem.empty());
 }

@@ -384,6 +384,7 @@ TEST_F(Gui, OverTrainingSliderShowsItsValueAndAddsTheSmallerModels) {
     EXPECT_FALSE(optimal->overtrained(false));
     slider->setValue(50);
     EXPECT_EQ(value->text(), "50 %");
+    optimal->computeNow();
     ASSERT_EQ(optimal->resultTable()->rowCount(), 4);
     for (bool xlstm : {false, true}) {
         const auto& t = optimal->overtrained(xlstm);
@@ -420,6 +421,7 @@ TEST_F(Gui, CalculatorShowsBothMethodsAndTheLifetimeOptimum) {
     ASSERT_NE(inference, nullptr);
     inference->setText("1e13");
     emit inference->editingFinished();
+    optimal->computeNow();
     ASSERT_EQ(optimal->resultTable()->rowCount(), 4);
     for (bool xlstm : {false, true}) {
         const auto& l = optimal->lifetime(xlstm);
@@ -442,6 +444,7 @@ TEST_F(Gui, CalculatorShowsBothMethodsAndTheLifetimeOptimum) {
     EXPECT_EQ(optimal->sizeTable()->rowCount(), 0);
     inference->setText("0");
     emit inference->editingFinished();
+    optimal->computeNow();
     EXPECT_TRUE(optimal->problem().isEmpty());
     EXPECT_FALSE(optimal->lifetime(false));
     // Where the paper has no laws, only the surface answers, and the note says so.
