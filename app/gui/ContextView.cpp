@@ -8,10 +8,12 @@
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
+#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 
 #include "app/figures/LogTicks.h"
 #include "app/gui/FigureNames.h"
+#include "app/gui/JobPool.h"
 #include "app/gui/PlotView.h"
 #include "app/gui/Session.h"
 #include "app/figures/Theme.h"
@@ -108,48 +110,101 @@ ContextView::ContextView(Session* session, QWidget* parent) : ViewPanel(parent),
 
     connect(slider_, &QSlider::valueChanged, this, &ContextView::recompute);
     connect(budget_, &QComboBox::currentIndexChanged, this, &ContextView::recompute);
+    watcher_ = new QFutureWatcher<analysis::ContextAnswer>(this);
+    connect(watcher_, &QFutureWatcherBase::finished, this, &ContextView::takeAnswer);
     // The profiles are refitted when the view is next shown (a recompute alone waits too).
     auto refit = [this] {
-        if (deferWhileHidden([this] { refitProfiles(); recompute(); }, 1)) return;
-        refitProfiles();
-        recompute();
+        profilesStale_ = true;
+        if (!deferWhileHidden([this] { recompute(); }, 1)) recompute();
     };
     connect(session_, &Session::settingsChanged, this, refit);
     connect(session_, &Session::runsChanged, this, refit);
     connect(session_, &Session::surfaceChanged, this, [this] {
         if (!deferWhileHidden([this] { recompute(); })) recompute();
     });
-    refitProfiles();
     recompute();
 }
 
-void ContextView::refitProfiles() {
-    for (Family f : {Family::Transformer, Family::Xlstm}) {
-        const int k = f == Family::Xlstm;
-        profiles_[k].clear();
-        analysis::RunFilter filter = session_->filter(f);
-        filter.experimentSet = data::ExperimentSet::IsoFlop;
-        // The context the IsoFLOP view fits at.
-        filter.context = analysis::preferredContext(session_->runs(), filter);
-        if (!filter.context) continue;
-        // The analysis the IsoFLOP view and `fit isoflop` run (outliers left out unless kept).
-        const analysis::SeriesGroup group{std::string(accounting::familyName(f)), *filter.context, filter};
-        profiles_[k] = analysis::recountableProfiles(session_->runs(), session_->settings(), group);
-    }
+ContextView::~ContextView() {
+    if (cancel_) cancel_->store(true);
+    watcher_->waitForFinished();
 }
 
 QChart* ContextView::primaryChart() const { return lawChart_; }
 std::vector<QChart*> ContextView::charts() const { return {lawChart_, trendChart_}; }
 double ContextView::context() const { return contextAt(slider_->value()); }
-void ContextView::setContext(double t) { slider_->setValue(positionOf(t)); }
+void ContextView::setContext(double t) {
+    slider_->setValue(positionOf(t));
+    computeNow();
+}
 double ContextView::budget() const { return budget_->currentData().toDouble(); }
-double ContextView::optimalParams(bool xlstm) const { return optimal_[xlstm ? 1 : 0]; }
+double ContextView::optimalParams(bool xlstm) const {
+    const auto* a = answer_.find(xlstm ? Family::Xlstm : Family::Transformer);
+    return a ? a->sweep.here.params : 0;
+}
+std::optional<fit::PowerLaw> ContextView::recostedLaw(bool xlstm) const {
+    const auto* a = answer_.find(xlstm ? Family::Xlstm : Family::Transformer);
+    return a ? a->recount.law : std::nullopt;
+}
 
 void ContextView::recompute() {
-    const Theme& theme = Theme::current();
     const double T = context();
-    const double H0 = budget();
     contextLabel_->setText(tr("T = %1").arg(QLocale().toString(static_cast<qlonglong>(T))));
+    ++generation_;
+    if (cancel_) cancel_->store(true);  // a newer query replaces the running one
+    // What the job reads is copied here, on the UI thread: the session may change meanwhile.
+    std::vector<analysis::ContextSeriesInput> inputs;
+    for (Family f : {Family::Transformer, Family::Xlstm}) {
+        analysis::ContextSeriesInput in;
+        in.name = accounting::familyLabel(f);
+        in.family = f;
+        in.surface = session_->surface(f);
+        in.isoFlopRuns = session_->filter(f);
+        if (!profilesStale_)
+            for (const auto& [name, profiles] : profiles_)
+                if (name == in.name) in.profiles = profiles;
+        inputs.push_back(std::move(in));
+    }
+    analysis::ContextQuery query;
+    query.context = T;
+    query.budget = budget();
+    for (int pos = 0; pos <= kOctaves * kStepsPerOctave; ++pos) query.contexts.push_back(contextAt(pos));
+    query.configs = session_->paper().modelConfigs;
+    query.convention = session_->convention();
+    // The runs only when the profiles are fitted anew.
+    auto table = profilesStale_ ? std::make_shared<const data::RunTable>(session_->runs()) : std::make_shared<const data::RunTable>();
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    running_ = generation_;
+    watcher_->setFuture(QtConcurrent::run(jobPool(), [table, settings = session_->settings(), inputs = std::move(inputs),
+                                                      query = std::move(query), cancel = cancel_] {
+        fit::FitControl control;
+        control.cancel = cancel.get();
+        return analysis::answerContextQuery(*table, settings, inputs, query, control);
+    }));
+}
+
+void ContextView::takeAnswer() {
+    if (running_ != generation_ || !watcher_->isFinished()) return;
+    running_ = -1;
+    answer_ = watcher_->result();
+    profiles_.clear();
+    for (const auto& a : answer_.series) profiles_.push_back({a.name, a.profiles});
+    profilesStale_ = false;
+    redraw();
+}
+
+void ContextView::computeNow() {
+    if (running_ != generation_) return;
+    watcher_->waitForFinished();
+    takeAnswer();
+}
+
+void ContextView::redraw() {
+    const Theme& theme = Theme::current();
+    const double T = answer_.query.context;
+    const double H0 = answer_.query.budget;
+    const auto& budgets = answer_.query.budgets;
+    const auto& contexts = answer_.query.contexts;
 
     lawChart_->clearSeries();
     trendChart_->clearSeries();
@@ -159,46 +214,31 @@ void ContextView::recompute() {
     trendChart_->setTitle(tr("N* at H = %1").arg(formatTickValue(H0)));
 
     // The study's own profiles, their compute recounted at T: same runs, same N*, new H.
-    const accounting::FlopConvention conv = session_->convention();
     bool recounted = false, recountedLaw = false;
-    for (Family f : {Family::Transformer, Family::Xlstm}) {
-        const int k = f == Family::Xlstm;
-        recostedLaw_[k].reset();
-        if (profiles_[k].size() < 2) continue;
-        const analysis::RecountedLaw recount = analysis::recountAtContext(profiles_[k], T, conv);
-        const auto& budgets = recount.budgets;
-        const auto& optima = recount.optima;
-        recostedLaw_[k] = recount.law;
+    for (const auto& a : answer_.series) {
+        if (a.recount.budgets.empty()) continue;
+        const QColor color = theme.family(a.family).darker(150);
         std::vector<QPointF> pts;
-        for (std::size_t i = 0; i < budgets.size(); ++i) pts.push_back({budgets[i], optima[i]});
-        const QString name = QString::fromUtf8(accounting::familyLabel(f).data());
-        // The legend names what a style means once, in grey; the colours are the families' (below).
-        PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(tr("%1 runs recounted at T").arg(name), theme.family(f).darker(150), pts, 8, true));
+        for (std::size_t i = 0; i < a.recount.budgets.size(); ++i) pts.push_back({a.recount.budgets[i], a.recount.optima[i]});
+        const QString name = QString::fromStdString(a.name);
+        // The legend names what a style means once, in grey; the colours are the series' (below).
+        PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(tr("%1 runs recounted at T").arg(name), color, pts, 8, true));
         recounted = true;
-        if (recostedLaw_[k]) {
+        if (const auto& law = a.recount.law) {
             std::vector<QPointF> line;
-            for (int i = 0; i <= 28; ++i) {
-                const double H = 1e18 * std::pow(10.0, i * 0.25);
-                line.push_back({H, (*recostedLaw_[k])(H)});
-            }
-            auto* s = lawChart_->addLine(QString(), theme.family(f).darker(150), line, 1.2, Qt::DashDotLine);
-            PlotChart::hideFromLegend(lawChart_, s);
+            for (const double H : budgets) line.push_back({H, (*law)(H)});
+            PlotChart::hideFromLegend(lawChart_, lawChart_->addLine(QString(), color, line, 1.2, Qt::DashDotLine));
             recountedLaw = true;
         }
     }
 
     bool at8k = false, studyFit = false, studyPointsShown = false;
     double trendLo = 1e300, trendHi = 0;
-    std::vector<double> budgets, contexts;
-    for (int i = 0; i <= 28; ++i) budgets.push_back(1e18 * std::pow(10.0, i * 0.25));
-    for (int pos = 0; pos <= kOctaves * kStepsPerOctave; ++pos) contexts.push_back(contextAt(pos));
-    for (Family f : {Family::Transformer, Family::Xlstm}) {
-        const int k = f == Family::Xlstm ? 1 : 0;
-        const QColor color = theme.family(f);
-        const QString name = QString::fromUtf8(accounting::familyLabel(f).data());
+    for (const auto& a : answer_.series) {
+        const QColor color = theme.family(a.family);
+        const QString name = QString::fromStdString(a.name);
         // N*(H) at this context and at the study's main context, and N* at H0 over every context of the slider.
-        const analysis::ContextSweep sweep = analysis::contextSweep(
-            session_->surface(f), [this, f](double t) { return session_->computePerToken(f, t); }, T, H0, budgets, contexts);
+        const analysis::ContextSweep& sweep = a.sweep;
         for (const auto* optima : {&sweep.atContext, &sweep.atReference}) {
             if (optima->empty()) continue;
             std::vector<QPointF> line;
@@ -211,7 +251,7 @@ void ContextView::recompute() {
         }
         // The study's own per-context IsoFLOP power laws (Tab. estimated_optimal_*_context_*).
         for (const auto& law : session_->paper().isoflopPowerLaws) {
-            if (law.family != f || static_cast<double>(law.context) != T ||
+            if (law.family != a.family || static_cast<double>(law.context) != T ||
                 law.sourceTable.find("context") == std::string::npos)
                 continue;
             std::vector<QPointF> line;
@@ -220,22 +260,16 @@ void ContextView::recompute() {
             studyFit = true;
         }
         std::vector<QPointF> trend;
-        trend_[k] = sweep.trend;
-        trendContexts_ = contexts;
-        for (std::size_t i = 0; i < contexts.size(); ++i) {
+        for (std::size_t i = 0; i < contexts.size() && i < sweep.trend.size(); ++i) {
             const double n = sweep.trend[i].params;
             trend.push_back({contexts[i], n});
             trendLo = std::min(trendLo, n), trendHi = std::max(trendHi, n);
         }
         trendChart_->addLine(name, color, trend, 2.5);
-        const fit::OptimalPoint& here = sweep.here;
-        optimal_[k] = here.params;
-        optimalTokens_[k] = here.tokens;
-        auto* dot = trendChart_->addScatter(QString(), color, {{T, here.params}}, 11);
-        PlotChart::hideFromLegend(trendChart_, dot);
+        PlotChart::hideFromLegend(trendChart_, trendChart_->addScatter(QString(), color, {{T, sweep.here.params}}, 11));
         std::vector<QPointF> studyPoints;
         for (const auto& law : session_->paper().isoflopPowerLaws)
-            if (law.family == f && law.sourceTable.find("context") != std::string::npos)
+            if (law.family == a.family && law.sourceTable.find("context") != std::string::npos)
                 studyPoints.push_back({static_cast<double>(law.context), law.coefN * std::pow(H0, law.exponentN)});
         for (const QPointF& p : studyPoints) trendLo = std::min(trendLo, p.y()), trendHi = std::max(trendHi, p.y());
         if (!studyPoints.empty()) {
@@ -255,44 +289,26 @@ void ContextView::recompute() {
     if (studyPointsShown)
         trendChart_->addScatter(tr("N* of the paper's IsoFLOP laws"), grey, {}, 9, true)->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     // The slider's position as a vertical line.
-    const double lo = trendLo / 1.25, hi = trendHi * 1.25;
-    auto* marker = trendChart_->addLine(QString(), theme.muted, {{T, lo}, {T, hi}}, 1.0, Qt::DashLine);
-    PlotChart::hideFromLegend(trendChart_, marker);
-    trendChart_->setAxes({tr("Context length T"), true, 400, 160000}, {tr("N* (params)"), true, lo, hi, true});
+    if (trendHi > 0) {
+        const double lo = trendLo / 1.25, hi = trendHi * 1.25;
+        PlotChart::hideFromLegend(trendChart_, trendChart_->addLine(QString(), theme.muted, {{T, lo}, {T, hi}}, 1.0, Qt::DashLine));
+        trendChart_->setAxes({tr("Context length T"), true, 400, 160000}, {tr("N* (params)"), true, lo, hi, true});
+    }
 
-    numbers_->setText(tr("At T = %1 and H = %2:&nbsp;&nbsp; <b style='color:%3'>Transformer</b> N* = %4, D* = %5 (%6 tokens/param)"
-                         "&nbsp;&nbsp;·&nbsp;&nbsp;<b style='color:%7'>xLSTM</b> N* = %8, D* = %9 (%10 tokens/param)")
-                          .arg(T)
-                          .arg(formatTickValue(H0), theme.family(Family::Transformer).name(), formatCount(optimal_[0]),
-                               formatCount(optimalTokens_[0]))
-                          .arg(optimalTokens_[0] / optimal_[0], 0, 'f', 1)
-                          .arg(theme.family(Family::Xlstm).name(), formatCount(optimal_[1]), formatCount(optimalTokens_[1]))
-                          .arg(optimalTokens_[1] / optimal_[1], 0, 'f', 1));
+    QStringList numbers;
+    for (const auto& a : answer_.series) {
+        const auto& here = a.sweep.here;
+        numbers << tr("<b style='color:%1'>%2</b> N* = %3, D* = %4 (%5 tokens/param)")
+                       .arg(theme.family(a.family).name(), QString::fromStdString(a.name), formatCount(here.params), formatCount(here.tokens))
+                       .arg(here.tokens / here.params, 0, 'f', 1);
+    }
+    numbers_->setText(tr("At T = %1 and H = %2:&nbsp;&nbsp; %3").arg(T).arg(formatTickValue(H0), numbers.join(QStringLiteral("&nbsp;&nbsp;·&nbsp;&nbsp;"))));
     emit explainChanged();
 }
 
 std::vector<ViewTable> ContextView::tables() {
-    data::ExportTable t;
-    t.caption = "Compute-optimal model size $N^*$ and tokens $D^*$ at a training budget of " + data::formatScientific(budget()) +
-                " FLOPs over the context length $T$, from the loss surface with the FLOP count at each $T$.";
-    t.label = "tab:context_optima";
-    t.columns = {{"context", "$T$", data::CellStyle::Integer}};
-    for (Family f : {Family::Transformer, Family::Xlstm}) {
-        const std::string key = f == Family::Xlstm ? "xlstm" : "transformer";
-        const std::string label(accounting::familyLabel(f));
-        t.columns.push_back({key + "_n_opt", label + " $N^*$", data::CellStyle::Count});
-        t.columns.push_back({key + "_d_opt", "$D^*$", data::CellStyle::Count});
-        t.columns.push_back({key + "_tokens_per_param", "$D^*/N^*$", data::CellStyle::Fixed1});
-    }
-    for (std::size_t i = 0; i < trendContexts_.size(); ++i) {
-        std::vector<data::ExportCell> row{trendContexts_[i]};
-        for (const auto& trend : trend_) {
-            const fit::OptimalPoint& o = trend[i];
-            row.insert(row.end(), {o.params, o.tokens, o.tokens / o.params});
-        }
-        t.rows.push_back(std::move(row));
-    }
-    return {{QStringLiteral("optima"), tr("N*, D* over context length"), std::move(t)}};
+    computeNow();
+    return {{QStringLiteral("optima"), tr("N*, D* over context length"), analysis::contextOptimaTable(answer_)}};
 }
 
 QString ContextView::explainHtml() const {
@@ -312,7 +328,7 @@ QString ContextView::explainHtml() const {
               "(right): the paper's own IsoFLOP laws at 2048, 8192 and 16384 tokens; hollow circles (left): "
               "the study's IsoFLOP runs with their compute recounted at T.</p>")
         .arg(T)
-        .arg(formatTickValue(budget()), formatCount(optimal_[0]), formatCount(optimal_[1]), QString::fromStdString(session_->settings().convention),
+        .arg(formatTickValue(budget()), formatCount(optimalParams(false)), formatCount(optimalParams(true)), QString::fromStdString(session_->settings().convention),
              fittedT ? tr("fitted in this session") : tr("the paper's"), fittedX ? tr("fitted in this session") : tr("the paper's"));
 }
 

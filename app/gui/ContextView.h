@@ -4,12 +4,16 @@
 // FLOPs per token of both families under the session's convention and re-solves N*(H), D*(H) on
 // the loss surface; the study's own per-context IsoFLOP fits are drawn where the paper has them
 // (T = 2048, 8192, 16384).
+#include <QFutureWatcher>
+#include <atomic>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "app/gui/ViewPanel.h"
 #include "core/analysis/ComputeOptimal.h"
+#include "core/analysis/ContextAnalysis.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/fit/ComputeOptimal.h"
 #include "core/accounting/ModelConfig.h"
@@ -40,7 +44,7 @@ public:
     double context() const;
     void setContext(double tokens);  // snaps to the slider's grid
     double budget() const;
-    // N* of a family at the current context and budget (what the view shows).
+    // N* of a family at the current context and budget (what the view shows; 0 before its job ends).
     double optimalParams(bool xlstm) const;
 
     static double contextAt(int sliderPosition);
@@ -48,16 +52,28 @@ public:
 
     // N*(H) refitted from the study's own IsoFLOP runs with their FLOPs recounted at the slider's
     // context (empty when the runs have no IsoFLOP profiles with architectures).
-    std::optional<fit::PowerLaw> recostedLaw(bool xlstm) const { return recostedLaw_[xlstm ? 1 : 0]; }
-    // Recomputes everything the slider drives (public for the benchmark).
+    std::optional<fit::PowerLaw> recostedLaw(bool xlstm) const;
+    // The whole answer shown (analysis::answerContextQuery).
+    const analysis::ContextAnswer& answer() const { return answer_; }
+    // Starts the job of everything the slider drives (analysis::answerContextQuery); the IsoFLOP
+    // profiles are refitted only after the runs or settings changed.
     void recompute();
+    // Waits for the job and shows its answer.
+    void computeNow() override;
+    ~ContextView() override;
 
 private:
-    void refitProfiles();
+    void takeAnswer();
+    void redraw();
 
-    // IsoFLOP profiles of the session's runs at their own context (analysis::recountableProfiles).
-    std::vector<analysis::RecountableProfile> profiles_[2];
-    std::optional<fit::PowerLaw> recostedLaw_[2];
+    analysis::ContextAnswer answer_;
+    // The IsoFLOP profiles of the last answer, by series name, reused until the runs or settings change.
+    std::vector<std::pair<std::string, std::vector<analysis::RecountableProfile>>> profiles_;
+    bool profilesStale_ = true;
+    QFutureWatcher<analysis::ContextAnswer>* watcher_;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    int generation_ = 0;
+    int running_ = -1;
 
     Session* session_;
     QSlider* slider_;
@@ -68,10 +84,6 @@ private:
     PlotChart* trendChart_;
     PlotView* lawView_;
     PlotView* trendView_;
-    std::vector<double> trendContexts_;
-    std::vector<fit::OptimalPoint> trend_[2];  // at trendContexts_
-    double optimal_[2] = {0, 0};
-    double optimalTokens_[2] = {0, 0};
 };
 
 }  // namespace scalex::gui

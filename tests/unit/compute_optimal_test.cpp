@@ -90,6 +90,8 @@ TEST(ComputeOptimal, SmoothComputePerTokenFollowsTheSamples) {
 
 #include "core/analysis/ComputeOptimal.h"
 #include "core/analysis/ExportTables.h"
+#include "core/analysis/ContextAnalysis.h"
+#include "core/data/RunTableIo.h"
 #include <atomic>
 #include "core/accounting/ParamCount.h"
 #include "core/data/PaperTables.h"
@@ -406,4 +408,74 @@ TEST(OptimalAnalysis, OneQuerySaysWhyItHasNoNumbers) {
     const auto cancelled = an::answerOptimalQuery(paperInputs(8192), query, control);
     EXPECT_TRUE(cancelled.series.empty());
     EXPECT_TRUE(cancelled.problem.empty());
+}
+
+// The context-length view's analysis on the study's own IsoFLOP runs: recounted at a longer
+// context, every Transformer profile needs more compute for the same N*, the law through them
+// moves, and the xLSTM's barely; profiles handed back give the same answer without a refit.
+TEST(ContextAnalysis, RecountsTheStudysProfilesAndMovesOnlyTheTransformer) {
+    SCALEX_REQUIRE_SHARED();
+    auto loaded = scalex::data::loadRunTable(scalex::test::sharedPath("data/xlstm/runs_isoflop_llama_ctx8192.csv").toStdString());
+    ASSERT_TRUE(loaded) << loaded.error().toString();
+    auto mlstm = scalex::data::loadRunTable(scalex::test::sharedPath("data/xlstm/runs_isoflop_mlstm_ctx16384.csv").toStdString());
+    ASSERT_TRUE(mlstm) << mlstm.error().toString();
+    scalex::data::RunTable table = *loaded;
+    table.runs.insert(table.runs.end(), mlstm->runs.begin(), mlstm->runs.end());
+    const auto& paper = paperTables();
+    std::vector<an::ContextSeriesInput> inputs;
+    for (Family f : {Family::Transformer, Family::Xlstm}) {
+        an::ContextSeriesInput in;
+        in.name = scalex::accounting::familyLabel(f);
+        in.family = f;
+        in.surface = paperMethod(f, 8192, false).surface;
+        in.isoFlopRuns.family = f;
+        inputs.push_back(in);
+    }
+    an::ContextQuery query;
+    query.configs = paper.modelConfigs;
+    query.convention = scalex::accounting::studyConvention();
+    query.budget = 1e22;
+    query.contexts = {2048, 8192, 32768};
+    const an::AnalysisSettings settings;
+    query.context = 8192;
+    const an::ContextAnswer at8k = an::answerContextQuery(table, settings, inputs, query);
+    query.context = 32768;
+    const an::ContextAnswer at32k = an::answerContextQuery(table, settings, inputs, query);
+    ASSERT_EQ(at8k.series.size(), 2u);
+    ASSERT_EQ(at32k.series.size(), 2u);
+    for (std::size_t k = 0; k < 2; ++k) {
+        const auto& a = at8k.series[k];
+        const auto& b = at32k.series[k];
+        SCOPED_TRACE(a.name);
+        ASSERT_GE(a.profiles.size(), 3u);
+        ASSERT_EQ(a.recount.budgets.size(), a.profiles.size());
+        ASSERT_TRUE(a.recount.law);
+        ASSERT_TRUE(b.recount.law);
+        // The same runs, the same N*, recounted: more compute per Transformer profile at 32k, about
+        // the same for the xLSTM's.
+        EXPECT_EQ(a.recount.optima, b.recount.optima);
+        for (std::size_t i = 0; i < a.recount.budgets.size(); ++i)
+            if (a.family == Family::Transformer) EXPECT_GT(b.recount.budgets[i], 1.1 * a.recount.budgets[i]);
+            else EXPECT_NEAR(b.recount.budgets[i] / a.recount.budgets[i], 1.0, 0.03);
+        // The sweep: N* at 1e22 over the contexts, its point at T the trend's.
+        ASSERT_EQ(a.sweep.trend.size(), 3u);
+        EXPECT_DOUBLE_EQ(a.sweep.here.params, a.sweep.trend[1].params);
+        EXPECT_DOUBLE_EQ(b.sweep.here.params, b.sweep.trend[2].params);
+    }
+    const double transformerShift = at32k.series[0].sweep.here.params / at8k.series[0].sweep.here.params;
+    const double xlstmShift = at32k.series[1].sweep.here.params / at8k.series[1].sweep.here.params;
+    EXPECT_LT(transformerShift, 0.9) << "attention FLOPs grow with T: a smaller Transformer";
+    EXPECT_NEAR(xlstmShift, 1.0, 0.03) << "the mLSTM's do not";
+    // Profiles handed back: the same answer from no runs at all.
+    for (std::size_t k = 0; k < 2; ++k) inputs[k].profiles = at32k.series[k].profiles;
+    const an::ContextAnswer again = an::answerContextQuery(scalex::data::RunTable{}, settings, inputs, query);
+    for (std::size_t k = 0; k < 2; ++k) {
+        EXPECT_EQ(again.series[k].recount.budgets, at32k.series[k].recount.budgets);
+        EXPECT_DOUBLE_EQ(again.series[k].recount.law->exponent, at32k.series[k].recount.law->exponent);
+    }
+    // The export table: a row per context of the trend.
+    const auto t = an::contextOptimaTable(at32k);
+    ASSERT_EQ(t.rows.size(), 3u);
+    EXPECT_EQ(t.columns[1].key, "transformer_n_opt");
+    EXPECT_DOUBLE_EQ(std::get<double>(t.rows[2][1]), at32k.series[0].sweep.here.params);
 }
