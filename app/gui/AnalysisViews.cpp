@@ -404,7 +404,7 @@ void OverTrainingView::recompute() {
     latest_->store(generation);
     computing_ = true;
     note_->setText(tr("Fitting the power laws…"));
-    auto table = std::make_shared<const data::RunTable>(session_->runs());
+    auto table = session_->runsSnapshot();
     watcher_->setFuture(QtConcurrent::run(jobPool(), [table, settings = session_->settings(), generation, latest = latest_] {
         if (latest->load() != generation) return Outcome{};  // superseded before it began
         // The analyses the verbs run (outliers off their line left out unless kept).

@@ -172,7 +172,7 @@ void ContextView::recompute() {
     query.configs = session_->paper().modelConfigs;
     query.convention = session_->convention();
     // The runs only when the profiles are fitted anew.
-    auto table = profilesStale_ ? std::make_shared<const data::RunTable>(session_->runs()) : std::make_shared<const data::RunTable>();
+    auto table = profilesStale_ ? session_->runsSnapshot() : std::make_shared<const data::RunTable>();
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     running_ = generation_;
     watcher_->setFuture(QtConcurrent::run(jobPool(), [table, settings = session_->settings(), inputs = std::move(inputs),

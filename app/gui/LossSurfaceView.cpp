@@ -280,7 +280,7 @@ void LossSurfaceView::startFit() {
     summary_->setText(tr("Fitting %1 runs from %2 starts…").arg(available).arg(settings.grid.size(settings.fitGamma)));
     std::atomic<bool>* cancel = cancel_.get();
     QPointer<QProgressBar> bar = progress_;
-    auto table = std::make_shared<const data::RunTable>(session_->runs());
+    auto table = session_->runsSnapshot();
     const auto common = session_->settings();
     const int generation = generation_;
     watcher_->setFuture(QtConcurrent::run(jobPool(), [table, common, group = *g, settings, cancel, bar, generation] {

@@ -18,6 +18,7 @@ void Session::setRuns(data::RunTable runs, const QString& label) {
 }
 
 void Session::setProject(data::Project project, const QString& path) {
+    snapshot_.reset();
     const std::string problem = study_.setProject(std::move(project));
     projectPath_ = path;
     sourceLabel_ = QString::fromStdString(study_.loaded().title);
@@ -36,12 +37,14 @@ void Session::setProject(data::Project project, const QString& path) {
 }
 
 std::optional<data::LoadError> Session::groupRunsBy(const std::vector<std::string>& columns) {
+    snapshot_.reset();
     if (auto e = study_.groupRunsBy(columns)) return e;
     emit runsChanged();
     return std::nullopt;
 }
 
 void Session::addRuns(data::RunTable runs, const QString& name) {
+    snapshot_.reset();
     study_.addRuns(std::move(runs), name.toStdString());
     emit runsChanged();
 }
@@ -62,10 +65,13 @@ void Session::setSettings(const AnalysisSettings& settings) {
 }
 
 void Session::setIncluded(int index, bool included) {
-    if (study_.setIncluded(index, included)) emit runsChanged();
+    if (!study_.setIncluded(index, included)) return;
+    snapshot_.reset();
+    emit runsChanged();
 }
 
 void Session::setIncludeToggles(const std::vector<std::optional<bool>>& toggles) {
+    snapshot_.reset();
     study_.setIncludeToggles(toggles);
     emit runsChanged();
 }
@@ -83,6 +89,11 @@ void Session::setSelection(const QSet<int>& selection) {
     if (selection == selection_) return;
     selection_ = selection;
     emit selectionChanged();
+}
+
+std::shared_ptr<const data::RunTable> Session::runsSnapshot() const {
+    if (!snapshot_) snapshot_ = std::make_shared<const data::RunTable>(study_.runs());
+    return snapshot_;
 }
 
 }  // namespace scalex::gui

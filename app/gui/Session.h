@@ -1,4 +1,5 @@
 #pragma once
+#include <memory>
 // The state the explorer window shows: the study (runs, settings, what the analyses read), the
 // selection shared by every view, and where the project lives. Views read it and listen to its
 // signals; they never own data.
@@ -31,6 +32,9 @@ public:
     // The study the window shows (what the analyses and figures read).
     const analysis::Study& study() const { return study_; }
     const data::RunTable& runs() const { return study_.runs(); }
+    // The same runs as an immutable copy for the views' jobs, made once after each change of the
+    // runs (or their toggles) and shared by every job that reads them.
+    std::shared_ptr<const data::RunTable> runsSnapshot() const;
     const AnalysisSettings& settings() const { return study_.settings(); }
     accounting::FlopConvention convention() const { return study_.convention(); }
     QString sourceLabel() const { return sourceLabel_; }
@@ -116,6 +120,7 @@ signals:
 
 private:
     analysis::Study study_;
+    mutable std::shared_ptr<const data::RunTable> snapshot_;  // of runs(); reset when they change
     QSet<int> selection_;
     QString sourceLabel_;
     QString settingsProblem_;

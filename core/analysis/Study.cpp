@@ -28,11 +28,15 @@ std::string Study::setProject(data::Project project) {
     return settings ? std::string() : settings.error().toString();
 }
 
-data::Project Study::project() const {
-    data::Project p = project_;
+void Study::copyToggles(std::vector<data::ProjectTable>& tables) const {
     // The merged runs differ from the project's only by the user's include toggles.
     for (std::size_t i = 0; i < runs_.runs.size() && i < origin_.size(); ++i)
-        p.tables[origin_[i].first].table.runs[origin_[i].second].userIncluded = runs_.runs[i].userIncluded;
+        tables[origin_[i].first].table.runs[origin_[i].second].userIncluded = runs_.runs[i].userIncluded;
+}
+
+data::Project Study::project() const {
+    data::Project p = project_;
+    copyToggles(p.tables);
     settings_.storeIn(p.settings);
     return p;
 }
@@ -58,10 +62,11 @@ void Study::mergeTables() {
 }
 
 std::optional<data::LoadError> Study::groupRunsBy(const std::vector<std::string>& columns) {
-    data::Project regrouped = project();
-    for (auto& t : regrouped.tables)
+    std::vector<data::ProjectTable> regrouped = project_.tables;  // nothing changes on an error
+    copyToggles(regrouped);
+    for (auto& t : regrouped)
         if (auto e = data::groupRunsBy(t.table, columns)) return e;
-    project_.tables = std::move(regrouped.tables);
+    project_.tables = std::move(regrouped);
     settings_.seriesBy = columns;
     mergeTables();
     return std::nullopt;
@@ -71,7 +76,7 @@ void Study::addRuns(data::RunTable runs, const std::string& name) {
     std::string base = tableNameFrom(name), unique = base;
     for (int i = 2; project_.table(unique); ++i) unique = base + "-" + std::to_string(i);
     // The toggles made so far stay with their runs.
-    project_.tables = project().tables;
+    copyToggles(project_.tables);
     project_.tables.push_back({unique, std::move(runs)});
     mergeTables();
 }

@@ -83,6 +83,8 @@ public:
     int indexOf(const data::Run* run) const { return static_cast<int>(run - runs_.runs.data()); }
 
 private:
+    // Writes the include toggles of the merged runs into `tables` (the project's, or a copy of them).
+    void copyToggles(std::vector<data::ProjectTable>& tables) const;
     void mergeTables();
     static std::size_t index(accounting::Family f) { return f == accounting::Family::Xlstm ? 1 : 0; }
 
