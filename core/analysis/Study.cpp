@@ -46,6 +46,7 @@ accounting::FlopConvention Study::convention() const {
 }
 
 void Study::mergeTables() {
+    digest_.reset();
     runs_ = data::RunTable{};
     runs_.source = project_.title;
     origin_.clear();
@@ -118,9 +119,13 @@ std::vector<std::string> Study::runKeys() const {
 }
 
 std::string Study::dataDigest() const {
-    std::vector<const data::RunTable*> tables;
-    for (const auto& t : project_.tables) tables.push_back(&t.table);
-    return data::runTablesDigest(tables);
+    // A hash of every run: computed once per change of the tables (each ends in mergeTables).
+    if (!digest_) {
+        std::vector<const data::RunTable*> tables;
+        for (const auto& t : project_.tables) tables.push_back(&t.table);
+        digest_ = data::runTablesDigest(tables);
+    }
+    return *digest_;
 }
 
 fit::LossSurfaceParams Study::surface(accounting::Family family) const {

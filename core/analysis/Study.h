@@ -86,6 +86,7 @@ private:
     // Writes the include toggles of the merged runs into `tables` (the project's, or a copy of them).
     void copyToggles(std::vector<data::ProjectTable>& tables) const;
     void mergeTables();
+    mutable std::optional<std::string> digest_;  // dataDigest(), until the tables change
     static std::size_t index(accounting::Family f) { return f == accounting::Family::Xlstm ? 1 : 0; }
 
     data::Project project_;
