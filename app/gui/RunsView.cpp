@@ -191,8 +191,42 @@ bool RunFilterModel::filterAcceptsRow(int row, const QModelIndex& parent) const 
     if (!set.isEmpty() && setName(r.experimentSet) != set) return false;
     if (!context.isEmpty() && (!data::known(r.context) || QString::number(r.context) != context)) return false;
     if (problemsOnly && r.problems.empty()) return false;
-    if (filterRegularExpression().pattern().isEmpty()) return true;  // no search text
-    return QSortFilterProxyModel::filterAcceptsRow(row, parent);
+    if (search.isEmpty()) return true;
+    const QAbstractItemModel* source = sourceModel();
+    if (rowText_.size() != runs.size()) {
+        rowText_.assign(runs.size(), QString());
+        for (int i = 0; i < static_cast<int>(runs.size()); ++i) rowText_[static_cast<std::size_t>(i)] = textOf(i);
+    }
+    return rowText_[static_cast<std::size_t>(row)].contains(search, Qt::CaseInsensitive);
+}
+
+QString RunFilterModel::textOf(int row) const {
+    // The cells as shown, and the run's name and id (its tooltip's).
+    const QAbstractItemModel* source = sourceModel();
+    const auto& runs = session_->runs().runs;
+    QString text;
+    if (row >= 0 && static_cast<std::size_t>(row) < runs.size()) {
+        const data::Run& r = runs[static_cast<std::size_t>(row)];
+        text += QString::fromStdString(r.name) + '\n' + QString::fromStdString(r.runId) + '\n';
+    }
+    for (int c = 0; c < source->columnCount(); ++c) text += source->data(source->index(row, c), Qt::DisplayRole).toString() + '\n';
+    return text;
+}
+
+void RunFilterModel::setSourceModel(QAbstractItemModel* model) {
+    QSortFilterProxyModel::setSourceModel(model);
+    rowText_.clear();
+    if (!model) return;
+    auto forget = [this] { rowText_.clear(); };
+    connect(model, &QAbstractItemModel::modelReset, this, forget);
+    // A toggled run: its row's text again.
+    connect(model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex& from, const QModelIndex& to) {
+        for (int r = std::max(0, from.row()); r <= to.row() && r < static_cast<int>(rowText_.size()); ++r)
+            rowText_[static_cast<std::size_t>(r)] = textOf(r);
+    });
+    connect(model, &QAbstractItemModel::rowsInserted, this, forget);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, forget);
+    connect(model, &QAbstractItemModel::layoutChanged, this, forget);
 }
 
 RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
@@ -266,7 +300,7 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
         proxy_->set = set_->currentData().toString();
         proxy_->context = context_->currentData().toString();
         proxy_->problemsOnly = problemsOnly_->isChecked();
-        proxy_->setFilterFixedString(search_->text());
+        proxy_->search = search_->text();
         proxy_->refresh();
         updateSummary();
     };

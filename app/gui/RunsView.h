@@ -41,13 +41,20 @@ public:
     QString family, set, context;  // empty: any
     bool problemsOnly = false;
     bool excludedOnly = false;
+    // Rows holding this text in any cell or in the run's name or id, in any case (empty: every row).
+    QString search;
     void refresh() { invalidateFilter(); }
+    void setSourceModel(QAbstractItemModel* model) override;
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
 
 private:
+    QString textOf(int row) const;
     const Session* session_;
+    // Every cell's text of each row, one line per cell: made on the first search after the rows
+    // change, so that typing a search scans strings instead of formatting 20,000 rows per key.
+    mutable std::vector<QString> rowText_;
 };
 
 class RunsView : public ViewPanel {

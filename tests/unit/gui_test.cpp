@@ -928,6 +928,45 @@ TEST_F(Gui, RunsViewGroupsByAnyColumnAndFiltersTheAnalyses) {
     snapshot("runs-scope");
 }
 
+// The search box keeps the rows holding its text in any cell or in the run's name, in any case; it
+// follows a change of the runs.
+TEST_F(Gui, RunsViewSearchFindsTextInAnyCell) {
+    ASSERT_TRUE(window->showView("runs"));
+    auto* runs = view<RunsView>();
+    ASSERT_NE(runs, nullptr);
+    auto* search = runs->findChild<QLineEdit*>("search");
+    ASSERT_NE(search, nullptr);
+    QAbstractItemModel* shown = runs->table()->model();
+    Session* session = window->session();
+    const int all = shown->rowCount();
+    ASSERT_EQ(all, static_cast<int>(session->runs().runs.size()));
+    // A run's name, typed in another case: its row, and the rows whose names contain it.
+    const std::string name = session->runs().runs[5].name;
+    ASSERT_FALSE(name.empty());
+    int expected = 0;
+    for (const auto& r : session->runs().runs) expected += QString::fromStdString(r.name).contains(QString::fromStdString(name), Qt::CaseInsensitive);
+    search->setText(QString::fromStdString(name).toUpper());
+    EXPECT_EQ(shown->rowCount(), expected);
+    EXPECT_GE(expected, 1);
+    // Text of a number column as shown.
+    search->setText("xLSTM");
+    const int xlstm = shown->rowCount();
+    EXPECT_GT(xlstm, 0);
+    EXPECT_LT(xlstm, all);
+    search->setText("no run has this text");
+    EXPECT_EQ(shown->rowCount(), 0);
+    search->clear();
+    EXPECT_EQ(shown->rowCount(), all);
+    // More runs: the search reads the new rows too.
+    scalex::data::RunTable more;
+    more.runs.push_back(session->runs().runs[0]);
+    more.runs.back().name = "a-run-added-later";
+    session->addRuns(more, "later");
+    search->setText("ADDED-LATER");
+    EXPECT_EQ(shown->rowCount(), 1);
+    search->clear();
+}
+
 // With every run of the study's file in, the IsoFLOP view leaves the three loss spikes out, draws
 // them apart, and its law is the one `scalex fit isoflop --all-runs` gives.
 TEST_F(Gui, IsoFlopViewDrawsTheOutliersItLeavesOut) {
