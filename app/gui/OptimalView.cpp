@@ -51,6 +51,28 @@ void setCell(QTableWidget* t, int row, int column, const QString& text, const QC
     if (color.isValid()) item->setForeground(color);
     t->setItem(row, column, item);
 }
+
+// One model in the query's table: N, D, D/N, its training compute and the loss it reaches; a dash
+// in each cell when there is none.
+void setModelRow(QTableWidget* t, int row, const QString& label, const QColor& color, double params, double tokens,
+                 double compute, double loss, bool none = false) {
+    setCell(t, row, 0, label, color);
+    if (none) {
+        for (int c = 1; c < 6; ++c) setCell(t, row, c, QStringLiteral("—"));
+        return;
+    }
+    setCell(t, row, 1, formatCount(params));
+    setCell(t, row, 2, formatCount(tokens));
+    setCell(t, row, 3, QString::number(tokens / params, 'f', 1));
+    setCell(t, row, 4, formatFlops(compute));
+    setCell(t, row, 5, QString::number(loss, 'f', 4));
+}
+
+// A table as tall as its rows (it sits among others in a scrolling column).
+void fitHeight(QTableWidget* t) {
+    t->setMaximumHeight(t->horizontalHeader()->height() + t->rowCount() * t->verticalHeader()->defaultSectionSize() +
+                        t->horizontalScrollBar()->sizeHint().height() + 6);
+}
 }  // namespace
 
 OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
@@ -342,6 +364,7 @@ void OptimalView::show(const QString& problem) {
         fillLifetime();
         fillSizes();
     }
+    fitHeight(result_);
     redrawChart();
     emit explainChanged();
 }
@@ -355,12 +378,7 @@ void OptimalView::fillResults() {
     for (int k = 0; k < n; ++k) {
         const auto& a = series[static_cast<std::size_t>(k)];
         const auto& o = a.optimum;
-        setCell(result_, k, 0, QString::fromStdString(a.name), colorOf(a));
-        setCell(result_, k, 1, formatCount(o.params));
-        setCell(result_, k, 2, formatCount(o.tokens));
-        setCell(result_, k, 3, QString::number(o.tokens / o.params, 'f', 1));
-        setCell(result_, k, 4, formatFlops(o.budget));
-        setCell(result_, k, 5, QString::number(o.loss, 'f', 4));
+        setModelRow(result_, k, QString::fromStdString(a.name), colorOf(a), o.params, o.tokens, o.budget, o.loss);
     }
     overtrainText_.clear();
     if (overtraining) {
@@ -385,18 +403,9 @@ void OptimalView::fillResults() {
             result_->setRowCount(2 * n);
             for (int k = 0; k < n; ++k) {
                 const auto& a = series[static_cast<std::size_t>(k)];
-                const int row = n + k;
-                setCell(result_, row, 0, tr("%1 at %2 %").arg(QString::fromStdString(a.name)).arg(overtrainPercent_), colorOf(a));
-                const auto& t = a.overtrained;
-                if (!t) {
-                    for (int c = 1; c < 6; ++c) setCell(result_, row, c, tr("—"));
-                    continue;
-                }
-                setCell(result_, row, 1, formatCount(t->params));
-                setCell(result_, row, 2, formatCount(t->tokens));
-                setCell(result_, row, 3, QString::number(t->tokens / t->params, 'f', 1));
-                setCell(result_, row, 4, formatFlops(t->compute));
-                setCell(result_, row, 5, QString::number(a.optimum.loss, 'f', 4));
+                const fit::OverTraining t = a.overtrained.value_or(fit::OverTraining{});
+                setModelRow(result_, n + k, tr("%1 at %2 %").arg(QString::fromStdString(a.name)).arg(overtrainPercent_), colorOf(a),
+                            t.params, t.tokens, t.compute, a.optimum.loss, !a.overtrained);
             }
         }
     } else {
@@ -584,8 +593,6 @@ void OptimalView::fillMethods() {
                           "same N* %2; every tenfold budget away from there multiplies their gap by %3.")
                            .arg(exponents.join(QStringLiteral("; ")), agree.join(tr(" and ")), growth.join(tr(" and ")));
     methodsNote_->setText(methodsText_);
-    result_->setMaximumHeight(result_->horizontalHeader()->height() + result_->rowCount() * result_->verticalHeader()->defaultSectionSize() +
-                              result_->horizontalScrollBar()->sizeHint().height() + 6);
 }
 
 void OptimalView::fillLifetime() {
@@ -605,17 +612,11 @@ void OptimalView::fillLifetime() {
         const auto& a = series[k];
         const int row = first + static_cast<int>(k);
         const QString name = QString::fromStdString(a.name);
-        setCell(result_, row, 0, tr("%1 serving %2").arg(name, formatCount(inferenceTokens)), colorOf(a));
         const auto& l = a.lifetime;
-        if (!l) {
-            for (int c = 1; c < 6; ++c) setCell(result_, row, c, tr("—"));
-            continue;
-        }
-        setCell(result_, row, 1, formatCount(l->params));
-        setCell(result_, row, 2, formatCount(l->tokens));
-        setCell(result_, row, 3, QString::number(l->tokens / l->params, 'f', 1));
-        setCell(result_, row, 4, formatFlops(l->trainingCompute));
-        setCell(result_, row, 5, QString::number(a.optimum.loss, 'f', 4));
+        const analysis::LifetimeOptimum shown = l.value_or(analysis::LifetimeOptimum{});
+        setModelRow(result_, row, tr("%1 serving %2").arg(name, formatCount(inferenceTokens)), colorOf(a), shown.params, shown.tokens,
+                    shown.trainingCompute, a.optimum.loss, !l);
+        if (!l) continue;
         lifetimeText_ += tr("<b>%1</b> serving %2 tokens: N = %3 (%4&nbsp;% of N*) on %5 tokens (%6 tokens/param) reaches the "
                             "same loss for %7 + %8 = %9 FLOPs of training and inference, %10&nbsp;% less than the "
                             "compute-optimal model's %11.<br>")
@@ -629,8 +630,6 @@ void OptimalView::fillLifetime() {
     }
     lifetimeText_ += tr("An inference token costs one forward pass at T, a third of the training compute per token (about 2N).");
     lifetimeNote_->setText(lifetimeText_);
-    result_->setMaximumHeight(result_->horizontalHeader()->height() + result_->rowCount() * result_->verticalHeader()->defaultSectionSize() +
-                              result_->horizontalScrollBar()->sizeHint().height() + 6);
 }
 
 std::vector<ViewTable> OptimalView::tables() {
