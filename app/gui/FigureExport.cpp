@@ -102,7 +102,7 @@ bool renderPaperFigures(const QString& project, const QString& outDir, const Fig
         return false;
     }
     for (const auto& [name, table] : analysis::paperAppendixTables(window.session()->runs())) {
-        for (const QString suffix : {QStringLiteral("tex"), QStringLiteral("csv")}) {
+        for (const QString& suffix : {QStringLiteral("tex"), QStringLiteral("csv")}) {
             const QString path = QDir(outDir).filePath(QString::fromStdString(name) + '.' + suffix);
             if (!figures::writeTable({{QString::fromStdString(name), QString(), table}}, QStringLiteral("paper"), QString(), path, error))
                 return false;
