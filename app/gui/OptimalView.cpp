@@ -254,25 +254,24 @@ const analysis::OptimalSeriesAnswer* OptimalView::of(bool xlstm) const {
     return answer_.find(xlstm ? Family::Xlstm : Family::Transformer);
 }
 
-const fit::OptimalPoint& OptimalView::optimum(bool xlstm) const {
-    static const fit::OptimalPoint none;
-    const auto* a = of(xlstm);
-    return a ? a->optimum : none;
+namespace {
+// A field of a series' answer, or its empty value when the answer has no such series.
+template <class T>
+const T& fieldOf(const analysis::OptimalSeriesAnswer* a, T analysis::OptimalSeriesAnswer::*field) {
+    static const T none{};
+    return a ? a->*field : none;
 }
+}  // namespace
+
+const fit::OptimalPoint& OptimalView::optimum(bool xlstm) const { return fieldOf(of(xlstm), &analysis::OptimalSeriesAnswer::optimum); }
 const std::optional<analysis::MethodComparison>& OptimalView::comparison(bool xlstm) const {
-    static const std::optional<analysis::MethodComparison> none;
-    const auto* a = of(xlstm);
-    return a ? a->comparison : none;
+    return fieldOf(of(xlstm), &analysis::OptimalSeriesAnswer::comparison);
 }
 const std::optional<analysis::LifetimeOptimum>& OptimalView::lifetime(bool xlstm) const {
-    static const std::optional<analysis::LifetimeOptimum> none;
-    const auto* a = of(xlstm);
-    return a ? a->lifetime : none;
+    return fieldOf(of(xlstm), &analysis::OptimalSeriesAnswer::lifetime);
 }
 const std::optional<fit::OverTraining>& OptimalView::overtrained(bool xlstm) const {
-    static const std::optional<fit::OverTraining> none;
-    const auto* a = of(xlstm);
-    return a ? a->overtrained : none;
+    return fieldOf(of(xlstm), &analysis::OptimalSeriesAnswer::overtrained);
 }
 
 QColor OptimalView::colorOf(const analysis::OptimalSeriesAnswer& a) const {
