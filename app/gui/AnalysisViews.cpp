@@ -660,12 +660,13 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
     connect(pick_, &QCheckBox::toggled, budget_, &QWidget::setEnabled);
     connect(pick_, &QCheckBox::toggled, this, &IsoFlopView::redraw);
     connect(budget_, &QSlider::valueChanged, this, &IsoFlopView::redraw);
-    bandsWatcher_ = new QFutureWatcher<std::pair<fit::BootstrapResult, fit::BootstrapResult>>(this);
+    watcher_ = new QFutureWatcher<Outcome>(this);
+    connect(watcher_, &QFutureWatcherBase::finished, this, &IsoFlopView::takeAnswer);
+    bandsWatcher_ = new QFutureWatcher<std::vector<fit::BootstrapResult>>(this);
     connect(bandsWatcher_, &QFutureWatcherBase::finished, this, [this] {
+        if (bandsWatcher_->property("generation").toInt() != generation_ || computing_) return;
         const auto r = bandsWatcher_->result();
-        if (bandsWatcher_->property("generation").toInt() != generation_) return;
-        bands_[0] = r.first;
-        bands_[1] = r.second;
+        for (std::size_t k = 0; k < r.size() && k < bands_.size(); ++k) bands_[k] = r[k];
         redraw();
     });
     for (QComboBox* b : {axis_, law_, panels_}) connect(b, &QComboBox::currentIndexChanged, this, &IsoFlopView::redraw);
@@ -676,105 +677,69 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
 }
 
 IsoFlopView::~IsoFlopView() {
+    if (cancel_) cancel_->store(true);
     if (bandsCancel_) bandsCancel_->store(true);
+    watcher_->waitForFinished();
     bandsWatcher_->waitForFinished();
 }
 
 QChart* IsoFlopView::primaryChart() const { return profileChart_; }
 std::vector<QChart*> IsoFlopView::charts() const {
     if (!contextsLayout()) return {profileChart_, lawChart_};
-    const std::size_t shown = std::min(contextCharts_.size(), contextFits_.size() + 1);  // the panels drawContexts filled
+    const std::size_t shown = std::min(contextCharts_.size(), answer_.contexts.size() + 1);  // the panels drawContexts filled
     return {contextCharts_.begin(), contextCharts_.begin() + static_cast<std::ptrdiff_t>(shown)};
 }
 
 bool IsoFlopView::contextsLayout() const { return panels_->currentIndex() == 1; }
 
-QString IsoFlopView::slotLabel(int k) const { return QString::fromStdString(data::seriesLabel(slots_[k])); }
+const fit::IsoFlopResult& IsoFlopView::result(bool second) const {
+    static const fit::IsoFlopResult none;
+    const std::size_t k = second ? 1 : 0;
+    return k < answer_.fits.size() ? answer_.fits[k].analysis.result : none;
+}
 
-QColor IsoFlopView::slotColour(int k) const { return Theme::current().series(slots_[k], session_->seriesIndex(slots_[k])); }
+const std::string& IsoFlopView::seriesShown(bool second) const {
+    static const std::string none;
+    const std::size_t k = second ? 1 : 0;
+    return k < answer_.fits.size() ? answer_.fits[k].series : none;
+}
 
-analysis::RunFilter IsoFlopView::slotFilter(int k) const {
-    analysis::RunFilter filter = session_->filter();
-    filter.series = slots_[k];
-    if (setsNamed_) filter.experimentSet = data::ExperimentSet::IsoFlop;
-    filter.context.reset();
-    return filter;
+const std::optional<analysis::BudgetProfile>& IsoFlopView::picked(bool second) const {
+    static const std::optional<analysis::BudgetProfile> none;
+    const std::size_t k = second ? 1 : 0;
+    return k < picked_.size() ? picked_[k] : none;
+}
+
+QString IsoFlopView::seriesLabel(std::size_t k) const {
+    return k < answer_.fits.size() ? QString::fromStdString(data::seriesLabel(answer_.fits[k].series)) : QString();
+}
+
+QColor IsoFlopView::seriesColour(std::size_t k) const {
+    const std::string& name = seriesShown(k == 1);
+    return Theme::current().series(name, session_->seriesIndex(name));
 }
 
 void IsoFlopView::refillSeries() {
-    // The series with runs for an IsoFLOP analysis: the study's IsoFLOP set where its runs name
-    // sets, else every run with compute and loss.
-    analysis::RunFilter any = session_->filter();
-    any.context.reset();
-    setsNamed_ = false;
-    for (const auto& r : session_->runs().runs)
-        if (r.experimentSet != data::ExperimentSet::Other && analysis::passes(r, any)) setsNamed_ = true;
-    if (setsNamed_) any.experimentSet = data::ExperimentSet::IsoFlop;
-    std::vector<std::string> names;
-    for (const auto& name : session_->seriesNames()) {
-        analysis::RunFilter f = any;
-        f.series = name;
-        if (!analysis::isoFlopRuns(session_->runs(), f).points.empty()) names.push_back(name);
-    }
-    // The pair "both" compares: the study's families where both are there, else the first two.
-    const auto has = [&](const char* n) { return std::find(names.begin(), names.end(), n) != names.end(); };
-    if (has("transformer") && has("xlstm")) pair_[0] = "transformer", pair_[1] = "xlstm";
-    else pair_[0] = names.size() > 0 ? names[0] : std::string(), pair_[1] = names.size() > 1 ? names[1] : std::string();
-    // The choice carries over; a list that held no series (before any runs) made none.
-    const QVariant current = family_->count() > 1 ? family_->currentData() : QVariant();
+    const auto& a = answer_;
     QSignalBlocker block(family_);
     family_->clear();
-    for (const auto& name : names) family_->addItem(QString::fromStdString(data::seriesLabel(name)), QString::fromStdString(name));
+    for (const auto& name : a.seriesWithRuns) family_->addItem(QString::fromStdString(data::seriesLabel(name)), QString::fromStdString(name));
     // "Both": the pair; named "both families" unless it is two series of other names (recipes of
     // the paper's figures ask for it whatever the table holds).
-    const bool otherNames = names.size() > 1 && !(pair_[0] == "transformer" && pair_[1] == "xlstm");
-    family_->addItem(otherNames ? tr("%1 and %2").arg(QString::fromStdString(data::seriesLabel(pair_[0])),
-                                                      QString::fromStdString(data::seriesLabel(pair_[1])))
+    const bool otherNames = a.seriesWithRuns.size() > 1 && !(a.pair[0] == "transformer" && a.pair[1] == "xlstm");
+    family_->addItem(otherNames ? tr("%1 and %2").arg(QString::fromStdString(data::seriesLabel(a.pair[0])),
+                                                      QString::fromStdString(data::seriesLabel(a.pair[1])))
                                 : tr("both families"),
                      QString());
-    int index = current.isValid() ? family_->findData(current) : -1;
+    const int index = a.query.both ? family_->count() - 1 : family_->findData(QString::fromStdString(seriesShown(false)));
     family_->setCurrentIndex(std::max(0, index));
-    // The slots: the chosen series and the other of the pair, or the pair.
-    const QString chosen = family_->currentData().toString();
-    if (chosen.isEmpty()) {
-        slots_[0] = pair_[0];
-        slots_[1] = pair_[1];
-    } else {
-        slots_[0] = chosen.toStdString();
-        slots_[1] = slots_[0] == pair_[0] ? pair_[1] : pair_[0];
-    }
 }
 
-void IsoFlopView::fitContexts(const fit::IsoFlopSettings& settings) {
-    contextFits_.clear();
-    std::set<double> contexts;
-    for (int k = 0; k < 2; ++k) {
-        if (slots_[k].empty()) continue;
-        for (double c : analysis::contextLengths(session_->runs(), slotFilter(k))) contexts.insert(c);
-    }
-    for (double c : contexts) {
-        ContextFit cf;
-        cf.context = c;
-        for (int k = 0; k < 2; ++k) {
-            if (slots_[k].empty()) continue;
-            analysis::RunFilter filter = slotFilter(k);
-            filter.context = c;
-            // The analysis the verbs run at this context (outliers left out unless kept).
-            const auto a = analysis::isoFlopAnalysis(session_->runs(), session_->settings(), {slots_[k], c, filter}, settings);
-            for (const data::Run* r : a.runs) cf.runIndex[k].push_back(session_->indexOf(r));
-            cf.result[k] = a.result;
-            cf.paperLaw[k] = analysis::paperOptimalLaws(session_->paper(), a.runs, c);
-        }
-        contextFits_.push_back(std::move(cf));
-    }
-}
-
-void IsoFlopView::drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&results)[2], const std::vector<int> (&runIndex)[2],
-                               const std::vector<int>& families, std::vector<double> budgets, bool minima, bool key,
-                               std::set<QString>* listed) {
+void IsoFlopView::drawProfiles(PlotChart* chart, const std::vector<const analysis::IsoFlopSeriesFit*>& fits, std::vector<double> budgets,
+                               bool minima, bool key, std::set<QString>* listed) {
     const Theme& theme = Theme::current();
     const bool overD = axis_->currentIndex() == 1;
-    const bool both = families.size() > 1;
+    const bool both = fits.size() > 1;
     std::sort(budgets.begin(), budgets.end());
     budgets.erase(std::unique(budgets.begin(), budgets.end()), budgets.end());
     auto colour = [&](double budget) {
@@ -782,19 +747,18 @@ void IsoFlopView::drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&resu
         return theme.sequential(static_cast<int>(at), static_cast<int>(budgets.size()));
     };
     // Both families: Transformer as discs and solid parabolas, xLSTM as squares and dashed ones.
-    auto square = [both](int k) { return both && k == 1; };
+    auto square = [both](std::size_t k) { return both && k == 1; };
     chart->setAxes({overD ? tr("Training tokens D") : tr("Parameters N"), true, 1e7, 1e10, true}, {tr("Validation loss"), false, 2.5, 3.5});
     std::vector<RunPoint> all;
     // Points first so the axis ranges follow the data, then the parabolas over them.
-    for (int k : families)
-        for (const auto& prof : results[k].profiles) {
+    for (std::size_t k = 0; k < fits.size(); ++k)
+        for (const auto& prof : fits[k]->analysis.result.profiles) {
             std::vector<RunPoint> pts;
             for (std::size_t i : prof.runs) {
-                // Run i of the fit input; the session index comes from the run selection.
-                const int run = i < runIndex[k].size() ? runIndex[k][i] : -1;
-                if (run < 0) continue;
-                const data::Run& r = session_->runs().runs[static_cast<std::size_t>(run)];
-                pts.push_back({{overD ? r.tokens : r.params, r.loss()}, run});
+                // Run i of the fit input.
+                if (i >= fits[k]->analysis.runs.size()) continue;
+                const data::Run& r = *fits[k]->analysis.runs[i];
+                pts.push_back({{overD ? r.tokens : r.params, r.loss()}, runIndex(&r)});
             }
             const QString label = formatTickValue(prof.budget);
             QScatterSeries* s = addRunPoints(chart, session_, label, colour(prof.budget), pts, both ? (k ? 4.5 : 5) : 6);
@@ -804,8 +768,8 @@ void IsoFlopView::drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&resu
             all.insert(all.end(), pts.begin(), pts.end());
         }
     chart->fitRangesToData(0.08);
-    for (int k : families)
-        for (const auto& prof : results[k].profiles) {
+    for (std::size_t k = 0; k < fits.size(); ++k)
+        for (const auto& prof : fits[k]->analysis.result.profiles) {
             if (!prof.fitted) continue;
             const fit::Parabola& par = overD ? prof.inD : prof.inN;
             const double lo = overD ? prof.log10DMin : prof.log10NMin, hi = overD ? prof.log10DMax : prof.log10NMax;
@@ -819,23 +783,23 @@ void IsoFlopView::drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&resu
         }
     double optLo = std::numeric_limits<double>::infinity(), optHi = 0;  // the minima drawn
     if (minima)
-        for (int k : families) {
+        for (std::size_t k = 0; k < fits.size(); ++k) {
             std::vector<QPointF> points;
-            for (const auto& prof : results[k].profiles)
+            for (const auto& prof : fits[k]->analysis.result.profiles)
                 if (prof.fitted) {
                     points.push_back({overD ? prof.dOpt : prof.nOpt, overD ? prof.lossAtDOpt : prof.lossAtNOpt});
                     optLo = std::min(optLo, points.back().x());
                     optHi = std::max(optHi, points.back().x());
                 }
             if (points.empty()) continue;
-            QScatterSeries* s = chart->addScatter(k == families.front() ? tr("minimum") : QString(), theme.highlight, points, both ? 8 : 10);
+            QScatterSeries* s = chart->addScatter(k == 0 ? tr("minimum") : QString(), theme.highlight, points, both ? 8 : 10);
             if (square(k)) s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-            if (k != families.front()) PlotChart::hideFromLegend(chart, s);
+            if (k != 0) PlotChart::hideFromLegend(chart, s);
         }
     // The paper's observation: the compute-optimal models of both families lie close to one
     // shared curve of loss over size, L* = λ N*^(−η).
     std::vector<const fit::IsoFlopResult*> shown;
-    for (int k : families) shown.push_back(&results[k]);
+    for (const auto* f : fits) shown.push_back(&f->analysis.result);
     if (minima && both)
         if (const auto shared = analysis::sharedMinimaLaw(shown, overD)) {
             std::vector<QPointF> line;
@@ -843,8 +807,8 @@ void IsoFlopView::drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&resu
             chart->addLine(tr("one fit to all minima, η = %1").arg(-shared->exponent, 0, 'f', 3), theme.muted, line, 1.2, Qt::DotLine);
         }
     if (key && both)
-        for (int k : families) {
-            QScatterSeries* mark = chart->addScatter(slotLabel(k), theme.muted, {}, 6);
+        for (std::size_t k = 0; k < fits.size(); ++k) {
+            QScatterSeries* mark = chart->addScatter(QString::fromStdString(data::seriesLabel(fits[k]->series)), theme.muted, {}, 6);
             if (square(k)) mark->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
         }
     chart->setAxes(chart->xSpec(), chart->ySpec());
@@ -853,7 +817,8 @@ void IsoFlopView::drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&resu
 
 void IsoFlopView::drawContexts() {
     const bool lawD = law_->currentIndex() == 1;
-    const std::size_t n = contextFits_.size();
+    const auto& contextFits = answer_.contexts;
+    const std::size_t n = contextFits.size();
     while (contextCharts_.size() < n + 1) {
         auto* chart = new PlotChart();
         auto* view = new PlotView(chart, this);
@@ -864,19 +829,20 @@ void IsoFlopView::drawContexts() {
     for (std::size_t i = 0; i < contextViews_.size(); ++i) contextViews_[i]->setVisible(i < n + 1);
     // One colour per budget across every panel.
     std::vector<double> budgets;
-    for (const ContextFit& cf : contextFits_)
-        for (const auto& r : cf.result)
-            for (const auto& prof : r.profiles) budgets.push_back(prof.budget);
+    for (const auto& cf : contextFits)
+        for (const auto& f : cf.fits)
+            for (const auto& prof : f.analysis.result.profiles) budgets.push_back(prof.budget);
     std::set<QString> listed;  // budgets already in a legend
     double yLo = std::numeric_limits<double>::infinity(), yHi = -yLo;
     for (std::size_t c = 0; c < n; ++c) {
-        const ContextFit& cf = contextFits_[c];
+        const auto& cf = contextFits[c];
         PlotChart* chart = contextCharts_[c];
         chart->clearSeries();
         chart->setTitle(tr("T = %1").arg(cf.context));
         // The key to the families' marks goes after every budget's colour.
-        drawProfiles(chart, cf.result, cf.runIndex, slots_[1].empty() ? std::vector<int>{0} : std::vector<int>{0, 1}, budgets, false,
-                     c + 1 == n, &listed);
+        std::vector<const analysis::IsoFlopSeriesFit*> fits;
+        for (const auto& f : cf.fits) fits.push_back(&f);
+        drawProfiles(chart, fits, budgets, false, c + 1 == n, &listed);
         yLo = std::min(yLo, chart->ySpec().lo);
         yHi = std::max(yHi, chart->ySpec().hi);
     }
@@ -892,12 +858,12 @@ void IsoFlopView::drawContexts() {
     laws->clearSeries();
     laws->setAxes({tr("Budget H (FLOPs)"), true, 1e18, 1e22}, {lawD ? tr("D* (tokens)") : tr("N* (params)"), true, 1e7, 1e11, true});
     laws->setTitle(lawD ? tr("D*(H) per context length") : tr("N*(H) per context length"));
-    for (const ContextFit& cf : contextFits_)
-        for (int k = 0; k < 2; ++k) {
+    for (const auto& cf : contextFits)
+        for (std::size_t k = 0; k < cf.fits.size(); ++k) {
             std::vector<QPointF> used, unused;
-            for (const auto& prof : cf.result[k].profiles)
+            for (const auto& prof : cf.fits[k].analysis.result.profiles)
                 if (prof.fitted) (prof.inPowerLaw ? used : unused).push_back({prof.flopsMean, lawD ? prof.dOpt : prof.nOpt});
-            const QColor color = slotColour(k);
+            const QColor color = seriesColour(k);
             for (auto [points, hollow] : {std::pair{&used, false}, {&unused, true}}) {
                 if (points->empty()) continue;
                 QScatterSeries* s = laws->addScatter(QString(), color, *points, k ? 5.5 : 6, hollow);
@@ -909,22 +875,23 @@ void IsoFlopView::drawContexts() {
     const Qt::PenStyle contextLine[] = {Qt::DotLine, Qt::SolidLine, Qt::DashLine, Qt::DashDotLine, Qt::DashDotDotLine};
     QString text;
     for (std::size_t c = 0; c < n; ++c)
-        for (int k = 0; k < 2; ++k) {
-            const auto& law = lawD ? contextFits_[c].result[k].dOptLaw : contextFits_[c].result[k].nOptLaw;
+        for (std::size_t k = 0; k < contextFits[c].fits.size(); ++k) {
+            const auto& fitted = contextFits[c].fits[k];
+            const auto& law = lawD ? fitted.analysis.result.dOptLaw : fitted.analysis.result.nOptLaw;
             if (!law) continue;
             std::vector<QPointF> line;
             for (double h : logGrid(laws->xSpec().lo, laws->xSpec().hi, 30)) line.push_back({h, (*law)(h)});
-            const auto& paper = contextFits_[c].paperLaw[k];
+            const auto& paper = fitted.paperLaw;
             laws->addLine(tr("%1, T = %2 (%3 = %4%5)")
-                              .arg(slotLabel(k))
-                              .arg(contextFits_[c].context)
+                              .arg(seriesLabel(k))
+                              .arg(contextFits[c].context)
                               .arg(lawD ? QStringLiteral("b") : QStringLiteral("a"))
                               .arg(law->exponent, 0, 'f', 3)
                               .arg(paper ? tr(", paper %1").arg(lawD ? paper->exponentD : paper->exponentN, 0, 'f', 3) : QString()),
-                          slotColour(k), line, 1.4, contextLine[std::min<std::size_t>(c, std::size(contextLine) - 1)]);
+                          seriesColour(k), line, 1.4, contextLine[std::min<std::size_t>(c, std::size(contextLine) - 1)]);
             text += tr("%1 at T = %2: %3 = %4·H<sup>%5</sup>. ")
-                        .arg(slotLabel(k))
-                        .arg(contextFits_[c].context)
+                        .arg(seriesLabel(k))
+                        .arg(contextFits[c].context)
                         .arg(lawD ? tr("D*") : tr("N*"))
                         .arg(law->coefficient, 0, 'g', 3)
                         .arg(law->exponent, 0, 'f', 3);
@@ -935,86 +902,83 @@ void IsoFlopView::drawContexts() {
 
 void IsoFlopView::recompute() {
     if (deferWhileHidden([this] { recompute(); }, 1)) return;  // the fits too, when the view is next shown
-    ++generation_;
+    const int generation = ++generation_;
+    if (cancel_) cancel_->store(true);
+    if (bandsCancel_) bandsCancel_->store(true);
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    computing_ = true;
+    summary_->setText(tr("Fitting the IsoFLOP profiles…"));
+    analysis::IsoFlopQuery query;
+    query.scope = session_->filter();
+    query.series = session_->seriesNames();
+    // The choice carries over; a list that held no series (before any runs) made none.
+    query.both = family_->count() > 1 && family_->currentData().toString().isEmpty();
+    query.shown = family_->currentData().toString().toStdString();
     const QPointF range = range_->currentData().toPointF();
-    fit::IsoFlopSettings settings;
-    settings.fitMin = range.x();
-    settings.fitMax = range.y();
-    std::vector<fit::IsoFlopRun> inputs[2];
-    fit::IsoFlopSettings settingsUsed[2] = {settings, settings};
+    query.fitMin = range.x();
+    query.fitMax = range.y();
+    watcher_->setFuture(QtConcurrent::run(jobPool(), [table = session_->runsSnapshot(), settings = session_->settings(),
+                                                      paper = session_->paper(), query = std::move(query), generation, cancel = cancel_] {
+        fit::FitControl control;
+        control.cancel = cancel.get();
+        if (cancel->load()) return Outcome{};  // superseded before it began
+        return Outcome{table, analysis::answerIsoFlopQuery(*table, settings, paper, query, control), generation};
+    }));
+}
+
+void IsoFlopView::takeAnswer() {
+    if (!computing_ || !watcher_->isFinished()) return;
+    Outcome outcome = watcher_->result();
+    if (outcome.generation != generation_ || outcome.answer.cancelled) return;  // a newer one is under way
+    computing_ = false;
+    runs_ = std::move(outcome.table);
+    answer_ = std::move(outcome.answer);
+    bands_.assign(answer_.fits.size(), std::nullopt);
     refillSeries();
-    for (int k = 0; k < 2; ++k) {
-        inputs[k].clear();
-        runIndex_[k].clear();
-        results_[k] = {};
-        extrapolation_[k] = {};
-        paperLaw_[k].reset();
-        outliers_[k] = 0;
-        outlierRuns_[k].clear();
-        context_[k] = 0;
-        bands_[k].reset();
-        if (slots_[k].empty()) continue;
-        analysis::RunFilter filter = slotFilter(k);
-        // One context per fit (analysis::preferredContext).
-        if (const auto context = analysis::preferredContext(session_->runs(), filter)) filter.context = *context;
-        context_[k] = filter.context.value_or(0.0);
-        // The analysis the verbs run: the runs' budgets, outliers left out unless kept.
-        const analysis::SeriesGroup group{slots_[k], filter.context.value_or(data::kUnknown), filter};
-        const auto a = analysis::isoFlopAnalysis(session_->runs(), session_->settings(), group, settings);
-        for (const data::Run* r : a.runs) {
-            inputs[k].push_back({r->params, r->tokens, r->flops, r->loss()});
-            runIndex_[k].push_back(session_->indexOf(r));
-        }
-        results_[k] = a.result;
-        extrapolation_[k] = a.extrapolation;
-        paperLaw_[k] = analysis::paperOptimalLaws(session_->paper(), a.runs, context_[k]);
-        outliers_[k] = a.outliers.size();
-        outlierRuns_[k].clear();
-        for (const auto& o : a.outliers) outlierRuns_[k].push_back(session_->indexOf(o.run));
-        settingsUsed[k] = a.settings;
-        bands_[k].reset();
-    }
-    fitContexts(settings);
     redraw();
+    startBootstrap();
+}
+
+void IsoFlopView::startBootstrap() {
     // Bootstrap bands for the power laws, off the UI thread.
     bandBudgets_ = logGrid(1e18, 1e24, 25);
-    const int generation = generation_;
-    bandsWatcher_->setProperty("generation", generation);
-    const auto budgets = bandBudgets_;
+    bandsWatcher_->setProperty("generation", generation_);
     if (bandsCancel_) bandsCancel_->store(true);
     bandsCancel_ = std::make_shared<std::atomic<bool>>(false);
-    bandsWatcher_->setFuture(QtConcurrent::run(jobPool(), [a = inputs[0], b = inputs[1], sa = settingsUsed[0], sb = settingsUsed[1], budgets,
-                                                           cancel = bandsCancel_] {
+    std::vector<std::pair<std::vector<fit::IsoFlopRun>, fit::IsoFlopSettings>> inputs;
+    for (const auto& f : answer_.fits) inputs.emplace_back(analysis::IsoFlopAnswer::inputsOf(f), f.analysis.settings);
+    bandsWatcher_->setFuture(QtConcurrent::run(jobPool(), [inputs = std::move(inputs), budgets = bandBudgets_, cancel = bandsCancel_] {
         fit::BootstrapSettings boot;
         boot.resamples = 200;
-        auto run = [&](const std::vector<fit::IsoFlopRun>& runs, const fit::IsoFlopSettings& settings) {
-            if (runs.empty() || cancel->load()) return fit::BootstrapResult{};
-            return analysis::isoFlopIntervals(runs, settings, budgets, boot);
-        };
-        return std::make_pair(run(a, sa), run(b, sb));
+        std::vector<fit::BootstrapResult> out;
+        for (const auto& [runs, settings] : inputs)
+            out.push_back(runs.empty() || cancel->load() ? fit::BootstrapResult{} : analysis::isoFlopIntervals(runs, settings, budgets, boot));
+        return out;
     }));
 }
 
 void IsoFlopView::computeNow() {
+    if (computing_) {
+        watcher_->waitForFinished();
+        takeAnswer();
+    }
     bandsWatcher_->waitForFinished();
     QCoreApplication::processEvents();
 }
 
 std::vector<ViewTable> IsoFlopView::tables() {
-    computeNow();  // the bootstrap intervals
+    computeNow();  // the fits and the bootstrap intervals
     return tablesJob()(fit::FitControl{});
 }
 
 ViewPanel::TablesJob IsoFlopView::tablesJob() {
     // Copies of the fits; the intervals as known, or the bootstrap under way (waited for by the job).
-    std::array<std::optional<fit::BootstrapResult>, 2> bandsKnown{bands_[0], bands_[1]};
-    const bool waitForBands = !bands_[0] && !bands_[1] && bandsWatcher_->property("generation").toInt() == generation_;
+    const bool waitForBands = std::none_of(bands_.begin(), bands_.end(), [](const auto& b) { return b.has_value(); }) &&
+                              bandsWatcher_->property("generation").toInt() == generation_;
     const QStringList titles{tr("Power laws N*(H), D*(H) with intervals"), tr("Optimum of every IsoFLOP profile"),
                              tr("Power laws N*(H), D*(H) at every context length")};
-    return [bandsKnown, waitForBands, titles, future = bandsWatcher_->future(), seriesOf = std::array{slots_[0], slots_[1]},
-            paperLaws = std::array{paperLaw_[0], paperLaw_[1]},
-            contextOf = std::array{context_[0], context_[1]}, results = std::array{results_[0], results_[1]},
-            contextFits = contextFits_](const fit::FitControl& control) -> std::vector<ViewTable> {
+    return [bandsKnown = bands_, waitForBands, titles, future = bandsWatcher_->future(), runs = runs_,
+            answer = answer_](const fit::FitControl& control) -> std::vector<ViewTable> {
         auto bands = bandsKnown;
         if (waitForBands) {
             while (!future.isFinished()) {
@@ -1023,26 +987,19 @@ ViewPanel::TablesJob IsoFlopView::tablesJob() {
             }
             if (future.resultCount() > 0) {
                 const auto r = future.result();
-                bands[0] = r.first;
-                bands[1] = r.second;
+                for (std::size_t k = 0; k < r.size() && k < bands.size(); ++k) bands[k] = r[k];
             }
         }
-        std::vector<analysis::IsoFlopShown> shown, perContext;
-        for (int k = 0; k < 2; ++k) {
-            if (seriesOf[k].empty()) continue;
-            shown.push_back({seriesOf[k], contextOf[k], &results[k], bands[k] ? &*bands[k] : nullptr, paperLaws[k]});
-            for (const ContextFit& cf : contextFits) perContext.push_back({seriesOf[k], cf.context, &cf.result[k], nullptr, {}});
-        }
-        data::ExportTable laws = analysis::isoFlopLawTable(shown), optima = analysis::isoFlopOptimaTable(shown),
-                          contexts = analysis::isoFlopContextTable(perContext);
-        return {{QStringLiteral("laws"), titles[0], std::move(laws)},
-                {QStringLiteral("optima"), titles[1], std::move(optima)},
-                {QStringLiteral("contexts"), titles[2], std::move(contexts)}};
+        const auto shown = analysis::isoFlopShown(answer, bands);
+        const auto perContext = analysis::isoFlopShownPerContext(answer);
+        return {{QStringLiteral("laws"), titles[0], analysis::isoFlopLawTable(shown)},
+                {QStringLiteral("optima"), titles[1], analysis::isoFlopOptimaTable(shown)},
+                {QStringLiteral("contexts"), titles[2], analysis::isoFlopContextTable(perContext)}};
     };
 }
 
 void IsoFlopView::redraw() {
-    if (deferWhileHidden([this] { redraw(); })) return;
+    if (computing_ || deferWhileHidden([this] { redraw(); })) return;  // drawn when the fits are done
     const bool contexts = contextsLayout();
     profileView_->setVisible(!contexts);
     lawView_->setVisible(!contexts);
@@ -1054,29 +1011,29 @@ void IsoFlopView::redraw() {
         return;
     }
     const Theme& theme = Theme::current();
-    // One series (slot 0) or the pair (both slots).
-    const int chosen = family_->currentData().toString().isEmpty() && !slots_[1].empty() ? 2 : 0;
+    // One series (the first fit) or the pair (both fits).
+    const auto& fits = answer_.fits;
+    const bool pair = answer_.query.both && fits.size() > 1;
     const bool lawD = law_->currentIndex() == 1;
-    const std::vector<int> families = chosen == 2 ? std::vector<int>{0, 1} : std::vector<int>{0};
+    std::vector<const analysis::IsoFlopSeriesFit*> drawn;
+    for (std::size_t k = 0; k < std::min<std::size_t>(fits.size(), pair ? 2 : 1); ++k) drawn.push_back(&fits[k]);
+    auto contextOf = [&](std::size_t k) { return k < fits.size() && fits[k].context > 0 ? tr(", T = %1").arg(fits[k].context) : QString(); };
 
     profileChart_->clearSeries();
     // The title says the context length of the runs shown.
-    auto contextOf = [&](int k) { return context_[k] > 0 ? tr(", T = %1").arg(context_[k]) : QString(); };
     // Short enough for a single-column figure.
-    profileChart_->setTitle(chosen == 2 ? (context_[0] == context_[1] && context_[0] > 0 ? tr("IsoFLOP%1").arg(contextOf(0)) : tr("IsoFLOP profiles"))
-                                        : tr("%1%2").arg(slotLabel(0), contextOf(0)));
+    profileChart_->setTitle(pair ? (fits[0].context == fits[1].context && fits[0].context > 0 ? tr("IsoFLOP%1").arg(contextOf(0)) : tr("IsoFLOP profiles"))
+                                 : tr("%1%2").arg(seriesLabel(0), contextOf(0)));
     std::vector<double> budgets;
-    for (int k : families)
-        for (const auto& prof : results_[k].profiles) budgets.push_back(prof.budget);
+    for (const auto* f : drawn)
+        for (const auto& prof : f->analysis.result.profiles) budgets.push_back(prof.budget);
     std::set<QString> listed;
-    drawProfiles(profileChart_, results_, runIndex_, families, budgets, true, true, &listed);
+    drawProfiles(profileChart_, drawn, budgets, true, true, &listed);
     // The runs left out as outliers, hollow in the highlight colour, still selectable.
     std::vector<RunPoint> leftOut;
-    for (int k : families)
-        for (int run : outlierRuns_[k]) {
-            const data::Run& r = session_->runs().runs[static_cast<std::size_t>(run)];
-            leftOut.push_back({{axis_->currentIndex() == 1 ? r.tokens : r.params, r.loss()}, run});
-        }
+    for (const auto* f : drawn)
+        for (const auto& o : f->analysis.outliers)
+            leftOut.push_back({{axis_->currentIndex() == 1 ? o.run->tokens : o.run->params, o.run->loss()}, runIndex(o.run)});
     if (QScatterSeries* s = addRunPoints(profileChart_, session_, tr("left out as outliers"), theme.highlight, leftOut, 9)) {
         s->setColor(Qt::transparent);
         s->setBorderColor(theme.highlight);
@@ -1085,13 +1042,13 @@ void IsoFlopView::redraw() {
     const bool overTokens = axis_->currentIndex() == 1;
     const double pickedH = std::pow(10.0, budget_->value() / 10.0);
     budgetValue_->setText(tr("H = %1").arg(QString::fromStdString(data::formatScientific(pickedH))));
-    picked_[0] = picked_[1] = std::nullopt;
+    picked_.assign(fits.size(), std::nullopt);
     QString pickedText;
     if (pick_->isChecked()) {
         const double xLo = std::log10(profileChart_->xSpec().lo), xHi = std::log10(profileChart_->xSpec().hi);
         bool listedPick = false;
-        for (int k : families) {
-            picked_[k] = analysis::profileAtBudget(results_[k], pickedH, overTokens);
+        for (std::size_t k = 0; k < drawn.size(); ++k) {
+            picked_[k] = analysis::profileAtBudget(drawn[k]->analysis.result, pickedH, overTokens);
             const auto& p = picked_[k];
             if (!p) continue;
             const double vertex = std::log10(overTokens ? p->dOpt : p->nOpt);
@@ -1107,7 +1064,7 @@ void IsoFlopView::redraw() {
             if (vertex >= xLo && vertex <= xHi)
                 PlotChart::hideFromLegend(profileChart_, profileChart_->addScatter(QString(), theme.foreground, {{std::pow(10.0, vertex), p->lossAtOpt}}, 12));
             pickedText += tr("%1 at H = %2: N* = %3, D* = %4 (%5 tokens/param), loss %6. ")
-                              .arg(slotLabel(k), QString::fromStdString(data::formatScientific(pickedH)), formatCount(p->nOpt), formatCount(p->dOpt))
+                              .arg(seriesLabel(k), QString::fromStdString(data::formatScientific(pickedH)), formatCount(p->nOpt), formatCount(p->dOpt))
                               .arg(p->dOpt / p->nOpt, 0, 'f', 1)
                               .arg(p->lossAtOpt, 0, 'f', 3);
         }
@@ -1120,25 +1077,27 @@ void IsoFlopView::redraw() {
     lawChart_->setAxes({tr("Budget H (FLOPs)"), true, 1e18, 1e22}, {lawD ? tr("D* (tokens)") : tr("N* (params)"), true, 1e7, 1e11, true});
     lawChart_->setTitle(lawD ? tr("Compute-optimal D*(H)") : tr("Compute-optimal N*(H)"));
     QString text;
-    for (int j = 0; j < 2; ++j) {
-        const QColor color = slotColour(j);
+    for (std::size_t j = 0; j < fits.size(); ++j) {
+        const QColor color = seriesColour(j);
         std::vector<QPointF> used, unused;
-        for (const auto& prof : results_[j].profiles)
+        for (const auto& prof : fits[j].analysis.result.profiles)
             if (prof.fitted) (prof.inPowerLaw ? used : unused).push_back({prof.flopsMean, lawD ? prof.dOpt : prof.nOpt});
         if (!used.empty()) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, used, 9));
         if (!unused.empty()) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, unused, 9, true));
     }
     lawChart_->fitRangesToData(0.3);
     const double hLo = lawChart_->xSpec().lo, hHi = lawChart_->xSpec().hi;
-    for (int j = 0; j < 2; ++j) {
-        const QColor color = slotColour(j);
-        const auto& law = lawD ? results_[j].dOptLaw : results_[j].nOptLaw;
+    for (std::size_t j = 0; j < fits.size(); ++j) {
+        const QColor color = seriesColour(j);
+        const fit::IsoFlopResult& result = fits[j].analysis.result;
+        const auto& paperLaw = fits[j].paperLaw;
+        const auto& law = lawD ? result.dOptLaw : result.nOptLaw;
         if (!law) continue;
         std::vector<QPointF> line;
         for (double h : logGrid(hLo, hHi, 40)) line.push_back({h, (*law)(h)});
         // The paper's exponent beside the data's, where the paper has a law for this family and context.
-        const QString paper = paperLaw_[j] ? tr(" (paper %1)").arg(lawD ? paperLaw_[j]->exponentD : paperLaw_[j]->exponentN, 0, 'f', 3) : QString();
-        lawChart_->addLine(tr("%1 %2%3").arg(slotLabel(j)).arg(law->exponent, 0, 'f', 3).arg(paper), color, line, 2.0);
+        const QString paper = paperLaw ? tr(" (paper %1)").arg(lawD ? paperLaw->exponentD : paperLaw->exponentN, 0, 'f', 3) : QString();
+        lawChart_->addLine(tr("%1 %2%3").arg(seriesLabel(j)).arg(law->exponent, 0, 'f', 3).arg(paper), color, line, 2.0);
         if (bands_[j] && bands_[j]->intervals.size() == 4 + 2 * bandBudgets_.size()) {
             std::vector<QPointF> lo, hi;
             const std::size_t offset = 4 + (lawD ? bandBudgets_.size() : 0);
@@ -1151,16 +1110,16 @@ void IsoFlopView::redraw() {
             if (lo.size() > 1) PlotChart::hideFromLegend(lawChart_, lawChart_->addBand(QString(), color, lo, hi));
         }
         text += tr("%1: a = %2, A' = %3, b = %4, B' = %5 (%6 budgets). ")
-                    .arg(slotLabel(j))
-                    .arg(results_[j].nOptLaw ? results_[j].nOptLaw->exponent : 0, 0, 'f', 3)
-                    .arg(results_[j].nOptLaw ? results_[j].nOptLaw->coefficient : 0, 0, 'g', 4)
-                    .arg(results_[j].dOptLaw ? results_[j].dOptLaw->exponent : 0, 0, 'f', 3)
-                    .arg(results_[j].dOptLaw ? results_[j].dOptLaw->coefficient : 0, 0, 'g', 4)
-                    .arg(results_[j].nBudgetsInLaw);
-        if (paperLaw_[j])
-            text += tr("The paper: a = %1, b = %2 at T = %3. ").arg(paperLaw_[j]->exponentN, 0, 'f', 3).arg(paperLaw_[j]->exponentD, 0, 'f', 3).arg(context_[j]);
+                    .arg(seriesLabel(j))
+                    .arg(result.nOptLaw ? result.nOptLaw->exponent : 0, 0, 'f', 3)
+                    .arg(result.nOptLaw ? result.nOptLaw->coefficient : 0, 0, 'g', 4)
+                    .arg(result.dOptLaw ? result.dOptLaw->exponent : 0, 0, 'f', 3)
+                    .arg(result.dOptLaw ? result.dOptLaw->coefficient : 0, 0, 'g', 4)
+                    .arg(result.nBudgetsInLaw);
+        if (paperLaw)
+            text += tr("The paper: a = %1, b = %2 at T = %3. ").arg(paperLaw->exponentN, 0, 'f', 3).arg(paperLaw->exponentD, 0, 'f', 3).arg(fits[j].context);
         // How well the law extrapolates: fitted without the largest budget, predicting its optimum.
-        const auto& ex = extrapolation_[j];
+        const auto& ex = fits[j].analysis.extrapolation;
         if (!ex.heldOut.empty()) {
             const auto& h = ex.heldOut.back();
             text += tr("Without the %1 budget the law predicts its N* within %2 % and D* within %3 %. ")
@@ -1168,26 +1127,26 @@ void IsoFlopView::redraw() {
                         .arg(std::abs(100 * h.nOptError), 0, 'f', 1)
                         .arg(std::abs(100 * h.dOptError), 0, 'f', 1);
         }
-        if (outliers_[j] > 0)
-            text += tr("%n run(s) far from their profile left out as outliers (tick a run in to take it back). ", "", static_cast<int>(outliers_[j]));
+        if (const std::size_t outliers = fits[j].analysis.outliers.size(); outliers > 0)
+            text += tr("%n run(s) far from their profile left out as outliers (tick a run in to take it back). ", "", static_cast<int>(outliers));
     }
-    for (int k : families)
+    for (std::size_t k = 0; k < drawn.size(); ++k)
         if (const auto& p = picked_[k]; p && pickedH >= hLo && pickedH <= hHi)
             PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), theme.foreground, {{pickedH, lawD ? p->dOpt : p->nOpt}}, 12));
     text = pickedText + text;
     lawChart_->setAxes(lawChart_->xSpec(), lawChart_->ySpec());
-    for (int k : families)
-        for (const auto& w : results_[k].warnings)
+    for (std::size_t k = 0; k < drawn.size(); ++k)
+        for (const auto& w : drawn[k]->analysis.result.warnings)
             text += QStringLiteral("<br><font color='%1'>%2%3</font>")
-                        .arg(theme.highlight.name(), families.size() > 1 ? slotLabel(k) + ": " : QString(),
+                        .arg(theme.highlight.name(), drawn.size() > 1 ? seriesLabel(k) + ": " : QString(),
                              QString::fromStdString(w));
     summary_->setText(text.isEmpty() ? tr("No IsoFLOP runs in scope: runs of a series with compute (or a budget) and loss.") : text);
     emit explainChanged();
 }
 
 QString IsoFlopView::explainHtml() const {
-    const auto& t = results_[0];
-    const auto& x = results_[1];
+    const auto& t = result(false);
+    const auto& x = result(true);
     auto law = [](const std::optional<fit::PowerLaw>& l) {
         return l ? QStringLiteral("%1·H<sup>%2</sup>").arg(l->coefficient, 0, 'g', 3).arg(l->exponent, 0, 'f', 3) : QStringLiteral("—");
     };
@@ -1201,8 +1160,8 @@ QString IsoFlopView::explainHtml() const {
               "<p>Now: %1. Shaded: 95&nbsp;% bootstrap bands over runs.</p>")
         .arg([&] {
             QStringList now;  // only the series the view has a law for
-            if (t.nOptLaw) now << tr("%1 N* = %2").arg(slotLabel(0), law(t.nOptLaw));
-            if (x.nOptLaw) now << tr("%1 N* = %2").arg(slotLabel(1), law(x.nOptLaw));
+            if (t.nOptLaw) now << tr("%1 N* = %2").arg(seriesLabel(0), law(t.nOptLaw));
+            if (x.nOptLaw) now << tr("%1 N* = %2").arg(seriesLabel(1), law(x.nOptLaw));
             return now.isEmpty() ? tr("no power law yet (it needs profiles at two budgets or more)") : now.join(QStringLiteral("; "));
         }());
 }

@@ -10,6 +10,7 @@
 
 #include "app/gui/ViewPanel.h"
 #include "core/analysis/ComputeOptimal.h"
+#include "core/analysis/IsoFlopQuery.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/fit/Bootstrap.h"
 #include "core/fit/IsoFlop.h"
@@ -149,32 +150,31 @@ public:
     TablesJob tablesJob() override;
     // The fit of the first (false) or second (true) series shown: by default the study's
     // Transformer and xLSTM where present, else the first two series with IsoFLOP runs.
-    const fit::IsoFlopResult& result(bool second) const { return results_[second ? 1 : 0]; }
-    const std::string& seriesShown(bool second) const { return slots_[second ? 1 : 0]; }
+    const fit::IsoFlopResult& result(bool second) const;
+    const std::string& seriesShown(bool second) const;
     // The profile at the picked budget of the first or second series shown (none when no budget is picked).
-    const std::optional<analysis::BudgetProfile>& picked(bool second) const { return picked_[second ? 1 : 0]; }
+    const std::optional<analysis::BudgetProfile>& picked(bool second) const;
 
 private:
+    // Starts the fits in a job (the answer is drawn when it comes).
     void recompute();
-    // The series with IsoFLOP runs into the "family" choice (each series, and both of the pair).
+    void takeAnswer();
+    // The series with IsoFLOP runs into the "family" choice (each series, and the pair).
     void refillSeries();
-    QString slotLabel(int k) const;
-    QColor slotColour(int k) const;
-    // The runs an IsoFLOP analysis of series `k` looks at (the study's IsoFLOP set where it names sets).
-    analysis::RunFilter slotFilter(int k) const;
+    QString seriesLabel(std::size_t k) const;
+    QColor seriesColour(std::size_t k) const;
+    int runIndex(const data::Run* run) const { return static_cast<int>(run - runs_->runs.data()); }
     void redraw();
     void startBootstrap();
     // The paper's Fig. 5: the profiles of both families at every context length of the runs, and
     // the power law of each family and context.
     bool contextsLayout() const;
-    void fitContexts(const fit::IsoFlopSettings& settings);
     void drawContexts();
-    // The profiles of `families` (0 Transformer, 1 xLSTM; both: discs and squares) over N or D,
-    // points coloured by budget among `budgets`, with their parabolas; the minima and the key to
-    // the families' marks when asked. A budget whose label is in `listed` stays out of the legend.
-    void drawProfiles(PlotChart* chart, const fit::IsoFlopResult (&results)[2], const std::vector<int> (&runIndex)[2],
-                      const std::vector<int>& families, std::vector<double> budgets, bool minima, bool key,
-                      std::set<QString>* listed);
+    // The profiles of `fits` (two: discs and squares) over N or D, points coloured by budget among
+    // `budgets`, with their parabolas; the minima and the key to the series' marks when asked. A
+    // budget whose label is in `listed` stays out of the legend.
+    void drawProfiles(PlotChart* chart, const std::vector<const analysis::IsoFlopSeriesFit*>& fits, std::vector<double> budgets,
+                      bool minima, bool key, std::set<QString>* listed);
     Session* session_;
     PlotChart* profileChart_;
     PlotChart* lawChart_;
@@ -183,36 +183,30 @@ private:
     QHBoxLayout* chartRow_;
     std::vector<PlotChart*> contextCharts_;  // one per context length, then the laws
     std::vector<PlotView*> contextViews_;
-    struct ContextFit {
-        double context = 0;
-        fit::IsoFlopResult result[2];
-        std::vector<int> runIndex[2];  // input index -> session run index
-        std::optional<analysis::OptimalPowerLaws> paperLaw[2];  // the paper's laws at this context
-    };
-    std::vector<ContextFit> contextFits_;
     QComboBox* panels_;
     QComboBox* family_;
     QCheckBox* pick_;       // pick a budget H on the parabolas
     QSlider* budget_;       // 10·log10 H
     QLabel* budgetValue_;
-    std::optional<analysis::BudgetProfile> picked_[2];
     QComboBox* axis_;
     QComboBox* law_;
     QComboBox* range_;
     QLabel* summary_;
-    fit::IsoFlopResult results_[2];
-    double context_[2] = {0, 0};  // the context length of each family's runs (0: unknown)
-    std::size_t outliers_[2] = {0, 0};  // runs left out as outliers
-    fit::IsoFlopExtrapolation extrapolation_[2];
-    std::optional<analysis::OptimalPowerLaws> paperLaw_[2];  // the paper's laws for the series' family and context
-    std::vector<int> outlierRuns_[2];   // their session indices
-    std::vector<int> runIndex_[2];  // input index -> session run index
-    std::optional<fit::BootstrapResult> bands_[2];
-    std::string slots_[2];   // the series of each result; empty: none
-    std::string pair_[2];    // the two series "both" shows
-    bool setsNamed_ = true;  // the runs name experiment sets (else every run is an IsoFLOP candidate)
+    // The fits drawn, and the copy of the runs they point into (its indices are the session's).
+    struct Outcome {
+        std::shared_ptr<const data::RunTable> table;
+        analysis::IsoFlopAnswer answer;
+        int generation = 0;
+    };
+    std::shared_ptr<const data::RunTable> runs_;
+    analysis::IsoFlopAnswer answer_;
+    QFutureWatcher<Outcome>* watcher_;
+    std::shared_ptr<std::atomic<bool>> cancel_;  // set when a newer query supersedes the job
+    bool computing_ = false;
+    std::vector<std::optional<analysis::BudgetProfile>> picked_;  // per fit
+    std::vector<std::optional<fit::BootstrapResult>> bands_;      // per fit, once the bootstrap is done
     std::vector<double> bandBudgets_;
-    QFutureWatcher<std::pair<fit::BootstrapResult, fit::BootstrapResult>>* bandsWatcher_;
+    QFutureWatcher<std::vector<fit::BootstrapResult>>* bandsWatcher_;
     std::shared_ptr<std::atomic<bool>> bandsCancel_;  // a superseded bootstrap skips what it has not begun
     int generation_ = 0;
 };

@@ -172,6 +172,8 @@ bool parseControlAssignments(const QStringList& assignments, QJsonObject* contro
 
 QStringList restoreControls(QWidget* panel, const QJsonObject& incoming) {
     QStringList notes, names;
+    // Choices filled from the view's results (the series with runs) are there once they are.
+    if (auto* view = qobject_cast<ViewPanel*>(panel)) view->computeNow();
     // Controls renamed since recipes were first saved: a recipe naming the old control sets the
     // new one where the panel has it (the loss surface's "family" is now its "series"; the FLOP
     // breakdown's "metricBox" and "percentBox" are "quantity" and "shares"; the context view's

@@ -91,6 +91,7 @@ TEST(ComputeOptimal, SmoothComputePerTokenFollowsTheSamples) {
 #include "core/analysis/ComputeOptimal.h"
 #include "core/analysis/ExportTables.h"
 #include "core/analysis/ContextAnalysis.h"
+#include "core/analysis/IsoFlopQuery.h"
 #include "core/data/RunTableIo.h"
 #include <atomic>
 #include "core/accounting/ParamCount.h"
@@ -478,4 +479,84 @@ TEST(ContextAnalysis, RecountsTheStudysProfilesAndMovesOnlyTheTransformer) {
     ASSERT_EQ(t.rows.size(), 3u);
     EXPECT_EQ(t.columns[1].key, "transformer_n_opt");
     EXPECT_DOUBLE_EQ(std::get<double>(t.rows[2][1]), at32k.series[0].sweep.here.params);
+}
+
+// The IsoFLOP view's analysis in one call, on the study's IsoFLOP runs at two context lengths:
+// the pair it compares, each series at its own context with the study's law, every context
+// fitted apart, the other series first when asked, and nothing when cancelled.
+TEST(IsoFlopQuery, OneQueryAnswersWhatTheViewShows) {
+    SCALEX_REQUIRE_SHARED();
+    scalex::data::RunTable table;
+    for (const char* name : {"data/xlstm/runs_isoflop_llama_ctx8192.csv", "data/xlstm/runs_isoflop_mlstm_ctx16384.csv",
+                             "data/xlstm/runs_isoflop_llama_ctx2048.csv"}) {
+        auto loaded = scalex::data::loadRunTable(scalex::test::sharedPath(name).toStdString());
+        ASSERT_TRUE(loaded) << loaded.error().toString();
+        table.runs.insert(table.runs.end(), loaded->runs.begin(), loaded->runs.end());
+    }
+    std::vector<std::string> series;
+    for (const auto& r : table.runs)
+        if (std::find(series.begin(), series.end(), r.series) == series.end()) series.push_back(r.series);
+    const an::AnalysisSettings settings;
+    an::IsoFlopQuery query;
+    query.series = series;
+    query.both = true;
+    query.fitMin = 5e18;
+    query.fitMax = 2e20;
+    const an::IsoFlopAnswer both = an::answerIsoFlopQuery(table, settings, paperTables(), query);
+    EXPECT_FALSE(both.cancelled);
+    EXPECT_TRUE(both.setsNamed);
+    EXPECT_EQ(both.seriesWithRuns.size(), 2u);
+    EXPECT_EQ(both.pair[0], "transformer");
+    EXPECT_EQ(both.pair[1], "xlstm");
+    ASSERT_EQ(both.fits.size(), 2u);
+    const an::IsoFlopSeriesFit& transformer = both.fits[0];
+    EXPECT_EQ(transformer.context, 8192) << "the Transformer's preferred context: the paper's";
+    EXPECT_EQ(both.fits[1].context, 16384);
+    // reference/isoflop_powerlaw_fits.csv, llama ctx 8192, budgets 5e18 to 2e20: a = 0.574909.
+    ASSERT_TRUE(transformer.analysis.result.nOptLaw);
+    EXPECT_NEAR(transformer.analysis.result.nOptLaw->exponent, 0.5749087, 1e-5);
+    ASSERT_TRUE(transformer.paperLaw);
+    // The same numbers as the analysis the verbs run for that group.
+    an::RunFilter filter = an::isoFlopSeriesFilter(query, both.setsNamed, "transformer");
+    filter.context = 8192;
+    scalex::fit::IsoFlopSettings base;
+    base.fitMin = 5e18;
+    base.fitMax = 2e20;
+    const auto direct = an::isoFlopAnalysis(table, settings, {"transformer", 8192, filter}, base);
+    EXPECT_DOUBLE_EQ(direct.result.nOptLaw->exponent, transformer.analysis.result.nOptLaw->exponent);
+    EXPECT_EQ(direct.runs, transformer.analysis.runs);
+    // Every context length of either series, each fitted apart, the pair in the same order.
+    ASSERT_EQ(both.contexts.size(), 3u);
+    EXPECT_EQ(both.contexts[0].context, 2048);
+    EXPECT_EQ(both.contexts[2].context, 16384);
+    for (const auto& at : both.contexts) {
+        ASSERT_EQ(at.fits.size(), 2u);
+        EXPECT_EQ(at.fits[0].series, "transformer");
+        EXPECT_EQ(at.fits[0].context, at.context);
+    }
+    EXPECT_TRUE(both.contexts[0].fits[1].analysis.runs.empty()) << "no xLSTM runs at 2048";
+    EXPECT_DOUBLE_EQ(both.contexts[1].fits[0].analysis.result.nOptLaw->exponent, transformer.analysis.result.nOptLaw->exponent);
+    // The export tables read the answer: a law per series and quantity, the per-context laws.
+    const auto laws = an::isoFlopLawTable(an::isoFlopShown(both, {}));
+    EXPECT_EQ(laws.rows.size(), 4u);
+    const auto contexts = an::isoFlopContextTable(an::isoFlopShownPerContext(both));
+    EXPECT_GE(contexts.rows.size(), 6u);
+    // One series asked for: it comes first, the other of the pair second.
+    query.both = false;
+    query.shown = "xlstm";
+    query.everyContext = false;
+    const an::IsoFlopAnswer one = an::answerIsoFlopQuery(table, settings, paperTables(), query);
+    ASSERT_EQ(one.fits.size(), 2u);
+    EXPECT_EQ(one.fits[0].series, "xlstm");
+    EXPECT_EQ(one.fits[1].series, "transformer");
+    EXPECT_TRUE(one.contexts.empty());
+    // A series without runs falls back to the first with runs.
+    query.shown = "absent";
+    EXPECT_EQ(an::answerIsoFlopQuery(table, settings, paperTables(), query).fits.at(0).series, both.seriesWithRuns.front());
+    std::atomic<bool> cancel{true};
+    scalex::fit::FitControl control;
+    control.cancel = &cancel;
+    const an::IsoFlopAnswer cancelled = an::answerIsoFlopQuery(table, settings, paperTables(), query, control);
+    EXPECT_TRUE(cancelled.cancelled);
+    EXPECT_TRUE(cancelled.fits.empty());
 }

@@ -290,6 +290,7 @@ TEST_F(Figures, RecipeKeptInTheProjectRedrawsTheSameFigureAfterReopening) {
     Session* session = window->session();
     ASSERT_TRUE(window->showView("isoflop"));
     ViewPanel* panel = window->currentPanel();
+    panel->computeNow();  // the series choice lists the series the fits found runs for
     auto* family = panel->findChild<QComboBox*>("family");
     ASSERT_TRUE(family);
     ASSERT_GT(family->count(), 1);

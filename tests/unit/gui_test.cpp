@@ -187,6 +187,7 @@ TEST_F(Gui, ExcludingARunChangesTheFits) {
     ASSERT_TRUE(window->showView("isoflop"));  // a hidden view refits when it is next shown
     auto* iso = view<IsoFlopView>();
     ASSERT_NE(iso, nullptr);
+    iso->computeNow();  // the fits run in a job
     ASSERT_TRUE(iso->result(false).nOptLaw);
     const double before = iso->result(false).nOptLaw->exponent;
     // Exclude the runs of the smallest-loss profile's minimum neighbourhood: every Transformer run of one budget.
@@ -203,6 +204,7 @@ TEST_F(Gui, ExcludingARunChangesTheFits) {
     }
     ASSERT_GT(excluded, 0);
     QApplication::processEvents();
+    iso->computeNow();  // the fits run in a job
     ASSERT_TRUE(iso->result(false).nOptLaw);
     EXPECT_NE(iso->result(false).nOptLaw->exponent, before);
 
@@ -714,10 +716,12 @@ TEST_F(Gui, IsoFlopProfilesOfBothFamiliesInOneChart) {
     auto* isoflop = view<IsoFlopView>();
     ASSERT_NE(isoflop, nullptr);
     window->showView("isoflop");
+    isoflop->computeNow();  // the fits run in a job; the series choice lists the series with runs
     auto* family = isoflop->findChild<QComboBox*>("family");
     ASSERT_NE(family, nullptr);
     family->setCurrentIndex(family->findText("both families"));
     ASSERT_EQ(family->currentIndex(), 2);
+    isoflop->computeNow();
     QChart* chart = isoflop->charts().front();
     EXPECT_EQ(chart->title(), "IsoFLOP, T = 8192");
     qsizetype discs = 0, squares = 0;
@@ -766,6 +770,7 @@ TEST_F(Gui, IsoFlopProfilesOfBothFamiliesInOneChart) {
     EXPECT_LT(law->rmseLog, 0.015) << "within 1.5 % of one curve";
     EXPECT_TRUE(namedLines(chart).count(QStringLiteral("one fit to all minima, η = %1").arg(-law->exponent, 0, 'f', 3)));
     family->setCurrentIndex(0);
+    isoflop->computeNow();
     EXPECT_EQ(isoflop->charts().front()->title(), "Transformer, T = 8192");
 }
 
@@ -777,6 +782,7 @@ TEST_F(Gui, IsoFlopFig5LayoutFitsEveryContextLength) {
     auto* isoflop = view<IsoFlopView>();
     ASSERT_NE(isoflop, nullptr);
     window->showView("isoflop");
+    isoflop->computeNow();
     auto* panels = isoflop->findChild<QComboBox*>("panels");
     ASSERT_NE(panels, nullptr);
     ASSERT_EQ(isoflop->charts().size(), 2u);
@@ -1106,6 +1112,7 @@ TEST_F(Gui, IsoFlopViewFitsEverySeriesOfASweep) {
     ASSERT_TRUE(window->showView("isoflop"));
     auto* iso = view<IsoFlopView>();
     ASSERT_NE(iso, nullptr);
+    iso->computeNow();
     auto* series = iso->findChild<QComboBox*>("family");
     ASSERT_NE(series, nullptr);
     QStringList items;
@@ -1114,12 +1121,14 @@ TEST_F(Gui, IsoFlopViewFitsEverySeriesOfASweep) {
     const std::pair<const char*, double> expected[] = {{"A", 0.45}, {"B", 0.50}, {"C", 0.55}};
     for (const auto& [name, a] : expected) {
         series->setCurrentIndex(series->findText(name));
+        iso->computeNow();
         EXPECT_EQ(iso->seriesShown(false), name);
         ASSERT_TRUE(iso->result(false).nOptLaw) << name;
         EXPECT_NEAR(iso->result(false).nOptLaw->exponent, a, 1e-6) << name;
         EXPECT_EQ(iso->charts()[0]->title(), QString::fromLatin1(name));
     }
     series->setCurrentIndex(series->findText("A and B"));
+    iso->computeNow();
     EXPECT_EQ(iso->seriesShown(false), "A");
     EXPECT_EQ(iso->seriesShown(true), "B");
     snapshot("isoflop-sweep");
