@@ -95,7 +95,8 @@ ParetoView::ParetoView(Session* session, QWidget* parent) : ViewPanel(parent), s
     connect(context_, &QComboBox::currentIndexChanged, this, &ParetoView::redraw);
     intervalWatcher_ = new QFutureWatcher<std::optional<fit::BootstrapInterval>>(this);
     connect(intervalWatcher_, &QFutureWatcherBase::finished, this, &ParetoView::intervalDone);
-    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::surfaceChanged})
+    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::surfaceChanged,
+                        &Session::styleChanged})
         connect(session_, signal, this, &ParetoView::redraw);
     redraw();
 }
@@ -389,7 +390,7 @@ OverTrainingView::OverTrainingView(Session* session, QWidget* parent) : ViewPane
     watcher_ = new QFutureWatcher<Outcome>(this);
     connect(watcher_, &QFutureWatcherBase::finished, this, &OverTrainingView::takeOutcome);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &OverTrainingView::recompute);
-    connect(session_, &Session::selectionChanged, this, &OverTrainingView::redraw);
+    for (auto signal : {&Session::selectionChanged, &Session::styleChanged}) connect(session_, signal, this, &OverTrainingView::redraw);
     recompute();
 }
 
@@ -672,7 +673,7 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent) : ViewPanel(parent),
     for (QComboBox* b : {axis_, law_, panels_}) connect(b, &QComboBox::currentIndexChanged, this, &IsoFlopView::redraw);
     for (QComboBox* b : {range_, family_}) connect(b, &QComboBox::currentIndexChanged, this, &IsoFlopView::recompute);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &IsoFlopView::recompute);
-    connect(session_, &Session::selectionChanged, this, &IsoFlopView::redraw);
+    for (auto signal : {&Session::selectionChanged, &Session::styleChanged}) connect(session_, signal, this, &IsoFlopView::redraw);
     recompute();
 }
 

@@ -119,6 +119,10 @@ ContextView::ContextView(Session* session, QWidget* parent) : ViewPanel(parent),
     };
     connect(session_, &Session::settingsChanged, this, refit);
     connect(session_, &Session::runsChanged, this, refit);
+    connect(session_, &Session::styleChanged, this, [this] {
+        if (running_ == generation_) return;  // drawn when the answer comes
+        if (!deferWhileHidden([this] { redraw(); }, -1)) redraw();
+    });
     connect(session_, &Session::surfaceChanged, this, [this] {
         if (!deferWhileHidden([this] { recompute(); })) recompute();
     });

@@ -39,7 +39,8 @@ LossCurvesView::LossCurvesView(Session* session, QWidget* parent) : ViewPanel(pa
     layout->addWidget(view_, 1);
     layout->addWidget(summary_);
     connect(axis_, &QComboBox::currentIndexChanged, this, &LossCurvesView::redraw);
-    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::curvesChanged})
+    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::curvesChanged,
+                        &Session::styleChanged})
         connect(session_, signal, this, &LossCurvesView::redraw);
     redraw();
 }

@@ -131,7 +131,7 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent) : ViewPanel(
         forgetFit();  // the scope, outlier handling or fit options may have changed
         redraw();
     });
-    connect(session_, &Session::selectionChanged, this, &LossSurfaceView::redraw);
+    for (auto signal : {&Session::selectionChanged, &Session::styleChanged}) connect(session_, signal, this, &LossSurfaceView::redraw);
     connect(chart_, &QChart::plotAreaChanged, this, [this] {
         // Re-render the colour map at the new plot size (see redraw()).
         if (fit_) redraw();

@@ -252,7 +252,7 @@ bool MainWindow::exportView(const QString& path, FigureStyle style, const QStrin
     const data::FigureRecipe kept = captureRecipe(*session_, *panel, style, QFileInfo(path).suffix().toLower());
     QString error;
     const bool ok = exportPanel(panel, path, style, &error);
-    session_->setSettings(session_->settings());  // redraw the views in the screen style
+    if (style.paper) redrawViews();  // in the screen style again
     if (!ok) {
         reportError(tr("Could not export the figure"), error, interactive);
         return false;
@@ -546,8 +546,12 @@ void MainWindow::applyStyle() {
     theme.lineScale = (presentation_ ? 1.8 : 1.0) * zoom_;
     Theme::setCurrent(theme);
     if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance())) theme.applyTo(*app);
-    // Views rebuild their charts with the new fonts and lines.
-    session_->setSettings(session_->settings());
+    redrawViews();
+}
+
+void MainWindow::redrawViews() {
+    // Views rebuild their charts with the new colours, fonts and lines; nothing is refitted.
+    session_->restyle();
     for (ViewPanel* p : panels_) {
         if (auto* b = qobject_cast<FlopBreakdownView*>(p)) b->setConvention(accounting::studyConvention());
         if (auto* r = qobject_cast<RooflineView*>(p)) r->refresh();

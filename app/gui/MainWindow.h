@@ -102,6 +102,8 @@ private:
     void reportError(const QString& title, const QString& message, bool interactive);
     void projectOpened(const QString& label);
     void applyStyle();
+    // Every view draws again in the current style (after a theme change or a paper-style export).
+    void redrawViews();
     void endLesson();
     void openLessonDialog();
     QMenu* recentMenu_ = nullptr;

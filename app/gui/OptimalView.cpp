@@ -221,6 +221,11 @@ OptimalView::OptimalView(Session* session, QWidget* parent) : ViewPanel(parent),
         connect(session_, signal, this, [this] {
             if (!deferWhileHidden([this] { recompute(); })) recompute();
         });
+    // A new style draws the answer again (a deferred recompute, which draws too, comes first).
+    connect(session_, &Session::styleChanged, this, [this] {
+        if (running_ == generation_) return;  // drawn when the answer comes
+        if (!deferWhileHidden([this] { show(QString::fromStdString(answer_.problem)); }, -1)) show(QString::fromStdString(answer_.problem));
+    });
     recompute();
 }
 

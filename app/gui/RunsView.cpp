@@ -50,7 +50,18 @@ int RunTableModel::columnCount(const QModelIndex& parent) const { return parent.
 
 void RunTableModel::reset() {
     beginResetModel();
+    shownRevision_ = session_->runsRevision();
+    shownRows_ = rowCount();
     endResetModel();
+}
+
+bool RunTableModel::refresh() {
+    if (session_->runsRevision() != shownRevision_ || rowCount() != shownRows_ || shownRows_ == 0) {
+        reset();
+        return true;
+    }
+    emit dataChanged(index(0, 0), index(shownRows_ - 1, ColumnCount - 1), {Qt::CheckStateRole, Qt::ForegroundRole});
+    return false;
 }
 
 QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
@@ -220,7 +231,8 @@ void RunFilterModel::setSourceModel(QAbstractItemModel* model) {
     auto forget = [this] { rowText_.clear(); };
     connect(model, &QAbstractItemModel::modelReset, this, forget);
     // A toggled run: its row's text again.
-    connect(model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex& from, const QModelIndex& to) {
+    connect(model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex& from, const QModelIndex& to, const QList<int>& roles) {
+        if (!roles.isEmpty() && !roles.contains(Qt::DisplayRole)) return;  // the ticks and colours only
         for (int r = std::max(0, from.row()); r <= to.row() && r < static_cast<int>(rowText_.size()); ++r)
             rowText_[static_cast<std::size_t>(r)] = textOf(r);
     });
@@ -334,8 +346,7 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
         session_->setSettings(s);
     });
     connect(session_, &Session::runsChanged, this, [this] {
-        model_->reset();
-        refillFilters();
+        if (model_->refresh()) refillFilters();  // toggled runs keep the rows and their choices
         updateSummary();
         emit explainChanged();
     });
@@ -353,6 +364,7 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
         for (const QModelIndex& i : table_->selectionModel()->selectedRows()) rows.insert(proxy_->mapToSource(i).row());
         session_->setSelection(rows);
     });
+    connect(session_, &Session::styleChanged, this, [this] { table_->viewport()->update(); });
     connect(session_, &Session::selectionChanged, this, [this] {
         syncingSelection_ = true;
         QItemSelection sel;

@@ -29,9 +29,14 @@ public:
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role) override;
     void reset();
+    // After the session's runs changed: a reset where their values or series changed, else (runs
+    // toggled) their ticks and colours redrawn, which keeps the rows' text. Returns whether it reset.
+    bool refresh();
 
 private:
     Session* session_;
+    std::uint64_t shownRevision_ = 0;  // the runs' revision the rows show
+    int shownRows_ = 0;
 };
 
 class RunFilterModel : public QSortFilterProxyModel {

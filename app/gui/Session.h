@@ -64,6 +64,8 @@ public:
     void setProjectPath(const QString& path) { projectPath_ = path; }
     bool generated() const { return study_.generated(); }
     void setSettings(const AnalysisSettings& settings);
+    // The theme, fonts or a figure's restyling changed: the views draw again, without refitting.
+    void restyle() { emit styleChanged(); }
     // The user's include/exclude toggle of one run (index into runs().runs).
     void setIncluded(int index, bool included);
     // Every run's toggle at once (nullopt: the run's default), with one runsChanged.
@@ -77,6 +79,8 @@ public:
     std::vector<std::string> runKeys() const { return study_.runKeys(); }
     // data::runTablesDigest of the project's tables.
     std::string dataDigest() const { return study_.dataDigest(); }
+    // Changes when the runs' values or series change, not when a run is toggled (Study::runsRevision).
+    std::uint64_t runsRevision() const { return study_.runsRevision(); }
 
     // Runs selected in any view (indices into runs().runs), highlighted in all views.
     const QSet<int>& selection() const { return selection_; }
@@ -117,6 +121,7 @@ signals:
     void recipesChanged();
     void curvesChanged();
     void inferenceChanged();
+    void styleChanged();
 
 private:
     analysis::Study study_;

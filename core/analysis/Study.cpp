@@ -1,6 +1,7 @@
 #include "core/analysis/Study.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "core/analysis/ComputeOptimal.h"
 #include "core/data/Series.h"
@@ -45,8 +46,14 @@ accounting::FlopConvention Study::convention() const {
     return accounting::conventionByName(settings_.convention).value_or(accounting::studyConvention());
 }
 
+std::uint64_t Study::nextRevision() {
+    static std::atomic<std::uint64_t> counter{0};
+    return ++counter;
+}
+
 void Study::mergeTables() {
     digest_.reset();
+    revision_ = nextRevision();
     runs_ = data::RunTable{};
     runs_.source = project_.title;
     origin_.clear();
@@ -63,13 +70,17 @@ void Study::mergeTables() {
 }
 
 std::optional<data::LoadError> Study::groupRunsBy(const std::vector<std::string>& columns) {
-    std::vector<data::ProjectTable> regrouped = project_.tables;  // nothing changes on an error
-    copyToggles(regrouped);
-    for (auto& t : regrouped)
-        if (auto e = data::groupRunsBy(t.table, columns)) return e;
-    project_.tables = std::move(regrouped);
+    for (const auto& t : project_.tables)  // nothing changes on an error
+        if (auto e = data::checkGroupRunsBy(t.table, columns)) return e;
+    for (auto& t : project_.tables)
+        if (auto e = data::groupRunsBy(t.table, columns)) return e;  // checked above
     settings_.seriesBy = columns;
-    mergeTables();
+    // Only the series move: the merged runs (and their toggles) stay, with their new series.
+    for (std::size_t i = 0; i < runs_.runs.size() && i < origin_.size(); ++i)
+        runs_.runs[i].series = project_.tables[origin_[i].first].table.runs[origin_[i].second].series;
+    series_ = data::seriesNames(runs_);
+    digest_.reset();
+    revision_ = nextRevision();
     return std::nullopt;
 }
 

@@ -5,6 +5,7 @@
 // one was fitted, and its model configurations for compute per token). The window's session, the
 // figures and the verbs hold one; it knows nothing of widgets or signals.
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -58,6 +59,10 @@ public:
     // The key a recipe names each run of runs() by (data::runKeys), and data::runTablesDigest of the tables.
     std::vector<std::string> runKeys() const;
     std::string dataDigest() const;
+    // Changes whenever the runs' values or series change (a new table, a regrouping), not when a
+    // run is toggled; unique across studies, so a view can tell whether what it shows is still
+    // the runs' text.
+    std::uint64_t runsRevision() const { return revision_; }
 
     // The paper's shipped tables.
     const data::PaperTables& paper() const { return paper_; }
@@ -87,6 +92,8 @@ private:
     void copyToggles(std::vector<data::ProjectTable>& tables) const;
     void mergeTables();
     mutable std::optional<std::string> digest_;  // dataDigest(), until the tables change
+    static std::uint64_t nextRevision();
+    std::uint64_t revision_ = 0;
     static std::size_t index(accounting::Family f) { return f == accounting::Family::Xlstm ? 1 : 0; }
 
     data::Project project_;

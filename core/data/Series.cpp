@@ -68,6 +68,18 @@ std::optional<double> runNumber(const Run& run, const std::string& column) {
     return x;
 }
 
+std::optional<LoadError> checkGroupRunsBy(const RunTable& table, const std::vector<std::string>& columns) {
+    if (table.runs.empty()) return std::nullopt;
+    for (const auto& c : columns) {
+        if (headerColumn(table, c) || fieldNamed(c)) continue;
+        std::string known;
+        if (table.runs.front().raw.header)
+            for (const auto& h : *table.runs.front().raw.header) known += (known.empty() ? "" : ", ") + h;
+        return LoadError{table.source, 0, c, "no such column to group runs by (columns: " + known + ")"};
+    }
+    return std::nullopt;
+}
+
 std::optional<LoadError> groupRunsBy(RunTable& table, const std::vector<std::string>& columns) {
     if (table.runs.empty()) return std::nullopt;
     std::vector<std::string> by = columns;
@@ -83,14 +95,8 @@ std::optional<LoadError> groupRunsBy(RunTable& table, const std::vector<std::str
                 by = {*headerColumn(table, c)};
                 break;
             }
-    } else {
-        std::string known;
-        for (const auto& c : by) {
-            if (headerColumn(table, c) || fieldNamed(c)) continue;
-            if (table.runs.front().raw.header)
-                for (const auto& h : *table.runs.front().raw.header) known += (known.empty() ? "" : ", ") + h;
-            return LoadError{table.source, 0, c, "no such column to group runs by (columns: " + known + ")"};
-        }
+    } else if (auto e = checkGroupRunsBy(table, by)) {
+        return e;
     }
     table.seriesBy = by;
     const bool familyColumn = by.size() == 1 && [&] {

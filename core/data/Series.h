@@ -16,6 +16,8 @@ namespace scalex::data {
 // model-like column (seriesColumnSpellings), else the run's dataset (the file name). A run whose
 // cells are empty goes to its dataset's series. A column the table lacks is an error naming it.
 std::optional<LoadError> groupRunsBy(RunTable& table, const std::vector<std::string>& columns);
+// The error groupRunsBy would give, without changing the table.
+std::optional<LoadError> checkGroupRunsBy(const RunTable& table, const std::vector<std::string>& columns);
 
 // The value of `column` for a run: its raw cell where the source had that column, else the
 // field the name stands for (any spelling: "params", "loss", "family", "series", ...). Empty

@@ -88,6 +88,9 @@ public:
 private:
     void answer(Clock::time_point sent) {
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - sent).count();
+        // SCALEX_STALL_REPORT_MS=N lists every stall longer than N ms with its action.
+        static const double reportMs = qEnvironmentVariableIsSet("SCALEX_STALL_REPORT_MS") ? qEnvironmentVariable("SCALEX_STALL_REPORT_MS").toDouble() : 0;
+        if (reportMs > 0 && ms > reportMs) std::printf("stall %.0f ms during %s\n", ms, qPrintable(current));
         if (ms > longestMs_) {
             longestMs_ = ms;
             longestAction_ = current;
