@@ -777,6 +777,37 @@ TEST_F(Gui, IsoFlopProfilesOfBothFamiliesInOneChart) {
 // The paper's Fig. 5: the IsoFLOP profiles of both families at each context length of the runs
 // (2048, 8192 and 16384 in the example) and the power law N*(H) of every family and context,
 // each the fit of that context's runs alone.
+// The dark theme redraws every view in its colours without refitting anything: the visible view
+// at once, a hidden one when it is shown.
+TEST_F(Gui, ADarkThemeRedrawsTheViewsWithoutRefitting) {
+    ASSERT_TRUE(window->showView("isoflop"));
+    auto* iso = view<IsoFlopView>();
+    ASSERT_NE(iso, nullptr);
+    iso->computeNow();
+    ASSERT_TRUE(iso->result(false).nOptLaw);
+    const auto profiles = iso->result(false).profiles.size();
+    const QColor light = iso->charts().front()->backgroundBrush().color();
+    // A change of settings or runs is what makes the views refit; a new style is neither.
+    int refits = 0;
+    for (auto signal : {&Session::settingsChanged, &Session::runsChanged, &Session::surfaceChanged})
+        QObject::connect(window->session(), signal, iso, [&refits] { ++refits; });
+    window->setDarkTheme(true);
+    QApplication::processEvents();
+    const QColor dark = Theme::dark().background;
+    EXPECT_NE(light, dark);
+    EXPECT_EQ(iso->charts().front()->backgroundBrush().color(), dark);
+    EXPECT_EQ(refits, 0);
+    EXPECT_TRUE(iso->result(false).nOptLaw);
+    EXPECT_EQ(iso->result(false).profiles.size(), profiles);
+    ASSERT_TRUE(window->showView("pareto"));
+    QApplication::processEvents();
+    EXPECT_EQ(window->currentPanel()->charts().front()->backgroundBrush().color(), dark);
+    window->setDarkTheme(false);
+    QApplication::processEvents();
+    EXPECT_EQ(window->currentPanel()->charts().front()->backgroundBrush().color(), light);
+    EXPECT_EQ(refits, 0);
+}
+
 TEST_F(Gui, IsoFlopFig5LayoutFitsEveryContextLength) {
     using scalex::accounting::Family;
     auto* isoflop = view<IsoFlopView>();
