@@ -973,6 +973,10 @@ std::vector<ViewTable> IsoFlopView::tables() {
 }
 
 ViewPanel::TablesJob IsoFlopView::tablesJob() {
+    if (computing_) {  // the tables are those of the fits asked for last
+        watcher_->waitForFinished();
+        takeAnswer();
+    }
     // Copies of the fits; the intervals as known, or the bootstrap under way (waited for by the job).
     const bool waitForBands = std::none_of(bands_.begin(), bands_.end(), [](const auto& b) { return b.has_value(); }) &&
                               bandsWatcher_->property("generation").toInt() == generation_;

@@ -82,7 +82,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPanel(new IsoFlopView(session_, this));
     addPanel(new ContextView(session_, this));
     addPanel(new OptimalView(session_, this));
-    addPanel(new FlopBreakdownView(this));
+    auto* flops = new FlopBreakdownView(this);
+    addPanel(flops);
+    // The FLOP convention of the project's settings (study, appendix, chinchilla or 6ND).
+    flops->setConvention(session_->convention());
+    connect(session_, &Session::settingsChanged, flops, [this, flops] { flops->setConvention(session_->convention()); });
     addPanel(new RooflineView(this));
     auto* inference = new InferenceView(this);
     addPanel(inference);
@@ -553,7 +557,7 @@ void MainWindow::redrawViews() {
     // Views rebuild their charts with the new colours, fonts and lines; nothing is refitted.
     session_->restyle();
     for (ViewPanel* p : panels_) {
-        if (auto* b = qobject_cast<FlopBreakdownView*>(p)) b->setConvention(accounting::studyConvention());
+        if (auto* b = qobject_cast<FlopBreakdownView*>(p)) b->setConvention(session_->convention());
         if (auto* r = qobject_cast<RooflineView*>(p)) r->refresh();
         if (auto* i = qobject_cast<InferenceView*>(p)) i->refresh();
         // Titles laid out for the old fonts would stay cut short (or leave room) for the new ones.

@@ -55,6 +55,7 @@
 #include "core/analysis/RunSelection.h"
 #include "core/fit/PowerLaw.h"
 #include "tests/support/GuiApp.h"
+#include "app/gui/ChoiceKeys.h"
 #include "tests/support/TestData.h"
 
 using namespace scalex::gui;
@@ -777,6 +778,49 @@ TEST_F(Gui, IsoFlopProfilesOfBothFamiliesInOneChart) {
 // The paper's Fig. 5: the IsoFLOP profiles of both families at each context length of the runs
 // (2048, 8192 and 16384 in the example) and the power law N*(H) of every family and context,
 // each the fit of that context's runs alone.
+// A table exported while the IsoFLOP fits of a new setting still run is the table of those fits,
+// not of the ones drawn before.
+TEST_F(Gui, AnIsoFlopTableExportedWhileItsFitsRunIsOfTheNewFits) {
+    ASSERT_TRUE(window->showView("isoflop"));
+    auto* iso = view<IsoFlopView>();
+    ASSERT_NE(iso, nullptr);
+    iso->computeNow();
+    ASSERT_TRUE(iso->result(false).nOptLaw);
+    const double before = iso->result(false).nOptLaw->exponent;
+    auto* range = iso->findChild<QComboBox*>("range");
+    ASSERT_NE(range, nullptr);
+    range->setCurrentIndex(range->findData(QStringLiteral("context-tables"), scalex::gui::kChoiceKeyRole));
+    ASSERT_EQ(range->currentIndex(), 1);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("laws.csv");
+    ASSERT_TRUE(window->exportTable(QStringLiteral("laws"), path, false)) << window->lastError().toStdString();
+    const double after = iso->result(false).nOptLaw->exponent;
+    EXPECT_NE(after, before) << "budgets 5e18 to 5e19 give another law than 5e18 to 2e20";
+    const auto csv = scalex::test::readSimpleCsv(path);
+    bool found = false;
+    for (int r = 0; r < csv.rows.size(); ++r)
+        if (csv.at(r, "model") == "Transformer" && csv.at(r, "law") == "N*(H)") {
+            EXPECT_NEAR(csv.number(r, "exponent"), after, 1e-6);
+            found = true;
+        }
+    EXPECT_TRUE(found);
+}
+
+// The FLOP breakdown counts with the convention of the project's settings, and keeps it when
+// the theme changes.
+TEST_F(Gui, TheFlopBreakdownCountsWithTheSettingsConvention) {
+    ASSERT_TRUE(window->showView("breakdown"));
+    ViewPanel* flops = window->currentPanel();
+    EXPECT_TRUE(flops->explainHtml().contains("Convention <b>study</b>"));
+    AnalysisSettings s = window->session()->settings();
+    s.convention = "chinchilla";
+    window->session()->setSettings(s);
+    EXPECT_TRUE(flops->explainHtml().contains("Convention <b>chinchilla</b>")) << flops->explainHtml().toStdString();
+    window->setDarkTheme(true);
+    window->setDarkTheme(false);
+    EXPECT_TRUE(flops->explainHtml().contains("Convention <b>chinchilla</b>"));
+}
+
 // The dark theme redraws every view in its colours without refitting anything: the visible view
 // at once, a hidden one when it is shown.
 TEST_F(Gui, ADarkThemeRedrawsTheViewsWithoutRefitting) {
