@@ -434,7 +434,11 @@ std::optional<std::vector<inference::Accelerator>> loadAccelerators(const QStrin
             a.name = row.fields[cName].toStdString();
             if (a.name.empty()) csv.fail(row, cName, "expected a name, got an empty field");
             a.description = cDesc >= 0 ? row.fields[cDesc].toStdString() : a.name;
-            a.year = cYear >= 0 && !row.fields[cYear].isEmpty() ? static_cast<int>(csv.wholeNumber(row, cYear, 0)) : 0;
+            if (cYear >= 0 && !row.fields[cYear].isEmpty()) {
+                const double year = csv.wholeNumber(row, cYear, 0);
+                if (year > 9999) csv.fail(row, cYear, QStringLiteral("expected a year, got '%1'").arg(row.fields[cYear]));
+                a.year = static_cast<int>(year);
+            }
             a.flops = csv.number(row, cFlops);
             if (!(a.flops > 0)) csv.fail(row, cFlops, "expected a positive FLOP/s");
             a.memoryBandwidth = csv.number(row, cMem);

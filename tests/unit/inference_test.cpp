@@ -132,6 +132,11 @@ TEST(Accelerators, BadFileNamesLineAndColumn) {
     QString error;
     EXPECT_FALSE(data::loadAccelerators(path, &error));
     EXPECT_EQ(error, path + ":2:3 (memory_bandwidth_bytes_per_s): expected a number, got 'fast'");
+    // A year past any calendar (a shifted row): an error, not an overflowing conversion (found by fuzzing).
+    const QString shifted = writeTemp(dir, "shifted.csv",
+                                      "name,year,bf16_flops_per_s,memory_bandwidth_bytes_per_s\nV100,312e12,2.8e12,9e11\n");
+    EXPECT_FALSE(data::loadAccelerators(shifted, &error));
+    EXPECT_EQ(error, shifted + ":2:2 (year): expected a year, got '312e12'");
 }
 
 // --- The model against hand-computed points -----------------------------------------------
