@@ -716,7 +716,7 @@ QString IsoFlopView::seriesLabel(std::size_t k) const {
 }
 
 QColor IsoFlopView::seriesColour(std::size_t k) const {
-    const std::string& name = seriesShown(k == 1);
+    const std::string name = k < answer_.fits.size() ? answer_.fits[k].series : std::string();
     return Theme::current().series(name, session_->seriesIndex(name));
 }
 
@@ -958,11 +958,14 @@ void IsoFlopView::startBootstrap() {
     }));
 }
 
+void IsoFlopView::waitForFits() {
+    if (!computing_) return;
+    watcher_->waitForFinished();
+    takeAnswer();
+}
+
 void IsoFlopView::computeNow() {
-    if (computing_) {
-        watcher_->waitForFinished();
-        takeAnswer();
-    }
+    waitForFits();
     bandsWatcher_->waitForFinished();
     QCoreApplication::processEvents();
 }
@@ -973,15 +976,13 @@ std::vector<ViewTable> IsoFlopView::tables() {
 }
 
 ViewPanel::TablesJob IsoFlopView::tablesJob() {
-    if (computing_) {  // the tables are those of the fits asked for last
-        watcher_->waitForFinished();
-        takeAnswer();
-    }
+    waitForFits();  // the tables are those of the fits asked for last
     // Copies of the fits; the intervals as known, or the bootstrap under way (waited for by the job).
     const bool waitForBands = std::none_of(bands_.begin(), bands_.end(), [](const auto& b) { return b.has_value(); }) &&
                               bandsWatcher_->property("generation").toInt() == generation_;
     const QStringList titles{tr("Power laws N*(H), D*(H) with intervals"), tr("Optimum of every IsoFLOP profile"),
                              tr("Power laws N*(H), D*(H) at every context length")};
+    // The answer points into the copy of the runs it was fitted on, which the job keeps alive.
     return [bandsKnown = bands_, waitForBands, titles, future = bandsWatcher_->future(), runs = runs_,
             answer = answer_](const fit::FitControl& control) -> std::vector<ViewTable> {
         auto bands = bandsKnown;

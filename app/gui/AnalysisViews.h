@@ -159,6 +159,8 @@ private:
     // Starts the fits in a job (the answer is drawn when it comes).
     void recompute();
     void takeAnswer();
+    // Waits for the fits under way, if any, and takes their answer (not the bootstrap's bands).
+    void waitForFits();
     // The series with IsoFLOP runs into the "family" choice (each series, and the pair).
     void refillSeries();
     QString seriesLabel(std::size_t k) const;

@@ -83,6 +83,13 @@ protected:
             if (auto* v = qobject_cast<View*>(p)) return v;
         return nullptr;
     }
+    // The IsoFLOP view shown, its fits done (they run in a job); null when it cannot be shown.
+    IsoFlopView* fittedIsoFlop() {
+        if (!window->showView("isoflop")) return nullptr;  // a hidden view refits when it is next shown
+        auto* iso = view<IsoFlopView>();
+        if (iso) iso->computeNow();
+        return iso;
+    }
     // The current view as SCALEX_TEST_SNAPSHOTS/NAME.png, when that is set, once the replaced
     // chart items have gone in an event loop.
     void snapshot(const QString& name) {
@@ -185,10 +192,8 @@ TEST_F(Gui, MovingTheContextSliderChangesTheTransformerOptimum) {
 }
 
 TEST_F(Gui, ExcludingARunChangesTheFits) {
-    ASSERT_TRUE(window->showView("isoflop"));  // a hidden view refits when it is next shown
-    auto* iso = view<IsoFlopView>();
+    auto* iso = fittedIsoFlop();
     ASSERT_NE(iso, nullptr);
-    iso->computeNow();  // the fits run in a job
     ASSERT_TRUE(iso->result(false).nOptLaw);
     const double before = iso->result(false).nOptLaw->exponent;
     // Exclude the runs of the smallest-loss profile's minimum neighbourhood: every Transformer run of one budget.
@@ -775,16 +780,11 @@ TEST_F(Gui, IsoFlopProfilesOfBothFamiliesInOneChart) {
     EXPECT_EQ(isoflop->charts().front()->title(), "Transformer, T = 8192");
 }
 
-// The paper's Fig. 5: the IsoFLOP profiles of both families at each context length of the runs
-// (2048, 8192 and 16384 in the example) and the power law N*(H) of every family and context,
-// each the fit of that context's runs alone.
 // A table exported while the IsoFLOP fits of a new setting still run is the table of those fits,
 // not of the ones drawn before.
 TEST_F(Gui, AnIsoFlopTableExportedWhileItsFitsRunIsOfTheNewFits) {
-    ASSERT_TRUE(window->showView("isoflop"));
-    auto* iso = view<IsoFlopView>();
+    auto* iso = fittedIsoFlop();
     ASSERT_NE(iso, nullptr);
-    iso->computeNow();
     ASSERT_TRUE(iso->result(false).nOptLaw);
     const double before = iso->result(false).nOptLaw->exponent;
     auto* range = iso->findChild<QComboBox*>("range");
@@ -824,10 +824,8 @@ TEST_F(Gui, TheFlopBreakdownCountsWithTheSettingsConvention) {
 // The dark theme redraws every view in its colours without refitting anything: the visible view
 // at once, a hidden one when it is shown.
 TEST_F(Gui, ADarkThemeRedrawsTheViewsWithoutRefitting) {
-    ASSERT_TRUE(window->showView("isoflop"));
-    auto* iso = view<IsoFlopView>();
+    auto* iso = fittedIsoFlop();
     ASSERT_NE(iso, nullptr);
-    iso->computeNow();
     ASSERT_TRUE(iso->result(false).nOptLaw);
     const auto profiles = iso->result(false).profiles.size();
     const QColor light = iso->charts().front()->backgroundBrush().color();
@@ -852,6 +850,9 @@ TEST_F(Gui, ADarkThemeRedrawsTheViewsWithoutRefitting) {
     EXPECT_EQ(refits, 0);
 }
 
+// The paper's Fig. 5: the IsoFLOP profiles of both families at each context length of the runs
+// (2048, 8192 and 16384 in the example) and the power law N*(H) of every family and context,
+// each the fit of that context's runs alone.
 TEST_F(Gui, IsoFlopFig5LayoutFitsEveryContextLength) {
     using scalex::accounting::Family;
     auto* isoflop = view<IsoFlopView>();
@@ -1057,10 +1058,8 @@ TEST_F(Gui, IsoFlopViewDrawsTheOutliersItLeavesOut) {
     AnalysisSettings s = window->session()->settings();
     s.scope.allRuns = true;
     window->session()->setSettings(s);
-    ASSERT_TRUE(window->showView("isoflop"));
-    auto* iso = view<IsoFlopView>();
+    auto* iso = fittedIsoFlop();
     ASSERT_NE(iso, nullptr);
-    iso->computeNow();
     QApplication::processEvents();
     qsizetype leftOut = -1;
     for (QAbstractSeries* series : iso->charts()[0]->series())
@@ -1184,10 +1183,8 @@ TEST_F(Gui, IsoFlopViewFitsEverySeriesOfASweep) {
         }
     f.close();
     ASSERT_TRUE(window->openPath(path, false)) << window->lastError().toStdString();
-    ASSERT_TRUE(window->showView("isoflop"));
-    auto* iso = view<IsoFlopView>();
+    auto* iso = fittedIsoFlop();
     ASSERT_NE(iso, nullptr);
-    iso->computeNow();
     auto* series = iso->findChild<QComboBox*>("family");
     ASSERT_NE(series, nullptr);
     QStringList items;
