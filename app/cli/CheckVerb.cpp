@@ -218,8 +218,9 @@ int verbCheck(const QStringList& args) {
         return checkMeasurements(files.first(), p.isSet("json"));
     }
     const StudyInput study = loadStudy(files, p, options);
-    const RunTable& table = study.table;
-    const analysis::RunFilter scope = study.settings.scope.filter();
+    const RunTable& table = study.table();
+    const analysis::AnalysisSettings& settings = study.settings();
+    const analysis::RunFilter scope = settings.scope.filter();
 
     Tally families, sets, budgets, contexts, flopSources, tokenSources, paramSources;
     int usable = 0, selected = 0, withSelection = 0, inAnalyses = 0, checkpoints = 0;
@@ -261,7 +262,7 @@ int verbCheck(const QStringList& args) {
         problemRows.append(QJsonObject{{"line", r.sourceLine}, {"run", who}, {"reasons", reasonsJson}});
     }
     const int rows = static_cast<int>(table.runs.size());
-    const ProjectParts parts = study.project ? projectParts(*study.project) : ProjectParts{};
+    const ProjectParts parts = study.project ? projectParts(study.study.loaded()) : ProjectParts{};
     const bool ok = usable > 0 || parts.anySet;
 
     QJsonArray mappingJson;
@@ -294,11 +295,11 @@ int verbCheck(const QStringList& args) {
     }
     QJsonArray seriesBy, notes, where;
     const std::vector<std::string> by =
-        !study.settings.seriesBy.empty() ? study.settings.seriesBy : study.project ? std::vector<std::string>{} : table.seriesBy;
+        !settings.seriesBy.empty() ? settings.seriesBy : study.project ? std::vector<std::string>{} : table.seriesBy;
     for (const auto& c : by) seriesBy.append(QString::fromStdString(c));
     for (const auto& n : table.notes) notes.append(QString::fromStdString(n));
-    for (const auto& c : study.settings.scope.where) where.append(QString::fromStdString(c.text()));
-    const QString byText = study.project && study.settings.seriesBy.empty() ? QStringLiteral("the project's tables, as saved")
+    for (const auto& c : settings.scope.where) where.append(QString::fromStdString(c.text()));
+    const QString byText = study.project && settings.seriesBy.empty() ? QStringLiteral("the project's tables, as saved")
                            : by.empty()                                  ? QStringLiteral("the file name") : QString::fromStdString([&] {
         std::string t;
         for (const auto& c : by) t += (t.empty() ? "" : ", ") + c;
@@ -318,7 +319,7 @@ int verbCheck(const QStringList& args) {
             {"series_by", seriesBy},
             {"series", seriesJson},
             {"where", where},
-            {"all_runs", study.settings.scope.allRuns},
+            {"all_runs", settings.scope.allRuns},
             {"families", families.json()},
             {"experiment_sets", sets.json()},
             {"budgets", budgets.json()},
@@ -358,12 +359,12 @@ int verbCheck(const QStringList& args) {
     out += withSelection ? QStringLiteral("selected in paper: %1 of %2%3\n")
                                .arg(selected)
                                .arg(withSelection)
-                               .arg(study.settings.scope.allRuns ? " (all runs analysed: --all-runs)" : " (the others are left out; --all-runs takes them in)")
+                               .arg(settings.scope.allRuns ? " (all runs analysed: --all-runs)" : " (the others are left out; --all-runs takes them in)")
                          : QStringLiteral("selected in paper: no selection column\n");
     for (const auto& n : table.notes) out += QString::fromStdString(n) + "\n";
     if (!where.isEmpty()) {
         QStringList w;
-        for (const auto& c : study.settings.scope.where) w << QString::fromStdString(c.text());
+        for (const auto& c : settings.scope.where) w << QString::fromStdString(c.text());
         out += "where: " + w.join(", ") + "\n";
     }
     if (!problemLines.isEmpty()) out += "problems (kept, excluded from fits until included):\n" + problemLines.join("\n") + "\n";

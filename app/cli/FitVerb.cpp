@@ -41,7 +41,7 @@ QJsonArray stringsJson(const std::vector<std::string>& v) {
     return a;
 }
 
-QJsonObject paramsJson(const LossSurfaceParams& p) {
+QJsonObject paramsJson(const fit::LossSurfaceParams& p) {
     return {{"logA", p.logA}, {"logB", p.logB}, {"logE", p.logE}, {"alpha", p.alpha}, {"beta", p.beta}, {"gamma", p.gamma}};
 }
 
@@ -66,15 +66,21 @@ void addCommonOptions(QCommandLineParser& p) {
 struct Inputs {
     StudyInput study;
     FitControl control;
-    const RunTable& table() const { return study.table; }
-    const AnalysisSettings& settings() const { return study.settings; }
+    const RunTable& table() const { return study.table(); }
+    const AnalysisSettings& settings() const { return study.settings(); }
+    template <class Change>
+    void changeSettings(Change change) {
+        AnalysisSettings s = settings();
+        change(s);
+        study.study.setSettings(s);
+    }
 };
 
 Inputs readInputs(const QCommandLineParser& p) {
     const QStringList files = p.values("data");
     if (files.isEmpty()) throw UsageError("missing required option --data (the run table)");
     Inputs in{loadStudy(files, p), {}};
-    if (p.isSet("keep-outliers")) in.study.settings.keepOutliers = true;
+    if (p.isSet("keep-outliers")) in.changeSettings([](AnalysisSettings& s) { s.keepOutliers = true; });
     if (auto t = intOption(p, "threads", 1)) in.control.threads = static_cast<int>(*t);
     return in;
 }
@@ -268,7 +274,8 @@ int runLnd(const QStringList& args) {
         return kExitOk;
     }
     Inputs in = readInputs(p);
-    const auto s = lndSettings(p, in.study.settings);
+    LossSurfaceSettings s;
+    in.changeSettings([&](AnalysisSettings& a) { s = lndSettings(p, a); });
     const auto groups = seriesGroups(in.table(), in.settings());
     if (groups.empty()) noRuns(in);
     std::vector<std::pair<SeriesGroup, QJsonObject>> results;
@@ -387,7 +394,7 @@ int runIsoFlop(const QStringList& rawArgs) {
     if (!(s.tolerance > 0 && s.tolerance < 1)) throw UsageError(("--tolerance must lie in (0, 1), got " + p.value("tolerance")).toStdString());
     const double atBudget = *doubleOption(p, "at-budget");
     Inputs in = readInputs(p);
-    if (range) in.study.settings.budgetRange = range;
+    if (range) in.changeSettings([&](AnalysisSettings& s) { s.budgetRange = range; });
     const auto groups = seriesGroups(in.table(), in.settings());
     std::vector<IsoFlopAnalysis> analyses;
     for (const auto& g : groups) analyses.push_back(isoFlopAnalysis(in.table(), in.settings(), studySet(in.table(), g, ExperimentSet::IsoFlop), s, p.isSet("budgets")));
@@ -676,7 +683,8 @@ int runBootstrap(const QStringList& rawArgs) {
     Inputs in = readInputs(p);
     BootstrapResult result;
     if (of == "lnd") {
-        const auto s = lndSettings(p, in.study.settings);
+        LossSurfaceSettings s;
+    in.changeSettings([&](AnalysisSettings& a) { s = lndSettings(p, a); });
         std::vector<SurfaceQuery> queries;
         for (const QString& v : p.values("at")) {
             const QStringList nd = v.split(',');
@@ -690,7 +698,7 @@ int runBootstrap(const QStringList& rawArgs) {
         const auto full = fitLossSurface(sel.points, s, in.control);
         result = bootstrapLossSurface(sel.points, full, s, queries, b, in.control);
     } else if (of == "isoflop") {
-        if (range) in.study.settings.budgetRange = range;
+        if (range) in.changeSettings([&](AnalysisSettings& s) { s.budgetRange = range; });
         const auto sel = isoFlopRuns(in.table(), studySet(in.table(), singleGroup(in).filter, ExperimentSet::IsoFlop));
         if (sel.points.empty()) noRuns(in);
         const IsoFlopSettings s = isoFlopSettingsFor(sel.runs, in.settings());

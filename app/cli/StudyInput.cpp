@@ -1,5 +1,7 @@
 #include "app/cli/StudyInput.h"
 
+#include <QFileInfo>
+
 #include "app/cli/CliSupport.h"
 #include "app/cli/Verbs.h"
 #include "core/data/Series.h"
@@ -59,36 +61,27 @@ void applyScopeOptions(const QCommandLineParser& p, analysis::AnalysisSettings& 
 StudyInput loadStudy(const QStringList& files, const data::LoadOptions& options) {
     StudyInput in;
     in.files = files;
+    in.project = files.size() == 1 && files.first().toLower().endsWith(".scalex");
     for (const QString& file : files) {
         if (file.toLower().endsWith(".scalex")) {
             ensureBuiltinResources();
             auto project = data::loadProject(file);
             if (!project) throw UsageError(project.error().toString());
-            if (files.size() == 1) {
-                auto settings = analysis::AnalysisSettings::fromProject(project->settings);
-                if (!settings) throw UsageError(file.toStdString() + ": " + settings.error().toString());
-                in.settings = *settings;
+            if (in.project) {
+                if (const std::string why = in.study.setProject(std::move(*project)); !why.empty())
+                    throw UsageError(file.toStdString() + ": " + why);
+            } else {
+                for (auto& t : project->tables) in.study.addRuns(std::move(t.table), t.name);
             }
-            const auto& by = options.seriesBy.empty() ? in.settings.seriesBy : options.seriesBy;
-            if (!by.empty())
-                for (auto& t : project->tables)
-                    if (auto e = data::groupRunsBy(t.table, by)) throw UsageError(e->toString());
-            data::RunTable merged = project->mergedRuns();
-            for (auto& r : merged.runs) in.table.runs.push_back(std::move(r));
-            in.table.notes.insert(in.table.notes.end(), merged.notes.begin(), merged.notes.end());
-            if (files.size() == 1) in.project = std::move(*project);
         } else {
             auto loaded = data::loadRunTable(file.toStdString(), options);
             if (!loaded) throw UsageError(loaded.error().toString());
-            for (auto& r : loaded->runs) in.table.runs.push_back(std::move(r));
-            in.table.notes.insert(in.table.notes.end(), loaded->notes.begin(), loaded->notes.end());
-            if (files.size() == 1) {
-                in.table.mapping = loaded->mapping;
-                in.table.seriesBy = loaded->seriesBy;
-            }
+            in.study.addRuns(std::move(*loaded), QFileInfo(file).fileName().toStdString());
         }
-        in.table.source += (in.table.source.empty() ? "" : ", ") + file.toStdString();
     }
+    const std::vector<std::string> by = options.seriesBy.empty() ? in.study.settings().seriesBy : options.seriesBy;
+    if (!by.empty())
+        if (auto e = in.study.groupRunsBy(by)) throw UsageError(e->toString());
     return in;
 }
 
@@ -98,9 +91,10 @@ StudyInput loadStudy(const QStringList& files, const QCommandLineParser& p, data
     options.seriesBy = fromOptions.seriesBy;
     StudyInput in = loadStudy(files, options);
     // A project's own settings first; the options given on the command line win.
-    if (!options.seriesBy.empty()) in.settings.seriesBy = options.seriesBy;
-    applyScopeOptions(p, in.settings);
-    if (auto e = analysis::checkColumns(in.table, in.settings.scope.where)) throw UsageError(e->toString());
+    analysis::AnalysisSettings settings = in.settings();
+    applyScopeOptions(p, settings);
+    if (auto e = analysis::checkColumns(in.table(), settings.scope.where)) throw UsageError(e->toString());
+    in.study.setSettings(settings);
     return in;
 }
 

@@ -7,16 +7,21 @@
 #include <optional>
 
 #include "core/analysis/AnalysisSettings.h"
+#include "core/analysis/Study.h"
 #include "core/data/Project.h"
 #include "core/data/RunTableIo.h"
 
 namespace scalex::cli {
 
+// The files a verb reads, as the one analysis::Study the window holds too: every file's tables
+// merged the same way, and one project's settings (or the defaults), then the options.
 struct StudyInput {
-    data::RunTable table;                  // the runs of every file (a project's tables merged)
+    analysis::Study study;
     QStringList files;
-    std::optional<data::Project> project;  // the project, when the input was one .scalex file
-    analysis::AnalysisSettings settings;   // the project's (or the defaults), then the options
+    bool project = false;  // the input was one .scalex file: study.loaded() is that project
+
+    const data::RunTable& table() const { return study.runs(); }
+    const analysis::AnalysisSettings& settings() const { return study.settings(); }
 };
 
 // --series, --where, --all-runs, --selected-only (the default, kept for scripts), --ctx,
@@ -25,8 +30,9 @@ void addScopeOptions(QCommandLineParser& parser);
 // Applies them on top of `settings`; bad values throw UsageError naming the option.
 void applyScopeOptions(const QCommandLineParser& parser, analysis::AnalysisSettings& settings);
 
-// Reads each file: a .scalex project (its tables and settings) or a run table. `seriesBy` regroups
-// every table (UsageError naming the column when a table lacks it).
+// Reads each file: a .scalex project (its tables; its settings when it is the only file) or a run
+// table. `seriesBy`, else the project's, regroups every table (UsageError naming the column when
+// a table lacks it).
 StudyInput loadStudy(const QStringList& files, const data::LoadOptions& options = {});
 // loadStudy, then the scope options, with --series regrouping the runs.
 StudyInput loadStudy(const QStringList& files, const QCommandLineParser& parser, data::LoadOptions options = {});

@@ -54,18 +54,11 @@ std::uint64_t Study::nextRevision() {
 void Study::mergeTables() {
     digest_.reset();
     revision_ = nextRevision();
-    runs_ = data::RunTable{};
-    runs_.source = project_.title;
+    runs_ = project_.mergedRuns();
     origin_.clear();
-    std::size_t total = 0;
-    for (const auto& t : project_.tables) total += t.table.runs.size();
-    runs_.runs.reserve(total);
-    origin_.reserve(total);
+    origin_.reserve(runs_.runs.size());
     for (std::size_t t = 0; t < project_.tables.size(); ++t)
-        for (std::size_t r = 0; r < project_.tables[t].table.runs.size(); ++r) {
-            runs_.runs.push_back(project_.tables[t].table.runs[r]);
-            origin_.push_back({t, r});
-        }
+        for (std::size_t r = 0; r < project_.tables[t].table.runs.size(); ++r) origin_.push_back({t, r});
     series_ = data::seriesNames(runs_);
 }
 
@@ -78,6 +71,7 @@ std::optional<data::LoadError> Study::groupRunsBy(const std::vector<std::string>
     // Only the series move: the merged runs (and their toggles) stay, with their new series.
     for (std::size_t i = 0; i < runs_.runs.size() && i < origin_.size(); ++i)
         runs_.runs[i].series = project_.tables[origin_[i].first].table.runs[origin_[i].second].series;
+    if (project_.tables.size() == 1) runs_.seriesBy = project_.tables.front().table.seriesBy;
     series_ = data::seriesNames(runs_);
     digest_.reset();
     revision_ = nextRevision();

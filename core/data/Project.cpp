@@ -44,9 +44,18 @@ LoadError whole(const std::string& file, std::string message) { return LoadError
 RunTable Project::mergedRuns() const {
     RunTable all;
     all.source = title;
+    std::size_t total = 0;
+    for (const auto& t : tables) total += t.table.runs.size();
+    all.runs.reserve(total);
     for (const auto& t : tables) {
         all.runs.insert(all.runs.end(), t.table.runs.begin(), t.table.runs.end());
         all.notes.insert(all.notes.end(), t.table.notes.begin(), t.table.notes.end());
+    }
+    // One table's reading (the columns chosen, the series' columns) is the study's; several
+    // tables each have their own.
+    if (tables.size() == 1) {
+        all.mapping = tables.front().table.mapping;
+        all.seriesBy = tables.front().table.seriesBy;
     }
     return all;
 }

@@ -81,7 +81,8 @@ struct Project {
     std::vector<ProjectInference> inference;
 
     const ProjectTable* table(const std::string& name) const;
-    // The runs of every table, in table order, as one table.
+    // The runs of every table, in table order, as one table with every table's notes (and, for
+    // a project of one table, its column mapping and series columns).
     RunTable mergedRuns() const;
 };
 
