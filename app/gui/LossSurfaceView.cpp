@@ -133,8 +133,9 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent) : ViewPanel(
     });
     for (auto signal : {&Session::selectionChanged, &Session::styleChanged}) connect(session_, signal, this, &LossSurfaceView::redraw);
     connect(chart_, &QChart::plotAreaChanged, this, [this] {
-        // Re-render the colour map at the new plot size (see redraw()).
-        if (fit_) redraw();
+        // Re-render the colour map at the new plot size (a figure export, a resize): the points,
+        // contours and axes are in data coordinates and stay.
+        drawColourMap();
     });
     redraw();
 }
@@ -160,6 +161,8 @@ void LossSurfaceView::forgetFit() {
     ++generation_;
     cancelFit();
     fit_.reset();
+    mapBox_.reset();
+    mapImages_.clear();
     analysis_.reset();
     table_.reset();
     tablesCache_.reset();
@@ -397,6 +400,59 @@ void LossSurfaceView::onFitDone() {
     emit fitFinished();
 }
 
+namespace {
+
+// The 101 colours of the map, blended with the background once, not per pixel.
+std::array<QRgb, 101> mapPalette(const Theme& theme) {
+    std::array<QRgb, 101> palette{};
+    for (int i = 0; i < 101; ++i) {
+        const QColor c = theme.sequential(i, 101);
+        palette[static_cast<std::size_t>(i)] =
+            QColor::fromRgbF(0.55 * c.redF() + 0.45 * theme.background.redF(), 0.55 * c.greenF() + 0.45 * theme.background.greenF(),
+                             0.55 * c.blueF() + 0.45 * theme.background.blueF())
+                .rgb();
+    }
+    return palette;
+}
+
+}  // namespace
+
+std::pair<double, double> LossSurfaceView::drawColourMap() {
+    if (!fit_ || !mapBox_) return {0.0, 0.0};
+    const Theme& theme = Theme::current();
+    const fit::LossSurfaceParams& p = fit_->best;
+    const auto [nLo, nHi, dLo, dHi] = *mapBox_;
+    const QRectF area = chart_->plotArea();
+    const QSize size(std::max(8, static_cast<int>(area.width())), std::max(8, static_cast<int>(area.height())));
+    // A figure export lays the chart out at the figure's size and back: the map of the size it
+    // returns to is kept.
+    auto cached = std::find_if(mapImages_.begin(), mapImages_.end(), [&](const MapImage& m) { return m.image.size() == size; });
+    if (cached == mapImages_.end()) {
+        MapImage made;
+        made.image = QImage(size, QImage::Format_RGB32);
+        const analysis::LossGrid grid = analysis::lossGrid(p, nLo, nHi, dLo, dHi, size.width(), size.height());
+        made.lo = grid.lo, made.hi = grid.hi;
+        const std::array<QRgb, 101> palette = mapPalette(theme);
+        for (int y = 0; y < size.height(); ++y) {
+            auto* line = reinterpret_cast<QRgb*>(made.image.scanLine(y));
+            for (int x = 0; x < size.width(); ++x) {
+                const double t = (grid.values[static_cast<std::size_t>(y * size.width() + x)] - made.lo) / std::max(1e-12, made.hi - made.lo);
+                line[x] = palette[std::isfinite(t) ? static_cast<std::size_t>(std::clamp(static_cast<int>(std::round((1 - t) * 100)), 0, 100)) : 0];
+            }
+        }
+        if (mapImages_.size() >= 2) mapImages_.erase(mapImages_.begin());
+        mapImages_.push_back(std::move(made));
+        cached = std::prev(mapImages_.end());
+    }
+    const QImage& image = cached->image;
+    const double lMin = cached->lo, lMax = cached->hi;
+    QBrush brush(image);
+    brush.setTransform(QTransform::fromTranslate(area.left(), area.top()));
+    chart_->setPlotAreaBackgroundBrush(brush);
+    chart_->setPlotAreaBackgroundVisible(area.width() > 4 && area.height() > 4);
+    return {lMin, lMax};
+}
+
 void LossSurfaceView::redraw() {
     if (deferWhileHidden([this] { redraw(); })) return;
     const Theme& theme = Theme::current();
@@ -428,31 +484,10 @@ void LossSurfaceView::redraw() {
     if (fit_) {
         const fit::LossSurfaceParams p = fit_->best;
         // Colour map behind the series, rendered at the plot area's pixel size.
-        const QRectF area = chart_->plotArea();
-        if (area.width() > 4 && area.height() > 4) {
-            QImage image(static_cast<int>(area.width()), static_cast<int>(area.height()), QImage::Format_RGB32);
-            const analysis::LossGrid grid = analysis::lossGrid(p, nLo, nHi, dLo, dHi, image.width(), image.height());
-            const std::vector<double>& values = grid.values;
-            const double lMin = grid.lo, lMax = grid.hi;
-            // The 101 colours of the map, blended with the background once, not per pixel.
-            QRgb palette[101];
-            for (int i = 0; i < 101; ++i) {
-                const QColor c = theme.sequential(i, 101);
-                palette[i] = QColor::fromRgbF(0.55 * c.redF() + 0.45 * theme.background.redF(), 0.55 * c.greenF() + 0.45 * theme.background.greenF(),
-                                              0.55 * c.blueF() + 0.45 * theme.background.blueF())
-                                 .rgb();
-            }
-            for (int y = 0; y < image.height(); ++y) {
-                auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
-                for (int x = 0; x < image.width(); ++x) {
-                    const double t = (values[static_cast<std::size_t>(y * image.width() + x)] - lMin) / std::max(1e-12, lMax - lMin);
-                    line[x] = palette[std::isfinite(t) ? std::clamp(static_cast<int>(std::round((1 - t) * 100)), 0, 100) : 0];
-                }
-            }
-            QBrush brush(image);
-            brush.setTransform(QTransform::fromTranslate(area.left(), area.top()));
-            chart_->setPlotAreaBackgroundBrush(brush);
-            chart_->setPlotAreaBackgroundVisible(true);
+        mapBox_ = {nLo, nHi, dLo, dHi};
+        mapImages_.clear();
+        const auto [lMin, lMax] = drawColourMap();
+        {
             // Iso-loss contours, analytic: D(N) = (((L - E)^(1/γ) - A N^-α) / B)^(-1/β).
             const auto ticks = logTicks(lMin, lMax, 7);
             for (const Tick& t : ticks) {
@@ -481,7 +516,8 @@ void LossSurfaceView::redraw() {
                 }
             }
             // The colour key: the map's two ends in the legend.
-            for (const auto& [value, index] : {std::pair{lMin, 100}, {lMax, 0}}) {
+            const std::array<QRgb, 101> palette = mapPalette(theme);
+            for (const auto& [value, index] : {std::pair{lMin, std::size_t{100}}, {lMax, std::size_t{0}}}) {
                 const QRgb c = palette[index];
                 chart_->addScatter(tr("L̂ = %1").arg(value, 0, 'f', 2), QColor(c), {}, 9);
             }

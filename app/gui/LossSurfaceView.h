@@ -1,4 +1,6 @@
 #pragma once
+#include <array>
+#include <QImage>
 // The fitted loss surface L̂(N, D) = E + (A N^-α + B D^-β)^γ over (N, D): a colour map with
 // iso-loss contours, iso-FLOP lines and the compute-optimal path, the runs on top (those the fit
 // left out as outliers hollow); one series at one context length at a time; the fit's settings
@@ -98,6 +100,15 @@ private:
     QProgressBar* progress_;
     QLabel* summary_;
     std::optional<fit::LossSurfaceFit> fit_;
+    // The N and D range the colour map covers (set by redraw()); drawColourMap() paints fit_ over
+    // it at the plot area's pixel size and returns the lowest and highest loss in it.
+    std::optional<std::array<double, 4>> mapBox_;
+    struct MapImage {
+        QImage image;
+        double lo = 0, hi = 0;
+    };
+    std::vector<MapImage> mapImages_;  // the last two sizes painted, for the box and fit above
+    std::pair<double, double> drawColourMap();
     std::optional<analysis::LossSurfaceAnalysis> analysis_;  // its run pointers point into table_
     std::shared_ptr<const data::RunTable> table_;
     fit::LossSurfaceSettings fitSettings_;

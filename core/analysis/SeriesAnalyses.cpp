@@ -10,6 +10,7 @@
 
 #include "core/data/RunDerivation.h"
 #include "core/fit/ComputeOptimal.h"
+#include "core/fit/FitControl.h"
 #include "core/data/Series.h"
 
 namespace scalex::analysis {
@@ -210,16 +211,25 @@ LossGrid lossGrid(const fit::LossSurfaceParams& p, double nLo, double nHi, doubl
         termD[static_cast<std::size_t>(y)] = std::exp(p.logB - p.beta * std::log(d[static_cast<std::size_t>(y)]));
     }
     const double e = std::exp(p.logE);
-    g.lo = std::numeric_limits<double>::infinity(), g.hi = -g.lo;
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            const double bracket = termN[static_cast<std::size_t>(x)] + termD[static_cast<std::size_t>(y)];
+    // Rows in parallel for a plot-sized map (each row's own lowest and highest value, then theirs).
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<double> rowLo(d.size(), inf), rowHi(d.size(), -inf);
+    auto row = [&](std::size_t y) {
+        double* out = g.values.data() + y * static_cast<std::size_t>(width);
+        for (std::size_t x = 0; x < n.size(); ++x) {
+            const double bracket = termN[x] + termD[y];
             double l = e + std::pow(bracket, p.gamma);
             // Terms beyond double range: the same value in logarithms.
-            if (!std::isfinite(l) || !std::isfinite(bracket)) l = p.loss(n[static_cast<std::size_t>(x)], d[static_cast<std::size_t>(y)]);
-            g.values[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)] = l;
-            if (std::isfinite(l)) g.lo = std::min(g.lo, l), g.hi = std::max(g.hi, l);
+            if (!std::isfinite(l) || !std::isfinite(bracket)) l = p.loss(n[x], d[y]);
+            out[x] = l;
+            if (std::isfinite(l)) rowLo[y] = std::min(rowLo[y], l), rowHi[y] = std::max(rowHi[y], l);
         }
+    };
+    fit::FitControl control;
+    if (g.values.size() < 100000) control.threads = 1;
+    fit::parallelFor(d.size(), control, row);
+    g.lo = *std::min_element(rowLo.begin(), rowLo.end());
+    g.hi = *std::max_element(rowHi.begin(), rowHi.end());
     if (!(g.lo <= g.hi)) g.lo = g.hi = 0;
     return g;
 }

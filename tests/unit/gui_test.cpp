@@ -923,6 +923,51 @@ TEST_F(Gui, ExportsTheViewAsShownAndKeepsTheWindowUsable) {
     EXPECT_TRUE(error.contains("iso.gif"));
 }
 
+// Laying the loss surface out at a figure's size (and back) repaints its colour map alone: the
+// runs' points are not drawn again, so the paper style's smaller marks reach the figure, and the
+// map fits the plot area at either size.
+TEST_F(Gui, AFigureExportOfTheLossSurfaceRepaintsOnlyItsColourMap) {
+    ASSERT_TRUE(window->showView("surface"));
+    auto* surface = view<LossSurfaceView>();
+    ASSERT_NE(surface, nullptr);
+    surface->setGrid(1);
+    surface->computeNow();
+    QApplication::processEvents();
+    ASSERT_TRUE(surface->result());
+    QChart* chart = surface->primaryChart();
+    auto runsSeries = [&]() -> QScatterSeries* {
+        for (QAbstractSeries* s : chart->series())
+            if (s->name() == "runs") return static_cast<QScatterSeries*>(s);
+        return nullptr;
+    };
+    QScatterSeries* runs = runsSeries();
+    ASSERT_NE(runs, nullptr);
+    const double screenMarker = runs->markerSize();
+    const QSizeF shown = chart->size();
+    auto mapFitsPlotArea = [&] {
+        const QImage map = chart->plotAreaBackgroundBrush().textureImage();
+        return chart->isPlotAreaBackgroundVisible() && map.width() == static_cast<int>(chart->plotArea().width()) &&
+               map.height() == static_cast<int>(chart->plotArea().height());
+    };
+    EXPECT_TRUE(mapFitsPlotArea());
+
+    QTemporaryDir dir;
+    scalex::gui::FigureStyle style;
+    style.paper = true;
+    style.widthInches = 3.25;
+    QString error;
+    ASSERT_TRUE(scalex::gui::exportPanel(surface, dir.filePath("surface.svg"), style, &error)) << error.toStdString();
+    EXPECT_EQ(runsSeries(), runs) << "the runs' points were not drawn again";
+    EXPECT_LT(runs->markerSize(), screenMarker) << "the figure had the paper style's smaller marks";
+    EXPECT_EQ(chart->size(), shown);
+    EXPECT_TRUE(mapFitsPlotArea()) << "the colour map is the on-screen plot area's again";
+
+    chart->resize(shown * 0.8);
+    QApplication::processEvents();
+    EXPECT_EQ(runsSeries(), runs);
+    EXPECT_TRUE(mapFitsPlotArea()) << "a resize repaints the map at the new size";
+}
+
 // The shipped real study: the Gemstones checkpoints open from the menu, each run's last checkpoint
 // is a run in the analyses, and the Pareto view draws the series it has no family for.
 TEST_F(Gui, OpensTheGemstonesExample) {
