@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/data/RunTableIo.h"
+#include "core/data/Series.h"
 
 using namespace scalex::data;
 
@@ -86,3 +87,22 @@ static void BM_LoadDerivingEverything(benchmark::State& state) {
     run(state, architectureOnlyCsv(rows), "bench.csv", rows);
 }
 BENCHMARK(BM_LoadDerivingEverything)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+// Regrouping a study's runs into series (the window's "Group runs by"): by one column of the file
+// and by two, and back to the file's default column.
+static void BM_GroupRunsBy(benchmark::State& state) {
+    const int rows = static_cast<int>(state.range(0));
+    auto table = parseRunTable(studyLikeCsv(rows), "bench.csv");
+    if (!table) {
+        state.SkipWithError("load failed");
+        return;
+    }
+    const std::vector<std::vector<std::string>> groupings = {{"context_length"}, {"model_type", "d_model"}, {}};
+    std::size_t k = 0;
+    for (auto _ : state) {
+        if (groupRunsBy(*table, groupings[k++ % groupings.size()])) state.SkipWithError("grouping failed");
+        benchmark::DoNotOptimize(table->runs.front().series);
+    }
+    state.SetItemsProcessed(state.iterations() * rows);
+}
+BENCHMARK(BM_GroupRunsBy)->Arg(20000)->Unit(benchmark::kMillisecond);
