@@ -485,7 +485,14 @@ void LossSurfaceView::redraw() {
         const fit::LossSurfaceParams p = fit_->best;
         // Colour map behind the series, rendered at the plot area's pixel size.
         mapBox_ = {nLo, nHi, dLo, dHi};
-        mapImages_.clear();
+        // The maps made so far stay while they show the same surface over the same box in the same
+        // colours (a redraw in the screen style after a paper-style export).
+        const std::vector<double> key = {nLo, nHi, dLo, dHi, p.logA, p.logB, p.logE, p.alpha, p.beta, p.gamma,
+                                         static_cast<double>(theme.background.rgba()),
+                                         static_cast<double>(theme.sequential(0, 101).rgba()),
+                                         static_cast<double>(theme.sequential(100, 101).rgba())};
+        if (key != mapKey_) mapImages_.clear();
+        mapKey_ = key;
         const auto [lMin, lMax] = drawColourMap();
         {
             // Iso-loss contours, analytic: D(N) = (((L - E)^(1/γ) - A N^-α) / B)^(-1/β).

@@ -108,6 +108,7 @@ private:
         double lo = 0, hi = 0;
     };
     std::vector<MapImage> mapImages_;  // the last two sizes painted, for the box and fit above
+    std::vector<double> mapKey_;       // what they show: box, fit, colours
     std::pair<double, double> drawColourMap();
     std::optional<analysis::LossSurfaceAnalysis> analysis_;  // its run pointers point into table_
     std::shared_ptr<const data::RunTable> table_;

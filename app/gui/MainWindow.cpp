@@ -252,11 +252,13 @@ bool MainWindow::exportView(const QString& path, FigureStyle style, const QStrin
     ViewPanel* panel = currentPanel();
     if (!panel) return false;
     style.dark = !style.paper && Theme::current().kind == ThemeKind::Dark;  // the view's colours
-    // The recipe is what the view shows before the export restyles its charts.
-    const data::FigureRecipe kept = captureRecipe(*session_, *panel, style, QFileInfo(path).suffix().toLower());
+    // The recipe is what the view shows before the export restyles its charts (taken only when
+    // one is asked for: it names every run).
+    std::optional<data::FigureRecipe> kept;
+    if (!recipe.isEmpty()) kept = captureRecipe(*session_, *panel, style, QFileInfo(path).suffix().toLower());
     QString error;
     const bool ok = exportPanel(panel, path, style, &error);
-    if (style.paper) redrawViews();  // in the screen style again
+    if (style.paper) redrawViews(panel);  // in the screen style again
     if (!ok) {
         reportError(tr("Could not export the figure"), error, interactive);
         return false;
@@ -264,7 +266,7 @@ bool MainWindow::exportView(const QString& path, FigureStyle style, const QStrin
     if (recipe.isEmpty()) {
         statusBar()->showMessage(tr("Exported %1").arg(QFileInfo(path).fileName()), 5000);
     } else {
-        session_->setRecipe(recipe.toStdString(), kept);
+        session_->setRecipe(recipe.toStdString(), *kept);
         statusBar()->showMessage(tr("Exported %1 and kept it as the recipe “%2” (save the project to keep the recipe)")
                                      .arg(QFileInfo(path).fileName(), recipe),
                                  8000);
@@ -553,10 +555,12 @@ void MainWindow::applyStyle() {
     redrawViews();
 }
 
-void MainWindow::redrawViews() {
-    // Views rebuild their charts with the new colours, fonts and lines; nothing is refitted.
+void MainWindow::redrawViews(ViewPanel* only) {
+    // Views rebuild their charts with the new colours, fonts and lines; nothing is refitted. (Views
+    // out of sight redraw when they are shown next.)
     session_->restyle();
     for (ViewPanel* p : panels_) {
+        if (only && p != only) continue;
         if (auto* b = qobject_cast<FlopBreakdownView*>(p)) b->setConvention(session_->convention());
         if (auto* r = qobject_cast<RooflineView*>(p)) r->refresh();
         if (auto* i = qobject_cast<InferenceView*>(p)) i->refresh();

@@ -102,8 +102,9 @@ private:
     void reportError(const QString& title, const QString& message, bool interactive);
     void projectOpened(const QString& label);
     void applyStyle();
-    // Every view draws again in the current style (after a theme change or a paper-style export).
-    void redrawViews();
+    // Every view draws again in the current style (after a theme change or a paper-style export);
+    // the views that are not views of their own (breakdown, roofline, inference) only `only` when given.
+    void redrawViews(ViewPanel* only = nullptr);
     void endLesson();
     void openLessonDialog();
     QMenu* recentMenu_ = nullptr;

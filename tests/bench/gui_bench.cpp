@@ -1,7 +1,10 @@
 // The explorer window's responsiveness:
 // - launch to first painted window (the `scalex` process, offscreen, on the built-in example);
 // - one context-slider step on the study's data: recount the FLOPs of every IsoFLOP run at the
-//   new context, refit the N*(H) power laws, re-solve the optima on the loss surface, redraw.
+//   new context, refit the N*(H) power laws, re-solve the optima on the loss surface, redraw;
+// - a paper-style SVG export of the loss surface of a 20,000-run project;
+// - regrouping a 20,000-run project into series and back (the Runs view's "Group runs by"), up to
+//   the visible view's redraw: what the UI thread does before the next event.
 #include <benchmark/benchmark.h>
 
 #include <QApplication>
@@ -13,6 +16,11 @@
 #include "app/gui/ContextView.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/Session.h"
+#include "core/data/Project.h"
+#include "tests/support/LargeProject.h"
+
+#include <QTemporaryDir>
+#include <memory>
 
 static void initResources() { Q_INIT_RESOURCE(scalex); }
 
@@ -73,5 +81,59 @@ void BM_ContextSliderStep(benchmark::State& state) {
     state.counters["runs"] = static_cast<double>(window.session()->runs().runs.size());
 }
 BENCHMARK(BM_ContextSliderStep)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A window (never shown on screen) with a generated project of `runs` runs open; null, with the
+// benchmark marked skipped, when it cannot be made.
+std::unique_ptr<scalex::gui::MainWindow> largeProjectWindow(benchmark::State& state, std::size_t runs) {
+    application();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("large.scalex"));
+    if (scalex::data::saveProject(scalex::test::makeLargeProject(QStringLiteral(SCALEX_SOURCE_DIR "/datasets/paper"), runs), path)) {
+        state.SkipWithError("cannot save the project");
+        return nullptr;
+    }
+    auto window = std::make_unique<scalex::gui::MainWindow>();
+    window->setAttribute(Qt::WA_DontShowOnScreen, true);
+    window->resize(1280, 800);
+    window->show();
+    if (!window->openPath(path, false)) {
+        state.SkipWithError("cannot open the project");
+        return nullptr;
+    }
+    return window;
+}
+
+void BM_RegroupLargeProject(benchmark::State& state) {
+    auto window = largeProjectWindow(state, static_cast<std::size_t>(state.range(0)));
+    if (!window) return;
+    window->showView(QStringLiteral("pareto"));
+    QApplication::processEvents();
+    const std::vector<std::vector<std::string>> groupings = {{"experiment_set"}, {}};
+    std::size_t k = 0;
+    for (auto _ : state) {
+        if (window->session()->groupRunsBy(groupings[k++ % groupings.size()])) state.SkipWithError("cannot regroup");
+        QApplication::processEvents();
+    }
+    state.counters["runs"] = static_cast<double>(window->session()->runs().runs.size());
+}
+BENCHMARK(BM_RegroupLargeProject)->Arg(20000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A paper-style SVG of the loss surface of a 20,000-run project, exported from the window, and the
+// view drawn in the screen style again.
+void BM_ExportLargeSurfaceSvg(benchmark::State& state) {
+    auto window = largeProjectWindow(state, static_cast<std::size_t>(state.range(0)));
+    if (!window) return;
+    window->showView(QStringLiteral("surface"));
+    window->currentPanel()->computeNow();
+    QApplication::processEvents();
+    QTemporaryDir out;
+    for (auto _ : state) {
+        scalex::figures::FigureStyle style;
+        style.dpi = 96;
+        if (!window->exportView(out.filePath(QStringLiteral("surface.svg")), style, QString(), false)) state.SkipWithError("export failed");
+        QApplication::processEvents();
+    }
+}
+BENCHMARK(BM_ExportLargeSurfaceSvg)->Arg(20000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
