@@ -463,21 +463,15 @@ void LossSurfaceView::redraw() {
     chart_->clearSeries();
     chart_->setPlotAreaBackgroundVisible(false);
     // The runs of the group: fitted, left out as outliers (hollow), ringed when selected.
-    std::vector<RunPoint> pts, leftOut;
-    std::set<int> flagged;
+    std::vector<int> flagged;
     if (analysis_ && table_)
-        for (const auto& o : analysis_->outliers) flagged.insert(static_cast<int>(o.run - table_->runs.data()));
-    double nLo = 1e8, nHi = 1e9, dLo = 1e9, dHi = 1e10;
-    bool any = false;
-    for (int i = 0; shown && i < static_cast<int>(session_->runs().runs.size()); ++i) {
-        const auto& r = session_->runs().runs[static_cast<std::size_t>(i)];
-        if (!analysis::passes(r, shown->filter) || !(r.params > 0) || !(r.tokens > 0)) continue;
-        (flagged.count(i) ? leftOut : pts).push_back({{r.params, r.tokens}, i});
-        if (!any) nLo = nHi = r.params, dLo = dHi = r.tokens, any = true;
-        nLo = std::min(nLo, r.params), nHi = std::max(nHi, r.params);
-        dLo = std::min(dLo, r.tokens), dHi = std::max(dHi, r.tokens);
-    }
-    nLo /= 2, nHi *= 2, dLo /= 2, dHi *= 2;
+        for (const auto& o : analysis_->outliers) flagged.push_back(static_cast<int>(o.run - table_->runs.data()));
+    const auto& runs = session_->runs();
+    const analysis::SurfaceRunPoints drawn = shown ? analysis::surfaceRunPoints(runs, shown->filter, flagged) : analysis::SurfaceRunPoints{};
+    std::vector<RunPoint> pts, leftOut;
+    for (const auto& [indices, out] : {std::pair{&drawn.fitted, &pts}, std::pair{&drawn.leftOut, &leftOut}})
+        for (const int i : *indices) out->push_back({{runs.runs[static_cast<std::size_t>(i)].params, runs.runs[static_cast<std::size_t>(i)].tokens}, i});
+    const double nLo = drawn.nLo, nHi = drawn.nHi, dLo = drawn.dLo, dHi = drawn.dHi;
     chart_->setAxes({tr("Parameters N"), true, nLo, nHi, true}, {tr("Training tokens D"), true, dLo, dHi, true});
     chart_->setTitle(shown ? tr("Loss surface L̂(N, D), %1").arg(QString::fromStdString(shown->label())) : tr("Loss surface L̂(N, D)"));
 

@@ -192,6 +192,22 @@ void checkExtrapolation(LossSurfaceAnalysis& analysis, const fit::LossSurfaceSet
     analysis.extrapolation = fit::extrapolateLossSurface(analysis.points, fitSettings, {}, control);
 }
 
+SurfaceRunPoints surfaceRunPoints(const data::RunTable& runs, const RunFilter& filter, const std::vector<int>& leftOut) {
+    SurfaceRunPoints out;
+    const std::set<int> flagged(leftOut.begin(), leftOut.end());
+    const double inf = std::numeric_limits<double>::infinity();
+    double nLo = inf, nHi = -inf, dLo = inf, dHi = -inf;
+    for (int i = 0; i < static_cast<int>(runs.runs.size()); ++i) {
+        const data::Run& r = runs.runs[static_cast<std::size_t>(i)];
+        if (!passes(r, filter) || !(r.params > 0) || !(r.tokens > 0) || !std::isfinite(r.params) || !std::isfinite(r.tokens)) continue;
+        (flagged.count(i) ? out.leftOut : out.fitted).push_back(i);
+        nLo = std::min(nLo, r.params), nHi = std::max(nHi, r.params);
+        dLo = std::min(dLo, r.tokens), dHi = std::max(dHi, r.tokens);
+    }
+    if (nLo <= nHi) out.nLo = nLo / 2, out.nHi = nHi * 2, out.dLo = dLo / 2, out.dHi = dHi * 2;
+    return out;
+}
+
 LossGrid lossGrid(const fit::LossSurfaceParams& p, double nLo, double nHi, double dLo, double dHi, int width, int height) {
     LossGrid g;
     if (width <= 0 || height <= 0) return g;

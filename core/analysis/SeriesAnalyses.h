@@ -146,6 +146,16 @@ std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table
 void checkExtrapolation(LossSurfaceAnalysis& analysis, const fit::LossSurfaceSettings& fitSettings,
                         const fit::FitControl& control = {});
 
+// The runs a loss-surface view draws for one series group: those in `filter` with N and D,
+// split into the fitted and those the fit left out (`leftOut`, indices into `runs`), and the box
+// that holds them with a factor of two to spare on each side (that of 1e8..1e9 x 1e9..1e10 when
+// there are none).
+struct SurfaceRunPoints {
+    std::vector<int> fitted, leftOut;
+    double nLo = 5e7, nHi = 2e9, dLo = 5e8, dHi = 2e10;
+};
+SurfaceRunPoints surfaceRunPoints(const data::RunTable& runs, const RunFilter& filter, const std::vector<int>& leftOut);
+
 // L̂(N, D) at the centres of a `width` x `height` grid over [nLo, nHi] x [dLo, dHi], both axes
 // logarithmic: N grows along a row, D shrinks down a column (row 0 is dHi, as an image is drawn).
 // `values` is row-major; `lo` and `hi` are the smallest and largest finite value.

@@ -285,6 +285,40 @@ TEST(RunAnalyses, FiltersTogglesAndSkippedRuns) {
     EXPECT_FALSE(analysis::sharedFamily({}));
 }
 
+// The runs the loss-surface view draws for a series: in the filter, with N and D; those the fit
+// left out apart; the box around them with a factor of two to spare.
+TEST(LossGrid, SurfaceRunPointsAreTheSeriesRunsWithNAndD) {
+    data::RunTable t;
+    auto run = [](const char* series, double n, double d) {
+        data::Run r;
+        r.series = series;
+        r.params = n;
+        r.tokens = d;
+        r.valLoss = 3.0;
+        return r;
+    };
+    t.runs.push_back(run("a", 1e8, 2e9));
+    t.runs.push_back(run("b", 5e7, 1e9));  // another series
+    t.runs.push_back(run("a", 4e8, data::kUnknown));  // no tokens
+    t.runs.push_back(run("a", 8e8, 3e10));
+    t.runs.push_back(run("a", 2e8, 4e9));
+    analysis::RunFilter a;
+    a.series = "a";
+    const analysis::SurfaceRunPoints p = analysis::surfaceRunPoints(t, a, {4});
+    EXPECT_EQ(p.fitted, (std::vector<int>{0, 3}));
+    EXPECT_EQ(p.leftOut, (std::vector<int>{4}));
+    EXPECT_DOUBLE_EQ(p.nLo, 5e7);
+    EXPECT_DOUBLE_EQ(p.nHi, 1.6e9);
+    EXPECT_DOUBLE_EQ(p.dLo, 1e9);
+    EXPECT_DOUBLE_EQ(p.dHi, 6e10);
+    analysis::RunFilter none;
+    none.series = "c";
+    const analysis::SurfaceRunPoints empty = analysis::surfaceRunPoints(t, none, {});
+    EXPECT_TRUE(empty.fitted.empty() && empty.leftOut.empty());
+    EXPECT_DOUBLE_EQ(empty.nLo, 5e7);
+    EXPECT_DOUBLE_EQ(empty.dHi, 2e10);
+}
+
 TEST(LossGrid, IsTheSurfaceAtEveryCellCentreWithItsRange) {
     // The paper's Transformer surface (Tab. lnd_fit_params, delta 1e-3), drawn as the loss surface
     // view's colour map: N along a row, D falling down a column.
