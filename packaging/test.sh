@@ -14,7 +14,7 @@ QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs"
 # AddressSanitizer + UBSan build of the data readers: the run-table and project tests and the
 # replay of the bad-input corpora through the fuzz entry points (tests/fuzz). Kept to those
 # targets for CI time. SCALEX_ASAN_ALL=1 builds every target with the sanitizers and runs the whole
-# suite there (on two cores about 40 minutes to build and 30 to run, on top of the above).
+# suite there (on two cores, beside other work: 38 minutes to build and 24 to run, on top of the above).
 asan="${SCALEX_ASAN_BUILD_DIR:-$root/build-asan}"
 cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCALEX_SANITIZE=ON \
   -DSCALEX_BUILD_BENCH=OFF -DSCALEX_ENABLE_CUDA=OFF
