@@ -161,7 +161,7 @@ void LossSurfaceView::forgetFit() {
     ++generation_;
     cancelFit();
     fit_.reset();
-    mapBox_.reset();
+    mapKey_.clear();
     mapImages_.clear();
     analysis_.reset();
     table_.reset();
@@ -418,10 +418,10 @@ std::array<QRgb, 101> mapPalette(const Theme& theme) {
 }  // namespace
 
 std::pair<double, double> LossSurfaceView::drawColourMap() {
-    if (!fit_ || !mapBox_) return {0.0, 0.0};
+    if (!fit_ || mapKey_.size() < 4) return {0.0, 0.0};
     const Theme& theme = Theme::current();
     const fit::LossSurfaceParams& p = fit_->best;
-    const auto [nLo, nHi, dLo, dHi] = *mapBox_;
+    const double nLo = mapKey_[0], nHi = mapKey_[1], dLo = mapKey_[2], dHi = mapKey_[3];
     const QRectF area = chart_->plotArea();
     const QSize size(std::max(8, static_cast<int>(area.width())), std::max(8, static_cast<int>(area.height())));
     // A figure export lays the chart out at the figure's size and back: the map of the size it
@@ -478,7 +478,6 @@ void LossSurfaceView::redraw() {
     if (fit_) {
         const fit::LossSurfaceParams p = fit_->best;
         // Colour map behind the series, rendered at the plot area's pixel size.
-        mapBox_ = {nLo, nHi, dLo, dHi};
         // The maps made so far stay while they show the same surface over the same box in the same
         // colours (a redraw in the screen style after a paper-style export).
         const std::vector<double> key = {nLo, nHi, dLo, dHi, p.logA, p.logB, p.logE, p.alpha, p.beta, p.gamma,

@@ -1,5 +1,4 @@
 #pragma once
-#include <array>
 #include <QImage>
 // The fitted loss surface L̂(N, D) = E + (A N^-α + B D^-β)^γ over (N, D): a colour map with
 // iso-loss contours, iso-FLOP lines and the compute-optimal path, the runs on top (those the fit
@@ -100,16 +99,16 @@ private:
     QProgressBar* progress_;
     QLabel* summary_;
     std::optional<fit::LossSurfaceFit> fit_;
-    // The N and D range the colour map covers (set by redraw()); drawColourMap() paints fit_ over
-    // it at the plot area's pixel size and returns the lowest and highest loss in it.
-    std::optional<std::array<double, 4>> mapBox_;
+    // What the colour map shows (set by redraw(); empty: no map): the N and D box, the fit and the
+    // colours. drawColourMap() paints it at the plot area's pixel size and returns the lowest and
+    // highest loss in it; the images of the last two sizes are kept while the key stays.
+    std::vector<double> mapKey_;
+    std::pair<double, double> drawColourMap();
     struct MapImage {
         QImage image;
         double lo = 0, hi = 0;
     };
-    std::vector<MapImage> mapImages_;  // the last two sizes painted, for the box and fit above
-    std::vector<double> mapKey_;       // what they show: box, fit, colours
-    std::pair<double, double> drawColourMap();
+    std::vector<MapImage> mapImages_;
     std::optional<analysis::LossSurfaceAnalysis> analysis_;  // its run pointers point into table_
     std::shared_ptr<const data::RunTable> table_;
     fit::LossSurfaceSettings fitSettings_;
