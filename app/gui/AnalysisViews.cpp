@@ -60,39 +60,29 @@ std::vector<double> logGrid(double lo, double hi, int n) {
 
 // --- Pareto front -------------------------------------------------------------------------------
 
-ParetoView::ParetoView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
-    chart_ = new PlotChart();
-    view_ = new PlotView(chart_, this);
-    fitChart_ = new PlotChart();
-    fitView_ = new PlotView(fitChart_, this);
-    panels_ = new QComboBox(this);
-    panels_->setObjectName(QStringLiteral("panels"));
-    panels_->addItem(tr("One chart"));
-    panels_->addItem(tr("Frontiers beside the L(N,D) fit (Fig. 1)"));
-    setChoiceKeys(panels_, {"one", "fig1"});
-    curves_ = new QCheckBox(tr("L(N,D) prediction at constant tokens/param (22, 220, 2200)"), this);
-    curves_->setObjectName(QStringLiteral("curves"));
-    curves_->setChecked(true);
-    context_ = new QComboBox(this);
-    context_->setObjectName(QStringLiteral("context"));
-    context_->setToolTip(tr("Training context length of the runs shown: frontiers are compared at one context"));
+ParetoView::ParetoView(Session* session, QWidget* parent)
+    : ViewPanel(parent), session_(session), figure_(std::make_unique<figures::ParetoFigure>()) {
+    const std::vector<QChart*> charts = figure_->charts();
+    view_ = new PlotView(static_cast<PlotChart*>(charts.front()), this);
+    figure_->controls().set(QStringLiteral("panels"), QStringLiteral("fig1"));
+    fitView_ = new PlotView(static_cast<PlotChart*>(figure_->charts().back()), this);
+    figure_->controls().set(QStringLiteral("panels"), QStringLiteral("one"));
+    controls_ = new ControlBinding(&figure_->controls(), [this] { redraw(); }, this);
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     auto* top = new FlowLayout();
-    top->addLabelled(tr("Show"), panels_);
-    top->addLabelled(tr("Context"), context_);
-    top->addWidget(curves_);
-    auto* charts = new QHBoxLayout();
-    charts->addWidget(view_, 1);
-    charts->addWidget(fitView_, 1);
-    stackWhenNarrow(charts);
+    const figures::Controls& c = figure_->controls();
+    top->addLabelled(c.at(QStringLiteral("panels")).label, controls_->make(QStringLiteral("panels"), this));
+    top->addLabelled(c.at(QStringLiteral("context")).label, controls_->make(QStringLiteral("context"), this));
+    top->addWidget(controls_->make(QStringLiteral("curves"), this));
+    auto* row = new QHBoxLayout();
+    row->addWidget(view_, 1);
+    row->addWidget(fitView_, 1);
+    stackWhenNarrow(row);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
-    layout->addLayout(charts, 1);
+    layout->addLayout(row, 1);
     layout->addWidget(summary_);
-    connect(curves_, &QCheckBox::toggled, this, &ParetoView::redraw);
-    connect(panels_, &QComboBox::currentIndexChanged, this, &ParetoView::redraw);
-    connect(context_, &QComboBox::currentIndexChanged, this, &ParetoView::redraw);
     intervalWatcher_ = new QFutureWatcher<std::optional<fit::BootstrapInterval>>(this);
     connect(intervalWatcher_, &QFutureWatcherBase::finished, this, &ParetoView::intervalDone);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::surfaceChanged,
@@ -106,7 +96,16 @@ ParetoView::~ParetoView() {
     intervalWatcher_->waitForFinished();
 }
 
-QChart* ParetoView::primaryChart() const { return chart_; }
+QChart* ParetoView::primaryChart() const { return figure_->charts().front(); }
+
+QStringList ParetoView::applyControls(const QJsonObject& values) {
+    const QStringList notes = figure_->setControls(values, figureInput(session_));
+    controls_->showAll();
+    redraw();
+    return notes;
+}
+
+std::vector<ViewTable> ParetoView::tables() { return figure_->tablesJob(figureInput(session_))(fit::FitControl{}); }
 
 void ParetoView::computeNow() {
     if (!intervalPending_) return;
@@ -163,152 +162,29 @@ void ParetoView::intervalDone() {
         return;  // superseded by a newer request, or already taken
     intervalPending_ = false;
     intervalOfKey_ = intervalWatcher_->result();
-    intervalShown_ = comparison_.overlap ? intervalOfKey_ : std::nullopt;
+    intervalShown_ = figure_->comparison().overlap ? intervalOfKey_ : std::nullopt;
     showSummary();
 }
 
-std::vector<QChart*> ParetoView::charts() const {
-    if (sideBySide()) return {chart_, fitChart_};
-    return {chart_};
-}
-
-bool ParetoView::sideBySide() const { return panels_->currentIndex() == 1; }
-
-void ParetoView::drawSurfaceCurves(PlotChart* chart, const std::vector<analysis::ParetoAnalysis>& shown) {
-    // Fig. 1 right: the loss surface along lines of constant tokens per parameter M, for the series
-    // that are architecture families (the surface of another series is the Loss surface view's).
-    const Theme& theme = Theme::current();
-    const double cLo = chart->xSpec().lo, cHi = chart->xSpec().hi;
-    bool listed = false, anyDrawn = false;
-    for (Family f : kFamilies) {
-        const bool present = std::any_of(shown.begin(), shown.end(),
-                                         [&](const auto& a) { return a.group.series == accounting::familyName(f); });
-        if (!present) continue;
-        const double context = std::isnan(contextShown_) ? 8192 : contextShown_;
-        const fit::LossSurfaceParams surface = session_->surface(f);
-        const fit::ComputePerToken c = session_->computePerToken(f, context);
-        bool first = true;
-        listed = listed || std::exchange(anyDrawn, true);
-        for (double M : {22.0, 220.0, 2200.0}) {
-            std::vector<QPointF> line;
-            for (double n : logGrid(1e7, 1e12, 120)) {
-                const double C = c(n) * M * n;
-                if (C >= cLo && C <= cHi) line.push_back({C, surface.loss(n, M * n)});
-            }
-            // One legend entry for every family's lines (their colours tell the families apart).
-            auto* s = chart->addLine(first && !listed ? tr("L̂(N,D) at D/N = 22, 220, 2200") : QString(), theme.family(f), line, 1.0, Qt::DashLine);
-            if (!first || listed) PlotChart::hideFromLegend(chart, s);
-            first = false;
-        }
-    }
-    chart->setAxes(chart->xSpec(), chart->ySpec());
-}
-
-void ParetoView::refillContexts() {
-    // The context lengths of the runs in scope; one is shown at a time, 8192 (the paper's) first.
-    std::set<double> contexts;
-    bool none = false;
-    for (const auto& g : analysis::seriesGroups(session_->runs(), session_->settings())) {
-        if (std::isnan(g.context)) none = true;
-        else contexts.insert(g.context);
-    }
-    const QVariant current = context_->currentData();
-    QSignalBlocker block(context_);
-    context_->clear();
-    for (double c : contexts) context_->addItem(QString::number(c), c);
-    if (none) context_->addItem(tr("not given"), std::numeric_limits<double>::quiet_NaN());
-    int index = current.isValid() ? context_->findData(current) : -1;
-    if (index < 0) index = std::max(0, context_->findData(8192.0));
-    context_->setCurrentIndex(index);
-    context_->setEnabled(context_->count() > 1);
-}
+std::vector<QChart*> ParetoView::charts() const { return figure_->charts(); }
 
 void ParetoView::redraw() {
     if (deferWhileHidden([this] { redraw(); })) return;
-    const Theme& theme = Theme::current();
-    refillContexts();
-    contextShown_ = context_->count() ? context_->currentData().toDouble() : std::numeric_limits<double>::quiet_NaN();
-    chart_->clearSeries();
-    chart_->setAxes({tr("Training compute C (FLOPs)"), true, 1e18, 1e22}, {tr("Validation loss"), true, 2, 4});
-    const QString scope = std::isnan(contextShown_) ? QString() : tr(", T = %1").arg(contextShown_);
-    chart_->setTitle(tr("Loss over training compute%1").arg(scope));
-    // The analyses the verbs run, at the chosen context length.
-    std::vector<analysis::ParetoAnalysis> shown;
-    for (auto& a : analysis::paretoAnalyses(session_->runs(), session_->settings()))
-        if ((std::isnan(a.group.context) && std::isnan(contextShown_)) || a.group.context == contextShown_) shown.push_back(std::move(a));
-    std::vector<RunPoint> all;
-    std::vector<std::vector<RunPoint>> seriesPoints;
-    frontierTable_ = {};
-    frontierTable_.caption = "Runs on the Pareto frontier of validation loss over training compute" +
-                             std::string(std::isnan(contextShown_) ? "" : " at context length " + QString::number(contextShown_).toStdString()) + ".";
-    frontierTable_.columns = {{"model", "Series", data::CellStyle::Text},
-                              {"run_id", "Run", data::CellStyle::Text},
-                              {"num_params", "\\#Params", data::CellStyle::Count},
-                              {"num_tokens", "\\#Tokens", data::CellStyle::Count},
-                              {"flops", "\\#FLOPs", data::CellStyle::Scientific},
-                              {"loss", "Val. loss", data::CellStyle::Fixed3}};
-    for (const auto& a : shown) {
-        const int index = session_->seriesIndex(a.group.series);
-        const QColor colour = theme.series(a.group.series, index);
-        const QString label = QString::fromStdString(data::seriesLabel(a.group.series));
-        std::vector<RunPoint> pts;
-        for (std::size_t i = 0; i < a.points.size(); ++i) pts.push_back({{a.points[i].flops, a.points[i].loss}, session_->indexOf(a.runs[i])});
-        if (QScatterSeries* s = addRunPoints(chart_, session_, tr("%1 runs").arg(label), colour.lighter(125), pts, 6))
-            if ((index / 12) % 2 == 1) s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);  // past twelve series
-        all.insert(all.end(), pts.begin(), pts.end());
-        seriesPoints.push_back(std::move(pts));
-        for (const auto& p : a.frontier) {
-            const data::Run& run = *a.runs[p.index];
-            frontierTable_.rows.push_back({data::seriesLabel(a.group.series), run.runId.empty() ? run.name : run.runId, run.params,
-                                           run.tokens, p.flops, p.loss});
-        }
-        std::vector<QPointF> line;
-        for (const auto& p : a.frontier) line.push_back({p.flops, p.loss});
-        if (line.size() > 1) chart_->addLine(tr("%1 frontier").arg(label), colour, line, 2.5);
-    }
-    chart_->fitRangesToData(0.06);
-    const bool beside = sideBySide();
-    fitView_->setVisible(beside);
-    curves_->setEnabled(!beside);
-    fitChart_->clearSeries();
-    if (beside) {
-        // The same runs on the same axes, with the fitted surface through them.
-        fitChart_->setTitle(tr("Parametric fit of L(N,D)%1").arg(scope));
-        fitChart_->setAxes(chart_->xSpec(), chart_->ySpec());
-        for (std::size_t k = 0; k < shown.size(); ++k) {
-            const auto& series = shown[k].group.series;
-            addRunPoints(fitChart_, session_, tr("%1 runs").arg(QString::fromStdString(data::seriesLabel(series))),
-                         theme.series(series, session_->seriesIndex(series)).lighter(125), seriesPoints[k], 6);
-        }
-        if (!all.empty()) drawSurfaceCurves(fitChart_, shown);
-        addSelectionRings(fitChart_, session_, all);
-    } else if (curves_->isChecked() && !all.empty()) {
-        drawSurfaceCurves(chart_, shown);
-    }
-    addSelectionRings(chart_, session_, all);
-
-    comparison_ = {};
-    compared_ = {};
+    figure_->draw(figureInput(session_));
+    controls_->showAll();
+    fitView_->setVisible(figure_->sideBySide());
     intervalShown_.reset();
-    scope_ = scope;
-    shownSeries_ = shown.size();
     // The comparison at once; its bootstrap interval in the background (startInterval).
-    const auto compared = analysis::compareSeries(shown, fit::BootstrapSettings{0});
-    if (compared) {
-        const auto& A = shown[compared->a];
-        const auto& B = shown[compared->b];
-        comparison_ = compared->comparison;
-        compared_ = {QString::fromStdString(data::seriesLabel(A.group.series)), QString::fromStdString(data::seriesLabel(B.group.series))};
-        frontierSize_[0] = static_cast<int>(B.frontier.size());
-        frontierSize_[1] = static_cast<int>(A.frontier.size());
-    }
-    if (comparison_.overlap) startInterval(shown);
+    if (figure_->comparison().overlap) startInterval(figure_->shown());
     showSummary();
 }
 
 void ParetoView::showSummary() {
-    const QString& scope = scope_;
-    if (comparison_.overlap) {
+    const QString scope = figure_->scope();
+    const fit::FrontierComparison& comparison = figure_->comparison();
+    const auto& compared = figure_->compared();
+    const std::size_t shownSeries = figure_->shown().size();
+    if (comparison.overlap) {
         QString interval;
         if (const auto& g = intervalShown_; g && g->nValid > 0)
             interval = tr(", 95 % interval %1× to %2× over %3 resamples of the runs").arg(g->lower, 0, 'f', 2).arg(g->upper, 0, 'f', 2).arg(g->nValid);
@@ -322,17 +198,17 @@ void ParetoView::showSummary() {
         };
         summary_->setText(tr("Where both frontiers overlap%5, %6 needs <b>%1×</b> the compute of %7 for the same loss "
                              "(geometric mean%8; %2× to %3× along the front), and at equal compute its loss is %4.%9")
-                              .arg(comparison_.geomeanComputeRatio, 0, 'f', 2)
-                              .arg(comparison_.minComputeRatio, 0, 'f', 2)
-                              .arg(comparison_.maxComputeRatio, 0, 'f', 2)
-                              .arg(gap(comparison_.minLossGap, comparison_.maxLossGap))
+                              .arg(comparison.geomeanComputeRatio, 0, 'f', 2)
+                              .arg(comparison.minComputeRatio, 0, 'f', 2)
+                              .arg(comparison.maxComputeRatio, 0, 'f', 2)
+                              .arg(gap(comparison.minLossGap, comparison.maxLossGap))
                               .arg(scope)
-                              .arg(compared_.second, compared_.first)
+                              .arg(compared.second, compared.first)
                               .arg(interval)
-                              .arg(comparison_.aDominates ? tr(" %1 is Pareto-dominant over the whole overlap.").arg(compared_.first) : QString()));
+                              .arg(comparison.aDominates ? tr(" %1 is Pareto-dominant over the whole overlap.").arg(compared.first) : QString()));
     }
-    else if (shownSeries_ < 2)
-        summary_->setText(shownSeries_ == 0 ? tr("No runs with compute and loss in scope.")
+    else if (shownSeries < 2)
+        summary_->setText(shownSeries == 0 ? tr("No runs with compute and loss in scope.")
                                             : tr("One series%1: nothing to compare.").arg(scope));
     else
         summary_->setText(tr("The frontiers%1 do not overlap in compute and loss: nothing to compare.").arg(scope));
@@ -349,10 +225,11 @@ QString ParetoView::explainHtml() const {
               "<p>Dashed: the fitted loss surface L̂(N, D) along runs with a fixed number of tokens per parameter "
               "(D/N = 22 is Chinchilla-optimal; 2200 is heavily over-trained).</p>"
               "<p>Now: frontier runs %4 %1, %5 %2; compute ratio at equal loss %3×.</p>")
-        .arg(frontierSize_[0])
-        .arg(frontierSize_[1])
-        .arg(comparison_.overlap ? QString::number(comparison_.geomeanComputeRatio, 'f', 2) : QStringLiteral("—"))
-        .arg(compared_.second.isEmpty() ? tr("B") : compared_.second, compared_.first.isEmpty() ? tr("A") : compared_.first);
+        .arg(figure_->frontierSize(0))
+        .arg(figure_->frontierSize(1))
+        .arg(figure_->comparison().overlap ? QString::number(figure_->comparison().geomeanComputeRatio, 'f', 2) : QStringLiteral("—"))
+        .arg(figure_->compared().second.isEmpty() ? tr("B") : figure_->compared().second,
+             figure_->compared().first.isEmpty() ? tr("A") : figure_->compared().first);
 }
 
 // --- Over-training --------------------------------------------------------------------------------

@@ -8,6 +8,8 @@
 #include <optional>
 #include <set>
 
+#include "app/figures/views/ParetoFigure.h"
+#include "app/gui/ControlWidgets.h"
 #include "app/gui/ViewPanel.h"
 #include "core/analysis/ComputeOptimal.h"
 #include "core/analysis/IsoFlopQuery.h"
@@ -40,44 +42,31 @@ public:
     QChart* primaryChart() const override;
     // One chart, or (the paper's Fig. 1) the frontiers beside the fitted loss surface.
     std::vector<QChart*> charts() const override;
-    const fit::FrontierComparison& comparison() const { return comparison_; }
+    const fit::FrontierComparison& comparison() const { return figure_->comparison(); }
     // The 95 % bootstrap interval of the geometric-mean compute ratio shown with it (1000 resamples),
     // computed off the UI thread after the comparison is drawn (none while it is computed).
     const std::optional<fit::BootstrapInterval>& computeRatioInterval() const { return intervalShown_; }
     // Waits for the interval (headless renders and tests).
     void computeNow() override;
     // The runs on each family's frontier.
-    std::vector<ViewTable> tables() override { return {{QStringLiteral("frontier"), tr("Pareto-frontier runs"), frontierTable_}}; }
+    std::vector<ViewTable> tables() override;
+    figures::ViewFigure* figure() const override { return figure_.get(); }
+    QStringList applyControls(const QJsonObject& values) override;
 
 private:
     void redraw();
-    // The loss surface along lines of constant tokens per parameter, over the compute range shown,
-    // for the series shown that are architecture families.
-    void drawSurfaceCurves(PlotChart* chart, const std::vector<analysis::ParetoAnalysis>& shown);
-    void refillContexts();
-    bool sideBySide() const;
     // The comparison's interval, off the UI thread: the compared pair's points are copied, an older
     // request is superseded, and the same points reuse the interval already computed.
     void startInterval(const std::vector<analysis::ParetoAnalysis>& shown);
     void intervalDone();
     void showSummary();
     Session* session_;
-    PlotChart* chart_;
-    PlotChart* fitChart_;  // the right panel of the side-by-side layout
+    std::unique_ptr<figures::ParetoFigure> figure_;
+    ControlBinding* controls_;
     PlotView* view_;
     PlotView* fitView_;
-    QComboBox* panels_;
-    QComboBox* context_;
     std::optional<fit::BootstrapInterval> intervalShown_;
-    QCheckBox* curves_;
     QLabel* summary_;
-    double contextShown_ = 8192;
-    fit::FrontierComparison comparison_;
-    std::pair<QString, QString> compared_;  // A and B of the comparison
-    int frontierSize_[2] = {0, 0};
-    data::ExportTable frontierTable_;
-    QString scope_;          // ", T = 8192" in the summary
-    std::size_t shownSeries_ = 0;
     // The points the interval is (being) computed for, A then B; the interval once known.
     std::vector<fit::ComputeLossPoint> intervalKey_[2];
     std::optional<fit::BootstrapInterval> intervalOfKey_;

@@ -1,143 +1,49 @@
-#include "app/gui/ChoiceKeys.h"
 #include "app/gui/LossCurvesView.h"
 
-#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QScatterSeries>
-#include <algorithm>
-#include <map>
 
+#include "app/gui/ControlWidgets.h"
 #include "app/gui/PlotView.h"
 #include "app/gui/RunPoints.h"
 #include "app/gui/Session.h"
-#include "app/figures/Theme.h"
-#include "app/gui/FigureNames.h"
-#include "core/analysis/SeriesAnalyses.h"
-#include "core/data/Series.h"
 
 namespace scalex::gui {
 
-LossCurvesView::LossCurvesView(Session* session, QWidget* parent) : ViewPanel(parent), session_(session) {
-    chart_ = new PlotChart();
-    view_ = new PlotView(chart_, this);
-    axis_ = new QComboBox(this);
-    axis_->setObjectName(QStringLiteral("axis"));
-    axis_->addItem(tr("Training tokens D"), QStringLiteral("tokens"));
-    axis_->addItem(tr("Training compute C"), QStringLiteral("compute"));
-    setChoiceKeys(axis_, {"tokens", "compute"});
+LossCurvesView::LossCurvesView(Session* session, QWidget* parent)
+    : ViewPanel(parent), session_(session), figure_(std::make_unique<figures::LossCurvesFigure>()) {
+    view_ = new PlotView(static_cast<PlotChart*>(figure_->charts().front()), this);
+    controls_ = new ControlBinding(&figure_->controls(), [this] { redraw(); }, this);
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     auto* top = new QHBoxLayout();
-    top->addWidget(new QLabel(tr("Over"), this));
-    top->addWidget(axis_);
+    top->addWidget(new QLabel(figure_->controls().at(QStringLiteral("axis")).label, this));
+    top->addWidget(controls_->make(QStringLiteral("axis"), this));
     top->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(view_, 1);
     layout->addWidget(summary_);
-    connect(axis_, &QComboBox::currentIndexChanged, this, &LossCurvesView::redraw);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::curvesChanged,
                         &Session::styleChanged})
         connect(session_, signal, this, &LossCurvesView::redraw);
     redraw();
 }
 
-QChart* LossCurvesView::primaryChart() const { return chart_; }
+QStringList LossCurvesView::applyControls(const QJsonObject& values) {
+    const QStringList notes = figure_->setControls(values, figureInput(session_));
+    controls_->showAll();
+    redraw();
+    return notes;
+}
+
+QChart* LossCurvesView::primaryChart() const { return figure_->charts().front(); }
 
 void LossCurvesView::redraw() {
     if (deferWhileHidden([this] { redraw(); })) return;
-    const Theme& theme = Theme::current();
-    const bool overCompute = axis_->currentData().toString() == QLatin1String("compute");
-    chart_->clearSeries();
-    chart_->setAxes({overCompute ? tr("Training compute C (FLOPs)") : tr("Training tokens D"), true, 1e9, 1e12},
-                    {tr("Validation loss"), true, 2, 5});
-    const auto curves = analysis::lossCurves(session_->runs(), session_->settings());
-    curves_ = static_cast<int>(curves.size());
-    checkpoints_ = 0;
-    // Several series: a colour each; one series: its runs from small to large along a ramp.
-    std::map<std::string, int> perSeries;
-    for (const auto& c : curves) ++perSeries[c.series];
-    std::vector<std::size_t> order(curves.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return curves[a].last()->params < curves[b].last()->params;
-    });
-    const bool oneSeries = perSeries.size() == 1;
-    // A legend entry per run while they fit; past that one per series, the colours ordered by size.
-    const bool legendPerRun = curves.size() <= 8;
-    std::map<std::string, bool> listed;
-    std::vector<RunPoint> ends;
-    int rank = 0;
-    for (std::size_t i : order) {
-        const auto& c = curves[i];
-        const QColor colour = oneSeries ? theme.sequential(rank++, static_cast<int>(curves.size()))
-                                        : theme.series(c.series, session_->seriesIndex(c.series));
-        std::vector<QPointF> line;
-        for (const data::Run* r : c.checkpoints) {
-            const double x = overCompute ? r->flops : r->tokens;
-            if (x > 0 && r->loss() > 0) line.push_back({x, r->loss()});
-        }
-        checkpoints_ += static_cast<int>(c.checkpoints.size());
-        QString name = legendPerRun ? QString::fromStdString(c.run) : QString::fromStdString(data::seriesLabel(c.series));
-        auto* s = chart_->addLine(name, colour, line, 1.6);
-        if (!legendPerRun && !listed.emplace(c.series, true).second) PlotChart::hideFromLegend(chart_, s);
-        const data::Run* last = c.last();
-        ends.push_back({{overCompute ? last->flops : last->tokens, last->loss()}, session_->indexOf(last)});
-    }
-    // The curve sets (curves files: one row per logged step, joined on run_id): the validation
-    // loss where logged, a colour per set, over compute where the joined run gives C per token.
-    std::map<std::string, const data::Run*> byRunId;
-    for (const auto& r : session_->runs().runs)
-        if (!r.runId.empty() && !r.intermediateCheckpoint) byRunId.emplace(r.runId, &r);
-    int setIndex = 0, fromSets = 0;
-    for (const auto& set : session_->curveSets()) {
-        const QColor colour = theme.series(set.name, static_cast<int>(session_->seriesNames().size()) + setIndex++);
-        bool named = false;
-        for (const auto& c : set.curves.curves) {
-            const auto joined = byRunId.find(c.runId);
-            const double flopsPerToken = joined != byRunId.end() && joined->second->flops > 0 && joined->second->tokens > 0
-                                             ? joined->second->flops / joined->second->tokens
-                                             : 0;
-            if (overCompute && !(flopsPerToken > 0)) continue;
-            std::vector<QPointF> line;
-            for (const auto& p : c.points)
-                if (p.tokens > 0 && p.valLoss > 0) line.push_back({overCompute ? p.tokens * flopsPerToken : p.tokens, p.valLoss});
-            if (line.empty()) continue;
-            ++fromSets;
-            checkpoints_ += static_cast<int>(line.size());
-            auto* s = chart_->addLine(QString::fromStdString(set.name), colour, line, 1.2);
-            if (named) PlotChart::hideFromLegend(chart_, s);
-            named = true;
-        }
-    }
-    curves_ += fromSets;
-    chart_->fitRangesToData(0.05);
-    if (!ends.empty()) {
-        if (QScatterSeries* s = addRunPoints(chart_, session_, tr("runs (last checkpoint)"), theme.foreground, ends, 5))
-            s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-        addSelectionRings(chart_, session_, ends);
-    }
-    chart_->setTitle(curves_ == 0 ? tr("Loss curves") : curves_ == 1 ? tr("Loss curve of 1 run") : tr("Loss curves of %1 runs").arg(curves_));
-    summary_->setText(curves_ == 0
-                          ? tr("No loss curves: the runs in scope have one row each. A table of checkpoints (a step column "
-                               "and runs on several rows) is drawn here, one curve per run, and so are the curves of a loss-curves "
-                               "file (run_id, step, tokens, val_loss) opened with File › Open.")
-                      : curves.empty()
-                          ? tr("%1 validation-loss points along %2 curves from %3 loss-curve files (a colour each). Over compute, a curve "
-                               "needs the run its run_id names, with its C and D, in the project.")
-                                .arg(checkpoints_)
-                                .arg(curves_)
-                                .arg(session_->curveSets().size())
-                          : tr("%1 checkpoints along %2 runs. Each curve is one training run%3; its last checkpoint (square) is "
-                               "the run the other views use. A checkpoint's loss is not the loss of a run trained to that point: "
-                               "runs whose learning rate decays to their own end reach lower.")
-                                .arg(checkpoints_)
-                                .arg(curves_)
-                                .arg(oneSeries && !legendPerRun ? tr(", coloured from the smallest model (dark) to the largest (light)")
-                                                                : QString()));
+    figure_->draw(figureInput(session_));
+    summary_->setText(figure_->summary());
     emit explainChanged();
 }
 
@@ -148,8 +54,8 @@ QString LossCurvesView::explainHtml() const {
               "<p>Scaling-law fits use finished runs: the end of each curve. Intermediate checkpoints of a run with a "
               "learning-rate schedule tied to its length are not finished runs of a shorter length.</p>"
               "<p>Now: %1 curves, %2 checkpoints.</p>")
-        .arg(curves_)
-        .arg(checkpoints_);
+        .arg(figure_->curveCount())
+        .arg(figure_->checkpointCount());
 }
 
 }  // namespace scalex::gui

@@ -1,6 +1,10 @@
 #pragma once
 // Loss curves: the checkpoints of each run along its training, loss over tokens or over compute.
 // A curve's end is the run the other views show (and select).
+#include <memory>
+
+#include "app/figures/views/LossCurvesFigure.h"
+#include "app/gui/ControlWidgets.h"
 #include "app/gui/ViewPanel.h"
 
 class QComboBox;
@@ -19,16 +23,17 @@ public:
     QString title() const override { return tr("Loss curves"); }
     QString explainHtml() const override;
     QChart* primaryChart() const override;
-    int curveCount() const { return curves_; }
+    int curveCount() const { return figure_->curveCount(); }
+    figures::ViewFigure* figure() const override { return figure_.get(); }
+    QStringList applyControls(const QJsonObject& values) override;
 
 private:
     void redraw();
     Session* session_;
-    PlotChart* chart_;
+    std::unique_ptr<figures::LossCurvesFigure> figure_;
+    ControlBinding* controls_;
     PlotView* view_;
-    QComboBox* axis_;
     QLabel* summary_;
-    int curves_ = 0, checkpoints_ = 0;
 };
 
 }  // namespace scalex::gui

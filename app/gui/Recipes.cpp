@@ -65,6 +65,7 @@ const char* familyKey(Family f) { return f == Family::Xlstm ? "xlstm" : "transfo
 }  // namespace
 
 QJsonObject captureControls(const QWidget* panel) {
+    if (auto* view = qobject_cast<const ViewPanel*>(panel); view && view->figure()) return view->figure()->controls().values();
     QJsonObject out;
     for (QWidget* w : namedControls(panel)) {
         const QString name = w->objectName();
@@ -145,6 +146,7 @@ ControlInfo infoOf(const QWidget* w) {
 }  // namespace
 
 QString describeControls(const QWidget* panel) {
+    if (auto* view = qobject_cast<const ViewPanel*>(panel); view && view->figure()) return view->figure()->controls().describe();
     QString out;
     for (QWidget* w : namedControls(panel)) {
         const ControlInfo c = infoOf(w);
@@ -173,7 +175,10 @@ bool parseControlAssignments(const QStringList& assignments, QJsonObject* contro
 QStringList restoreControls(QWidget* panel, const QJsonObject& incoming) {
     QStringList notes, names;
     // Choices filled from the view's results (the series with runs) are there once they are.
-    if (auto* view = qobject_cast<ViewPanel*>(panel)) view->computeNow();
+    if (auto* view = qobject_cast<ViewPanel*>(panel)) {
+        view->computeNow();
+        if (view->figure()) return view->applyControls(incoming);
+    }
     // Controls renamed since recipes were first saved: a recipe naming the old control sets the
     // new one where the panel has it (the loss surface's "family" is now its "series"; the FLOP
     // breakdown's "metricBox" and "percentBox" are "quantity" and "shares"; the context view's

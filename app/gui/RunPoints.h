@@ -1,12 +1,13 @@
 #pragma once
-// Runs drawn as points in a chart: hovering shows the run's numbers, clicking selects it in every
-// view (through the session), and selected runs are ringed.
+// Runs drawn in the window's charts: app/figures draws them (RunMarks.h); the window links each
+// point to its run: hovering shows the run's numbers, clicking selects it in every view (through
+// the session).
 #include <QColor>
-#include <QPointF>
 #include <QString>
-#include <functional>
 #include <vector>
 
+#include "app/figures/RunMarks.h"
+#include "app/figures/ViewFigure.h"
 #include "app/gui/FigureNames.h"
 
 class QScatterSeries;
@@ -15,10 +16,11 @@ namespace scalex::gui {
 
 class Session;
 
-struct RunPoint {
-    QPointF data;  // data units (x, y)
-    int run = -1;  // index into the session's run table
-};
+using figures::RunPoint;
+
+// What a figure draws from in the window: the session's study and selection, and its points
+// linked to hover read-outs and clicks.
+figures::FigureInput figureInput(Session* session);
 
 // Adds the points as one series; returns it (null when there are no valid points).
 QScatterSeries* addRunPoints(PlotChart* chart, Session* session, const QString& name, const QColor& color,

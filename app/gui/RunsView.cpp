@@ -1,5 +1,7 @@
 #include "app/gui/RunsView.h"
 
+#include "core/analysis/ExportTables.h"
+
 #include <QtConcurrent/QtConcurrentMap>
 #include "app/gui/FlowLayout.h"
 
@@ -161,37 +163,11 @@ void RunsView::syncScopeFields() {
 }
 
 std::vector<ViewTable> RunsView::tables() {
-    // The columns the table shows, full values in CSV and JSON, the table's rows in its order.
-    data::ExportTable t;
-    t.columns = {{"run_id", "Run", data::CellStyle::Text},
-                 {"in_analysis", "In fit", data::CellStyle::Text},
-                 {"series", "Series", data::CellStyle::Text},
-                 {"experiment_set", "Set", data::CellStyle::Text},
-                 {"context_length", "$T$", data::CellStyle::Integer},
-                 {"num_params", "$N$", data::CellStyle::Count},
-                 {"num_tokens", "$D$", data::CellStyle::Count},
-                 {"tokens_per_param", "$D/N$", data::CellStyle::Fixed1},
-                 {"num_flops", "$C$ (FLOPs)", data::CellStyle::Scientific},
-                 {"isoflop_budget", "Budget", data::CellStyle::Scientific},
-                 {"loss", "Loss", data::CellStyle::Fixed4},
-                 {"selected_in_paper", "Selected", data::CellStyle::Text},
-                 {"problems", "Problems", data::CellStyle::Text}};
-    auto number = [](double v) { return data::known(v) ? data::ExportCell(v) : data::ExportCell{}; };
-    for (int r = 0; r < proxy_->rowCount(); ++r) {
-        const int source = proxy_->mapToSource(proxy_->index(r, 0)).row();
-        const data::Run& run = session_->runs().runs[static_cast<std::size_t>(source)];
-        std::string problems;
-        for (const auto& p : run.problems) problems += (problems.empty() ? "" : "; ") + p;
-        t.rows.push_back({run.runId.empty() ? run.name : run.runId, std::string(session_->inAnalysis(run) ? "yes" : "no"),
-                          data::seriesLabel(run.series), setName(run.experimentSet).toStdString(),
-                          number(run.context), number(run.params), number(run.tokens),
-                          data::known(run.params) && data::known(run.tokens) ? data::ExportCell(run.tokensPerParam()) : data::ExportCell{},
-                          number(run.flops), number(run.budget), number(run.loss()),
-                          run.selectedInPaper ? data::ExportCell(std::string(*run.selectedInPaper ? "yes" : "no")) : data::ExportCell{},
-                          problems.empty() ? data::ExportCell{} : data::ExportCell(problems)});
-    }
-    t.caption = "Training runs (" + std::to_string(t.rows.size()) + " shown of " + std::to_string(session_->runs().runs.size()) + ").";
-    return {{QStringLiteral("runs"), tr("Runs as the table shows them"), std::move(t)}};
+    // The table's rows in its order (its sorting and filters).
+    std::vector<int> rows;
+    rows.reserve(static_cast<std::size_t>(proxy_->rowCount()));
+    for (int r = 0; r < proxy_->rowCount(); ++r) rows.push_back(proxy_->mapToSource(proxy_->index(r, 0)).row());
+    return {{QStringLiteral("runs"), tr("Runs as the table shows them"), analysis::runListTable(session_->study(), rows)}};
 }
 
 bool RunFilterModel::filterAcceptsRow(int row, const QModelIndex&) const {

@@ -4,6 +4,7 @@
 #include <QBoxLayout>
 #include <QEvent>
 #include <QGraphicsView>
+#include <QJsonObject>
 #include <QString>
 #include <QWidget>
 #include <functional>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "app/figures/FigureWriter.h"
+#include "app/figures/ViewFigure.h"
 #include "app/gui/FigureNames.h"
 #include "core/data/Export.h"
 #include "core/fit/FitControl.h"
@@ -53,6 +55,16 @@ public:
     // runs to fit); empty when it shows them. Headless renders fail with it rather than write an
     // empty figure or table.
     virtual QString problem() const { return {}; }
+    // The view's figure (app/figures), for views that draw one: its controls are the view's
+    // (recipes, lessons and `--set` read and set them there), and a headless render of it draws
+    // what the view shows.
+    virtual figures::ViewFigure* figure() const { return nullptr; }
+    // Sets controls of the figure by name as a person would (Controls::set: keys, text, values),
+    // shows them and brings the view up to date; a note for each that could not be set.
+    virtual QStringList applyControls(const QJsonObject& values) {
+        (void)values;
+        return {};
+    }
 
 signals:
     // Emitted when what the Explain pane shows has changed.

@@ -1,6 +1,7 @@
 #include "core/analysis/ExportTables.h"
 
 #include "core/analysis/RunSelection.h"
+#include "core/analysis/Study.h"
 #include "core/data/ColumnMapping.h"
 #include "core/data/Series.h"
 #include "core/fit/IsoFlop.h"
@@ -360,6 +361,41 @@ data::ExportTable optimalMethodsTable(const OptimalAnswer& answer, const std::st
                                     std::isfinite(c->agreeAtBudget) ? data::ExportCell{c->agreeAtBudget} : data::ExportCell{}});
     if (methods.rows.empty()) methods.caption += " No values: " + data::latexEscape(methodsNote);
     return methods;
+}
+
+data::ExportTable runListTable(const Study& study, const std::vector<int>& rows) {
+    // The columns the Runs view shows, full values in CSV and JSON.
+    data::ExportTable t;
+    t.columns = {{"run_id", "Run", data::CellStyle::Text},
+                 {"in_analysis", "In fit", data::CellStyle::Text},
+                 {"series", "Series", data::CellStyle::Text},
+                 {"experiment_set", "Set", data::CellStyle::Text},
+                 {"context_length", "$T$", data::CellStyle::Integer},
+                 {"num_params", "$N$", data::CellStyle::Count},
+                 {"num_tokens", "$D$", data::CellStyle::Count},
+                 {"tokens_per_param", "$D/N$", data::CellStyle::Fixed1},
+                 {"num_flops", "$C$ (FLOPs)", data::CellStyle::Scientific},
+                 {"isoflop_budget", "Budget", data::CellStyle::Scientific},
+                 {"loss", "Loss", data::CellStyle::Fixed4},
+                 {"selected_in_paper", "Selected", data::CellStyle::Text},
+                 {"problems", "Problems", data::CellStyle::Text}};
+    auto number = [](double v) { return data::known(v) ? data::ExportCell(v) : data::ExportCell{}; };
+    const auto& runs = study.runs().runs;
+    for (int row : rows) {
+        if (row < 0 || static_cast<std::size_t>(row) >= runs.size()) continue;
+        const data::Run& run = runs[static_cast<std::size_t>(row)];
+        std::string problems;
+        for (const auto& p : run.problems) problems += (problems.empty() ? "" : "; ") + p;
+        t.rows.push_back({run.runId.empty() ? run.name : run.runId, std::string(study.inAnalysis(run) ? "yes" : "no"),
+                          data::seriesLabel(run.series), experimentSetName(run.experimentSet), number(run.context),
+                          number(run.params), number(run.tokens),
+                          data::known(run.params) && data::known(run.tokens) ? data::ExportCell(run.tokensPerParam()) : data::ExportCell{},
+                          number(run.flops), number(run.budget), number(run.loss()),
+                          run.selectedInPaper ? data::ExportCell(std::string(*run.selectedInPaper ? "yes" : "no")) : data::ExportCell{},
+                          problems.empty() ? data::ExportCell{} : data::ExportCell(problems)});
+    }
+    t.caption = "Training runs (" + std::to_string(t.rows.size()) + " shown of " + std::to_string(runs.size()) + ").";
+    return t;
 }
 
 }  // namespace scalex::analysis

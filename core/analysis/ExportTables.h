@@ -13,6 +13,8 @@
 
 namespace scalex::analysis {
 
+class Study;
+
 // One fitted L(N,D) and its bootstrap intervals.
 struct SurfaceWithIntervals {
     const LossSurfaceAnalysis* analysis = nullptr;
@@ -80,5 +82,10 @@ data::ExportTable optimalMethodsTable(const OptimalAnswer& answer, const std::st
 // tab:estimated_optimal_flops_tokens_powerlaw and its per-context counterparts, each with the
 // file name stem it is written under (`render --paper-figures`).
 std::vector<std::pair<std::string, data::ExportTable>> paperAppendixTables(const data::RunTable& runs);
+
+// The runs `rows` (indices into the study's runs, in that order) as the Runs view shows them: id,
+// whether the run takes part in the analyses, series, set, T, N, D, D/N, C, budget, loss, the
+// study's own selection and the problems.
+data::ExportTable runListTable(const Study& study, const std::vector<int>& rows);
 
 }  // namespace scalex::analysis

@@ -368,7 +368,7 @@ TEST(RenderVerb, SetsTheViewsControlsListsThemAndKeepsThemInRecipes) {
         {{"render", "--view", "pareto", "--set", "panels=Two", "--out", dir.filePath("x.svg")},
          "the control 'panels' has no value 'Two' (one (One chart) | fig1 (Frontiers beside"},
         {{"render", "--view", "pareto", "--set", "curves=maybe", "--out", dir.filePath("x.svg")}, "'curves' has no value 'maybe' (on | off)"},
-        {{"render", "--view", "pareto", "--set", "colour=red", "--out", dir.filePath("x.svg")}, "no control 'colour' (it has curves, panels, context)"},
+        {{"render", "--view", "pareto", "--set", "colour=red", "--out", dir.filePath("x.svg")}, "no control 'colour' (it has panels, context, curves)"},
         {{"render", "--view", "context", "--set", "context=99", "--out", dir.filePath("x.csv")}, "the control 'context' has no value '99' (512 | 640"},
         {{"render", "--view", "pareto", "--set", "curves=on", "--set", "curves=off", "--out", dir.filePath("x.svg")}, "set twice"},
         {{"render", "--paper-figures", "--set", "curves=on", "--out", dir.filePath("x")}, "leave out --view and --set"},

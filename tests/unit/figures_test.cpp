@@ -374,7 +374,7 @@ TEST_F(Figures, RecipeOnChangedRunsWarnsAndNamesWhatIsGone) {
     const QString all = warnings.join('\n');
     EXPECT_TRUE(all.contains("the runs have changed since the recipe was saved")) << all.toStdString();
     EXPECT_TRUE(all.contains("runs of the recipe not in the project: no-such-run")) << all.toStdString();
-    EXPECT_TRUE(all.contains("the view has no control 'no_such_control' (it has curves, panels, context)")) << all.toStdString();
+    EXPECT_TRUE(all.contains("the view has no control 'no_such_control' (it has panels, context, curves)")) << all.toStdString();
 
     recipe.view = "runs";
     EXPECT_FALSE(applyRecipe(*window, recipe, &warnings, &error));

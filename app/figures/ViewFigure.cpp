@@ -1,0 +1,81 @@
+#include "app/figures/ViewFigure.h"
+
+#include <QGraphicsScene>
+#include <QtCharts/QChart>
+
+#include "app/figures/PlotChart.h"
+#include "app/figures/views/Figures.h"
+
+namespace scalex::figures {
+
+ViewFigure::ViewFigure() = default;
+
+ViewFigure::~ViewFigure() {
+    // Charts shown by a window belong to its chart views' scenes; the others go with the figure
+    // (those in the figure's own scenes with them).
+    for (QChart* chart : made_)
+        if (!chart->scene()) delete chart;
+}
+
+PlotChart* ViewFigure::makeChart() {
+    auto* chart = new PlotChart();
+    made_.push_back(chart);
+    return chart;
+}
+
+QStringList ViewFigure::setControls(const QJsonObject& incoming, const FigureInput& in) {
+    refresh(in);
+    const QJsonObject values = controls_.withCurrentNames(incoming);
+    QStringList notes, names;
+    QStringList unused = values.keys();
+    for (std::size_t i = 0; i < controls_.list().size(); ++i) {
+        const QString name = controls_.list()[i].name;
+        names << name;
+        if (!values.contains(name)) continue;
+        unused.removeAll(name);
+        QString note;
+        if (!controls_.set(name, values.value(name), &note)) notes << note;
+        refresh(in);
+    }
+    for (const QString& name : unused)
+        notes << QStringLiteral("the view has no control '%1' (it has %2)").arg(name, names.isEmpty() ? QStringLiteral("none") : names.join(", "));
+    return notes;
+}
+
+void ViewFigure::compute(const FigureInput& in, const fit::FitControl& control) {
+    if (Job j = job(in)) take(j(control));
+}
+
+void ViewFigure::placeInScenes(const QSizeF& size) {
+    for (QChart* chart : made_) {
+        if (chart->scene()) continue;
+        auto scene = std::make_unique<QGraphicsScene>();
+        scene->addItem(chart);
+        chart->resize(size);
+        scenes_.push_back(std::move(scene));
+    }
+}
+
+QStringList figureViews() {
+    return {"pareto", "curves", "surface", "overtraining", "isoflop", "context", "optimal", "breakdown", "roofline", "inference"};
+}
+
+QString unknownViewError(const QString& view) {
+    return QStringLiteral("--view: unknown view '%1' (expected one of %2)").arg(view, figureViews().join(", "));
+}
+
+std::vector<std::pair<QString, QStringList>> viewTables() {
+    return {{"runs", {"runs"}},         {"pareto", {"frontier"}},          {"surface", {"fit"}},
+            {"overtraining", {"slopes"}}, {"isoflop", {"laws", "optima", "contexts"}}, {"context", {"optima"}},
+            {"optimal", {"sizes", "query", "methods"}}};
+}
+
+QStringList tableViews() {
+    QStringList views;
+    for (const auto& [view, tables] : viewTables()) views << view;
+    return views;
+}
+
+std::unique_ptr<ViewFigure> makeFigure(const QString& id) { return makeViewFigure(id); }
+
+}  // namespace scalex::figures

@@ -1,0 +1,113 @@
+#pragma once
+// A view's figure with no window: its controls (Controls.h), the analyses it draws (run as a job
+// the window puts on a worker thread, or at once for a headless render), its charts and its export
+// tables. The window's view holds one and adds widgets, interaction and the Explain pane; `scalex
+// render`, figure recipes and the paper figures make one from the view's id. Both draw the same
+// figure from the same study and controls.
+#include <QJsonObject>
+#include <QSet>
+#include <QSizeF>
+#include <QString>
+#include <QStringList>
+#include <any>
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "app/figures/Controls.h"
+#include "app/figures/FigureWriter.h"
+#include "core/fit/FitControl.h"
+
+class QChart;
+class QGraphicsScene;
+class QXYSeries;
+
+namespace scalex::analysis {
+class Study;
+}
+
+namespace scalex::figures {
+
+class PlotChart;
+
+// What a figure is drawn from besides its controls.
+struct FigureInput {
+    const analysis::Study* study = nullptr;
+    // Runs selected (indices into study->runs().runs): ringed in every chart that draws them.
+    QSet<int> selection;
+    // In the window: links a drawn series of runs (the item that draws them, and the runs' indices
+    // in the order of its points) to hover read-outs and clicks. Empty headless.
+    std::function<void(QXYSeries* drawn, const std::shared_ptr<const std::vector<int>>& runs)> linkRuns;
+};
+
+class ViewFigure {
+public:
+    virtual ~ViewFigure();
+    ViewFigure(const ViewFigure&) = delete;
+    ViewFigure& operator=(const ViewFigure&) = delete;
+
+    virtual QString viewId() const = 0;
+
+    Controls& controls() { return controls_; }
+    const Controls& controls() const { return controls_; }
+    // Refills the choices that depend on the study (its series, its context lengths), keeping the
+    // values still offered.
+    virtual void refresh(const FigureInput& in) { (void)in; }
+    // Sets controls by name as a person would, one after the other in the view's order, the
+    // choices refilled after each; a note for each value or name that could not be set.
+    QStringList setControls(const QJsonObject& values, const FigureInput& in);
+
+    // The figure's analyses as a job for a worker thread: made on the calling thread, it holds
+    // copies of what it reads and returns the answer, which take() hands to the figure. Empty for
+    // figures whose draw() needs nothing more.
+    using Job = std::function<std::any(const fit::FitControl& control)>;
+    virtual Job job(const FigureInput& in) const {
+        (void)in;
+        return {};
+    }
+    virtual void take(std::any answer) { (void)answer; }
+    // job() and take() at once, on this thread (headless renders, tests).
+    void compute(const FigureInput& in, const fit::FitControl& control = {});
+
+    // Draws the present answer into the charts.
+    virtual void draw(const FigureInput& in) = 0;
+    // The charts shown now, left to right (a figure's layout may show some of the charts it has).
+    virtual std::vector<QChart*> charts() const = 0;
+    // Why the figure has no results for its controls and the study (a query it cannot answer, too
+    // few runs to fit); empty when it has them. Headless renders fail with it.
+    virtual QString problem() const { return {}; }
+
+    // The figure's export tables as a job (copies of what it reads, as job()); empty: no tables.
+    using TablesJob = std::function<std::vector<FigureTable>(const fit::FitControl& control)>;
+    virtual TablesJob tablesJob(const FigureInput& in) const {
+        (void)in;
+        return {};
+    }
+
+    // Puts every chart of the figure that has no scene into one of the figure's own, at `size`
+    // points, so that it lays out and paints with no window (headless renders).
+    void placeInScenes(const QSizeF& size);
+
+protected:
+    ViewFigure();
+    // A chart of the figure; it lives as long as the figure, or as the view that shows it.
+    PlotChart* makeChart();
+
+private:
+    Controls controls_;
+    std::vector<QChart*> made_;
+    std::vector<std::unique_ptr<QGraphicsScene>> scenes_;
+};
+
+// The views that draw a figure, in the window's order.
+QStringList figureViews();
+// "--view: unknown view 'X' (expected one of ...)".
+QString unknownViewError(const QString& view);
+// A new figure of the view `id`; null for an id that is not one of figureViews().
+std::unique_ptr<ViewFigure> makeFigure(const QString& id);
+// The views with tables to export and the ids of their tables, the default first.
+std::vector<std::pair<QString, QStringList>> viewTables();
+QStringList tableViews();
+
+}  // namespace scalex::figures

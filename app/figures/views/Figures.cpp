@@ -1,0 +1,14 @@
+#include "app/figures/views/Figures.h"
+
+#include "app/figures/views/LossCurvesFigure.h"
+#include "app/figures/views/ParetoFigure.h"
+
+namespace scalex::figures {
+
+std::unique_ptr<ViewFigure> makeViewFigure(const QString& id) {
+    if (id == QLatin1String("pareto")) return std::make_unique<ParetoFigure>();
+    if (id == QLatin1String("curves")) return std::make_unique<LossCurvesFigure>();
+    return nullptr;
+}
+
+}  // namespace scalex::figures

@@ -1,0 +1,202 @@
+#include "app/figures/views/ParetoFigure.h"
+
+#include <QObject>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "app/figures/PlotChart.h"
+#include "app/figures/RunMarks.h"
+#include "app/figures/Theme.h"
+#include "core/analysis/Study.h"
+#include "core/data/Series.h"
+
+namespace scalex::figures {
+
+using accounting::Family;
+
+namespace {
+
+constexpr Family kFamilies[] = {Family::Transformer, Family::Xlstm};
+const QString kPanels = QStringLiteral("panels");
+const QString kContext = QStringLiteral("context");
+const QString kCurves = QStringLiteral("curves");
+const QString kNoContext = QStringLiteral("none");
+
+std::vector<double> logGrid(double lo, double hi, int n) {
+    std::vector<double> out;
+    for (int i = 0; i < n; ++i) out.push_back(lo * std::pow(hi / lo, static_cast<double>(i) / (n - 1)));
+    return out;
+}
+
+// The context length a choice's key names (NaN: runs that give none).
+double contextOf(const QString& key) {
+    bool ok = false;
+    const double t = key.toDouble(&ok);
+    return ok ? t : std::numeric_limits<double>::quiet_NaN();
+}
+
+bool sameContext(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+}  // namespace
+
+ParetoFigure::ParetoFigure() : chart_(makeChart()), fitChart_(makeChart()) {
+    Control panels;
+    panels.name = kPanels;
+    panels.label = QObject::tr("Show");
+    panels.choices = {{QStringLiteral("one"), QObject::tr("One chart")},
+                      {QStringLiteral("fig1"), QObject::tr("Frontiers beside the L(N,D) fit (Fig. 1)")}};
+    panels.value = QStringLiteral("one");
+    controls().add(panels);
+    Control context;
+    context.name = kContext;
+    context.label = QObject::tr("Context");
+    context.toolTip = QObject::tr("Training context length of the runs shown: frontiers are compared at one context");
+    controls().add(context);
+    Control curves;
+    curves.name = kCurves;
+    curves.kind = Control::Kind::Switch;
+    curves.label = QObject::tr("L(N,D) prediction at constant tokens/param (22, 220, 2200)");
+    curves.value = true;
+    controls().add(curves);
+}
+
+bool ParetoFigure::sideBySide() const { return controls().choice(kPanels) == QLatin1String("fig1"); }
+
+std::vector<QChart*> ParetoFigure::charts() const {
+    if (sideBySide()) return {chart_, fitChart_};
+    return {chart_};
+}
+
+void ParetoFigure::refresh(const FigureInput& in) {
+    // The context lengths of the runs in scope; one is shown at a time, 8192 (the paper's) first.
+    std::set<double> contexts;
+    bool none = false;
+    for (const auto& g : analysis::seriesGroups(in.study->runs(), in.study->settings())) {
+        if (std::isnan(g.context)) none = true;
+        else contexts.insert(g.context);
+    }
+    std::vector<ControlChoice> choices;
+    for (double c : contexts) choices.push_back({QString::number(c), QString::number(c)});
+    if (none) choices.push_back({kNoContext, QObject::tr("not given")});
+    controls().setChoices(kContext, std::move(choices), QStringLiteral("8192"));
+    controls().at(kContext).enabled = controls().at(kContext).choices.size() > 1;
+    controls().at(kCurves).enabled = !sideBySide();
+}
+
+void ParetoFigure::drawSurfaceCurves(PlotChart* chart, const FigureInput& in, double context) {
+    // Fig. 1 right: the loss surface along lines of constant tokens per parameter M, for the series
+    // that are architecture families (the surface of another series is the Loss surface view's).
+    const Theme& theme = Theme::current();
+    const double cLo = chart->xSpec().lo, cHi = chart->xSpec().hi;
+    bool listed = false, anyDrawn = false;
+    for (Family f : kFamilies) {
+        const bool present = std::any_of(shown_.begin(), shown_.end(),
+                                         [&](const auto& a) { return a.group.series == accounting::familyName(f); });
+        if (!present) continue;
+        const fit::LossSurfaceParams surface = in.study->surface(f);
+        const fit::ComputePerToken c = in.study->computePerToken(f, std::isnan(context) ? 8192 : context);
+        bool first = true;
+        listed = listed || std::exchange(anyDrawn, true);
+        for (double M : {22.0, 220.0, 2200.0}) {
+            std::vector<QPointF> line;
+            for (double n : logGrid(1e7, 1e12, 120)) {
+                const double C = c(n) * M * n;
+                if (C >= cLo && C <= cHi) line.push_back({C, surface.loss(n, M * n)});
+            }
+            // One legend entry for every family's lines (their colours tell the families apart).
+            auto* s = chart->addLine(first && !listed ? QObject::tr("L̂(N,D) at D/N = 22, 220, 2200") : QString(), theme.family(f), line,
+                                     1.0, Qt::DashLine);
+            if (!first || listed) PlotChart::hideFromLegend(chart, s);
+            first = false;
+        }
+    }
+    chart->setAxes(chart->xSpec(), chart->ySpec());
+}
+
+void ParetoFigure::draw(const FigureInput& in) {
+    const analysis::Study& study = *in.study;
+    const Theme& theme = Theme::current();
+    refresh(in);
+    const double context = controls().at(kContext).choices.empty() ? std::numeric_limits<double>::quiet_NaN()
+                                                                   : contextOf(controls().choice(kContext));
+    chart_->clearSeries();
+    chart_->setAxes({QObject::tr("Training compute C (FLOPs)"), true, 1e18, 1e22}, {QObject::tr("Validation loss"), true, 2, 4});
+    scope_ = std::isnan(context) ? QString() : QObject::tr(", T = %1").arg(context);
+    chart_->setTitle(QObject::tr("Loss over training compute%1").arg(scope_));
+    // The analyses the verbs run, at the chosen context length.
+    shown_.clear();
+    for (auto& a : analysis::paretoAnalyses(study.runs(), study.settings()))
+        if (sameContext(a.group.context, context)) shown_.push_back(std::move(a));
+    std::vector<RunPoint> all;
+    std::vector<std::vector<RunPoint>> seriesPoints;
+    frontierTable_ = {};
+    frontierTable_.caption = "Runs on the Pareto frontier of validation loss over training compute" +
+                             std::string(std::isnan(context) ? "" : " at context length " + QString::number(context).toStdString()) + ".";
+    frontierTable_.columns = {{"model", "Series", data::CellStyle::Text},
+                              {"run_id", "Run", data::CellStyle::Text},
+                              {"num_params", "\\#Params", data::CellStyle::Count},
+                              {"num_tokens", "\\#Tokens", data::CellStyle::Count},
+                              {"flops", "\\#FLOPs", data::CellStyle::Scientific},
+                              {"loss", "Val. loss", data::CellStyle::Fixed3}};
+    for (const auto& a : shown_) {
+        const int index = study.seriesIndex(a.group.series);
+        const QColor colour = theme.series(a.group.series, index);
+        const QString label = QString::fromStdString(data::seriesLabel(a.group.series));
+        std::vector<RunPoint> pts;
+        for (std::size_t i = 0; i < a.points.size(); ++i) pts.push_back({{a.points[i].flops, a.points[i].loss}, study.indexOf(a.runs[i])});
+        if (QScatterSeries* s = addRunPoints(chart_, in, QObject::tr("%1 runs").arg(label), colour.lighter(125), pts, 6))
+            if ((index / 12) % 2 == 1) s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);  // past twelve series
+        all.insert(all.end(), pts.begin(), pts.end());
+        seriesPoints.push_back(std::move(pts));
+        for (const auto& p : a.frontier) {
+            const data::Run& run = *a.runs[p.index];
+            frontierTable_.rows.push_back({data::seriesLabel(a.group.series), run.runId.empty() ? run.name : run.runId, run.params,
+                                           run.tokens, p.flops, p.loss});
+        }
+        std::vector<QPointF> line;
+        for (const auto& p : a.frontier) line.push_back({p.flops, p.loss});
+        if (line.size() > 1) chart_->addLine(QObject::tr("%1 frontier").arg(label), colour, line, 2.5);
+    }
+    chart_->fitRangesToData(0.06);
+    fitChart_->clearSeries();
+    if (sideBySide()) {
+        // The same runs on the same axes, with the fitted surface through them.
+        fitChart_->setTitle(QObject::tr("Parametric fit of L(N,D)%1").arg(scope_));
+        fitChart_->setAxes(chart_->xSpec(), chart_->ySpec());
+        for (std::size_t k = 0; k < shown_.size(); ++k) {
+            const auto& series = shown_[k].group.series;
+            addRunPoints(fitChart_, in, QObject::tr("%1 runs").arg(QString::fromStdString(data::seriesLabel(series))),
+                         theme.series(series, study.seriesIndex(series)).lighter(125), seriesPoints[k], 6);
+        }
+        if (!all.empty()) drawSurfaceCurves(fitChart_, in, context);
+        addSelectionRings(fitChart_, in, all);
+    } else if (controls().on(kCurves) && !all.empty()) {
+        drawSurfaceCurves(chart_, in, context);
+    }
+    addSelectionRings(chart_, in, all);
+
+    // The comparison of the pair (its bootstrap interval is the window's, in the background).
+    comparison_ = {};
+    compared_ = {};
+    frontierSize_[0] = frontierSize_[1] = 0;
+    if (const auto compared = analysis::compareSeries(shown_, fit::BootstrapSettings{0})) {
+        const auto& A = shown_[compared->a];
+        const auto& B = shown_[compared->b];
+        comparison_ = compared->comparison;
+        compared_ = {QString::fromStdString(data::seriesLabel(A.group.series)), QString::fromStdString(data::seriesLabel(B.group.series))};
+        frontierSize_[0] = static_cast<int>(B.frontier.size());
+        frontierSize_[1] = static_cast<int>(A.frontier.size());
+    }
+}
+
+ViewFigure::TablesJob ParetoFigure::tablesJob(const FigureInput&) const {
+    return [table = frontierTable_](const fit::FitControl&) {
+        return std::vector<FigureTable>{{QStringLiteral("frontier"), QObject::tr("Pareto-frontier runs"), table}};
+    };
+}
+
+}  // namespace scalex::figures

@@ -1,0 +1,46 @@
+#pragma once
+// Pareto front (the paper's Fig. 1): loss over training compute, a frontier per series at one
+// context length, the loss surface along constant tokens per parameter, and the comparison of two
+// frontiers (the compute ratio at equal loss); one chart, or the frontiers beside the L(N,D) fit.
+#include <utility>
+
+#include "app/figures/ViewFigure.h"
+#include "core/analysis/SeriesAnalyses.h"
+#include "core/data/Export.h"
+#include "core/fit/Pareto.h"
+
+namespace scalex::figures {
+
+class ParetoFigure : public ViewFigure {
+public:
+    ParetoFigure();
+    QString viewId() const override { return QStringLiteral("pareto"); }
+    void refresh(const FigureInput& in) override;
+    void draw(const FigureInput& in) override;
+    std::vector<QChart*> charts() const override;
+    TablesJob tablesJob(const FigureInput& in) const override;
+
+    // The frontiers beside the fitted loss surface (Fig. 1) rather than one chart.
+    bool sideBySide() const;
+    // What the last draw showed: the analyses at the context shown, the comparison of the pair
+    // compared (A and B, their labels) and the size of each one's frontier.
+    const std::vector<analysis::ParetoAnalysis>& shown() const { return shown_; }
+    const fit::FrontierComparison& comparison() const { return comparison_; }
+    const std::pair<QString, QString>& compared() const { return compared_; }
+    int frontierSize(int k) const { return frontierSize_[k]; }
+    // ", T = 8192" (empty when the runs give no context length).
+    QString scope() const { return scope_; }
+
+private:
+    void drawSurfaceCurves(PlotChart* chart, const FigureInput& in, double context);
+    PlotChart* chart_;
+    PlotChart* fitChart_;
+    std::vector<analysis::ParetoAnalysis> shown_;
+    fit::FrontierComparison comparison_;
+    std::pair<QString, QString> compared_;
+    int frontierSize_[2] = {0, 0};
+    data::ExportTable frontierTable_;
+    QString scope_;
+};
+
+}  // namespace scalex::figures

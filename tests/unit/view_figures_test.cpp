@@ -1,0 +1,195 @@
+// One figure by both paths: a view's figure drawn headless (app/figures, no window: what `scalex
+// render`, recipes and the paper figures use) has the controls the window's view shows, with the
+// same choices and values, and writes the same file as the window's view for the same controls.
+// Also the controls' own rules: keys or text, rounded values, renamed controls, bad values.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include "app/figures/Controls.h"
+#include "app/figures/Render.h"
+#include "app/figures/ViewFigure.h"
+#include "app/gui/FigureExport.h"
+#include "app/gui/MainWindow.h"
+#include "app/gui/Recipes.h"
+#include "app/gui/Session.h"
+#include "app/gui/ViewPanel.h"
+#include "core/analysis/Study.h"
+#include "tests/support/GuiApp.h"
+#include "tests/support/TestData.h"
+
+using namespace scalex;
+using figures::Control;
+using figures::Controls;
+
+namespace {
+
+// The built-in example as the study a headless render reads.
+analysis::Study exampleStudy() {
+    QString error;
+    auto project = data::loadExampleProject(&error);
+    EXPECT_TRUE(project) << error.toStdString();
+    analysis::Study study;
+    if (project) study.setProject(std::move(*project));
+    return study;
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+class ViewFigures : public ::testing::Test {
+protected:
+    void SetUp() override { test::ensureGuiApplication("scalex_view_figures_test"); }
+};
+
+struct Case {
+    const char* view;
+    QJsonObject controls;
+};
+
+class BothPaths : public ViewFigures, public ::testing::WithParamInterface<Case> {};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.view << ' ' << QJsonDocument(c.controls).toJson(QJsonDocument::Compact).toStdString(); }
+
+}  // namespace
+
+// The window's view and the headless figure list the same controls, choices and values, and
+// write the same SVG for the same controls.
+TEST_P(BothPaths, TheHeadlessFigureIsTheWindowsFigure) {
+    const Case c = GetParam();
+    const QString view = QString::fromLatin1(c.view);
+    QString error;
+    auto window = gui::openHeadless(QString(), false, &error);
+    ASSERT_TRUE(window) << error.toStdString();
+    ASSERT_TRUE(window->showView(view));
+    gui::ViewPanel* panel = window->currentPanel();
+    panel->computeNow();
+    ASSERT_TRUE(gui::restoreControls(panel, c.controls).isEmpty());
+    panel->computeNow();
+    QCoreApplication::processEvents();
+
+    const analysis::Study study = exampleStudy();
+    QString headless;
+    ASSERT_TRUE(figures::describeControls(study, view, c.controls, &headless, &error)) << error.toStdString();
+    EXPECT_EQ(headless.toStdString(), gui::describeControls(panel).toStdString());
+
+    QTemporaryDir dir;
+    figures::FigureStyle style;
+    style.widthInches = 6.75;
+    const QString fromWindow = dir.filePath("window.svg"), fromFigure = dir.filePath("figure.svg");
+    ASSERT_TRUE(gui::exportPanel(panel, fromWindow, style, &error)) << error.toStdString();
+    figures::RenderRequest request;
+    request.view = view;
+    request.out = fromFigure;
+    request.style = style;
+    request.controls = c.controls;
+    ASSERT_TRUE(figures::renderFigure(study, request, &error)) << error.toStdString();
+    const QByteArray a = readAll(fromWindow), b = readAll(fromFigure);
+    ASSERT_FALSE(a.isEmpty());
+    EXPECT_EQ(a.size(), b.size());
+    EXPECT_TRUE(a == b) << "the SVGs differ";
+}
+
+INSTANTIATE_TEST_SUITE_P(Views, BothPaths,
+                         ::testing::Values(Case{"curves", {}}, Case{"curves", {{"axis", "compute"}}}, Case{"pareto", {}},
+                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}}),
+                         [](const auto& info) { return std::string(info.param.view) + "_" + std::to_string(info.index); });
+
+TEST_F(ViewFigures, EveryViewHasAFigureAndEveryFigureItsViewsId) {
+    for (const QString& view : figures::figureViews()) {
+        auto figure = figures::makeFigure(view);
+        ASSERT_TRUE(figure) << view.toStdString();
+        EXPECT_EQ(figure->viewId(), view);
+    }
+    EXPECT_FALSE(figures::makeFigure("nonsense"));
+}
+
+TEST_F(ViewFigures, ControlsTakeKeysTextRoundedValuesAndOldSliderPositions) {
+    Controls controls;
+    Control panels;
+    panels.name = "panels";
+    panels.choices = {{"one", "One chart"}, {"fig5", "Every context length (Fig. 5)"}, {"range", "budgets 5e18 … 2e20"}};
+    panels.value = "one";
+    controls.add(panels);
+    Control budget;
+    budget.name = "budget";
+    budget.kind = Control::Kind::Value;
+    budget.values = {1e19, 3.1622776601683794e19, 1e20};
+    budget.min = 190;
+    budget.value = 1e19;
+    controls.add(budget);
+    Control on;
+    on.name = "curves";
+    on.kind = Control::Kind::Switch;
+    on.value = true;
+    controls.add(on);
+    Control size;
+    size.name = "size";
+    size.kind = Control::Kind::Integer;
+    size.min = 1;
+    size.max = 9;
+    size.value = 3;
+    controls.add(size);
+
+    EXPECT_TRUE(controls.set(QJsonObject{{"panels", "fig5"}}).isEmpty());
+    EXPECT_EQ(controls.choice("panels"), "fig5");
+    EXPECT_TRUE(controls.set(QJsonObject{{"panels", "One chart"}}).isEmpty()) << "the text selects the choice too";
+    EXPECT_EQ(controls.choice("panels"), "one");
+    EXPECT_TRUE(controls.set(QJsonObject{{"panels", "budgets 5e18 ... 2e20"}}).isEmpty()) << "... stands for …";
+    EXPECT_EQ(controls.choice("panels"), "range");
+    EXPECT_TRUE(controls.set(QJsonObject{{"budget", "3.16e19"}}).isEmpty()) << "a value rounded within 1 %";
+    EXPECT_DOUBLE_EQ(controls.number("budget"), 3.1622776601683794e19);
+    EXPECT_TRUE(controls.set(QJsonObject{{"budget", 192}}).isEmpty()) << "a slider position kept by older recipes";
+    EXPECT_DOUBLE_EQ(controls.number("budget"), 1e20);
+    EXPECT_TRUE(controls.set(QJsonObject{{"curves", "off"}, {"size", "7"}}).isEmpty());
+    EXPECT_FALSE(controls.on("curves"));
+    EXPECT_EQ(controls.number("size"), 7);
+
+    const QStringList notes = controls.set(QJsonObject{{"panels", "two"}, {"size", 10}, {"colour", "red"}});
+    ASSERT_EQ(notes.size(), 3);
+    EXPECT_EQ(notes[0].toStdString(),
+              "the control 'panels' has no value 'two' (one (One chart) | fig5 (Every context length (Fig. 5)) | range (budgets 5e18 … 2e20))");
+    EXPECT_EQ(notes[1].toStdString(), "the control 'size' has no value '10' (1 to 9)");
+    EXPECT_EQ(notes[2].toStdString(), "the view has no control 'colour' (it has panels, budget, curves, size)");
+    EXPECT_EQ(controls.choice("panels"), "range") << "a value not taken changes nothing";
+    EXPECT_EQ(controls.describe().toStdString(),
+              "panels\tchoice\trange (budgets 5e18 … 2e20)\tone (One chart) | fig5 (Every context length (Fig. 5)) | range (budgets 5e18 … 2e20)\n"
+              "budget\tvalue\t1e+20\t1e+19 | 3.16227766e+19 | 1e+20\n"
+              "curves\ton/off\toff\ton | off\n"
+              "size\tinteger\t7\t1 to 9\n");
+}
+
+TEST_F(ViewFigures, ARenamedControlIsReadAsTheNewOne) {
+    auto figure = figures::makeFigure("curves");
+    ASSERT_TRUE(figure);
+    Controls& c = figure->controls();
+    Control series;
+    series.name = "series";
+    series.choices = {{"a", "A"}, {"b", "B"}};
+    series.value = "a";
+    c.add(series);
+    EXPECT_TRUE(c.set(QJsonObject{{"family", "B"}}).isEmpty()) << "recipes saved before 'family' became 'series'";
+    EXPECT_EQ(c.choice("series"), "b");
+}
+
+TEST_F(ViewFigures, AHeadlessRenderNamesAnUnknownViewOrControlAndWritesNothing) {
+    const analysis::Study study = exampleStudy();
+    QTemporaryDir dir;
+    figures::RenderRequest request;
+    request.view = "parteo";
+    request.out = dir.filePath("x.svg");
+    QString error;
+    EXPECT_FALSE(figures::renderFigure(study, request, &error));
+    EXPECT_TRUE(error.startsWith("--view: unknown view 'parteo' (expected one of pareto, curves,")) << error.toStdString();
+    request.view = "pareto";
+    request.controls = {{"panels", "three"}};
+    EXPECT_FALSE(figures::renderFigure(study, request, &error));
+    EXPECT_TRUE(error.startsWith("the view 'pareto': the control 'panels' has no value 'three' (one (One chart) | fig1 ("))
+        << error.toStdString();
+    EXPECT_FALSE(QFile::exists(request.out));
+}
