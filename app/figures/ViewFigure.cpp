@@ -5,6 +5,7 @@
 
 #include "app/figures/PlotChart.h"
 #include "app/figures/views/Figures.h"
+#include "core/analysis/Study.h"
 
 namespace scalex::figures {
 
@@ -54,6 +55,11 @@ void ViewFigure::placeInScenes(const QSizeF& size) {
         chart->resize(size);
         scenes_.push_back(std::move(scene));
     }
+}
+
+std::shared_ptr<const data::RunTable> runsForJob(const FigureInput& in) {
+    if (in.runsSnapshot) return in.runsSnapshot();
+    return std::make_shared<const data::RunTable>(in.study->runs());
 }
 
 QStringList figureViews() {

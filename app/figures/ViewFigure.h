@@ -26,6 +26,9 @@ class QXYSeries;
 namespace scalex::analysis {
 class Study;
 }
+namespace scalex::data {
+struct RunTable;
+}
 
 namespace scalex::figures {
 
@@ -34,6 +37,9 @@ class PlotChart;
 // What a figure is drawn from besides its controls.
 struct FigureInput {
     const analysis::Study* study = nullptr;
+    // An immutable copy of study->runs() for jobs on worker threads, made once per change of the
+    // runs and shared by every job (the window's); empty: runsForJob() copies the runs itself.
+    std::function<std::shared_ptr<const data::RunTable>()> runsSnapshot;
     // Runs selected (indices into study->runs().runs): ringed in every chart that draws them.
     QSet<int> selection;
     // In the window: links a drawn series of runs (the item that draws them, and the runs' indices
@@ -99,6 +105,9 @@ private:
     std::vector<QChart*> made_;
     std::vector<std::unique_ptr<QGraphicsScene>> scenes_;
 };
+
+// The runs a job reads: `in.runsSnapshot()`, else a copy of the study's.
+std::shared_ptr<const data::RunTable> runsForJob(const FigureInput& in);
 
 // The views that draw a figure, in the window's order.
 QStringList figureViews();

@@ -14,6 +14,7 @@ QString runSummary(const Session* session, int index) { return figures::runSumma
 figures::FigureInput figureInput(Session* session) {
     figures::FigureInput in;
     in.study = &session->study();
+    in.runsSnapshot = [session] { return session->runsSnapshot(); };
     in.selection = session->selection();
     in.linkRuns = [session](QXYSeries* drawn, const std::shared_ptr<const std::vector<int>>& runs) {
         QObject::connect(drawn, &QXYSeries::hovered, drawn, [session, s = drawn, runs](const QPointF& p, bool state) {
