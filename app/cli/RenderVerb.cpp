@@ -4,11 +4,37 @@
 #include "app/cli/CliSupport.h"
 #include "app/cli/StudyInput.h"
 #include "app/cli/Verbs.h"
-#include "app/gui/FigureExport.h"
-#include "app/gui/Recipes.h"
+#include "app/figures/Controls.h"
+#include "app/figures/Render.h"
+#include "app/figures/ViewFigure.h"
 #include "core/data/Project.h"
 
 namespace scalex::cli {
+
+namespace {
+
+// Whether `name` may be kept as a recipe in `project` (a valid name, a .scalex file).
+void checkRecipeTarget(const QString& project, const QString& name) {
+    if (!data::validRecipeName(name.toStdString()))
+        throw UsageError(("--save-recipe: '" + name + "' is not a recipe name (1 to 100 letters, digits, '.', '_' or '-')").toStdString());
+    if (!project.endsWith(QLatin1String(".scalex")))
+        throw UsageError(("--save-recipe: recipes are kept in a .scalex project, not in '" + project + "'").toStdString());
+}
+
+// Keeps the figure just drawn as recipe `name` in the project file: its view, every control's
+// value, the scope it was drawn with and the style. The project is saved with its own settings.
+void saveRecipe(const analysis::Study& study, const QString& project, const QString& name, const figures::RenderRequest& request,
+                const QString& format) {
+    QJsonObject values;
+    QString error;
+    if (!figures::controlValues(study, request.view, request.controls, &values, &error)) throw UsageError(error.toStdString());
+    auto saved = data::loadProject(project);
+    if (!saved) throw UsageError(saved.error().toString());
+    saved->recipes[name.toStdString()] = figures::captureRecipe(study, request.selection, request.view, values, request.style, format);
+    if (const auto e = data::saveProject(*saved, project)) throw UsageError(e->toString());
+}
+
+}  // namespace
 
 int verbRender(const QStringList& args) {
     QCommandLineParser p;
@@ -17,7 +43,7 @@ int verbRender(const QStringList& args) {
     p.addOptions({
         {"project", "A .scalex project or a run table.", "file"},
         {"example", "Use the built-in example project (the default)."},
-        {"view", "The view: " + gui::renderableViews().join(", ") + "; for tables also runs.", "id"},
+        {"view", "The view: " + figures::figureViews().join(", ") + "; for tables also runs.", "id"},
         {"out", "Output file: a figure (.pdf, .svg, .png) or the view's table (.tex booktabs, .csv, .json records).", "file"},
         {"table", "Which of the view's tables (default: its first); see --list-tables.", "id"},
         {"list-tables", "List the tables of every view."},
@@ -37,7 +63,7 @@ int verbRender(const QStringList& args) {
     if (!parseVerbArguments(p, args)) return kExitOk;
     if (p.isSet("list-tables")) {
         QString text;
-        for (const auto& [view, tables] : gui::viewTables()) text += view + '\t' + tables.join(", ") + '\n';
+        for (const auto& [view, tables] : figures::viewTables()) text += view + '\t' + tables.join(", ") + '\n';
         printText(text);
         return kExitOk;
     }
@@ -66,7 +92,8 @@ int verbRender(const QStringList& args) {
     if (p.isSet("recipe")) {
         QStringList written, warnings;
         QString error;
-        if (!gui::renderRecipes(p.value("project"), p.value("recipe"), p.value("out"), &written, &warnings, &error))
+        const StudyInput in = loadStudy({p.value("project")});
+        if (!figures::renderRecipes(in.study, p.value("project"), p.value("recipe"), p.value("out"), &written, &warnings, &error))
             throw UsageError(error.toStdString());
         for (const QString& w : warnings) printError(QStringLiteral("scalex render: warning: %1\n").arg(w));
         printText(QStringLiteral("scalex render: wrote %1\n").arg(written.join(", ")));
@@ -75,62 +102,64 @@ int verbRender(const QStringList& args) {
     if (p.isSet("paper-figures")) {
         if (!p.isSet("out")) throw UsageError("missing required option --out (a directory for the figures and tables)");
         if (p.isSet("set") || p.isSet("view")) throw UsageError("--paper-figures sets each figure's view and controls: leave out --view and --set");
-        gui::FigureStyle style;
+        figures::FigureStyle style;
         QString error;
-        if (!gui::parseFigureSize(p.value("size"), &style, &error)) throw UsageError(error.toStdString());
+        if (!figures::parseFigureSize(p.value("size"), &style, &error)) throw UsageError(error.toStdString());
         style.fontFamily = p.value("font");
         QStringList written;
-        if (!gui::renderPaperFigures(p.value("project"), p.value("out"), style, &written, &error)) throw UsageError(error.toStdString());
+        const StudyInput in = openStudy(p.value("project"), p);
+        if (!figures::renderPaperFigures(in.study, p.value("out"), style, &written, &error)) throw UsageError(error.toStdString());
         printText(QStringLiteral("scalex render: wrote %1 files to %2: %3\n").arg(written.size()).arg(p.value("out"), written.join(", ")));
         return kExitOk;
     }
-    if (!p.isSet("view")) throw UsageError("missing required option --view (" + gui::renderableViews().join(", ").toStdString() + ")");
+    if (!p.isSet("view")) throw UsageError("missing required option --view (" + figures::figureViews().join(", ").toStdString() + ")");
+    if (p.isSet("project") && p.isSet("example")) throw UsageError("--project and --example exclude each other");
+    QJsonObject controls;
+    QString error;
+    if (!figures::parseControlAssignments(p.values("set"), &controls, &error)) throw UsageError(error.toStdString());
     if (p.isSet("list-controls")) {
-        QString text, error;
-        if (!gui::listViewControls(p.value("project"), p.value("view"), &text, &error)) throw UsageError(error.toStdString());
+        const StudyInput in = openStudy(p.value("project"), p);
+        QString text;
+        if (!figures::figureViews().contains(p.value("view"))) throw UsageError(figures::unknownViewError(p.value("view")).toStdString());
+        if (!figures::describeControls(in.study, p.value("view"), controls, &text, &error)) throw UsageError(error.toStdString());
         printText(text.isEmpty() ? QStringLiteral("the view '%1' has no controls\n").arg(p.value("view")) : text);
         return kExitOk;
     }
     if (!p.isSet("out")) throw UsageError("missing required option --out (a .pdf, .svg or .png file)");
-    if (p.isSet("project") && p.isSet("example")) throw UsageError("--project and --example exclude each other");
     if (p.isSet("save-recipe") && !p.isSet("project")) throw UsageError("--save-recipe: recipes are kept in a --project (.scalex)");
-    gui::RenderRequest request;
-    {
-        analysis::AnalysisSettings check;  // bad scope options are reported before anything opens
-        applyScopeOptions(p, check);
-    }
-    request.adjust = [&p](analysis::AnalysisSettings& s) {
-        applyScopeOptions(p, s);
-        if (p.isSet("keep-outliers")) s.keepOutliers = true;
-    };
-    request.project = p.value("project");
+    figures::RenderRequest request;
     request.view = p.value("view");
     request.out = p.value("out");
-    QString error;
-    if (!gui::parseControlAssignments(p.values("set"), &request.controls, &error)) throw UsageError(error.toStdString());
-    if (gui::tableSuffixes().contains(QFileInfo(request.out).suffix().toLower())) {
-        if (p.isSet("save-recipe")) throw UsageError("--save-recipe: recipes keep figures; a table is written from the view as it is");
-        if (!gui::renderTable(request, p.value("table"), &error)) throw UsageError(error.toStdString());
+    request.controls = controls;
+    const bool table = figures::tableSuffixes().contains(QFileInfo(request.out).suffix().toLower());
+    if (table && p.isSet("save-recipe")) throw UsageError("--save-recipe: recipes keep figures; a table is written from the view as it is");
+    if (!table && p.isSet("table")) throw UsageError("--table: tables are written to .tex, .csv or .json; --out names a figure");
+    if (!table) {
+        if (!figures::parseFigureSize(p.value("size"), &request.style, &error)) throw UsageError(error.toStdString());
+        const QString style = p.value("style");
+        if (style != "paper" && style != "screen") throw UsageError("--style: expected paper or screen, got '" + style.toStdString() + "'");
+        request.style.paper = style == "paper";
+        request.style.fontFamily = p.value("font");
+        request.style.dpi = static_cast<int>(*intOption(p, "dpi", 30));
+        if (request.style.dpi > 2400) throw UsageError("--dpi: at most 2400");
+        if (p.isSet("save-recipe")) checkRecipeTarget(p.value("project"), p.value("save-recipe"));
+    }
+    StudyInput in = openStudy(p.value("project"), p);
+    if (p.isSet("keep-outliers")) {
+        analysis::AnalysisSettings s = in.study.settings();
+        s.keepOutliers = true;
+        in.study.setSettings(s);
+    }
+    if (table) {
+        if (!figures::renderTable(in.study, request, p.value("table"), &error)) throw UsageError(error.toStdString());
         printText(QStringLiteral("scalex render: wrote %1\n").arg(request.out));
         return kExitOk;
     }
-    if (p.isSet("table")) throw UsageError("--table: tables are written to .tex, .csv or .json; --out names a figure");
-    if (!gui::parseFigureSize(p.value("size"), &request.style, &error)) throw UsageError(error.toStdString());
-    const QString style = p.value("style");
-    if (style != "paper" && style != "screen") throw UsageError("--style: expected paper or screen, got '" + style.toStdString() + "'");
-    request.style.paper = style == "paper";
-    request.style.fontFamily = p.value("font");
-    request.style.dpi = static_cast<int>(*intOption(p, "dpi", 30));
-    if (request.style.dpi > 2400) throw UsageError("--dpi: at most 2400");
-    if (p.isSet("save-recipe") && !gui::checkRecipeTarget(request.project, p.value("save-recipe"), &error))
-        throw UsageError(error.toStdString());
-    if (!gui::renderFigure(request, &error)) throw UsageError(error.toStdString());
+    if (!figures::renderFigure(in.study, request, &error)) throw UsageError(error.toStdString());
     printText(QStringLiteral("scalex render: wrote %1\n").arg(request.out));
     if (p.isSet("save-recipe")) {
-        if (!gui::saveRecipeToProject(request.project, p.value("save-recipe"), request.view, request.controls, request.style,
-                                      QFileInfo(request.out).suffix().toLower(), &error))
-            throw UsageError(error.toStdString());
-        printText(QStringLiteral("scalex render: kept recipe '%1' in %2\n").arg(p.value("save-recipe"), request.project));
+        saveRecipe(in.study, p.value("project"), p.value("save-recipe"), request, QFileInfo(request.out).suffix().toLower());
+        printText(QStringLiteral("scalex render: kept recipe '%1' in %2\n").arg(p.value("save-recipe"), p.value("project")));
     }
     return kExitOk;
 }

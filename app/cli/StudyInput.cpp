@@ -4,6 +4,7 @@
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Verbs.h"
+#include "core/data/DataFileKind.h"
 #include "core/data/Series.h"
 
 namespace scalex::cli {
@@ -85,16 +86,56 @@ StudyInput loadStudy(const QStringList& files, const data::LoadOptions& options)
     return in;
 }
 
+namespace {
+
+// A project's own settings first; the options given on the command line win.
+void applyScope(StudyInput& in, const QCommandLineParser& p) {
+    analysis::AnalysisSettings settings = in.settings();
+    applyScopeOptions(p, settings);
+    if (auto e = analysis::checkColumns(in.table(), settings.scope.where)) throw UsageError(e->toString());
+    in.study.setSettings(settings);
+}
+
+}  // namespace
+
 StudyInput loadStudy(const QStringList& files, const QCommandLineParser& p, data::LoadOptions options) {
     analysis::AnalysisSettings fromOptions;
     applyScopeOptions(p, fromOptions);
     options.seriesBy = fromOptions.seriesBy;
     StudyInput in = loadStudy(files, options);
-    // A project's own settings first; the options given on the command line win.
-    analysis::AnalysisSettings settings = in.settings();
-    applyScopeOptions(p, settings);
-    if (auto e = analysis::checkColumns(in.table(), settings.scope.where)) throw UsageError(e->toString());
-    in.study.setSettings(settings);
+    applyScope(in, p);
+    return in;
+}
+
+StudyInput openStudy(const QString& file, const QCommandLineParser& p) {
+    const data::DataFileKind kind = file.isEmpty() ? data::DataFileKind::Project : data::dataFileKind(file);
+    if (!file.isEmpty() && kind != data::DataFileKind::LossCurves && kind != data::DataFileKind::InferenceMeasurements)
+        return loadStudy({file}, p);
+    StudyInput in;
+    const std::string name = QFileInfo(file).fileName().toStdString();
+    if (file.isEmpty()) {
+        ensureBuiltinResources();
+        QString error;
+        auto example = data::loadExampleProject(&error);
+        if (!example) throw UsageError(error.toStdString());
+        in.study.setProject(std::move(*example));
+        in.project = true;
+    } else if (kind == data::DataFileKind::LossCurves) {
+        auto curves = data::loadProjectCurves(file, name);
+        if (!curves) throw UsageError(curves.error().toString());
+        in.study.addCurves(std::move(*curves));
+        in.files = {file};
+    } else {
+        auto measurements = data::loadProjectInference(file, name);
+        if (!measurements) throw UsageError(measurements.error().toString());
+        in.study.setInference(std::move(*measurements));
+        in.files = {file};
+    }
+    analysis::AnalysisSettings fromOptions;
+    applyScopeOptions(p, fromOptions);
+    if (!fromOptions.seriesBy.empty())
+        if (auto e = in.study.groupRunsBy(fromOptions.seriesBy)) throw UsageError(e->toString());
+    applyScope(in, p);
     return in;
 }
 

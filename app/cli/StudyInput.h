@@ -36,5 +36,9 @@ void applyScopeOptions(const QCommandLineParser& parser, analysis::AnalysisSetti
 StudyInput loadStudy(const QStringList& files, const data::LoadOptions& options = {});
 // loadStudy, then the scope options, with --series regrouping the runs.
 StudyInput loadStudy(const QStringList& files, const QCommandLineParser& parser, data::LoadOptions options = {});
+// What the window opens from one file, as a study: a project, a run table, a file of loss curves or
+// of inference measurements (a study of those alone); the built-in example when `file` is empty.
+// Then the scope options, as loadStudy.
+StudyInput openStudy(const QString& file, const QCommandLineParser& parser);
 
 }  // namespace scalex::cli

@@ -40,15 +40,15 @@ std::unique_ptr<ViewFigure> figureFor(const FigureInput& in, const QString& view
     }
     if (!compute) return figure;
     figure->compute(in);
-    if (const QString why = figure->problem(); !why.isEmpty()) {
-        *error = QStringLiteral("the view '%1' has no results for these settings: %2").arg(view, why);
-        return nullptr;
-    }
     figure->placeInScenes(kChartSize);
     figure->draw(in);
     // Large run series get their points once drawn (a queued call); replaced chart items go.
     QCoreApplication::processEvents();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    if (const QString why = figure->problem(); !why.isEmpty()) {
+        *error = QStringLiteral("the view '%1' has no results for these settings: %2").arg(view, why);
+        return nullptr;
+    }
     return figure;
 }
 

@@ -81,7 +81,8 @@ public:
     // The charts shown now, left to right (a figure's layout may show some of the charts it has).
     virtual std::vector<QChart*> charts() const = 0;
     // Why the figure has no results for its controls and the study (a query it cannot answer, too
-    // few runs to fit); empty when it has them. Headless renders fail with it.
+    // few runs to fit, nothing to draw); empty when it has them. Read after draw(); headless
+    // renders fail with it rather than write an empty figure.
     virtual QString problem() const { return {}; }
 
     // The figure's export tables as a job (copies of what it reads, as job()); empty: no tables.

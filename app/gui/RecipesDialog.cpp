@@ -134,7 +134,7 @@ bool RecipesDialog::regenerate(const QString& name, const QString& out) {
     if (it == session->recipes().end()) return false;
     QStringList warnings;
     QString error;
-    if (!renderRecipe(session->project(), session->projectPath(), it->second, out, &warnings, &error)) {
+    if (!figures::renderRecipe(session->study(), it->second, out, &warnings, &error)) {
         message_->setText(tr("Cannot regenerate “%1”: %2").arg(name, error));
         return false;
     }
@@ -150,7 +150,7 @@ bool RecipesDialog::regenerateAll(const QString& directory) {
         const QString out = QDir(directory).filePath(QString::fromStdString(name + "." + recipe.format));
         QString error;
         QStringList notes;
-        if (!renderRecipe(project, session->projectPath(), recipe, out, &notes, &error)) {
+        if (!figures::renderRecipe(session->study(), recipe, out, &notes, &error)) {
             message_->setText(tr("Cannot regenerate “%1”: %2").arg(QString::fromStdString(name), error));
             return false;
         }

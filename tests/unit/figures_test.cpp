@@ -29,6 +29,7 @@
 #include <QPdfSelection>
 #endif
 
+#include "app/figures/Render.h"
 #include "app/gui/ExportDialog.h"
 #include "app/gui/FigureExport.h"
 #include "app/gui/MainWindow.h"
@@ -129,6 +130,8 @@ TEST_P(EveryView, RendersToEachFormatValidAtSizeWithItsTextAndRepeatably) {
     QString error;
     auto window = openHeadless(QString(), false, &error);
     ASSERT_TRUE(window) << error.toStdString();
+    // The generated example has one row per run; the shipped Gemstones study has checkpoints.
+    if (view == QLatin1String("curves")) ASSERT_TRUE(window->openGemstonesExample(false));
     ASSERT_TRUE(window->showView(view));
     ViewPanel* panel = window->currentPanel();
     panel->computeNow();
@@ -143,14 +146,14 @@ TEST_P(EveryView, RendersToEachFormatValidAtSizeWithItsTextAndRepeatably) {
     style.heightInches = 3.2;
     style.dpi = 120;
     const double heightInches = style.heightInches;
-    const scalex::data::Project project = window->session()->project();
+    const scalex::analysis::Study& study = window->session()->study();
     for (const char* format : {"svg", "pdf", "png"}) {
         SCOPED_TRACE(format);
         const FigureRecipe recipe = captureRecipe(*window->session(), *panel, style, QString::fromLatin1(format));
         const QString a = dir.filePath(view + "_a." + format), b = dir.filePath(view + "_b." + format);
         QStringList warnings;
-        ASSERT_TRUE(renderRecipe(project, QString(), recipe, a, &warnings, &error)) << error.toStdString();
-        ASSERT_TRUE(renderRecipe(project, QString(), recipe, b, &warnings, &error)) << error.toStdString();
+        ASSERT_TRUE(scalex::figures::renderRecipe(study, recipe, a, &warnings, &error)) << error.toStdString();
+        ASSERT_TRUE(scalex::figures::renderRecipe(study, recipe, b, &warnings, &error)) << error.toStdString();
         EXPECT_TRUE(warnings.isEmpty()) << warnings.join("; ").toStdString();
         const QByteArray bytes = fileBytes(a);
         ASSERT_FALSE(bytes.isEmpty());
@@ -262,23 +265,28 @@ TEST_F(Figures, CrowdedCategoryChartsStackInASingleColumn) {
 // "TTFT and step time" layout); a control the view lacks, or a value it does not offer, is an
 // error naming it, and no file is written.
 TEST_F(Figures, RenderSetsTheViewsControlsOrSaysWhichOneItCannot) {
+    QString opened;
+    auto project = scalex::data::loadExampleProject(&opened);
+    ASSERT_TRUE(project) << opened.toStdString();
+    scalex::analysis::Study example;
+    example.setProject(std::move(*project));
     QTemporaryDir dir;
-    RenderRequest request;
+    scalex::figures::RenderRequest request;
     request.view = QStringLiteral("inference");
     request.out = dir.filePath("fig6.svg");
     request.controls = QJsonObject{{"stage", "TTFT and step time (Fig. 6)"}};
     QString error;
-    ASSERT_TRUE(renderFigure(request, &error)) << error.toStdString();
+    ASSERT_TRUE(scalex::figures::renderFigure(example, request, &error)) << error.toStdString();
     const QStringList texts = svgTexts(fileBytes(request.out));
     for (const char* want : {"Time to first token, B = 1", "Step time, B = 1", "Transformer 6.86B", "xLSTM 407M"})
         EXPECT_TRUE(texts.contains(QString::fromUtf8(want))) << want << " in " << texts.join(" | ").toStdString();
 
     request.out = dir.filePath("bad.svg");
     request.controls = QJsonObject{{"stage", "Throughput"}};
-    EXPECT_FALSE(renderFigure(request, &error));
+    EXPECT_FALSE(scalex::figures::renderFigure(example, request, &error));
     EXPECT_TRUE(error.contains("stage") && error.contains("Throughput")) << error.toStdString();
     request.controls = QJsonObject{{"colour", "red"}};
-    EXPECT_FALSE(renderFigure(request, &error));
+    EXPECT_FALSE(scalex::figures::renderFigure(example, request, &error));
     EXPECT_TRUE(error.contains("colour")) << error.toStdString();
     EXPECT_FALSE(QFile::exists(request.out));
 }
@@ -347,7 +355,12 @@ TEST_F(Figures, RecipeKeptInTheProjectRedrawsTheSameFigureAfterReopening) {
 
     // Headless, as `scalex render --recipe` does.
     QStringList written, warnings;
-    ASSERT_TRUE(renderRecipes(saved, "fig4", dir.filePath("cli.svg"), &written, &warnings, &error)) << error.toStdString();
+    auto reopened = scalex::data::loadProject(saved);
+    ASSERT_TRUE(reopened);
+    scalex::analysis::Study fromFile;
+    fromFile.setProject(std::move(*reopened));
+    ASSERT_TRUE(scalex::figures::renderRecipes(fromFile, saved, "fig4", dir.filePath("cli.svg"), &written, &warnings, &error))
+        << error.toStdString();
     EXPECT_TRUE(warnings.isEmpty()) << warnings.join("; ").toStdString();
     EXPECT_EQ(fileBytes(dir.filePath("cli.svg")), fileBytes(first));
 

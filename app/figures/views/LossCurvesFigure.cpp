@@ -26,6 +26,12 @@ LossCurvesFigure::LossCurvesFigure() : chart_(makeChart()) {
 
 std::vector<QChart*> LossCurvesFigure::charts() const { return {chart_}; }
 
+QString LossCurvesFigure::problem() const {
+    if (curves_ > 0) return {};
+    return QObject::tr("no loss curves: the runs in scope have one row each (a table of checkpoints, or a loss-curves file, "
+                       "has curves)");
+}
+
 void LossCurvesFigure::draw(const FigureInput& in) {
     const analysis::Study& study = *in.study;
     const Theme& theme = Theme::current();

@@ -11,6 +11,7 @@ public:
     QString viewId() const override { return QStringLiteral("curves"); }
     void draw(const FigureInput& in) override;
     std::vector<QChart*> charts() const override;
+    QString problem() const override;
 
     // What the last draw showed: curves, checkpoints, and the words under the chart.
     int curveCount() const { return curves_; }
