@@ -97,7 +97,9 @@ TEST_P(BothPaths, TheHeadlessFigureIsTheWindowsFigure) {
 
 INSTANTIATE_TEST_SUITE_P(Views, BothPaths,
                          ::testing::Values(Case{"curves", {}}, Case{"curves", {{"axis", "compute"}}}, Case{"pareto", {}},
-                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}}),
+                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}},
+                                           Case{"overtraining", {}}, Case{"overtraining", {{"series", "xlstm"}}},
+                                           Case{"overtraining", {{"series", "xLSTM"}, {"series2", "transformer"}}}),
                          [](const auto& info) { return std::string(info.param.view) + "_" + std::to_string(info.index); });
 
 TEST_F(ViewFigures, EveryViewHasAFigureAndEveryFigureItsViewsId) {
