@@ -97,7 +97,13 @@ TEST_P(BothPaths, TheHeadlessFigureIsTheWindowsFigure) {
 
 INSTANTIATE_TEST_SUITE_P(Views, BothPaths,
                          ::testing::Values(Case{"curves", {}}, Case{"curves", {{"axis", "compute"}}}, Case{"pareto", {}},
-                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}}),
+                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}},
+                                           Case{"overtraining", {}}, Case{"overtraining", {{"series", "xlstm"}}},
+                                           Case{"overtraining", {{"series", "xLSTM"}, {"series2", "transformer"}}},
+                                           Case{"context", {}}, Case{"context", {{"context", 2048}}},
+                                           Case{"context", {{"context", 65536}}}, Case{"context", {{"slider", 20}}},
+                                           Case{"context", {{"budget", QString::fromUtf8("10²⁰ FLOPs")}}},
+                                           Case{"context", {{"context", "32768"}, {"budget", QString::fromUtf8("10²⁴ FLOPs")}}}),
                          [](const auto& info) { return std::string(info.param.view) + "_" + std::to_string(info.index); });
 
 TEST_F(ViewFigures, EveryViewHasAFigureAndEveryFigureItsViewsId) {

@@ -1,6 +1,8 @@
 #include "app/figures/views/Figures.h"
 
+#include "app/figures/views/ContextFigure.h"
 #include "app/figures/views/LossCurvesFigure.h"
+#include "app/figures/views/OverTrainingFigure.h"
 #include "app/figures/views/ParetoFigure.h"
 
 namespace scalex::figures {
@@ -8,6 +10,8 @@ namespace scalex::figures {
 std::unique_ptr<ViewFigure> makeViewFigure(const QString& id) {
     if (id == QLatin1String("pareto")) return std::make_unique<ParetoFigure>();
     if (id == QLatin1String("curves")) return std::make_unique<LossCurvesFigure>();
+    if (id == QLatin1String("overtraining")) return std::make_unique<OverTrainingFigure>();
+    if (id == QLatin1String("context")) return std::make_unique<ContextFigure>();
     return nullptr;
 }
 

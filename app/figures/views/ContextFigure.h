@@ -1,0 +1,68 @@
+#pragma once
+// How the compute-optimal model size moves with the context length (the finding of the paper's
+// Fig. 5, whose IsoFLOP panels the IsoFLOP view draws): the training FLOPs per token of both
+// families recounted at a context T under the study's convention and N*(H), D*(H) re-solved on the
+// loss surface; the study's own IsoFLOP runs recounted at T, and the paper's per-context IsoFLOP
+// laws where it has them (T = 2048, 8192, 16384).
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/figures/ViewFigure.h"
+#include "core/analysis/ContextAnalysis.h"
+#include "core/fit/PowerLaw.h"
+
+namespace scalex::figures {
+
+class ContextFigure : public ViewFigure {
+public:
+    ContextFigure();
+    QString viewId() const override { return QStringLiteral("context"); }
+    // Everything the controls drive (analysis::answerContextQuery); the IsoFLOP profiles are
+    // fitted only in the first job and after refitProfiles(), the others recount the last ones.
+    Job job(const FigureInput& in) const override;
+    void take(std::any answer) override;
+    void draw(const FigureInput& in) override;
+    std::vector<QChart*> charts() const override;
+    // N*, D* at the chosen budget over every context length of the slider.
+    TablesJob tablesJob(const FigureInput& in) const override;
+
+    // The runs or settings changed: the next job fits the IsoFLOP profiles anew.
+    void refitProfiles() { ++refits_; }
+
+    // The context length and the budget chosen.
+    double context() const;
+    double budget() const;
+    // The context lengths of the slider: 512 to 131072, four steps an octave, multiples of 64.
+    static int positions();
+    static double contextAt(int position);
+    static int positionOf(double context);
+
+    // The whole answer shown (analysis::answerContextQuery).
+    const analysis::ContextAnswer& answer() const { return answer_; }
+    // N* of a family at the answer's context and budget (0 before the first answer).
+    double optimalParams(bool xlstm) const;
+    // N*(H) refitted from the study's own IsoFLOP runs with their FLOPs recounted at the context
+    // (none when the runs have no IsoFLOP profiles with architectures).
+    std::optional<fit::PowerLaw> recostedLaw(bool xlstm) const;
+    // The words under the charts: N*, D* of each family at the context and budget.
+    QString summary() const { return summary_; }
+
+private:
+    // An answer and the number of refits asked for when its job was made.
+    struct Answer {
+        analysis::ContextAnswer answer;
+        int refits = 0;
+    };
+    PlotChart* lawChart_;
+    PlotChart* trendChart_;
+    analysis::ContextAnswer answer_;
+    // The IsoFLOP profiles of the last answer, by series name, reused while `fittedAt_` is `refits_`.
+    std::vector<std::pair<std::string, std::vector<analysis::RecountableProfile>>> profiles_;
+    int refits_ = 0;
+    int fittedAt_ = -1;
+    QString summary_;
+};
+
+}  // namespace scalex::figures
