@@ -97,7 +97,10 @@ TEST_P(BothPaths, TheHeadlessFigureIsTheWindowsFigure) {
 
 INSTANTIATE_TEST_SUITE_P(Views, BothPaths,
                          ::testing::Values(Case{"curves", {}}, Case{"curves", {{"axis", "compute"}}}, Case{"pareto", {}},
-                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}}),
+                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}},
+                                           // The loss surface fits in its job (the paper's grid: seconds), so a few cases.
+                                           Case{"surface", {}}, Case{"surface", {{"series", "xlstm"}, {"grid", "quick"}}},
+                                           Case{"surface", {{"gamma", "fixed"}, {"grid", "quick"}}}),
                          [](const auto& info) { return std::string(info.param.view) + "_" + std::to_string(info.index); });
 
 TEST_F(ViewFigures, EveryViewHasAFigureAndEveryFigureItsViewsId) {
