@@ -95,16 +95,27 @@ TEST_P(BothPaths, TheHeadlessFigureIsTheWindowsFigure) {
     EXPECT_TRUE(a == b) << "the SVGs differ";
 }
 
-INSTANTIATE_TEST_SUITE_P(Views, BothPaths,
-                         ::testing::Values(Case{"curves", {}}, Case{"curves", {{"axis", "compute"}}}, Case{"pareto", {}},
-                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}},
-                                           Case{"overtraining", {}}, Case{"overtraining", {{"series", "xlstm"}}},
-                                           Case{"overtraining", {{"series", "xLSTM"}, {"series2", "transformer"}}},
-                                           Case{"context", {}}, Case{"context", {{"context", 2048}}},
-                                           Case{"context", {{"context", 65536}}}, Case{"context", {{"slider", 20}}},
+// One instantiation per view: the cases of a view, its default controls first.
+auto caseName = [](const auto& info) { return std::string(info.param.view) + "_" + std::to_string(info.index); };
+INSTANTIATE_TEST_SUITE_P(Curves, BothPaths, ::testing::Values(Case{"curves", {}}, Case{"curves", {{"axis", "compute"}}}), caseName);
+INSTANTIATE_TEST_SUITE_P(Pareto, BothPaths,
+                         ::testing::Values(Case{"pareto", {}}, Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}}),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(OverTraining, BothPaths,
+                         ::testing::Values(Case{"overtraining", {}}, Case{"overtraining", {{"series", "xlstm"}}},
+                                           Case{"overtraining", {{"series", "xLSTM"}, {"series2", "transformer"}}}),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(Context, BothPaths,
+                         ::testing::Values(Case{"context", {}}, Case{"context", {{"context", 2048}}}, Case{"context", {{"context", 65536}}},
+                                           Case{"context", {{"slider", 20}}},
                                            Case{"context", {{"budget", QString::fromUtf8("10²⁰ FLOPs")}}},
                                            Case{"context", {{"context", "32768"}, {"budget", QString::fromUtf8("10²⁴ FLOPs")}}}),
-                         [](const auto& info) { return std::string(info.param.view) + "_" + std::to_string(info.index); });
+                         caseName);
+// The loss surface fits in its job (the paper's grid: seconds), so a few cases.
+INSTANTIATE_TEST_SUITE_P(Surface, BothPaths,
+                         ::testing::Values(Case{"surface", {}}, Case{"surface", {{"series", "xlstm"}, {"grid", "quick"}}},
+                                           Case{"surface", {{"gamma", "fixed"}, {"grid", "quick"}}}),
+                         caseName);
 
 TEST_F(ViewFigures, EveryViewHasAFigureAndEveryFigureItsViewsId) {
     for (const QString& view : figures::figureViews()) {

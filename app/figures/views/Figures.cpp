@@ -3,6 +3,7 @@
 #include "app/figures/views/ContextFigure.h"
 #include "app/figures/views/LossCurvesFigure.h"
 #include "app/figures/views/OverTrainingFigure.h"
+#include "app/figures/views/LossSurfaceFigure.h"
 #include "app/figures/views/ParetoFigure.h"
 
 namespace scalex::figures {
@@ -12,6 +13,7 @@ std::unique_ptr<ViewFigure> makeViewFigure(const QString& id) {
     if (id == QLatin1String("curves")) return std::make_unique<LossCurvesFigure>();
     if (id == QLatin1String("overtraining")) return std::make_unique<OverTrainingFigure>();
     if (id == QLatin1String("context")) return std::make_unique<ContextFigure>();
+    if (id == QLatin1String("surface")) return std::make_unique<LossSurfaceFigure>();
     return nullptr;
 }
 

@@ -1,0 +1,480 @@
+#include "app/figures/views/LossSurfaceFigure.h"
+
+#include <QBrush>
+#include <QFont>
+#include <QObject>
+#include <QTransform>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "app/figures/LogTicks.h"
+#include "app/figures/PlotChart.h"
+#include "app/figures/RunMarks.h"
+#include "app/figures/Theme.h"
+#include "core/analysis/ExportTables.h"
+#include "core/analysis/RunSelection.h"
+#include "core/analysis/Study.h"
+#include "core/data/Series.h"
+#include "core/fit/PowerLaw.h"
+
+namespace scalex::figures {
+
+namespace {
+
+const QString kSeries = QStringLiteral("series");
+const QString kContext = QStringLiteral("context");
+const QString kSet = QStringLiteral("set");
+const QString kDelta = QStringLiteral("delta");
+const QString kGamma = QStringLiteral("gamma");
+const QString kGrid = QStringLiteral("grid");
+const QString kAllRuns = QStringLiteral("all");
+const QString kNoContext = QStringLiteral("none");
+
+// The key of a context length among the choices (runs that give none: "none").
+QString contextKey(double context) { return data::known(context) ? QString::number(context, 'g', 10) : kNoContext; }
+
+// The context this figure fits a series at: 8192 (the paper's) where present, else the largest.
+std::optional<analysis::SeriesGroup> defaultGroup(const std::vector<analysis::SeriesGroup>& groups, const std::string& series) {
+    std::optional<analysis::SeriesGroup> best;
+    for (const auto& g : groups) {
+        if (g.series != series) continue;
+        if (g.context == 8192.0) return g;
+        if (!best || (data::known(g.context) && (!data::known(best->context) || g.context > best->context))) best = g;
+    }
+    return best;
+}
+
+// The 101 colours of the map, blended with the background once, not per pixel.
+std::array<QRgb, 101> mapPalette(const Theme& theme) {
+    std::array<QRgb, 101> palette{};
+    for (int i = 0; i < 101; ++i) {
+        const QColor c = theme.sequential(i, 101);
+        palette[static_cast<std::size_t>(i)] =
+            QColor::fromRgbF(0.55 * c.redF() + 0.45 * theme.background.redF(), 0.55 * c.greenF() + 0.45 * theme.background.greenF(),
+                             0.55 * c.blueF() + 0.45 * theme.background.blueF())
+                .rgb();
+    }
+    return palette;
+}
+
+}  // namespace
+
+LossSurfaceFigure::LossSurfaceFigure() : chart_(makeChart()) {
+    // Listed with the run set first: the series offered depend on it, and the contexts on both.
+    Control set;
+    set.name = kSet;
+    set.label = QObject::tr("Runs");
+    set.choices = {{QStringLiteral("tokenparam"), QObject::tr("Token/Param runs")},
+                   {QStringLiteral("isoflop"), QObject::tr("IsoFLOP runs")},
+                   {kAllRuns, QObject::tr("all runs")}};
+    set.value = QStringLiteral("tokenparam");
+    controls().add(set);
+    Control series;
+    series.name = kSeries;
+    series.label = QObject::tr("Series");
+    series.toolTip = QObject::tr("The series whose runs are fitted");
+    controls().add(series);
+    Control context;
+    context.name = kContext;
+    context.label = QObject::tr("Context");
+    context.toolTip = QObject::tr("Training context length of the runs fitted: the surface has no term for it, so one at a time");
+    controls().add(context);
+    Control delta;
+    delta.name = kDelta;
+    delta.label = QObject::tr("Huber δ");
+    for (double d : {1e-4, 1e-3, 1e-2, 1e-1}) delta.choices.push_back({QString::number(d, 'g'), QString::number(d, 'g')});
+    delta.value = QString::number(1e-3, 'g');
+    controls().add(delta);
+    Control gamma;
+    gamma.name = kGamma;
+    gamma.label = QObject::tr("γ");
+    gamma.choices = {{QStringLiteral("free"), QObject::tr("free")}, {QStringLiteral("fixed"), QObject::tr("fixed at 1")}};
+    gamma.value = QStringLiteral("free");
+    controls().add(gamma);
+    Control grid;
+    grid.name = kGrid;
+    grid.label = QObject::tr("Starts");
+    grid.choices = {{QStringLiteral("paper"), QObject::tr("paper (8000 starts)")}, {QStringLiteral("quick"), QObject::tr("quick (216 starts)")}};
+    grid.value = QStringLiteral("paper");
+    controls().add(grid);
+    // A new plot size (a resize, a figure's layout) repaints the colour map alone: the points,
+    // contours and axes are in data coordinates and stay.
+    plotAreaChanged_ = QObject::connect(chart_, &QChart::plotAreaChanged, chart_, [this] { drawColourMap(); });
+}
+
+LossSurfaceFigure::~LossSurfaceFigure() { QObject::disconnect(plotAreaChanged_); }
+
+std::vector<QChart*> LossSurfaceFigure::charts() const { return {chart_}; }
+
+std::vector<analysis::SeriesGroup> LossSurfaceFigure::groups(const FigureInput& in) const {
+    const QString set = controls().choice(kSet);
+    auto settings = in.study->settings();
+    if (set == QLatin1String("tokenparam")) settings.scope.experimentSet = data::ExperimentSet::TokenParam;
+    else if (set == QLatin1String("isoflop")) settings.scope.experimentSet = data::ExperimentSet::IsoFlop;
+    return analysis::seriesGroups(in.study->runs(), settings);
+}
+
+void LossSurfaceFigure::refresh(const FigureInput& in) {
+    auto all = groups(in);
+    if (all.empty() && controls().choice(kSet) != kAllRuns && !in.study->runs().runs.empty()) {
+        // A study without the chosen run set (most studies name no sets): every run in scope.
+        controls().at(kSet).value = kAllRuns;
+        all = groups(in);
+    }
+    std::vector<ControlChoice> series;
+    for (const auto& name : in.study->seriesNames())
+        if (std::any_of(all.begin(), all.end(), [&](const auto& g) { return g.series == name; }))
+            series.push_back({QString::fromStdString(name), QString::fromStdString(data::seriesLabel(name))});
+    controls().setChoices(kSeries, std::move(series));
+    const std::string name = controls().choice(kSeries).toStdString();
+    // Another series or run set: its own default context.
+    const std::pair<QString, QString> chosen{controls().choice(kSeries), controls().choice(kSet)};
+    if (chosen != contextsFor_) {
+        controls().at(kContext).value = QString();
+        contextsFor_ = chosen;
+    }
+    std::vector<ControlChoice> contexts;
+    for (const auto& g : all) {
+        if (g.series != name) continue;
+        contexts.push_back({contextKey(g.context), data::known(g.context) ? QStringLiteral("T = %1").arg(g.context) : QObject::tr("not given")});
+    }
+    const auto fallback = defaultGroup(all, name);
+    controls().setChoices(kContext, std::move(contexts), fallback ? contextKey(fallback->context) : QString());
+    controls().at(kContext).enabled = controls().at(kContext).choices.size() > 1;
+}
+
+std::optional<analysis::SeriesGroup> LossSurfaceFigure::group(const FigureInput& in) const {
+    const std::string series = controls().choice(kSeries).toStdString();
+    const QString context = controls().choice(kContext);
+    if (series.empty() || context.isEmpty()) return std::nullopt;
+    for (const auto& g : groups(in))
+        if (g.series == series && contextKey(g.context) == context) return g;
+    return std::nullopt;
+}
+
+fit::LossSurfaceSettings LossSurfaceFigure::settingsChosen(const FigureInput& in) const {
+    auto common = in.study->settings();
+    common.huberDelta = controls().choice(kDelta).toDouble();
+    common.fitGamma = controls().choice(kGamma) == QLatin1String("free");
+    fit::LossSurfaceSettings settings = analysis::lossSurfaceSettings(common);
+    if (controls().choice(kGrid) == QLatin1String("quick")) {
+        // Every other value of each axis of the paper's grid.
+        auto everyOther = [](const std::vector<double>& axis) {
+            std::vector<double> out;
+            for (std::size_t i = 0; i < axis.size(); i += 2) out.push_back(axis[i]);
+            return out;
+        };
+        const fit::InitGrid& g = settings.grid;
+        settings.grid = {everyOther(g.logA), everyOther(g.logB), everyOther(g.logE), everyOther(g.alpha), everyOther(g.beta), everyOther(g.gamma)};
+    }
+    return settings;
+}
+
+QString LossSurfaceFigure::fitProblem(const FigureInput& in) const {
+    const auto g = group(in);
+    if (!g) return QObject::tr("No runs in scope to fit.");
+    const std::size_t needed = settingsChosen(in).fitGamma ? 6 : 5;
+    const std::size_t available = analysis::lossSurfacePoints(in.study->runs(), g->filter).points.size();
+    if (available < needed)
+        return QObject::tr("%1: %2 runs with N, D and loss in the analyses; the L(N,D) fit needs at least %3.")
+            .arg(QString::fromStdString(g->label()))
+            .arg(available)
+            .arg(needed);
+    return {};
+}
+
+std::size_t LossSurfaceFigure::starts(const FigureInput& in) const {
+    const fit::LossSurfaceSettings settings = settingsChosen(in);
+    return settings.grid.size(settings.fitGamma);
+}
+
+QString LossSurfaceFigure::fittingText(const FigureInput& in) const {
+    const auto g = group(in);
+    const std::size_t available = g ? analysis::lossSurfacePoints(in.study->runs(), g->filter).points.size() : 0;
+    return QObject::tr("Fitting %1 runs from %2 starts…").arg(available).arg(starts(in));
+}
+
+ViewFigure::Job LossSurfaceFigure::job(const FigureInput& in) const {
+    if (const QString why = fitProblem(in); !why.isEmpty())
+        return [why](const fit::FitControl&) -> std::any {
+            Fitted f;
+            f.error = why;
+            return f;
+        };
+    return [table = runsForJob(in), common = in.study->settings(), group = *group(in), settings = settingsChosen(in)](
+               const fit::FitControl& control) -> std::any {
+        Fitted f{table, analysis::lossSurfaceAnalysis(*table, common, group, settings, control), common, settings, {},
+                 std::make_shared<TablesCache>()};
+        // How well it extrapolates: the same fit without the largest model size, predicting it.
+        fit::FitControl check = control;
+        check.progress = nullptr;
+        if (check.phase) check.phase("extrapolation check", 0, 1);
+        analysis::checkExtrapolation(f.analysis, settings, check);
+        return f;
+    };
+}
+
+void LossSurfaceFigure::forget() {
+    fitted_.reset();
+    fit_.reset();
+    analysis_.reset();
+    extrapolation_.reset();
+    mapKey_.clear();
+    mapImages_.clear();
+    error_.clear();
+}
+
+void LossSurfaceFigure::take(std::any answer) {
+    auto* f = std::any_cast<Fitted>(&answer);
+    if (!f) return;
+    fitted_ = std::move(*f);
+    extrapolation_ = fitted_->analysis.extrapolation;
+    error_ = fitted_->error;
+    if (error_.isEmpty() && fitted_->analysis.error) error_ = QString::fromStdString(*fitted_->analysis.error);
+    if (!error_.isEmpty()) {
+        analysis_.reset();
+        fit_.reset();
+    } else {
+        analysis_ = fitted_->analysis;
+        fit_ = analysis_->fit;
+    }
+}
+
+ViewFigure::TablesJob LossSurfaceFigure::tablesJob(const FigureInput& in) const {
+    if (fitted_) return tablesJobOf(in, [f = *fitted_](const fit::FitControl&) -> std::any { return f; });
+    return tablesJobOf(in, job(in));
+}
+
+ViewFigure::TablesJob LossSurfaceFigure::tablesJobOf(const FigureInput& in, Job answer) const {
+    // Every series in scope at the context this figure would fit it at (the one shown is its fit).
+    std::vector<analysis::SeriesGroup> defaults;
+    const auto all = groups(in);
+    for (const auto& name : in.study->seriesNames())
+        if (const auto g = defaultGroup(all, name)) defaults.push_back(*g);
+    const QString title = QObject::tr("Fit parameters with intervals, every series");
+    return [answer, defaults, title](const fit::FitControl& control) -> std::vector<FigureTable> {
+        const std::any given = answer ? answer(control) : std::any();
+        const auto* f = std::any_cast<Fitted>(&given);
+        if (!f) return {};
+        if (f->tables) {
+            std::lock_guard lock(f->tables->mutex);
+            if (f->tables->tables) return *f->tables->tables;
+        }
+        const analysis::LossSurfaceAnalysis& shown = f->analysis;
+        if (!f->error.isEmpty() || shown.error || shown.fit.cancelled || !f->table) return {};
+        fit::BootstrapSettings boot;
+        boot.resamples = 200;
+        // The same runs as the fit's: the table is copied when the fit starts.
+        const auto table = analysis::lossSurfaceParameterTable(*f->table, f->common, defaults, shown, f->settings, boot, control);
+        if (!table) return {};
+        std::vector<FigureTable> tables{{QStringLiteral("fit"), title, *table}};
+        if (f->tables) {
+            std::lock_guard lock(f->tables->mutex);
+            f->tables->tables = tables;
+        }
+        return tables;
+    };
+}
+
+std::pair<double, double> LossSurfaceFigure::drawColourMap() {
+    if (!fit_ || mapKey_.size() < 4) return {0.0, 0.0};
+    const Theme& theme = Theme::current();
+    const fit::LossSurfaceParams& p = fit_->best;
+    const double nLo = mapKey_[0], nHi = mapKey_[1], dLo = mapKey_[2], dHi = mapKey_[3];
+    const QRectF area = chart_->plotArea();
+    const QSize size(std::max(8, static_cast<int>(area.width())), std::max(8, static_cast<int>(area.height())));
+    // A figure export lays the chart out at the figure's size and back: the map of the size it
+    // returns to is kept.
+    auto cached = std::find_if(mapImages_.begin(), mapImages_.end(), [&](const MapImage& m) { return m.image.size() == size; });
+    if (cached == mapImages_.end()) {
+        MapImage made;
+        made.image = QImage(size, QImage::Format_RGB32);
+        const analysis::LossGrid grid = analysis::lossGrid(p, nLo, nHi, dLo, dHi, size.width(), size.height());
+        made.lo = grid.lo, made.hi = grid.hi;
+        const std::array<QRgb, 101> palette = mapPalette(theme);
+        for (int y = 0; y < size.height(); ++y) {
+            auto* line = reinterpret_cast<QRgb*>(made.image.scanLine(y));
+            for (int x = 0; x < size.width(); ++x) {
+                const double t = (grid.values[static_cast<std::size_t>(y * size.width() + x)] - made.lo) / std::max(1e-12, made.hi - made.lo);
+                line[x] = palette[std::isfinite(t) ? static_cast<std::size_t>(std::clamp(static_cast<int>(std::round((1 - t) * 100)), 0, 100)) : 0];
+            }
+        }
+        if (mapImages_.size() >= 2) mapImages_.erase(mapImages_.begin());
+        mapImages_.push_back(std::move(made));
+        cached = std::prev(mapImages_.end());
+    }
+    const QImage& image = cached->image;
+    const double lMin = cached->lo, lMax = cached->hi;
+    QBrush brush(image);
+    brush.setTransform(QTransform::fromTranslate(area.left(), area.top()));
+    chart_->setPlotAreaBackgroundBrush(brush);
+    chart_->setPlotAreaBackgroundVisible(area.width() > 4 && area.height() > 4);
+    return {lMin, lMax};
+}
+
+void LossSurfaceFigure::draw(const FigureInput& in) {
+    const analysis::Study& study = *in.study;
+    const Theme& theme = Theme::current();
+    refresh(in);
+    const auto shown = group(in);
+    const std::string seriesName = shown ? shown->series : std::string();
+    const QColor seriesColor = theme.series(seriesName, study.seriesIndex(seriesName));
+    chart_->clearSeries();
+    chart_->setPlotAreaBackgroundVisible(false);
+    // The runs of the group: fitted, left out as outliers (hollow), ringed when selected.
+    std::vector<int> flagged;
+    if (analysis_ && fitted_ && fitted_->table)
+        for (const auto& o : analysis_->outliers) flagged.push_back(static_cast<int>(o.run - fitted_->table->runs.data()));
+    const auto& runs = study.runs();
+    const analysis::SurfaceRunPoints drawn = shown ? analysis::surfaceRunPoints(runs, shown->filter, flagged) : analysis::SurfaceRunPoints{};
+    std::vector<RunPoint> pts, leftOut;
+    for (const auto& [indices, out] : {std::pair{&drawn.fitted, &pts}, std::pair{&drawn.leftOut, &leftOut}})
+        for (const int i : *indices) out->push_back({{runs.runs[static_cast<std::size_t>(i)].params, runs.runs[static_cast<std::size_t>(i)].tokens}, i});
+    const double nLo = drawn.nLo, nHi = drawn.nHi, dLo = drawn.dLo, dHi = drawn.dHi;
+    chart_->setAxes({QObject::tr("Parameters N"), true, nLo, nHi, true}, {QObject::tr("Training tokens D"), true, dLo, dHi, true});
+    chart_->setTitle(shown ? QObject::tr("Loss surface L̂(N, D), %1").arg(QString::fromStdString(shown->label())) : QObject::tr("Loss surface L̂(N, D)"));
+
+    if (fit_) {
+        const fit::LossSurfaceParams p = fit_->best;
+        // Colour map behind the series, rendered at the plot area's pixel size.
+        // The maps made so far stay while they show the same surface over the same box in the same
+        // colours (a redraw in the screen style after a paper-style export).
+        const std::vector<double> key = {nLo, nHi, dLo, dHi, p.logA, p.logB, p.logE, p.alpha, p.beta, p.gamma,
+                                         static_cast<double>(theme.background.rgba()),
+                                         static_cast<double>(theme.sequential(0, 101).rgba()),
+                                         static_cast<double>(theme.sequential(100, 101).rgba())};
+        if (key != mapKey_) mapImages_.clear();
+        mapKey_ = key;
+        const auto [lMin, lMax] = drawColourMap();
+        {
+            // Iso-loss contours, analytic: D(N) = (((L - E)^(1/γ) - A N^-α) / B)^(-1/β).
+            const auto ticks = logTicks(lMin, lMax, 7);
+            for (const Tick& t : ticks) {
+                if (!t.major) continue;
+                std::vector<QPointF> line;
+                for (int k = 0; k <= 200; ++k) {
+                    const double n = nLo * std::pow(nHi / nLo, k / 200.0);
+                    const double inner = std::pow(t.value - std::exp(p.logE), 1.0 / p.gamma) - std::exp(p.logA) * std::pow(n, -p.alpha);
+                    if (!(inner > 0)) continue;
+                    const double d = std::pow(inner / std::exp(p.logB), -1.0 / p.beta);
+                    if (d >= dLo && d <= dHi) line.push_back({n, d});
+                }
+                if (line.size() > 1) {
+                    auto* s = chart_->addLine(QString(), theme.foreground, line, 0.8, Qt::DotLine);
+                    PlotChart::hideFromLegend(chart_, s);
+                    // The contour's loss, written at its middle: a one-point series whose label is the value.
+                    auto* label = chart_->addScatter(QString(), Qt::transparent, {line[line.size() / 2]}, 1.0);
+                    label->setBorderColor(Qt::transparent);
+                    label->setPointLabelsFormat(QString::number(t.value, 'g', 3));
+                    label->setPointLabelsColor(theme.foreground);
+                    QFont font = label->pointLabelsFont();
+                    font.setPointSizeF(std::max(6.0, Theme::current().basePointSize - 2.0));
+                    label->setPointLabelsFont(font);
+                    label->setPointLabelsVisible(true);
+                    PlotChart::hideFromLegend(chart_, label);
+                }
+            }
+            // The colour key: the map's two ends in the legend.
+            const std::array<QRgb, 101> palette = mapPalette(theme);
+            for (const auto& [value, index] : {std::pair{lMin, std::size_t{100}}, {lMax, std::size_t{0}}}) {
+                const QRgb c = palette[index];
+                chart_->addScatter(QObject::tr("L̂ = %1").arg(value, 0, 'f', 2), QColor(c), {}, 9);
+            }
+            // Iso-FLOP lines and the compute-optimal path.
+            const fit::PowerLaw c = analysis::computePerTokenOfRuns(study.runs(), shown ? shown->filter : analysis::RunFilter{});
+            const double hLo = c(nLo) * dLo, hHi = c(nHi) * dHi;
+            std::vector<double> budgets;
+            for (const Tick& t : logTicks(hLo, hHi, 8))
+                if (t.major) budgets.push_back(t.value);
+            const analysis::SurfaceGuides guides = analysis::surfaceGuides(p, c, budgets, nLo, nHi, dLo, dHi);
+            const auto toPoints = [](const std::vector<std::pair<double, double>>& nd) {
+                std::vector<QPointF> out;
+                for (const auto& [n, d] : nd) out.push_back({n, d});
+                return out;
+            };
+            bool first = true;
+            for (const auto& line : guides.isoFlopLines) {
+                auto* s = chart_->addLine(first ? QObject::tr("iso-FLOP lines") : QString(), theme.muted, toPoints(line.points), 1.0, Qt::DashLine);
+                if (!first) PlotChart::hideFromLegend(chart_, s);
+                first = false;
+            }
+            const std::vector<QPointF> path = toPoints(guides.optimalPath);
+            chart_->addLine(QObject::tr("compute-optimal N*, D*"), theme.highlight, path, 2.5);
+        }
+    }
+    addRunPoints(chart_, in, QObject::tr("runs"), seriesColor, pts, 7);
+    if (QScatterSeries* s = addRunPoints(chart_, in, QObject::tr("left out as outliers"), theme.highlight, leftOut, 9)) {
+        s->setColor(Qt::transparent);
+        s->setBorderColor(theme.highlight);
+    }
+    std::vector<RunPoint> everyRun = pts;
+    everyRun.insert(everyRun.end(), leftOut.begin(), leftOut.end());
+    addSelectionRings(chart_, in, everyRun);
+    chart_->setAxes(chart_->xSpec(), chart_->ySpec());  // keep the ranges computed above
+
+    if (fit_) {
+        const auto& b = fit_->best;
+        // The runs left out, with the reason a person can check (the first few).
+        QString outliersText;
+        if (analysis_ && !analysis_->outliers.empty()) {
+            outliersText = QStringLiteral("<br><font color='%1'>").arg(theme.highlight.name()) +
+                           QObject::tr("%n run(s) far from the surface left out (hollow; tick a run in to take it back):", "",
+                                       static_cast<int>(analysis_->outliers.size()));
+            for (std::size_t k = 0; k < std::min<std::size_t>(3, analysis_->outliers.size()); ++k)
+                outliersText += QStringLiteral("<br>• %1: %2").arg(QString::fromStdString(data::runLabel(*analysis_->outliers[k].run)).toHtmlEscaped(),
+                                                                   QString::fromStdString(analysis_->outliers[k].outlier.reason).toHtmlEscaped());
+            if (analysis_->outliers.size() > 3) outliersText += QStringLiteral("<br>…");
+            outliersText += QStringLiteral("</font>");
+        }
+        QString extrapolationText;
+        if (extrapolation_ && !extrapolation_->heldOut.empty())
+            extrapolationText = QObject::tr("<br>Extrapolation: fitted without the largest model (%1 runs), it predicts their loss within "
+                                            "%2 % on average (at most %3 %)")
+                                    .arg(extrapolation_->heldOut.size())
+                                    .arg(100 * extrapolation_->meanAbsError, 0, 'f', 2)
+                                    .arg(100 * extrapolation_->maxAbsError, 0, 'f', 2);
+        else if (extrapolation_ && !extrapolation_->note.empty())
+            extrapolationText = QObject::tr("<br>Extrapolation: %1").arg(QString::fromStdString(extrapolation_->note).toHtmlEscaped());
+        // The paper's fit beside this one, where the runs are of one family the paper fitted.
+        QString paperText;
+        if (const auto family = analysis_ ? analysis::sharedFamily(analysis_->runs) : std::nullopt)
+            if (const data::LossSurfaceParams* q = study.paper().lossSurface(*family, study.settings().huberDelta))
+                paperText = QObject::tr("<br>The paper (δ = %1): ln A = %2, ln B = %3, ln E = %4, α = %5, β = %6, γ = %7")
+                                .arg(study.settings().huberDelta, 0, 'g', 3)
+                                .arg(q->logA, 0, 'f', 3)
+                                .arg(q->logB, 0, 'f', 3)
+                                .arg(q->logE, 0, 'f', 3)
+                                .arg(q->alpha, 0, 'f', 3)
+                                .arg(q->beta, 0, 'f', 3)
+                                .arg(q->gamma, 0, 'f', 3);
+        summary_ = QObject::tr("<b>%1 runs, %2 of %3 starts converged</b> in %4 s<br>"
+                               "ln A = %5, ln B = %6, ln E = %7<br>α = %8, β = %9, γ = %10<br>"
+                               "objective %11<br>%12 starts within 10⁻⁴ of the best")
+                       .arg(fit_->nPoints)
+                       .arg(fit_->nConverged)
+                       .arg(fit_->nStarts)
+                       .arg(fit_->seconds, 0, 'f', 2)
+                       .arg(b.logA, 0, 'f', 3)
+                       .arg(b.logB, 0, 'f', 3)
+                       .arg(b.logE, 0, 'f', 3)
+                       .arg(b.alpha, 0, 'f', 3)
+                       .arg(b.beta, 0, 'f', 3)
+                       .arg(b.gamma, 0, 'f', 3)
+                       .arg(fit_->objective, 0, 'e', 4)
+                       .arg(fit_->nNearBest)
+                   + paperText + extrapolationText + outliersText
+                   + (fit_->warnings.empty() ? QString()
+                                             : QStringLiteral("<br><font color='%1'>%2</font>").arg(theme.highlight.name(), QString::fromStdString(fit_->warnings.front())));
+    } else if (!error_.isEmpty()) {
+        summary_ = error_;
+    } else {
+        const std::size_t n = shown ? analysis::lossSurfacePoints(study.runs(), shown->filter).points.size() : 0;
+        summary_ = shown ? QObject::tr("%1: %2 runs with N, D and loss in the analyses. Press Fit.").arg(QString::fromStdString(shown->label())).arg(n)
+                         : QObject::tr("No runs in scope.");
+    }
+}
+
+}  // namespace scalex::figures
