@@ -33,6 +33,8 @@ OverTrainingView::OverTrainingView(Session* session, QWidget* parent)
         choices->addWidget(new QLabel(figure_->controls().at(name).label, this));
         choices->addWidget(series);
     }
+    choices->addWidget(new QLabel(figure_->controls().at(QStringLiteral("context")).label, this));
+    choices->addWidget(controls_->make(QStringLiteral("context"), this));
     choices->addStretch(1);
     stackWhenNarrow(charts);
     table_ = new QTableWidget(this);

@@ -103,7 +103,8 @@ INSTANTIATE_TEST_SUITE_P(Pareto, BothPaths,
                          caseName);
 INSTANTIATE_TEST_SUITE_P(OverTraining, BothPaths,
                          ::testing::Values(Case{"overtraining", {}}, Case{"overtraining", {{"series", "xlstm"}}},
-                                           Case{"overtraining", {{"series", "xLSTM"}, {"series2", "transformer"}}}),
+                                           Case{"overtraining", {{"series", "xLSTM"}, {"series2", "transformer"}}},
+                                           Case{"overtraining", {{"context", 2048}}}),
                          caseName);
 INSTANTIATE_TEST_SUITE_P(Context, BothPaths,
                          ::testing::Values(Case{"context", {}}, Case{"context", {{"context", 2048}}}, Case{"context", {{"context", 65536}}},

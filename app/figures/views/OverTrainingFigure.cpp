@@ -1,6 +1,7 @@
 #include "app/figures/views/OverTrainingFigure.h"
 
 #include <QObject>
+#include <set>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <algorithm>
@@ -21,6 +22,8 @@ using accounting::Family;
 namespace {
 
 const QString kSeries[2] = {QStringLiteral("series"), QStringLiteral("series2")};
+const QString kContext = QStringLiteral("context");
+const QString kEachOwn = QStringLiteral("auto");
 
 std::vector<double> logGrid(double lo, double hi, int n) {
     std::vector<double> out;
@@ -38,6 +41,14 @@ OverTrainingFigure::OverTrainingFigure() : charts_{makeChart(), makeChart()} {
         series.toolTip = QObject::tr("The series drawn in this panel, at the paper's context 8192 where it has runs there");
         controls().add(series);
     }
+    Control context;
+    context.name = kContext;
+    context.label = QObject::tr("Context");
+    context.toolTip = QObject::tr("The training context length of the runs drawn: one for both panels, or each series at "
+                                  "the paper's 8192 where it has runs there, else at the context with most runs");
+    context.choices = {{kEachOwn, QObject::tr("8192, else the most runs")}};
+    context.value = kEachOwn;
+    controls().add(context);
 }
 
 std::vector<QChart*> OverTrainingFigure::charts() const { return {charts_[0], charts_[1]}; }
@@ -52,6 +63,14 @@ void OverTrainingFigure::refresh(const FigureInput& in) {
         controls().setChoices(kSeries[k], choices, fallback);
         controls().at(kSeries[k]).enabled = choices.size() > 1;
     }
+    // The context lengths of the runs in scope.
+    std::set<double> contexts;
+    for (const auto& g : analysis::seriesGroups(in.study->runs(), in.study->settings()))
+        if (!std::isnan(g.context)) contexts.insert(g.context);
+    std::vector<ControlChoice> lengths{{kEachOwn, QObject::tr("8192, else the most runs")}};
+    for (double c : contexts) lengths.push_back({QString::number(c), QString::number(c)});
+    controls().setChoices(kContext, std::move(lengths), kEachOwn);
+    controls().at(kContext).enabled = contexts.size() > 1;
 }
 
 ViewFigure::Job OverTrainingFigure::job(const FigureInput& in) const {
@@ -79,13 +98,24 @@ void OverTrainingFigure::draw(const FigureInput& in) {
         chart->setAxes({QObject::tr("Compute C (FLOPs)"), true, 1e18, 1e22}, {QObject::tr("Validation loss"), true, 2, 4});
         shown_[k].reset();
         const std::string name = controls().choice(kSeries[k]).toStdString();
-        // One context length: the paper's 8192 where the series has runs there, else the one with most runs.
-        for (auto& a : analyses)
-            if (a.group.series == name && !name.empty() &&
-                (!shown_[k] || a.group.context == 8192 || (shown_[k]->group.context != 8192 && a.points.size() > shown_[k]->points.size())))
+        // One context length: the one chosen, else the paper's 8192 where the series has runs there,
+        // else the one with most runs.
+        const QString chosen = controls().choice(kContext);
+        for (auto& a : analyses) {
+            if (a.group.series != name || name.empty()) continue;
+            if (chosen != kEachOwn) {
+                if (QString::number(a.group.context) == chosen) shown_[k] = a;
+            } else if (!shown_[k] || a.group.context == 8192 ||
+                       (shown_[k]->group.context != 8192 && a.points.size() > shown_[k]->points.size())) {
                 shown_[k] = a;
+            }
+        }
         if (!shown_[k] || (k == 1 && shown_[0] && shown_[0]->group.series == name)) {
-            chart->setTitle(k == 1 && controls().at(kSeries[1]).choices.size() < 2 ? QObject::tr("(one series only)") : QObject::tr("no runs"));
+            const bool oneSeries = k == 1 && controls().at(kSeries[1]).choices.size() < 2;
+            chart->setTitle(oneSeries          ? QObject::tr("(one series only)")
+                            : chosen == kEachOwn ? QObject::tr("no runs")
+                                                 : QObject::tr("%1: no runs at T = %2")
+                                                       .arg(QString::fromStdString(data::seriesLabel(name)), chosen));
             shown_[k].reset();
             continue;
         }
