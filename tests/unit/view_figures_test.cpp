@@ -97,8 +97,38 @@ TEST_P(BothPaths, TheHeadlessFigureIsTheWindowsFigure) {
 
 INSTANTIATE_TEST_SUITE_P(Views, BothPaths,
                          ::testing::Values(Case{"curves", {}}, Case{"curves", {{"axis", "compute"}}}, Case{"pareto", {}},
-                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}}),
+                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}},
+                                           Case{"isoflop", {}}, Case{"isoflop", {{"family", "both families"}}},
+                                           Case{"isoflop", {{"panels", "fig5"}}}, Case{"isoflop", {{"axis", "tokens"}}},
+                                           Case{"isoflop", {{"pick", true}, {"budget", 3.16e20}}}, Case{"isoflop", {{"law", "d"}}}),
                          [](const auto& info) { return std::string(info.param.view) + "_" + std::to_string(info.index); });
+
+// The IsoFLOP tables (laws with their bootstrap intervals, optima, laws per context) by both paths.
+TEST_F(ViewFigures, TheHeadlessIsoFlopTablesAreTheWindows) {
+    const QJsonObject controls{{"family", "both families"}, {"range", "all"}};
+    QString error;
+    auto window = gui::openHeadless(QString(), false, &error);
+    ASSERT_TRUE(window) << error.toStdString();
+    ASSERT_TRUE(window->showView("isoflop"));
+    gui::ViewPanel* panel = window->currentPanel();
+    ASSERT_TRUE(gui::restoreControls(panel, controls).isEmpty());
+    const std::vector<gui::ViewTable> fromWindow = panel->tables();
+    const analysis::Study study = exampleStudy();
+    QTemporaryDir dir;
+    for (const auto& table : fromWindow) {
+        const QString id = table.id;
+        const QString a = dir.filePath(id + "-window.csv"), b = dir.filePath(id + "-figure.csv");
+        ASSERT_TRUE(figures::writeTable(fromWindow, "isoflop", id, a, &error)) << error.toStdString();
+        figures::RenderRequest request;
+        request.view = "isoflop";
+        request.out = b;
+        request.controls = controls;
+        ASSERT_TRUE(figures::renderTable(study, request, id, &error)) << error.toStdString();
+        EXPECT_FALSE(readAll(a).isEmpty());
+        EXPECT_TRUE(readAll(a) == readAll(b)) << id.toStdString();
+    }
+    EXPECT_EQ(fromWindow.size(), 3u);
+}
 
 TEST_F(ViewFigures, EveryViewHasAFigureAndEveryFigureItsViewsId) {
     for (const QString& view : figures::figureViews()) {
