@@ -73,8 +73,9 @@ public:
         return {};
     }
     virtual void take(std::any answer) { (void)answer; }
-    // job() and take() at once, on this thread (headless renders, tests).
-    void compute(const FigureInput& in, const fit::FitControl& control = {});
+    // job() and take() at once, on this thread (headless renders, tests); a figure whose window
+    // runs a second job after the first (bootstrap bands) runs both.
+    virtual void compute(const FigureInput& in, const fit::FitControl& control = {});
 
     // Draws the present answer into the charts.
     virtual void draw(const FigureInput& in) = 0;

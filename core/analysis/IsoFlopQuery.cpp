@@ -41,30 +41,43 @@ IsoFlopSeriesFit fitSeries(const data::RunTable& table, const AnalysisSettings& 
 
 }  // namespace
 
-IsoFlopAnswer answerIsoFlopQuery(const data::RunTable& table, const AnalysisSettings& settings, const data::PaperTables& paper,
-                                 IsoFlopQuery query, const fit::FitControl& control) {
-    IsoFlopAnswer answer;
-    answer.query = query;
+IsoFlopSeries isoFlopSeries(const data::RunTable& table, const IsoFlopQuery& query, const fit::FitControl& control) {
+    IsoFlopSeries out;
     // The series with runs for an IsoFLOP analysis: the study's IsoFLOP set where its runs name
     // sets, else every run with compute and loss.
     RunFilter any = query.scope;
     any.context.reset();
-    answer.setsNamed = std::any_of(table.runs.begin(), table.runs.end(), [&](const data::Run& r) {
+    out.setsNamed = std::any_of(table.runs.begin(), table.runs.end(), [&](const data::Run& r) {
         return r.experimentSet != data::ExperimentSet::Other && passes(r, any);
     });
     for (const auto& name : query.series) {
-        if (control.cancelled()) return answer.cancelled = true, answer;
-        if (!isoFlopRuns(table, isoFlopSeriesFilter(query, answer.setsNamed, name)).points.empty()) answer.seriesWithRuns.push_back(name);
+        if (control.cancelled()) return out;
+        if (!isoFlopRuns(table, isoFlopSeriesFilter(query, out.setsNamed, name)).points.empty()) out.withRuns.push_back(name);
     }
-    const auto& names = answer.seriesWithRuns;
+    const auto& names = out.withRuns;
     const auto has = [&](const char* n) { return std::find(names.begin(), names.end(), n) != names.end(); };
     if (has("transformer") && has("xlstm")) {
-        answer.pair[0] = "transformer";
-        answer.pair[1] = "xlstm";
+        out.pair[0] = "transformer";
+        out.pair[1] = "xlstm";
     } else {
-        if (names.size() > 0) answer.pair[0] = names[0];
-        if (names.size() > 1) answer.pair[1] = names[1];
+        if (names.size() > 0) out.pair[0] = names[0];
+        if (names.size() > 1) out.pair[1] = names[1];
     }
+    return out;
+}
+
+IsoFlopAnswer answerIsoFlopQuery(const data::RunTable& table, const AnalysisSettings& settings, const data::PaperTables& paper,
+                                 IsoFlopQuery query, const fit::FitControl& control) {
+    IsoFlopAnswer answer;
+    answer.query = query;
+    IsoFlopSeries offered = isoFlopSeries(table, query, control);
+    if (control.cancelled()) return answer.cancelled = true, answer;
+    answer.setsNamed = offered.setsNamed;
+    answer.seriesWithRuns = std::move(offered.withRuns);
+    answer.pair[0] = std::move(offered.pair[0]);
+    answer.pair[1] = std::move(offered.pair[1]);
+    const auto& names = answer.seriesWithRuns;
+    const auto has = [&](const char* n) { return std::find(names.begin(), names.end(), n) != names.end(); };
     // The series fitted: the one shown and the other of the pair, or the pair.
     std::vector<std::string> fitted;
     if (query.both) {

@@ -65,6 +65,15 @@ struct IsoFlopAnswer {
 // The filter of series `series`'s IsoFLOP runs in the query's scope, at every context length.
 RunFilter isoFlopSeriesFilter(const IsoFlopQuery& query, bool setsNamed, const std::string& series);
 
+// The series an IsoFLOP query can show, with no fit (what a view offers before it fits):
+// answerIsoFlopQuery's `setsNamed`, `seriesWithRuns` and `pair`. Stops early when `control` is cancelled.
+struct IsoFlopSeries {
+    bool setsNamed = false;
+    std::vector<std::string> withRuns;
+    std::string pair[2];
+};
+IsoFlopSeries isoFlopSeries(const data::RunTable& table, const IsoFlopQuery& query, const fit::FitControl& control = {});
+
 IsoFlopAnswer answerIsoFlopQuery(const data::RunTable& table, const AnalysisSettings& settings, const data::PaperTables& paper,
                                  IsoFlopQuery query, const fit::FitControl& control = {});
 

@@ -27,10 +27,11 @@ using figures::Controls;
 
 namespace {
 
-// The built-in example as the study a headless render reads.
-analysis::Study exampleStudy() {
+// The built-in example (or the shipped Gemstones study, which has loss curves) as the study a
+// headless render reads.
+analysis::Study exampleStudy(bool gemstones = false) {
     QString error;
-    auto project = data::loadExampleProject(&error);
+    auto project = gemstones ? data::loadGemstonesExample(&error) : data::loadExampleProject(&error);
     EXPECT_TRUE(project) << error.toStdString();
     analysis::Study study;
     if (project) study.setProject(std::move(*project));
@@ -50,6 +51,7 @@ protected:
 struct Case {
     const char* view;
     QJsonObject controls;
+    bool gemstones = false;  // the shipped Gemstones study rather than the generated example
 };
 
 class BothPaths : public ViewFigures, public ::testing::WithParamInterface<Case> {};
@@ -66,6 +68,7 @@ TEST_P(BothPaths, TheHeadlessFigureIsTheWindowsFigure) {
     QString error;
     auto window = gui::openHeadless(QString(), false, &error);
     ASSERT_TRUE(window) << error.toStdString();
+    if (c.gemstones) ASSERT_TRUE(window->openGemstonesExample(false));
     ASSERT_TRUE(window->showView(view));
     gui::ViewPanel* panel = window->currentPanel();
     panel->computeNow();
@@ -73,7 +76,7 @@ TEST_P(BothPaths, TheHeadlessFigureIsTheWindowsFigure) {
     panel->computeNow();
     QCoreApplication::processEvents();
 
-    const analysis::Study study = exampleStudy();
+    const analysis::Study study = exampleStudy(c.gemstones);
     QString headless;
     ASSERT_TRUE(figures::describeControls(study, view, c.controls, &headless, &error)) << error.toStdString();
     EXPECT_EQ(headless.toStdString(), gui::describeControls(panel).toStdString());
@@ -97,9 +100,15 @@ TEST_P(BothPaths, TheHeadlessFigureIsTheWindowsFigure) {
 
 // One instantiation per view: the cases of a view, its default controls first.
 auto caseName = [](const auto& info) { return std::string(info.param.view) + "_" + std::to_string(info.index); };
-INSTANTIATE_TEST_SUITE_P(Curves, BothPaths, ::testing::Values(Case{"curves", {}}, Case{"curves", {{"axis", "compute"}}}), caseName);
+INSTANTIATE_TEST_SUITE_P(Curves, BothPaths,
+                         ::testing::Values(Case{"curves", {}, true}, Case{"curves", {{"axis", "compute"}}, true}), caseName);
 INSTANTIATE_TEST_SUITE_P(Pareto, BothPaths,
                          ::testing::Values(Case{"pareto", {}}, Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}}),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(IsoFlop, BothPaths,
+                         ::testing::Values(Case{"isoflop", {}}, Case{"isoflop", {{"family", "both families"}}},
+                                           Case{"isoflop", {{"panels", "fig5"}}}, Case{"isoflop", {{"axis", "tokens"}}},
+                                           Case{"isoflop", {{"pick", true}, {"budget", 3.16e20}}}, Case{"isoflop", {{"law", "d"}}}),
                          caseName);
 INSTANTIATE_TEST_SUITE_P(OverTraining, BothPaths,
                          ::testing::Values(Case{"overtraining", {}}, Case{"overtraining", {{"series", "xlstm"}}},
@@ -117,6 +126,33 @@ INSTANTIATE_TEST_SUITE_P(Surface, BothPaths,
                          ::testing::Values(Case{"surface", {}}, Case{"surface", {{"series", "xlstm"}, {"grid", "quick"}}},
                                            Case{"surface", {{"gamma", "fixed"}, {"grid", "quick"}}}),
                          caseName);
+
+// The IsoFLOP tables (laws with their bootstrap intervals, optima, laws per context) by both paths.
+TEST_F(ViewFigures, TheHeadlessIsoFlopTablesAreTheWindows) {
+    const QJsonObject controls{{"family", "both families"}, {"range", "all"}};
+    QString error;
+    auto window = gui::openHeadless(QString(), false, &error);
+    ASSERT_TRUE(window) << error.toStdString();
+    ASSERT_TRUE(window->showView("isoflop"));
+    gui::ViewPanel* panel = window->currentPanel();
+    ASSERT_TRUE(gui::restoreControls(panel, controls).isEmpty());
+    const std::vector<gui::ViewTable> fromWindow = panel->tables();
+    const analysis::Study study = exampleStudy();
+    QTemporaryDir dir;
+    for (const auto& table : fromWindow) {
+        const QString id = table.id;
+        const QString a = dir.filePath(id + "-window.csv"), b = dir.filePath(id + "-figure.csv");
+        ASSERT_TRUE(figures::writeTable(fromWindow, "isoflop", id, a, &error)) << error.toStdString();
+        figures::RenderRequest request;
+        request.view = "isoflop";
+        request.out = b;
+        request.controls = controls;
+        ASSERT_TRUE(figures::renderTable(study, request, id, &error)) << error.toStdString();
+        EXPECT_FALSE(readAll(a).isEmpty());
+        EXPECT_TRUE(readAll(a) == readAll(b)) << id.toStdString();
+    }
+    EXPECT_EQ(fromWindow.size(), 3u);
+}
 
 TEST_F(ViewFigures, EveryViewHasAFigureAndEveryFigureItsViewsId) {
     for (const QString& view : figures::figureViews()) {
@@ -193,6 +229,18 @@ TEST_F(ViewFigures, ARenamedControlIsReadAsTheNewOne) {
     c.add(series);
     EXPECT_TRUE(c.set(QJsonObject{{"family", "B"}}).isEmpty()) << "recipes saved before 'family' became 'series'";
     EXPECT_EQ(c.choice("series"), "b");
+}
+
+TEST_F(ViewFigures, AFigureWithNothingToDrawSaysWhyAndWritesNothing) {
+    const analysis::Study study = exampleStudy();  // one row per run: no loss curves
+    QTemporaryDir dir;
+    figures::RenderRequest request;
+    request.view = "curves";
+    request.out = dir.filePath("curves.svg");
+    QString error;
+    EXPECT_FALSE(figures::renderFigure(study, request, &error));
+    EXPECT_TRUE(error.startsWith("the view 'curves' has no results for these settings: no loss curves")) << error.toStdString();
+    EXPECT_FALSE(QFile::exists(request.out));
 }
 
 TEST_F(ViewFigures, AHeadlessRenderNamesAnUnknownViewOrControlAndWritesNothing) {

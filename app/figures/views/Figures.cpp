@@ -1,6 +1,7 @@
 #include "app/figures/views/Figures.h"
 
 #include "app/figures/views/ContextFigure.h"
+#include "app/figures/views/IsoFlopFigure.h"
 #include "app/figures/views/LossCurvesFigure.h"
 #include "app/figures/views/OverTrainingFigure.h"
 #include "app/figures/views/LossSurfaceFigure.h"
@@ -14,6 +15,7 @@ std::unique_ptr<ViewFigure> makeViewFigure(const QString& id) {
     if (id == QLatin1String("overtraining")) return std::make_unique<OverTrainingFigure>();
     if (id == QLatin1String("context")) return std::make_unique<ContextFigure>();
     if (id == QLatin1String("surface")) return std::make_unique<LossSurfaceFigure>();
+    if (id == QLatin1String("isoflop")) return std::make_unique<IsoFlopFigure>();
     return nullptr;
 }
 
