@@ -97,7 +97,11 @@ TEST_P(BothPaths, TheHeadlessFigureIsTheWindowsFigure) {
 
 INSTANTIATE_TEST_SUITE_P(Views, BothPaths,
                          ::testing::Values(Case{"curves", {}}, Case{"curves", {{"axis", "compute"}}}, Case{"pareto", {}},
-                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}}),
+                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}}, Case{"optimal", {}},
+                                           Case{"optimal", {{"chart", "path"}}}, Case{"optimal", {{"chart", "compute"}}},
+                                           Case{"optimal", {{"method", "laws"}}}, Case{"optimal", {{"mode", "size"}, {"value", "3e9"}}},
+                                           Case{"optimal", {{"method", "surface"}, {"context", "32768"}, {"chart", "compute"}}},
+                                           Case{"optimal", {{"overtrain", 50}, {"inference", "1e13"}, {"chart", "path"}}}),
                          [](const auto& info) { return std::string(info.param.view) + "_" + std::to_string(info.index); });
 
 TEST_F(ViewFigures, EveryViewHasAFigureAndEveryFigureItsViewsId) {

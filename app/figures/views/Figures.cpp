@@ -1,6 +1,7 @@
 #include "app/figures/views/Figures.h"
 
 #include "app/figures/views/LossCurvesFigure.h"
+#include "app/figures/views/OptimalFigure.h"
 #include "app/figures/views/ParetoFigure.h"
 
 namespace scalex::figures {
@@ -8,6 +9,7 @@ namespace scalex::figures {
 std::unique_ptr<ViewFigure> makeViewFigure(const QString& id) {
     if (id == QLatin1String("pareto")) return std::make_unique<ParetoFigure>();
     if (id == QLatin1String("curves")) return std::make_unique<LossCurvesFigure>();
+    if (id == QLatin1String("optimal")) return std::make_unique<OptimalFigure>();
     return nullptr;
 }
 
