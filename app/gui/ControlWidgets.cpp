@@ -58,7 +58,11 @@ void showControl(QWidget* w, const Control& c) {
         if (index >= 0) box->setCurrentIndex(index);
         else if (box->isEditable()) box->setCurrentText(c.value.toString());
         else box->setCurrentIndex(-1);
-    } else if (auto* slider = qobject_cast<QSlider*>(w)) {
+    } else if (auto* slider = qobject_cast<QSlider*>(w); slider && c.kind == Control::Kind::Integer) {
+        // A slider over whole numbers, bound by the view (no values shown).
+        slider->setRange(static_cast<int>(c.min), static_cast<int>(c.max));
+        slider->setValue(static_cast<int>(c.value.toDouble()));
+    } else if (slider) {
         QVariantList shown;
         for (double v : c.values) shown << v;
         slider->setProperty("scalexShownValues", shown);

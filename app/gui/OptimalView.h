@@ -5,21 +5,21 @@
 // over-training question (a smaller N than N*: how much more data and compute for the same loss)
 // and the lifetime optimum once inference tokens are counted. Three charts: N*, D* over H; the
 // optimal path in the N-D plane with tokens-per-parameter guides; the exact C against 6ND.
-// The numbers come from analysis::ComputeOptimal.
-#include "app/gui/ViewPanel.h"
+// The figure (app/figures/views/OptimalFigure) answers the query and draws the charts; the view
+// shows its answer in tables and notes.
 #include <QFutureWatcher>
+#include <any>
 #include <atomic>
 #include <memory>
 #include <optional>
 
-#include "core/accounting/Family.h"
+#include "app/figures/views/OptimalFigure.h"
+#include "app/gui/ControlWidgets.h"
+#include "app/gui/ViewPanel.h"
 #include "core/analysis/ComputeOptimal.h"
 
-class QComboBox;
-class QLineEdit;
 class QLabel;
 class QTableWidget;
-class QSlider;
 
 namespace scalex::gui {
 
@@ -53,66 +53,54 @@ public:
     const std::optional<analysis::MethodComparison>& comparison(bool xlstm) const;
     // The lifetime optimum for the inference tokens asked (empty when none are asked).
     const std::optional<analysis::LifetimeOptimum>& lifetime(bool xlstm) const;
-    // Why the view shows no numbers (no law at this context, an unreadable value); empty when it shows them.
+    // Why the view shows no numbers (no law at this context, an unreadable value); empty when it
+    // shows them (and while a query's job runs).
     QString problem() const override;
     // The over-trained model of the slider (below 100 % of N*), where the surface can reach the loss.
     const std::optional<fit::OverTraining>& overtrained(bool xlstm) const;
     // The whole answer of the last query (analysis::answerOptimalQuery).
-    const analysis::OptimalAnswer& answer() const { return answer_; }
+    const analysis::OptimalAnswer& answer() const { return figure_->answer(); }
     // Waits for the query's job and shows its answer.
     void computeNow() override;
     // The appendix-style table (budget, tokens and tokens/param per model size) and the query's optima.
     std::vector<ViewTable> tables() override;
+    figures::ViewFigure* figure() const override { return figure_.get(); }
+    QStringList applyControls(const QJsonObject& values) override;
 
 private:
-    // Reads the controls and starts the query's job (analysis::answerOptimalQuery on the job pool);
-    // an unreadable control is shown at once, without a job.
+    // Starts the job of the controls' query (the figure's, on the job pool); a query the controls
+    // do not make is shown at once, without a job.
     void recompute();
     // Shows the answer of the job that just ended, unless a later query replaced it.
     void takeAnswer();
-    void show(const QString& problem);
-    void fillResults();
+    // Fills the tables and notes from the figure's answer and draws its charts.
+    void show();
     void redrawChart();
-    void drawBudgetChart();
-    void drawPathChart();
-    void drawComputeChart();
+    void fillResults();
     void fillMethods();
     void fillLifetime();
     void fillSizes();
     const analysis::OptimalSeriesAnswer* of(bool xlstm) const;
-    QColor colorOf(const analysis::OptimalSeriesAnswer& a) const;
 
     Session* session_;
-    QComboBox* mode_;
-    QComboBox* method_;
-    QLineEdit* value_;
-    QComboBox* context_;
-    QLineEdit* inference_;
-    QComboBox* chartChoice_;
+    std::unique_ptr<figures::OptimalFigure> figure_;
+    ControlBinding* controls_;  // the query's controls: a new job
+    ControlBinding* chartControl_;  // the chart shown: the same answer drawn
     QTableWidget* methods_;
     QLabel* methodsNote_;
     QLabel* lifetimeNote_;
-    QSlider* overtrain_;
     QLabel* overtrainLabel_;
     QLabel* overtrainValue_;
     QLabel* error_;
     QTableWidget* result_;
     QTableWidget* sizes_;
-    PlotChart* chart_;       // N*, D* over H
-    PlotChart* pathChart_;   // the optimal path in the N-D plane
-    PlotChart* computeChart_;  // C against 6ND over N
     PlotView* chartView_;
     PlotView* pathView_;
     PlotView* computeView_;
-    analysis::OptimalAnswer answer_;  // of the last query shown
-    int overtrainPercent_ = 100;      // the slider's value when that query was asked
-    double shownContext_ = 8192;      // the context of the last query (also on a problem)
-    QFutureWatcher<analysis::OptimalAnswer>* watcher_;
+    QFutureWatcher<std::any>* watcher_;
     std::shared_ptr<std::atomic<bool>> cancel_;  // of the running job
     int generation_ = 0;              // of the latest query; a job's answer for an older one is dropped
     int running_ = -1;                // the generation of the job in the watcher
-    QString overtrainText_;
-    QString methodsText_, lifetimeText_;
 };
 
 }  // namespace scalex::gui

@@ -153,6 +153,12 @@ TEST_F(ViewFigures, TheHeadlessIsoFlopTablesAreTheWindows) {
     }
     EXPECT_EQ(fromWindow.size(), 3u);
 }
+INSTANTIATE_TEST_SUITE_P(Optimal, BothPaths,
+                         ::testing::Values(Case{"optimal", {}}, Case{"optimal", {{"chart", "path"}}}, Case{"optimal", {{"chart", "compute"}}},
+                                           Case{"optimal", {{"method", "laws"}}}, Case{"optimal", {{"mode", "size"}, {"value", "3e9"}}},
+                                           Case{"optimal", {{"method", "surface"}, {"context", "32768"}, {"chart", "compute"}}},
+                                           Case{"optimal", {{"overtrain", 50}, {"inference", "1e13"}, {"chart", "path"}}}),
+                         caseName);
 
 TEST_F(ViewFigures, EveryViewHasAFigureAndEveryFigureItsViewsId) {
     for (const QString& view : figures::figureViews()) {

@@ -5,6 +5,7 @@
 #include "app/figures/views/LossCurvesFigure.h"
 #include "app/figures/views/OverTrainingFigure.h"
 #include "app/figures/views/LossSurfaceFigure.h"
+#include "app/figures/views/OptimalFigure.h"
 #include "app/figures/views/ParetoFigure.h"
 
 namespace scalex::figures {
@@ -16,6 +17,7 @@ std::unique_ptr<ViewFigure> makeViewFigure(const QString& id) {
     if (id == QLatin1String("context")) return std::make_unique<ContextFigure>();
     if (id == QLatin1String("surface")) return std::make_unique<LossSurfaceFigure>();
     if (id == QLatin1String("isoflop")) return std::make_unique<IsoFlopFigure>();
+    if (id == QLatin1String("optimal")) return std::make_unique<OptimalFigure>();
     return nullptr;
 }
 

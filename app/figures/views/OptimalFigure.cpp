@@ -1,0 +1,404 @@
+#include "app/figures/views/OptimalFigure.h"
+
+#include <QObject>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <algorithm>
+#include <cmath>
+
+#include "app/figures/LogTicks.h"
+#include "app/figures/PlotChart.h"
+#include "app/figures/Theme.h"
+#include "core/analysis/ExportTables.h"
+#include "core/analysis/Study.h"
+#include "core/data/Export.h"
+
+namespace scalex::figures {
+
+using accounting::Family;
+
+namespace {
+
+constexpr Family kFamilies[] = {Family::Transformer, Family::Xlstm};
+const QString kMethod = QStringLiteral("method");
+const QString kMode = QStringLiteral("mode");
+const QString kValue = QStringLiteral("value");
+const QString kContext = QStringLiteral("context");
+const QString kOvertrain = QStringLiteral("overtrain");
+const QString kInference = QStringLiteral("inference");
+const QString kChart = QStringLiteral("chart");
+
+// The value a mode starts from: a budget, a model size, a loss.
+QString defaultValue(const QString& mode) {
+    if (mode == QLatin1String("size")) return QStringLiteral("7e9");
+    if (mode == QLatin1String("loss")) return QStringLiteral("2.3");
+    return QStringLiteral("1e22");
+}
+
+analysis::OptimalGiven givenOf(const QString& mode) {
+    if (mode == QLatin1String("size")) return analysis::OptimalGiven::ModelSize;
+    if (mode == QLatin1String("loss")) return analysis::OptimalGiven::TargetLoss;
+    return analysis::OptimalGiven::Budget;
+}
+
+}  // namespace
+
+OptimalFigure::OptimalFigure() : budgetChart_(makeChart()), pathChart_(makeChart()), computeChart_(makeChart()) {
+    // In the order the window shows them (the mode before the value it resets).
+    Control method;
+    method.name = kMethod;
+    method.label = QObject::tr("Method");
+    method.toolTip = QObject::tr("The paper publishes IsoFLOP power laws at T = 2048, 8192 and 16384 only; the loss surface "
+                                 "with the FLOP count works at any T");
+    method.choices = {{QStringLiteral("surface"), QObject::tr("Loss surface L̂(N,D) and the FLOP count at T")},
+                      {QStringLiteral("laws"), QObject::tr("The paper's IsoFLOP power laws (T = 2048, 8192, 16384)")}};
+    method.value = QStringLiteral("surface");
+    controls().add(method);
+    Control mode;
+    mode.name = kMode;
+    mode.label = QObject::tr("Given");
+    mode.choices = {{QStringLiteral("budget"), QObject::tr("Training budget H (FLOPs)")},
+                    {QStringLiteral("size"), QObject::tr("Model size N (parameters)")},
+                    {QStringLiteral("loss"), QObject::tr("Target loss")}};
+    mode.value = QStringLiteral("budget");
+    controls().add(mode);
+    modeOfValue_ = QStringLiteral("budget");
+    Control value;
+    value.name = kValue;
+    value.kind = Control::Kind::Text;
+    value.label = QObject::tr("Value");
+    value.toolTip = QObject::tr("A number such as 1e22, 7e9 or 2.3");
+    value.value = defaultValue(modeOfValue_);
+    controls().add(value);
+    Control context;
+    context.name = kContext;
+    context.label = QObject::tr("Context length T");
+    context.editable = true;  // any length typed
+    for (double t : {2048.0, 4096.0, 8192.0, 16384.0, 32768.0, 65536.0, 131072.0})
+        context.choices.push_back({QString::number(t), QString::number(t)});
+    context.value = QStringLiteral("8192");
+    controls().add(context);
+    Control overtrain;
+    overtrain.name = kOvertrain;
+    overtrain.kind = Control::Kind::Integer;  // a slider over whole percents in the window
+    overtrain.label = QObject::tr("Over-train: N as % of N*");
+    overtrain.toolTip = QObject::tr("Train a model smaller than N* (percent of N*) to the same loss");
+    overtrain.min = 5;
+    overtrain.max = 100;
+    overtrain.value = 100;
+    controls().add(overtrain);
+    Control inference;
+    inference.name = kInference;
+    inference.kind = Control::Kind::Text;
+    inference.label = QObject::tr("Inference tokens served");
+    inference.toolTip = QObject::tr("Tokens the model will process over its life (e.g. 1e13). Each costs one forward pass, "
+                                    "a third of the training compute per token (about 2N FLOPs)");
+    inference.value = QStringLiteral("0");
+    controls().add(inference);
+    Control chart;
+    chart.name = kChart;
+    chart.label = QObject::tr("Chart");
+    chart.choices = {{QStringLiteral("budget"), QObject::tr("N* and D* over the budget H")},
+                     {QStringLiteral("path"), QObject::tr("Optimal path: D over N, with tokens per parameter")},
+                     {QStringLiteral("compute"), QObject::tr("Training compute: exact count against 6ND")}};
+    chart.value = QStringLiteral("budget");
+    controls().add(chart);
+}
+
+void OptimalFigure::refresh(const FigureInput&) {
+    const QString mode = controls().choice(kMode);
+    if (mode == modeOfValue_) return;
+    modeOfValue_ = mode;
+    controls().at(kValue).value = defaultValue(mode);
+}
+
+int OptimalFigure::shownChart() const {
+    const QString chart = controls().choice(kChart);
+    if (chart == QLatin1String("path")) return 1;
+    if (chart == QLatin1String("compute")) return 2;
+    return 0;
+}
+
+std::vector<QChart*> OptimalFigure::charts() const {
+    switch (shownChart()) {
+    case 1: return {pathChart_};
+    case 2: return {computeChart_};
+    default: return {budgetChart_};
+    }
+}
+
+QString OptimalFigure::inputProblem(double* contextOut) const {
+    bool okValue = false, okContext = false, okInference = false;
+    const QString valueText = controls().text(kValue);
+    const QString inferenceText = controls().text(kInference);
+    const double value = valueText.trimmed().toDouble(&okValue);
+    const double context = controls().choice(kContext).trimmed().toDouble(&okContext);
+    const double inference = inferenceText.trimmed().toDouble(&okInference);
+    if (contextOut) *contextOut = okContext && context >= 64 ? context : shownContext_;
+    if (!okValue || !(value > 0)) return QObject::tr("“%1” is not a positive number.").arg(valueText);
+    if (!okContext || context < 64) return QObject::tr("The context length must be a number of at least 64 tokens.");
+    if (!okInference || !(inference >= 0) || !std::isfinite(inference))
+        return QObject::tr("“%1” is not a number of inference tokens (0 or more, e.g. 1e13).").arg(inferenceText);
+    return {};
+}
+
+bool OptimalFigure::quickJob() const { return !inputProblem().isEmpty(); }
+
+ViewFigure::Job OptimalFigure::job(const FigureInput& in) const {
+    Answer shown;
+    shown.overtrainPercent = static_cast<int>(controls().number(kOvertrain));
+    if (const QString why = inputProblem(&shown.shownContext); !why.isEmpty()) {
+        // Nothing to compute: the problem is the answer (no series, no grids).
+        shown.answer.problem = why.toStdString();
+        return [shown](const fit::FitControl&) -> std::any { return shown; };
+    }
+    analysis::OptimalQuery query;
+    query.given = givenOf(controls().choice(kMode));
+    query.value = controls().text(kValue).trimmed().toDouble();
+    query.context = shown.shownContext;
+    query.useLaws = controls().choice(kMethod) == QLatin1String("laws");
+    query.overtrainFraction = shown.overtrainPercent / 100.0;
+    query.inferenceTokens = controls().text(kInference).trimmed().toDouble();
+    // The inputs are read here, on the calling thread (the study may change while the job runs).
+    std::vector<analysis::OptimalSeriesInput> inputs;
+    for (Family f : kFamilies) {
+        analysis::OptimalSeriesInput series;
+        series.name = accounting::familyLabel(f);
+        series.family = f;
+        series.surface = in.study->surface(f);
+        series.computePerToken = in.study->computePerToken(f, query.context);
+        series.referencePerToken = in.study->computePerToken(f, query.referenceContext);
+        series.laws = analysis::paperOptimalLaws(in.study->paper(), f, query.context);
+        inputs.push_back(std::move(series));
+    }
+    return [inputs = std::move(inputs), query, shown](const fit::FitControl& control) -> std::any {
+        Answer out = shown;
+        out.answer = analysis::answerOptimalQuery(inputs, query, control);
+        return out;
+    };
+}
+
+void OptimalFigure::take(std::any answer) {
+    Answer taken = std::any_cast<Answer>(std::move(answer));
+    answer_ = std::move(taken.answer);
+    shownContext_ = taken.shownContext;
+    overtrainPercent_ = taken.overtrainPercent;
+    // No stale numbers: on a problem there are none, only why.
+    if (!answer_.problem.empty()) answer_.series.clear();
+    writeNotes();
+}
+
+QColor OptimalFigure::colorOf(const analysis::OptimalSeriesAnswer& a) const {
+    const Theme& theme = Theme::current();
+    if (a.family) return theme.family(*a.family);
+    return theme.series(a.name, static_cast<int>(&a - answer_.series.data()));
+}
+
+void OptimalFigure::writeNotes() {
+    overtrainNote_.clear();
+    methodsNote_.clear();
+    lifetimeNote_.clear();
+    if (!answer_.problem.empty()) return;
+    const auto& series = answer_.series;
+
+    // The over-trained models (below 100 % of N*).
+    if (answer_.query.overtrainFraction < 1) {
+        for (const auto& a : series) {
+            const auto& o = a.overtrained;
+            overtrainNote_ += o ? QObject::tr("<b>%1</b> with N = %2 (%3&nbsp;% of N*): D = %4 tokens (%5× D*, %6 tokens/param) and "
+                                              "%7× the compute for the same loss.<br>")
+                                      .arg(QString::fromStdString(a.name), formatCount(o->params))
+                                      .arg(overtrainPercent_)
+                                      .arg(formatCount(o->tokens))
+                                      .arg(o->extraTokens, 0, 'f', 2)
+                                      .arg(o->tokens / o->params, 0, 'f', 0)
+                                      .arg(o->extraCompute, 0, 'f', 2)
+                                : QObject::tr("<b>%1</b>: a model of %2&nbsp;% of N* cannot reach that loss at any amount of data.<br>")
+                                      .arg(QString::fromStdString(a.name))
+                                      .arg(overtrainPercent_);
+        }
+    } else {
+        overtrainNote_ = QObject::tr("Move the slider below 100&nbsp;% to train a smaller model than N* to the same loss.");
+    }
+
+    // Both methods at the budget of the query's optimum, and the reason they differ in numbers.
+    QStringList exponents, agree, growth;
+    bool haveLaws = true;
+    for (const auto& a : series) {
+        if (!a.comparison) {
+            haveLaws = false;
+            continue;
+        }
+        const QString name = QString::fromStdString(a.name);
+        const auto& c = *a.comparison;
+        exponents << QObject::tr("H<sup>%1</sup> by the surface and H<sup>%2</sup> by the laws for %3")
+                         .arg(c.surfaceExponent, 0, 'f', 3)
+                         .arg(c.lawExponent, 0, 'f', 3)
+                         .arg(name);
+        agree << (std::isfinite(c.agreeAtBudget) ? QObject::tr("at H = %1 (%2)").arg(formatFlops(c.agreeAtBudget), name)
+                                                 : QObject::tr("nowhere between 1e15 and 1e27 FLOPs (%1)").arg(name));
+        growth << QObject::tr("%1× (%2)").arg(std::pow(10.0, std::abs(c.lawExponent - c.surfaceExponent)), 0, 'f', 2).arg(name);
+    }
+    if (!haveLaws)
+        methodsNote_ = QObject::tr("The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only: at T = %1 only the loss "
+                                   "surface answers.")
+                           .arg(answer_.query.context);
+    else
+        methodsNote_ = QObject::tr("<b>Why they differ.</b> The loss surface is fitted to runs at many tokens per parameter (the "
+                                   "paper's: its token/param runs, 22 to 2200), most of them far from the optimum; the IsoFLOP "
+                                   "laws are fitted to the minima of measured IsoFLOP profiles. Here N* grows as %1. The two give "
+                                   "the same N* %2; every tenfold budget away from there multiplies their gap by %3.")
+                           .arg(exponents.join(QStringLiteral("; ")), agree.join(QObject::tr(" and ")), growth.join(QObject::tr(" and ")));
+
+    // Training plus inference: the size that reaches the query's loss for the least total compute.
+    const double inferenceTokens = answer_.query.inferenceTokens;
+    if (!(inferenceTokens > 0)) {
+        lifetimeNote_ = QObject::tr("Type the number of tokens the model will serve (e.g. 1e13) to find the size that reaches the same "
+                                    "loss for the least training plus inference compute.");
+        return;
+    }
+    for (const auto& a : series) {
+        const auto& l = a.lifetime;
+        if (!l) continue;
+        lifetimeNote_ += QObject::tr("<b>%1</b> serving %2 tokens: N = %3 (%4&nbsp;% of N*) on %5 tokens (%6 tokens/param) reaches "
+                                     "the same loss for %7 + %8 = %9 FLOPs of training and inference, %10&nbsp;% less than the "
+                                     "compute-optimal model's %11.<br>")
+                             .arg(QString::fromStdString(a.name), formatCount(inferenceTokens), formatCount(l->params))
+                             .arg(100 * l->params / a.optimum.params, 0, 'f', 0)
+                             .arg(formatCount(l->tokens))
+                             .arg(l->tokens / l->params, 0, 'f', 0)
+                             .arg(formatFlops(l->trainingCompute), formatFlops(l->inferenceCompute), formatFlops(l->total()))
+                             .arg(100 * l->saving(), 0, 'f', 1)
+                             .arg(formatFlops(l->computeOptimalTotal));
+    }
+    lifetimeNote_ += QObject::tr("An inference token costs one forward pass at T, a third of the training compute per token (about 2N).");
+}
+
+void OptimalFigure::draw(const FigureInput&) {
+    drawBudgetChart();
+    drawPathChart();
+    drawComputeChart();
+}
+
+void OptimalFigure::drawBudgetChart() {
+    const Theme& theme = Theme::current();
+    const double context = shownContext_;
+    PlotChart* chart = budgetChart_;
+    chart->clearSeries();
+    chart->setAxes({QObject::tr("Compute H (FLOPs)"), true, 1e18, 1e25}, {QObject::tr("N*, D*"), true, 1e7, 1e14, true});
+    chart->setTitle(QObject::tr("Optimal N*, D* at T = %1").arg(context));
+    // The key to the line styles: N* solid (named by series), D* dashed.
+    chart->addLine(QObject::tr("D* dashed"), theme.muted, {}, 1.8, Qt::DashLine);
+    const bool laws = answer_.query.useLaws;
+    const auto& budgets = answer_.query.budgets;
+    bool otherListed = false;
+    for (const auto& a : answer_.series) {
+        const QColor color = colorOf(a);
+        std::vector<QPointF> nLine, dLine, other;
+        for (std::size_t i = 0; i < a.path.size(); ++i) {
+            nLine.push_back({budgets[i], a.path[i].params});
+            dLine.push_back({budgets[i], a.path[i].tokens});
+            if (i < a.otherPath.size()) other.push_back({budgets[i], a.otherPath[i].params});
+        }
+        const QString name = QString::fromStdString(a.name);
+        chart->addLine(QObject::tr("%1 N*").arg(name), color, nLine, 2.5);
+        PlotChart::hideFromLegend(chart, chart->addLine(QObject::tr("%1 D*").arg(name), color, dLine, 1.8, Qt::DashLine));
+        // The other method's N*, thin and dotted: where the two agree and how far they part (one
+        // legend entry for every series).
+        if (!other.empty()) {
+            auto* s = chart->addLine(otherListed ? QString() : (laws ? QObject::tr("N* by the surface") : QObject::tr("N* by the laws")),
+                                     color.lighter(130), other, 1.2, Qt::DotLine);
+            if (otherListed) PlotChart::hideFromLegend(chart, s);
+            otherListed = true;
+        }
+        const auto& o = a.optimum;
+        if (o.budget >= 1e18 && o.budget <= 1e25)
+            PlotChart::hideFromLegend(chart, chart->addScatter(QString(), color, {{o.budget, o.params}, {o.budget, o.tokens}}, 10));
+        // The over-trained model of the slider: smaller N, more D, more compute for the same loss.
+        if (const auto& t = a.overtrained; t && t->compute >= 1e18 && t->compute <= 1e25)
+            PlotChart::hideFromLegend(chart, chart->addScatter(QString(), color, {{t->compute, t->params}, {t->compute, t->tokens}}, 10, true));
+    }
+    chart->setAxes(chart->xSpec(), chart->ySpec());
+}
+
+void OptimalFigure::drawPathChart() {
+    // The optimal path in the N-D plane: each point the (N*, D*) of one budget, with lines of
+    // constant tokens per parameter behind it.
+    const Theme& theme = Theme::current();
+    PlotChart* chart = pathChart_;
+    chart->clearSeries();
+    chart->setAxes({QObject::tr("Model size N (parameters)"), true, 1e7, 1e13, true},
+                   {QObject::tr("Training tokens D"), true, 1e8, 1e15, true});
+    chart->setTitle(QObject::tr("The compute-optimal path, H from 1e18 to 1e25, T = %1").arg(shownContext_));
+    const double nLo = 3e7, nHi = 3e12;
+    bool first = true;
+    for (double r : {1.0, 10.0, 100.0, 1000.0}) {
+        auto* s = chart->addLine(first ? QObject::tr("D/N = 1, 10, 100, 1000") : QString(), theme.muted, {{nLo, r * nLo}, {nHi, r * nHi}},
+                                 1.0, Qt::DashLine);
+        if (!first) PlotChart::hideFromLegend(chart, s);
+        first = false;
+    }
+    chart->addLine(QObject::tr("D/N = 20 (Hoffmann et al.)"), theme.foreground, {{nLo, 20 * nLo}, {nHi, 20 * nHi}}, 1.2, Qt::DotLine);
+    const bool laws = answer_.query.useLaws;
+    for (const auto& a : answer_.series) {
+        const QColor color = colorOf(a);
+        std::vector<QPointF> path;
+        for (const auto& o : a.path) path.push_back({o.params, o.tokens});
+        chart->addLine(QObject::tr("%1 (%2)").arg(QString::fromStdString(a.name), laws ? QObject::tr("IsoFLOP laws") : QObject::tr("loss surface")),
+                       color, path, 2.5);
+        const auto& o = a.optimum;
+        chart->includeInRange(o.params, o.tokens);
+        PlotChart::hideFromLegend(chart, chart->addScatter(QString(), color, {{o.params, o.tokens}}, 10));
+        if (const auto& t = a.overtrained) PlotChart::hideFromLegend(chart, chart->addScatter(QString(), color, {{t->params, t->tokens}}, 10, true));
+        if (const auto& l = a.lifetime) PlotChart::hideFromLegend(chart, chart->addScatter(QString(), color, {{l->params, l->tokens}}, 13, true));
+    }
+    chart->setAxes(chart->xSpec(), chart->ySpec());
+}
+
+void OptimalFigure::drawComputeChart() {
+    // The exact training compute per token over the 6N of C ≈ 6ND, for every series at T and,
+    // for reference, at the study's shortest context.
+    const Theme& theme = Theme::current();
+    const double context = shownContext_;
+    const double reference = answer_.query.referenceContext;
+    PlotChart* chart = computeChart_;
+    chart->clearSeries();
+    chart->setAxes({QObject::tr("Model size N (parameters)"), true, 1e8, 2e11, true}, {QObject::tr("C / 6ND"), false, 0.8, 2.0});
+    chart->setTitle(QObject::tr("Exact training compute over 6ND at T = %1").arg(context));
+    const auto& sizes = answer_.query.curveSizes;
+    double top = 1.2;
+    if (!sizes.empty()) chart->addLine(QObject::tr("C = 6ND"), theme.muted, {{sizes.front(), 1.0}, {sizes.back(), 1.0}}, 1.0, Qt::DashLine);
+    for (const auto& a : answer_.series) {
+        const QColor color = colorOf(a);
+        const QString name = QString::fromStdString(a.name);
+        for (const bool atContext : {true, false}) {
+            if (!atContext && context == reference) continue;
+            const auto& ratio = atContext ? a.computeRatio : a.referenceComputeRatio;
+            std::vector<QPointF> line;
+            for (std::size_t i = 0; i < ratio.size(); ++i) line.push_back({sizes[i], ratio[i]}), top = std::max(top, ratio[i]);
+            chart->addLine(QObject::tr("%1, T = %2").arg(name).arg(atContext ? context : reference), atContext ? color : color.lighter(140),
+                           line, atContext ? 2.5 : 1.2, atContext ? Qt::SolidLine : Qt::DashLine);
+        }
+        const auto& o = a.optimum;
+        if (o.params >= 1e8 && o.params <= 2e11)
+            PlotChart::hideFromLegend(chart, chart->addScatter(QString(), color, {{o.params, a.optimumComputeRatio}}, 10));
+    }
+    chart->setAxes(chart->xSpec(), {QObject::tr("C / 6ND"), false, 0.8, std::ceil(top * 10 + 1) / 10});
+}
+
+ViewFigure::TablesJob OptimalFigure::tablesJob(const FigureInput&) const {
+    const std::string value = data::latexEscape(controls().text(kValue).trimmed().toStdString());
+    const QString mode = controls().choice(kMode);
+    const std::string asked = mode == QLatin1String("budget") ? "a training budget $H$ = " + value + " FLOPs"
+                              : mode == QLatin1String("size") ? "a model size $N$ = " + value + " parameters"
+                                                              : "a target loss of " + value;
+    const std::string problem = answer_.problem;
+    return [answer = answer_, asked, problem, methods = problem.empty() ? methodsNote_.toStdString() : problem](const fit::FitControl&) {
+        return std::vector<FigureTable>{
+            {QStringLiteral("sizes"), QObject::tr("Optimal budget and tokens per model size"), analysis::optimalSizesTable(answer, problem)},
+            {QStringLiteral("query"), QObject::tr("Optimum of the current query"), analysis::optimalQueryTable(answer, asked, problem)},
+            {QStringLiteral("methods"), QObject::tr("Both methods side by side"), analysis::optimalMethodsTable(answer, methods)}};
+    };
+}
+
+}  // namespace scalex::figures
