@@ -282,6 +282,10 @@ bool renderRecipe(const analysis::Study& original, const data::FigureRecipe& rec
         in.study = &study;
         in.selection = request.selection;
         auto figure = makeFigure(request.view);
+        if (!figure) {
+            *error = unknownViewError(request.view);
+            return false;
+        }
         *warnings << figure->setControls(recipe.controls, in);
         request.controls = figure->controls().values();
     }

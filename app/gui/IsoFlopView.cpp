@@ -32,7 +32,7 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent)
     // The controls wrap onto a second line on a narrow window.
     auto* controls = new FlowLayout();
     const figures::Controls& c = figure_->controls();
-    for (const char* name : {"panels", "family", "axis", "law", "range"})
+    for (const char* name : {"panels", "family", "context", "axis", "law", "range"})
         controls->addLabelled(c.at(QLatin1String(name)).label, controls_->make(QLatin1String(name), this));
     chartRow_ = new QHBoxLayout();
     chartRow_->addWidget(profileView_, 1);

@@ -1,5 +1,7 @@
 #include "app/figures/views/IsoFlopFigure.h"
 
+#include <set>
+
 #include <QObject>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QLineSeries>
@@ -30,6 +32,8 @@ const QString kLaw = QStringLiteral("law");
 const QString kRange = QStringLiteral("range");
 const QString kPick = QStringLiteral("pick");
 const QString kBudget = QStringLiteral("budget");
+const QString kContext = QStringLiteral("context");
+const QString kEachOwn = QStringLiteral("auto");
 
 // The budgets each choice of "range" fits the power laws over.
 struct BudgetRange {
@@ -71,6 +75,14 @@ IsoFlopFigure::IsoFlopFigure() : profileChart_(makeChart()), lawChart_(makeChart
     family.toolTip = QObject::tr("The series whose profiles are drawn; the law panel shows the pair");
     family.value = QString();
     controls().add(family);
+    Control context;
+    context.name = kContext;
+    context.label = QObject::tr("Context");
+    context.toolTip = QObject::tr("The training context length of the profiles fitted: one for every series, or each series "
+                                  "at the paper's 8192 where it has runs there, else at the context with most runs");
+    context.choices = {{kEachOwn, QObject::tr("per series")}};
+    context.value = kEachOwn;
+    controls().add(context);
     Control axis;
     axis.name = kAxis;
     axis.label = QObject::tr("Loss");
@@ -141,11 +153,19 @@ void IsoFlopFigure::refresh(const FigureInput& in) {
     const QString fallback = !bothKey_.isEmpty() && family.value.toString() == bothKey_ ? both : QString();
     bothKey_ = both;
     controls().setChoices(kFamily, std::move(choices), fallback);
+    // The context lengths of the runs in scope.
+    std::set<double> contexts;
+    for (const auto& g : analysis::seriesGroups(study.runs(), study.settings()))
+        if (!std::isnan(g.context)) contexts.insert(g.context);
+    std::vector<ControlChoice> lengths{{kEachOwn, QObject::tr("per series")}};
+    for (double c : contexts) lengths.push_back({QString::number(c), QString::number(c)});
+    controls().setChoices(kContext, std::move(lengths), kEachOwn);
+    controls().at(kContext).enabled = contexts.size() > 1;
     enableControls();
 }
 
 QJsonObject IsoFlopFigure::fitControls() const {
-    return {{kFamily, controls().at(kFamily).value}, {kRange, controls().at(kRange).value}};
+    return {{kFamily, controls().at(kFamily).value}, {kRange, controls().at(kRange).value}, {kContext, controls().at(kContext).value}};
 }
 
 ViewFigure::Job IsoFlopFigure::job(const FigureInput& in) const {
@@ -162,6 +182,8 @@ ViewFigure::Job IsoFlopFigure::job(const FigureInput& in) const {
             query.fitMin = r.lo;
             query.fitMax = r.hi;
         }
+    // One context length for every fit, when one is chosen (else each series' preferred one).
+    if (const QString chosen = controls().choice(kContext); chosen != kEachOwn) query.scope.context = chosen.toDouble();
     return [table = runsForJob(in), settings = study.settings(), paper = study.paper(), query = std::move(query)](
                const fit::FitControl& control) -> std::any {
         return Fits{table, analysis::answerIsoFlopQuery(*table, settings, paper, query, control)};

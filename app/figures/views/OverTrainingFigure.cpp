@@ -46,7 +46,7 @@ OverTrainingFigure::OverTrainingFigure() : charts_{makeChart(), makeChart()} {
     context.label = QObject::tr("Context");
     context.toolTip = QObject::tr("The training context length of the runs drawn: one for both panels, or each series at "
                                   "the paper's 8192 where it has runs there, else at the context with most runs");
-    context.choices = {{kEachOwn, QObject::tr("8192, else the most runs")}};
+    context.choices = {{kEachOwn, QObject::tr("per series")}};
     context.value = kEachOwn;
     controls().add(context);
 }
@@ -67,7 +67,7 @@ void OverTrainingFigure::refresh(const FigureInput& in) {
     std::set<double> contexts;
     for (const auto& g : analysis::seriesGroups(in.study->runs(), in.study->settings()))
         if (!std::isnan(g.context)) contexts.insert(g.context);
-    std::vector<ControlChoice> lengths{{kEachOwn, QObject::tr("8192, else the most runs")}};
+    std::vector<ControlChoice> lengths{{kEachOwn, QObject::tr("per series")}};
     for (double c : contexts) lengths.push_back({QString::number(c), QString::number(c)});
     controls().setChoices(kContext, std::move(lengths), kEachOwn);
     controls().at(kContext).enabled = contexts.size() > 1;
