@@ -82,11 +82,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPanel(new IsoFlopView(session_, this));
     addPanel(new ContextView(session_, this));
     addPanel(new OptimalView(session_, this));
-    auto* flops = new FlopBreakdownView(this);
-    addPanel(flops);
-    // The FLOP convention of the project's settings (study, appendix, chinchilla or 6ND).
-    flops->setConvention(session_->convention());
-    connect(session_, &Session::settingsChanged, flops, [this, flops] { flops->setConvention(session_->convention()); });
+    addPanel(new FlopBreakdownView(session_, this));
     addPanel(new RooflineView(this));
     auto* inference = new InferenceView(this);
     addPanel(inference);
@@ -561,7 +557,6 @@ void MainWindow::redrawViews(ViewPanel* only) {
     session_->restyle();
     for (ViewPanel* p : panels_) {
         if (only && p != only) continue;
-        if (auto* b = qobject_cast<FlopBreakdownView*>(p)) b->setConvention(session_->convention());
         if (auto* r = qobject_cast<RooflineView*>(p)) r->refresh();
         if (auto* i = qobject_cast<InferenceView*>(p)) i->refresh();
         // Titles laid out for the old fonts would stay cut short (or leave room) for the new ones.

@@ -97,7 +97,10 @@ TEST_P(BothPaths, TheHeadlessFigureIsTheWindowsFigure) {
 
 INSTANTIATE_TEST_SUITE_P(Views, BothPaths,
                          ::testing::Values(Case{"curves", {}}, Case{"curves", {{"axis", "compute"}}}, Case{"pareto", {}},
-                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}}),
+                                           Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}},
+                                           Case{"breakdown", {}}, Case{"breakdown", {{"quantity", "decode-traffic"}, {"shares", true}}},
+                                           Case{"breakdown", {{"quantity", "state"}}},
+                                           Case{"breakdown", {{"xlstmPreset", "1.42B (isoflop, d 2048, L 24)"}, {"shares", true}}}),
                          [](const auto& info) { return std::string(info.param.view) + "_" + std::to_string(info.index); });
 
 TEST_F(ViewFigures, EveryViewHasAFigureAndEveryFigureItsViewsId) {

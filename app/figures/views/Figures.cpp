@@ -1,5 +1,6 @@
 #include "app/figures/views/Figures.h"
 
+#include "app/figures/views/FlopBreakdownFigure.h"
 #include "app/figures/views/LossCurvesFigure.h"
 #include "app/figures/views/ParetoFigure.h"
 
@@ -8,6 +9,7 @@ namespace scalex::figures {
 std::unique_ptr<ViewFigure> makeViewFigure(const QString& id) {
     if (id == QLatin1String("pareto")) return std::make_unique<ParetoFigure>();
     if (id == QLatin1String("curves")) return std::make_unique<LossCurvesFigure>();
+    if (id == QLatin1String("breakdown")) return std::make_unique<FlopBreakdownFigure>();
     return nullptr;
 }
 
