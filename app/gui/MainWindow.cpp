@@ -83,7 +83,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPanel(new ContextView(session_, this));
     addPanel(new OptimalView(session_, this));
     addPanel(new FlopBreakdownView(session_, this));
-    addPanel(new RooflineView(this));
+    addPanel(new RooflineView(session_, this));
     auto* inference = new InferenceView(this);
     addPanel(inference);
     // Measurements loaded in the view belong to the project (saved with it); a project opened
@@ -557,7 +557,6 @@ void MainWindow::redrawViews(ViewPanel* only) {
     session_->restyle();
     for (ViewPanel* p : panels_) {
         if (only && p != only) continue;
-        if (auto* r = qobject_cast<RooflineView*>(p)) r->refresh();
         if (auto* i = qobject_cast<InferenceView*>(p)) i->refresh();
         // Titles laid out for the old fonts would stay cut short (or leave room) for the new ones.
         for (QChartView* v : p->findChildren<QChartView*>())

@@ -100,7 +100,8 @@ INSTANTIATE_TEST_SUITE_P(Views, BothPaths,
                                            Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}},
                                            Case{"breakdown", {}}, Case{"breakdown", {{"quantity", "decode-traffic"}, {"shares", true}}},
                                            Case{"breakdown", {{"quantity", "state"}}},
-                                           Case{"breakdown", {{"xlstmPreset", "1.42B (isoflop, d 2048, L 24)"}, {"shares", true}}}),
+                                           Case{"breakdown", {{"xlstmPreset", "1.42B (isoflop, d 2048, L 24)"}, {"shares", true}}},
+                                           Case{"roofline", {}}, Case{"roofline", {{"accelerator", "A100 SXM"}, {"model", "batch64"}}}),
                          [](const auto& info) { return std::string(info.param.view) + "_" + std::to_string(info.index); });
 
 TEST_F(ViewFigures, EveryViewHasAFigureAndEveryFigureItsViewsId) {

@@ -3,6 +3,7 @@
 #include "app/figures/views/FlopBreakdownFigure.h"
 #include "app/figures/views/LossCurvesFigure.h"
 #include "app/figures/views/ParetoFigure.h"
+#include "app/figures/views/RooflineFigure.h"
 
 namespace scalex::figures {
 
@@ -10,6 +11,7 @@ std::unique_ptr<ViewFigure> makeViewFigure(const QString& id) {
     if (id == QLatin1String("pareto")) return std::make_unique<ParetoFigure>();
     if (id == QLatin1String("curves")) return std::make_unique<LossCurvesFigure>();
     if (id == QLatin1String("breakdown")) return std::make_unique<FlopBreakdownFigure>();
+    if (id == QLatin1String("roofline")) return std::make_unique<RooflineFigure>();
     return nullptr;
 }
 
