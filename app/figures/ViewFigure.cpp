@@ -24,6 +24,12 @@ PlotChart* ViewFigure::makeChart() {
     return chart;
 }
 
+QChart* ViewFigure::makePlainChart() {
+    auto* chart = new QChart();
+    made_.push_back(chart);
+    return chart;
+}
+
 QStringList ViewFigure::setControls(const QJsonObject& incoming, const FigureInput& in) {
     refresh(in);
     const QJsonObject values = controls_.withCurrentNames(incoming);

@@ -101,6 +101,8 @@ protected:
     ViewFigure();
     // A chart of the figure; it lives as long as the figure, or as the view that shows it.
     PlotChart* makeChart();
+    // The same for a chart that makes its own axes (bar charts), which PlotChart's would replace.
+    QChart* makePlainChart();
 
 private:
     Controls controls_;

@@ -82,25 +82,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPanel(new IsoFlopView(session_, this));
     addPanel(new ContextView(session_, this));
     addPanel(new OptimalView(session_, this));
-    auto* flops = new FlopBreakdownView(this);
-    addPanel(flops);
-    // The FLOP convention of the project's settings (study, appendix, chinchilla or 6ND).
-    flops->setConvention(session_->convention());
-    connect(session_, &Session::settingsChanged, flops, [this, flops] { flops->setConvention(session_->convention()); });
-    addPanel(new RooflineView(this));
-    auto* inference = new InferenceView(this);
-    addPanel(inference);
-    // Measurements loaded in the view belong to the project (saved with it); a project opened
-    // brings its own, or none.
-    connect(inference, &InferenceView::measurementsLoaded, this, [this](const data::ProjectInference& set) {
-        inferenceFromView_ = true;
-        session_->setInference(set);
-        inferenceFromView_ = false;
-    });
-    connect(session_, &Session::inferenceChanged, inference, [this, inference] {
-        if (inferenceFromView_) return;
-        inference->showMeasurements(session_->inferenceSets().empty() ? nullptr : &session_->inferenceSets().front());
-    });
+    addPanel(new FlopBreakdownView(session_, this));
+    addPanel(new RooflineView(session_, this));
+    addPanel(new InferenceView(session_, this));
 
     lessonPane_ = new LessonPane(this);
     lessonDock_ = new QDockWidget(tr("Lesson"), this);
@@ -561,9 +545,6 @@ void MainWindow::redrawViews(ViewPanel* only) {
     session_->restyle();
     for (ViewPanel* p : panels_) {
         if (only && p != only) continue;
-        if (auto* b = qobject_cast<FlopBreakdownView*>(p)) b->setConvention(session_->convention());
-        if (auto* r = qobject_cast<RooflineView*>(p)) r->refresh();
-        if (auto* i = qobject_cast<InferenceView*>(p)) i->refresh();
         // Titles laid out for the old fonts would stay cut short (or leave room) for the new ones.
         for (QChartView* v : p->findChildren<QChartView*>())
             if (v->chart()) PlotChart::retitle(v->chart());

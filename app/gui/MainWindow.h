@@ -116,7 +116,6 @@ private:
     double zoom_ = 1.0;
 
     Session* session_ = nullptr;
-    bool inferenceFromView_ = false;
     QString lastError_;
     QTabWidget* views_ = nullptr;
     QTextBrowser* explain_ = nullptr;

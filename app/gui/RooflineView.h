@@ -1,17 +1,17 @@
 #pragma once
-// The roofline: attainable FLOP/s over arithmetic intensity. The spec roofs of the paper's
-// accelerators (Tab. accelerator_specs), the roofs measured on this machine by `scalex bench`, the
-// measured kernels as points, and where a model's prefill and decode step sit; next to it the
-// runtime of attention and mLSTM over the context length, and where the mLSTM becomes faster.
+// The roofline view: the figure of app/figures/views/RooflineFigure (spec roofs of the paper's
+// accelerators, the operating points of the 7B models, attention against mLSTM over the context
+// length), its controls, and benchmarks of this machine run or loaded here and drawn with it.
 #include <QFutureWatcher>
 #include <atomic>
 #include <memory>
 #include <optional>
 
+#include "app/figures/views/RooflineFigure.h"
+#include "app/gui/ControlWidgets.h"
 #include "app/gui/ViewPanel.h"
 #include "gpu/Bench.h"
 
-class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -19,11 +19,12 @@ class QPushButton;
 namespace scalex::gui {
 
 class PlotView;
+class Session;
 
 class RooflineView : public ViewPanel {
     Q_OBJECT
 public:
-    explicit RooflineView(QWidget* parent = nullptr);
+    explicit RooflineView(Session* session, QWidget* parent = nullptr);
     ~RooflineView() override;
 
     QString viewId() const override { return QStringLiteral("roofline"); }
@@ -31,9 +32,11 @@ public:
     QString explainHtml() const override;
     QChart* primaryChart() const override;
     std::vector<QChart*> charts() const override;
+    figures::ViewFigure* figure() const override { return figure_.get(); }
+    QStringList applyControls(const QJsonObject& values) override;
 
     void setReport(const gpu::BenchReport& report);
-    const std::optional<gpu::BenchReport>& report() const { return report_; }
+    const std::optional<gpu::BenchReport>& report() const { return figure_->report(); }
     // Runs the CPU microbenchmarks (quick sizes) off the UI thread.
     void runBenchmarks();
     void cancelBenchmarks();
@@ -48,22 +51,18 @@ signals:
 private:
     void redraw();
 
-    PlotChart* roofChart_;
-    PlotChart* timeChart_;
+    Session* session_;
+    std::unique_ptr<figures::RooflineFigure> figure_;
+    ControlBinding* controls_;
     PlotView* roofView_;
     PlotView* timeView_;
-    QComboBox* accelerator_;
-    QComboBox* model_;
     QPushButton* run_;
     QPushButton* cancel_;
     QPushButton* load_;
     QProgressBar* progress_;
     QLabel* status_;
-    std::optional<gpu::BenchReport> report_;
     std::unique_ptr<std::atomic<bool>> cancelFlag_;
     QFutureWatcher<gpu::BenchReport>* watcher_;
-    double crossover_ = 0;     // predicted on the chosen accelerator
-    double operating_[4] = {}; // prefill / decode intensity, Transformer and xLSTM
 };
 
 }  // namespace scalex::gui

@@ -160,6 +160,61 @@ INSTANTIATE_TEST_SUITE_P(Optimal, BothPaths,
                                            Case{"optimal", {{"method", "surface"}, {"context", "32768"}, {"chart", "compute"}}},
                                            Case{"optimal", {{"overtrain", 50}, {"inference", "1e13"}, {"chart", "path"}}}),
                          caseName);
+INSTANTIATE_TEST_SUITE_P(Breakdown, BothPaths,
+                         ::testing::Values(Case{"breakdown", {}}, Case{"breakdown", {{"quantity", "decode-traffic"}, {"shares", true}}},
+                                           Case{"breakdown", {{"quantity", "state"}}},
+                                           Case{"breakdown", {{"xlstmPreset", "1.42B (isoflop, d 2048, L 24)"}, {"shares", true}}}),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(Roofline, BothPaths,
+                         ::testing::Values(Case{"roofline", {}}, Case{"roofline", {{"accelerator", "A100 SXM"}, {"model", "batch64"}}}),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(Inference, BothPaths,
+                         ::testing::Values(Case{"inference", {}}, Case{"inference", {{"stage", "TTFT and step time (Fig. 6)"}}},
+                                           Case{"inference", {{"stage", "Step time"}, {"accelerator", "B200"}}}),
+                         caseName);
+
+// With the study's inference measurements in the project, the headless figure fits them and
+// draws what the window's view draws: its batch sizes and models, points and fitted curves.
+TEST_F(ViewFigures, TheInferenceFigureOfAProjectsMeasurementsIsTheWindowsFigure) {
+    SCALEX_REQUIRE_SHARED();
+    QString error;
+    auto window = gui::openHeadless(QString(), false, &error);
+    ASSERT_TRUE(window) << error.toStdString();
+    ASSERT_TRUE(window->openMeasurements(test::sharedPath("data/xlstm/inference_results_df_dict_xlstm.csv"), false))
+        << window->lastError().toStdString();
+    gui::ViewPanel* panel = window->currentPanel();
+    ASSERT_EQ(panel->viewId(), "inference");
+    const analysis::Study& study = window->session()->study();
+    ASSERT_EQ(study.inferenceSets().size(), 1u);
+    QTemporaryDir dir;
+    int drawn = 0;
+    for (const QJsonObject& controls : {QJsonObject{}, QJsonObject{{"stage", "TTFT and step time (Fig. 6)"}},
+                                        QJsonObject{{"stage", "Step time"}, {"batch", "1"}, {"accelerator", "A100"}}}) {
+        SCOPED_TRACE(QJsonDocument(controls).toJson(QJsonDocument::Compact).toStdString());
+        ASSERT_TRUE(gui::restoreControls(panel, controls).isEmpty());
+        panel->computeNow();
+        QCoreApplication::processEvents();
+        QString headless;
+        ASSERT_TRUE(figures::describeControls(study, "inference", controls, &headless, &error)) << error.toStdString();
+        EXPECT_EQ(headless.toStdString(), gui::describeControls(panel).toStdString());
+        EXPECT_TRUE(headless.contains("batch\tchoice\t")) << headless.toStdString();
+        const QString fromWindow = dir.filePath(QStringLiteral("window%1.svg").arg(drawn)),
+                      fromFigure = dir.filePath(QStringLiteral("figure%1.svg").arg(drawn));
+        ++drawn;
+        figures::FigureStyle style;
+        ASSERT_TRUE(gui::exportPanel(panel, fromWindow, style, &error)) << error.toStdString();
+        figures::RenderRequest request;
+        request.view = "inference";
+        request.out = fromFigure;
+        request.style = style;
+        request.controls = controls;
+        ASSERT_TRUE(figures::renderFigure(study, request, &error)) << error.toStdString();
+        const QByteArray a = readAll(fromWindow), b = readAll(fromFigure);
+        ASSERT_FALSE(a.isEmpty());
+        EXPECT_TRUE(a.contains("xlstm_7b")) << "the measured models are drawn";
+        EXPECT_TRUE(a == b) << "the SVGs differ";
+    }
+}
 
 TEST_F(ViewFigures, EveryViewHasAFigureAndEveryFigureItsViewsId) {
     for (const QString& view : figures::figureViews()) {

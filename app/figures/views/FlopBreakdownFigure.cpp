@@ -1,0 +1,369 @@
+#include "app/figures/views/FlopBreakdownFigure.h"
+
+#include <QFontMetricsF>
+#include <QGraphicsSimpleTextItem>
+#include <QObject>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QCategoryAxis>
+#include <QtCharts/QChart>
+#include <QtCharts/QLegend>
+#include <QtCharts/QPercentBarSeries>
+#include <QtCharts/QStackedBarSeries>
+#include <QtCharts/QValueAxis>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "app/figures/LogTicks.h"
+#include "app/figures/Theme.h"
+#include "core/accounting/CacheSize.h"
+#include "core/accounting/MemoryOps.h"
+#include "core/accounting/ParamCount.h"
+#include "core/analysis/Study.h"
+#include "core/data/PaperTables.h"
+
+namespace scalex::figures {
+
+using namespace accounting;
+
+namespace {
+
+const QString kTransformerPreset = QStringLiteral("transformerPreset");
+const QString kXlstmPreset = QStringLiteral("xlstmPreset");
+const QString kQuantity = QStringLiteral("quantity");
+const QString kShares = QStringLiteral("shares");
+
+struct Preset {
+    QString label;
+    ModelConfig config;
+};
+
+// The appendix model tables (datasets/paper/model_configs.csv through PaperTables).
+std::vector<Preset> presets(Family family) {
+    std::vector<Preset> out;
+    static const auto tables = data::loadPaperTables();
+    if (!tables) return out;
+    for (const auto& m : tables->modelConfigs) {
+        if (m.family != family) continue;
+        const ModelConfig cfg = m.config();
+        const QString label = QStringLiteral("%1 (%2, d %3, L %4)")
+                                  .arg(formatCount(static_cast<double>(countParameters(cfg).total())),
+                                       m.experimentSet == data::ExperimentSet::TokenParam ? QStringLiteral("tokenparam") : QStringLiteral("isoflop"))
+                                  .arg(m.dModel)
+                                  .arg(m.nLayers);
+        out.push_back({label, cfg});
+    }
+    return out;
+}
+
+// A choice of the presets of `family` (each named by its text, as recipes keep it), the one of
+// d_model 2048 and 24 layers shown first.
+Control presetControl(const QString& name, const QString& label, Family family) {
+    Control c;
+    c.name = name;
+    c.label = label;
+    const auto list = presets(family);
+    int selected = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        c.choices.push_back({list[i].label, list[i].label});
+        const ModelConfig& cfg = list[i].config;
+        if (cfg.dModel == 2048 && cfg.nLayers == 24 && selected == 0) selected = static_cast<int>(i);
+    }
+    c.value = c.choices.empty() ? QString() : c.choices[static_cast<std::size_t>(selected)].key;
+    return c;
+}
+
+QString contextLabel(double t) { return t >= 1024 ? QString::number(t / 1024) + 'k' : QString::number(t); }
+
+using Metric = FlopBreakdownFigure::Metric;
+
+// Values of one bar: linear, sequence mix, other.
+std::array<double, 3> barValues(const ModelConfig& cfg, double T, Metric metric, const FlopConvention& convention) {
+    const ByteWidths bytes;
+    switch (metric) {
+        case Metric::ForwardFlopsPerToken: {
+            const FlopSplit f = forwardFlops(cfg, T, convention);
+            return {f.linear / T, f.seqMix / T, f.other / T};
+        }
+        case Metric::DecodeStepBytes: {
+            const ByteSplit b = decodeStepBytes(cfg, 1, T, 1, bytes);
+            return {b.linear, b.seqMix, b.other};
+        }
+        case Metric::CacheBytes:
+            return {0, cacheBytes(cfg, defaultSequenceMix(cfg), 1, T, bytes), 0};
+    }
+    return {0, 0, 0};
+}
+
+// One decimal below 10 %, where a share of 1.3 % would otherwise read as 1 %.
+QString formatShare(double percent) {
+    return QStringLiteral("%1 %").arg(percent, 0, 'f', percent < 10 ? 1 : 0);
+}
+
+// Puts each label above the top of its bar (`tops` in axis units), centred on the bar, in
+// `color`; turned upright when the widest label is wider than a bar's slot ("25.8 GB" over
+// narrow bars). A label with no room above its bar (a short paper figure) goes inside its top,
+// in white on the bar's colour.
+void placeValueLabels(QChart* chart, QAbstractBarSeries* series, const std::vector<QGraphicsSimpleTextItem*>& labels,
+                      const std::vector<double>& tops, const QColor& color) {
+    const QRectF plot = chart->plotArea();
+    if (labels.empty() || plot.isEmpty()) return;
+    // The figure export restyles the axes (paper fonts): the labels follow the category labels.
+    const auto xAxes = chart->axes(Qt::Horizontal);
+    const QFont font = xAxes.isEmpty() ? chart->font() : xAxes.front()->labelsFont();
+    const QFontMetricsF metrics(font);
+    double widest = 0;
+    for (const auto* label : labels) widest = std::max(widest, metrics.horizontalAdvance(label->text()));
+    const bool upright = widest > 0.92 * plot.width() / static_cast<double>(labels.size());
+    const double gap = 0.25 * metrics.height();
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        QGraphicsSimpleTextItem* label = labels[i];
+        label->setFont(font);
+        const QRectF box = label->boundingRect();
+        const QPointF top = chart->mapToPosition(QPointF(static_cast<double>(i), tops[i]), series);
+        const double extent = upright ? box.width() : box.height();  // vertical size once placed
+        const bool above = top.y() - gap - extent >= plot.top();
+        label->setBrush(above ? color : QColor(Qt::white));
+        // The label's bottom edge: above the bar, or inside it below its top.
+        const double bottom = above ? top.y() - gap : top.y() + gap + extent;
+        if (upright) {
+            label->setRotation(-90);  // reads upward; the text's height now runs along x
+            label->setPos(top.x() - box.height() / 2, bottom);
+        } else {
+            label->setRotation(0);
+            label->setPos(top.x() - box.width() / 2, bottom - box.height());
+        }
+    }
+}
+
+// Empties a chart for the next draw: its value labels (and what places them), series and axes.
+void clearChart(QChart* chart, QMetaObject::Connection& placing) {
+    QObject::disconnect(placing);
+    for (QGraphicsItem* item : chart->childItems())
+        if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item); text && text->data(0) == FlopBreakdownFigure::valueLabelTag())
+            delete text;
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+}  // namespace
+
+// Decimal units, as the axis: 50.5 MB, 25.8 GB.
+QString FlopBreakdownFigure::formatBytes(double bytes) {
+    static const std::pair<double, const char*> units[] = {{1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}};
+    for (const auto& [scale, name] : units)
+        if (bytes >= scale * (1 - 1e-9)) return QStringLiteral("%1 %2").arg(QString::number(bytes / scale, 'g', 3), QLatin1String(name));
+    return QStringLiteral("%1 B").arg(QString::number(bytes, 'g', 3));
+}
+
+std::vector<double> FlopBreakdownFigure::contexts() {
+    std::vector<double> out;
+    for (double t = 512; t <= 131072; t *= 2) out.push_back(t);
+    return out;
+}
+
+FlopBreakdownFigure::FlopBreakdownFigure() : transformerChart_(makePlainChart()), xlstmChart_(makePlainChart()) {
+    transformer_ = makeStudyConfig(Family::Transformer, 2048, 24, 16);
+    xlstm_ = makeStudyConfig(Family::Xlstm, 2048, 24, 8);
+    controls().add(presetControl(kTransformerPreset, QObject::tr("Transformer"), Family::Transformer));
+    controls().add(presetControl(kXlstmPreset, QObject::tr("xLSTM"), Family::Xlstm));
+    Control quantity;
+    quantity.name = kQuantity;
+    quantity.label = QObject::tr("Quantity");
+    quantity.choices = {{QStringLiteral("flops"), QObject::tr("Forward FLOPs per token")},
+                        {QStringLiteral("decode-traffic"), QObject::tr("Decode-step memory traffic (bytes, batch 1)")},
+                        {QStringLiteral("state"), QObject::tr("KV cache / mLSTM state (bytes, batch 1)")}};
+    quantity.value = QStringLiteral("flops");
+    controls().add(quantity);
+    Control shares;
+    shares.name = kShares;
+    shares.kind = Control::Kind::Switch;
+    shares.label = QObject::tr("Shares (%)");
+    shares.value = false;
+    controls().add(shares);
+    refresh({});
+}
+
+std::vector<QChart*> FlopBreakdownFigure::charts() const { return {transformerChart_, xlstmChart_}; }
+
+QString FlopBreakdownFigure::metricKey(Metric metric) {
+    switch (metric) {
+        case Metric::ForwardFlopsPerToken: return QStringLiteral("flops");
+        case Metric::DecodeStepBytes: return QStringLiteral("decode-traffic");
+        case Metric::CacheBytes: return QStringLiteral("state");
+    }
+    return {};
+}
+
+FlopBreakdownFigure::Metric FlopBreakdownFigure::metric() const {
+    const QString key = controls().choice(kQuantity);
+    if (key == metricKey(Metric::DecodeStepBytes)) return Metric::DecodeStepBytes;
+    if (key == metricKey(Metric::CacheBytes)) return Metric::CacheBytes;
+    return Metric::ForwardFlopsPerToken;
+}
+
+void FlopBreakdownFigure::refresh(const FigureInput& in) {
+    (void)in;
+    // The cache has one part per model: its share would be 100 % for every bar.
+    const bool cache = metric() == Metric::CacheBytes;
+    Control& shares = controls().at(kShares);
+    shares.enabled = !cache;
+    shares.toolTip = cache ? QObject::tr("A cache has a single part (the KV cache, or the mLSTM state), so its share is always 100 %. "
+                                         "The axis is logarithmic instead: the KV cache grows with T, the mLSTM state does not.")
+                           : QObject::tr("Each bar as shares of its total. The numbers above the bars are the sequence-mix share.");
+}
+
+ModelConfig FlopBreakdownFigure::presetConfig(const QString& name, Family family) const {
+    const QString key = controls().choice(name);
+    for (const Preset& p : presets(family))
+        if (p.label == key) return p.config;
+    return family == Family::Xlstm ? makeStudyConfig(Family::Xlstm, 2048, 24, 8) : makeStudyConfig(Family::Transformer, 2048, 24, 16);
+}
+
+bool FlopBreakdownFigure::selectConfigs(const ModelConfig& transformer, const ModelConfig& xlstm) {
+    auto keyOf = [](const ModelConfig& config) {
+        for (const Preset& p : presets(config.family))
+            if (p.config == config) return p.label;
+        return QString();
+    };
+    const QString t = keyOf(transformer), x = keyOf(xlstm);
+    if (t.isEmpty() || x.isEmpty()) return false;
+    return controls().set(kTransformerPreset, t) && controls().set(kXlstmPreset, x);
+}
+
+void FlopBreakdownFigure::draw(const FigureInput& in) {
+    refresh(in);
+    convention_ = in.study->convention();
+    transformer_ = presetConfig(kTransformerPreset, Family::Transformer);
+    xlstm_ = presetConfig(kXlstmPreset, Family::Xlstm);
+    const Metric metric = this->metric();
+    const Theme& theme = Theme::current();
+    const bool cache = metric == Metric::CacheBytes;
+    // The cache has one part per model: its share would be 100 % for every bar.
+    const bool percent = controls().on(kShares) && !cache;
+    // One scale for both charts, so the bars compare across families.
+    double maxTotal = 0, minTotal = std::numeric_limits<double>::infinity();
+    for (const ModelConfig* cfg : {&transformer_, &xlstm_})
+        for (double T : contexts()) {
+            const auto v = barValues(*cfg, T, metric, convention_);
+            maxTotal = std::max(maxTotal, v[0] + v[1] + v[2]);
+            if (v[0] + v[1] + v[2] > 0) minTotal = std::min(minTotal, v[0] + v[1] + v[2]);
+        }
+    if (!std::isfinite(minTotal)) minTotal = 1;
+    const bool flops = metric == Metric::ForwardFlopsPerToken;
+    const double unit = maxTotal >= 1e9 ? 1e9 : (maxTotal >= 1e6 ? 1e6 : 1e3);
+    const QString unitName = flops ? (unit == 1e9 ? QObject::tr("GFLOP per token") : QObject::tr("MFLOP per token"))
+                                   : (unit == 1e9 ? QObject::tr("GB") : (unit == 1e6 ? QObject::tr("MB") : QObject::tr("kB")));
+    // The cache spans decades (MB of mLSTM state, tens of GB of KV cache at 128k): a log axis over
+    // whole decades, with room above the largest bar for its label and at least half a decade
+    // below the smallest, so that it stands tall.
+    const double logLo = std::floor(std::log10(minTotal) - 0.5);
+    const double logHi = std::ceil(std::log10(maxTotal) + 0.3);
+    for (const ModelConfig* cfg : {&transformer_, &xlstm_}) {
+        const bool isX = cfg == &xlstm_;
+        QChart* chart = isX ? xlstmChart_ : transformerChart_;
+        QMetaObject::Connection& placing = placing_[isX ? 1 : 0];
+        clearChart(chart, placing);
+        theme.applyTo(chart);
+        chart->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);  // filled swatches: bars are areas
+        auto* linear = new QBarSet(QObject::tr("Linear layers"));
+        // The cache metric has one part: the KV cache of attention, the fixed-size state of the mLSTM.
+        auto* seqMix = new QBarSet(cache ? (isX ? QObject::tr("mLSTM state (C, n, m per head)") : QObject::tr("KV cache"))
+                                   : metric == Metric::DecodeStepBytes
+                                       ? (isX ? QObject::tr("mLSTM cell (state read)") : QObject::tr("Attention (KV cache read)"))
+                                       : (isX ? QObject::tr("mLSTM cell") : QObject::tr("Attention core")));
+        // "Other": norms, activations, embedding (the Explain pane lists them); short, so the legend fits.
+        auto* other = new QBarSet(QObject::tr("Other"));
+        linear->setColor(theme.muted);
+        seqMix->setColor(theme.family(cfg->family));
+        other->setColor(theme.grid.darker(115));
+        QStringList categories;
+        std::vector<double> tops;  // where each label goes, in axis units
+        QStringList texts;
+        for (double T : contexts()) {
+            categories << contextLabel(T);
+            const auto v = barValues(*cfg, T, metric, convention_);
+            const double total = v[0] + v[1] + v[2];
+            if (cache) {
+                *seqMix << std::log10(std::max(v[1], 1.0));
+                tops.push_back(std::log10(std::max(v[1], 1.0)));
+                texts << formatBytes(v[1]);
+            } else {
+                *linear << v[0] / unit;
+                *seqMix << v[1] / unit;
+                *other << v[2] / unit;
+                tops.push_back(percent ? 100.0 : total / unit);
+                texts << formatShare(total > 0 ? 100.0 * v[1] / total : 0.0);
+            }
+        }
+        QAbstractBarSeries* series = percent ? static_cast<QAbstractBarSeries*>(new QPercentBarSeries())
+                                             : static_cast<QAbstractBarSeries*>(new QStackedBarSeries());
+        if (!cache) series->append(linear); else delete linear;
+        series->append(seqMix);
+        if (!cache) series->append(other); else delete other;
+        series->setBarWidth(0.7);
+        chart->addSeries(series);
+        auto* x = new QBarCategoryAxis();
+        x->append(categories);
+        x->setTitleText(QObject::tr("Context length T"));
+        x->setTruncateLabels(false);  // "128k" whole in a narrow window
+        x->setLabelsFont(QFont(theme.fontFamily, theme.basePointSize - 2));
+        QValueAxis* y = nullptr;
+        if (cache) {
+            // Readable byte labels at the decades on a linear axis over log10 (see LogTicks.h).
+            auto* logAxis = new QCategoryAxis();
+            logAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+            logAxis->setRange(logLo, logHi);
+            for (const Tick& t : logTicks(std::pow(10.0, logLo), std::pow(10.0, logHi), 8))
+                if (t.major) logAxis->append(formatBytes(t.value), std::log10(t.value));
+            logAxis->setTitleText(QObject::tr("Bytes (log scale)"));
+            y = logAxis;
+        } else {
+            y = new QValueAxis();
+            if (percent) {
+                // Room above 100 % for the labels, without a tick there.
+                y->setRange(0, 115);
+                y->setTickType(QValueAxis::TicksDynamic);
+                y->setTickAnchor(0);
+                y->setTickInterval(20);
+            } else {
+                y->setRange(0, maxTotal / unit * 1.05);
+                y->applyNiceNumbers();
+            }
+            y->setLabelFormat(percent ? QStringLiteral("%.0f %%") : QStringLiteral("%.3g"));
+            y->setTitleText(percent ? QObject::tr("Share of the total") : unitName);
+        }
+        for (QAbstractAxis* a : {static_cast<QAbstractAxis*>(x), static_cast<QAbstractAxis*>(y)}) {
+            a->setLabelsBrush(theme.foreground);
+            a->setTitleBrush(theme.foreground);
+            a->setGridLineColor(theme.grid);
+        }
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        chart->setTitle(QStringLiteral("%1 %2").arg(QString::fromUtf8(familyLabel(cfg->family).data()),
+                                                   formatCount(static_cast<double>(countParameters(*cfg).total()))));
+        chart->legend()->setAlignment(Qt::AlignBottom);
+
+        // The sequence-mix share (or the cache size) above each bar, in the colour of its part:
+        // the xLSTM's cell is a sliver of its bar, but its share still reads.
+        std::vector<QGraphicsSimpleTextItem*> labels;
+        for (const QString& text : texts) {
+            auto* label = new QGraphicsSimpleTextItem(text, chart);
+            label->setData(0, valueLabelTag());
+            label->setZValue(100);  // above the bars and grid
+            labels.push_back(label);
+        }
+        const QColor color = theme.family(cfg->family);
+        placing = QObject::connect(chart, &QChart::plotAreaChanged, chart,
+                                   [chart, series, labels, tops, color] { placeValueLabels(chart, series, labels, tops, color); });
+        placeValueLabels(chart, series, labels, tops, color);
+    }
+}
+
+}  // namespace scalex::figures

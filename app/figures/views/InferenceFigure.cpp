@@ -1,0 +1,429 @@
+#include "app/figures/views/InferenceFigure.h"
+
+#include <QObject>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <tuple>
+
+#include "app/figures/LogTicks.h"
+#include "app/figures/PlotChart.h"
+#include "app/figures/Theme.h"
+#include "core/accounting/ParamCount.h"
+#include "core/analysis/Study.h"
+#include "core/inference/Deployment.h"
+
+namespace scalex::figures {
+
+using accounting::Family;
+using inference::Stage;
+
+namespace {
+
+constexpr const char* kConfigs = ":/scalex/datasets/paper/model_configs.csv";
+
+const QString kStage = QStringLiteral("stage");
+const QString kBatch = QStringLiteral("batch");
+const QString kTransformer = QStringLiteral("transformer");
+const QString kXlstm = QStringLiteral("xlstm");
+const QString kAccelerator = QStringLiteral("accelerator");
+const QString kBudget = QStringLiteral("budget");
+const QString kPrefill = QStringLiteral("prefill");
+const QString kFactor = QStringLiteral("factor");
+const QString kAllBatches = QStringLiteral("all");
+// The keys of the choices are their untranslated texts, as recipes kept them before there were keys.
+const QString kTimeToFirstToken = QStringLiteral("Time to first token");
+const QString kStepTime = QStringLiteral("Step time");
+const QString kSizes = QStringLiteral("TTFT and step time (Fig. 6)");
+const QString kRooflineEstimate = QStringLiteral("7B (roofline estimate)");
+
+// Without measurements: the study's 7B models.
+accounting::ModelConfig fallbackModel(Family f) {
+    return f == Family::Xlstm ? accounting::makeStudyConfig(Family::Xlstm, 4096, 32, 8)
+                              : accounting::makeStudyConfig(Family::Transformer, 4096, 32, 32);
+}
+
+// The study's first set of measurements, the models its df_dict files leave without an
+// architecture given the appendix's nearest one (the measured xLSTMs run chunk 128).
+std::optional<data::InferenceData> shownData(const analysis::Study& study) {
+    if (study.inferenceSets().empty()) return std::nullopt;
+    data::InferenceData data = study.inferenceSets().front().data;
+    if (auto table = data::loadAppendixConfigs(QString::fromLatin1(kConfigs), nullptr)) data::attachAppendixArchitectures(data, *table, 128);
+    return data;
+}
+
+Control choiceControl(const QString& name, const QString& label, std::vector<ControlChoice> choices, const QString& value) {
+    Control c;
+    c.name = name;
+    c.label = label;
+    c.choices = std::move(choices);
+    c.value = value;
+    return c;
+}
+
+Control textControl(const QString& name, const QString& label, const QString& value) {
+    Control c;
+    c.name = name;
+    c.kind = Control::Kind::Text;
+    c.label = label;
+    c.value = value;
+    return c;
+}
+
+// Choices named by their text, as recipes keep them.
+ControlChoice textChoice(const QString& text) { return {text, text}; }
+
+}  // namespace
+
+InferenceFigure::InferenceFigure() {
+    for (auto*& c : charts_) c = makeChart();
+    // Until there are measurements the charts show roofline estimates of the appendix's 7B models.
+    batches_ = {textChoice(QStringLiteral("1"))};
+    transformers_ = {{kRooflineEstimate, QObject::tr("7B (roofline estimate)")}};
+    xlstms_ = transformers_;
+    controls().add(choiceControl(kStage, QObject::tr("Show"),
+                                 {{kTimeToFirstToken, QObject::tr("Time to first token")},
+                                  {kStepTime, QObject::tr("Step time")},
+                                  {kSizes, QObject::tr("TTFT and step time (Fig. 6)")}},
+                                 kTimeToFirstToken));
+    controls().add(choiceControl(kBatch, QObject::tr("Batch"), batches_, batches_.front().key));
+    controls().add(choiceControl(kTransformer, QObject::tr("Transformer"), transformers_, transformers_.front().key));
+    controls().add(choiceControl(kXlstm, QObject::tr("xLSTM"), xlstms_, xlstms_.front().key));
+    std::vector<ControlChoice> accelerators;
+    for (const auto& a : inference::paperAccelerators()) accelerators.push_back(textChoice(QString::fromStdString(a.name)));
+    controls().add(choiceControl(kAccelerator, QObject::tr("Accelerator"), accelerators, QStringLiteral("H100")));
+    controls().add(textControl(kBudget, QObject::tr("Budget (ms) for the shown stage"), QStringLiteral("50")));
+    controls().add(textControl(kPrefill, QObject::tr("Prefill length"), QStringLiteral("8192")));
+    controls().add(textControl(kFactor, QObject::tr("xLSTM advantage factor"), QStringLiteral("2")));
+}
+
+std::vector<QChart*> InferenceFigure::charts() const {
+    // The utilisation chart has nothing to show until measurements are fitted.
+    if (!data_) return {charts_[0], charts_[1]};
+    return {charts_[0], charts_[1], charts_[2]};
+}
+
+QChart* InferenceFigure::utilisationChart() const { return charts_[2]; }
+
+void InferenceFigure::refresh(const FigureInput& in) {
+    std::optional<DataKey> key;
+    if (!in.study->inferenceSets().empty()) {
+        const auto& set = in.study->inferenceSets().front();
+        key = DataKey{set.name, set.source, set.csv, set.data.points.size()};
+    }
+    if (key != shownKey_) {
+        shownKey_ = key;
+        batches_.clear();
+        transformers_.clear();
+        xlstms_.clear();
+        if (const auto data = shownData(*in.study)) {
+            std::set<double> batches;
+            for (const auto& p : data->points) batches.insert(p.batch);
+            batches_.push_back({kAllBatches, QObject::tr("all")});
+            for (double b : batches) batches_.push_back(textChoice(QString::number(b)));
+            for (const auto& m : data->models)
+                if (m.config) (m.family == Family::Xlstm ? xlstms_ : transformers_).push_back(textChoice(QString::fromStdString(m.model)));
+        } else {
+            batches_.push_back(textChoice(QStringLiteral("1")));
+            transformers_.push_back({kRooflineEstimate, QObject::tr("7B (roofline estimate)")});
+            xlstms_.push_back({kRooflineEstimate, QObject::tr("7B (roofline estimate)")});
+        }
+        // New measurements: every batch size, and the largest of each family first, as the paper's Fig. 6.
+        controls().at(kBatch).value = batches_.front().key;
+        controls().at(kTransformer).value = transformers_.empty() ? QString() : transformers_.back().key;
+        controls().at(kXlstm).value = xlstms_.empty() ? QString() : xlstms_.back().key;
+    }
+    controls().setChoices(kBatch, batches_);
+    controls().setChoices(kTransformer, transformers_);
+    controls().setChoices(kXlstm, xlstms_);
+    controls().at(kTransformer).enabled = !sizesLayout();
+    controls().at(kXlstm).enabled = !sizesLayout();
+}
+
+ViewFigure::Job InferenceFigure::job(const FigureInput& in) const {
+    return [data = shownData(*in.study)](const fit::FitControl&) -> std::any {
+        Answer answer;
+        answer.data = data;
+        if (!data) return answer;
+        const inference::WorkSettings settings;
+        for (const auto& m : data->models) {
+            if (!m.config) continue;
+            for (Stage stage : {Stage::Prefill, Stage::Decode}) {
+                std::vector<inference::RuntimeSample> samples;
+                for (const auto& p : data->points) {
+                    if (p.model != m.model) continue;
+                    const double ms = stage == Stage::Prefill ? p.ttftMs : p.stepMs;
+                    if (ms > 0) samples.push_back({p.batch, p.prefill, ms / 1000.0});
+                }
+                answer.fits[{m.model, static_cast<int>(stage)}] =
+                    inference::fitStage(*m.config, stage, samples, settings, inference::defaultFitOptions(m.family, stage));
+            }
+        }
+        return answer;
+    };
+}
+
+void InferenceFigure::take(std::any answer) {
+    Answer a = std::any_cast<Answer>(std::move(answer));
+    data_ = std::move(a.data);
+    fits_ = std::move(a.fits);
+}
+
+const inference::StageFit* InferenceFigure::fitOf(const std::string& model, Stage stage) const {
+    const auto it = fits_.find({model, static_cast<int>(stage)});
+    return it == fits_.end() ? nullptr : &it->second;
+}
+
+Stage InferenceFigure::stage() const {
+    if (sizesLayout()) return Stage::Prefill;
+    return controls().choice(kStage) == kStepTime ? Stage::Decode : Stage::Prefill;
+}
+
+bool InferenceFigure::sizesLayout() const { return controls().choice(kStage) == kSizes; }
+
+double InferenceFigure::batch() const {
+    const QString key = controls().choice(kBatch);
+    return key == kAllBatches ? 0.0 : key.toDouble();
+}
+
+void InferenceFigure::drawModel(PlotChart* chart, const std::string& model, Family family) {
+    const Theme& theme = Theme::current();
+    const Stage stage = this->stage();
+    const inference::WorkSettings settings;
+    chart->clearSeries();
+    chart->setAxes({QObject::tr("Prefill tokens"), true, 100, 20000},
+                   {stage == Stage::Prefill ? QObject::tr("TTFT (s)") : QObject::tr("Step time (s)"), true, 1e-3, 10});
+    const data::InferenceModel* m = data_ ? data_->find(model) : nullptr;
+    const accounting::ModelConfig config = m && m->config ? *m->config : fallbackModel(family);
+    const QString label = m ? QString::fromStdString(model)
+                            : QObject::tr("%1 7B (roofline)").arg(QString::fromUtf8(accounting::familyLabel(family).data()));
+    chart->setTitle(label);
+    std::vector<double> batches;
+    if (batch() > 0)
+        batches.push_back(batch());
+    else
+        for (const ControlChoice& c : controls().at(kBatch).choices)
+            if (c.key != kAllBatches) batches.push_back(c.key.toDouble());
+    const auto* fit = m ? fitOf(model, stage) : nullptr;
+    inference::StageModel stageModel;
+    if (fit && fit->ok) {
+        stageModel = fit->model;
+    } else {
+        const auto acc = inference::paperAccelerator(controls().choice(kAccelerator).toStdString()).value_or(inference::paperAccelerators().back());
+        const auto rates = inference::ratesFromAccelerator(acc, 0.4, 0.6);
+        stageModel = stage == Stage::Prefill ? rates.prefill : rates.decode;
+    }
+    const int nb = static_cast<int>(batches.size());
+    for (int i = 0; i < nb; ++i) {
+        const double b = batches[static_cast<std::size_t>(i)];
+        const QColor color = theme.sequential(i, nb);
+        std::vector<QPointF> measured, curve;
+        if (m)
+            for (const auto& p : data_->points) {
+                const double ms = stage == Stage::Prefill ? p.ttftMs : p.stepMs;
+                if (p.model == model && p.batch == b && ms > 0 && p.prefill > 0) measured.push_back({p.prefill, ms / 1000.0});
+            }
+        for (double T = 128; T <= 16384 * 1.01; T *= std::pow(2.0, 0.25))
+            curve.push_back({T, stageModel.time(inference::stageWork(stage, config, b, T, settings), b)});
+        if (!measured.empty()) chart->addScatter(QObject::tr("B=%1").arg(b), color, measured, 6);
+        auto* line = chart->addLine(measured.empty() ? QObject::tr("B=%1").arg(b) : QString(), color, curve, 1.5);
+        if (!measured.empty()) PlotChart::hideFromLegend(chart, line);
+    }
+    chart->fitRangesToData(0.05);
+}
+
+void InferenceFigure::drawSizes(PlotChart* chart, Stage stage) {
+    const Theme& theme = Theme::current();
+    const inference::WorkSettings settings;
+    const double b = std::max(1.0, batch());
+    chart->clearSeries();
+    chart->setTitle(stage == Stage::Prefill ? QObject::tr("Time to first token, B = %1").arg(b) : QObject::tr("Step time, B = %1").arg(b));
+    chart->setAxes({QObject::tr("Prefill tokens"), true, 100, 20000},
+                   {stage == Stage::Prefill ? QObject::tr("TTFT (s)") : QObject::tr("Step time (s)"), true, 1e-3, 10});
+    struct Line {
+        QString name;
+        Family family;
+        Qt::PenStyle style;
+        accounting::ModelConfig config;
+        std::string measured;  // the model's name in the measurements; empty: the roofline estimate
+        double params;
+    };
+    std::vector<Line> lines;
+    if (data_) {
+        for (const auto& m : data_->models)
+            if (m.config) {
+                const Qt::PenStyle style = m.family == Family::Xlstm ? Qt::DashLine : (m.familyTag == "llama3" ? Qt::DotLine : Qt::SolidLine);
+                lines.push_back({QString::fromStdString(m.model), m.family, style, *m.config, m.model,
+                                 static_cast<double>(accounting::countParameters(*m.config).total())});
+            }
+    } else {
+        // The appendix's Token/Param models of 400M, 1.4B, 2.7B and 7B parameters.
+        QString error;
+        if (const auto table = data::loadAppendixConfigs(QString::fromLatin1(kConfigs), &error))
+            for (const auto& row : *table)
+                if (row.experimentSet == "tokenparam" && row.paramsM >= 400 && (row.paramsM < 800 || row.paramsM > 1000)) {
+                    const double n = static_cast<double>(accounting::countParameters(row.config).total());
+                    lines.push_back({QObject::tr("%1 %2").arg(QString::fromUtf8(accounting::familyLabel(row.config.family).data()), formatCount(n)),
+                                     row.config.family, row.config.family == Family::Xlstm ? Qt::DashLine : Qt::SolidLine, row.config,
+                                     std::string(), n});
+                }
+    }
+    // Colour by size: the k-th smallest of each family (and tag) takes the k-th shade.
+    std::map<std::pair<int, int>, std::vector<double>> sizes;  // (family, pen style) -> sizes
+    for (const Line& l : lines) sizes[{static_cast<int>(l.family), static_cast<int>(l.style)}].push_back(l.params);
+    std::size_t shades = 1;
+    for (auto& [key, v] : sizes) {
+        std::sort(v.begin(), v.end());
+        shades = std::max(shades, v.size());
+    }
+    std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
+        return std::tie(a.family, a.style, a.params) < std::tie(b.family, b.style, b.params);
+    });
+    const auto acc = inference::paperAccelerator(controls().choice(kAccelerator).toStdString()).value_or(inference::paperAccelerators().back());
+    const auto rates = inference::ratesFromAccelerator(acc, 0.4, 0.6);
+    for (const Line& l : lines) {
+        const auto& v = sizes[{static_cast<int>(l.family), static_cast<int>(l.style)}];
+        const auto rank = static_cast<int>(std::lower_bound(v.begin(), v.end(), l.params) - v.begin());
+        const QColor color = theme.sequential(rank + static_cast<int>(shades - v.size()), static_cast<int>(shades));
+        const auto* fit = l.measured.empty() ? nullptr : fitOf(l.measured, stage);
+        const inference::StageModel model = fit && fit->ok ? fit->model : (stage == Stage::Prefill ? rates.prefill : rates.decode);
+        std::vector<QPointF> measured, curve;
+        if (!l.measured.empty())
+            for (const auto& p : data_->points) {
+                const double ms = stage == Stage::Prefill ? p.ttftMs : p.stepMs;
+                if (p.model == l.measured && p.batch == b && ms > 0 && p.prefill > 0) measured.push_back({p.prefill, ms / 1000.0});
+            }
+        for (double T = 128; T <= 16384 * 1.01; T *= std::pow(2.0, 0.25))
+            curve.push_back({T, model.time(inference::stageWork(stage, l.config, b, T, settings), b)});
+        chart->addLine(l.name, color, curve, 1.5, l.style);
+        if (!measured.empty()) PlotChart::hideFromLegend(chart, chart->addScatter(l.name, color, measured, 5));
+    }
+    chart->fitRangesToData(0.05);
+}
+
+void InferenceFigure::draw(const FigureInput& in) {
+    refresh(in);
+    const Theme& theme = Theme::current();
+    if (sizesLayout()) {
+        drawSizes(charts_[0], Stage::Prefill);
+        drawSizes(charts_[1], Stage::Decode);
+    } else {
+        drawModel(charts_[0], controls().choice(kTransformer).toStdString(), Family::Transformer);
+        drawModel(charts_[1], controls().choice(kXlstm).toStdString(), Family::Xlstm);
+        // The two families are compared across the panels: one range for both, so equal heights
+        // are equal times and the ticks read alike.
+        auto both = [](AxisSpec a, const AxisSpec& b) {
+            a.lo = std::min(a.lo, b.lo);
+            a.hi = std::max(a.hi, b.hi);
+            return a;
+        };
+        const AxisSpec x = both(charts_[0]->xSpec(), charts_[1]->xSpec()), y = both(charts_[0]->ySpec(), charts_[1]->ySpec());
+        for (PlotChart* c : {charts_[0], charts_[1]}) c->setAxes(x, y);
+    }
+    // Utilisation over model size.
+    const Stage stage = this->stage();
+    const auto acc = inference::paperAccelerator(controls().choice(kAccelerator).toStdString()).value_or(inference::paperAccelerators().back());
+    PlotChart* u = charts_[2];
+    u->clearSeries();
+    u->setAxes({QObject::tr("Parameters"), true, 1e8, 1e10, true},
+               {stage == Stage::Prefill ? QObject::tr("α_eff / α_acc") : QObject::tr("β_eff / β_acc"), true, 0.05, 1.5});
+    // Short enough for the narrowest chart beside the deployment questions.
+    u->setTitle(stage == Stage::Prefill ? QObject::tr("Attained share of %1 FLOP/s").arg(acc.name.c_str())
+                                        : QObject::tr("Attained share of %1 bandwidth").arg(acc.name.c_str()));
+    if (data_) {
+        for (const std::string tag : {"llama2", "llama3", "xlstm"}) {
+            std::vector<QPointF> pts;
+            Family family = Family::Transformer;
+            for (const auto& m : data_->models) {
+                if (m.familyTag != tag || !m.config) continue;
+                family = m.family;
+                const auto* f = fitOf(m.model, stage);
+                if (!f || !f->ok) continue;
+                const double share = stage == Stage::Prefill ? f->model.rate / acc.flops : f->model.rate / acc.memoryBandwidth;
+                pts.push_back({static_cast<double>(accounting::countParameters(*m.config).total()), share});
+            }
+            if (pts.empty()) continue;
+            std::sort(pts.begin(), pts.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+            const QColor color = tag == std::string("llama3") ? theme.family(family).darker(140) : theme.family(family);
+            u->addScatter(QString::fromStdString(tag), color, pts, 8);
+            PlotChart::hideFromLegend(u, u->addLine(QString(), color, pts, 1.2));
+        }
+        u->fitRangesToData(0.15);
+    } else {
+        // Without measurements the curves assume 40 % of the FLOP/s and 60 % of the bandwidth: show that.
+        const double assumed = stage == Stage::Prefill ? 0.4 : 0.6;
+        u->addLine(QObject::tr("assumed without measurements (%1 %)").arg(assumed * 100), theme.muted, {{1e8, assumed}, {1e10, assumed}},
+                   1.5, Qt::DashLine);
+    }
+    answerDeployment();
+}
+
+void InferenceFigure::answerDeployment() {
+    const Stage stage = this->stage();
+    const double budgetMs = controls().text(kBudget).toDouble(), prefill = controls().text(kPrefill).toDouble(),
+                 factor = controls().text(kFactor).toDouble();
+    if (!(budgetMs > 0) || !(prefill >= 0) || !(factor > 1)) {
+        deploymentAnswer_ = QObject::tr("Enter a positive budget, a prefill length and a factor above 1.");
+        return;
+    }
+    const double batch = std::max(1.0, this->batch());
+    const inference::WorkSettings settings;
+    const auto acc = inference::paperAccelerator(controls().choice(kAccelerator).toStdString()).value_or(inference::paperAccelerators().back());
+    // Rates: interpolated over the measured models of a family when there are fits, else the
+    // accelerator at 40 % of its FLOP/s and 60 % of its bandwidth.
+    auto ratesFor = [this, &acc](Family family) -> inference::RatesFor {
+        std::vector<inference::SizedStageModel> pre, dec;
+        if (data_)
+            for (const auto& m : data_->models) {
+                if (m.family != family || !m.config || m.familyTag == "llama3") continue;
+                const auto* p = fitOf(m.model, Stage::Prefill);
+                const auto* d = fitOf(m.model, Stage::Decode);
+                const double n = static_cast<double>(accounting::countParameters(*m.config).total());
+                if (p && p->ok) pre.push_back({n, p->model});
+                if (d && d->ok) dec.push_back({n, d->model});
+            }
+        if (pre.empty() || dec.empty()) {
+            const auto rates = inference::ratesFromAccelerator(acc, 0.4, 0.6);
+            return [rates](const accounting::ModelConfig&) { return rates; };
+        }
+        return [pre, dec](const accounting::ModelConfig& c) {
+            const double n = static_cast<double>(accounting::countParameters(c).total());
+            return inference::RuntimeRates{inference::interpolateRates(pre, n), inference::interpolateRates(dec, n)};
+        };
+    };
+    QString text;
+    QString error;
+    const auto table = data::loadAppendixConfigs(QString::fromLatin1(kConfigs), &error);
+    for (Family f : {Family::Transformer, Family::Xlstm}) {
+        std::vector<inference::Candidate> candidates;
+        if (table)
+            for (const auto& row : *table)
+                if (row.config.family == f && row.experimentSet == "tokenparam")
+                    candidates.push_back({QStringLiteral("%1M").arg(row.paramsM).toStdString(), row.config});
+        const auto answer = inference::largestWithinBudget(candidates, stage, budgetMs / 1000.0, batch, prefill, ratesFor(f), settings);
+        const QString name = QString::fromUtf8(accounting::familyLabel(f).data());
+        if (answer.best) {
+            const auto& e = answer.evaluated[*answer.best];
+            text += QObject::tr("Largest %1 within %2 ms: <b>%3</b> (%4 ms).<br>")
+                        .arg(name)
+                        .arg(budgetMs)
+                        .arg(formatCount(e.params))
+                        .arg(e.seconds * 1000, 0, 'f', 1);
+        } else {
+            text += QObject::tr("No %1 of the appendix sizes meets %2 ms.<br>").arg(name).arg(budgetMs);
+        }
+    }
+    const auto t = fallbackModel(Family::Transformer), x = fallbackModel(Family::Xlstm);
+    const auto cross = inference::advantageCrossover(t, ratesFor(Family::Transformer)(t), x, ratesFor(Family::Xlstm)(x), stage, batch,
+                                                     factor, settings, 1, 1 << 20);
+    text += cross.context ? QObject::tr("The 7B xLSTM is %1× faster than the 7B Transformer from a context of <b>%2</b> tokens (batch %3).")
+                                .arg(factor)
+                                .arg(*cross.context, 0, 'f', 0)
+                                .arg(batch)
+                          : QObject::tr("The 7B xLSTM does not reach %1× the Transformer's speed below 1M tokens.").arg(factor);
+    deploymentAnswer_ = text;
+}
+
+}  // namespace scalex::figures

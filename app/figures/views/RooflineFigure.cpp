@@ -1,0 +1,170 @@
+#include "app/figures/views/RooflineFigure.h"
+
+#include <QObject>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <algorithm>
+#include <cmath>
+
+#include "app/figures/PlotChart.h"
+#include "app/figures/Theme.h"
+#include "core/accounting/FlopCount.h"
+#include "core/accounting/MemoryOps.h"
+#include "core/inference/Accelerator.h"
+
+namespace scalex::figures {
+
+using accounting::Family;
+
+namespace {
+
+const QString kAccelerator = QStringLiteral("accelerator");
+const QString kModel = QStringLiteral("model");
+
+std::vector<double> logGrid(double lo, double hi, int n) {
+    std::vector<double> out;
+    for (int i = 0; i < n; ++i) out.push_back(lo * std::pow(hi / lo, static_cast<double>(i) / (n - 1)));
+    return out;
+}
+
+// The 7B models of the study (Tab. xlstm/transformer_tokenparam_hyperparams).
+accounting::ModelConfig model7B(Family f) {
+    return f == Family::Xlstm ? accounting::makeStudyConfig(Family::Xlstm, 4096, 32, 8)
+                              : accounting::makeStudyConfig(Family::Transformer, 4096, 32, 32);
+}
+
+// Roofline time of one layer's sequence mix at the paper's kernel shapes (attention 32 x 128,
+// mLSTM 16 heads of d_qk 128 / d_hv 256, as `scalex bench` measures them), batch 1, T tokens.
+double modelTime(bool mlstm, double T, const inference::Accelerator& a) {
+    accounting::ModelConfig c = mlstm ? accounting::makeStudyConfig(Family::Xlstm, 4096, 1, 16)
+                                      : accounting::makeStudyConfig(Family::Transformer, 4096, 1, 32);
+    if (mlstm) c.dQk = 128, c.dHv = 256;
+    const accounting::FlopConvention conv = accounting::appendixConvention();
+    const accounting::ByteWidths bytes;
+    const double flops = mlstm ? accounting::mlstmCellChunkwiseFlops(c, T, conv) : accounting::attentionCoreFlops(c, T, T, conv.ops);
+    const double b = mlstm ? c.nHeads * accounting::chunkCount(T, c.chunk) * accounting::mlstmChunkBytes(128, 256, c.chunk, bytes).total()
+                           : accounting::attentionBytes(c, T, T, bytes);
+    return std::max(flops / a.flops, b / a.memoryBandwidth);
+}
+
+}  // namespace
+
+RooflineFigure::RooflineFigure() : roofChart_(makeChart()), timeChart_(makeChart()) {
+    Control accelerator;
+    accelerator.name = kAccelerator;
+    accelerator.label = QObject::tr("Accelerator");
+    // Each named by its description, as recipes keep it.
+    for (const auto& a : inference::paperAccelerators()) {
+        const QString text = QString::fromStdString(a.description);
+        accelerator.choices.push_back({text, text});
+        if (a.name == "H100" || accelerator.value.isNull()) accelerator.value = text;
+    }
+    controls().add(accelerator);
+    Control model;
+    model.name = kModel;
+    model.label = QObject::tr("Operating points");
+    model.choices = {{QStringLiteral("batch1"), QObject::tr("7B models, prefill 8192, batch 1")},
+                     {QStringLiteral("batch64"), QObject::tr("7B models, prefill 8192, batch 64")}};
+    model.value = QStringLiteral("batch1");
+    controls().add(model);
+}
+
+std::vector<QChart*> RooflineFigure::charts() const { return {roofChart_, timeChart_}; }
+
+void RooflineFigure::draw(const FigureInput& in) {
+    (void)in;  // the accelerators are the paper's; measured roofs come from setReport
+    const Theme& theme = Theme::current();
+    const auto accelerators = inference::paperAccelerators();
+    const auto chosen = inference::paperAccelerator(controls().choice(kAccelerator).toStdString()).value_or(accelerators.back());
+
+    roofChart_->clearSeries();
+    roofChart_->setAxes({QObject::tr("Intensity (FLOP/byte)"), true, 0.05, 1e4}, {QObject::tr("Attainable FLOP/s"), true, 1e8, 5e15, true});
+    roofChart_->setTitle(QObject::tr("Roofline"));
+    const auto grid = logGrid(0.05, 1e4, 120);
+    for (std::size_t i = 0; i < accelerators.size(); ++i) {
+        const auto& a = accelerators[i];
+        std::vector<QPointF> roof;
+        for (double I : grid) roof.push_back({I, std::min(a.flops, I * a.memoryBandwidth)});
+        roofChart_->addLine(QString::fromStdString(a.name), theme.sequential(static_cast<int>(i), static_cast<int>(accelerators.size())),
+                            roof, a.name == chosen.name ? 2.2 : 1.0, a.name == chosen.name ? Qt::SolidLine : Qt::DashLine);
+    }
+    if (report_ && report_->roofs.computeF32 > 0 && report_->roofs.bandwidth > 0) {
+        std::vector<QPointF> roof;
+        for (double I : grid) roof.push_back({I, std::min(report_->roofs.computeF32, I * report_->roofs.bandwidth)});
+        roofChart_->addLine(QObject::tr("measured: %1").arg(QString::fromStdString(report_->device.name).left(24)), theme.highlight, roof, 2.0);
+        // Kernels as points, coloured by kind.
+        const std::pair<const char*, QColor> kinds[] = {{gpu::kGemm, theme.muted.darker(140)},
+                                                         {gpu::kTriad, theme.grid.darker(180)},
+                                                         {gpu::kAttentionPrefill, theme.family(Family::Transformer)},
+                                                         {gpu::kAttentionDecode, theme.family(Family::Transformer).lighter(140)},
+                                                         {gpu::kMlstmChunkwise, theme.family(Family::Xlstm)},
+                                                         {gpu::kMlstmStep, theme.family(Family::Xlstm).lighter(150)}};
+        for (const auto& [kind, color] : kinds) {
+            std::vector<QPointF> pts;
+            for (const auto& m : report_->measurements)
+                if (m.kernel == kind && m.intensity > 0 && m.flopRate > 0) pts.push_back({m.intensity, m.flopRate});
+            if (!pts.empty()) roofChart_->addScatter(QString::fromLatin1(kind), color, pts, 7);
+        }
+    }
+    // The model's operating points on the chosen accelerator.
+    const double batch = controls().choice(kModel) == QLatin1String("batch64") ? 64.0 : 1.0;
+    const accounting::FlopConvention conv = accounting::appendixConvention();
+    const accounting::ByteWidths bytes;
+    int k = 0;
+    for (Family f : {Family::Transformer, Family::Xlstm}) {
+        const auto c = model7B(f);
+        const double prefillI = accounting::prefillFlops(c, batch, 8192, conv).total() / accounting::forwardBytes(c, batch, 8192, bytes).total();
+        const double decodeI = accounting::decodeStepFlops(c, batch, 8192, 1, conv).total() / accounting::decodeStepBytes(c, batch, 8192, 1, bytes).total();
+        operating_[static_cast<std::size_t>(k++)] = prefillI;
+        operating_[static_cast<std::size_t>(k++)] = decodeI;
+        const QString name = QString::fromUtf8(accounting::familyLabel(f).data());
+        // Prefill right of the ridge, decode left of it (the Explain pane says which).
+        roofChart_->addScatter(name, theme.family(f),
+                               {{prefillI, std::min(chosen.flops, prefillI * chosen.memoryBandwidth)},
+                                {decodeI, std::min(chosen.flops, decodeI * chosen.memoryBandwidth)}},
+                               12, true);
+    }
+    roofChart_->setAxes(roofChart_->xSpec(), roofChart_->ySpec());
+
+    // Runtime over T: the roofline model on the chosen accelerator, and the measurements.
+    timeChart_->clearSeries();
+    timeChart_->setAxes({QObject::tr("Context length T"), true, 256, 131072}, {QObject::tr("Layer time, B = 1 (s)"), true, 1e-6, 10});
+    timeChart_->setTitle(QObject::tr("Attention vs mLSTM"));
+    const auto tGrid = logGrid(256, 131072, 60);
+    std::vector<QPointF> att, mlstm;
+    crossover_ = 0;
+    for (double T : tGrid) {
+        att.push_back({T, modelTime(false, T, chosen)});
+        mlstm.push_back({T, modelTime(true, T, chosen)});
+        if (crossover_ == 0 && mlstm.back().y() < att.back().y()) crossover_ = T;
+    }
+    timeChart_->addLine(QObject::tr("attention, %1 roofline").arg(QString::fromStdString(chosen.name)), theme.family(Family::Transformer), att, 2.0,
+                        Qt::DashLine);
+    timeChart_->addLine(QObject::tr("mLSTM, %1 roofline").arg(QString::fromStdString(chosen.name)), theme.family(Family::Xlstm), mlstm, 2.0,
+                        Qt::DashLine);
+    if (report_) {
+        for (const auto& [kind, family] : {std::pair{gpu::kAttentionPrefill, Family::Transformer}, {gpu::kMlstmChunkwise, Family::Xlstm}}) {
+            std::vector<QPointF> pts;
+            for (const auto& m : report_->measurements)
+                if (m.kernel == kind && (m.variant.empty() || m.variant == "mha") && m.seconds > 0)
+                    pts.push_back({static_cast<double>(m.tokens), m.seconds});
+            std::sort(pts.begin(), pts.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+            if (!pts.empty()) timeChart_->addLine(QObject::tr("%1 measured").arg(QString::fromLatin1(kind)), theme.family(family), pts, 2.5);
+        }
+    }
+    timeChart_->fitRangesToData(0.05);
+
+    summary_ = QObject::tr("Roofline crossover on %1: the mLSTM becomes faster than attention from T ≈ %2.")
+                   .arg(QString::fromStdString(chosen.name))
+                   .arg(crossover_ > 0 ? QString::number(crossover_, 'f', 0) : QObject::tr("—"));
+    if (report_) {
+        const auto measured = gpu::crossoverTokens(*report_);
+        summary_ += QObject::tr(" Measured on %1: fp32 GEMM %2 GFLOP/s, triad %3 GB/s%4.")
+                        .arg(QString::fromStdString(report_->device.name))
+                        .arg(report_->roofs.computeF32 / 1e9, 0, 'f', 1)
+                        .arg(report_->roofs.bandwidth / 1e9, 0, 'f', 1)
+                        .arg(measured ? QObject::tr(", kernel crossover at T ≈ %1").arg(*measured, 0, 'f', 0) : QString());
+    }
+}
+
+}  // namespace scalex::figures
