@@ -100,11 +100,8 @@ void ParetoView::computeNow() {
     intervalDone();
 }
 
-void ParetoView::startInterval(const std::vector<analysis::ParetoAnalysis>& shown) {
-    const auto pair = analysis::comparedPair(shown);
-    if (!pair) return;
-    const auto& a = shown[pair->first].points;
-    const auto& b = shown[pair->second].points;
+void ParetoView::startInterval() {
+    const auto [a, b] = figure_->comparedPoints();
     auto same = [](const std::vector<fit::ComputeLossPoint>& x, const std::vector<fit::ComputeLossPoint>& y) {
         return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const auto& p, const auto& q) {
             return p.flops == q.flops && p.loss == q.loss;
@@ -114,33 +111,20 @@ void ParetoView::startInterval(const std::vector<analysis::ParetoAnalysis>& show
         intervalShown_ = intervalOfKey_;
         return;  // the points of the interval known or under way (a selection or style changed)
     }
+    figures::ParetoFigure::IntervalJob job = figure_->intervalJob();
+    if (!job) return;
     intervalKey_[0] = a;
     intervalKey_[1] = b;
     intervalOfKey_.reset();
     intervalPending_ = true;
-    // A copy of the compared pair without its run pointers: the job reads the points only.
-    std::vector<analysis::ParetoAnalysis> pairOnly;
-    for (std::size_t i : {pair->first, pair->second}) {
-        analysis::ParetoAnalysis copy;
-        copy.group = shown[i].group;
-        copy.points = shown[i].points;
-        copy.frontier = shown[i].frontier;
-        pairOnly.push_back(std::move(copy));
-    }
     const int generation = ++intervalGeneration_;
     if (intervalCancel_) intervalCancel_->store(true);
     intervalCancel_ = std::make_shared<std::atomic<bool>>(false);
     intervalWatcher_->setProperty("generation", generation);
-    intervalWatcher_->setFuture(QtConcurrent::run(jobPool(), [pairOnly = std::move(pairOnly), cancel = intervalCancel_]() -> std::optional<fit::BootstrapInterval> {
-        // The comparison `scalex fit pareto` reports, with its 95 % intervals (1000 resamples).
-        fit::BootstrapSettings boot;
-        boot.resamples = 1000;
+    intervalWatcher_->setFuture(QtConcurrent::run(jobPool(), [job = std::move(job), cancel = intervalCancel_] {
         fit::FitControl control;
         control.cancel = cancel.get();
-        const auto compared = analysis::compareSeries(pairOnly, boot, 50, control);
-        if (!compared || control.cancelled()) return std::nullopt;
-        if (const auto* g = compared->intervals.find("geomean_compute_ratio")) return *g;
-        return std::nullopt;
+        return job(control);
     }));
 }
 
@@ -162,7 +146,7 @@ void ParetoView::redraw() {
     fitView_->setVisible(figure_->sideBySide());
     intervalShown_.reset();
     // The comparison at once; its bootstrap interval in the background (startInterval).
-    if (figure_->comparison().overlap) startInterval(figure_->shown());
+    if (figure_->comparison().overlap) startInterval();
     showSummary();
 }
 

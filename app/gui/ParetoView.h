@@ -56,7 +56,7 @@ private:
     void redraw();
     // The comparison's interval, off the UI thread: the compared pair's points are copied, an older
     // request is superseded, and the same points reuse the interval already computed.
-    void startInterval(const std::vector<analysis::ParetoAnalysis>& shown);
+    void startInterval();
     void intervalDone();
     void showSummary();
     Session* session_;

@@ -193,6 +193,34 @@ void ParetoFigure::draw(const FigureInput& in) {
     }
 }
 
+std::pair<std::vector<fit::ComputeLossPoint>, std::vector<fit::ComputeLossPoint>> ParetoFigure::comparedPoints() const {
+    const auto pair = analysis::comparedPair(shown_);
+    if (!pair || !comparison_.overlap) return {};
+    return {shown_[pair->first].points, shown_[pair->second].points};
+}
+
+ParetoFigure::IntervalJob ParetoFigure::intervalJob() const {
+    const auto pair = analysis::comparedPair(shown_);
+    if (!pair || !comparison_.overlap) return {};
+    // A copy of the compared pair without its run pointers: the job reads the points only.
+    std::vector<analysis::ParetoAnalysis> pairOnly;
+    for (std::size_t i : {pair->first, pair->second}) {
+        analysis::ParetoAnalysis copy;
+        copy.group = shown_[i].group;
+        copy.points = shown_[i].points;
+        copy.frontier = shown_[i].frontier;
+        pairOnly.push_back(std::move(copy));
+    }
+    return [pairOnly = std::move(pairOnly)](const fit::FitControl& control) -> std::optional<fit::BootstrapInterval> {
+        fit::BootstrapSettings boot;
+        boot.resamples = 1000;
+        const auto compared = analysis::compareSeries(pairOnly, boot, 50, control);
+        if (!compared || control.cancelled()) return std::nullopt;
+        if (const auto* g = compared->intervals.find("geomean_compute_ratio")) return *g;
+        return std::nullopt;
+    };
+}
+
 ViewFigure::TablesJob ParetoFigure::tablesJob(const FigureInput&) const {
     return [table = frontierTable_](const fit::FitControl&) {
         return std::vector<FigureTable>{{QStringLiteral("frontier"), QObject::tr("Pareto-frontier runs"), table}};

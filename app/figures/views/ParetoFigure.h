@@ -2,11 +2,14 @@
 // Pareto front (the paper's Fig. 1): loss over training compute, a frontier per series at one
 // context length, the loss surface along constant tokens per parameter, and the comparison of two
 // frontiers (the compute ratio at equal loss); one chart, or the frontiers beside the L(N,D) fit.
+#include <functional>
+#include <optional>
 #include <utility>
 
 #include "app/figures/ViewFigure.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/data/Export.h"
+#include "core/fit/Bootstrap.h"
 #include "core/fit/Pareto.h"
 
 namespace scalex::figures {
@@ -30,6 +33,13 @@ public:
     int frontierSize(int k) const { return frontierSize_[k]; }
     // ", T = 8192" (empty when the runs give no context length).
     QString scope() const { return scope_; }
+    // The points of the pair compared (A, then B), empty when no two frontiers overlap.
+    std::pair<std::vector<fit::ComputeLossPoint>, std::vector<fit::ComputeLossPoint>> comparedPoints() const;
+    // The 95 % bootstrap interval of the pair's geometric-mean compute ratio (1000 resamples of the
+    // runs, as `scalex fit pareto` reports it), as a job holding a copy of the pair's points; empty
+    // when there is no pair.
+    using IntervalJob = std::function<std::optional<fit::BootstrapInterval>(const fit::FitControl& control)>;
+    IntervalJob intervalJob() const;
 
 private:
     void drawSurfaceCurves(PlotChart* chart, const FigureInput& in, double context);
