@@ -1115,6 +1115,30 @@ TEST_F(Gui, IsoFlopViewDrawsTheOutliersItLeavesOut) {
     snapshot("isoflop-outliers");
 }
 
+// One number by every path: the study's ctx-8192 Transformer IsoFLOP law in the window, opened
+// from the CSV, is the law `scalex fit isoflop --budget-range 5e18 2e20` computes (the same core
+// analysis on the same runs and settings) and the authors' own (reference/isoflop_powerlaw_fits.csv).
+TEST_F(Gui, TheStudysIsoFlopLawInTheWindowIsTheFitVerbsLaw) {
+    SCALEX_REQUIRE_SHARED();
+    ASSERT_TRUE(window->openPath(scalex::test::sharedPath("data/xlstm/runs_isoflop_llama_ctx8192.csv"), false))
+        << window->lastError().toStdString();
+    auto* iso = fittedIsoFlop();
+    ASSERT_NE(iso, nullptr);
+    ASSERT_TRUE(iso->result(false).nOptLaw);
+    const scalex::data::RunTable& runs = window->session()->runs();
+    AnalysisSettings settings = window->session()->settings();
+    settings.budgetRange = std::pair{5e18, 2e20};
+    const auto groups = scalex::analysis::seriesGroups(runs, settings);
+    ASSERT_EQ(groups.size(), 1u);
+    const auto verb = scalex::analysis::isoFlopAnalysis(
+        runs, settings, scalex::analysis::studySet(runs, groups.front(), scalex::data::ExperimentSet::IsoFlop));
+    ASSERT_TRUE(verb.result.nOptLaw);
+    EXPECT_DOUBLE_EQ(iso->result(false).nOptLaw->exponent, verb.result.nOptLaw->exponent);
+    EXPECT_DOUBLE_EQ(iso->result(false).nOptLaw->coefficient, verb.result.nOptLaw->coefficient);
+    EXPECT_NEAR(iso->result(false).nOptLaw->exponent, 0.5749087, 1e-6);
+    EXPECT_EQ(iso->charts()[0]->title(), "Transformer, T = 8192");
+}
+
 // The Epoch Chinchilla points (no run set, no family, no ids): the loss-surface view fits every
 // point, leaves out the four far from the surface, draws them hollow and names them by line, as
 // `scalex fit lnd` does; its summary says how well the fit extrapolates.
