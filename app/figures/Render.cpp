@@ -140,24 +140,29 @@ bool renderTable(const analysis::Study& study, const RenderRequest& request, con
     return writeTable(tables, request.view, tableId, request.out, error);
 }
 
-bool describeControls(const analysis::Study& study, const QString& view, const QJsonObject& controls, QString* text,
-                      QString* error) {
+namespace {
+
+// The controls of `view` for `study` once `controls` are set; null with `error`.
+std::unique_ptr<ViewFigure> controlsOf(const analysis::Study& study, const QString& view, const QJsonObject& controls, QString* error) {
     FigureInput in;
     in.study = &study;
-    auto figure = figureFor(in, view, controls, false, error);
-    if (!figure) return false;
-    *text = figure->controls().describe();
-    return true;
+    return figureFor(in, view, controls, false, error);
+}
+
+}  // namespace
+
+bool describeControls(const analysis::Study& study, const QString& view, const QJsonObject& controls, QString* text,
+                      QString* error) {
+    const auto figure = controlsOf(study, view, controls, error);
+    if (figure) *text = figure->controls().describe();
+    return figure != nullptr;
 }
 
 bool controlValues(const analysis::Study& study, const QString& view, const QJsonObject& controls, QJsonObject* values,
                    QString* error) {
-    FigureInput in;
-    in.study = &study;
-    auto figure = figureFor(in, view, controls, false, error);
-    if (!figure) return false;
-    *values = figure->controls().values();
-    return true;
+    const auto figure = controlsOf(study, view, controls, error);
+    if (figure) *values = figure->controls().values();
+    return figure != nullptr;
 }
 
 data::FigureRecipe captureRecipe(const analysis::Study& study, const QSet<int>& selection, const QString& view,

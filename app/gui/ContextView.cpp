@@ -20,9 +20,10 @@ namespace scalex::gui {
 using accounting::Family;
 
 namespace {
-constexpr int kStepsPerOctave = 4;
-constexpr double kMinContext = 512;
-constexpr int kOctaves = 8;  // 512 ... 131072
+// The slider's grid (the figure's).
+constexpr int kStepsPerOctave = figures::ContextFigure::kStepsPerOctave;
+constexpr double kMinContext = figures::ContextFigure::kMinContext;
+constexpr int kOctaves = figures::ContextFigure::kOctaves;
 const QString kContext = QStringLiteral("context");
 const QString kBudget = QStringLiteral("budget");
 }  // namespace

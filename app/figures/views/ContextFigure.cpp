@@ -17,9 +17,9 @@ using accounting::Family;
 
 namespace {
 
-constexpr int kStepsPerOctave = 4;
-constexpr double kMinContext = 512;
-constexpr int kOctaves = 8;  // 512 ... 131072
+constexpr int kStepsPerOctave = ContextFigure::kStepsPerOctave;
+constexpr double kMinContext = ContextFigure::kMinContext;
+constexpr int kOctaves = ContextFigure::kOctaves;
 constexpr double kBudgets[] = {1e20, 1e21, 1e22, 1e23, 1e24};
 const QString kContext = QStringLiteral("context");
 const QString kBudget = QStringLiteral("budget");

@@ -35,6 +35,9 @@ public:
     double context() const;
     double budget() const;
     // The context lengths of the slider: 512 to 131072, four steps an octave, multiples of 64.
+    static constexpr int kStepsPerOctave = 4;
+    static constexpr double kMinContext = 512;
+    static constexpr int kOctaves = 8;  // 512 ... 131072
     static int positions();
     static double contextAt(int position);
     static int positionOf(double context);
