@@ -1,51 +1,17 @@
 #include "app/gui/ParetoView.h"
 
-#include "app/gui/ChoiceKeys.h"
-
-#include <QCheckBox>
-#include <QComboBox>
-#include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
-#include <QSignalBlocker>
-#include <QSlider>
-#include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
-#include <QtCharts/QAreaSeries>
-#include <QtCharts/QLegendMarker>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QScatterSeries>
 #include <algorithm>
-#include <array>
-#include <chrono>
-#include <thread>
-#include <cmath>
-#include <limits>
-#include <map>
-#include <set>
 
 #include "app/gui/FlowLayout.h"
 #include "app/gui/JobPool.h"
-#include "app/figures/LogTicks.h"
-#include "app/gui/FigureNames.h"
 #include "app/gui/PlotView.h"
 #include "app/gui/RunPoints.h"
 #include "app/gui/Session.h"
-#include "app/figures/Theme.h"
-#include "app/gui/FigureNames.h"
-#include "core/analysis/ExportTables.h"
-#include "core/analysis/RunSelection.h"
-#include "core/analysis/SeriesAnalyses.h"
-#include "core/data/Series.h"
-#include "core/fit/Extrapolation.h"
-#include "core/fit/PowerLaw.h"
 
 namespace scalex::gui {
-
-using accounting::Family;
-
-// --- Pareto front -------------------------------------------------------------------------------
 
 ParetoView::ParetoView(Session* session, QWidget* parent)
     : ViewPanel(parent), session_(session), figure_(std::make_unique<figures::ParetoFigure>()) {
@@ -72,15 +38,41 @@ ParetoView::ParetoView(Session* session, QWidget* parent)
     layout->addWidget(summary_);
     intervalWatcher_ = new QFutureWatcher<std::optional<fit::BootstrapInterval>>(this);
     connect(intervalWatcher_, &QFutureWatcherBase::finished, this, &ParetoView::intervalDone);
-    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::surfaceChanged,
-                        &Session::styleChanged})
+    watcher_ = new QFutureWatcher<Outcome>(this);
+    connect(watcher_, &QFutureWatcherBase::finished, this, &ParetoView::takeAnswer);
+    for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &ParetoView::recompute);
+    for (auto signal : {&Session::selectionChanged, &Session::surfaceChanged, &Session::styleChanged})
         connect(session_, signal, this, &ParetoView::redraw);
-    redraw();
+    recompute();
 }
 
 ParetoView::~ParetoView() {
+    latest_->store(-1);
     if (intervalCancel_) intervalCancel_->store(true);
+    watcher_->waitForFinished();
     intervalWatcher_->waitForFinished();
+}
+
+void ParetoView::recompute() {
+    if (deferWhileHidden([this] { recompute(); }, 1)) return;
+    const int generation = ++generation_;
+    latest_->store(generation);
+    computing_ = true;
+    figure_->refresh(figureInput(session_));
+    controls_->showAll();
+    watcher_->setFuture(QtConcurrent::run(jobPool(), [job = figure_->job(figureInput(session_)), generation, latest = latest_] {
+        if (latest->load() != generation) return Outcome{};  // superseded before it began
+        return Outcome{job(fit::FitControl{}), generation};
+    }));
+}
+
+void ParetoView::takeAnswer() {
+    if (!computing_ || !watcher_->isFinished()) return;
+    Outcome outcome = watcher_->result();
+    if (outcome.generation != generation_) return;  // a newer one is under way
+    computing_ = false;
+    figure_->take(std::move(outcome.answer));
+    redraw();
 }
 
 QChart* ParetoView::primaryChart() const { return figure_->charts().front(); }
@@ -92,9 +84,16 @@ QStringList ParetoView::applyControls(const QJsonObject& values) {
     return notes;
 }
 
-std::vector<ViewTable> ParetoView::tables() { return figure_->tablesJob(figureInput(session_))(fit::FitControl{}); }
+std::vector<ViewTable> ParetoView::tables() {
+    computeNow();  // the frontiers shown
+    return figure_->tablesJob(figureInput(session_))(fit::FitControl{});
+}
 
 void ParetoView::computeNow() {
+    if (computing_) {
+        watcher_->waitForFinished();
+        takeAnswer();
+    }
     if (!intervalPending_) return;
     intervalWatcher_->waitForFinished();
     intervalDone();
@@ -140,7 +139,7 @@ void ParetoView::intervalDone() {
 std::vector<QChart*> ParetoView::charts() const { return figure_->charts(); }
 
 void ParetoView::redraw() {
-    if (deferWhileHidden([this] { redraw(); })) return;
+    if (computing_ || deferWhileHidden([this] { redraw(); })) return;  // drawn when the analyses are done
     figure_->draw(figureInput(session_));
     controls_->showAll();
     fitView_->setVisible(figure_->sideBySide());

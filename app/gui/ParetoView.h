@@ -2,28 +2,18 @@
 // The Pareto front view (Fig. 1): the figure of app/figures/views/ParetoFigure, its controls, and
 // the bootstrap interval of the compute ratio computed in the background for its summary.
 #include <QFutureWatcher>
+#include <any>
 #include <atomic>
 #include <memory>
 #include <optional>
-#include <set>
 
 #include "app/figures/views/ParetoFigure.h"
 #include "app/gui/ControlWidgets.h"
 #include "app/gui/ViewPanel.h"
-#include "core/analysis/ComputeOptimal.h"
-#include "core/analysis/IsoFlopQuery.h"
-#include "core/analysis/SeriesAnalyses.h"
 #include "core/fit/Bootstrap.h"
-#include "core/fit/IsoFlop.h"
-#include "core/fit/OvertrainingSlopes.h"
 #include "core/fit/Pareto.h"
 
-class QComboBox;
-class QCheckBox;
-class QHBoxLayout;
 class QLabel;
-class QSlider;
-class QTableWidget;
 
 namespace scalex::gui {
 
@@ -45,7 +35,7 @@ public:
     // The 95 % bootstrap interval of the geometric-mean compute ratio shown with it (1000 resamples),
     // computed off the UI thread after the comparison is drawn (none while it is computed).
     const std::optional<fit::BootstrapInterval>& computeRatioInterval() const { return intervalShown_; }
-    // Waits for the interval (headless renders and tests).
+    // Waits for the analyses and the interval (headless renders and tests).
     void computeNow() override;
     // The runs on each family's frontier.
     std::vector<ViewTable> tables() override;
@@ -53,6 +43,9 @@ public:
     QStringList applyControls(const QJsonObject& values) override;
 
 private:
+    // The analyses, in a job on the views' pool (frontiers of 20,000 runs); drawn when done.
+    void recompute();
+    void takeAnswer();
     void redraw();
     // The comparison's interval, off the UI thread: the compared pair's points are copied, an older
     // request is superseded, and the same points reuse the interval already computed.
@@ -66,6 +59,14 @@ private:
     PlotView* fitView_;
     std::optional<fit::BootstrapInterval> intervalShown_;
     QLabel* summary_;
+    struct Outcome {
+        std::any answer;
+        int generation = 0;
+    };
+    QFutureWatcher<Outcome>* watcher_;
+    std::shared_ptr<std::atomic<int>> latest_ = std::make_shared<std::atomic<int>>(0);  // skips superseded jobs
+    int generation_ = 0;
+    bool computing_ = false;
     // The points the interval is (being) computed for, A then B; the interval once known.
     std::vector<fit::ComputeLossPoint> intervalKey_[2];
     std::optional<fit::BootstrapInterval> intervalOfKey_;

@@ -11,6 +11,10 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <QCoreApplication>
+#include <QtConcurrent/QtConcurrent>
+
+#include "app/gui/JobPool.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/Recipes.h"
 #include "app/gui/Session.h"
@@ -70,14 +74,43 @@ RecipesDialog::RecipesDialog(MainWindow* window) : QDialog(window), window_(wind
         const bool any = !selectedName().isEmpty();
         for (QPushButton* b : {show_, regenerate_, delete_}) b->setEnabled(any);
     });
+    check_ = new QFutureWatcher<std::string>(this);
+    connect(check_, &QFutureWatcherBase::finished, this, [this] {
+        window_->session()->study().rememberDataDigest(checkedRevision_, check_->result());
+        refresh();
+    });
     connect(window_->session(), &Session::recipesChanged, this, &RecipesDialog::refresh);
+    connect(window_->session(), &Session::runsChanged, this, &RecipesDialog::refresh);
     refresh();
+}
+
+void RecipesDialog::startCheck() {
+    const Session* session = window_->session();
+    if (check_->isRunning() && checkedRevision_ == session->runsRevision()) return;  // under way
+    // A check of runs that have changed since is dropped (the watcher follows the new one).
+    checkedRevision_ = session->runsRevision();
+    std::vector<data::RunTable> tables;
+    for (const auto& t : session->study().loaded().tables) tables.push_back(t.table);
+    check_->setFuture(QtConcurrent::run(jobPool(), [tables = std::move(tables)] {
+        std::vector<const data::RunTable*> pointers;
+        for (const auto& t : tables) pointers.push_back(&t);
+        return data::runTablesDigest(pointers);
+    }));
+}
+
+void RecipesDialog::finishChecks() {
+    if (!check_->isRunning()) return;
+    check_->waitForFinished();
+    QCoreApplication::sendPostedEvents(check_);
+    QCoreApplication::processEvents();
 }
 
 void RecipesDialog::refresh() {
     const Session* session = window_->session();
-    const std::string digest = session->dataDigest();
     const auto& recipes = session->recipes();
+    // Whether each recipe's runs are the project's: known at once, or checked off the UI thread.
+    const std::optional<std::string>& digest = session->study().knownDataDigest();
+    if (!recipes.empty() && !digest) startCheck();
     table_->setRowCount(static_cast<int>(recipes.size()));
     int row = 0;
     for (const auto& [name, r] : recipes) {
@@ -88,7 +121,7 @@ void RecipesDialog::refresh() {
                                                    : tr("%1 in wide").arg(r.widthInches),
                                 r.paper ? tr("paper, %1").arg(QString::fromStdString(r.font)) : tr("screen"),
                                 QString::fromStdString(r.created),
-                                r.dataDigest == digest ? tr("unchanged") : tr("changed since")};
+                                !digest ? tr("checking…") : r.dataDigest == *digest ? tr("unchanged") : tr("changed since")};
         for (int c = 0; c < cells.size(); ++c) table_->setItem(row, c, new QTableWidgetItem(cells[c]));
         ++row;
     }

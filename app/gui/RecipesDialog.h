@@ -2,6 +2,9 @@
 // File → Figure recipes: the figures kept in the project, each drawn again on demand into a file
 // (one or all), brought back into the window, or deleted.
 #include <QDialog>
+#include <QFutureWatcher>
+#include <cstdint>
+#include <string>
 
 class QTableWidget;
 class QLabel;
@@ -24,8 +27,14 @@ public:
     bool regenerateAll(const QString& directory);
     QString message() const;
 
+    // Waits for the check of the runs against the recipes' (tests).
+    void finishChecks();
+
 private:
     void refresh();
+    // The digest of the project's runs, on a worker thread (hashing 20,000 runs takes a while);
+    // the "Runs" column says "checking…" until it is known.
+    void startCheck();
     QString selectedName() const;
     void report(const QStringList& warnings, const QString& done);
 
@@ -36,6 +45,8 @@ private:
     QPushButton* regenerate_;
     QPushButton* regenerateAll_;
     QPushButton* delete_;
+    QFutureWatcher<std::string>* check_;
+    std::uint64_t checkedRevision_ = 0;
 };
 
 }  // namespace scalex::gui

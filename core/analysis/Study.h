@@ -59,6 +59,13 @@ public:
     // The key a recipe names each run of runs() by (data::runKeys), and data::runTablesDigest of the tables.
     std::vector<std::string> runKeys() const;
     std::string dataDigest() const;
+    // dataDigest() when it is known without hashing every run (once computed for these tables).
+    const std::optional<std::string>& knownDataDigest() const { return digest_; }
+    // Keeps a digest computed elsewhere (a worker thread, from copies of the tables of revision
+    // `revision`) when the tables are still those.
+    void rememberDataDigest(std::uint64_t revision, std::string digest) const {
+        if (revision == revision_) digest_ = std::move(digest);
+    }
     // Changes whenever the runs' values or series change (a new table, a regrouping), not when a
     // run is toggled; unique across studies, so a view can tell whether what it shows is still
     // the runs' text.

@@ -136,4 +136,33 @@ void BM_ExportLargeSurfaceSvg(benchmark::State& state) {
 }
 BENCHMARK(BM_ExportLargeSurfaceSvg)->Arg(20000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// What exporting the loss surface's table does on the UI thread for a 20,000-run project, its fit
+// done: making the table job (its work then runs on the views' pool).
+void BM_LargeSurfaceTablesJob(benchmark::State& state) {
+    auto window = largeProjectWindow(state, static_cast<std::size_t>(state.range(0)));
+    if (!window) return;
+    window->showView(QStringLiteral("surface"));
+    window->currentPanel()->computeNow();
+    QApplication::processEvents();
+    for (auto _ : state) {
+        auto job = window->currentPanel()->tablesJob();
+        benchmark::DoNotOptimize(job);
+    }
+}
+BENCHMARK(BM_LargeSurfaceTablesJob)->Arg(20000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The loss surface of a 20,000-run project drawn again (a new style: no refit), on the UI thread.
+void BM_LargeSurfaceRedraw(benchmark::State& state) {
+    auto window = largeProjectWindow(state, static_cast<std::size_t>(state.range(0)));
+    if (!window) return;
+    window->showView(QStringLiteral("surface"));
+    window->currentPanel()->computeNow();
+    QApplication::processEvents();
+    for (auto _ : state) {
+        window->session()->restyle();
+        QApplication::processEvents();
+    }
+}
+BENCHMARK(BM_LargeSurfaceRedraw)->Arg(20000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 }  // namespace

@@ -90,7 +90,10 @@ private:
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - sent).count();
         // SCALEX_STALL_REPORT_MS=N lists every stall longer than N ms with its action.
         static const double reportMs = qEnvironmentVariableIsSet("SCALEX_STALL_REPORT_MS") ? qEnvironmentVariable("SCALEX_STALL_REPORT_MS").toDouble() : 0;
-        if (reportMs > 0 && ms > reportMs) std::printf("stall %.0f ms during %s\n", ms, qPrintable(current));
+        // The stall's end on the monotonic clock, to find it in a profile (`perf record -k CLOCK_MONOTONIC`).
+        if (reportMs > 0 && ms > reportMs)
+            std::printf("stall %.0f ms during %s (ended at %.3f s monotonic)\n", ms, qPrintable(current),
+                        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count());
         if (ms > longestMs_) {
             longestMs_ = ms;
             longestAction_ = current;

@@ -348,6 +348,7 @@ TEST_F(Figures, RecipeKeptInTheProjectRedrawsTheSameFigureAfterReopening) {
 
     RecipesDialog dialog(other.get());
     ASSERT_EQ(dialog.table()->rowCount(), 1);
+    dialog.finishChecks();  // the runs are checked off the UI thread
     EXPECT_EQ(dialog.table()->item(0, 6)->text(), "unchanged");
     const QString again = dir.filePath("fig4-again.svg");
     ASSERT_TRUE(dialog.regenerate("fig4", again)) << dialog.message().toStdString();

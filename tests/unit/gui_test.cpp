@@ -1293,7 +1293,8 @@ TEST_F(Gui, ManyRunsAreDrawnByOneItemAndStaySelectable) {
     f.close();
     ASSERT_TRUE(window->openPath(path, false)) << window->lastError().toStdString();
     ASSERT_TRUE(window->showView("pareto"));
-    QApplication::processEvents();  // the points go in after the rest is drawn
+    view<ParetoView>()->computeNow();  // the frontiers are found in a job
+    QApplication::processEvents();     // the points go in after the rest is drawn
     QChart* chart = view<ParetoView>()->primaryChart();
     QLineSeries* cloud = nullptr;
     QScatterSeries* legend = nullptr;

@@ -117,6 +117,16 @@ void ParetoFigure::drawSurfaceCurves(PlotChart* chart, const FigureInput& in, do
     chart->setAxes(chart->xSpec(), chart->ySpec());
 }
 
+ViewFigure::Job ParetoFigure::job(const FigureInput& in) const {
+    return [table = runsForJob(in), settings = in.study->settings()](const fit::FitControl&) -> std::any {
+        return Answer{table, analysis::paretoAnalyses(*table, settings)};  // the analyses the verbs run
+    };
+}
+
+void ParetoFigure::take(std::any answer) {
+    if (auto* a = std::any_cast<Answer>(&answer)) answer_ = std::move(*a);
+}
+
 void ParetoFigure::draw(const FigureInput& in) {
     const analysis::Study& study = *in.study;
     const Theme& theme = Theme::current();
@@ -127,10 +137,11 @@ void ParetoFigure::draw(const FigureInput& in) {
     chart_->setAxes({QObject::tr("Training compute C (FLOPs)"), true, 1e18, 1e22}, {QObject::tr("Validation loss"), true, 2, 4});
     scope_ = std::isnan(context) ? QString() : QObject::tr(", T = %1").arg(context);
     chart_->setTitle(QObject::tr("Loss over training compute%1").arg(scope_));
-    // The analyses the verbs run, at the chosen context length.
+    // The analyses at the chosen context length; their runs are a copy of the study's, in order.
     shown_.clear();
-    for (auto& a : analysis::paretoAnalyses(study.runs(), study.settings()))
-        if (sameContext(a.group.context, context)) shown_.push_back(std::move(a));
+    for (const auto& a : answer_.analyses)
+        if (sameContext(a.group.context, context)) shown_.push_back(a);
+    auto indexOf = [this](const data::Run* r) { return static_cast<int>(r - answer_.table->runs.data()); };
     std::vector<RunPoint> all;
     std::vector<std::vector<RunPoint>> seriesPoints;
     frontierTable_ = {};
@@ -147,7 +158,7 @@ void ParetoFigure::draw(const FigureInput& in) {
         const QColor colour = theme.series(a.group.series, index);
         const QString label = QString::fromStdString(data::seriesLabel(a.group.series));
         std::vector<RunPoint> pts;
-        for (std::size_t i = 0; i < a.points.size(); ++i) pts.push_back({{a.points[i].flops, a.points[i].loss}, study.indexOf(a.runs[i])});
+        for (std::size_t i = 0; i < a.points.size(); ++i) pts.push_back({{a.points[i].flops, a.points[i].loss}, indexOf(a.runs[i])});
         if (QScatterSeries* s = addRunPoints(chart_, in, QObject::tr("%1 runs").arg(label), colour.lighter(125), pts, 6))
             if ((index / 12) % 2 == 1) s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);  // past twelve series
         all.insert(all.end(), pts.begin(), pts.end());

@@ -3,6 +3,7 @@
 // context length, the loss surface along constant tokens per parameter, and the comparison of two
 // frontiers (the compute ratio at equal loss); one chart, or the frontiers beside the L(N,D) fit.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -19,6 +20,10 @@ public:
     ParetoFigure();
     QString viewId() const override { return QStringLiteral("pareto"); }
     void refresh(const FigureInput& in) override;
+    // The Pareto analyses of every series and context length (frontiers of 20,000 runs take a
+    // while), on a copy of the runs.
+    Job job(const FigureInput& in) const override;
+    void take(std::any answer) override;
     void draw(const FigureInput& in) override;
     std::vector<QChart*> charts() const override;
     TablesJob tablesJob(const FigureInput& in) const override;
@@ -42,7 +47,13 @@ public:
     IntervalJob intervalJob() const;
 
 private:
+    // The analyses and the runs they point into.
+    struct Answer {
+        std::shared_ptr<const data::RunTable> table;
+        std::vector<analysis::ParetoAnalysis> analyses;
+    };
     void drawSurfaceCurves(PlotChart* chart, const FigureInput& in, double context);
+    Answer answer_;
     PlotChart* chart_;
     PlotChart* fitChart_;
     std::vector<analysis::ParetoAnalysis> shown_;
