@@ -675,6 +675,7 @@ TEST_F(Gui, ParetoFig1LayoutPutsTheSurfaceFitBesideTheFrontiers) {
     auto* pareto = view<ParetoView>();
     ASSERT_NE(pareto, nullptr);
     window->showView("pareto");
+    pareto->computeNow();  // the frontiers are found in a job
     auto* panels = pareto->findChild<QComboBox*>("panels");
     ASSERT_NE(panels, nullptr);
     ASSERT_EQ(pareto->charts().size(), 1u);
@@ -1219,8 +1220,8 @@ TEST_F(Gui, ParetoViewGivesTheComputeRatioWithItsInterval) {
     ASSERT_TRUE(window->showView("pareto"));
     auto* pareto = view<ParetoView>();
     ASSERT_NE(pareto, nullptr);
+    pareto->computeNow();  // the frontiers, then the interval, come from the background
     ASSERT_TRUE(pareto->comparison().overlap);
-    pareto->computeNow();  // the interval comes from the background
     ASSERT_TRUE(pareto->computeRatioInterval());
     const auto& in = *pareto->computeRatioInterval();
     EXPECT_EQ(in.nValid, 1000);
