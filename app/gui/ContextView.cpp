@@ -85,8 +85,10 @@ ContextView::ContextView(Session* session, QWidget* parent)
     layout->addLayout(chartRow, 1);
     layout->addWidget(numbers_);
 
-    watcher_ = new QFutureWatcher<std::any>(this);
-    connect(watcher_, &QFutureWatcherBase::finished, this, &ContextView::takeAnswer);
+    jobs_ = new JobRunner([this](std::any answer) {
+        figure_->take(std::move(answer));
+        redraw();
+    }, this);
     // The profiles are refitted when the view is next shown (a recompute alone waits too).
     auto refit = [this] {
         figure_->refitProfiles();
@@ -95,7 +97,7 @@ ContextView::ContextView(Session* session, QWidget* parent)
     connect(session_, &Session::settingsChanged, this, refit);
     connect(session_, &Session::runsChanged, this, refit);
     connect(session_, &Session::styleChanged, this, [this] {
-        if (running_ == generation_) return;  // drawn when the answer comes
+        if (jobs_->running()) return;  // drawn when the answer comes
         if (!deferWhileHidden([this] { redraw(); }, -1)) redraw();
     });
     connect(session_, &Session::surfaceChanged, this, [this] {
@@ -104,10 +106,7 @@ ContextView::ContextView(Session* session, QWidget* parent)
     recompute();
 }
 
-ContextView::~ContextView() {
-    if (cancel_) cancel_->store(true);
-    watcher_->waitForFinished();
-}
+ContextView::~ContextView() = default;
 
 QChart* ContextView::primaryChart() const { return figure_->charts().front(); }
 std::vector<QChart*> ContextView::charts() const { return figure_->charts(); }
@@ -131,29 +130,10 @@ QStringList ContextView::applyControls(const QJsonObject& values) {
 
 void ContextView::recompute() {
     contextLabel_->setText(tr("T = %1").arg(QLocale().toString(static_cast<qlonglong>(context()))));
-    ++generation_;
-    if (cancel_) cancel_->store(true);  // a newer query replaces the running one
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    running_ = generation_;
-    watcher_->setFuture(QtConcurrent::run(jobPool(), [job = figure_->job(figureInput(session_)), cancel = cancel_] {
-        fit::FitControl control;
-        control.cancel = cancel.get();
-        return job(control);
-    }));
+    jobs_->start(figure_->job(figureInput(session_)));  // a newer query replaces the running one
 }
 
-void ContextView::takeAnswer() {
-    if (running_ != generation_ || !watcher_->isFinished()) return;
-    running_ = -1;
-    figure_->take(watcher_->result());
-    redraw();
-}
-
-void ContextView::computeNow() {
-    if (running_ != generation_) return;
-    watcher_->waitForFinished();
-    takeAnswer();
-}
+void ContextView::computeNow() { jobs_->finish(); }
 
 void ContextView::redraw() {
     figure_->draw(figureInput(session_));

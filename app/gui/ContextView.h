@@ -10,6 +10,7 @@
 
 #include "app/figures/views/ContextFigure.h"
 #include "app/gui/ControlWidgets.h"
+#include "app/gui/JobRunner.h"
 #include "app/gui/ViewPanel.h"
 #include "core/analysis/ContextAnalysis.h"
 #include "core/fit/PowerLaw.h"
@@ -58,13 +59,9 @@ public:
     ~ContextView() override;
 
 private:
-    void takeAnswer();
     void redraw();
 
-    QFutureWatcher<std::any>* watcher_;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    int generation_ = 0;
-    int running_ = -1;
+    JobRunner* jobs_;
 
     Session* session_;
     std::unique_ptr<figures::ContextFigure> figure_;

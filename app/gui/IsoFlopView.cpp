@@ -43,21 +43,23 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent)
     layout->addLayout(chartRow_, 1);
     layout->addLayout(pickRow);
     layout->addWidget(summary_);
-    watcher_ = new QFutureWatcher<Outcome>(this);
-    connect(watcher_, &QFutureWatcherBase::finished, this, &IsoFlopView::takeAnswer);
-    bandsWatcher_ = new QFutureWatcher<Outcome>(this);
-    connect(bandsWatcher_, &QFutureWatcherBase::finished, this, &IsoFlopView::takeBands);
+    bands_ = new JobRunner([this](std::any answer) {
+        figure_->takeBands(std::move(answer));
+        redraw();
+    }, this);
+    fits_ = new JobRunner([this](std::any answer) {
+        figure_->take(std::move(answer));
+        addContextViews();
+        redraw();
+        // The bootstrap bands of the laws, off the UI thread too.
+        if (figures::ViewFigure::Job job = figure_->bandsJob()) bands_->start(std::move(job));
+    }, this);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &IsoFlopView::recompute);
     for (auto signal : {&Session::selectionChanged, &Session::styleChanged}) connect(session_, signal, this, &IsoFlopView::redraw);
     recompute();
 }
 
-IsoFlopView::~IsoFlopView() {
-    if (cancel_) cancel_->store(true);
-    if (bandsCancel_) bandsCancel_->store(true);
-    watcher_->waitForFinished();
-    bandsWatcher_->waitForFinished();
-}
+IsoFlopView::~IsoFlopView() = default;
 
 QChart* IsoFlopView::primaryChart() const { return figure_->profileChart(); }
 std::vector<QChart*> IsoFlopView::charts() const { return figure_->charts(); }
@@ -80,30 +82,9 @@ void IsoFlopView::recompute() {
     figure_->refresh(in);  // the series with runs now
     controls_->showAll();
     fitControls_ = figure_->fitControls();
-    const int generation = ++generation_;
-    if (cancel_) cancel_->store(true);
-    if (bandsCancel_) bandsCancel_->store(true);
-    bandsPending_ = false;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    computing_ = true;
+    bands_->cancel();  // the bands of the fits replaced
     summary_->setText(tr("Fitting the IsoFLOP profiles…"));
-    watcher_->setFuture(QtConcurrent::run(jobPool(), [job = figure_->job(in), generation, cancel = cancel_] {
-        fit::FitControl control;
-        control.cancel = cancel.get();
-        if (cancel->load()) return Outcome{{}, generation};  // superseded before it began
-        return Outcome{job(control), generation};
-    }));
-}
-
-void IsoFlopView::takeAnswer() {
-    if (!computing_ || !watcher_->isFinished()) return;
-    Outcome outcome = watcher_->result();
-    if (outcome.generation != generation_) return;  // a newer one is under way
-    computing_ = false;
-    figure_->take(std::move(outcome.answer));
-    addContextViews();
-    redraw();
-    startBootstrap();
+    fits_->start(figure_->job(in));
 }
 
 void IsoFlopView::addContextViews() {
@@ -116,41 +97,9 @@ void IsoFlopView::addContextViews() {
     }
 }
 
-void IsoFlopView::startBootstrap() {
-    // Bootstrap bands for the power laws, off the UI thread.
-    if (bandsCancel_) bandsCancel_->store(true);
-    bandsCancel_ = std::make_shared<std::atomic<bool>>(false);
-    const figures::ViewFigure::Job job = figure_->bandsJob();
-    bandsPending_ = static_cast<bool>(job);
-    if (!job) return;
-    bandsWatcher_->setFuture(QtConcurrent::run(jobPool(), [job, generation = generation_, cancel = bandsCancel_] {
-        fit::FitControl control;
-        control.cancel = cancel.get();
-        return Outcome{job(control), generation};
-    }));
-}
-
-void IsoFlopView::takeBands() {
-    if (!bandsPending_ || !bandsWatcher_->isFinished()) return;
-    Outcome outcome = bandsWatcher_->result();
-    if (outcome.generation != generation_ || computing_) return;  // bands of fits since replaced
-    bandsPending_ = false;
-    figure_->takeBands(std::move(outcome.answer));
-    redraw();
-}
-
-void IsoFlopView::waitForFits() {
-    if (!computing_) return;
-    watcher_->waitForFinished();
-    takeAnswer();
-}
-
 void IsoFlopView::computeNow() {
-    waitForFits();
-    if (bandsPending_) {
-        bandsWatcher_->waitForFinished();
-        takeBands();
-    }
+    fits_->finish();
+    bands_->finish();
     QCoreApplication::processEvents();
 }
 
@@ -160,7 +109,7 @@ std::vector<ViewTable> IsoFlopView::tables() {
 }
 
 ViewPanel::TablesJob IsoFlopView::tablesJob() {
-    waitForFits();  // the tables are those of the fits asked for last
+    fits_->finish();  // the tables are those of the fits asked for last
     return figure_->tablesJob(figureInput(session_));
 }
 
@@ -168,7 +117,7 @@ void IsoFlopView::redraw() {
     figure_->enableControls();
     controls_->showAll();
     budgetValue_->setText(tr("H = %1").arg(QString::fromStdString(data::formatScientific(figure_->controls().number(QStringLiteral("budget"))))));
-    if (computing_ || deferWhileHidden([this] { redraw(); })) return;  // drawn when the fits are done
+    if (fits_->running() || deferWhileHidden([this] { redraw(); })) return;  // drawn when the fits are done
     figure_->draw(figureInput(session_));
     const bool contexts = figure_->contextsLayout();
     profileView_->setVisible(!contexts);

@@ -9,6 +9,7 @@
 
 #include "app/figures/views/IsoFlopFigure.h"
 #include "app/gui/ControlWidgets.h"
+#include "app/gui/JobRunner.h"
 #include "app/gui/ViewPanel.h"
 
 class QHBoxLayout;
@@ -49,12 +50,7 @@ private:
     void controlChanged();
     // Starts the fits in a job (the answer is drawn when it comes).
     void recompute();
-    void takeAnswer();
-    // Waits for the fits under way, if any, and takes their answer (not the bootstrap's bands).
-    void waitForFits();
     void redraw();
-    void startBootstrap();
-    void takeBands();
     // A chart view for each chart the figure made for the Fig. 5 layout.
     void addContextViews();
     Session* session_;
@@ -66,19 +62,9 @@ private:
     std::vector<PlotView*> contextViews_;
     QLabel* budgetValue_;
     QLabel* summary_;
-    // The answer of a job, and the request it answers.
-    struct Outcome {
-        std::any answer;
-        int generation = 0;
-    };
-    QFutureWatcher<Outcome>* watcher_;
-    std::shared_ptr<std::atomic<bool>> cancel_;  // set when a newer query supersedes the job
-    bool computing_ = false;
+    JobRunner* fits_;   // the fits; new fits replace those under way, and their bands
+    JobRunner* bands_;  // the bootstrap bands of the fits shown, once they are drawn
     QJsonObject fitControls_;  // the controls of the fits asked for last
-    QFutureWatcher<Outcome>* bandsWatcher_;
-    std::shared_ptr<std::atomic<bool>> bandsCancel_;  // a superseded bootstrap skips what it has not begun
-    bool bandsPending_ = false;
-    int generation_ = 0;
 };
 
 }  // namespace scalex::gui

@@ -56,8 +56,15 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent)
     layout->addWidget(view_, 1);
     stackWhenNarrow(layout, 440);  // the settings above the chart on a narrow window
 
-    watcher_ = new QFutureWatcher<Answer>(this);
-    connect(watcher_, &QFutureWatcher<Answer>::finished, this, &LossSurfaceView::onFitDone);
+    fit_ = new JobRunner([this](std::any answer) { onFitDone(std::move(answer)); }, this);
+    // The screening of the starts, then the phases after it: the bar restarts with the phase's name.
+    connect(fit_, &JobRunner::progressed, this, [this](qint64 done, qint64 total, const QString& phase) {
+        if (!phase.isEmpty()) {
+            progress_->setRange(0, static_cast<int>(total));
+            progress_->setFormat(phase + QStringLiteral(": %v / %m"));
+        }
+        progress_->setValue(static_cast<int>(done));
+    });
     connect(fitButton_, &QPushButton::clicked, this, &LossSurfaceView::startFit);
     connect(cancelButton_, &QPushButton::clicked, this, &LossSurfaceView::cancelFit);
     connect(session_, &Session::runsChanged, this, [this] {
@@ -78,19 +85,14 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent)
     redraw();
 }
 
-LossSurfaceView::~LossSurfaceView() {
-    cancelFit();
-    watcher_->waitForFinished();
-}
+LossSurfaceView::~LossSurfaceView() = default;
 
 QChart* LossSurfaceView::primaryChart() const { return figure_->charts().front(); }
-bool LossSurfaceView::fitting() const { return watcher_->isRunning(); }
+bool LossSurfaceView::fitting() const { return fit_->running(); }
 
 void LossSurfaceView::waitForFit() {
-    if (watcher_->isRunning()) {
-        watcher_->waitForFinished();
-        QCoreApplication::processEvents();
-    }
+    fit_->finish();
+    QCoreApplication::processEvents();
 }
 
 void LossSurfaceView::setGrid(int index) {
@@ -125,8 +127,10 @@ QStringList LossSurfaceView::applyControls(const QJsonObject& values) {
 }
 
 void LossSurfaceView::forgetFit() {
-    ++generation_;
-    cancelFit();
+    if (fit_->running()) {
+        fit_->cancel();  // its answer is for runs or a choice no longer shown
+        fitDone();
+    }
     figure_->forget();
 }
 
@@ -141,35 +145,13 @@ void LossSurfaceView::startFit() {
         redraw();
         return;
     }
-    cancel_ = std::make_unique<std::atomic<bool>>(false);
     fitButton_->setEnabled(false);
     cancelButton_->setEnabled(true);
     progress_->setRange(0, static_cast<int>(figure_->starts(in)));
     progress_->setValue(0);
     progress_->setFormat(tr("screening starts: %p%"));
     summary_->setText(figure_->fittingText(in));
-    std::atomic<bool>* cancel = cancel_.get();
-    QPointer<QProgressBar> bar = progress_;
-    const int generation = generation_;
-    watcher_->setFuture(QtConcurrent::run(jobPool(), [job = figure_->job(in), cancel, bar, generation] {
-        fit::FitControl control;
-        control.cancel = cancel;
-        control.progress = [bar](std::size_t done, std::size_t) {
-            if (done % 64 != 0) return;  // a few hundred updates are plenty
-            QMetaObject::invokeMethod(bar, [bar, done] { if (bar) bar->setValue(static_cast<int>(done)); }, Qt::QueuedConnection);
-        };
-        // The phases after the screening: the bar restarts with the phase's name.
-        control.phase = [bar](const char* phase, std::size_t done, std::size_t total) {
-            const QString name = QString::fromUtf8(phase);
-            QMetaObject::invokeMethod(bar, [bar, name, done, total] {
-                if (!bar) return;
-                bar->setRange(0, static_cast<int>(total));
-                bar->setValue(static_cast<int>(done));
-                bar->setFormat(name + QStringLiteral(": %v / %m"));
-            }, Qt::QueuedConnection);
-        };
-        return Answer{job(control), generation};
-    }));
+    fit_->start(figure_->job(in));
 }
 
 void LossSurfaceView::computeNow() {
@@ -188,31 +170,30 @@ ViewPanel::TablesJob LossSurfaceView::tablesJob() {
     const figures::FigureInput in = figureInput(session_);
     if (!fitting()) return figure_->tablesJob(in);
     // The fit under way: its answer, waited for by the job.
-    QFuture<Answer> running = watcher_->future();
+    QFuture<std::any> running = fit_->future();
     return figure_->tablesJobOf(in, [running](const fit::FitControl& control) -> std::any {
         while (!running.isFinished()) {
             if (control.cancelled()) return {};
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
-        return running.result().answer;
+        return running.result();
     });
 }
 
 void LossSurfaceView::cancelFit() {
-    if (cancel_) cancel_->store(true);
+    fit_->interrupt();  // the fit so far still arrives, marked cancelled
 }
 
-void LossSurfaceView::onFitDone() {
+void LossSurfaceView::fitDone() {
     fitButton_->setEnabled(true);
     cancelButton_->setEnabled(false);
     progress_->setFormat(QStringLiteral("%p%"));
     progress_->setValue(progress_->maximum());
-    Answer answer = watcher_->result();
-    if (answer.generation != generation_) {  // the runs or the choice changed while it ran
-        redraw();
-        return;
-    }
-    figure_->take(std::move(answer.answer));
+}
+
+void LossSurfaceView::onFitDone(std::any answer) {
+    fitDone();
+    figure_->take(std::move(answer));
     // The optimum views use the surface of a family the accounting knows.
     const auto& fit = figure_->result();
     const auto& analysis = figure_->analysis();

@@ -10,6 +10,7 @@
 
 #include "app/figures/views/LossSurfaceFigure.h"
 #include "app/gui/ControlWidgets.h"
+#include "app/gui/JobRunner.h"
 #include "app/gui/ViewPanel.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/fit/LossSurface.h"
@@ -63,13 +64,10 @@ signals:
     void fitFinished();
 
 private:
-    // The figure's answer, with the generation it was started in.
-    struct Answer {
-        std::any answer;
-        int generation = 0;
-    };
     void redraw();
-    void onFitDone();
+    void onFitDone(std::any answer);
+    // The buttons and the bar when a fit ends, is cancelled or dropped.
+    void fitDone();
     void forgetFit();
     void controlsChanged();
     // The choice of runs fitted (run set, series, context): another one drops the fit.
@@ -85,9 +83,7 @@ private:
     QLabel* summary_;
     QJsonObject choiceShown_;  // fittedChoice() when last drawn
     QJsonObject fitControls_;  // the controls of the fit shown or under way
-    std::unique_ptr<std::atomic<bool>> cancel_;
-    QFutureWatcher<Answer>* watcher_;
-    int generation_ = 0;  // bumped whenever the runs or the choice change: older fits are dropped
+    JobRunner* fit_;  // the fit; another choice of runs drops the one under way
     QString source_;  // the study the run-set choice was made for
 };
 

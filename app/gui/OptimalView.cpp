@@ -171,8 +171,10 @@ OptimalView::OptimalView(Session* session, QWidget* parent)
     layout->addWidget(rightWidget, 1);
     stackWhenNarrow(layout, 460);  // the query above the answers on a narrow window
 
-    watcher_ = new QFutureWatcher<std::any>(this);
-    connect(watcher_, &QFutureWatcherBase::finished, this, &OptimalView::takeAnswer);
+    jobs_ = new JobRunner([this](std::any answer) {
+        figure_->take(std::move(answer));
+        show();
+    }, this);
     // Hidden, the view recomputes when it is next shown.
     for (auto signal : {&Session::settingsChanged, &Session::surfaceChanged})
         connect(session_, signal, this, [this] {
@@ -180,16 +182,13 @@ OptimalView::OptimalView(Session* session, QWidget* parent)
         });
     // A new style draws the answer again (a deferred recompute, which draws too, comes first).
     connect(session_, &Session::styleChanged, this, [this] {
-        if (running_ == generation_) return;  // drawn when the answer comes
+        if (jobs_->running()) return;  // drawn when the answer comes
         if (!deferWhileHidden([this] { show(); }, -1)) show();
     });
     recompute();
 }
 
-OptimalView::~OptimalView() {
-    if (cancel_) cancel_->store(true);
-    watcher_->waitForFinished();
-}
+OptimalView::~OptimalView() = default;
 
 void OptimalView::setQuery(Mode mode, double value, double context) {
     static const char* const modes[] = {"budget", "size", "loss"};
@@ -252,8 +251,7 @@ void OptimalView::recompute() {
     controls_->showAll();
     overtrainValue_->setText(tr("%1 %").arg(static_cast<int>(figure_->controls().number(QStringLiteral("overtrain")))));
     // A newer query replaces the running one: its answer is dropped, its work stopped.
-    ++generation_;
-    if (cancel_) cancel_->store(true);
+    jobs_->cancel();
     if (figure_->quickJob()) {
         // An unreadable control: shown at once.
         figure_->compute(in);
@@ -261,27 +259,10 @@ void OptimalView::recompute() {
         return;
     }
     error_->clear();  // a problem shown before is gone; the numbers follow when the job ends
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    running_ = generation_;
-    watcher_->setFuture(QtConcurrent::run(jobPool(), [job = figure_->job(in), cancel = cancel_] {
-        fit::FitControl control;
-        control.cancel = cancel.get();
-        return job(control);
-    }));
+    jobs_->start(figure_->job(in));
 }
 
-void OptimalView::takeAnswer() {
-    if (running_ != generation_ || !watcher_->isFinished() || watcher_->isCanceled()) return;
-    running_ = -1;
-    figure_->take(watcher_->result());
-    show();
-}
-
-void OptimalView::computeNow() {
-    if (running_ != generation_) return;
-    watcher_->waitForFinished();
-    takeAnswer();
-}
+void OptimalView::computeNow() { jobs_->finish(); }
 
 void OptimalView::show() {
     const QString problem = figure_->problem();

@@ -15,6 +15,7 @@
 
 #include "app/figures/views/OptimalFigure.h"
 #include "app/gui/ControlWidgets.h"
+#include "app/gui/JobRunner.h"
 #include "app/gui/ViewPanel.h"
 #include "core/analysis/ComputeOptimal.h"
 
@@ -72,7 +73,6 @@ private:
     // do not make is shown at once, without a job.
     void recompute();
     // Shows the answer of the job that just ended, unless a later query replaced it.
-    void takeAnswer();
     // Fills the tables and notes from the figure's answer and draws its charts.
     void show();
     void redrawChart();
@@ -97,10 +97,7 @@ private:
     PlotView* chartView_;
     PlotView* pathView_;
     PlotView* computeView_;
-    QFutureWatcher<std::any>* watcher_;
-    std::shared_ptr<std::atomic<bool>> cancel_;  // of the running job
-    int generation_ = 0;              // of the latest query; a job's answer for an older one is dropped
-    int running_ = -1;                // the generation of the job in the watcher
+    JobRunner* jobs_;  // the query's answer; a newer query replaces the one under way
 };
 
 }  // namespace scalex::gui

@@ -50,17 +50,16 @@ OverTrainingView::OverTrainingView(Session* session, QWidget* parent)
     layout->addLayout(charts, 1);
     layout->addWidget(note_);
     layout->addWidget(table_);
-    watcher_ = new QFutureWatcher<Outcome>(this);
-    connect(watcher_, &QFutureWatcherBase::finished, this, &OverTrainingView::takeOutcome);
+    jobs_ = new JobRunner([this](std::any answer) {
+        figure_->take(std::move(answer));
+        redraw();
+    }, this);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &OverTrainingView::recompute);
     for (auto signal : {&Session::selectionChanged, &Session::styleChanged}) connect(session_, signal, this, &OverTrainingView::redraw);
     recompute();
 }
 
-OverTrainingView::~OverTrainingView() {
-    latest_->store(-1);
-    watcher_->waitForFinished();
-}
+OverTrainingView::~OverTrainingView() = default;
 
 QStringList OverTrainingView::applyControls(const QJsonObject& values) {
     const QStringList notes = figure_->setControls(values, figureInput(session_));
@@ -71,39 +70,20 @@ QStringList OverTrainingView::applyControls(const QJsonObject& values) {
 
 void OverTrainingView::recompute() {
     if (deferWhileHidden([this] { recompute(); }, 1)) return;
-    const int generation = ++generation_;
-    latest_->store(generation);
-    computing_ = true;
     // The series to choose from are the study's already; what is drawn comes with the analyses.
     figure_->refresh(figureInput(session_));
     controls_->showAll();
     note_->setText(tr("Fitting the power laws…"));
-    watcher_->setFuture(QtConcurrent::run(jobPool(), [job = figure_->job(figureInput(session_)), generation, latest = latest_] {
-        if (latest->load() != generation) return Outcome{};  // superseded before it began
-        return Outcome{job(fit::FitControl{}), generation};
-    }));
+    jobs_->start(figure_->job(figureInput(session_)));
 }
 
-void OverTrainingView::takeOutcome() {
-    if (!computing_ || !watcher_->isFinished()) return;
-    Outcome outcome = watcher_->result();
-    if (outcome.generation != generation_) return;  // a newer one is under way
-    computing_ = false;
-    figure_->take(std::move(outcome.answer));
-    redraw();
-}
-
-void OverTrainingView::computeNow() {
-    if (!computing_) return;
-    watcher_->waitForFinished();
-    takeOutcome();
-}
+void OverTrainingView::computeNow() { jobs_->finish(); }
 
 QChart* OverTrainingView::primaryChart() const { return figure_->charts().front(); }
 std::vector<QChart*> OverTrainingView::charts() const { return figure_->charts(); }
 
 void OverTrainingView::redraw() {
-    if (computing_ || deferWhileHidden([this] { redraw(); })) return;  // drawn when the analyses are done
+    if (jobs_->running() || deferWhileHidden([this] { redraw(); })) return;  // drawn when the analyses are done
     figure_->draw(figureInput(session_));
     controls_->showAll();
     note_->setText(figure_->summary());

@@ -10,6 +10,7 @@
 
 #include "app/figures/views/OverTrainingFigure.h"
 #include "app/gui/ControlWidgets.h"
+#include "app/gui/JobRunner.h"
 #include "app/gui/ViewPanel.h"
 #include "core/analysis/SeriesAnalyses.h"
 
@@ -44,17 +45,9 @@ public:
 private:
     // The figure's analyses (their outlier checks take seconds on 20,000 runs) off the UI thread,
     // on a copy of the runs; the view keeps what it drew until they are done.
-    struct Outcome {
-        std::any answer;
-        int generation = 0;
-    };
     void recompute();
-    void takeOutcome();
     void redraw();
-    QFutureWatcher<Outcome>* watcher_;
-    std::shared_ptr<std::atomic<int>> latest_ = std::make_shared<std::atomic<int>>(0);  // skips superseded jobs
-    int generation_ = 0;
-    bool computing_ = false;
+    JobRunner* jobs_;
     Session* session_;
     std::unique_ptr<figures::OverTrainingFigure> figure_;
     ControlBinding* controls_;

@@ -38,8 +38,10 @@ ParetoView::ParetoView(Session* session, QWidget* parent)
     layout->addWidget(summary_);
     intervalWatcher_ = new QFutureWatcher<std::optional<fit::BootstrapInterval>>(this);
     connect(intervalWatcher_, &QFutureWatcherBase::finished, this, &ParetoView::intervalDone);
-    watcher_ = new QFutureWatcher<Outcome>(this);
-    connect(watcher_, &QFutureWatcherBase::finished, this, &ParetoView::takeAnswer);
+    jobs_ = new JobRunner([this](std::any answer) {
+        figure_->take(std::move(answer));
+        redraw();
+    }, this);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &ParetoView::recompute);
     for (auto signal : {&Session::selectionChanged, &Session::surfaceChanged, &Session::styleChanged})
         connect(session_, signal, this, &ParetoView::redraw);
@@ -47,32 +49,15 @@ ParetoView::ParetoView(Session* session, QWidget* parent)
 }
 
 ParetoView::~ParetoView() {
-    latest_->store(-1);
     if (intervalCancel_) intervalCancel_->store(true);
-    watcher_->waitForFinished();
     intervalWatcher_->waitForFinished();
 }
 
 void ParetoView::recompute() {
     if (deferWhileHidden([this] { recompute(); }, 1)) return;
-    const int generation = ++generation_;
-    latest_->store(generation);
-    computing_ = true;
     figure_->refresh(figureInput(session_));
     controls_->showAll();
-    watcher_->setFuture(QtConcurrent::run(jobPool(), [job = figure_->job(figureInput(session_)), generation, latest = latest_] {
-        if (latest->load() != generation) return Outcome{};  // superseded before it began
-        return Outcome{job(fit::FitControl{}), generation};
-    }));
-}
-
-void ParetoView::takeAnswer() {
-    if (!computing_ || !watcher_->isFinished()) return;
-    Outcome outcome = watcher_->result();
-    if (outcome.generation != generation_) return;  // a newer one is under way
-    computing_ = false;
-    figure_->take(std::move(outcome.answer));
-    redraw();
+    jobs_->start(figure_->job(figureInput(session_)));
 }
 
 QChart* ParetoView::primaryChart() const { return figure_->charts().front(); }
@@ -90,10 +75,7 @@ std::vector<ViewTable> ParetoView::tables() {
 }
 
 void ParetoView::computeNow() {
-    if (computing_) {
-        watcher_->waitForFinished();
-        takeAnswer();
-    }
+    jobs_->finish();
     if (!intervalPending_) return;
     intervalWatcher_->waitForFinished();
     intervalDone();
@@ -139,7 +121,7 @@ void ParetoView::intervalDone() {
 std::vector<QChart*> ParetoView::charts() const { return figure_->charts(); }
 
 void ParetoView::redraw() {
-    if (computing_ || deferWhileHidden([this] { redraw(); })) return;  // drawn when the analyses are done
+    if (jobs_->running() || deferWhileHidden([this] { redraw(); })) return;  // drawn when the analyses are done
     figure_->draw(figureInput(session_));
     controls_->showAll();
     fitView_->setVisible(figure_->sideBySide());

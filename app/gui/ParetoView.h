@@ -9,6 +9,7 @@
 
 #include "app/figures/views/ParetoFigure.h"
 #include "app/gui/ControlWidgets.h"
+#include "app/gui/JobRunner.h"
 #include "app/gui/ViewPanel.h"
 #include "core/fit/Bootstrap.h"
 #include "core/fit/Pareto.h"
@@ -45,7 +46,6 @@ public:
 private:
     // The analyses, in a job on the views' pool (frontiers of 20,000 runs); drawn when done.
     void recompute();
-    void takeAnswer();
     void redraw();
     // The comparison's interval, off the UI thread: the compared pair's points are copied, an older
     // request is superseded, and the same points reuse the interval already computed.
@@ -59,14 +59,7 @@ private:
     PlotView* fitView_;
     std::optional<fit::BootstrapInterval> intervalShown_;
     QLabel* summary_;
-    struct Outcome {
-        std::any answer;
-        int generation = 0;
-    };
-    QFutureWatcher<Outcome>* watcher_;
-    std::shared_ptr<std::atomic<int>> latest_ = std::make_shared<std::atomic<int>>(0);  // skips superseded jobs
-    int generation_ = 0;
-    bool computing_ = false;
+    JobRunner* jobs_;
     // The points the interval is (being) computed for, A then B; the interval once known.
     std::vector<fit::ComputeLossPoint> intervalKey_[2];
     std::optional<fit::BootstrapInterval> intervalOfKey_;
