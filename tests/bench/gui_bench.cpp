@@ -118,14 +118,21 @@ void BM_RegroupLargeProject(benchmark::State& state) {
 }
 BENCHMARK(BM_RegroupLargeProject)->Arg(20000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// A paper-style SVG of the loss surface of a 20,000-run project, exported from the window, and the
-// view drawn in the screen style again.
-void BM_ExportLargeSurfaceSvg(benchmark::State& state) {
+// largeProjectWindow of state.range(0) runs showing the loss surface, fitted.
+std::unique_ptr<scalex::gui::MainWindow> largeSurfaceWindow(benchmark::State& state) {
     auto window = largeProjectWindow(state, static_cast<std::size_t>(state.range(0)));
-    if (!window) return;
+    if (!window) return nullptr;
     window->showView(QStringLiteral("surface"));
     window->currentPanel()->computeNow();
     QApplication::processEvents();
+    return window;
+}
+
+// A paper-style SVG of the loss surface of a 20,000-run project, exported from the window, and the
+// view drawn in the screen style again.
+void BM_ExportLargeSurfaceSvg(benchmark::State& state) {
+    auto window = largeSurfaceWindow(state);
+    if (!window) return;
     QTemporaryDir out;
     for (auto _ : state) {
         scalex::figures::FigureStyle style;
@@ -139,11 +146,8 @@ BENCHMARK(BM_ExportLargeSurfaceSvg)->Arg(20000)->Unit(benchmark::kMillisecond)->
 // What exporting the loss surface's table does on the UI thread for a 20,000-run project, its fit
 // done: making the table job (its work then runs on the views' pool).
 void BM_LargeSurfaceTablesJob(benchmark::State& state) {
-    auto window = largeProjectWindow(state, static_cast<std::size_t>(state.range(0)));
+    auto window = largeSurfaceWindow(state);
     if (!window) return;
-    window->showView(QStringLiteral("surface"));
-    window->currentPanel()->computeNow();
-    QApplication::processEvents();
     for (auto _ : state) {
         auto job = window->currentPanel()->tablesJob();
         benchmark::DoNotOptimize(job);
@@ -153,11 +157,8 @@ BENCHMARK(BM_LargeSurfaceTablesJob)->Arg(20000)->Unit(benchmark::kMillisecond)->
 
 // The loss surface of a 20,000-run project drawn again (a new style: no refit), on the UI thread.
 void BM_LargeSurfaceRedraw(benchmark::State& state) {
-    auto window = largeProjectWindow(state, static_cast<std::size_t>(state.range(0)));
+    auto window = largeSurfaceWindow(state);
     if (!window) return;
-    window->showView(QStringLiteral("surface"));
-    window->currentPanel()->computeNow();
-    QApplication::processEvents();
     for (auto _ : state) {
         window->session()->restyle();
         QApplication::processEvents();
