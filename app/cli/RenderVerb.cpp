@@ -106,9 +106,11 @@ int verbRender(const QStringList& args) {
         QString error;
         if (!figures::parseFigureSize(p.value("size"), &style, &error)) throw UsageError(error.toStdString());
         style.fontFamily = p.value("font");
-        QStringList written;
+        QStringList written, skipped;
         const StudyInput in = openStudy(p.value("project"), p);
-        if (!figures::renderPaperFigures(in.study, p.value("out"), style, &written, &error)) throw UsageError(error.toStdString());
+        if (!figures::renderPaperFigures(in.study, p.value("out"), style, &written, &skipped, &error))
+            throw UsageError(error.toStdString());
+        for (const QString& s : skipped) printError(QStringLiteral("scalex render: left out %1\n").arg(s));
         printText(QStringLiteral("scalex render: wrote %1 files to %2: %3\n").arg(written.size()).arg(p.value("out"), written.join(", ")));
         return kExitOk;
     }

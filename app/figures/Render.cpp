@@ -8,6 +8,7 @@
 #include <QScopeGuard>
 #include <QSizeF>
 #include <algorithm>
+#include <utility>
 #include <unordered_map>
 
 #include "app/figures/Theme.h"
@@ -28,7 +29,7 @@ const QSizeF kChartSize(800, 600);
 
 // A figure of `view` from `study` with `controls` set and its analyses done; null with `error`.
 std::unique_ptr<ViewFigure> figureFor(const FigureInput& in, const QString& view, const QJsonObject& controls, bool compute,
-                                      QString* error) {
+                                      QString* error, bool* noResults = nullptr) {
     auto figure = makeFigure(view);
     if (!figure) {
         *error = unknownViewError(view);
@@ -47,6 +48,7 @@ std::unique_ptr<ViewFigure> figureFor(const FigureInput& in, const QString& view
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     if (const QString why = figure->problem(); !why.isEmpty()) {
         *error = QStringLiteral("the view '%1' has no results for these settings: %2").arg(view, why);
+        if (noResults) *noResults = true;
         return nullptr;
     }
     return figure;
@@ -343,7 +345,7 @@ bool renderRecipes(const analysis::Study& study, const QString& projectLabel, co
 }
 
 bool renderPaperFigures(const analysis::Study& study, const QString& outDir, const FigureStyle& style, QStringList* written,
-                        QString* error) {
+                        QStringList* skipped, QString* error) {
     if (!QDir().mkpath(outDir)) {
         *error = QStringLiteral("--out: cannot create the directory %1").arg(outDir);
         return false;
@@ -360,17 +362,30 @@ bool renderPaperFigures(const analysis::Study& study, const QString& outDir, con
                               {"fig6_inference_runtimes", "inference", {{"stage", "TTFT and step time (Fig. 6)"}}},
                               {"fig_roofline", "roofline", {}},
                               {"fig_context_optimum", "context", {}}};
-    for (const Figure& f : figures)
-        for (const char* suffix : {"pdf", "png"}) {
-            RenderRequest r;
-            r.view = QString::fromLatin1(f.view);
-            r.out = QDir(outDir).filePath(QStringLiteral("%1.%2").arg(QLatin1String(f.name), QLatin1String(suffix)));
-            r.style = style;
-            r.controls = f.controls;
-            if (QLatin1String(suffix) == QLatin1String("png")) r.style.dpi = 150;
-            if (!renderFigure(study, r, error)) return false;
-            *written << QFileInfo(r.out).fileName();
+    ThemeFor theme(style);
+    FigureInput in;
+    in.study = &study;
+    for (const Figure& f : figures) {
+        // A figure the runs cannot give (no IsoFLOP runs, say) is left out and named; the others are written.
+        bool noResults = false;
+        auto figure = figureFor(in, QString::fromLatin1(f.view), f.controls, true, error, &noResults);
+        if (!figure && noResults) {
+            *skipped << QStringLiteral("%1: %2").arg(QLatin1String(f.name), *error);
+            error->clear();
+            continue;
         }
+        if (!figure) return false;
+        bool first = true;
+        for (const char* suffix : {"pdf", "png"}) {
+            if (!std::exchange(first, false)) figure->draw(in);  // the paper style of the last file undone
+            FigureStyle s = style;
+            if (QLatin1String(suffix) == QLatin1String("png")) s.dpi = 150;
+            const QString out = QDir(outDir).filePath(QStringLiteral("%1.%2").arg(QLatin1String(f.name), QLatin1String(suffix)));
+            QCoreApplication::processEvents();
+            if (!writeFigure(figure->charts(), QString::fromLatin1(f.view), out, s, error)) return false;
+            *written << QFileInfo(out).fileName();
+        }
+    }
     // Tables from the same runs.
     for (const auto& [name, table] : analysis::paperAppendixTables(study.runs())) {
         for (const QString& suffix : {QStringLiteral("tex"), QStringLiteral("csv")}) {

@@ -64,8 +64,10 @@ bool renderRecipes(const analysis::Study& study, const QString& projectLabel, co
                    QStringList* written, QStringList* warnings, QString* error);
 
 // Regenerates the counterparts of the paper's figures 1, 3, 4, 5 and 6 (and the roofline and the
-// context optimum) as PDF and PNG, and its appendix tables as LaTeX and CSV, into `outDir`.
+// context optimum) as PDF and PNG, and its appendix tables as LaTeX and CSV, into `outDir`. A
+// figure the study's runs cannot give (no IsoFLOP runs in a table of Token/Param runs) is left out
+// and named in `skipped` with the reason.
 bool renderPaperFigures(const analysis::Study& study, const QString& outDir, const FigureStyle& style, QStringList* written,
-                        QString* error);
+                        QStringList* skipped, QString* error);
 
 }  // namespace scalex::figures

@@ -164,6 +164,11 @@ TEST(RenderVerb, PaperFitTablesFromTheStudysRunsAreThePapersTables) {
                               "--out", dir.path()},
                              300000);
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    // Token/Param runs only: the IsoFLOP figures are left out, with the reason, and the rest written.
+    EXPECT_TRUE(r.err.contains("left out fig4_isoflop: the view 'isoflop' has no results for these settings: no IsoFLOP runs"))
+        << r.err.toStdString();
+    EXPECT_FALSE(QFile::exists(dir.filePath("fig4_isoflop.pdf")));
+    EXPECT_TRUE(QFile::exists(dir.filePath("fig1_pareto_front.pdf")));
     const auto lnd = readSimpleCsv(dir.filePath("tab_lnd_fit_params.csv"));
     const auto paperLnd = readSimpleCsv(scalex::test::sourcePath("datasets/paper/lnd_fit_params.csv"));
     ASSERT_EQ(lnd.rows.size(), 2);

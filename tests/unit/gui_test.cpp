@@ -981,9 +981,10 @@ TEST_F(Gui, OpensTheGemstonesExample) {
     EXPECT_EQ(window->session()->seriesNames(),
               (std::vector<std::string>{"fineweb_dclm_losses_combined", "fineweb_edu_losses_combined"}));
     ASSERT_TRUE(window->showView("pareto"));
-    QApplication::processEvents();
     auto* pareto = view<ParetoView>();
     ASSERT_NE(pareto, nullptr);
+    pareto->computeNow();  // the frontiers are found in a job
+    QApplication::processEvents();
     qsizetype points = 0;
     for (QAbstractSeries* s : pareto->charts()[0]->series())
         if (auto* scatter = qobject_cast<QScatterSeries*>(s)) points += scatter->count();

@@ -447,6 +447,11 @@ void IsoFlopFigure::drawContexts(const FigureInput& in) {
     summary_ = n == 0 ? QObject::tr("No IsoFLOP runs in the table (experiment set `isoflop`).") : text;
 }
 
+QString IsoFlopFigure::problem() const {
+    if (!answer_.fits.empty()) return {};
+    return QObject::tr("no IsoFLOP runs in scope (runs of a series with compute, or a budget, and loss)");
+}
+
 void IsoFlopFigure::draw(const FigureInput& in) {
     enableControls();
     if (contextsLayout()) {

@@ -57,6 +57,7 @@ public:
     const std::optional<analysis::BudgetProfile>& picked(bool second) const;
     // The words under the charts after the last draw.
     QString summary() const { return summary_; }
+    QString problem() const override;
 
 private:
     struct Fits;

@@ -84,6 +84,12 @@ void OverTrainingFigure::take(std::any answer) {
     if (auto* a = std::any_cast<Answer>(&answer)) answer_ = std::move(*a);
 }
 
+QString OverTrainingFigure::problem() const {
+    if (shown_[0] || shown_[1]) return {};
+    return QObject::tr("no runs to fit for the series and context chosen (the lines group a series' runs by tokens per "
+                       "parameter, M = 22 to 2200)");
+}
+
 void OverTrainingFigure::draw(const FigureInput& in) {
     const Theme& theme = Theme::current();
     const fit::SlopeSettings settings;

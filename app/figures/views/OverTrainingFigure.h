@@ -30,6 +30,7 @@ public:
     const std::optional<analysis::SlopeAnalysis>& shown(int k) const { return shown_[k]; }
     // The words under the charts: the runs left out, or what the extrapolation column means.
     QString summary() const { return summary_; }
+    QString problem() const override;
     // The table beside the charts: η fitted, its extrapolation error and the paper's, per M and panel.
     const QStringList& panelHeaders() const { return panelHeaders_; }
     const std::vector<QStringList>& panelRows() const { return panelRows_; }

@@ -117,6 +117,12 @@ void ParetoFigure::drawSurfaceCurves(PlotChart* chart, const FigureInput& in, do
     chart->setAxes(chart->xSpec(), chart->ySpec());
 }
 
+QString ParetoFigure::problem() const {
+    for (const auto& a : shown_)
+        if (!a.points.empty()) return {};
+    return QObject::tr("no runs with compute and loss in scope%1").arg(scope_);
+}
+
 ViewFigure::Job ParetoFigure::job(const FigureInput& in) const {
     return [table = runsForJob(in), settings = in.study->settings()](const fit::FitControl&) -> std::any {
         return Answer{table, analysis::paretoAnalyses(*table, settings)};  // the analyses the verbs run

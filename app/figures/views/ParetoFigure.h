@@ -27,6 +27,7 @@ public:
     void draw(const FigureInput& in) override;
     std::vector<QChart*> charts() const override;
     TablesJob tablesJob(const FigureInput& in) const override;
+    QString problem() const override;
 
     // The frontiers beside the fitted loss surface (Fig. 1) rather than one chart.
     bool sideBySide() const;
