@@ -137,4 +137,10 @@ std::vector<Tick> logTicks(double lo, double hi, int target) {
     return ticks;
 }
 
+std::vector<double> logGrid(double lo, double hi, int n) {
+    std::vector<double> out;
+    for (int i = 0; i < n; ++i) out.push_back(lo * std::pow(hi / lo, static_cast<double>(i) / (n - 1)));
+    return out;
+}
+
 }  // namespace scalex::figures

@@ -26,4 +26,8 @@ QString formatTickValue(double v, bool siSuffix = false);
 QString formatCount(double v);
 QString formatFlops(double v);
 
+// `n` values from `lo` to `hi` (both included), evenly spaced on a logarithmic axis: the points
+// a curve is drawn through.
+std::vector<double> logGrid(double lo, double hi, int n);
+
 }  // namespace scalex::figures

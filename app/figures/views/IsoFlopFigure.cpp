@@ -42,12 +42,6 @@ struct BudgetRange {
 };
 constexpr BudgetRange kRanges[] = {{"fig4", 5e18, 2e20}, {"context-tables", 5e18, 5e19}, {"all", 0, 1e300}};
 
-std::vector<double> logGrid(double lo, double hi, int n) {
-    std::vector<double> out;
-    for (int i = 0; i < n; ++i) out.push_back(lo * std::pow(hi / lo, static_cast<double>(i) / (n - 1)));
-    return out;
-}
-
 QString labelOf(const std::string& series) { return QString::fromStdString(data::seriesLabel(series)); }
 
 using Bands = std::vector<fit::BootstrapResult>;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 
+#include "app/figures/LogTicks.h"
 #include "app/figures/PlotChart.h"
 #include "app/figures/RunMarks.h"
 #include "app/figures/Theme.h"
@@ -24,12 +25,6 @@ namespace {
 const QString kSeries[2] = {QStringLiteral("series"), QStringLiteral("series2")};
 const QString kContext = QStringLiteral("context");
 const QString kEachOwn = QStringLiteral("auto");
-
-std::vector<double> logGrid(double lo, double hi, int n) {
-    std::vector<double> out;
-    for (int i = 0; i < n; ++i) out.push_back(lo * std::pow(hi / lo, static_cast<double>(i) / (n - 1)));
-    return out;
-}
 
 }  // namespace
 

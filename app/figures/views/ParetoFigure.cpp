@@ -8,6 +8,7 @@
 #include <limits>
 #include <set>
 
+#include "app/figures/LogTicks.h"
 #include "app/figures/PlotChart.h"
 #include "app/figures/RunMarks.h"
 #include "app/figures/Theme.h"
@@ -25,12 +26,6 @@ const QString kPanels = QStringLiteral("panels");
 const QString kContext = QStringLiteral("context");
 const QString kCurves = QStringLiteral("curves");
 const QString kNoContext = QStringLiteral("none");
-
-std::vector<double> logGrid(double lo, double hi, int n) {
-    std::vector<double> out;
-    for (int i = 0; i < n; ++i) out.push_back(lo * std::pow(hi / lo, static_cast<double>(i) / (n - 1)));
-    return out;
-}
 
 // The context length a choice's key names (NaN: runs that give none).
 double contextOf(const QString& key) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/figures/LogTicks.h"
 #include "app/figures/PlotChart.h"
 #include "app/figures/Theme.h"
 #include "core/accounting/FlopCount.h"
@@ -20,12 +21,6 @@ namespace {
 
 const QString kAccelerator = QStringLiteral("accelerator");
 const QString kModel = QStringLiteral("model");
-
-std::vector<double> logGrid(double lo, double hi, int n) {
-    std::vector<double> out;
-    for (int i = 0; i < n; ++i) out.push_back(lo * std::pow(hi / lo, static_cast<double>(i) / (n - 1)));
-    return out;
-}
 
 // The 7B models of the study (Tab. xlstm/transformer_tokenparam_hyperparams).
 accounting::ModelConfig model7B(Family f) {
