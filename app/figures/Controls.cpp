@@ -38,6 +38,56 @@ int Control::valueIndex() const {
     return -1;
 }
 
+namespace {
+
+Control makeControl(Control::Kind kind, const QString& name, const QString& label, const QString& toolTip) {
+    Control c;
+    c.kind = kind;
+    c.name = name;
+    c.label = label;
+    c.toolTip = toolTip;
+    return c;
+}
+
+}  // namespace
+
+Control choiceControl(const QString& name, const QString& label, std::vector<ControlChoice> choices, const QJsonValue& value,
+                      const QString& toolTip) {
+    Control c = makeControl(Control::Kind::Choice, name, label, toolTip);
+    c.choices = std::move(choices);
+    c.value = value;
+    return c;
+}
+
+Control switchControl(const QString& name, const QString& label, bool value, const QString& toolTip) {
+    Control c = makeControl(Control::Kind::Switch, name, label, toolTip);
+    c.value = value;
+    return c;
+}
+
+Control textControl(const QString& name, const QString& label, const QString& value, const QString& toolTip) {
+    Control c = makeControl(Control::Kind::Text, name, label, toolTip);
+    c.value = value;
+    return c;
+}
+
+Control integerControl(const QString& name, const QString& label, int min, int max, int value, const QString& toolTip) {
+    Control c = makeControl(Control::Kind::Integer, name, label, toolTip);
+    c.min = min;
+    c.max = max;
+    c.value = value;
+    return c;
+}
+
+Control valueControl(const QString& name, const QString& label, std::vector<double> values, double value, double firstPosition,
+                     const QString& toolTip) {
+    Control c = makeControl(Control::Kind::Value, name, label, toolTip);
+    c.values = std::move(values);
+    c.value = value;
+    c.min = firstPosition;
+    return c;
+}
+
 Control& Controls::add(Control control) {
     list_.push_back(std::move(control));
     return list_.back();

@@ -45,6 +45,19 @@ struct Control {
     int valueIndex() const;
 };
 
+// A control of each kind with the fields most controls set; the others keep their defaults
+// (set them on the result: a slider's first position, an editable choice).
+Control choiceControl(const QString& name, const QString& label, std::vector<ControlChoice> choices = {},
+                      const QJsonValue& value = {}, const QString& toolTip = {});
+Control switchControl(const QString& name, const QString& label, bool value, const QString& toolTip = {});
+Control textControl(const QString& name, const QString& label, const QString& value, const QString& toolTip = {});
+Control integerControl(const QString& name, const QString& label, int min, int max, int value, const QString& toolTip = {});
+// A slider over `values` (shown as they are), its first position numbered `firstPosition`.
+Control valueControl(const QString& name, const QString& label, std::vector<double> values, double value,
+                     double firstPosition, const QString& toolTip = {});
+// A choice whose key is its text (accelerator names, model labels: recipes keep the text).
+inline ControlChoice textChoice(const QString& text) { return {text, text}; }
+
 // The controls of one view, in the order the window shows them (and sets them: a later control's
 // choices may depend on an earlier one's value).
 class Controls {

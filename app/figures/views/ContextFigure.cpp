@@ -40,25 +40,15 @@ int ContextFigure::positionOf(double t) {
 
 ContextFigure::ContextFigure() : lawChart_(makeChart()), trendChart_(makeChart()) {
     // Recipes, lessons and `--set context=16384` name the context length shown, not the position.
-    Control context;
-    context.name = kContext;
-    context.kind = Control::Kind::Value;
-    context.label = QObject::tr("Context length T");
-    context.toolTip = QObject::tr("Context length T: 512 … 131072 tokens (the study trained at 2048, 8192 and 16384)");
-    for (int pos = 0; pos < positions(); ++pos) context.values.push_back(contextAt(pos));
-    context.min = 0;
-    context.value = contextAt(positionOf(8192));
-    controls().add(context);
+    std::vector<double> contexts;
+    for (int pos = 0; pos < positions(); ++pos) contexts.push_back(contextAt(pos));
+    controls().add(valueControl(kContext, QObject::tr("Context length T"), std::move(contexts), contextAt(positionOf(8192)), 0,
+                                QObject::tr("Context length T: 512 … 131072 tokens (the study trained at 2048, 8192 and 16384)")));
     // The budgets are named by their text, as recipes kept them before choices had keys.
-    Control budget;
-    budget.name = kBudget;
-    budget.label = QObject::tr("Budget");
-    for (double h : kBudgets) {
-        const QString text = formatTickValue(h) + QObject::tr(" FLOPs");
-        budget.choices.push_back({text, text});
-    }
-    budget.value = budget.choices[2].key;
-    controls().add(budget);
+    std::vector<ControlChoice> budgets;
+    for (double h : kBudgets) budgets.push_back(textChoice(formatTickValue(h) + QObject::tr(" FLOPs")));
+    const QString budget = budgets[2].key;
+    controls().add(choiceControl(kBudget, QObject::tr("Budget"), std::move(budgets), budget));
 }
 
 std::vector<QChart*> ContextFigure::charts() const { return {lawChart_, trendChart_}; }

@@ -60,18 +60,16 @@ std::vector<Preset> presets(Family family) {
 // A choice of the presets of `family` (each named by its text, as recipes keep it), the one of
 // d_model 2048 and 24 layers shown first.
 Control presetControl(const QString& name, const QString& label, Family family) {
-    Control c;
-    c.name = name;
-    c.label = label;
+    std::vector<ControlChoice> choices;
     const auto list = presets(family);
     int selected = 0;
     for (std::size_t i = 0; i < list.size(); ++i) {
-        c.choices.push_back({list[i].label, list[i].label});
+        choices.push_back(textChoice(list[i].label));
         const ModelConfig& cfg = list[i].config;
         if (cfg.dModel == 2048 && cfg.nLayers == 24 && selected == 0) selected = static_cast<int>(i);
     }
-    c.value = c.choices.empty() ? QString() : c.choices[static_cast<std::size_t>(selected)].key;
-    return c;
+    const QString value = choices.empty() ? QString() : choices[static_cast<std::size_t>(selected)].key;
+    return choiceControl(name, label, std::move(choices), value);
 }
 
 QString contextLabel(double t) { return t >= 1024 ? QString::number(t / 1024) + 'k' : QString::number(t); }
@@ -171,20 +169,12 @@ FlopBreakdownFigure::FlopBreakdownFigure() : transformerChart_(makePlainChart())
     xlstm_ = makeStudyConfig(Family::Xlstm, 2048, 24, 8);
     controls().add(presetControl(kTransformerPreset, QObject::tr("Transformer"), Family::Transformer));
     controls().add(presetControl(kXlstmPreset, QObject::tr("xLSTM"), Family::Xlstm));
-    Control quantity;
-    quantity.name = kQuantity;
-    quantity.label = QObject::tr("Quantity");
-    quantity.choices = {{QStringLiteral("flops"), QObject::tr("Forward FLOPs per token")},
-                        {QStringLiteral("decode-traffic"), QObject::tr("Decode-step memory traffic (bytes, batch 1)")},
-                        {QStringLiteral("state"), QObject::tr("KV cache / mLSTM state (bytes, batch 1)")}};
-    quantity.value = QStringLiteral("flops");
-    controls().add(quantity);
-    Control shares;
-    shares.name = kShares;
-    shares.kind = Control::Kind::Switch;
-    shares.label = QObject::tr("Shares (%)");
-    shares.value = false;
-    controls().add(shares);
+    controls().add(choiceControl(kQuantity, QObject::tr("Quantity"),
+                                 {{QStringLiteral("flops"), QObject::tr("Forward FLOPs per token")},
+                                  {QStringLiteral("decode-traffic"), QObject::tr("Decode-step memory traffic (bytes, batch 1)")},
+                                  {QStringLiteral("state"), QObject::tr("KV cache / mLSTM state (bytes, batch 1)")}},
+                                 QStringLiteral("flops")));
+    controls().add(switchControl(kShares, QObject::tr("Shares (%)"), false));
     refresh({});
 }
 

@@ -54,27 +54,6 @@ std::optional<data::InferenceData> shownData(const analysis::Study& study) {
     return data;
 }
 
-Control choiceControl(const QString& name, const QString& label, std::vector<ControlChoice> choices, const QString& value) {
-    Control c;
-    c.name = name;
-    c.label = label;
-    c.choices = std::move(choices);
-    c.value = value;
-    return c;
-}
-
-Control textControl(const QString& name, const QString& label, const QString& value) {
-    Control c;
-    c.name = name;
-    c.kind = Control::Kind::Text;
-    c.label = label;
-    c.value = value;
-    return c;
-}
-
-// Choices named by their text, as recipes keep them.
-ControlChoice textChoice(const QString& text) { return {text, text}; }
-
 }  // namespace
 
 InferenceFigure::InferenceFigure() {

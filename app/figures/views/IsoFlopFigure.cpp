@@ -55,63 +55,35 @@ struct IsoFlopFigure::Fits {
 };
 
 IsoFlopFigure::IsoFlopFigure() : profileChart_(makeChart()), lawChart_(makeChart()), bandBudgets_(logGrid(1e18, 1e24, 25)) {
-    Control panels;
-    panels.name = kPanels;
-    panels.label = QObject::tr("Show");
-    panels.choices = {{QStringLiteral("profiles"), QObject::tr("Profiles and law")},
-                      {QStringLiteral("fig5"), QObject::tr("Every context length (Fig. 5)")}};
-    panels.value = QStringLiteral("profiles");
-    controls().add(panels);
+    controls().add(choiceControl(kPanels, QObject::tr("Show"),
+                                 {{QStringLiteral("profiles"), QObject::tr("Profiles and law")},
+                                  {QStringLiteral("fig5"), QObject::tr("Every context length (Fig. 5)")}},
+                                 QStringLiteral("profiles")));
     // The series' labels are the keys (recipes and lessons name them so: "Transformer", "both families").
-    Control family;
-    family.name = kFamily;
-    family.label = QObject::tr("Profiles of");
-    family.toolTip = QObject::tr("The series whose profiles are drawn; the law panel shows the pair");
-    family.value = QString();
-    controls().add(family);
-    Control context;
-    context.name = kContext;
-    context.label = QObject::tr("Context");
-    context.toolTip = QObject::tr("The training context length of the profiles fitted: one for every series, or each series "
-                                  "at the paper's 8192 where it has runs there, else at the context with most runs");
-    context.choices = {{kEachOwn, QObject::tr("per series")}};
-    context.value = kEachOwn;
-    controls().add(context);
-    Control axis;
-    axis.name = kAxis;
-    axis.label = QObject::tr("Loss");
-    axis.choices = {{QStringLiteral("params"), QObject::tr("over parameters N")}, {QStringLiteral("tokens"), QObject::tr("over tokens D")}};
-    axis.value = QStringLiteral("params");
-    controls().add(axis);
-    Control law;
-    law.name = kLaw;
-    law.label = QObject::tr("Law");
-    law.choices = {{QStringLiteral("n"), QObject::tr("N*(H)")}, {QStringLiteral("d"), QObject::tr("D*(H)")}};
-    law.value = QStringLiteral("n");
-    controls().add(law);
-    Control range;
-    range.name = kRange;
-    range.label = QObject::tr("Fit");
-    range.choices = {{QStringLiteral("fig4"), QObject::tr("budgets 5e18 … 2e20 (Fig. 4)")},
-                     {QStringLiteral("context-tables"), QObject::tr("budgets 5e18 … 5e19 (per-context tables)")},
-                     {QStringLiteral("all"), QObject::tr("every budget")}};
-    range.value = QStringLiteral("fig4");
-    controls().add(range);
+    controls().add(choiceControl(kFamily, QObject::tr("Profiles of"), {}, QString(),
+                                 QObject::tr("The series whose profiles are drawn; the law panel shows the pair")));
+    controls().add(choiceControl(kContext, QObject::tr("Context"), {{kEachOwn, QObject::tr("per series")}}, kEachOwn,
+                                 QObject::tr("The training context length of the profiles fitted: one for every series, or each "
+                                             "series at the paper's 8192 where it has runs there, else at the context with most runs")));
+    controls().add(choiceControl(kAxis, QObject::tr("Loss"),
+                                 {{QStringLiteral("params"), QObject::tr("over parameters N")},
+                                  {QStringLiteral("tokens"), QObject::tr("over tokens D")}},
+                                 QStringLiteral("params")));
+    controls().add(choiceControl(kLaw, QObject::tr("Law"),
+                                 {{QStringLiteral("n"), QObject::tr("N*(H)")}, {QStringLiteral("d"), QObject::tr("D*(H)")}},
+                                 QStringLiteral("n")));
+    controls().add(choiceControl(kRange, QObject::tr("Fit"),
+                                 {{QStringLiteral("fig4"), QObject::tr("budgets 5e18 … 2e20 (Fig. 4)")},
+                                  {QStringLiteral("context-tables"), QObject::tr("budgets 5e18 … 5e19 (per-context tables)")},
+                                  {QStringLiteral("all"), QObject::tr("every budget")}},
+                                 QStringLiteral("fig4")));
     // Pick any budget: its profile (from the laws and the fitted curvatures) and optimum move with it.
-    Control pick;
-    pick.name = kPick;
-    pick.kind = Control::Kind::Switch;
-    pick.label = QObject::tr("Pick a budget H");
-    pick.value = false;
-    controls().add(pick);
-    Control budget;
-    budget.name = kBudget;
-    budget.kind = Control::Kind::Value;
-    budget.toolTip = QObject::tr("The budget H, a tenth of a decade a step");
-    budget.min = 175;  // 10·log10 H: 3.2e17 to 1e23
-    for (int pos = 175; pos <= 230; ++pos) budget.values.push_back(std::pow(10.0, pos / 10.0));
-    budget.value = std::pow(10.0, 200 / 10.0);
-    controls().add(budget);
+    controls().add(switchControl(kPick, QObject::tr("Pick a budget H"), false));
+    // Slider positions are 10·log10 H: 3.2e17 to 1e23.
+    std::vector<double> budgets;
+    for (int pos = 175; pos <= 230; ++pos) budgets.push_back(std::pow(10.0, pos / 10.0));
+    controls().add(valueControl(kBudget, QString(), std::move(budgets), std::pow(10.0, 200 / 10.0), 175,
+                                QObject::tr("The budget H, a tenth of a decade a step")));
     enableControls();
 }
 

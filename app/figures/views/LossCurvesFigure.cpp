@@ -16,12 +16,10 @@
 namespace scalex::figures {
 
 LossCurvesFigure::LossCurvesFigure() : chart_(makeChart()) {
-    Control axis;
-    axis.name = QStringLiteral("axis");
-    axis.label = QObject::tr("Over");
-    axis.choices = {{QStringLiteral("tokens"), QObject::tr("Training tokens D")}, {QStringLiteral("compute"), QObject::tr("Training compute C")}};
-    axis.value = QStringLiteral("tokens");
-    controls().add(axis);
+    controls().add(choiceControl(QStringLiteral("axis"), QObject::tr("Over"),
+                                 {{QStringLiteral("tokens"), QObject::tr("Training tokens D")},
+                                  {QStringLiteral("compute"), QObject::tr("Training compute C")}},
+                                 QStringLiteral("tokens")));
 }
 
 std::vector<QChart*> LossCurvesFigure::charts() const { return {chart_}; }

@@ -64,42 +64,25 @@ std::array<QRgb, 101> mapPalette(const Theme& theme) {
 
 LossSurfaceFigure::LossSurfaceFigure() : chart_(makeChart()) {
     // Listed with the run set first: the series offered depend on it, and the contexts on both.
-    Control set;
-    set.name = kSet;
-    set.label = QObject::tr("Runs");
-    set.choices = {{QStringLiteral("tokenparam"), QObject::tr("Token/Param runs")},
-                   {QStringLiteral("isoflop"), QObject::tr("IsoFLOP runs")},
-                   {kAllRuns, QObject::tr("all runs")}};
-    set.value = QStringLiteral("tokenparam");
-    controls().add(set);
-    Control series;
-    series.name = kSeries;
-    series.label = QObject::tr("Series");
-    series.toolTip = QObject::tr("The series whose runs are fitted");
-    controls().add(series);
-    Control context;
-    context.name = kContext;
-    context.label = QObject::tr("Context");
-    context.toolTip = QObject::tr("Training context length of the runs fitted: the surface has no term for it, so one at a time");
-    controls().add(context);
-    Control delta;
-    delta.name = kDelta;
-    delta.label = QObject::tr("Huber δ");
-    for (double d : {1e-4, 1e-3, 1e-2, 1e-1}) delta.choices.push_back({QString::number(d, 'g'), QString::number(d, 'g')});
-    delta.value = QString::number(1e-3, 'g');
-    controls().add(delta);
-    Control gamma;
-    gamma.name = kGamma;
-    gamma.label = QObject::tr("γ");
-    gamma.choices = {{QStringLiteral("free"), QObject::tr("free")}, {QStringLiteral("fixed"), QObject::tr("fixed at 1")}};
-    gamma.value = QStringLiteral("free");
-    controls().add(gamma);
-    Control grid;
-    grid.name = kGrid;
-    grid.label = QObject::tr("Starts");
-    grid.choices = {{QStringLiteral("paper"), QObject::tr("paper (8000 starts)")}, {QStringLiteral("quick"), QObject::tr("quick (216 starts)")}};
-    grid.value = QStringLiteral("paper");
-    controls().add(grid);
+    controls().add(choiceControl(kSet, QObject::tr("Runs"),
+                                 {{QStringLiteral("tokenparam"), QObject::tr("Token/Param runs")},
+                                  {QStringLiteral("isoflop"), QObject::tr("IsoFLOP runs")},
+                                  {kAllRuns, QObject::tr("all runs")}},
+                                 QStringLiteral("tokenparam")));
+    controls().add(choiceControl(kSeries, QObject::tr("Series"), {}, {}, QObject::tr("The series whose runs are fitted")));
+    controls().add(choiceControl(
+        kContext, QObject::tr("Context"), {}, {},
+        QObject::tr("Training context length of the runs fitted: the surface has no term for it, so one at a time")));
+    std::vector<ControlChoice> deltas;
+    for (double d : {1e-4, 1e-3, 1e-2, 1e-1}) deltas.push_back(textChoice(QString::number(d, 'g')));
+    controls().add(choiceControl(kDelta, QObject::tr("Huber δ"), std::move(deltas), QString::number(1e-3, 'g')));
+    controls().add(choiceControl(kGamma, QObject::tr("γ"),
+                                 {{QStringLiteral("free"), QObject::tr("free")}, {QStringLiteral("fixed"), QObject::tr("fixed at 1")}},
+                                 QStringLiteral("free")));
+    controls().add(choiceControl(kGrid, QObject::tr("Starts"),
+                                 {{QStringLiteral("paper"), QObject::tr("paper (8000 starts)")},
+                                  {QStringLiteral("quick"), QObject::tr("quick (216 starts)")}},
+                                 QStringLiteral("paper")));
     // A new plot size (a resize, a figure's layout) repaints the colour map alone: the points,
     // contours and axes are in data coordinates and stay.
     plotAreaChanged_ = QObject::connect(chart_, &QChart::plotAreaChanged, chart_, [this] { drawColourMap(); });

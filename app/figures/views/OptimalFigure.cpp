@@ -45,64 +45,35 @@ analysis::OptimalGiven givenOf(const QString& mode) {
 
 OptimalFigure::OptimalFigure() : budgetChart_(makeChart()), pathChart_(makeChart()), computeChart_(makeChart()) {
     // In the order the window shows them (the mode before the value it resets).
-    Control method;
-    method.name = kMethod;
-    method.label = QObject::tr("Method");
-    method.toolTip = QObject::tr("The paper publishes IsoFLOP power laws at T = 2048, 8192 and 16384 only; the loss surface "
-                                 "with the FLOP count works at any T");
-    method.choices = {{QStringLiteral("surface"), QObject::tr("Loss surface L̂(N,D) and the FLOP count at T")},
-                      {QStringLiteral("laws"), QObject::tr("The paper's IsoFLOP power laws (T = 2048, 8192, 16384)")}};
-    method.value = QStringLiteral("surface");
-    controls().add(method);
-    Control mode;
-    mode.name = kMode;
-    mode.label = QObject::tr("Given");
-    mode.choices = {{QStringLiteral("budget"), QObject::tr("Training budget H (FLOPs)")},
-                    {QStringLiteral("size"), QObject::tr("Model size N (parameters)")},
-                    {QStringLiteral("loss"), QObject::tr("Target loss")}};
-    mode.value = QStringLiteral("budget");
-    controls().add(mode);
+    controls().add(choiceControl(kMethod, QObject::tr("Method"),
+                                 {{QStringLiteral("surface"), QObject::tr("Loss surface L̂(N,D) and the FLOP count at T")},
+                                  {QStringLiteral("laws"), QObject::tr("The paper's IsoFLOP power laws (T = 2048, 8192, 16384)")}},
+                                 QStringLiteral("surface"),
+                                 QObject::tr("The paper publishes IsoFLOP power laws at T = 2048, 8192 and 16384 only; the loss "
+                                             "surface with the FLOP count works at any T")));
+    controls().add(choiceControl(kMode, QObject::tr("Given"),
+                                 {{QStringLiteral("budget"), QObject::tr("Training budget H (FLOPs)")},
+                                  {QStringLiteral("size"), QObject::tr("Model size N (parameters)")},
+                                  {QStringLiteral("loss"), QObject::tr("Target loss")}},
+                                 QStringLiteral("budget")));
     modeOfValue_ = QStringLiteral("budget");
-    Control value;
-    value.name = kValue;
-    value.kind = Control::Kind::Text;
-    value.label = QObject::tr("Value");
-    value.toolTip = QObject::tr("A number such as 1e22, 7e9 or 2.3");
-    value.value = defaultValue(modeOfValue_);
-    controls().add(value);
-    Control context;
-    context.name = kContext;
-    context.label = QObject::tr("Context length T");
-    context.editable = true;  // any length typed
-    for (double t : {2048.0, 4096.0, 8192.0, 16384.0, 32768.0, 65536.0, 131072.0})
-        context.choices.push_back({QString::number(t), QString::number(t)});
-    context.value = QStringLiteral("8192");
-    controls().add(context);
-    Control overtrain;
-    overtrain.name = kOvertrain;
-    overtrain.kind = Control::Kind::Integer;  // a slider over whole percents in the window
-    overtrain.label = QObject::tr("Over-train: N as % of N*");
-    overtrain.toolTip = QObject::tr("Train a model smaller than N* (percent of N*) to the same loss");
-    overtrain.min = 5;
-    overtrain.max = 100;
-    overtrain.value = 100;
-    controls().add(overtrain);
-    Control inference;
-    inference.name = kInference;
-    inference.kind = Control::Kind::Text;
-    inference.label = QObject::tr("Inference tokens served");
-    inference.toolTip = QObject::tr("Tokens the model will process over its life (e.g. 1e13). Each costs one forward pass, "
-                                    "a third of the training compute per token (about 2N FLOPs)");
-    inference.value = QStringLiteral("0");
-    controls().add(inference);
-    Control chart;
-    chart.name = kChart;
-    chart.label = QObject::tr("Chart");
-    chart.choices = {{QStringLiteral("budget"), QObject::tr("N* and D* over the budget H")},
-                     {QStringLiteral("path"), QObject::tr("Optimal path: D over N, with tokens per parameter")},
-                     {QStringLiteral("compute"), QObject::tr("Training compute: exact count against 6ND")}};
-    chart.value = QStringLiteral("budget");
-    controls().add(chart);
+    controls().add(textControl(kValue, QObject::tr("Value"), defaultValue(modeOfValue_),
+                               QObject::tr("A number such as 1e22, 7e9 or 2.3")));
+    std::vector<ControlChoice> contexts;
+    for (double t : {2048.0, 4096.0, 8192.0, 16384.0, 32768.0, 65536.0, 131072.0}) contexts.push_back(textChoice(QString::number(t)));
+    controls().add(choiceControl(kContext, QObject::tr("Context length T"), std::move(contexts), QStringLiteral("8192")))
+        .editable = true;  // any length typed
+    // A slider over whole percents in the window.
+    controls().add(integerControl(kOvertrain, QObject::tr("Over-train: N as % of N*"), 5, 100, 100,
+                                  QObject::tr("Train a model smaller than N* (percent of N*) to the same loss")));
+    controls().add(textControl(kInference, QObject::tr("Inference tokens served"), QStringLiteral("0"),
+                               QObject::tr("Tokens the model will process over its life (e.g. 1e13). Each costs one forward "
+                                           "pass, a third of the training compute per token (about 2N FLOPs)")));
+    controls().add(choiceControl(kChart, QObject::tr("Chart"),
+                                 {{QStringLiteral("budget"), QObject::tr("N* and D* over the budget H")},
+                                  {QStringLiteral("path"), QObject::tr("Optimal path: D over N, with tokens per parameter")},
+                                  {QStringLiteral("compute"), QObject::tr("Training compute: exact count against 6ND")}},
+                                 QStringLiteral("budget")));
 }
 
 void OptimalFigure::refresh(const FigureInput&) {

@@ -36,14 +36,9 @@ OverTrainingFigure::OverTrainingFigure() : charts_{makeChart(), makeChart()} {
         series.toolTip = QObject::tr("The series drawn in this panel, at the paper's context 8192 where it has runs there");
         controls().add(series);
     }
-    Control context;
-    context.name = kContext;
-    context.label = QObject::tr("Context");
-    context.toolTip = QObject::tr("The training context length of the runs drawn: one for both panels, or each series at "
-                                  "the paper's 8192 where it has runs there, else at the context with most runs");
-    context.choices = {{kEachOwn, QObject::tr("per series")}};
-    context.value = kEachOwn;
-    controls().add(context);
+    controls().add(choiceControl(kContext, QObject::tr("Context"), {{kEachOwn, QObject::tr("per series")}}, kEachOwn,
+                                 QObject::tr("The training context length of the runs drawn: one for both panels, or each series "
+                                             "at the paper's 8192 where it has runs there, else at the context with most runs")));
 }
 
 std::vector<QChart*> OverTrainingFigure::charts() const { return {charts_[0], charts_[1]}; }

@@ -39,24 +39,13 @@ bool sameContext(double a, double b) { return (std::isnan(a) && std::isnan(b)) |
 }  // namespace
 
 ParetoFigure::ParetoFigure() : chart_(makeChart()), fitChart_(makeChart()) {
-    Control panels;
-    panels.name = kPanels;
-    panels.label = QObject::tr("Show");
-    panels.choices = {{QStringLiteral("one"), QObject::tr("One chart")},
-                      {QStringLiteral("fig1"), QObject::tr("Frontiers beside the L(N,D) fit (Fig. 1)")}};
-    panels.value = QStringLiteral("one");
-    controls().add(panels);
-    Control context;
-    context.name = kContext;
-    context.label = QObject::tr("Context");
-    context.toolTip = QObject::tr("Training context length of the runs shown: frontiers are compared at one context");
-    controls().add(context);
-    Control curves;
-    curves.name = kCurves;
-    curves.kind = Control::Kind::Switch;
-    curves.label = QObject::tr("L(N,D) prediction at constant tokens/param (22, 220, 2200)");
-    curves.value = true;
-    controls().add(curves);
+    controls().add(choiceControl(kPanels, QObject::tr("Show"),
+                                 {{QStringLiteral("one"), QObject::tr("One chart")},
+                                  {QStringLiteral("fig1"), QObject::tr("Frontiers beside the L(N,D) fit (Fig. 1)")}},
+                                 QStringLiteral("one")));
+    controls().add(choiceControl(kContext, QObject::tr("Context"), {}, {},
+                                 QObject::tr("Training context length of the runs shown: frontiers are compared at one context")));
+    controls().add(switchControl(kCurves, QObject::tr("L(N,D) prediction at constant tokens/param (22, 220, 2200)"), true));
 }
 
 bool ParetoFigure::sideBySide() const { return controls().choice(kPanels) == QLatin1String("fig1"); }

@@ -45,23 +45,18 @@ double modelTime(bool mlstm, double T, const inference::Accelerator& a) {
 }  // namespace
 
 RooflineFigure::RooflineFigure() : roofChart_(makeChart()), timeChart_(makeChart()) {
-    Control accelerator;
-    accelerator.name = kAccelerator;
-    accelerator.label = QObject::tr("Accelerator");
-    // Each named by its description, as recipes keep it.
+    // Each accelerator named by its description, as recipes keep it.
+    std::vector<ControlChoice> accelerators;
+    QString accelerator;
     for (const auto& a : inference::paperAccelerators()) {
-        const QString text = QString::fromStdString(a.description);
-        accelerator.choices.push_back({text, text});
-        if (a.name == "H100" || accelerator.value.isNull()) accelerator.value = text;
+        accelerators.push_back(textChoice(QString::fromStdString(a.description)));
+        if (a.name == "H100" || accelerator.isNull()) accelerator = accelerators.back().key;
     }
-    controls().add(accelerator);
-    Control model;
-    model.name = kModel;
-    model.label = QObject::tr("Operating points");
-    model.choices = {{QStringLiteral("batch1"), QObject::tr("7B models, prefill 8192, batch 1")},
-                     {QStringLiteral("batch64"), QObject::tr("7B models, prefill 8192, batch 64")}};
-    model.value = QStringLiteral("batch1");
-    controls().add(model);
+    controls().add(choiceControl(kAccelerator, QObject::tr("Accelerator"), std::move(accelerators), accelerator));
+    controls().add(choiceControl(kModel, QObject::tr("Operating points"),
+                                 {{QStringLiteral("batch1"), QObject::tr("7B models, prefill 8192, batch 1")},
+                                  {QStringLiteral("batch64"), QObject::tr("7B models, prefill 8192, batch 64")}},
+                                 QStringLiteral("batch1")));
 }
 
 std::vector<QChart*> RooflineFigure::charts() const { return {roofChart_, timeChart_}; }
