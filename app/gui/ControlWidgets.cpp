@@ -37,7 +37,6 @@ QWidget* makeControlWidget(const Control& c, QWidget* parent) {
         case Control::Kind::Text: w = new QLineEdit(parent); break;
     }
     w->setObjectName(c.name);
-    if (!c.toolTip.isEmpty()) w->setToolTip(c.toolTip);
     showControl(w, c);
     return w;
 }
@@ -45,6 +44,7 @@ QWidget* makeControlWidget(const Control& c, QWidget* parent) {
 void showControl(QWidget* w, const Control& c) {
     QSignalBlocker block(w);
     w->setEnabled(c.enabled);
+    if (w->toolTip() != c.toolTip) w->setToolTip(c.toolTip);  // a figure may say why a control is off
     if (auto* box = qobject_cast<QComboBox*>(w)) {
         bool same = box->count() == static_cast<int>(c.choices.size());
         for (int i = 0; same && i < box->count(); ++i)

@@ -21,12 +21,15 @@ void JobRunner::start(Job job) {
     cancel();
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     pending_ = true;
+    const std::uint64_t generation = ++generation_;
     QPointer<JobRunner> self(this);
     // Forwarded to the UI thread when the share done moves by a percent (a fit reports thousands
-    // of items) or a phase begins.
-    auto report = [self](std::size_t done, std::size_t total, const QString& phase) {
-        QMetaObject::invokeMethod(self, [self, done, total, phase] {
-            if (self) emit self->progressed(static_cast<qint64>(done), static_cast<qint64>(total), phase);
+    // of items) or a phase begins; dropped there when it comes after the job's answer or from a
+    // job since replaced (the queue may hold a report behind the answer).
+    auto report = [self, generation](std::size_t done, std::size_t total, const QString& phase) {
+        QMetaObject::invokeMethod(self, [self, generation, done, total, phase] {
+            if (self && self->pending_ && self->generation_ == generation)
+                emit self->progressed(static_cast<qint64>(done), static_cast<qint64>(total), phase);
         }, Qt::QueuedConnection);
     };
     // The watcher follows the new job: the answer of the one it replaces never arrives.

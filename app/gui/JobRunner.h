@@ -10,6 +10,7 @@
 #include <QString>
 #include <any>
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 
@@ -49,6 +50,7 @@ private:
     QFutureWatcher<std::any>* watcher_;
     std::shared_ptr<std::atomic<bool>> cancel_;
     bool pending_ = false;
+    std::uint64_t generation_ = 0;  // of the last job started: its progress alone is shown
 };
 
 }  // namespace scalex::gui

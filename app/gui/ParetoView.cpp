@@ -10,6 +10,7 @@
 #include "app/gui/PlotView.h"
 #include "app/gui/RunPoints.h"
 #include "app/gui/Session.h"
+#include "core/data/Series.h"
 
 namespace scalex::gui {
 
@@ -176,12 +177,30 @@ QString ParetoView::explainHtml() const {
               "length are shown at a time (<i>Context</i>).</p>"
               "<p>Dashed: the fitted loss surface L̂(N, D) along runs with a fixed number of tokens per parameter "
               "(D/N = 22 is Chinchilla-optimal; 2200 is heavily over-trained).</p>"
-              "<p>Now: frontier runs %4 %1, %5 %2; compute ratio at equal loss %3×.</p>")
-        .arg(figure_->frontierSize(0))
-        .arg(figure_->frontierSize(1))
-        .arg(figure_->comparison().overlap ? QString::number(figure_->comparison().geomeanComputeRatio, 'f', 2) : QStringLiteral("—"))
-        .arg(figure_->compared().second.isEmpty() ? tr("B") : figure_->compared().second,
-             figure_->compared().first.isEmpty() ? tr("A") : figure_->compared().first);
+              "<p>Now: %1.</p>")
+        .arg(nowText());
+}
+
+QString ParetoView::nowText() const {
+    // Each series' frontier (the first few of many), then the compared pair's ratio.
+    constexpr int kListed = 6;
+    QStringList sizes;
+    int withRuns = 0;
+    for (const auto& a : figure_->shown()) {
+        if (a.points.empty()) continue;
+        if (++withRuns <= kListed)
+            sizes << QStringLiteral("%1 %2").arg(QString::fromStdString(data::seriesLabel(a.group.series))).arg(a.frontier.size());
+    }
+    if (withRuns > kListed) sizes << tr("%n more series", nullptr, withRuns - kListed);
+    if (sizes.isEmpty()) return tr("no runs with compute and loss in scope");
+    QString now = tr("frontier runs %1").arg(sizes.join(QStringLiteral(", ")));
+    const auto& compared = figure_->compared();
+    if (figure_->comparison().overlap)
+        now += tr("; %1 needs %2× the compute of %3 for the same loss")
+                   .arg(compared.second, QString::number(figure_->comparison().geomeanComputeRatio, 'f', 2), compared.first);
+    else if (withRuns == 1)
+        now += tr("; one series, nothing to compare");
+    return now;
 }
 
 }  // namespace scalex::gui

@@ -52,6 +52,8 @@ private:
     void startInterval();
     void intervalDone();
     void showSummary();
+    // The explanation's "Now:" line.
+    QString nowText() const;
     Session* session_;
     std::unique_ptr<figures::ParetoFigure> figure_;
     ControlBinding* controls_;

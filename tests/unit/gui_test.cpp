@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSlider>
+#include <QRegularExpression>
 #include <QTableWidget>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
@@ -37,6 +38,7 @@
 #include "app/gui/ContextView.h"
 #include "app/gui/FigureExport.h"
 #include "app/gui/FlopBreakdownView.h"
+#include "app/gui/JobRunner.h"
 #include "app/figures/LogTicks.h"
 #include "app/gui/FigureNames.h"
 #include "app/gui/LossCurvesView.h"
@@ -103,6 +105,51 @@ protected:
 };
 
 }  // namespace
+
+// The job runner delivers the answer of the last job started, and its progress only while that
+// job's answer has not arrived: a report still queued behind the answer, or one of a job since
+// replaced, must not show (a finished fit's bar read "128 / 128" of a phase after "100 %").
+TEST(JobRunner, DeliversTheLastJobsAnswerAndNoProgressAfterIt) {
+    ensureApplication();
+    std::vector<int> answers;
+    int reports = 0;
+    scalex::gui::JobRunner runner([&](std::any a) { answers.push_back(std::any_cast<int>(a)); }, nullptr);
+    QObject::connect(&runner, &scalex::gui::JobRunner::progressed, [&](qint64, qint64, const QString&) { ++reports; });
+    std::atomic<bool> release{false};
+    runner.start([&](const scalex::fit::FitControl& control) -> std::any {
+        while (!release && !control.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        control.progress(1, 1);
+        return 1;
+    });
+    runner.start([](const scalex::fit::FitControl& control) -> std::any {
+        for (std::size_t i = 1; i <= 4; ++i) control.progress(i, 4);  // queued on the UI thread
+        control.phase("refining", 0, 2);
+        control.phase("refining", 2, 2);
+        return 2;
+    });
+    release = true;
+    runner.finish();  // delivers at once, with the reports still queued
+    ASSERT_EQ(answers, std::vector<int>{2});
+    QCoreApplication::processEvents();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(reports, 0) << "progress shown after the answer";
+    EXPECT_FALSE(runner.running());
+
+    // While a job runs, its progress arrives.
+    std::atomic<bool> reported{false};
+    runner.start([&](const scalex::fit::FitControl& control) -> std::any {
+        control.progress(1, 2);
+        reported = true;
+        while (!release.exchange(false) && !control.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        return 3;
+    });
+    while (!reported) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    QCoreApplication::processEvents();
+    EXPECT_EQ(reports, 1);
+    release = true;
+    runner.finish();
+    EXPECT_EQ(answers, (std::vector<int>{2, 3}));
+}
 
 TEST(LogTicks, NarrowLossAxisGetsLabelsBetweenPowersOfTen) {
     const auto ticks = logTicks(2.6, 3.4, 5);
@@ -1248,6 +1295,46 @@ TEST_F(Gui, ParetoViewGivesTheComputeRatioWithItsInterval) {
     for (QLabel* l : pareto->findChildren<QLabel*>()) summary += l->text();
     EXPECT_TRUE(summary.contains(QStringLiteral("95 % interval %1× to %2×").arg(in.lower, 0, 'f', 2).arg(in.upper, 0, 'f', 2)))
         << summary.toStdString();
+}
+
+// Series that are not architecture families have no loss surface in the Pareto view: its switch
+// for the surface's lines is off with a tooltip that says why, and the explanation names the
+// series it compares (not placeholders).
+TEST_F(Gui, ParetoViewOfOtherSeriesSaysWhatItShows) {
+    ASSERT_TRUE(window->showView("pareto"));
+    auto* pareto = view<ParetoView>();
+    ASSERT_NE(pareto, nullptr);
+    pareto->computeNow();
+    auto* curves = pareto->findChild<QCheckBox*>("curves");
+    ASSERT_NE(curves, nullptr);
+    EXPECT_TRUE(curves->isEnabled()) << "the example's series are the two families";
+    EXPECT_TRUE(pareto->explainHtml().contains("Transformer needs")) << pareto->explainHtml().toStdString();
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath("labs.csv");
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("model,params,tokens,loss\n");
+    for (const auto& [name, e] : {std::pair{"north", 1.80}, std::pair{"south", 1.85}})
+        for (double n : {1e8, 3e8, 1e9, 3e9})
+            for (double ratio : {10.0, 20.0, 40.0}) {
+                const double d = ratio * n;
+                f.write(QStringLiteral("%1,%2,%3,%4\n").arg(name).arg(n).arg(d).arg(e + 400 / std::pow(n, 0.34) + 410 / std::pow(d, 0.28)).toUtf8());
+            }
+    f.close();
+    ASSERT_TRUE(window->openPath(path, false)) << window->lastError().toStdString();
+    ASSERT_TRUE(window->showView("pareto"));
+    pareto->computeNow();
+    EXPECT_FALSE(curves->isEnabled());
+    EXPECT_TRUE(curves->toolTip().contains("Loss surface view")) << curves->toolTip().toStdString();
+    const QString now = pareto->explainHtml();
+    EXPECT_TRUE(now.contains(QRegularExpression("frontier runs north \\d+, south \\d+; south needs \\d+\\.\\d\\d× the compute of north")))
+        << now.toStdString();
+    // Beside the frontiers (Fig. 1), the panel of the surface says it has none to draw.
+    EXPECT_TRUE(pareto->applyControls(QJsonObject{{"panels", "fig1"}}).isEmpty());
+    pareto->computeNow();
+    ASSERT_EQ(pareto->charts().size(), 2u);
+    EXPECT_EQ(pareto->charts()[1]->title(), "L(N,D): no surface for these series");
 }
 
 // An IsoFLOP sweep of three settings with no family and no run sets: the IsoFLOP view offers each

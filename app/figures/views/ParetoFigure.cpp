@@ -36,6 +36,11 @@ double contextOf(const QString& key) {
 
 bool sameContext(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
 
+// Whether a series is an architecture family, the series whose loss surfaces the figure draws.
+bool hasSurface(const std::string& series) {
+    return std::any_of(std::begin(kFamilies), std::end(kFamilies), [&](Family f) { return series == accounting::familyName(f); });
+}
+
 }  // namespace
 
 ParetoFigure::ParetoFigure() : chart_(makeChart()), fitChart_(makeChart()) {
@@ -58,17 +63,23 @@ std::vector<QChart*> ParetoFigure::charts() const {
 void ParetoFigure::refresh(const FigureInput& in) {
     // The context lengths of the runs in scope; one is shown at a time, 8192 (the paper's) first.
     std::set<double> contexts;
-    bool none = false;
+    bool none = false, anyFamily = false;
     for (const auto& g : analysis::seriesGroups(in.study->runs(), in.study->settings())) {
         if (std::isnan(g.context)) none = true;
         else contexts.insert(g.context);
+        anyFamily = anyFamily || hasSurface(g.series);
     }
     std::vector<ControlChoice> choices;
     for (double c : contexts) choices.push_back({QString::number(c), QString::number(c)});
     if (none) choices.push_back({kNoContext, QObject::tr("not given")});
     controls().setChoices(kContext, std::move(choices), QStringLiteral("8192"));
     controls().at(kContext).enabled = controls().at(kContext).choices.size() > 1;
-    controls().at(kCurves).enabled = !sideBySide();
+    // The surface's lines are drawn for the architecture families only: say so where there are none.
+    Control& curves = controls().at(kCurves);
+    curves.enabled = !sideBySide() && anyFamily;
+    curves.toolTip = anyFamily ? QString()
+                               : QObject::tr("Drawn for the Transformer and xLSTM series only (their loss surfaces); the surface "
+                                             "of another series is fitted in the Loss surface view");
 }
 
 void ParetoFigure::drawSurfaceCurves(PlotChart* chart, const FigureInput& in, double context) {
@@ -166,7 +177,10 @@ void ParetoFigure::draw(const FigureInput& in) {
     fitChart_->clearSeries();
     if (sideBySide()) {
         // The same runs on the same axes, with the fitted surface through them.
-        fitChart_->setTitle(QObject::tr("Parametric fit of L(N,D)%1").arg(scope_));
+        // The surfaces are the architecture families' (the Loss surface view fits any series).
+        const bool anyFamily = std::any_of(shown_.begin(), shown_.end(), [](const auto& a) { return hasSurface(a.group.series); });
+        fitChart_->setTitle(anyFamily ? QObject::tr("Parametric fit of L(N,D)%1").arg(scope_)
+                                      : QObject::tr("L(N,D)%1: no surface for these series").arg(scope_));
         fitChart_->setAxes(chart_->xSpec(), chart_->ySpec());
         for (std::size_t k = 0; k < shown_.size(); ++k) {
             const auto& series = shown_[k].group.series;
@@ -183,14 +197,11 @@ void ParetoFigure::draw(const FigureInput& in) {
     // The comparison of the pair (its bootstrap interval is the window's, in the background).
     comparison_ = {};
     compared_ = {};
-    frontierSize_[0] = frontierSize_[1] = 0;
     if (const auto compared = analysis::compareSeries(shown_, fit::BootstrapSettings{0})) {
         const auto& A = shown_[compared->a];
         const auto& B = shown_[compared->b];
         comparison_ = compared->comparison;
         compared_ = {QString::fromStdString(data::seriesLabel(A.group.series)), QString::fromStdString(data::seriesLabel(B.group.series))};
-        frontierSize_[0] = static_cast<int>(B.frontier.size());
-        frontierSize_[1] = static_cast<int>(A.frontier.size());
     }
 }
 

@@ -32,11 +32,10 @@ public:
     // The frontiers beside the fitted loss surface (Fig. 1) rather than one chart.
     bool sideBySide() const;
     // What the last draw showed: the analyses at the context shown, the comparison of the pair
-    // compared (A and B, their labels) and the size of each one's frontier.
+    // compared (A and B, their labels).
     const std::vector<analysis::ParetoAnalysis>& shown() const { return shown_; }
     const fit::FrontierComparison& comparison() const { return comparison_; }
     const std::pair<QString, QString>& compared() const { return compared_; }
-    int frontierSize(int k) const { return frontierSize_[k]; }
     // ", T = 8192" (empty when the runs give no context length).
     QString scope() const { return scope_; }
     // The points of the pair compared (A, then B), empty when no two frontiers overlap.
@@ -60,7 +59,6 @@ private:
     std::vector<analysis::ParetoAnalysis> shown_;
     fit::FrontierComparison comparison_;
     std::pair<QString, QString> compared_;
-    int frontierSize_[2] = {0, 0};
     data::ExportTable frontierTable_;
     QString scope_;
 };
