@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <QtCharts/QChart>
+#include <cmath>
 
 #include "app/figures/Controls.h"
 #include "app/figures/Render.h"
@@ -18,6 +20,7 @@
 #include "app/gui/Session.h"
 #include "app/gui/ViewPanel.h"
 #include "core/analysis/Study.h"
+#include "core/data/RunTableIo.h"
 #include "tests/support/GuiApp.h"
 #include "tests/support/TestData.h"
 
@@ -303,6 +306,43 @@ TEST_F(ViewFigures, AFigureWithNothingToDrawSaysWhyAndWritesNothing) {
     EXPECT_FALSE(figures::renderFigure(study, request, &error));
     EXPECT_TRUE(error.startsWith("the view 'curves' has no results for these settings: no loss curves")) << error.toStdString();
     EXPECT_FALSE(QFile::exists(request.out));
+}
+
+// One IsoFLOP budget gives a profile but no law: the law panel says so rather than stay empty.
+TEST_F(ViewFigures, AnIsoFlopLawPanelWithoutALawSaysSo) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("one_budget.csv");
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("model,params,tokens,compute_budget,loss\n");
+    for (int k = -3; k <= 3; ++k) {
+        const double n = 3e8 * std::pow(10.0, 0.2 * k), d = 3e19 / (6 * n);
+        f.write(QStringLiteral("sweep,%1,%2,3e19,%3\n").arg(n, 0, 'g', 12).arg(d, 0, 'g', 12).arg(2.9 + 0.1 * 0.04 * k * k).toUtf8());
+    }
+    f.close();
+    auto runs = data::loadRunTable(path.toStdString(), {});
+    ASSERT_TRUE(runs) << runs.error().toString();
+    analysis::Study study;
+    study.addRuns(std::move(*runs), "one_budget.csv");
+    auto figure = figures::makeFigure("isoflop");
+    ASSERT_TRUE(figure);
+    const figures::FigureInput in{&study};
+    figure->refresh(in);
+    figure->compute(in);
+    figure->draw(in);
+    ASSERT_EQ(figure->charts().size(), 2u);
+    EXPECT_EQ(figure->charts()[1]->title(), "N*(H): no law from these runs");
+    ASSERT_TRUE(figure->setControls(QJsonObject{{"law", "d"}}, in).isEmpty());
+    figure->draw(in);
+    EXPECT_EQ(figure->charts()[1]->title(), "D*(H): no law from these runs");
+
+    // With the study's runs, the law is drawn under its plain title.
+    const analysis::Study example = exampleStudy();
+    const figures::FigureInput exampleIn{&example};
+    figure->refresh(exampleIn);
+    figure->compute(exampleIn);
+    figure->draw(exampleIn);
+    EXPECT_EQ(figure->charts()[1]->title(), "Compute-optimal D*(H)");
 }
 
 TEST_F(ViewFigures, AHeadlessRenderNamesAnUnknownViewOrControlAndWritesNothing) {

@@ -488,7 +488,12 @@ void IsoFlopFigure::draw(const FigureInput& in) {
     // Right: N*(H) or D*(H) for both families.
     lawChart_->clearSeries();
     lawChart_->setAxes({QObject::tr("Budget H (FLOPs)"), true, 1e18, 1e22}, {lawD ? QObject::tr("D* (tokens)") : QObject::tr("N* (params)"), true, 1e7, 1e11, true});
-    lawChart_->setTitle(lawD ? QObject::tr("Compute-optimal D*(H)") : QObject::tr("Compute-optimal N*(H)"));
+    // Without a law (too few budgets with a fitted profile) the panel says so (the summary says why).
+    const bool anyLaw = std::any_of(fits.begin(), fits.end(), [&](const auto& f) {
+        return lawD ? f.analysis.result.dOptLaw.has_value() : f.analysis.result.nOptLaw.has_value();
+    });
+    const QString lawTitle = lawD ? QObject::tr("Compute-optimal D*(H)") : QObject::tr("Compute-optimal N*(H)");
+    lawChart_->setTitle(anyLaw ? lawTitle : QObject::tr("%1: no law from these runs").arg(lawD ? QStringLiteral("D*(H)") : QStringLiteral("N*(H)")));
     QString text;
     for (std::size_t j = 0; j < fits.size(); ++j) {
         const QColor color = seriesColour(in, j);
