@@ -86,8 +86,7 @@ void FlopBreakdownView::setPercent(bool percent) { applyControls({{QStringLitera
 
 void FlopBreakdownView::redraw() {
     figure_->draw(figureInput(session_));
-    controls_->showAll();
-    shares_->setToolTip(figure_->controls().at(QStringLiteral("shares")).toolTip);
+    controls_->showAll();  // the shares' tooltip with it
     emit explainChanged();
 }
 

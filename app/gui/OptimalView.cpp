@@ -81,7 +81,6 @@ OptimalView::OptimalView(Session* session, QWidget* parent)
     // The over-training percentage on a slider, its value written beside it.
     auto* overtrain = new QSlider(Qt::Horizontal, this);
     overtrain->setObjectName(QStringLiteral("overtrain"));
-    overtrain->setToolTip(c.at(QStringLiteral("overtrain")).toolTip);
     showControl(overtrain, c.at(QStringLiteral("overtrain")));
     controls_->bind(overtrain);
     overtrainValue_ = new QLabel(this);

@@ -26,49 +26,22 @@ using scalex::figures::Controls;
 
 // One control of every kind, as views declare them.
 Controls everyKind() {
+    using namespace scalex::figures;
     Controls c;
-    Control choice;
-    choice.name = "panels";
-    choice.choices = {{"one", "One chart"}, {"fig5", "Every context length (Fig. 5)"}, {"range", "budgets 5e18 … 2e20"}};
-    choice.value = "one";
-    c.add(choice);
-    Control editable = choice;
-    editable.name = "context";
-    editable.editable = true;
-    editable.choices = {{"2048", "2048"}, {"8192", "8192"}};
-    editable.value = "8192";
-    c.add(editable);
-    Control on;
-    on.name = "pick";
-    on.kind = Control::Kind::Switch;
-    on.value = false;
-    c.add(on);
-    Control slider;
-    slider.name = "budget";
-    slider.kind = Control::Kind::Value;
-    slider.min = 175;
-    slider.values = {1e19, 3.1622776601683794e19, 1e20};
-    slider.value = 1e19;
-    c.add(slider);
-    Control integer;
-    integer.name = "overtrain";
-    integer.kind = Control::Kind::Integer;
-    integer.min = 5;
-    integer.max = 100;
-    integer.value = 100;
-    c.add(integer);
-    Control number;
+    c.add(choiceControl("panels", {}, {{"one", "One chart"}, {"fig5", "Every context length (Fig. 5)"}, {"range", "budgets 5e18 … 2e20"}},
+                        QStringLiteral("one")));
+    c.add(choiceControl("context", {}, {textChoice("2048"), textChoice("8192")}, QStringLiteral("8192"))).editable = true;
+    c.add(switchControl("pick", {}, false));
+    c.add(valueControl("budget", {}, {1e19, 3.1622776601683794e19, 1e20}, 1e19, 175));
+    c.add(integerControl("overtrain", {}, 5, 100, 100));
+    Control number;  // no view has one yet
     number.name = "delta";
     number.kind = Control::Kind::Number;
     number.min = 1e-6;
     number.max = 1;
     number.value = 1e-3;
     c.add(number);
-    Control text;
-    text.name = "value";
-    text.kind = Control::Kind::Text;
-    text.value = "1e22";
-    c.add(text);
+    c.add(textControl("value", {}, QStringLiteral("1e22")));
     return c;
 }
 

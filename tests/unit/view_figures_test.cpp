@@ -230,30 +230,12 @@ TEST_F(ViewFigures, EveryViewHasAFigureAndEveryFigureItsViewsId) {
 
 TEST_F(ViewFigures, ControlsTakeKeysTextRoundedValuesAndOldSliderPositions) {
     Controls controls;
-    Control panels;
-    panels.name = "panels";
-    panels.choices = {{"one", "One chart"}, {"fig5", "Every context length (Fig. 5)"}, {"range", "budgets 5e18 … 2e20"}};
-    panels.value = "one";
-    controls.add(panels);
-    Control budget;
-    budget.name = "budget";
-    budget.kind = Control::Kind::Value;
-    budget.values = {1e19, 3.1622776601683794e19, 1e20};
-    budget.min = 190;
-    budget.value = 1e19;
-    controls.add(budget);
-    Control on;
-    on.name = "curves";
-    on.kind = Control::Kind::Switch;
-    on.value = true;
-    controls.add(on);
-    Control size;
-    size.name = "size";
-    size.kind = Control::Kind::Integer;
-    size.min = 1;
-    size.max = 9;
-    size.value = 3;
-    controls.add(size);
+    controls.add(figures::choiceControl(
+        "panels", {}, {{"one", "One chart"}, {"fig5", "Every context length (Fig. 5)"}, {"range", "budgets 5e18 … 2e20"}},
+        QStringLiteral("one")));
+    controls.add(figures::valueControl("budget", {}, {1e19, 3.1622776601683794e19, 1e20}, 1e19, 190));
+    controls.add(figures::switchControl("curves", {}, true));
+    controls.add(figures::integerControl("size", {}, 1, 9, 3));
 
     EXPECT_TRUE(controls.set(QJsonObject{{"panels", "fig5"}}).isEmpty());
     EXPECT_EQ(controls.choice("panels"), "fig5");

@@ -492,8 +492,8 @@ void IsoFlopFigure::draw(const FigureInput& in) {
     const bool anyLaw = std::any_of(fits.begin(), fits.end(), [&](const auto& f) {
         return lawD ? f.analysis.result.dOptLaw.has_value() : f.analysis.result.nOptLaw.has_value();
     });
-    const QString lawTitle = lawD ? QObject::tr("Compute-optimal D*(H)") : QObject::tr("Compute-optimal N*(H)");
-    lawChart_->setTitle(anyLaw ? lawTitle : QObject::tr("%1: no law from these runs").arg(lawD ? QStringLiteral("D*(H)") : QStringLiteral("N*(H)")));
+    const QString law = lawD ? QStringLiteral("D*(H)") : QStringLiteral("N*(H)");
+    lawChart_->setTitle(anyLaw ? QObject::tr("Compute-optimal %1").arg(law) : QObject::tr("%1: no law from these runs").arg(law));
     QString text;
     for (std::size_t j = 0; j < fits.size(); ++j) {
         const QColor color = seriesColour(in, j);
