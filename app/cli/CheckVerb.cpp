@@ -73,7 +73,7 @@ ProjectParts projectParts(const Project& project) {
     ProjectParts out;
     for (const auto& t : project.tables) {
         int usable = 0;
-        for (const Run& r : t.table.runs) usable += r.included();
+        for (const Run& r : t.table.runs) usable += r.userIncluded.value_or(!r.hasProblems());
         QJsonArray series;
         QStringList labels;
         for (const auto& name : seriesNames(t.table)) {
@@ -225,8 +225,8 @@ int verbCheck(const QStringList& args) {
     Tally families, sets, budgets, contexts, flopSources, tokenSources, paramSources;
     int usable = 0, selected = 0, withSelection = 0, inAnalyses = 0, checkpoints = 0;
     std::map<std::string, std::pair<int, int>> seriesCounts;  // series -> (rows, in the analyses)
-    QJsonArray problemRows;
-    QStringList problemLines;
+    QJsonArray problemRows, sweepRows;
+    QStringList problemLines, sweepLines;
     for (const Run& r : table.runs) {
         families.add(r.family ? static_cast<double>(*r.family) : 9,
                      r.family ? QString::fromUtf8(accounting::familyName(*r.family)) : QStringLiteral("unknown"));
@@ -242,10 +242,17 @@ int verbCheck(const QStringList& args) {
         counts.second += in;
         inAnalyses += in;
         checkpoints += r.intermediateCheckpoint;
-        if (r.included()) ++usable;
+        if (r.userIncluded.value_or(!r.hasProblems())) ++usable;  // a run a sweep beat is usable, and left out
         if (r.selectedInPaper) {
             ++withSelection;
             if (*r.selectedInPaper) ++selected;
+        }
+        if (!r.sweepLeftOut.empty()) {
+            sweepRows.append(QJsonObject{{"line", r.sourceLine}, {"run", QString::fromStdString(runLabel(r))},
+                                         {"reason", QString::fromStdString(r.sweepLeftOut)}});
+            sweepLines << QStringLiteral("  line %1 (%2): %3")
+                              .arg(r.sourceLine)
+                              .arg(QString::fromStdString(runLabel(r)), QString::fromStdString(r.sweepLeftOut));
         }
         if (r.problems.empty()) continue;
         const QString who = QString::fromStdString(runLabel(r));
@@ -293,6 +300,25 @@ int verbCheck(const QStringList& args) {
                                       {"in_analyses", in}});
         seriesText << QStringLiteral("%1 %2").arg(QString::fromStdString(seriesLabel(name))).arg(n);
     }
+    // The groupings the default series weighed, and why it took the one it took.
+    QJsonArray consideredJson;
+    QStringList consideredText;
+    for (const auto& g : table.seriesConsidered) {
+        QJsonArray columns;
+        QStringList names;
+        for (const auto& c : g.columns) {
+            columns.append(QString::fromStdString(c));
+            names << QString::fromStdString(c);
+        }
+        consideredJson.append(QJsonObject{{"columns", columns},
+                                          {"series", static_cast<int>(g.series)},
+                                          {"clashes", static_cast<int>(g.clashes)},
+                                          {"single_size", g.singleSize},
+                                          {"chosen", g.chosen},
+                                          {"verdict", QString::fromStdString(g.verdict)}});
+        consideredText << QStringLiteral("  %1: %2").arg(names.isEmpty() ? QStringLiteral("the file name") : names.join(" / "),
+                                                         QString::fromStdString(g.verdict));
+    }
     QJsonArray seriesBy, notes, where;
     const std::vector<std::string> by =
         !settings.seriesBy.empty() ? settings.seriesBy : study.project ? std::vector<std::string>{} : table.seriesBy;
@@ -318,6 +344,7 @@ int verbCheck(const QStringList& args) {
             {"mapping", mappingJson},
             {"series_by", seriesBy},
             {"series", seriesJson},
+            {"series_considered", consideredJson},
             {"where", where},
             {"all_runs", settings.scope.allRuns},
             {"families", families.json()},
@@ -330,6 +357,8 @@ int verbCheck(const QStringList& args) {
             {"selected_in_paper", withSelection ? QJsonValue(selected) : QJsonValue()},
             {"notes", notes},
             {"problems", problemRows},
+            {"not_best_of_sweep", sweepRows},
+            {"all_sweep_runs", settings.scope.allSweepRuns},
             {"status", ok ? "usable" : "not usable"},
         };
         if (study.project) {
@@ -349,6 +378,7 @@ int verbCheck(const QStringList& args) {
     if (!parts.lines.isEmpty()) out += parts.lines.join("\n") + "\n";
     if (!mappingText.isEmpty()) out += "columns: " + mappingText.join("; ") + "\n";
     out += "series (by " + byText + "): " + seriesText.join(", ") + "\n";
+    if (!consideredText.isEmpty()) out += "series groupings weighed:\n" + consideredText.join("\n") + "\n";
     out += "families: " + families.text() + "\n";
     out += "experiment sets: " + sets.text() + "\n";
     out += "budgets: " + budgets.text() + "\n";
@@ -367,6 +397,10 @@ int verbCheck(const QStringList& args) {
         for (const auto& c : settings.scope.where) w << QString::fromStdString(c.text());
         out += "where: " + w.join(", ") + "\n";
     }
+    if (!sweepLines.isEmpty())
+        out += QStringLiteral("left out of the analyses, the best of their sweep standing for them%1:\n")
+                   .arg(settings.scope.allSweepRuns ? " (all taken in: --all-sweep-runs)" : " (--all-sweep-runs takes them in)") +
+               sweepLines.join("\n") + "\n";
     if (!problemLines.isEmpty()) out += "problems (kept, excluded from fits until included):\n" + problemLines.join("\n") + "\n";
     if (!ok) out += "not usable: no row without problems\n";
     printText(out);

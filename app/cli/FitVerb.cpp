@@ -328,6 +328,7 @@ QJsonObject isoFlopJson(const IsoFlopAnalysis& a) {
             {"r2_n", pr.qualityN.r2},
             {"r2_d", pr.qualityD.r2},
             {"in_power_law", pr.inPowerLaw},
+            {"left_out", QString::fromStdString(pr.leftOut)},
             {"warnings", stringsJson(pr.warnings)},
         });
     QJsonObject o{{"profiles", profiles}, {"n_budgets", r.nBudgetsInLaw}, {"n_unassigned", static_cast<qint64>(r.unassigned.size())}};

@@ -24,12 +24,17 @@ std::vector<std::string> seriesColumns(const QCommandLineParser& p) {
 
 void addScopeOptions(QCommandLineParser& p) {
     p.addOptions({
-        {"series", "Group runs into series by these columns (COL[,COL...]; default: the file's family or model column, "
-                   "else the file name).", "columns"},
+        {"series", "Group runs into series by these columns (COL[,COL...]; default: the first of the file's series, family, "
+                   "model and experiment columns whose series are each one experiment, else the file name; `check` says "
+                   "which and why).", "columns"},
         {"where", "Only runs where COL=VALUE, COL!=VALUE, COL<X, COL>X, COL<=X or COL>=X holds (repeatable; any column).",
          "condition"},
         {"all-runs", "Also the runs a table's selection column (selected_in_paper) leaves out."},
         {"selected-only", "Leave out the runs the study deselected (the default wherever a table has a selection column)."},
+        {"all-sweep-runs", "Every run of a hyperparameter sweep (runs of a series at the same N and D that differ in a "
+                           "learning rate, batch size, seed, ... column); by default only the best of each."},
+        {"keep-budget", "Keep this IsoFLOP budget in the power laws although its optimum lies outside its sampled sizes "
+                        "(repeatable; by default such budgets are left out and named).", "H"},
         {"ctx", "Only runs with this training context length.", "T"},
         {"experiment-set", "Only this experiment set: tokenparam, isoflop or other.", "name"},
         {"family", "Only runs of this architecture family: transformer (llama) or xlstm (mlstm).", "name"},
@@ -40,6 +45,13 @@ void applyScopeOptions(const QCommandLineParser& p, analysis::AnalysisSettings& 
     if (p.isSet("all-runs") && p.isSet("selected-only")) throw UsageError("--all-runs and --selected-only contradict each other");
     if (p.isSet("all-runs")) s.scope.allRuns = true;
     if (p.isSet("selected-only")) s.scope.allRuns = false;
+    if (p.isSet("all-sweep-runs")) s.scope.allSweepRuns = true;
+    for (const QString& b : p.values("keep-budget")) {
+        bool ok = false;
+        const double h = b.toDouble(&ok);
+        if (!ok || !(h > 0)) throw UsageError(("--keep-budget expects a positive budget in FLOPs, got '" + b + "'").toStdString());
+        s.keptBudgets.push_back(h);
+    }
     if (p.isSet("ctx")) s.scope.context = static_cast<double>(*intOption(p, "ctx", 1));
     if (p.isSet("experiment-set")) {
         s.scope.experimentSet = analysis::parseExperimentSet(p.value("experiment-set").toLower().toStdString());

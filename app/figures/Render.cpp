@@ -357,8 +357,8 @@ bool renderPaperFigures(const analysis::Study& study, const QString& outDir, con
     };
     const Figure figures[] = {{"fig1_pareto_front", "pareto", {{"panels", "fig1"}}},
                               {"fig3_overtraining_slopes", "overtraining", {}},
-                              {"fig4_isoflop", "isoflop", {{"family", "both families"}}},
-                              {"fig5_context_length", "isoflop", {{"panels", "fig5"}}},
+                              {"fig4_isoflop", "isoflop", {{"family", "both families"}, {"range", "fig4"}}},
+                              {"fig5_context_length", "isoflop", {{"panels", "fig5"}, {"range", "fig4"}}},
                               {"fig6_inference_runtimes", "inference", {{"stage", "TTFT and step time (Fig. 6)"}}},
                               {"fig_roofline", "roofline", {}},
                               {"fig_context_optimum", "context", {}}};

@@ -93,6 +93,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole) {
         QString tip = QStringLiteral("%1\nline %2").arg(QString::fromStdString(r.name.empty() ? r.runId : r.name)).arg(r.sourceLine);
         for (const auto& p : r.problems) tip += QStringLiteral("\n• ") + QString::fromStdString(p);
+        if (!r.sweepLeftOut.empty()) tip += QStringLiteral("\n• ") + QString::fromStdString(r.sweepLeftOut);
         return tip;
     }
     if (role == SortRole) {
@@ -135,6 +136,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
         case Problems: {
             QStringList p;
             for (const auto& s : r.problems) p << QString::fromStdString(s);
+            if (!r.sweepLeftOut.empty()) p << QString::fromStdString(r.sweepLeftOut);
             return p.join(QStringLiteral("; "));
         }
     }

@@ -22,6 +22,8 @@ const QString kExperimentSet = QStringLiteral("experiment_set");
 const QString kWhere = QStringLiteral("where");
 const QString kCheckpoints = QStringLiteral("include_checkpoints");
 const QString kKeepOutliers = QStringLiteral("keep_outliers");
+const QString kAllSweepRuns = QStringLiteral("all_sweep_runs");
+const QString kKeptBudgets = QStringLiteral("kept_budgets");
 
 QJsonArray strings(const std::vector<std::string>& v) {
     QJsonArray a;
@@ -38,6 +40,7 @@ RunFilter Scope::filter(std::optional<std::string> oneSeries, std::optional<doub
     f.experimentSet = experimentSet;
     f.selectedOnly = !allRuns;
     f.includeCheckpoints = includeCheckpoints;
+    f.allSweepRuns = allSweepRuns;
     f.where = where;
     return f;
 }
@@ -74,6 +77,12 @@ QJsonObject AnalysisSettings::toJson() const {
     if (scope.experimentSet) o.insert(kExperimentSet, QString::fromStdString(experimentSetName(*scope.experimentSet)));
     if (scope.includeCheckpoints) o.insert(kCheckpoints, true);
     if (keepOutliers) o.insert(kKeepOutliers, true);
+    if (scope.allSweepRuns) o.insert(kAllSweepRuns, true);
+    if (!keptBudgets.empty()) {
+        QJsonArray b;
+        for (double v : keptBudgets) b.append(v);
+        o.insert(kKeptBudgets, b);
+    }
     if (!scope.where.empty()) {
         QJsonArray w;
         for (const auto& c : scope.where) w.append(QString::fromStdString(c.text()));
@@ -132,6 +141,17 @@ data::Expected<AnalysisSettings> AnalysisSettings::fromJson(const QJsonObject& c
         if (!c.value(kKeepOutliers).isBool()) return error(kKeepOutliers, "expected true or false");
         s.keepOutliers = c.value(kKeepOutliers).toBool();
     }
+    if (c.contains(kAllSweepRuns)) {
+        if (!c.value(kAllSweepRuns).isBool()) return error(kAllSweepRuns, "expected true or false");
+        s.scope.allSweepRuns = c.value(kAllSweepRuns).toBool();
+    }
+    if (c.contains(kKeptBudgets)) {
+        if (!c.value(kKeptBudgets).isArray()) return error(kKeptBudgets, "expected an array of positive budgets");
+        for (const auto& v : c.value(kKeptBudgets).toArray()) {
+            if (!(v.toDouble(0) > 0)) return error(kKeptBudgets, "expected an array of positive budgets");
+            s.keptBudgets.push_back(v.toDouble());
+        }
+    }
     if (auto e = stringList(kSeriesBy, s.seriesBy)) return *e;
     if (auto e = stringList(kSeries, s.scope.series)) return *e;
     if (c.contains(kRunContext)) {
@@ -160,7 +180,7 @@ void AnalysisSettings::storeIn(data::ProjectSettings& settings) const {
     // Keys this version does not know stay as they were.
     QJsonObject common = settings.common();
     for (const QString& key : {kBudgetRange, kSeriesBy, kSeries, kRunContext, kExperimentSet, kWhere, kCheckpoints,
-                               kKeepOutliers, QStringLiteral("selected_only")})
+                               kKeepOutliers, kAllSweepRuns, kKeptBudgets, QStringLiteral("selected_only")})
         common.remove(key);
     const QJsonObject mine = toJson();
     for (auto it = mine.begin(); it != mine.end(); ++it) common.insert(it.key(), it.value());

@@ -23,6 +23,8 @@ struct Scope {
     std::optional<data::ExperimentSet> experimentSet;
     bool allRuns = false;                          // also the runs a table's selected_in_paper column leaves out
     bool includeCheckpoints = false;               // intermediate checkpoints count as runs
+    // Every run of a hyperparameter sweep counts; by default only the best of each (data/Sweeps.h).
+    bool allSweepRuns = false;
     std::vector<RowCondition> where;
 
     // The filter of one series (or all in scope) at one context (or the scope's).
@@ -42,6 +44,9 @@ struct AnalysisSettings {
     // Runs far from their IsoFLOP profile (fit/Outliers.h) stay in the fits; by default they are
     // left out and listed, unless the user ticked the run in.
     bool keepOutliers = false;
+    // IsoFLOP budgets taken back into the power laws although their optimum is extrapolated
+    // (fit::IsoFlopSettings::keptBudgets).
+    std::vector<double> keptBudgets;
 
     QJsonObject toJson() const;
     // Unknown keys are left alone (newer versions); a known key of the wrong type is an error naming it.

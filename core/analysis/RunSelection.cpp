@@ -17,7 +17,13 @@ bool positive(double v) { return known(v) && v > 0 && std::isfinite(v); }
 }  // namespace
 
 bool passes(const Run& run, const RunFilter& filter) {
-    if (!run.included()) return false;
+    // The user's toggle wins; else runs with problems are out, and so are the runs a sweep's best
+    // beat unless the scope takes every sweep run.
+    if (run.userIncluded) {
+        if (!*run.userIncluded) return false;
+    } else if (run.hasProblems() || (!run.sweepLeftOut.empty() && !filter.allSweepRuns)) {
+        return false;
+    }
     if (run.intermediateCheckpoint && !filter.includeCheckpoints) return false;
     if (filter.series && run.series != *filter.series) return false;
     if (filter.family && run.family != *filter.family) return false;
@@ -32,6 +38,13 @@ bool passes(const Run& run, const RunFilter& filter) {
     return true;
 }
 
+bool leftOutBySweep(const Run& run, const RunFilter& filter) {
+    if (run.sweepLeftOut.empty() || run.userIncluded || filter.allSweepRuns) return false;
+    RunFilter all = filter;
+    all.allSweepRuns = true;
+    return passes(run, all);
+}
+
 std::string describeRun(const Run& run, const std::string& why) {
     if (run.runId.empty() && run.name.empty()) return "run at " + data::runLabel(run) + ": " + why;
     std::string s = "run " + data::runLabel(run);
@@ -42,7 +55,10 @@ std::string describeRun(const Run& run, const std::string& why) {
 Selection<fit::LossPoint> lossSurfacePoints(const RunTable& table, const RunFilter& filter) {
     Selection<fit::LossPoint> out;
     for (const auto& run : table.runs) {
-        if (!passes(run, filter)) continue;
+        if (!passes(run, filter)) {
+            if (leftOutBySweep(run, filter)) out.notBestOfSweep.push_back(&run);
+            continue;
+        }
         if (!positive(run.params) || !positive(run.tokens) || !positive(run.loss())) {
             out.skipped.push_back(describeRun(run, "needs positive N, D and loss"));
             continue;
@@ -56,7 +72,10 @@ Selection<fit::LossPoint> lossSurfacePoints(const RunTable& table, const RunFilt
 Selection<fit::IsoFlopRun> isoFlopRuns(const RunTable& table, const RunFilter& filter) {
     Selection<fit::IsoFlopRun> out;
     for (const auto& run : table.runs) {
-        if (!passes(run, filter)) continue;
+        if (!passes(run, filter)) {
+            if (leftOutBySweep(run, filter)) out.notBestOfSweep.push_back(&run);
+            continue;
+        }
         if (!positive(run.params) || !positive(run.tokens) || !positive(run.flops) || !positive(run.loss())) {
             out.skipped.push_back(describeRun(run, "needs positive N, D, C and loss"));
             continue;
@@ -70,7 +89,10 @@ Selection<fit::IsoFlopRun> isoFlopRuns(const RunTable& table, const RunFilter& f
 Selection<fit::ComputeLossPoint> computeLossPoints(const RunTable& table, const RunFilter& filter) {
     Selection<fit::ComputeLossPoint> out;
     for (const auto& run : table.runs) {
-        if (!passes(run, filter)) continue;
+        if (!passes(run, filter)) {
+            if (leftOutBySweep(run, filter)) out.notBestOfSweep.push_back(&run);
+            continue;
+        }
         if (!positive(run.flops) || !positive(run.loss())) {
             out.skipped.push_back(describeRun(run, "needs positive C and loss"));
             continue;

@@ -30,6 +30,7 @@ struct RunFilter {
     // Leave out runs the study deselected (its selected_in_paper column, wherever a table has one).
     bool selectedOnly = true;
     bool includeCheckpoints = false;             // intermediate checkpoints count as runs
+    bool allSweepRuns = false;                   // not only the best run of each sweep (data/Sweeps.h)
     std::vector<RowCondition> where;             // every condition must hold
 };
 
@@ -44,7 +45,11 @@ struct Selection {
     std::vector<Point> points;
     std::vector<const Run*> runs;       // the run behind each point
     std::vector<std::string> skipped;   // runs that passed the filter but lack a needed number
+    std::vector<const Run*> notBestOfSweep;  // runs in scope that their sweep's best run stands for
 };
+
+// A run the filter leaves out only because its sweep's best run stands for it (Run::sweepLeftOut).
+bool leftOutBySweep(const Run& run, const RunFilter& filter);
 
 // N, D and loss (validation loss, else training loss).
 Selection<fit::LossPoint> lossSurfacePoints(const RunTable& table, const RunFilter& filter);

@@ -115,6 +115,7 @@ fit::IsoFlopSettings isoFlopSettingsFor(const std::vector<const data::Run*>& run
         s.fitMin = settings.budgetRange->first;
         s.fitMax = settings.budgetRange->second;
     }
+    s.keptBudgets = settings.keptBudgets;
     if (budgetsGiven) return s;
     std::set<double> budgets;
     double widest = 0;
@@ -135,6 +136,7 @@ IsoFlopAnalysis isoFlopAnalysis(const data::RunTable& table, const AnalysisSetti
     a.group = group;
     auto sel = isoFlopRuns(table, group.filter);
     a.skipped = std::move(sel.skipped);
+    a.notBestOfSweep = std::move(sel.notBestOfSweep);
     a.settings = isoFlopSettingsFor(sel.runs, settings, base, budgetsGiven);
     if (!settings.keepOutliers)
         a.outliers = leaveOutFlagged(fit::findIsoFlopOutliers(sel.points, a.settings), sel.points, sel.runs);
@@ -142,6 +144,7 @@ IsoFlopAnalysis isoFlopAnalysis(const data::RunTable& table, const AnalysisSetti
     a.runs = std::move(sel.runs);
     a.result = fit::fitIsoFlop(points, a.settings);
     for (const auto& s : a.skipped) a.result.warnings.push_back("left out " + s);
+    for (const auto* r : a.notBestOfSweep) a.result.warnings.push_back("left out " + describeRun(*r, r->sweepLeftOut));
     a.extrapolation = fit::extrapolateIsoFlop(a.result);
     return a;
 }
@@ -155,6 +158,44 @@ std::vector<IsoFlopAnalysis> isoFlopAnalyses(const data::RunTable& table, const 
 }
 
 // ---- L(N,D) ---------------------------------------------------------------------------------
+
+namespace {
+
+// Why the runs cannot determine the surface's parameters, before any fit: A and α need three model
+// sizes or more (two sizes leave A/N^α two values, which E absorbs), B and β three token counts.
+std::optional<std::string> undeterminedBy(const std::vector<fit::LossPoint>& points) {
+    std::set<long long> sizes, tokens;
+    for (const auto& p : points) {
+        sizes.insert(std::llround(std::log(p.params) * 1e6));
+        tokens.insert(std::llround(std::log(p.tokens) * 1e6));
+    }
+    auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
+    if (sizes.size() < 3)
+        return "the runs have " + count(sizes.size(), "model size") + "; A and alpha of L(N,D) need three or more: no law";
+    if (tokens.size() < 3)
+        return "the runs have " + count(tokens.size(), "token count") + "; B and beta of L(N,D) need three or more: no law";
+    return std::nullopt;
+}
+
+// A parameter of the best fit on a side of the box: the runs do not pin it down (the box is wide
+// on purpose, so a value there is the optimiser running out of room, not an estimate).
+std::optional<std::string> parameterAtEdge(const fit::LossSurfaceFit& fit, const fit::LossSurfaceSettings& settings) {
+    static const char* names[] = {"log A", "log B", "log E", "alpha", "beta", "gamma"};
+    const auto value = fit.best.asArray(), lo = settings.bounds.lower.asArray(), hi = settings.bounds.upper.asArray();
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        if (i == 5 && !settings.fitGamma) continue;
+        const double margin = 1e-3 * (hi[i] - lo[i]);
+        if (value[i] - lo[i] < margin || hi[i] - value[i] < margin) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "the runs cannot determine %s: the best fit sits at the edge of its range (%g, range %g to %g): no law",
+                          names[i], value[i], lo[i], hi[i]);
+            return std::string(buf);
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
 
 fit::LossSurfaceSettings lossSurfaceSettings(const AnalysisSettings& settings, fit::LossSurfaceSettings base) {
     base.huberDelta = settings.huberDelta;
@@ -170,10 +211,15 @@ LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const Analy
     a.points = std::move(sel.points);
     a.runs = std::move(sel.runs);
     a.skipped = std::move(sel.skipped);
+    a.notBestOfSweep = std::move(sel.notBestOfSweep);
     const std::size_t needed = fitSettings.fitGamma ? 6 : 5;
     if (a.points.size() < needed) {
         a.error = group.label() + ": " + std::to_string(a.points.size()) + " runs with N, D and loss; the L(N,D) fit needs at least " +
                   std::to_string(needed);
+        return a;
+    }
+    if (auto why = undeterminedBy(a.points)) {
+        a.error = group.label() + ": " + *why;
         return a;
     }
     a.fit = fit::fitLossSurface(a.points, fitSettings, control);
@@ -184,6 +230,8 @@ LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const Analy
         if (!a.outliers.empty()) a.fit = fit::fitLossSurface(a.points, fitSettings, control);
     }
     for (const auto& s : a.skipped) a.fit.warnings.push_back("left out " + s);
+    for (const auto* r : a.notBestOfSweep) a.fit.warnings.push_back("left out " + describeRun(*r, r->sweepLeftOut));
+    if (auto edge = parameterAtEdge(a.fit, fitSettings); edge && !a.fit.cancelled) a.error = group.label() + ": " + *edge;
     return a;
 }
 
@@ -397,7 +445,7 @@ std::vector<SlopeAnalysis> slopeAnalyses(const data::RunTable& table, const Anal
     std::vector<SlopeAnalysis> out;
     for (const auto& g : seriesGroups(table, settings)) {
         auto sel = computeLossPoints(table, studySet(table, g.filter, data::ExperimentSet::TokenParam));
-        SlopeAnalysis a{g, {}, std::move(sel.points), std::move(sel.runs), {}, {}};
+        SlopeAnalysis a{g, {}, std::move(sel.points), std::move(sel.runs), {}, {}, std::move(sel.notBestOfSweep)};
         if (!settings.keepOutliers)
             a.outliers = leaveOutFlagged(fit::findSlopeOutliers(a.points, slopeSettings), a.points, a.runs);
         a.result = fit::fitOvertrainingSlopes(a.points, slopeSettings);
@@ -411,7 +459,7 @@ std::vector<ParetoAnalysis> paretoAnalyses(const data::RunTable& table, const An
     std::vector<ParetoAnalysis> out;
     for (const auto& g : seriesGroups(table, settings)) {
         auto sel = computeLossPoints(table, g.filter);
-        ParetoAnalysis a{g, std::move(sel.points), std::move(sel.runs), {}};
+        ParetoAnalysis a{g, std::move(sel.points), std::move(sel.runs), {}, std::move(sel.notBestOfSweep)};
         a.frontier = fit::paretoFrontier(a.points);
         out.push_back(std::move(a));
     }

@@ -65,6 +65,7 @@ struct IsoFlopAnalysis {
     std::vector<FlaggedRun> outliers;       // far from their profile, left out (keepOutliers: none)
     // How well the laws extrapolate: refitted without the largest budget, predicting its optimum.
     fit::IsoFlopExtrapolation extrapolation;
+    std::vector<const data::Run*> notBestOfSweep;  // in scope, left out for their sweep's best (Run::sweepLeftOut)
 };
 
 // The IsoFLOP settings for a set of runs: the nominal budgets the runs carry (their file's budget
@@ -130,6 +131,7 @@ struct LossSurfaceAnalysis {
     std::optional<std::string> error;  // too few runs to fit
     // How well the surface extrapolates (checkExtrapolation): none until checked.
     std::optional<fit::LossSurfaceExtrapolation> extrapolation;
+    std::vector<const data::Run*> notBestOfSweep;  // in scope, left out for their sweep's best (Run::sweepLeftOut)
 };
 
 // The fit settings the analysis settings give (Huber delta, gamma), over `base` (grid, stops).
@@ -200,6 +202,7 @@ struct SlopeAnalysis {
     std::vector<FlaggedRun> outliers;  // off their ratio group's line, left out (keepOutliers: none)
     // How well each line extrapolates: fitted without its largest-compute run, predicting it.
     std::vector<fit::SlopePrediction> extrapolation;
+    std::vector<const data::Run*> notBestOfSweep;  // in scope, left out for their sweep's best (Run::sweepLeftOut)
 };
 // Intervals of η per ratio ("eta(M)"), the runs resampled within each ratio group.
 fit::BootstrapResult slopeIntervals(const SlopeAnalysis& analysis, const fit::SlopeSettings& settings,
@@ -214,6 +217,7 @@ struct ParetoAnalysis {
     std::vector<fit::ComputeLossPoint> points;
     std::vector<const data::Run*> runs;
     std::vector<fit::FrontierPoint> frontier;  // indices into points / runs
+    std::vector<const data::Run*> notBestOfSweep;  // in scope, left out for their sweep's best (Run::sweepLeftOut)
 };
 std::vector<ParetoAnalysis> paretoAnalyses(const data::RunTable& table, const AnalysisSettings& settings);
 

@@ -68,10 +68,18 @@ std::optional<data::LoadError> Study::groupRunsBy(const std::vector<std::string>
     for (auto& t : project_.tables)
         if (auto e = data::groupRunsBy(t.table, columns)) return e;  // checked above
     settings_.seriesBy = columns;
-    // Only the series move: the merged runs (and their toggles) stay, with their new series.
-    for (std::size_t i = 0; i < runs_.runs.size() && i < origin_.size(); ++i)
-        runs_.runs[i].series = project_.tables[origin_[i].first].table.runs[origin_[i].second].series;
-    if (project_.tables.size() == 1) runs_.seriesBy = project_.tables.front().table.seriesBy;
+    // Only the series (and so the sweeps) move: the merged runs and their toggles stay.
+    for (std::size_t i = 0; i < runs_.runs.size() && i < origin_.size(); ++i) {
+        const data::Run& regrouped = project_.tables[origin_[i].first].table.runs[origin_[i].second];
+        runs_.runs[i].series = regrouped.series;
+        runs_.runs[i].sweepLeftOut = regrouped.sweepLeftOut;
+    }
+    runs_.notes.clear();
+    for (const auto& t : project_.tables) runs_.notes.insert(runs_.notes.end(), t.table.notes.begin(), t.table.notes.end());
+    if (project_.tables.size() == 1) {
+        runs_.seriesBy = project_.tables.front().table.seriesBy;
+        runs_.seriesConsidered = project_.tables.front().table.seriesConsidered;
+    }
     series_ = data::seriesNames(runs_);
     digest_.reset();
     revision_ = nextRevision();

@@ -56,6 +56,7 @@ RunTable Project::mergedRuns() const {
     if (tables.size() == 1) {
         all.mapping = tables.front().table.mapping;
         all.seriesBy = tables.front().table.seriesBy;
+        all.seriesConsidered = tables.front().table.seriesConsidered;
     }
     return all;
 }

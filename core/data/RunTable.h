@@ -66,6 +66,10 @@ struct Run {
     // In a table of checkpoints (several rows per run along its training): true for every row but
     // the run's last. Such rows are loss curves, not finished runs, and analyses leave them out.
     bool intermediateCheckpoint = false;
+    // Runs of a hyperparameter sweep (same series, context, N and D; data/Sweeps.h) that another run
+    // of it beat: why it is left out ("not the best of its sweep: peak_lr 0.004, loss +0.021").
+    // Empty for every other run. Analyses leave such runs out unless asked for every sweep run.
+    std::string sweepLeftOut;
 
     // Outcome
     double valLoss = kUnknown;
@@ -89,8 +93,8 @@ struct Run {
     double loss() const { return known(valLoss) ? valLoss : trainLoss; }
     double tokensPerParam() const { return tokens / params; }
     bool hasProblems() const { return !problems.empty(); }
-    // Default: runs without problems are in; the user's toggle wins.
-    bool included() const { return userIncluded.value_or(!hasProblems()); }
+    // Default: runs without problems that no sweep run beat are in; the user's toggle wins.
+    bool included() const { return userIncluded.value_or(!hasProblems() && sweepLeftOut.empty()); }
 };
 
 // How a field's column was found: by one of its spellings, by a pattern, or set by the user;
@@ -102,11 +106,23 @@ struct ColumnChoice {
     std::vector<std::string> alternatives;
 };
 
+// A grouping of runs into series the default weighed (data/SeriesChoice.h), and its verdict.
+struct GroupingConsidered {
+    std::vector<std::string> columns;  // empty: one series per file
+    std::size_t series = 0;            // how many series it makes
+    std::size_t clashes = 0;           // places where a series holds two runs at the same N and D
+    bool singleSize = false;           // every series holds one model size
+    bool chosen = false;
+    std::string verdict;               // "chosen: ...", "not taken: ..."
+};
+
 struct RunTable {
     std::string source;  // file the table came from (or "generated")
     std::vector<Run> runs;
     std::vector<ColumnChoice> mapping;    // what the reader chose, for reports
     std::vector<std::string> seriesBy;    // columns the series come from; empty: the file name
+    // The groupings weighed for the default series (empty when the user chose the columns).
+    std::vector<GroupingConsidered> seriesConsidered;
     std::vector<std::string> notes;       // facts about the whole table ("checkpoints along 22 runs", ...)
 };
 

@@ -9,6 +9,8 @@
 
 #include "core/data/ColumnMapping.h"
 #include "core/data/RunTableIo.h"
+#include "core/data/SeriesChoice.h"
+#include "core/data/Sweeps.h"
 
 namespace scalex::data {
 
@@ -80,37 +82,34 @@ std::optional<LoadError> checkGroupRunsBy(const RunTable& table, const std::vect
     return std::nullopt;
 }
 
+std::string seriesValue(const Run& run, const std::vector<std::string>& columns) {
+    const bool familyColumn = columns.size() == 1 && [&] {
+        const auto f = fieldNamed(columns.front());
+        return f && *f == RunField::Family;
+    }();
+    std::string s;
+    if (familyColumn && run.family) s = std::string(accounting::familyName(*run.family));
+    else if (!columns.empty()) s = defaultSeries(run, columns);
+    bool blank = true;
+    for (char c : s) blank = blank && (c == ' ' || c == '/');
+    return blank ? run.dataset : s;
+}
+
 std::optional<LoadError> groupRunsBy(RunTable& table, const std::vector<std::string>& columns) {
     if (table.runs.empty()) return std::nullopt;
     std::vector<std::string> by = columns;
+    table.seriesConsidered.clear();
     if (by.empty()) {
-        // The default grouping: the first of these columns the file has.
-        const Run& first = table.runs.front();
-        std::vector<std::string> candidates;
-        for (auto f : {RunField::Series, RunField::Family})
-            for (auto s : fieldSpellings(f)) candidates.emplace_back(s);
-        for (auto s : seriesColumnSpellings()) candidates.emplace_back(s);
-        for (const auto& c : candidates)
-            if (first.raw.value(c)) {
-                by = {*headerColumn(table, c)};
-                break;
-            }
+        // The default: the first grouping whose series are each one experiment (data/SeriesChoice.h).
+        SeriesChoice choice = chooseSeriesGrouping(table);
+        by = std::move(choice.columns);
+        table.seriesConsidered = std::move(choice.considered);
     } else if (auto e = checkGroupRunsBy(table, by)) {
         return e;
     }
     table.seriesBy = by;
-    const bool familyColumn = by.size() == 1 && [&] {
-        const auto f = fieldNamed(by.front());
-        return f && *f == RunField::Family;
-    }();
-    for (auto& run : table.runs) {
-        std::string s;
-        if (familyColumn && run.family) s = std::string(accounting::familyName(*run.family));
-        else if (!by.empty()) s = defaultSeries(run, by);
-        bool blank = true;
-        for (char c : s) blank = blank && (c == ' ' || c == '/');
-        run.series = blank ? run.dataset : s;
-    }
+    for (auto& run : table.runs) run.series = seriesValue(run, by);
+    markSweeps(table);
     return std::nullopt;
 }
 

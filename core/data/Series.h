@@ -11,11 +11,15 @@
 namespace scalex::data {
 
 // Groups the runs into series by the values of `columns` (any column of the file, by its name or
-// a field's spelling; several are joined with " / "). Empty `columns`: the default, which is the
-// file's series column, else its family column (a known family by its canonical name), else a
-// model-like column (seriesColumnSpellings), else the run's dataset (the file name). A run whose
-// cells are empty goes to its dataset's series. A column the table lacks is an error naming it.
+// a field's spelling; several are joined with " / "; a family column gives a known family by its
+// canonical name). Empty `columns`: the default grouping (data/SeriesChoice.h: the first of the
+// file's series, family, model-like and experiment-like columns whose series are each one
+// experiment, else the run's dataset, the file name), kept with the groupings weighed in
+// RunTable::seriesConsidered. A run whose cells are empty goes to its dataset's series. A column
+// the table lacks is an error naming it. Then marks the table's sweeps (data/Sweeps.h).
 std::optional<LoadError> groupRunsBy(RunTable& table, const std::vector<std::string>& columns);
+// The series `columns` put a run in, as groupRunsBy does.
+std::string seriesValue(const Run& run, const std::vector<std::string>& columns);
 // The error groupRunsBy would give, without changing the table.
 std::optional<LoadError> checkGroupRunsBy(const RunTable& table, const std::vector<std::string>& columns);
 

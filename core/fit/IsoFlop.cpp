@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace scalex::fit {
@@ -13,6 +14,13 @@ std::string budgetLabel(double b) {
     std::ostringstream s;
     s << b;
     return s.str();
+}
+
+// Three significant digits, for reasons people read ("4.63e+04").
+std::string threeDigits(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
 }
 
 bool validRun(const IsoFlopRun& r) {
@@ -125,8 +133,22 @@ IsoFlopResult fitIsoFlop(std::span<const IsoFlopRun> runs, const IsoFlopSettings
             if (vD < prof.log10DMin || vD > prof.log10DMax)
                 prof.warnings.push_back(label + "D* lies outside the sampled token counts");
         }
-        prof.inPowerLaw = prof.fitted && prof.inN.a > 0 && prof.inD.a > 0 && prof.flopsMean >= settings.fitMin &&
-                          prof.flopsMean <= settings.fitMax;
+        const bool inRange = prof.flopsMean >= settings.fitMin && prof.flopsMean <= settings.fitMax;
+        if (prof.fitted && inRange) {
+            const bool kept = std::any_of(settings.keptBudgets.begin(), settings.keptBudgets.end(),
+                                          [&](double b) { return std::abs(b - prof.budget) <= 1e-6 * prof.budget; });
+            const double vN = prof.inN.vertex(), vD = prof.inD.vertex();
+            if (prof.inN.a <= 0 || prof.inD.a <= 0)
+                prof.leftOut = "its parabola has no minimum";
+            else if (!kept && (vN < prof.log10NMin || vN > prof.log10NMax))
+                prof.leftOut = "its optimum N* = " + threeDigits(prof.nOpt) + " lies outside the sampled sizes " +
+                               threeDigits(std::pow(10.0, prof.log10NMin)) + " to " + threeDigits(std::pow(10.0, prof.log10NMax));
+            else if (!kept && (vD < prof.log10DMin || vD > prof.log10DMax))
+                prof.leftOut = "its optimum D* = " + threeDigits(prof.dOpt) + " lies outside the sampled token counts " +
+                               threeDigits(std::pow(10.0, prof.log10DMin)) + " to " + threeDigits(std::pow(10.0, prof.log10DMax));
+            if (!prof.leftOut.empty()) prof.warnings.push_back(label + "left out of the power laws: " + prof.leftOut);
+        }
+        prof.inPowerLaw = prof.fitted && inRange && prof.leftOut.empty();
         if (prof.inPowerLaw) {
             lawC.push_back(prof.flopsMean);
             lawN.push_back(prof.nOpt);

@@ -34,6 +34,10 @@ struct IsoFlopSettings {
     double fitMin = 0;
     double fitMax = std::numeric_limits<double>::infinity();
     int minRunsPerProfile = 5;  // fewer runs: a warning (a parabola needs 3)
+    // A profile whose minimum lies outside the model sizes (or token counts) it sampled gives an
+    // extrapolated optimum, not a measured one: it is left out of the power laws with that reason,
+    // unless its budget is taken back here (as a user ticks an outlier run back in).
+    std::vector<double> keptBudgets;
 };
 
 struct Parabola {
@@ -54,6 +58,9 @@ struct IsoFlopProfile {
     double log10NMin = 0, log10NMax = 0, log10DMin = 0, log10DMax = 0;  // sampled range
     FitQuality qualityN, qualityD;
     bool inPowerLaw = false;  // flopsMean inside the settings' range and fitted
+    // Why a fitted profile inside the range is not in the power laws (no minimum, an extrapolated
+    // optimum); empty when it is in, or outside the range.
+    std::string leftOut;
     std::vector<std::string> warnings;
 };
 

@@ -72,11 +72,13 @@ IsoFlopFigure::IsoFlopFigure() : profileChart_(makeChart()), lawChart_(makeChart
     controls().add(choiceControl(kLaw, QObject::tr("Law"),
                                  {{QStringLiteral("n"), QObject::tr("N*(H)")}, {QStringLiteral("d"), QObject::tr("D*(H)")}},
                                  QStringLiteral("n")));
+    // Every budget the study has (as `fit isoflop` without --budget-range); the paper's ranges are presets.
     controls().add(choiceControl(kRange, QObject::tr("Fit"),
                                  {{QStringLiteral("fig4"), QObject::tr("budgets 5e18 … 2e20 (Fig. 4)")},
                                   {QStringLiteral("context-tables"), QObject::tr("budgets 5e18 … 5e19 (per-context tables)")},
                                   {QStringLiteral("all"), QObject::tr("every budget")}},
-                                 QStringLiteral("fig4")));
+                                 QStringLiteral("all"), QObject::tr("The budgets the power laws are fitted over: every budget of the "
+                                                                    "study, or one of the paper's ranges")));
     // Pick any budget: its profile (from the laws and the fitted curvatures) and optimum move with it.
     controls().add(switchControl(kPick, QObject::tr("Pick a budget H"), false));
     // Slider positions are 10·log10 H: 3.2e17 to 1e23.

@@ -1,0 +1,268 @@
+// Defaults a careful researcher would choose, on studies shaped unlike the paper's (generated here):
+// a merged collection whose `model` column names the architecture and `experiment` the study; a
+// learning-rate sweep whose `model` column names the size; an IsoFLOP sweep whose smallest budgets
+// put their optimum outside the sizes trained; runs of one model size. Each test runs the program
+// with no options, as a new user would, and checks the one answer every path gives.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <cmath>
+
+#include "tests/cli/ScalexProcess.h"
+
+using scalex::test::runScalex;
+
+namespace {
+
+void writeLines(const QString& path, const QStringList& lines) {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write((lines.join('\n') + '\n').toUtf8());
+}
+
+QString g12(double v) { return QString::number(v, 'g', 12); }
+
+// IsoFLOP profiles whose optima follow N* = 0.1·H^a: loss = 2 + 0.08·(log10 N − log10 N*)² + 0.5/log10 H
+// (times `scale`, plus `jitter`·(−1, 0, 1) in turn), N over ±0.6 decades, D = H/6N.
+void addProfiles(QStringList& lines, const QString& prefix, double a, double scale, double jitter) {
+    int turn = 0;
+    for (double h : {6e18, 3e19, 1e20, 1e21, 1e22}) {
+        const double logOpt = std::log10(0.1) + a * std::log10(h);
+        for (int k = -3; k <= 3; ++k) {
+            const double logN = logOpt + 0.2 * k, n = std::pow(10.0, logN), d = h / (6 * n);
+            const double loss = scale * (2 + 0.08 * (logN - logOpt) * (logN - logOpt) + 0.5 / std::log10(h)) + jitter * ((turn++ % 3) - 1);
+            lines << prefix + QStringLiteral("%1,%2,%3,%4").arg(g12(n), g12(d), g12(h), g12(loss));
+        }
+    }
+}
+
+// Five studies merged into one table. Two were digitised from the same paper (the same points,
+// read twice) and share `model`; two are one study's raw and normalised losses and share `model`;
+// `experiment` tells all five apart.
+QString writeMerged(const QTemporaryDir& dir) {
+    QStringList lines{"experiment,model,params,tokens,compute_budget,validation_loss"};
+    addProfiles(lines, "hoffmann_fig3_digitised,chinchilla,", 0.50, 1.0, 0);
+    addProfiles(lines, "hoffmann_fig4_digitised,chinchilla,", 0.50, 1.0, 0.002);
+    addProfiles(lines, "porian_raw,porian-transformer,", 0.55, 1.0, 0);
+    addProfiles(lines, "porian_normalised,porian-transformer,", 0.55, 1.0 / std::log(50304.0), 0);
+    addProfiles(lines, "besiroglu_mamba,mamba,", 0.45, 1.0, 0);
+    const QString path = dir.filePath("merged.csv");
+    writeLines(path, lines);
+    return path;
+}
+
+// L(N,D) = 1.8 + 400/N^0.34 + 2000/D^0.37 at five sizes named in `model`, five token counts each,
+// each trained at three peak learning rates; the runs away from 2e-3 lose 0.03 per doubling.
+constexpr double kE = 1.8, kA = 400, kAlpha = 0.34, kB = 2000, kBeta = 0.37;
+QString writeLrSweep(const QTemporaryDir& dir) {
+    QStringList lines{"model,peak_lr,params,tokens,validation_loss"};
+    const std::pair<const char*, double> sizes[] = {{"12m", 12e6}, {"35m", 35e6}, {"90m", 90e6}, {"200m", 200e6}, {"500m", 500e6}};
+    for (const auto& [name, n] : sizes)
+        for (double ratio : {5.0, 10.0, 20.0, 40.0, 80.0})
+            for (double lr : {1e-3, 2e-3, 4e-3}) {
+                const double d = ratio * n;
+                const double loss = kE + kA / std::pow(n, kAlpha) + kB / std::pow(d, kBeta) + 0.03 * std::abs(std::log2(lr / 2e-3));
+                lines << QStringLiteral("sweep_%1,%2,%3,%4,%5").arg(QLatin1String(name)).arg(lr).arg(g12(n), g12(d), g12(loss));
+            }
+    const QString path = dir.filePath("lr_sweep.csv");
+    writeLines(path, lines);
+    return path;
+}
+
+// An IsoFLOP sweep whose optima follow N* = 0.1·H^0.5. The three smallest budgets trained only
+// models larger than their optimum, and a long warm-up bends their profiles (a cubic term), so a
+// parabola through them puts N* outside the sizes trained.
+QString writeExtrapolated(const QTemporaryDir& dir) {
+    QStringList lines{"params,tokens,compute_budget,validation_loss"};
+    for (double h : {1e17, 3e17, 1e18, 1e19, 1e20, 1e21, 1e22}) {
+        const double logOpt = std::log10(0.1) + 0.5 * std::log10(h);
+        const bool small = h < 5e18;
+        for (int k = 0; k < 7; ++k) {
+            const double dx = small ? 0.3 + 0.2 * k : 0.2 * (k - 3);
+            const double n = std::pow(10.0, logOpt + dx), d = h / (6 * n);
+            const double loss = 2 + 0.08 * dx * dx + (small ? 0.06 * dx * dx * dx : 0) + 0.5 / std::log10(h);
+            lines << QStringLiteral("%1,%2,%3,%4").arg(g12(n), g12(d), g12(h), g12(loss));
+        }
+    }
+    const QString path = dir.filePath("warmup_isoflop.csv");
+    writeLines(path, lines);
+    return path;
+}
+
+QJsonObject seriesNamed(const QJsonObject& fit, const QString& name) {
+    for (const auto& s : fit["series"].toArray())
+        if (s.toObject()["name"].toString() == name) return s.toObject();
+    return {};
+}
+
+// The coefficient and exponent of the N*(H) row of `render --table laws`.
+std::pair<double, double> renderedLaw(const QTemporaryDir& dir, const QStringList& args) {
+    static int k = 0;
+    const QString out = dir.filePath(QStringLiteral("laws%1.csv").arg(++k));
+    const auto r = runScalex(QStringList{"render"} + args + QStringList{"--view", "isoflop", "--table", "laws", "--out", out});
+    EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile f(out);
+    EXPECT_TRUE(f.open(QIODevice::ReadOnly));
+    for (const QString& line : QString::fromUtf8(f.readAll()).split('\n'))
+        if (line.contains("N*(H)")) {
+            const QStringList cells = line.split(',');
+            return {cells[3].toDouble(), cells[6].toDouble()};
+        }
+    ADD_FAILURE() << "no N*(H) row";
+    return {0, 0};
+}
+
+}  // namespace
+
+TEST(Defaults, MergedStudiesAreGroupedByExperimentNotByArchitecture) {
+    QTemporaryDir dir;
+    const QString merged = writeMerged(dir);
+    const auto check = runScalex({"check", merged, "--json"});
+    ASSERT_EQ(check.exitCode, 0) << check.err.toStdString();
+    const QJsonObject j = check.json();
+    EXPECT_EQ(j["series_by"].toArray(), QJsonArray{"experiment"});
+    EXPECT_EQ(j["series"].toArray().size(), 5);
+    // `check` says what it weighed and why `model` was not taken.
+    bool modelWeighed = false;
+    for (const auto& g : j["series_considered"].toArray()) {
+        const QJsonObject o = g.toObject();
+        if (o["columns"].toArray() == QJsonArray{"model"}) {
+            modelWeighed = true;
+            EXPECT_FALSE(o["chosen"].toBool());
+            EXPECT_GT(o["clashes"].toInt(), 0);
+            EXPECT_TRUE(o["verdict"].toString().startsWith("not taken")) << o["verdict"].toString().toStdString();
+        }
+        if (o["columns"].toArray() == QJsonArray{"experiment"}) EXPECT_TRUE(o["chosen"].toBool());
+    }
+    EXPECT_TRUE(modelWeighed);
+    const auto text = runScalex({"check", merged});
+    EXPECT_TRUE(text.out.contains("series (by experiment)")) << text.out.toStdString();
+    EXPECT_TRUE(text.out.contains("model: not taken")) << text.out.toStdString();
+
+    // Every budget, every experiment: each law is its own study's.
+    const auto fit = runScalex({"fit", "isoflop", "--data", merged, "--json"});
+    ASSERT_EQ(fit.exitCode, 0) << fit.err.toStdString();
+    const std::pair<const char*, double> expected[] = {{"hoffmann_fig3_digitised", 0.50}, {"hoffmann_fig4_digitised", 0.50},
+                                                       {"porian_raw", 0.55}, {"porian_normalised", 0.55}, {"besiroglu_mamba", 0.45}};
+    for (const auto& [name, a] : expected) {
+        const QJsonObject s = seriesNamed(fit.json(), name);
+        ASSERT_FALSE(s.isEmpty()) << name;
+        EXPECT_EQ(s["n_budgets"].toInt(), 5) << name;
+        EXPECT_NEAR(s["a"].toDouble(), a, 0.01) << name;
+    }
+}
+
+TEST(Defaults, AColumnThatNamesTheSizeIsNotASeriesAndASweepGivesItsBestRun) {
+    QTemporaryDir dir;
+    const QString sweep = writeLrSweep(dir);
+    const auto check = runScalex({"check", sweep, "--json"});
+    ASSERT_EQ(check.exitCode, 0) << check.err.toStdString();
+    const QJsonObject j = check.json();
+    EXPECT_EQ(j["series"].toArray().size(), 1) << "`model` names the size: one series per size is no series";
+    bool sizeRejected = false;
+    for (const auto& g : j["series_considered"].toArray())
+        if (g.toObject()["columns"].toArray() == QJsonArray{"model"}) {
+            sizeRejected = g.toObject()["single_size"].toBool() && !g.toObject()["chosen"].toBool();
+        }
+    EXPECT_TRUE(sizeRejected);
+    // 25 sweeps of three learning rates: the best of each stands for it, the other 50 are listed.
+    const QJsonArray leftOut = j["not_best_of_sweep"].toArray();
+    ASSERT_EQ(leftOut.size(), 50);
+    EXPECT_EQ(j["in_analyses"].toInt(), 25);
+    const QString reason = leftOut.first().toObject()["reason"].toString();
+    EXPECT_TRUE(reason.startsWith("not the best of its sweep: peak_lr 0.001, loss +0.03")) << reason.toStdString();
+
+    // The law of the best runs is the one that generated them.
+    const auto fit = runScalex({"fit", "lnd", "--data", sweep, "--json"});
+    ASSERT_EQ(fit.exitCode, 0) << fit.err.toStdString();
+    const QJsonObject p = fit.json();
+    EXPECT_NEAR(p["alpha"].toDouble(), kAlpha, 0.01);
+    EXPECT_NEAR(p["beta"].toDouble(), kBeta, 0.01);
+    EXPECT_NEAR(std::exp(p["logE"].toDouble()), kE, 0.01);
+    EXPECT_EQ(fit.json()["n_points"].toInt(), 25);
+
+    // --all-sweep-runs takes every run, by check and fit alike.
+    EXPECT_EQ(runScalex({"check", sweep, "--all-sweep-runs", "--json"}).json()["in_analyses"].toInt(), 75);
+    const auto all = runScalex({"fit", "lnd", "--data", sweep, "--all-sweep-runs", "--json"});
+    ASSERT_EQ(all.exitCode, 0) << all.err.toStdString();
+    EXPECT_EQ(all.json()["n_points"].toInt(), 75);
+}
+
+TEST(Defaults, ABudgetWhoseOptimumIsExtrapolatedIsLeftOutOfTheLaw) {
+    QTemporaryDir dir;
+    const QString file = writeExtrapolated(dir);
+    const auto fit = runScalex({"fit", "isoflop", "--data", file, "--json"});
+    ASSERT_EQ(fit.exitCode, 0) << fit.err.toStdString();
+    const QJsonObject j = fit.json();
+    int leftOut = 0;
+    for (const auto& v : j["profiles"].toArray()) {
+        const QJsonObject pr = v.toObject();
+        const bool small = pr["budget"].toDouble() < 5e18;
+        EXPECT_EQ(pr["in_power_law"].toBool(), !small) << pr["budget"].toDouble();
+        if (small) {
+            ++leftOut;
+            EXPECT_TRUE(pr["left_out"].toString().contains("outside the sampled sizes")) << pr["left_out"].toString().toStdString();
+        }
+    }
+    EXPECT_EQ(leftOut, 3);
+    EXPECT_EQ(j["n_budgets"].toInt(), 4);
+    EXPECT_NEAR(j["a"].toDouble(), 0.5, 1e-6);
+
+    // Taken back, like an outlier run: the law moves.
+    const auto kept = runScalex({"fit", "isoflop", "--data", file, "--keep-budget", "1e17", "--keep-budget", "3e17",
+                                 "--keep-budget", "1e18", "--json"});
+    ASSERT_EQ(kept.exitCode, 0) << kept.err.toStdString();
+    EXPECT_EQ(kept.json()["n_budgets"].toInt(), 7);
+    EXPECT_GT(std::abs(kept.json()["a"].toDouble() - 0.5), 0.02);
+}
+
+TEST(Defaults, RunsOfOneModelSizeGiveNoLossSurface) {
+    QTemporaryDir dir;
+    QStringList lines{"params,tokens,validation_loss"};
+    for (double d : {1e9, 2e9, 4e9, 8e9, 16e9, 32e9, 64e9, 128e9})
+        lines << QStringLiteral("1e8,%1,%2").arg(g12(d), g12(kE + kA / std::pow(1e8, kAlpha) + kB / std::pow(d, kBeta)));
+    const QString path = dir.filePath("one_size.csv");
+    writeLines(path, lines);
+    const auto fit = runScalex({"fit", "lnd", "--data", path, "--json"});
+    EXPECT_NE(fit.exitCode, 0);
+    EXPECT_TRUE(fit.err.contains("1 model size")) << fit.err.toStdString();
+    EXPECT_TRUE(fit.err.contains("no law")) << fit.err.toStdString();
+    EXPECT_FALSE(fit.out.contains("alpha"));
+}
+
+// The window's IsoFLOP law, drawn with no options, is the fit verb's with no options: every budget
+// of the study (not the paper's Fig. 4 range), the extrapolated ones left out, by a CSV, a
+// converted project and a saved recipe alike.
+TEST(OneAnswer, TheIsoFlopLawWithNoOptionsIsTheSameByEveryPath) {
+    QTemporaryDir dir;
+    const QString file = writeExtrapolated(dir);
+    const auto fit = runScalex({"fit", "isoflop", "--data", file, "--json"});
+    ASSERT_EQ(fit.exitCode, 0) << fit.err.toStdString();
+    const double a = fit.json()["a"].toDouble(), coefficient = fit.json()["A"].toDouble();
+
+    const auto fromCsv = renderedLaw(dir, {"--project", file});
+    EXPECT_DOUBLE_EQ(fromCsv.second, a);
+    EXPECT_DOUBLE_EQ(fromCsv.first, coefficient);
+
+    const QString project = dir.filePath("p.scalex");
+    ASSERT_EQ(runScalex({"convert", file, project}).exitCode, 0);
+    const auto fromProject = renderedLaw(dir, {"--project", project});
+    EXPECT_DOUBLE_EQ(fromProject.second, a);
+    const auto projectFit = runScalex({"fit", "isoflop", "--data", project, "--json"});
+    ASSERT_EQ(projectFit.exitCode, 0) << projectFit.err.toStdString();
+    EXPECT_DOUBLE_EQ(projectFit.json()["a"].toDouble(), a);
+
+    ASSERT_EQ(runScalex({"render", "--project", project, "--view", "isoflop", "--out", dir.filePath("fig.svg"), "--save-recipe", "laws"})
+                  .exitCode,
+              0);
+    const auto again = runScalex({"render", "--project", project, "--recipe", "laws", "--out", dir.filePath("again.svg")});
+    ASSERT_EQ(again.exitCode, 0) << again.err.toStdString();
+    QFile svg(dir.filePath("again.svg"));
+    ASSERT_TRUE(svg.open(QIODevice::ReadOnly));
+    // The law's legend entry prints the exponent to three decimals: 0.500, where the Fig. 4 range
+    // (one budget in it) would give no law at all.
+    EXPECT_TRUE(QString::fromUtf8(svg.readAll()).contains(QStringLiteral(" %1").arg(a, 0, 'f', 3)));
+}
