@@ -53,7 +53,7 @@ const std::array<FieldInfo, kRunFieldCount>& fieldTable() {
          NamePattern{{"param"}, {"ratio", "per", "token", "source", "bin", "preset", "calc"}, "a word starting 'param'"}},
         {RunField::Tokens, "num_tokens_training",
          {"num_tokens_training", "tokens", "d", "num_tokens", "n_tokens", "training_tokens", "train_tokens",
-          "num_train_tokens", "tokens_trained", "dataset_size"},
+          "num_train_tokens", "tokens_trained", "dataset_size", "data_size"},
          NamePattern{{"token", "toks"}, {"ratio", "per", "param", "source", "preset", "vocab", "batch"}, "a word starting 'token'"}},
         {RunField::Flops, "num_flops_training",
          {"num_flops_training", "flops", "c", "compute", "training_flop", "training_flops", "train_flops", "total_flops",

@@ -85,7 +85,14 @@ GroupingConsidered weighGrouping(const RunTable& table, const std::vector<std::s
                 clash = differingColumns(*runs[i], *runs[j], hyper).empty();
         if (clash) ++g.clashes;
     }
-    g.singleSize = allSizes.size() > 1 && std::all_of(sizes.begin(), sizes.end(), [](const auto& s) { return s.second.size() <= 1; });
+    // A column that names the size: every series one model size, where the runs have several. The
+    // file's series and family columns say what a series is, so only the other candidates can.
+    const bool declared = columns.size() == 1 && [&] {
+        const auto f = fieldBySpelling(columns.front());
+        return f && (*f == RunField::Series || *f == RunField::Family);
+    }();
+    g.singleSize = !declared && allSizes.size() > 1 &&
+                   std::all_of(sizes.begin(), sizes.end(), [](const auto& s) { return s.second.size() <= 1; });
     return g;
 }
 

@@ -266,3 +266,36 @@ TEST(OneAnswer, TheIsoFlopLawWithNoOptionsIsTheSameByEveryPath) {
     // (one budget in it) would give no law at all.
     EXPECT_TRUE(QString::fromUtf8(svg.readAll()).contains(QStringLiteral(" %1").arg(a, 0, 'f', 3)));
 }
+
+// L(N,D) of a learning-rate sweep with no options: the verb's JSON and the loss-surface view's
+// table (from the CSV and from a converted project) give the same parameters to the last digit,
+// each fitted to the best run of every sweep.
+TEST(OneAnswer, TheLossSurfaceOfASweepIsTheSameByEveryPath) {
+    QTemporaryDir dir;
+    const QString sweep = writeLrSweep(dir);
+    const auto fit = runScalex({"fit", "lnd", "--data", sweep, "--json", "--no-extrapolation"});
+    ASSERT_EQ(fit.exitCode, 0) << fit.err.toStdString();
+    const QJsonObject j = fit.json();
+    const std::pair<const char*, const char*> names[] = {{"log A", "logA"}, {"log B", "logB"}, {"log E", "logE"},
+                                                         {"alpha", "alpha"}, {"beta", "beta"}, {"gamma", "gamma"}};
+    const QString project = dir.filePath("sweep.scalex");
+    ASSERT_EQ(runScalex({"convert", sweep, project}).exitCode, 0);
+    for (const QString& input : {sweep, project}) {
+        SCOPED_TRACE(input.toStdString());
+        const QString out = dir.filePath("fit.csv");
+        QFile::remove(out);
+        const auto r = runScalex({"render", "--project", input, "--view", "surface", "--table", "fit", "--out", out});
+        ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+        QFile f(out);
+        ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+        int matched = 0;
+        for (const QString& line : QString::fromUtf8(f.readAll()).split('\n'))
+            for (const auto& [label, key] : names)
+                if (line.section(',', 1, 1) == QLatin1String(label)) {
+                    EXPECT_EQ(line.section(',', 2, 2).toInt(), 25) << "the best run of each sweep";
+                    EXPECT_DOUBLE_EQ(line.section(',', 3, 3).toDouble(), j[key].toDouble()) << label;
+                    ++matched;
+                }
+        EXPECT_EQ(matched, 6);
+    }
+}
