@@ -20,6 +20,7 @@
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QFileInfo>
+#include <QImage>
 #include <QEventLoop>
 #include <QFutureWatcher>
 #include <QProgressDialog>
@@ -644,6 +645,23 @@ bool MainWindow::showLessonStep(int index, bool interactive) {
     }
     lastError_.clear();
     return true;
+}
+
+QImage MainWindow::screenshot() {
+    // The view's work done first (computeNow waits for its jobs and for those their answers start),
+    // then all the answers set off: tables filled, the layouts a new table size or text starts
+    // (posted requests, one level of widgets per round), the scroll to a lesson's framed control.
+    // Rounds until no event is left, so an answer that came late (a busy machine) gives the picture
+    // an early one gives. (computeNow only once: a view without a result, such as a loss surface
+    // whose fit failed, fits again on each call.)
+    if (ViewPanel* panel = currentPanel()) panel->computeNow();
+    QEventLoop loop;
+    for (int round = 0; round < 100; ++round) {
+        const bool handled = loop.processEvents();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // replaced chart items
+        if (!handled) break;
+    }
+    return grab().toImage();
 }
 
 void MainWindow::endLesson() {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+class QImage;
 class QLabel;
 class QTabWidget;
 class QTextBrowser;
@@ -50,6 +51,9 @@ public:
     LessonPane* lessonPane() const { return lessonPane_; }
     HighlightFrame* lessonHighlight() const { return highlight_; }
     Session* session() const { return session_; }
+    // The shown window's picture once the current view's work is done and the window is at rest
+    // (`scalex --screenshot`): the same picture however fast the view's jobs ran.
+    QImage screenshot();
 
     // Loads a run table (CSV, TSV, JSON, JSON Lines, .csv.gz). On failure shows the error and
     // leaves the current data untouched; returns whether the file was opened.
