@@ -27,6 +27,7 @@
 #include <QtConcurrent/QtConcurrent>
 #include <atomic>
 #include <memory>
+#include <utility>
 
 #include "app/gui/AnalysisViews.h"
 #include "app/gui/ContextView.h"
@@ -609,6 +610,9 @@ bool MainWindow::openLesson(const data::Lesson& lesson, int step, bool interacti
     lessonPane_->setLesson(lesson);
     lessonDock_->show();
     lessonDock_->raise();
+    // A window not shown yet (`scalex --lesson`) sets up its dock tabs only when it shows, from the
+    // layout it restored (where the Explain tab may be in front): raised now, the pane would not be.
+    raiseLessonOnShow_ = !isVisible();
     return showLessonStep(step, interactive);
 }
 
@@ -702,6 +706,11 @@ void MainWindow::saveLayout() {
     s.setValue(QStringLiteral("ui/geometry"), saveGeometry());
     s.setValue(QStringLiteral("ui/state"), saveState());
     if (ViewPanel* p = currentPanel()) s.setValue(QStringLiteral("ui/view"), p->viewId());
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (std::exchange(raiseLessonOnShow_, false) && lessonPane_->hasLesson()) lessonDock_->raise();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -81,6 +81,7 @@ public:
     bool exportTable(const QString& tableId, const QString& path, bool interactive = true);
 
 protected:
+    void showEvent(QShowEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
 
 private:
@@ -114,6 +115,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QDockWidget* lessonDock_ = nullptr;
     LessonPane* lessonPane_ = nullptr;
+    bool raiseLessonOnShow_ = false;  // a lesson opened before the window first showed
     HighlightFrame* highlight_ = nullptr;
     QAction* presentationAction_ = nullptr;
     bool presentation_ = false;

@@ -60,6 +60,17 @@ QByteArray screenshotOf(const QTemporaryDir& dir, const QString& lesson, int ste
 }
 }  // namespace
 
+// Two steps that show the same view with the same controls differ by the lesson pane's text, which
+// is in the picture.
+TEST(Lessons, ScreenshotsOfTwoStepsDiffer) {
+    QTemporaryDir dir;
+    const QByteArray a = screenshotOf(dir, "compute-optimal", 3, "a.png");
+    const QByteArray b = screenshotOf(dir, "isoflop-to-law", 4, "b.png");
+    ASSERT_FALSE(a.isEmpty());
+    ASSERT_FALSE(b.isEmpty());
+    EXPECT_NE(a, b);
+}
+
 // A step's picture is taken once its view's work is done and the window is at rest: the same bytes
 // on every run (the Compute-optimal view's answer, coming late, used to leave its tables and scroll
 // bar half laid out).

@@ -11,6 +11,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStyleOptionComboBox>
+#include <QTabBar>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QDir>
@@ -453,6 +454,13 @@ TEST_F(Lessons, ControlsTakeTheValueShownAndOldNamesStillWork) {
 }
 
 namespace {
+// The text of the dock tab in front of the window's right-hand dock area ("Lesson", "Explain").
+QString dockInFront(const MainWindow& window) {
+    for (QTabBar* bar : window.findChildren<QTabBar*>())
+        if (bar->parentWidget() == &window && bar->count() > 1 && bar->currentIndex() >= 0) return bar->tabText(bar->currentIndex());
+    return {};
+}
+
 // A window as `scalex --lesson ID --step K --screenshot` makes it before showing it: the layout
 // the user left (restored from the settings), the example study, the lesson step. With `slowJobs`,
 // every thread of the views' job pool is held for a while first: the step's work ends only after
@@ -469,6 +477,39 @@ std::unique_ptr<MainWindow> lessonWindow(const QByteArray& savedLayout, const QS
     return window;
 }
 }  // namespace
+
+// The lesson is opened before the window first shows, over the layout the user left: the lesson
+// pane must be the dock in front, its step's text in sight, whether the user's layout had the
+// pane closed, ended or never opened; and so two steps on the same view give two pictures.
+TEST_F(Lessons, TheLessonPaneIsInFrontOfAWindowOpenedOnALessonStep) {
+    std::vector<std::pair<std::string, QByteArray>> layouts{{"no saved layout", {}}, {"a layout without a lesson", window->saveState()}};
+    ASSERT_TRUE(window->openLessonFile(QStringLiteral("context-length"), 0, false)) << window->lastError().toStdString();
+    QApplication::processEvents();
+    layouts.emplace_back("a layout with a lesson open", window->saveState());
+    emit window->lessonPane()->closeRequested();  // End lesson
+    QApplication::processEvents();
+    layouts.emplace_back("a layout where a lesson ended", window->saveState());
+    window.reset();  // one window at a time, as the program has
+    for (const auto& [name, layout] : layouts) {
+        // Two steps of two lessons that show the same view with the same controls.
+        std::vector<QImage> pictures;
+        for (const auto& [lesson, step] : {std::pair{QStringLiteral("compute-optimal"), 3}, std::pair{QStringLiteral("isoflop-to-law"), 4}}) {
+            const std::string where = name + ", " + lesson.toStdString() + " step " + std::to_string(step);
+            auto shown = lessonWindow(layout, lesson, step);
+            shown->show();
+            pictures.push_back(shown->screenshot());
+            EXPECT_EQ(dockInFront(*shown), "Lesson") << where;
+            auto* lessonDock = shown->findChild<QDockWidget*>(QStringLiteral("LessonDock"));
+            auto* explainDock = shown->findChild<QDockWidget*>(QStringLiteral("ExplainDock"));
+            ASSERT_TRUE(lessonDock && explainDock) << where;
+            EXPECT_TRUE(lessonDock->isVisible()) << where;
+            EXPECT_FALSE(shown->lessonPane()->text()->visibleRegion().isEmpty()) << where << ": the step's text is out of sight";
+            EXPECT_TRUE(explainDock->visibleRegion().isEmpty()) << where << ": the Explain pane is in sight";
+            EXPECT_EQ(shown->lessonPane()->step(), step - 1) << where;
+        }
+        EXPECT_NE(pictures[0], pictures[1]) << name << ": two lesson steps give the same picture";
+    }
+}
 
 // A screenshot waits for the view's work and for all it sets off (tables filled, the layouts a
 // new table size or text starts, the scroll to the framed control): the same picture whether the
