@@ -18,7 +18,6 @@
 #include "app/gui/MainWindow.h"
 #include "app/figures/Theme.h"
 #include "app/gui/FigureNames.h"
-#include "app/gui/ViewPanel.h"
 #include "core/data/Lesson.h"
 #include "ScalexRevision.h"  // generated at build time: the source revision
 #include <QSettings>
@@ -191,13 +190,7 @@ int runGui(int argc, char** argv) {
         const QString out = parser.value("screenshot");
         window.setAttribute(Qt::WA_DontShowOnScreen, true);
         window.show();
-        QApplication::processEvents();
-        if (ViewPanel* panel = window.currentPanel()) {
-            panel->computeNow();
-            QApplication::processEvents();
-            QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // replaced chart items
-        }
-        const QImage image = window.grab().toImage();
+        const QImage image = window.screenshot();
         if (image.isNull() || !image.save(out, "PNG")) {
             std::fprintf(stderr, "scalex: could not write screenshot to %s\n", qPrintable(out));
             return 2;

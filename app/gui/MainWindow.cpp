@@ -20,12 +20,14 @@
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QFileInfo>
+#include <QImage>
 #include <QEventLoop>
 #include <QFutureWatcher>
 #include <QProgressDialog>
 #include <QtConcurrent/QtConcurrent>
 #include <atomic>
 #include <memory>
+#include <utility>
 
 #include "app/gui/AnalysisViews.h"
 #include "app/gui/ContextView.h"
@@ -608,6 +610,9 @@ bool MainWindow::openLesson(const data::Lesson& lesson, int step, bool interacti
     lessonPane_->setLesson(lesson);
     lessonDock_->show();
     lessonDock_->raise();
+    // A window not shown yet (`scalex --lesson`) sets up its dock tabs only when it shows, from the
+    // layout it restored (where the Explain tab may be in front): raised now, the pane would not be.
+    raiseLessonOnShow_ = !isVisible();
     return showLessonStep(step, interactive);
 }
 
@@ -644,6 +649,23 @@ bool MainWindow::showLessonStep(int index, bool interactive) {
     }
     lastError_.clear();
     return true;
+}
+
+QImage MainWindow::screenshot() {
+    // The view's work done first (computeNow waits for its jobs and for those their answers start),
+    // then all the answers set off: tables filled, the layouts a new table size or text starts
+    // (posted requests, one level of widgets per round), the scroll to a lesson's framed control.
+    // Rounds until no event is left, so an answer that came late (a busy machine) gives the picture
+    // an early one gives. (computeNow only once: a view without a result, such as a loss surface
+    // whose fit failed, fits again on each call.)
+    if (ViewPanel* panel = currentPanel()) panel->computeNow();
+    QEventLoop loop;
+    for (int round = 0; round < 100; ++round) {
+        const bool handled = loop.processEvents();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // replaced chart items
+        if (!handled) break;
+    }
+    return grab().toImage();
 }
 
 void MainWindow::endLesson() {
@@ -684,6 +706,11 @@ void MainWindow::saveLayout() {
     s.setValue(QStringLiteral("ui/geometry"), saveGeometry());
     s.setValue(QStringLiteral("ui/state"), saveState());
     if (ViewPanel* p = currentPanel()) s.setValue(QStringLiteral("ui/view"), p->viewId());
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (std::exchange(raiseLessonOnShow_, false) && lessonPane_->hasLesson()) lessonDock_->raise();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

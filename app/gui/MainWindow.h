@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+class QImage;
 class QLabel;
 class QTabWidget;
 class QTextBrowser;
@@ -50,6 +51,9 @@ public:
     LessonPane* lessonPane() const { return lessonPane_; }
     HighlightFrame* lessonHighlight() const { return highlight_; }
     Session* session() const { return session_; }
+    // The shown window's picture once the current view's work is done and the window is at rest
+    // (`scalex --screenshot`): the same picture however fast the view's jobs ran.
+    QImage screenshot();
 
     // Loads a run table (CSV, TSV, JSON, JSON Lines, .csv.gz). On failure shows the error and
     // leaves the current data untouched; returns whether the file was opened.
@@ -77,6 +81,7 @@ public:
     bool exportTable(const QString& tableId, const QString& path, bool interactive = true);
 
 protected:
+    void showEvent(QShowEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
 
 private:
@@ -110,6 +115,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QDockWidget* lessonDock_ = nullptr;
     LessonPane* lessonPane_ = nullptr;
+    bool raiseLessonOnShow_ = false;  // a lesson opened before the window first showed
     HighlightFrame* highlight_ = nullptr;
     QAction* presentationAction_ = nullptr;
     bool presentation_ = false;

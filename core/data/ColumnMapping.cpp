@@ -118,6 +118,30 @@ int patternFit(const NamePattern& pattern, RunField field, std::string_view norm
     return hit ? static_cast<int>(w.size()) - 1 : -1;
 }
 
+// Fields a W&B-style export may give under the name of the config section they sit in
+// (model.context_length, config.train.seq_len): the numbers of a run's configuration. Not names,
+// ids, flags, the logging step or losses, whose prefix says what they are (train/loss is not a
+// validation loss, eval/step not a checkpoint).
+bool takesPrefixedSpellings(RunField field) {
+    switch (field) {
+        case RunField::Context: case RunField::DModel: case RunField::NLayers: case RunField::NHeads:
+        case RunField::NKvHeads: case RunField::DQk: case RunField::DHv: case RunField::DFf: case RunField::Vocab:
+        case RunField::Chunk: case RunField::Params: case RunField::Tokens: case RunField::Flops: case RunField::Budget:
+        case RunField::BatchSize: case RunField::Steps: case RunField::LearningRate:
+            return true;
+        default:
+            return false;
+    }
+}
+
+// The prefix of `column` up to a '.' or '/' (W&B's separators of nested names) after which the
+// rest reads as `spelling`, e.g. "config.model." for config.model.context_length; empty when none.
+std::string prefixBefore(const std::string& column, std::string_view spelling) {
+    for (std::size_t k = column.find_first_of("./"); k != std::string::npos; k = column.find_first_of("./", k + 1))
+        if (k > 0 && normalizeColumnName(std::string_view(column).substr(k + 1)) == spelling) return column.substr(0, k + 1);
+    return {};
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& seriesColumnSpellings() {
@@ -203,6 +227,29 @@ ColumnMapping ColumnMapping::detect(const std::vector<std::string>& header, std:
                "pattern: " + std::string(f.pattern->says) +
                    (others.empty() ? std::string() : "; of several, the fewest other words, then the leftmost"),
                std::move(others));
+    }
+    // Last, for the fields still without a column, a spelling after a prefix. Last so that no
+    // column found before changes: a file that read without prefixes reads as it did.
+    for (const auto& f : fieldTable()) {
+        if (!takesPrefixedSpellings(f.field) || m.column(f.field)) continue;
+        std::optional<std::size_t> hit;
+        std::string prefix;
+        std::vector<std::string> others;
+        for (auto spelling : f.spellings) {
+            if (spelling.size() < 2) continue;  // n, d, c, h: a one-letter name after a prefix could be anything
+            for (std::size_t i = 0; i < header.size(); ++i) {
+                if (taken[i]) continue;
+                std::string p = prefixBefore(header[i], spelling);
+                if (p.empty()) continue;
+                if (!hit) {
+                    hit = i;
+                    prefix = std::move(p);
+                } else if (i != *hit && std::find(others.begin(), others.end(), header[i]) == others.end()) {
+                    others.push_back(header[i]);
+                }
+            }
+        }
+        if (hit) choose(f, *hit, "spelling after the prefix '" + prefix + "'", std::move(others));
     }
     return m;
 }

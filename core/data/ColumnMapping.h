@@ -48,10 +48,10 @@ public:
     const std::map<RunField, std::string>& entries() const { return columns_; }
     bool empty() const { return columns_.empty(); }
 
-    // The mapping for `header`: each field takes the first of its spellings the header has; a
-    // field with none takes the column its name pattern matches (e.g. a word "loss" with no
-    // "train"), and of several such columns the one with the fewest other words, then the
-    // leftmost. `report`, when given, receives every choice with the columns passed over.
+    // The mapping for `header`: each field takes the first of its spellings the header has; a field with
+    // none takes the column its name pattern matches (a word "loss" with no "train"; of several, the one with
+    // the fewest other words, then the leftmost); a configuration field still without one, a spelling after a
+    // W&B prefix ending in '.' or '/' (model.context_length). `report` gets every choice and what it passed over.
     static ColumnMapping detect(const std::vector<std::string>& header, std::vector<ColumnChoice>* report = nullptr);
 
     // {"num_params": "Params (M)", ...}; unknown keys or non-string values are errors.

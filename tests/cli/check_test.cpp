@@ -125,3 +125,35 @@ TEST(CheckVerb, MappingFileMapsUnusualColumns) {
         }
     EXPECT_TRUE(mapped);
 }
+
+// A W&B export flattens nested configs into dotted column names: the context length under
+// model.context_length is read, and check says where it came from.
+TEST(CheckVerb, WandbExportWithDottedConfigColumnsHasItsContextLengths) {
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("wandb_export.csv");
+    {
+        QFile f(csv);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write("Name,State,model.context_length,model.num_params,train.tokens,eval/loss,train/loss\n"
+                "llama-160m-2k,finished,2048,1.6e8,3.2e9,3.31,3.35\n"
+                "llama-160m-8k,finished,8192,1.6e8,3.2e9,3.27,3.30\n"
+                "llama-400m-8k,finished,8192,4.0e8,8.0e9,3.02,3.05\n");
+    }
+    const auto r = runScalex({"check", csv, "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject j = r.json();
+    EXPECT_EQ(j["usable"].toInt(), 3);
+    EXPECT_EQ(j["context_lengths"].toObject(), (QJsonObject{{"2048", 1}, {"8192", 2}}));
+    bool context = false;
+    for (const auto& c : j["mapping"].toArray())
+        if (c.toObject()["field"].toString() == "context_length") {
+            EXPECT_EQ(c.toObject()["column"].toString(), "model.context_length");
+            EXPECT_EQ(c.toObject()["rule"].toString(), "spelling after the prefix 'model.'");
+            context = true;
+        }
+    EXPECT_TRUE(context);
+    const auto text = runScalex({"check", csv});
+    ASSERT_EQ(text.exitCode, 0) << text.err.toStdString();
+    EXPECT_TRUE(text.out.contains("context lengths: 2048 1, 8192 2\n")) << text.out.toStdString();
+    EXPECT_TRUE(text.out.contains("context_length <- 'model.context_length' (spelling after the prefix 'model.')")) << text.out.toStdString();
+}

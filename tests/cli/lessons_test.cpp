@@ -50,6 +50,38 @@ TEST(Lessons, LessonStepRendersToAScreenshot) {
     EXPECT_EQ(image.size(), QSize(1024, 768));
 }
 
+namespace {
+QByteArray screenshotOf(const QTemporaryDir& dir, const QString& lesson, int step, const QString& name) {
+    const QString out = dir.filePath(name);
+    const auto r = runScalex({"--lesson", lesson, "--step", QString::number(step), "--screenshot", out, "--size", "1024x768"});
+    EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile f(out);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+}  // namespace
+
+// Two steps that show the same view with the same controls differ by the lesson pane's text, which
+// is in the picture.
+TEST(Lessons, ScreenshotsOfTwoStepsDiffer) {
+    QTemporaryDir dir;
+    const QByteArray a = screenshotOf(dir, "compute-optimal", 3, "a.png");
+    const QByteArray b = screenshotOf(dir, "isoflop-to-law", 4, "b.png");
+    ASSERT_FALSE(a.isEmpty());
+    ASSERT_FALSE(b.isEmpty());
+    EXPECT_NE(a, b);
+}
+
+// A step's picture is taken once its view's work is done and the window is at rest: the same bytes
+// on every run (the Compute-optimal view's answer, coming late, used to leave its tables and scroll
+// bar half laid out).
+TEST(Lessons, TheSameStepGivesTheSameScreenshotEveryTime) {
+    QTemporaryDir dir;
+    const QByteArray first = screenshotOf(dir, "context-length", 4, "1.png");
+    ASSERT_FALSE(first.isEmpty());
+    for (int run = 2; run <= 3; ++run)
+        EXPECT_EQ(screenshotOf(dir, "context-length", 4, QString::number(run) + ".png"), first) << "run " << run;
+}
+
 TEST(Lessons, BadLessonOptionsAreErrors) {
     QTemporaryDir dir;
     const QString out = dir.filePath("x.png");

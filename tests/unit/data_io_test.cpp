@@ -395,6 +395,72 @@ TEST(DataIoMapping, DetectsCommonSpellings) {
     EXPECT_FALSE(m.column(RunField::Flops).has_value());
 }
 
+// W&B flattens nested configs into dotted names: a configuration field no spelling or pattern
+// finds takes its spelling after such a prefix, and says so.
+TEST(DataIoMapping, ConfigFieldsAreFoundUnderAWandbPrefix) {
+    const std::vector<std::string> header{"Name", "model.context_length", "model.num_params", "train.tokens", "eval/loss",
+                                          "train/loss", "optimizer.lr", "model.d_model", "config.model.n_layers"};
+    std::vector<ColumnChoice> report;
+    const ColumnMapping m = ColumnMapping::detect(header, &report);
+    EXPECT_EQ(m.column(RunField::Name), "Name");
+    EXPECT_EQ(m.column(RunField::Context), "model.context_length");
+    EXPECT_EQ(m.column(RunField::Params), "model.num_params");
+    EXPECT_EQ(m.column(RunField::Tokens), "train.tokens");
+    EXPECT_EQ(m.column(RunField::ValLoss), "eval/loss");
+    EXPECT_EQ(m.column(RunField::TrainLoss), "train/loss");
+    EXPECT_EQ(m.column(RunField::LearningRate), "optimizer.lr");
+    EXPECT_EQ(m.column(RunField::DModel), "model.d_model");
+    EXPECT_EQ(m.column(RunField::NLayers), "config.model.n_layers");
+    std::map<std::string, std::string> rules;
+    for (const ColumnChoice& c : report) rules[c.field] = c.rule;
+    EXPECT_EQ(rules["context_length"], "spelling after the prefix 'model.'");
+    EXPECT_EQ(rules["n_layers"], "spelling after the prefix 'config.model.'");
+    EXPECT_EQ(rules["num_params"].rfind("pattern: ", 0), 0u) << rules["num_params"];  // as before: a word starting 'param'
+    EXPECT_EQ(rules["num_tokens_training"], "spelling");  // train.tokens reads as train_tokens
+    // Several prefixed columns: the first spelling, then the leftmost; the others are reported.
+    report.clear();
+    const ColumnMapping two = ColumnMapping::detect({"data.seq_len", "model.context_length", "x.model.context_length"}, &report);
+    EXPECT_EQ(two.column(RunField::Context), "model.context_length");
+    ASSERT_EQ(report.size(), 1u);
+    EXPECT_EQ(report[0].alternatives, (std::vector<std::string>{"x.model.context_length", "data.seq_len"}));
+}
+
+// A prefix is read only for what nothing else found: every column chosen without it stays.
+TEST(DataIoMapping, PrefixedSpellingsChangeNoChoiceMadeWithoutThem) {
+    // A direct spelling, however far down the field's list, before any prefixed one.
+    EXPECT_EQ(ColumnMapping::detect({"model.context_length", "seq_length"}).column(RunField::Context), "seq_length");
+    // A name pattern before a prefixed spelling: model.n_params as it was, and a pattern's choice
+    // of the fewest other words is not replaced by a prefixed spelling.
+    EXPECT_EQ(ColumnMapping::detect({"model.n_params", "tokens", "loss"}).column(RunField::Params), "model.n_params");
+    EXPECT_EQ(ColumnMapping::detect({"model.num_params", "params_total"}).column(RunField::Params), "params_total");
+    // Names, the logging step and losses are not taken from under a prefix (train/epoch/loss is a
+    // training loss, not the validation loss; model.name a model, not the run).
+    const ColumnMapping m = ColumnMapping::detect({"model.name", "eval.step", "train/epoch/loss", "model.run_id"});
+    EXPECT_FALSE(m.column(RunField::Name).has_value());
+    EXPECT_FALSE(m.column(RunField::Step).has_value());
+    EXPECT_FALSE(m.column(RunField::RunId).has_value());
+    EXPECT_FALSE(m.column(RunField::ValLoss).has_value());
+    EXPECT_EQ(m.column(RunField::TrainLoss), "train/epoch/loss");
+    // One-letter spellings (N, D, C, H) could be anything after a prefix.
+    const ColumnMapping letters = ColumnMapping::detect({"rope.n", "model.d", "opt.c", "sched.h"});
+    EXPECT_TRUE(letters.empty());
+}
+
+TEST(DataIoMapping, AWandbExportReadsItsContextLengths) {
+    const QByteArray csv =
+        "Name,State,model.context_length,model.num_params,train.tokens,eval/loss\n"
+        "r1,finished,2048,1.6e8,3.2e9,3.31\n"
+        "r2,finished,8192,4.0e8,8.0e9,3.02\n";
+    auto t = parseRunTable(csv, "wandb_export.csv");
+    ASSERT_TRUE(t) << t.error().toString();
+    ASSERT_EQ(t->runs.size(), 2u);
+    EXPECT_EQ(t->runs[0].context, 2048);
+    EXPECT_EQ(t->runs[1].context, 8192);
+    EXPECT_EQ(t->runs[0].params, 1.6e8);
+    EXPECT_EQ(t->runs[1].tokens, 8.0e9);
+    EXPECT_EQ(t->runs[1].valLoss, 3.02);
+}
+
 TEST(DataIoMapping, ExplicitMappingSavedAndLoaded) {
     const QByteArray csv = "arch,size_M,tok,eval\nllama,160,3.2e9,3.3\n";
     auto bare = parseRunTable(csv, "odd.csv");

@@ -11,6 +11,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStyleOptionComboBox>
+#include <QTabBar>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QDir>
@@ -29,6 +30,7 @@
 #include "app/gui/Recipes.h"
 #include "app/figures/Theme.h"
 #include "app/gui/FigureNames.h"
+#include "app/gui/JobPool.h"
 #include "app/gui/ViewPanel.h"
 #include "core/data/Lesson.h"
 #include "tests/support/GuiApp.h"
@@ -449,4 +451,83 @@ TEST_F(Lessons, ControlsTakeTheValueShownAndOldNamesStillWork) {
     EXPECT_EQ(window->currentPanel()->findChild<QComboBox*>("range")->currentText(), QString::fromUtf8("budgets 5e18 … 5e19 (per-context tables)"));
     EXPECT_EQ(captureControls(window->currentPanel()).value("range").toString(), "context-tables");
     restoreControls(window->currentPanel(), {{"range", QString::fromUtf8("budgets 5e18 … 2e20 (Fig. 4)")}});
+}
+
+namespace {
+// The text of the dock tab in front of the window's right-hand dock area ("Lesson", "Explain").
+QString dockInFront(const MainWindow& window) {
+    for (QTabBar* bar : window.findChildren<QTabBar*>())
+        if (bar->parentWidget() == &window && bar->count() > 1 && bar->currentIndex() >= 0) return bar->tabText(bar->currentIndex());
+    return {};
+}
+
+// A window as `scalex --lesson ID --step K --screenshot` makes it before showing it: the layout
+// the user left (restored from the settings), the example study, the lesson step. With `slowJobs`,
+// every thread of the views' job pool is held for a while first: the step's work ends only after
+// the screenshot has begun, as on a slow or busy machine.
+std::unique_ptr<MainWindow> lessonWindow(const QByteArray& savedLayout, const QString& lesson, int step, bool slowJobs = false) {
+    auto window = std::make_unique<MainWindow>();
+    if (!savedLayout.isEmpty()) window->restoreState(savedLayout);
+    EXPECT_TRUE(window->openExample(false)) << window->lastError().toStdString();
+    window->resize(1024, 768);
+    if (slowJobs)
+        for (int i = 0; i < jobPool()->maxThreadCount(); ++i) jobPool()->start([] { QThread::msleep(500); });
+    EXPECT_TRUE(window->openLessonFile(lesson, step - 1, false)) << window->lastError().toStdString();
+    window->setAttribute(Qt::WA_DontShowOnScreen, true);
+    return window;
+}
+}  // namespace
+
+// The lesson is opened before the window first shows, over the layout the user left: the lesson
+// pane must be the dock in front, its step's text in sight, whether the user's layout had the
+// pane closed, ended or never opened; and so two steps on the same view give two pictures.
+TEST_F(Lessons, TheLessonPaneIsInFrontOfAWindowOpenedOnALessonStep) {
+    std::vector<std::pair<std::string, QByteArray>> layouts{{"no saved layout", {}}, {"a layout without a lesson", window->saveState()}};
+    ASSERT_TRUE(window->openLessonFile(QStringLiteral("context-length"), 0, false)) << window->lastError().toStdString();
+    QApplication::processEvents();
+    layouts.emplace_back("a layout with a lesson open", window->saveState());
+    emit window->lessonPane()->closeRequested();  // End lesson
+    QApplication::processEvents();
+    layouts.emplace_back("a layout where a lesson ended", window->saveState());
+    window.reset();  // one window at a time, as the program has
+    for (const auto& [name, layout] : layouts) {
+        // Two steps of two lessons that show the same view with the same controls.
+        std::vector<QImage> pictures;
+        for (const auto& [lesson, step] : {std::pair{QStringLiteral("compute-optimal"), 3}, std::pair{QStringLiteral("isoflop-to-law"), 4}}) {
+            const std::string where = name + ", " + lesson.toStdString() + " step " + std::to_string(step);
+            auto shown = lessonWindow(layout, lesson, step);
+            shown->show();
+            pictures.push_back(shown->screenshot());
+            EXPECT_EQ(dockInFront(*shown), "Lesson") << where;
+            auto* lessonDock = shown->findChild<QDockWidget*>(QStringLiteral("LessonDock"));
+            auto* explainDock = shown->findChild<QDockWidget*>(QStringLiteral("ExplainDock"));
+            ASSERT_TRUE(lessonDock && explainDock) << where;
+            EXPECT_TRUE(lessonDock->isVisible()) << where;
+            EXPECT_FALSE(shown->lessonPane()->text()->visibleRegion().isEmpty()) << where << ": the step's text is out of sight";
+            EXPECT_TRUE(explainDock->visibleRegion().isEmpty()) << where << ": the Explain pane is in sight";
+            EXPECT_EQ(shown->lessonPane()->step(), step - 1) << where;
+        }
+        EXPECT_NE(pictures[0], pictures[1]) << name << ": two lesson steps give the same picture";
+    }
+}
+
+// A screenshot waits for the view's work and for all it sets off (tables filled, the layouts a
+// new table size or text starts, the scroll to the framed control): the same picture whether the
+// view's answer came before the window showed or only once the screenshot had begun, as on a busy
+// machine. Context-length step 3 is the IsoFLOP view at every context (its fits start the
+// bootstrap bands), step 4 the Compute-optimal view (its answer resizes the tables).
+TEST_F(Lessons, AStepsScreenshotIsTheSameHoweverFastTheViewsWorkRan) {
+    window.reset();
+    for (int step : {3, 4}) {
+        const std::string where = "context-length step " + std::to_string(step);
+        std::vector<QImage> pictures;
+        for (bool slow : {false, true}) {
+            auto shown = lessonWindow({}, QStringLiteral("context-length"), step, slow);
+            if (!slow) shown->currentPanel()->computeNow();  // the answer in before the window shows
+            shown->show();
+            pictures.push_back(shown->screenshot());
+            ASSERT_FALSE(pictures.back().isNull()) << where;
+        }
+        EXPECT_EQ(pictures[0], pictures[1]) << where << ": the picture depends on when the view's answer came";
+    }
 }
