@@ -141,6 +141,32 @@ std::vector<Sweep> markSweeps(RunTable& table) {
                               " (runs of one series at the same N and D); the best run of each stands for it, " +
                               std::to_string(leftOut) + (leftOut == 1 ? " other is" : " others are") +
                               " left out (all sweep runs: --all-sweep-runs)");
+        // A sweep that covers only some points of a series leaves the others at whatever setting
+        // they were trained with: the runs kept then mix settings, which biases a profile as much
+        // as a badly tuned run. Say so, and how to take each setting apart.
+        // Only where one setting wins the series' sweeps throughout (three or more, three in four):
+        // then the others are systematically worse, not merely tuned per size.
+        for (const auto& c : columns) {
+            if (!swept.count(c)) continue;
+            std::map<std::string, std::map<std::string, int>> wins;  // series -> winning value -> sweeps
+            for (const auto& sweep : sweeps)
+                if (std::find(sweep.columns.begin(), sweep.columns.end(), c) != sweep.columns.end())
+                    ++wins[table.runs[sweep.best].series][table.runs[sweep.best].raw.value(c).value_or("")];
+            std::map<std::string, std::set<std::string>> kept;  // series -> values among the runs kept
+            for (const auto& [key, idx] : at)
+                for (auto i : idx)
+                    if (table.runs[i].sweepLeftOut.empty()) kept[std::get<0>(key)].insert(table.runs[i].raw.value(c).value_or(""));
+            for (const auto& [series, values] : kept) {
+                int total = 0, most = 0;
+                for (const auto& [value, n] : wins[series]) total += n, most = std::max(most, n);
+                if (values.size() < 2 || most < 3 || 4 * most < 3 * total) continue;
+                std::string list;
+                for (const auto& v : values) list += (list.empty() ? "" : ", ") + v;
+                table.notes.push_back(std::string(kNotePrefix) + "the runs kept in series " + series + " mix " + c + " " + list +
+                                      " (points no sweep covers keep their own setting): --series " + c +
+                                      " or --where analyses each setting apart");
+            }
+        }
     }
     return sweeps;
 }

@@ -150,3 +150,26 @@ TEST(Settings, SweepAndBudgetChoicesRoundTripThroughJson) {
     ASSERT_FALSE(bad);
     EXPECT_EQ(bad.error().column, "common.kept_budgets");
 }
+
+TEST(Sweeps, KeptRunsThatMixASettingTheSweepsAlwaysRejectAreNamed) {
+    // Batch 64 wins all three sweeps; the points no sweep covers keep batch 128: the kept runs mix both.
+    const data::RunTable t = parse(
+        "series,batch_size,params,tokens,loss\n"
+        "a,64,1e8,2e9,3.00\n"
+        "a,128,1e8,2e9,3.10\n"
+        "a,64,2e8,1e9,3.05\n"
+        "a,128,2e8,1e9,3.15\n"
+        "a,64,4e8,5e8,3.20\n"
+        "a,128,4e8,5e8,3.30\n"
+        "a,128,8e8,2.5e8,3.50\n");
+    bool named = false;
+    for (const auto& n : t.notes) named = named || n.find("the runs kept in series a mix batch_size 128, 64") != std::string::npos;
+    EXPECT_TRUE(named);
+    // Tuned per size is no mix: one sweep's winner says nothing systematic.
+    const data::RunTable tuned = parse(
+        "series,lr,params,tokens,loss\n"
+        "a,0.003,1e8,2e9,3.00\n"
+        "a,0.001,1e8,2e9,3.10\n"
+        "a,0.001,4e8,5e8,3.20\n");
+    for (const auto& n : tuned.notes) EXPECT_EQ(n.find("mix"), std::string::npos) << n;
+}
