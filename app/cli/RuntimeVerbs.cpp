@@ -13,6 +13,7 @@
 #include "app/cli/CliSupport.h"
 #include "app/cli/Verbs.h"
 #include "core/accounting/ParamCount.h"
+#include "core/analysis/RuntimeAnalysis.h"
 #include "core/data/InferenceMeasurements.h"
 #include "core/inference/Accelerator.h"
 #include "core/inference/Deployment.h"
@@ -66,7 +67,7 @@ Accelerator resolveAccelerator(const QString& value, const QString& rowName) {
         return a;
     }
     QString error;
-    const auto rows = data::loadAccelerators(value, &error);
+    const auto rows = analysis::loadAccelerators(value, &error);
     if (!rows) usage("--accelerator: " + error);
     if (!rowName.isEmpty()) {
         for (const auto& a : *rows)
