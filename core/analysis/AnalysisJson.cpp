@@ -1,11 +1,22 @@
 #include "core/analysis/AnalysisJson.h"
 
 #include <QString>
+#include <cmath>
+#include <limits>
 
+#include "core/accounting/ParamCount.h"
 #include "core/data/Series.h"
 #include "core/fit/Extrapolation.h"
 
 namespace scalex::analysis {
+
+namespace {
+
+QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+QJsonValue numberOrNull(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
+
+}  // namespace
 
 QJsonArray stringsJson(const std::vector<std::string>& v) {
     QJsonArray a;
@@ -260,6 +271,122 @@ QJsonObject seriesJson(const std::vector<std::pair<SeriesGroup, QJsonObject>>& r
     QJsonObject top = results.size() == 1 ? list.first().toObject() : QJsonObject{};
     top.insert("series", list);
     return top;
+}
+
+// ---- the runtime model ----------------------------------------------------------------------
+
+QJsonObject toJson(const inference::Accelerator& a) {
+    return {{"name", q(a.name)},
+            {"description", q(a.description)},
+            {"year", a.year},
+            {"flops_per_s", a.flops},
+            {"memory_bandwidth_bytes_per_s", a.memoryBandwidth},
+            {"arithmetic_intensity", a.intensity()}};
+}
+
+QJsonObject toJson(const accounting::ModelConfig& c) {
+    return {{"family", q(accounting::familyName(c.family))},
+            {"d_model", qint64(c.dModel)},
+            {"n_layers", qint64(c.nLayers)},
+            {"n_heads", qint64(c.nHeads)},
+            {"n_kv_heads", qint64(c.nKvHeads)},
+            {"d_qk", qint64(c.dQk)},
+            {"d_hv", qint64(c.dHv)},
+            {"d_ff", qint64(c.dFf)},
+            {"vocab", qint64(c.vocab)},
+            {"chunk", qint64(c.chunk)},
+            {"params", qint64(accounting::countParameters(c).total())}};
+}
+
+QJsonObject toJson(const inference::RuntimeRates& r, const inference::Accelerator& acc) {
+    return {{"alpha_eff", r.prefill.rate},
+            {"beta_eff", r.decode.rate},
+            {"alpha_eff_over_acc", r.prefill.rate / acc.flops},
+            {"beta_eff_over_acc", r.decode.rate / acc.memoryBandwidth},
+            {"eps_prefill", r.prefill.overhead},
+            {"eps_decode", r.decode.overhead},
+            {"batch_term_decode", r.decode.batchTerm}};
+}
+
+QJsonObject toJson(const inference::Prediction& x) {
+    return {{"ttft_ms", x.ttft * 1e3},
+            {"step_ms", x.stepTime * 1e3},
+            {"throughput_tok_per_s", x.throughput},
+            {"prefill_flops", x.prefillFlops},
+            {"prefill_bytes", x.prefillBytes},
+            {"prefill_intensity", x.prefillIntensity()},
+            {"decode_step_flops", x.decodeFlops},
+            {"decode_step_bytes", x.decodeBytes},
+            {"decode_intensity", x.decodeIntensity()},
+            {"weight_bytes", x.weightBytes},
+            {"cache_bytes", x.cacheBytes},
+            {"memory_bytes", x.memoryBytes()}};
+}
+
+QJsonObject sourceJson(const SourcedRates& r) {
+    if (!r.fitted) return {};
+    return {{"prefill", q(r.prefillFrom)}, {"decode", q(r.decodeFrom)}};
+}
+
+QJsonObject toJson(const RuntimeModelFits& entry, const RuntimeStageFit& s, const inference::Accelerator& acc,
+                   bool withPoints) {
+    const data::InferenceModel& m = entry.model;
+    const inference::StageFit& f = s.fit;
+    const bool pre = s.stage == inference::Stage::Prefill;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    QJsonObject j{
+        {"model", q(m.model)},
+        {"family", q(accounting::familyName(m.family))},
+        {"family_tag", q(m.familyTag)},
+        {"num_params", m.numParams},
+        {"architecture_source", q(m.architectureSource)},
+        {"architecture_param_mismatch", numberOrNull(m.paramMismatch())},
+        {"config", m.config ? toJson(*m.config) : QJsonObject{}},
+        {"stage", q(inference::stageName(s.stage))},
+        {"alpha_eff", numberOrNull(pre ? f.model.rate : nan)},
+        {"beta_eff", numberOrNull(pre ? nan : f.model.rate)},
+        {"eps", f.model.overhead},
+        {"batch_term", f.model.batchTerm},
+        {"alpha_eff_over_acc", numberOrNull(pre ? f.model.rate / acc.flops : nan)},
+        {"beta_eff_over_acc", numberOrNull(pre ? nan : f.model.rate / acc.memoryBandwidth)},
+        {"rmse", f.rmse},
+        {"r2", f.r2},
+        {"median_rel_error", f.medianRelError},
+        {"median_rel_error_variable", numberOrNull(f.medianRelErrorVariable)},
+        {"n_points", qint64(f.nPoints)},
+        {"n_variable", qint64(f.nVariable)},
+        {"n_failed", qint64(s.failed)},
+    };
+    if (withPoints) {
+        QJsonArray pts;
+        for (std::size_t i = 0; i < s.samples.size(); ++i)
+            pts.append(QJsonObject{{"line", s.lines[i]},
+                                   {"batch", s.samples[i].batch},
+                                   {"prefill", s.samples[i].prefill},
+                                   {"work", f.work[i]},
+                                   {"measured", s.samples[i].seconds},
+                                   {"modelled", f.predicted[i]}});
+        j["points"] = pts;
+    }
+    return j;
+}
+
+QJsonObject toJson(const RuntimeFitAnalysis& analysis, const RuntimeFitOptions& options,
+                   const inference::Accelerator& accelerator, bool withPoints) {
+    QJsonArray fits;
+    for (const auto& m : analysis.models)
+        for (const auto& s : m.stages) fits.append(toJson(m, s, accelerator, withPoints));
+    return QJsonObject{
+        {"accelerator", toJson(accelerator)},
+        {"convention", q(options.work.convention.name)},
+        {"f_causal", options.work.convention.ops.causal},
+        {"generated_tokens", options.work.generatedTokens},
+        {"loss", options.robust ? "l1-relative" : "l2-relative"},
+        {"variable_share", options.variableShare},
+        {"units", QJsonObject{{"alpha_eff", "FLOP/s"}, {"beta_eff", "byte/s"}, {"eps", "s"}, {"batch_term", "s per sequence"},
+                              {"rmse", "s"}}},
+        {"fits", fits},
+    };
 }
 
 }  // namespace scalex::analysis

@@ -1,6 +1,6 @@
 #pragma once
 // The JSON forms of the analyses' results, made in core from the typed results (DESIGN.md "The
-// shape"): what `scalex fit … --json` prints, key for key. Text
+// shape"): what `scalex fit … --json` and `scalex predict … --json` print, key for key. Text
 // output stays with the verbs; the numbers come from here.
 #include <QJsonArray>
 #include <QJsonObject>
@@ -9,7 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/accounting/ModelConfig.h"
 #include "core/analysis/IsoFlopTrend.h"
+#include "core/analysis/RuntimeAnalysis.h"
 #include "core/analysis/SeriesAnalyses.h"
 
 namespace scalex::analysis {
@@ -53,5 +55,23 @@ QJsonObject toJson(const fit::BootstrapResult& result, const fit::BootstrapSetti
 // One result per series and context: {"series": [{"name", "label", "context", ...}, ...]}, and
 // with exactly one result its fields at the top level too.
 QJsonObject seriesJson(const std::vector<std::pair<SeriesGroup, QJsonObject>>& results);
+
+// ---- the runtime model ----------------------------------------------------------------------
+
+QJsonObject toJson(const inference::Accelerator& accelerator);
+// The architecture and its parameter count.
+QJsonObject toJson(const accounting::ModelConfig& config);
+QJsonObject toJson(const inference::RuntimeRates& rates, const inference::Accelerator& accelerator);
+QJsonObject toJson(const inference::Prediction& prediction);
+// Per stage, the fitted model the rates were taken from; {} for the accelerator's roofs.
+QJsonObject sourceJson(const SourcedRates& rates);
+
+// One model's fit of one stage: rates, their share of the accelerator's roofs, errors; with
+// `withPoints` every point's measured and modelled time.
+QJsonObject toJson(const RuntimeModelFits& model, const RuntimeStageFit& stage, const inference::Accelerator& accelerator,
+                   bool withPoints);
+// Every fit of the analysis with the accelerator and the options they were made with.
+QJsonObject toJson(const RuntimeFitAnalysis& analysis, const RuntimeFitOptions& options,
+                   const inference::Accelerator& accelerator, bool withPoints);
 
 }  // namespace scalex::analysis
