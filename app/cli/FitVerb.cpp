@@ -15,16 +15,14 @@
 #include "app/cli/CliSupport.h"
 #include "app/cli/StudyInput.h"
 #include "app/cli/Verbs.h"
+#include "core/analysis/AnalysisJson.h"
+#include "core/analysis/BootstrapAnalysis.h"
+#include "core/analysis/IsoFlopTrend.h"
+#include "core/analysis/LossSurfaceFitSettings.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/data/RunTableIo.h"
 #include "core/data/Series.h"
-#include "core/fit/Bootstrap.h"
-#include "core/fit/Extrapolation.h"
-#include "core/fit/IsoFlop.h"
-#include "core/fit/LossSurface.h"
-#include "core/fit/OvertrainingSlopes.h"
-#include "core/fit/Pareto.h"
 
 namespace scalex::cli {
 
@@ -33,22 +31,6 @@ using namespace scalex::fit;
 using namespace scalex::analysis;
 
 namespace {
-
-
-QJsonArray stringsJson(const std::vector<std::string>& v) {
-    QJsonArray a;
-    for (const auto& s : v) a.append(QString::fromStdString(s));
-    return a;
-}
-
-QJsonObject paramsJson(const fit::LossSurfaceParams& p) {
-    return {{"logA", p.logA}, {"logB", p.logB}, {"logE", p.logE}, {"alpha", p.alpha}, {"beta", p.beta}, {"gamma", p.gamma}};
-}
-
-QJsonObject powerLawJson(const std::optional<PowerLaw>& law) {
-    if (!law) return {};
-    return {{"exponent", law->exponent}, {"coefficient", law->coefficient}, {"r2", law->r2}, {"n", law->nPoints}};
-}
 
 // Options every fit shares: the data and which runs take part.
 void addCommonOptions(QCommandLineParser& p) {
@@ -105,22 +87,6 @@ SeriesGroup singleGroup(const Inputs& in) {
     return groups.front();
 }
 
-// One result per series and context: {"series": [{"name", "context", ...}, ...]}, and with exactly
-// one result its fields at the top level too.
-QJsonObject seriesJson(const std::vector<std::pair<SeriesGroup, QJsonObject>>& results) {
-    QJsonArray list;
-    for (const auto& [g, o] : results) {
-        QJsonObject e = o;
-        e.insert("name", QString::fromStdString(g.series));
-        e.insert("label", labelOf(g));
-        if (known(g.context)) e.insert("context", g.context);
-        list.append(e);
-    }
-    QJsonObject top = results.size() == 1 ? list.first().toObject() : QJsonObject{};
-    top.insert("series", list);
-    return top;
-}
-
 // --budget-range LO HI takes two values, which QCommandLineParser cannot: take it out first.
 QStringList takeBudgetRange(QStringList args, std::optional<std::pair<double, double>>& range) {
     const qsizetype i = args.indexOf("--budget-range");
@@ -170,96 +136,39 @@ LossSurfaceSettings lndSettings(const QCommandLineParser& p, AnalysisSettings& s
         else if (g == "1") settings.fitGamma = false;
         else throw UsageError(("--gamma expects free or 1, got '" + g + "'").toStdString());
     }
-    LossSurfaceSettings s = lossSurfaceSettings(settings);
+    LossSurfaceFitRequest request;
     const QString grid = p.value("grid");
     if (grid != "paper") {
         QFile f(grid);
         if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) throw UsageError(("--grid: cannot open '" + grid + "'").toStdString());
-        std::string error;
-        const auto parsed = parseInitGrid(f.readAll().toStdString(), &error);
-        if (!parsed) throw UsageError(grid.toStdString() + ", " + error);
-        if (parsed->size(s.fitGamma) == 0) throw UsageError(grid.toStdString() + ": the grid has no starts");
-        s.grid = *parsed;
+        request.gridText = f.readAll().toStdString();
+        request.gridName = grid.toStdString();
     }
-    if (p.isSet("exhaustive")) s.screenStopDelta = s.stopDelta;
-    return s;
+    request.exhaustive = p.isSet("exhaustive");
+    std::string error;
+    auto s = lossSurfaceFitSettings(settings, request, &error);
+    if (!s) throw UsageError(error);
+    return std::move(*s);
 }
 
-// The runs an analysis left out as outliers, one JSON object each (`groupKey`: what the check's
-// group is, e.g. the IsoFLOP budget), and a line each for the text output.
-QJsonArray outliersJson(const std::vector<FlaggedRun>& flagged, const char* groupKey, QTextStream& out) {
-    QJsonArray arr;
-    for (const auto& f : flagged) {
-        const QString id = QString::fromStdString(runLabel(*f.run));
-        QJsonObject o{{"run", id},
-                      {"line", f.run->sourceLine},
-                      {"loss", f.outlier.observed},
-                      {"expected", f.outlier.expected},
-                      {"robust_sigmas", f.outlier.robustSigmas},
-                      {"reason", QString::fromStdString(f.outlier.reason)}};
-        if (groupKey) o.insert(QLatin1String(groupKey), f.outlier.group);
-        arr.append(o);
+// A line of the text output for each run an analysis left out as an outlier.
+void printOutliers(const std::vector<FlaggedRun>& flagged, QTextStream& out) {
+    for (const auto& f : flagged)
         out << "outlier left out: " << QString::fromStdString(describeRun(*f.run, f.outlier.reason)) << "\n";
-    }
-    return arr;
-}
-
-QJsonObject lndJson(const LossSurfaceFit& fit, const LossSurfaceSettings& s) {
-    QJsonObject o = paramsJson(fit.best);
-    QJsonArray starts;
-    for (const auto& st : fit.bestStarts)
-        starts.append(QJsonObject{{"index", static_cast<qint64>(st.index)},
-                                  {"objective", st.objective},
-                                  {"iterations", st.iterations},
-                                  {"converged", st.converged},
-                                  {"init", paramsJson(st.init)},
-                                  {"fitted", paramsJson(st.fitted)}});
-    o.insert("objective", fit.objective);
-    o.insert("huber_delta", s.huberDelta);
-    o.insert("fit_gamma", s.fitGamma);
-    o.insert("n_points", fit.nPoints);
-    o.insert("n_starts", static_cast<qint64>(fit.nStarts));
-    o.insert("n_converged", static_cast<qint64>(fit.nConverged));
-    o.insert("best_start", static_cast<qint64>(fit.bestStart));
-    o.insert("n_near_best", static_cast<qint64>(fit.nNearBest));
-    o.insert("spread_near_best", paramsJson(fit.spread));
-    o.insert("best_starts", starts);
-    o.insert("r2", fit.quality.r2);
-    o.insert("rmse", fit.quality.rmse);
-    o.insert("rmse_log", fit.quality.rmseLog);
-    o.insert("seconds", fit.seconds);
-    o.insert("warnings", stringsJson(fit.warnings));
-    return o;
 }
 
 // How well the surface extrapolates: fitted without the largest model size, predicting its runs.
-QJsonObject lndExtrapolationJson(LossSurfaceAnalysis& a, const LossSurfaceSettings& s, const FitControl& control,
-                                 QTextStream& out) {
+QJsonObject lndExtrapolation(LossSurfaceAnalysis& a, const LossSurfaceSettings& s, const FitControl& control,
+                             QTextStream& out) {
     checkExtrapolation(a, s, control);
-    if (!a.extrapolation) return QJsonObject{{"held_out_by", "params"}, {"note", "no fit to check"}};
-    const auto& ex = *a.extrapolation;
-    QJsonObject o{{"held_out_by", "params"}};
-    if (!ex.note.empty()) {
-        o.insert("note", QString::fromStdString(ex.note));
-        out << "  extrapolation: " << QString::fromStdString(ex.note) << "\n";
-        return o;
+    if (a.extrapolation && !a.extrapolation->note.empty()) {
+        out << "  extrapolation: " << QString::fromStdString(a.extrapolation->note) << "\n";
+    } else if (a.extrapolation) {
+        const auto& ex = *a.extrapolation;
+        out << "  extrapolation: fitted without the largest model (" << ex.heldOut.size() << " runs), its loss predicted with mean |error| "
+            << QString::number(100 * ex.meanAbsError, 'f', 2) << " %, max " << QString::number(100 * ex.maxAbsError, 'f', 2) << " %\n";
     }
-    QJsonArray held;
-    for (const auto& r : ex.heldOut)
-        held.append(QJsonObject{{"run", QString::fromStdString(runLabel(*a.runs[r.index]))},
-                                {"params", r.params},
-                                {"tokens", r.tokens},
-                                {"loss", r.observed},
-                                {"predicted", r.predicted},
-                                {"error", r.error}});
-    o.insert("n_fitted", ex.fit.nPoints);
-    o.insert("held_out", held);
-    o.insert("mean_error", ex.meanError);
-    o.insert("mean_abs_error", ex.meanAbsError);
-    o.insert("max_abs_error", ex.maxAbsError);
-    out << "  extrapolation: fitted without the largest model (" << ex.heldOut.size() << " runs), its loss predicted with mean |error| "
-        << QString::number(100 * ex.meanAbsError, 'f', 2) << " %, max " << QString::number(100 * ex.maxAbsError, 'f', 2) << " %\n";
-    return o;
+    return extrapolationJson(a);
 }
 
 int runLnd(const QStringList& args) {
@@ -274,8 +183,9 @@ int runLnd(const QStringList& args) {
         return kExitOk;
     }
     Inputs in = readInputs(p);
-    LossSurfaceSettings s;
-    in.changeSettings([&](AnalysisSettings& a) { s = lndSettings(p, a); });
+    std::optional<LossSurfaceSettings> settings;  // set from the options (a default would build the paper's grid here)
+    in.changeSettings([&](AnalysisSettings& a) { settings = lndSettings(p, a); });
+    const LossSurfaceSettings& s = *settings;
     const auto groups = seriesGroups(in.table(), in.settings());
     if (groups.empty()) noRuns(in);
     std::vector<std::pair<SeriesGroup, QJsonObject>> results;
@@ -291,9 +201,10 @@ int runLnd(const QStringList& args) {
         }
         const auto& fit = a.fit;
         if (groups.size() > 1) out << labelOf(g) << ":\n";
-        QJsonObject o = lndJson(fit, s);
-        o.insert("outliers", outliersJson(a.outliers, nullptr, out));
-        if (!p.isSet("no-extrapolation")) o.insert("extrapolation", lndExtrapolationJson(a, s, in.control, out));
+        QJsonObject o = toJson(fit, s);
+        o.insert("outliers", outliersJson(a.outliers, nullptr));
+        printOutliers(a.outliers, out);
+        if (!p.isSet("no-extrapolation")) o.insert("extrapolation", lndExtrapolation(a, s, in.control, out));
         results.push_back({g, o});
         out << "L(N,D) fit on " << fit.nPoints << " runs, " << fit.nStarts << " starts (" << fit.nConverged << " converged), "
             << QString::number(fit.seconds, 'f', 2) << " s\n";
@@ -309,67 +220,6 @@ int runLnd(const QStringList& args) {
 }
 
 // ---- isoflop -------------------------------------------------------------------------------
-
-QJsonObject isoFlopJson(const IsoFlopAnalysis& a) {
-    const IsoFlopResult& r = a.result;
-    QJsonArray profiles;
-    for (const auto& pr : r.profiles)
-        profiles.append(QJsonObject{
-            {"budget", pr.budget},
-            {"flops_mean", pr.flopsMean},
-            {"n_runs", pr.nRuns},
-            {"fitted", pr.fitted},
-            {"n_opt", pr.nOpt},
-            {"d_opt", pr.dOpt},
-            {"loss_at_opt", pr.lossAtNOpt},
-            {"loss_at_d_opt", pr.lossAtDOpt},
-            {"parabola_n", QJsonObject{{"a", pr.inN.a}, {"b", pr.inN.b}, {"c", pr.inN.c}}},
-            {"parabola_d", QJsonObject{{"a", pr.inD.a}, {"b", pr.inD.b}, {"c", pr.inD.c}}},
-            {"r2_n", pr.qualityN.r2},
-            {"r2_d", pr.qualityD.r2},
-            {"in_power_law", pr.inPowerLaw},
-            {"left_out", QString::fromStdString(pr.leftOut)},
-            {"warnings", stringsJson(pr.warnings)},
-        });
-    QJsonObject o{{"profiles", profiles}, {"n_budgets", r.nBudgetsInLaw}, {"n_unassigned", static_cast<qint64>(r.unassigned.size())}};
-    if (r.nOptLaw) {
-        o.insert("a", r.nOptLaw->exponent);
-        o.insert("A", r.nOptLaw->coefficient);
-        o.insert("r2_n_opt", r.nOptLaw->r2);
-    }
-    if (r.dOptLaw) {
-        o.insert("b", r.dOptLaw->exponent);
-        o.insert("B", r.dOptLaw->coefficient);
-        o.insert("r2_d_opt", r.dOptLaw->r2);
-    }
-    QJsonArray lobo;
-    for (const auto& l : leaveOneBudgetOut(r))
-        lobo.append(QJsonObject{{"budget", l.budget},
-                                {"a", l.nOptLaw.exponent},
-                                {"b", l.dOptLaw.exponent},
-                                {"n_opt_observed", l.nOptObserved},
-                                {"n_opt_predicted", l.nOptPredicted},
-                                {"d_opt_observed", l.dOptObserved},
-                                {"d_opt_predicted", l.dOptPredicted}});
-    o.insert("leave_one_budget_out", lobo);
-    // How well the laws extrapolate: fitted without the largest budget, predicting it.
-    const auto& ex = a.extrapolation;
-    QJsonObject extrapolation{{"n_budgets_fitted", ex.nBudgetsFitted}};
-    QJsonArray held;
-    for (const auto& h : ex.heldOut)
-        held.append(QJsonObject{{"budget", h.budget},
-                                {"n_opt_observed", h.nOptObserved},
-                                {"n_opt_predicted", h.nOptPredicted},
-                                {"n_opt_error", h.nOptError},
-                                {"d_opt_observed", h.dOptObserved},
-                                {"d_opt_predicted", h.dOptPredicted},
-                                {"d_opt_error", h.dOptError}});
-    extrapolation.insert("held_out", held);
-    if (!ex.note.empty()) extrapolation.insert("note", QString::fromStdString(ex.note));
-    o.insert("extrapolation", extrapolation);
-    o.insert("warnings", stringsJson(r.warnings));
-    return o;
-}
 
 int runIsoFlop(const QStringList& rawArgs) {
     std::optional<std::pair<double, double>> range;
@@ -405,8 +255,9 @@ int runIsoFlop(const QStringList& rawArgs) {
     QString t;
     QTextStream out(&t);
     for (const auto& a : analyses) {
-        QJsonObject o = isoFlopJson(a);
-        o.insert("outliers", outliersJson(a.outliers, "budget", out));
+        QJsonObject o = toJson(a);
+        o.insert("outliers", outliersJson(a.outliers, "budget"));
+        printOutliers(a.outliers, out);
         results.push_back({a.group, o});
         if (analyses.size() > 1) out << labelOf(a.group) << ":\n";
         for (const auto& pr : a.result.profiles)
@@ -425,30 +276,19 @@ int runIsoFlop(const QStringList& rawArgs) {
     QJsonObject trends;
     QJsonArray lastContexts;
     QJsonObject lastTrend;
-    for (const auto& name : names) {
-        std::vector<double> contexts;
-        std::vector<IsoFlopResult> perContext;
+    for (const auto& trend : isoFlopContextTrends(analyses, atBudget)) {
         QJsonArray contextsJson;
-        for (const auto& a : analyses)
-            if (a.group.series == name && known(a.group.context)) {
-                contexts.push_back(a.group.context);
-                perContext.push_back(a.result);
-                QJsonObject c = isoFlopJson(a);
-                c.insert("context", a.group.context);
-                contextsJson.append(c);
-            }
-        if (contexts.size() < 2) continue;
-        const auto trend = contextTrend(contexts, perContext, atBudget);
-        QJsonArray optima;
-        for (const auto& c : trend.optima) optima.append(QJsonObject{{"context", c.context}, {"n_opt", c.nOpt}, {"d_opt", c.dOpt}});
-        lastTrend = QJsonObject{{"budget", trend.budget},
-                                {"optima", optima},
-                                {"n_opt_over_context", powerLawJson(trend.nOptOverContext)},
-                                {"d_opt_over_context", powerLawJson(trend.dOptOverContext)}};
+        for (const IsoFlopAnalysis* a : trend.contexts) {
+            QJsonObject c = toJson(*a);
+            c.insert("context", a->group.context);
+            contextsJson.append(c);
+        }
+        lastTrend = toJson(trend.trend);
         lastContexts = contextsJson;
-        trends.insert(QString::fromStdString(name), lastTrend);
-        out << QString::fromStdString(seriesLabel(name)) << " across context lengths:\n";
-        for (const auto& c : trend.optima) out << "  T = " << c.context << ": N*(" << atBudget << ") = " << c.nOpt << ", D* = " << c.dOpt << "\n";
+        trends.insert(QString::fromStdString(trend.series), lastTrend);
+        out << QString::fromStdString(seriesLabel(trend.series)) << " across context lengths:\n";
+        for (const auto& c : trend.trend.optima)
+            out << "  T = " << c.context << ": N*(" << atBudget << ") = " << c.nOpt << ", D* = " << c.dOpt << "\n";
     }
     if (names.size() == 1 && !trends.isEmpty()) {
         o.insert("contexts", lastContexts);
@@ -464,38 +304,11 @@ int runIsoFlop(const QStringList& rawArgs) {
 
 // ---- slopes --------------------------------------------------------------------------------
 
-QJsonObject slopesJson(const SlopeResult& r) {
-    QJsonArray groups;
-    for (const auto& g : r.groups) {
-        QJsonObject o{{"ratio", g.ratio}, {"n_runs", static_cast<qint64>(g.runs.size())}, {"fitted", g.fitted}};
-        if (g.fitted) {
-            o.insert("eta", g.eta);
-            o.insert("lambda", g.lambda);
-            o.insert("r2", g.quality.r2);
-            o.insert("rmse", g.quality.rmse);
-        } else {
-            o.insert("note", QString::fromStdString(g.note));
-        }
-        groups.append(o);
-    }
-    return {{"groups", groups}, {"n_ungrouped", static_cast<qint64>(r.ungrouped.size())}};
-}
-
-// How well each ratio group's line extrapolates: fitted without its largest-compute run, predicting it.
-QJsonArray slopesExtrapolationJson(const SlopeAnalysis& a, QTextStream& out) {
-    QJsonArray arr;
-    for (const auto& pr : a.extrapolation) {
-        const auto* run = a.runs[pr.index];
-        arr.append(QJsonObject{{"ratio", pr.ratio},
-                               {"run", QString::fromStdString(runLabel(*run))},
-                               {"flops", pr.flops},
-                               {"loss", pr.observed},
-                               {"predicted", pr.predicted},
-                               {"error", pr.error}});
+// Each ratio group's line fitted without its largest-compute run, as text.
+void printSlopesExtrapolation(const SlopeAnalysis& a, QTextStream& out) {
+    for (const auto& pr : a.extrapolation)
         out << "  M = " << pr.ratio << ": fitted without its largest-compute run, predicts its loss with error "
             << QString::number(100 * pr.error, 'f', 2) << " %\n";
-    }
-    return arr;
 }
 
 void addSlopeOptions(QCommandLineParser& p) {
@@ -534,9 +347,11 @@ int runSlopes(const QStringList& args) {
     QTextStream out(&t);
     for (const auto& a : analyses) {
         out << labelOf(a.group) << ":\n";
-        QJsonObject o = slopesJson(a.result);
-        o.insert("outliers", outliersJson(a.outliers, "ratio", out));
-        o.insert("extrapolation", slopesExtrapolationJson(a, out));
+        QJsonObject o = toJson(a.result);
+        o.insert("outliers", outliersJson(a.outliers, "ratio"));
+        printOutliers(a.outliers, out);
+        o.insert("extrapolation", extrapolationJson(a));
+        printSlopesExtrapolation(a, out);
         results.push_back({a.group, o});
         for (const auto& grp : a.result.groups)
             out << "  M = " << grp.ratio << ": "
@@ -574,16 +389,8 @@ int runPareto(const QStringList& args) {
     QString t;
     QTextStream out(&t);
     for (const auto& a : analyses) {
-        QJsonArray pts;
         out << labelOf(a.group) << ": " << a.frontier.size() << " of " << a.points.size() << " runs on the frontier\n";
-        for (const auto& fp : a.frontier) {
-            const Run* run = a.runs[fp.index];
-            pts.append(QJsonObject{{"flops", fp.flops},
-                                   {"loss", fp.loss},
-                                   {"run", QString::fromStdString(runLabel(*run))},
-                                   {"line", run->sourceLine}});
-        }
-        results.push_back({a.group, QJsonObject{{"frontier", pts}, {"n_runs", static_cast<qint64>(a.points.size())}}});
+        results.push_back({a.group, frontierJson(a)});
     }
     QJsonObject o = seriesJson(results);
     BootstrapSettings b;
@@ -592,37 +399,17 @@ int runPareto(const QStringList& args) {
         const auto& A = analyses[compared->a];
         const auto& B = analyses[compared->b];
         const auto& cmp = compared->comparison;
-        QJsonObject c{{"a", QString::fromStdString(A.group.series)}, {"b", QString::fromStdString(B.group.series)}, {"overlap", cmp.overlap}};
-        if (known(A.group.context)) c.insert("context", A.group.context);
         if (cmp.overlap) {
-            c.insert("a_dominates", cmp.aDominates);
-            c.insert("min_loss_gap", cmp.minLossGap);
-            c.insert("max_loss_gap", cmp.maxLossGap);
-            c.insert("min_compute_ratio", cmp.minComputeRatio);
-            c.insert("max_compute_ratio", cmp.maxComputeRatio);
-            c.insert("geomean_compute_ratio", cmp.geomeanComputeRatio);
-            QJsonArray eqC, eqL;
-            for (const auto& s : cmp.atEqualCompute) eqC.append(QJsonObject{{"flops", s.flops}, {"loss_a", s.lossA}, {"loss_b", s.lossB}});
-            for (const auto& s : cmp.atEqualLoss) eqL.append(QJsonObject{{"loss", s.loss}, {"compute_a", s.computeA}, {"compute_b", s.computeB}});
-            c.insert("at_equal_compute", eqC);
-            c.insert("at_equal_loss", eqL);
-            if (resamples > 0) {
-                // 95 % intervals: each series' runs resampled, both frontiers recomputed and compared.
-                const auto& boot = compared->intervals;
-                QJsonObject intervals;
-                for (const auto& i : boot.intervals)
-                    intervals.insert(QString::fromStdString(i.name),
-                                     QJsonObject{{"lower", i.lower}, {"upper", i.upper}, {"n_valid", i.nValid}});
-                c.insert("intervals", intervals);
-                if (const auto* g = boot.find("geomean_compute_ratio"))
-                    out << "  geometric-mean compute ratio " << cmp.geomeanComputeRatio << ", 95 % [" << g->lower << ", " << g->upper
-                        << "] (" << resamples << " resamples)\n";
-            }
+            if (resamples > 0)
+                for (const auto& g : compared->intervals.intervals)
+                    if (g.name == "geomean_compute_ratio")
+                        out << "  geometric-mean compute ratio " << cmp.geomeanComputeRatio << ", 95 % [" << g.lower << ", " << g.upper
+                            << "] (" << resamples << " resamples)\n";
             out << labelOf(A.group) << " vs " << labelOf(B.group) << ": loss gap " << cmp.minLossGap << " to " << cmp.maxLossGap
                 << " at equal compute; " << QString::fromStdString(seriesLabel(B.group.series)) << " needs " << cmp.minComputeRatio
                 << " to " << cmp.maxComputeRatio << " x the compute at equal loss\n";
         }
-        o.insert("comparison", c);
+        o.insert("comparison", toJson(*compared, analyses, resamples > 0));
     }
     out.flush();
     if (p.isSet("json")) printJson(o);
@@ -631,22 +418,6 @@ int runPareto(const QStringList& args) {
 }
 
 // ---- bootstrap -----------------------------------------------------------------------------
-
-QJsonObject bootstrapJson(const BootstrapResult& r, const BootstrapSettings& s) {
-    QJsonArray intervals;
-    for (const auto& i : r.intervals)
-        intervals.append(QJsonObject{{"name", QString::fromStdString(i.name)},
-                                     {"estimate", i.estimate},
-                                     {"lower", i.lower},
-                                     {"upper", i.upper},
-                                     {"median", i.median},
-                                     {"n_valid", i.nValid}});
-    return {{"intervals", intervals},
-            {"n_resamples", r.nResamples},
-            {"seed", QString::number(s.seed)},
-            {"level", s.level},
-            {"cancelled", r.cancelled}};
-}
 
 int runBootstrap(const QStringList& rawArgs) {
     std::optional<std::pair<double, double>> range;
@@ -682,10 +453,10 @@ int runBootstrap(const QStringList& rawArgs) {
     b.level = *doubleOption(p, "level");
     if (!(b.level > 0 && b.level < 1)) throw UsageError(("--level must lie in (0, 1), got " + p.value("level")).toStdString());
     Inputs in = readInputs(p);
-    BootstrapResult result;
+    std::optional<BootstrapResult> result;
     if (of == "lnd") {
-        LossSurfaceSettings s;
-    in.changeSettings([&](AnalysisSettings& a) { s = lndSettings(p, a); });
+        std::optional<LossSurfaceSettings> s;
+        in.changeSettings([&](AnalysisSettings& a) { s = lndSettings(p, a); });
         std::vector<SurfaceQuery> queries;
         for (const QString& v : p.values("at")) {
             const QStringList nd = v.split(',');
@@ -694,30 +465,24 @@ int runBootstrap(const QStringList& rawArgs) {
             if (!okN || !okD || !(n > 0) || !(d > 0)) throw UsageError(("--at expects N,D (two positive numbers), got '" + v + "'").toStdString());
             queries.push_back({n, d});
         }
-        const auto sel = lossSurfacePoints(in.table(), studySet(in.table(), singleGroup(in).filter, ExperimentSet::TokenParam));
-        if (sel.points.empty()) noRuns(in);
-        const auto full = fitLossSurface(sel.points, s, in.control);
-        result = bootstrapLossSurface(sel.points, full, s, queries, b, in.control);
+        result = lossSurfaceBootstrap(in.table(), singleGroup(in).filter, *s, queries, b, in.control);
     } else if (of == "isoflop") {
         if (range) in.changeSettings([&](AnalysisSettings& s) { s.budgetRange = range; });
-        const auto sel = isoFlopRuns(in.table(), studySet(in.table(), singleGroup(in).filter, ExperimentSet::IsoFlop));
-        if (sel.points.empty()) noRuns(in);
-        const IsoFlopSettings s = isoFlopSettingsFor(sel.runs, in.settings());
-        result = bootstrapIsoFlop(sel.points, s, numberList(p, "at-budget"), b, in.control);
+        result = isoFlopBootstrap(in.table(), in.settings(), singleGroup(in).filter, numberList(p, "at-budget"), b, in.control);
     } else {
-        const auto sel = computeLossPoints(in.table(), studySet(in.table(), singleGroup(in).filter, ExperimentSet::TokenParam));
-        if (sel.points.empty()) noRuns(in);
-        result = bootstrapSlopes(sel.points, slopeSettings(p), b, in.control);
+        const RunFilter group = singleGroup(in).filter;
+        result = slopeBootstrap(in.table(), group, slopeSettings(p), b, in.control);
     }
+    if (!result) noRuns(in);
     if (p.isSet("json")) {
-        QJsonObject o = bootstrapJson(result, b);
+        QJsonObject o = toJson(*result, b);
         o.insert("of", of);
         printJson(o);
     } else {
         QString t;
         QTextStream out(&t);
-        out << result.nResamples << " replicates, " << b.level * 100 << " % intervals\n";
-        for (const auto& i : result.intervals)
+        out << result->nResamples << " replicates, " << b.level * 100 << " % intervals\n";
+        for (const auto& i : result->intervals)
             out << "  " << QString::fromStdString(i.name) << " = " << i.estimate << "  [" << i.lower << ", " << i.upper << "]\n";
         out.flush();
         printText(t);

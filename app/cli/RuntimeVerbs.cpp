@@ -4,7 +4,6 @@
 //   scalex predict runtime | max-model | crossover
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTextStream>
 #include <cmath>
@@ -13,17 +12,18 @@
 #include "app/cli/CliSupport.h"
 #include "app/cli/Verbs.h"
 #include "core/accounting/ParamCount.h"
+#include "core/analysis/AnalysisJson.h"
+#include "core/analysis/RuntimeAnalysis.h"
 #include "core/data/InferenceMeasurements.h"
-#include "core/inference/Accelerator.h"
-#include "core/inference/Deployment.h"
-#include "core/inference/RuntimeFit.h"
-#include "core/inference/RuntimeModel.h"
 #include "gpu/BenchJson.h"
 
 namespace scalex::cli {
 
 using namespace scalex::accounting;
-using namespace scalex::inference;
+using analysis::RuntimeFitOptions;
+using analysis::toJson;
+using inference::Accelerator;
+using inference::Stage;
 
 void initRuntimeResources();
 
@@ -45,7 +45,7 @@ QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<q
 // --- Accelerator: a paper table name, a CSV in the format of datasets/paper/accelerators.csv,
 // or the measured roofs of a `scalex bench --out` JSON file.
 Accelerator resolveAccelerator(const QString& value, const QString& rowName) {
-    if (auto a = paperAccelerator(value.toStdString())) return *a;
+    if (auto a = analysis::paperAccelerator(value.toStdString())) return *a;
     const QFileInfo info(value);
     if (!info.exists())
         usage("--accelerator: '" + value + "' is neither V100, A100, H100, B200 nor an existing file");
@@ -61,12 +61,12 @@ Accelerator resolveAccelerator(const QString& value, const QString& rowName) {
         a.description = r.device.backend + " " + r.device.name;
         a.flops = r.roofs.compute16 > 0 ? r.roofs.compute16 : r.roofs.computeF32;
         a.memoryBandwidth = r.roofs.bandwidth;
-        if (auto problem = validate(a))
+        if (auto problem = analysis::acceleratorProblem(a))
             usage("--accelerator: " + value + ": the benchmark has no usable roofs (" + q(*problem) + ")");
         return a;
     }
     QString error;
-    const auto rows = data::loadAccelerators(value, &error);
+    const auto rows = analysis::loadAccelerators(value, &error);
     if (!rows) usage("--accelerator: " + error);
     if (!rowName.isEmpty()) {
         for (const auto& a : *rows)
@@ -82,45 +82,31 @@ Accelerator resolveAccelerator(const QString& value, const QString& rowName) {
     return rows->front();
 }
 
-QJsonObject acceleratorJson(const Accelerator& a) {
-    return {{"name", q(a.name)},
-            {"description", q(a.description)},
-            {"year", a.year},
-            {"flops_per_s", a.flops},
-            {"memory_bandwidth_bytes_per_s", a.memoryBandwidth},
-            {"arithmetic_intensity", a.intensity()}};
-}
-
-// --- Work settings: FLOP convention (runtime default: appendix, F_causal 1) and generated tokens.
+// --- Work settings: FLOP convention (runtime default: appendix, F_causal 1) and generated tokens;
+// the defaults are those of analysis::RuntimeFitOptions.
 void addWorkOptions(QCommandLineParser& p) {
+    const RuntimeFitOptions defaults;
     p.addOptions({
-        {"convention", "FLOP convention: appendix (default), study, chinchilla or 6nd.", "name", "appendix"},
-        {"f-causal", "F_causal of the attention core and mLSTM intra-chunk block (runtime default 1: the measured kernels compute the full masked matrix).", "x", "1"},
-        {"generate", "Generated tokens the step time is averaged over (and the cache holds).", "n", "100"},
+        {"convention", "FLOP convention: appendix (default), study, chinchilla or 6nd.", "name",
+         QString::fromStdString(defaults.work.convention.name)},
+        {"f-causal", "F_causal of the attention core and mLSTM intra-chunk block (runtime default 1: the measured kernels compute the full masked matrix).", "x",
+         QString::number(defaults.work.convention.ops.causal)},
+        {"generate", "Generated tokens the step time is averaged over (and the cache holds).", "n",
+         QString::number(defaults.work.generatedTokens)},
     });
 }
 
-WorkSettings workSettings(const QCommandLineParser& p) {
-    WorkSettings s;
+// The options' work settings into `o`.
+void readWorkOptions(const QCommandLineParser& p, RuntimeFitOptions& o) {
     auto conv = conventionByName(p.value("convention").toStdString());
     if (!conv)
         usage("--convention: unknown convention '" + p.value("convention") + "' (expected appendix, study, chinchilla or 6nd)");
-    s.convention = *conv;
+    o.work.convention = *conv;
     const double fc = *doubleOption(p, "f-causal");
     if (!(fc > 0 && fc <= 1)) usage("--f-causal must be in (0, 1], got " + p.value("f-causal"));
-    s.convention.ops.causal = fc;
-    s.generatedTokens = static_cast<double>(*intOption(p, "generate"));
-    return s;
+    o.work.convention.ops.causal = fc;
+    o.work.generatedTokens = static_cast<double>(*intOption(p, "generate"));
 }
-
-QJsonObject configJson(const ModelConfig& c) {
-    return {{"family", q(familyName(c.family))}, {"d_model", qint64(c.dModel)}, {"n_layers", qint64(c.nLayers)},
-            {"n_heads", qint64(c.nHeads)},       {"n_kv_heads", qint64(c.nKvHeads)}, {"d_qk", qint64(c.dQk)},
-            {"d_hv", qint64(c.dHv)},             {"d_ff", qint64(c.dFf)},        {"vocab", qint64(c.vocab)},
-            {"chunk", qint64(c.chunk)},          {"params", qint64(countParameters(c).total())}};
-}
-
-QJsonValue numberOrNull(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
 
 }  // namespace
 
@@ -133,6 +119,7 @@ int runFitRuntime(const QStringList& args) {
         "Fit the runtime model (Eq. runtimes) per measured model: TTFT = FLOPs/alpha_eff + eps (prefill), "
         "step = bytes/beta_eff + eps (+ kappa B for Transformers) (decode).");
     p.addHelpOption();
+    const RuntimeFitOptions defaults;
     p.addOptions({
         {"data", "Measurements: the study's inference_results.csv or an inference_results_df_dict_*.csv.", "file"},
         {"arch", "df_dict file(s) with the architectures (default: <data stem>_df_dict_*.csv beside --data).", "file"},
@@ -142,30 +129,35 @@ int runFitRuntime(const QStringList& args) {
         {"accelerator", "V100, A100, H100, B200, an accelerator CSV or a `scalex bench` JSON (measured roofs).", "name|file", "H100"},
         {"accelerator-name", "Row of an accelerator CSV with several rows.", "name"},
         {"batch-term", "auto (Transformer decode only, as the paper), on or off.", "mode", "auto"},
-        {"loss", "l1 (absolute relative residuals, default) or l2 (squared relative residuals).", "kind", "l1"},
-        {"variable-share", "A point counts as not overhead-dominated when the modelled variable term is at least this share.", "x", "0.5"},
+        {"loss", "l1 (absolute relative residuals, default) or l2 (squared relative residuals).", "kind", defaults.robust ? "l1" : "l2"},
+        {"variable-share", "A point counts as not overhead-dominated when the modelled variable term is at least this share.", "x",
+         QString::number(defaults.variableShare)},
         {"points", "Include every point's measured and modelled time in the JSON."},
         {"json", "Print one JSON object."},
     });
     addWorkOptions(p);
     if (!parseVerbArguments(p, args)) return kExitOk;
     if (!p.isSet("data")) usage("missing required option --data (a measurement CSV)");
-    const WorkSettings settings = workSettings(p);
+    RuntimeFitOptions options;
+    readWorkOptions(p, options);
     const Accelerator acc = resolveAccelerator(p.value("accelerator"), p.value("accelerator-name"));
 
     std::vector<Stage> stages{Stage::Prefill, Stage::Decode};
     if (p.isSet("stage")) {
-        auto s = parseStage(p.value("stage").toStdString());
+        auto s = analysis::parseStage(p.value("stage").toStdString());
         if (!s) usage("--stage: unknown stage '" + p.value("stage") + "' (expected prefill or decode)");
         stages = {*s};
     }
     const QString batchTerm = p.value("batch-term");
     if (batchTerm != "auto" && batchTerm != "on" && batchTerm != "off")
         usage("--batch-term: expected auto, on or off, got '" + batchTerm + "'");
+    if (batchTerm != "auto") options.batchTerm = batchTerm == "on";
     const QString loss = p.value("loss");
     if (loss != "l1" && loss != "l2") usage("--loss: expected l1 or l2, got '" + loss + "'");
+    options.robust = loss == "l1";
     const double share = *doubleOption(p, "variable-share");
     if (!(share > 0 && share < 1)) usage("--variable-share must be between 0 and 1, got " + p.value("variable-share"));
+    options.variableShare = share;
 
     const QString dataPath = p.value("data");
     QString error;
@@ -184,75 +176,31 @@ int runFitRuntime(const QStringList& args) {
     if (p.isSet("model") && !data->find(p.value("model").toStdString()))
         usage("--model: no model '" + p.value("model") + "' in " + dataPath);
 
-    QJsonArray fits;
+    const auto fitted = analysis::runtimeFitAnalysis(*data, options, stages, p.value("model").toStdString());
+    for (const auto& m : fitted.models) {
+        if (!m.model.config) usage(QStringLiteral("no architecture for model '%1': give --arch or --configs").arg(q(m.model.model)));
+        for (const auto& s : m.stages)
+            if (!s.fit.ok)
+                usage(QStringLiteral("model '%1' %2: %3").arg(q(m.model.model), q(analysis::stageName(s.stage)), q(s.fit.error)));
+    }
+    if (p.isSet("json")) {
+        QJsonObject out = toJson(fitted, options, acc, p.isSet("points"));
+        out.insert("data", dataPath);
+        printJson(out);
+        return kExitOk;
+    }
     QString text;
     QTextStream t(&text);
     t << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9\n")
              .arg("model", -12).arg("stage", -8).arg("rate", 11).arg("/roof", 7).arg("eps ms", 8).arg("kappa ms", 9)
              .arg("med err", 8).arg("med var", 8).arg("points", 7);
-    for (const auto& m : data->models) {
-        if (p.isSet("model") && m.model != p.value("model").toStdString()) continue;
-        if (!m.config) usage(QStringLiteral("no architecture for model '%1': give --arch or --configs").arg(q(m.model)));
-        for (Stage stage : stages) {
-            std::vector<RuntimeSample> samples;
-            std::vector<const data::InferenceMeasurement*> used;
-            std::size_t failed = 0;
-            for (const auto& pt : data->points) {
-                if (pt.model != m.model) continue;
-                const double ms = stage == Stage::Prefill ? pt.ttftMs : pt.stepMs;
-                if (ms > 0) {
-                    samples.push_back({pt.batch, pt.prefill, ms * 1e-3});
-                    used.push_back(&pt);
-                } else {
-                    ++failed;  // kept in the data, marked, left out of the fit
-                }
-            }
-            FitOptions o = defaultFitOptions(m.family, stage);
-            if (batchTerm != "auto") o.batchTerm = batchTerm == "on";
-            o.robust = loss == "l1";
-            o.variableShare = share;
-            const StageFit f = fitStage(*m.config, stage, samples, settings, o);
-            if (!f.ok) usage(QStringLiteral("model '%1' %2: %3").arg(q(m.model), q(stageName(stage)), q(f.error)));
-            const bool pre = stage == Stage::Prefill;
-            const double nan = std::numeric_limits<double>::quiet_NaN();
-            QJsonObject j{
-                {"model", q(m.model)},
-                {"family", q(familyName(m.family))},
-                {"family_tag", q(m.familyTag)},
-                {"num_params", m.numParams},
-                {"architecture_source", q(m.architectureSource)},
-                {"architecture_param_mismatch", numberOrNull(m.paramMismatch())},
-                {"config", configJson(*m.config)},
-                {"stage", q(stageName(stage))},
-                {"alpha_eff", numberOrNull(pre ? f.model.rate : nan)},
-                {"beta_eff", numberOrNull(pre ? nan : f.model.rate)},
-                {"eps", f.model.overhead},
-                {"batch_term", f.model.batchTerm},
-                {"alpha_eff_over_acc", numberOrNull(pre ? f.model.rate / acc.flops : nan)},
-                {"beta_eff_over_acc", numberOrNull(pre ? nan : f.model.rate / acc.memoryBandwidth)},
-                {"rmse", f.rmse},
-                {"r2", f.r2},
-                {"median_rel_error", f.medianRelError},
-                {"median_rel_error_variable", numberOrNull(f.medianRelErrorVariable)},
-                {"n_points", qint64(f.nPoints)},
-                {"n_variable", qint64(f.nVariable)},
-                {"n_failed", qint64(failed)},
-            };
-            if (p.isSet("points")) {
-                QJsonArray pts;
-                for (std::size_t i = 0; i < samples.size(); ++i)
-                    pts.append(QJsonObject{{"line", used[i]->line},
-                                           {"batch", samples[i].batch},
-                                           {"prefill", samples[i].prefill},
-                                           {"work", f.work[i]},
-                                           {"measured", samples[i].seconds},
-                                           {"modelled", f.predicted[i]}});
-                j["points"] = pts;
-            }
-            fits.append(j);
+    for (const auto& m : fitted.models)
+        for (const auto& s : m.stages) {
+            const inference::StageFit& f = s.fit;
+            const bool pre = s.stage == Stage::Prefill;
             t << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9\n")
-                     .arg(q(m.model), -12)
-                     .arg(q(stageName(stage)), -8)
+                     .arg(q(m.model.model), -12)
+                     .arg(q(analysis::stageName(s.stage)), -8)
                      .arg(f.model.rate, 11, 'e', 3)
                      .arg(f.model.rate / (pre ? acc.flops : acc.memoryBandwidth), 7, 'f', 3)
                      .arg(f.model.overhead * 1e3, 8, 'f', 3)
@@ -261,25 +209,9 @@ int runFitRuntime(const QStringList& args) {
                      .arg(f.medianRelErrorVariable * 100, 7, 'f', 1)
                      .arg(QStringLiteral("%1/%2").arg(f.nVariable).arg(f.nPoints), 7);
         }
-    }
-    if (!p.isSet("json")) {
-        t << "rate: alpha_eff [FLOP/s] (prefill) or beta_eff [byte/s] (decode); /roof against " << q(acc.name)
-          << "; errors in %, 'med var' over points whose modelled variable term is >= " << share * 100 << " %\n";
-        printText(text);
-        return kExitOk;
-    }
-    printJson(QJsonObject{
-        {"data", dataPath},
-        {"accelerator", acceleratorJson(acc)},
-        {"convention", q(settings.convention.name)},
-        {"f_causal", settings.convention.ops.causal},
-        {"generated_tokens", settings.generatedTokens},
-        {"loss", loss == "l1" ? "l1-relative" : "l2-relative"},
-        {"variable_share", share},
-        {"units", QJsonObject{{"alpha_eff", "FLOP/s"}, {"beta_eff", "byte/s"}, {"eps", "s"}, {"batch_term", "s per sequence"},
-                              {"rmse", "s"}}},
-        {"fits", fits},
-    });
+    t << "rate: alpha_eff [FLOP/s] (prefill) or beta_eff [byte/s] (decode); /roof against " << q(acc.name)
+      << "; errors in %, 'med var' over points whose modelled variable term is >= " << share * 100 << " %\n";
+    printText(text);
     return kExitOk;
 }
 
@@ -293,118 +225,36 @@ ModelConfig configFrom(const QCommandLineParser& p, Family family, const QString
 }
 
 void addRateOptions(QCommandLineParser& p) {
+    const RuntimeFitOptions defaults;
     p.addOptions({
         {"accelerator", "V100, A100, H100, B200, an accelerator CSV or a `scalex bench` JSON (measured roofs).", "name|file", "H100"},
         {"accelerator-name", "Row of an accelerator CSV with several rows.", "name"},
-        {"alpha-eff-fraction", "alpha_eff = x alpha_acc (default 1: the roofline bound).", "x"},
-        {"beta-eff-fraction", "beta_eff = x beta_acc (default 1).", "x"},
+        {"alpha-eff-fraction", QStringLiteral("alpha_eff = x alpha_acc (default %1: the roofline bound).").arg(defaults.alphaFraction), "x"},
+        {"beta-eff-fraction", QStringLiteral("beta_eff = x beta_acc (default %1).").arg(defaults.betaFraction), "x"},
         {"fit", "Rates of a `scalex fit runtime --json` file: the fitted model of the same family nearest in parameters.", "file"},
         {"fit-model", "Use this model's rates from --fit (e.g. xlstm_7b).", "name"},
         {"fit-rates", "nearest (the fitted model nearest in parameters, default) or interpolate (log-linear in N between the two nearest fitted sizes).", "mode", "nearest"},
     });
 }
 
-struct FitEntry {
-    std::string model;
-    Family family;
-    double params = 0;
-    Stage stage;
-    StageModel rates;
-};
-
-std::vector<FitEntry> readFitFile(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) usage("--fit: " + path + ": cannot open: " + f.errorString());
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
-    if (pe.error != QJsonParseError::NoError)
-        usage(QStringLiteral("--fit: %1: offset %2: %3").arg(path).arg(pe.offset).arg(pe.errorString()));
-    if (!doc.object().value("fits").isArray()) usage("--fit: " + path + ": expected an object with a \"fits\" array");
-    std::vector<FitEntry> out;
-    const QJsonArray fits = doc.object().value("fits").toArray();
-    for (int i = 0; i < fits.size(); ++i) {
-        const QJsonObject o = fits[i].toObject();
-        const QString where = QStringLiteral("--fit: %1: fits[%2]").arg(path).arg(i);
-        const auto fam = parseFamily(o.value("family").toString().toStdString());
-        const auto stage = parseStage(o.value("stage").toString().toStdString());
-        if (!fam) usage(where + ".family: expected transformer or xlstm");
-        if (!stage) usage(where + ".stage: expected prefill or decode");
-        const char* rateKey = *stage == Stage::Prefill ? "alpha_eff" : "beta_eff";
-        FitEntry e{o.value("model").toString().toStdString(), *fam, o.value("num_params").toDouble(), *stage, {}};
-        e.rates.rate = o.value(rateKey).toDouble();
-        e.rates.overhead = o.value("eps").toDouble(-1);
-        e.rates.batchTerm = o.value("batch_term").toDouble(-1);
-        if (!(e.rates.rate > 0)) usage(where + "." + rateKey + ": expected a positive number");
-        if (e.rates.overhead < 0) usage(where + ".eps: expected a non-negative number");
-        if (e.rates.batchTerm < 0) usage(where + ".batch_term: expected a non-negative number");
-        if (!(e.params > 0)) usage(where + ".num_params: expected a positive number");
-        out.push_back(e);
-    }
-    return out;
-}
-
-// Where the rates come from, per family.
-struct RateSource {
-    Accelerator accelerator;
-    double alphaFraction = 1, betaFraction = 1;
-    std::vector<FitEntry> fits;  // empty: accelerator fractions
-    std::string fitModel;
-    bool interpolate = false;
-
-    const FitEntry* pick(Family family, double params, Stage stage) const {
-        const FitEntry* best = nullptr;
-        double bestDistance = std::numeric_limits<double>::infinity();
-        for (const auto& e : fits) {
-            if (e.stage != stage) continue;
-            if (!fitModel.empty() ? e.model != fitModel : e.family != family) continue;
-            const double d = std::fabs(std::log(e.params / params));
-            if (d < bestDistance) {
-                bestDistance = d;
-                best = &e;
-            }
-        }
-        return best;
-    }
-
-    RuntimeRates rates(const ModelConfig& c, QJsonObject* provenance = nullptr) const {
-        RuntimeRates r = ratesFromAccelerator(accelerator, alphaFraction, betaFraction);
-        if (fits.empty()) return r;
-        const double n = static_cast<double>(countParameters(c).total());
-        for (Stage s : {Stage::Prefill, Stage::Decode}) {
-            const FitEntry* e = pick(c.family, n, s);
-            if (!e)
-                usage(QStringLiteral("--fit: no %1 fit for %2 %3")
-                          .arg(q(stageName(s)), fitModel.empty() ? QStringLiteral("family") : QStringLiteral("model"),
-                               fitModel.empty() ? q(familyName(c.family)) : q(fitModel)));
-            StageModel& target = s == Stage::Prefill ? r.prefill : r.decode;
-            target = e->rates;
-            QString used = q(e->model);
-            if (interpolate && fitModel.empty()) {
-                std::vector<SizedStageModel> sized;
-                for (const auto& f : fits)
-                    if (f.stage == s && f.family == c.family) sized.push_back({f.params, f.rates});
-                target = interpolateRates(sized, n);
-                used = "interpolated in log N over " + QString::number(sized.size()) + " fits";
-            }
-            if (provenance) (*provenance)[QString::fromUtf8(stageName(s).data())] = used;
-        }
-        return r;
-    }
-};
-
-RateSource rateSource(const QCommandLineParser& p) {
-    RateSource src;
+// Where the rates come from, per family: the accelerator at the options' fractions, or --fit.
+analysis::RateSource rateSource(const QCommandLineParser& p, const RuntimeFitOptions& options) {
+    analysis::RateSource src;
+    src.options = options;
     src.accelerator = resolveAccelerator(p.value("accelerator"), p.value("accelerator-name"));
     for (const char* name : {"alpha-eff-fraction", "beta-eff-fraction"}) {
         if (auto v = doubleOption(p, name)) {
             if (!(*v > 0 && *v <= 1)) usage(QStringLiteral("--%1 must be in (0, 1], got %2").arg(name, p.value(name)));
-            (QString(name) == "alpha-eff-fraction" ? src.alphaFraction : src.betaFraction) = *v;
+            (QString(name) == "alpha-eff-fraction" ? src.options.alphaFraction : src.options.betaFraction) = *v;
         }
     }
     if (p.isSet("fit")) {
         if (p.isSet("alpha-eff-fraction") || p.isSet("beta-eff-fraction"))
             usage("--fit and --alpha-eff-fraction/--beta-eff-fraction exclude each other");
-        src.fits = readFitFile(p.value("fit"));
+        QString error;
+        auto fits = analysis::loadFittedRates(p.value("fit"), &error);
+        if (!fits) usage("--fit: " + error);
+        src.fits = std::move(*fits);
         if (p.isSet("fit-model")) {
             src.fitModel = p.value("fit-model").toStdString();
             if (std::none_of(src.fits.begin(), src.fits.end(), [&](const auto& e) { return e.model == src.fitModel; }))
@@ -420,29 +270,11 @@ RateSource rateSource(const QCommandLineParser& p) {
     return src;
 }
 
-QJsonObject ratesJson(const RuntimeRates& r, const Accelerator& acc) {
-    return {{"alpha_eff", r.prefill.rate},
-            {"beta_eff", r.decode.rate},
-            {"alpha_eff_over_acc", r.prefill.rate / acc.flops},
-            {"beta_eff_over_acc", r.decode.rate / acc.memoryBandwidth},
-            {"eps_prefill", r.prefill.overhead},
-            {"eps_decode", r.decode.overhead},
-            {"batch_term_decode", r.decode.batchTerm}};
-}
-
-QJsonObject predictionJson(const Prediction& x) {
-    return {{"ttft_ms", x.ttft * 1e3},
-            {"step_ms", x.stepTime * 1e3},
-            {"throughput_tok_per_s", x.throughput},
-            {"prefill_flops", x.prefillFlops},
-            {"prefill_bytes", x.prefillBytes},
-            {"prefill_intensity", x.prefillIntensity()},
-            {"decode_step_flops", x.decodeFlops},
-            {"decode_step_bytes", x.decodeBytes},
-            {"decode_intensity", x.decodeIntensity()},
-            {"weight_bytes", x.weightBytes},
-            {"cache_bytes", x.cacheBytes},
-            {"memory_bytes", x.memoryBytes()}};
+// The rates of `config`; a stage that --fit has no fit for is a usage error.
+analysis::SourcedRates ratesOf(const analysis::RateSource& src, const ModelConfig& config) {
+    analysis::SourcedRates r = src.rates(config);
+    if (!r.error.empty()) usage("--fit: " + q(r.error));
+    return r;
 }
 
 double positiveMs(const QCommandLineParser& p, const char* name) {
@@ -465,13 +297,13 @@ int predictRuntime(const QStringList& args) {
         usage("--n-kv-heads applies to Transformers only (an mLSTM has no key/value head groups)");
     if (family == Family::Transformer && p.isSet("chunk")) usage("--chunk applies to the mLSTM only");
     const ModelConfig c = configFrom(p, family);
-    const WorkSettings s = workSettings(p);
-    const RateSource src = rateSource(p);
+    RuntimeFitOptions s;
+    readWorkOptions(p, s);
+    const analysis::RateSource src = rateSource(p, s);
     const double batch = static_cast<double>(*intOption(p, "batch"));
     const double prefill = static_cast<double>(*intOption(p, "prefill", 0));
-    QJsonObject from;
-    const RuntimeRates r = src.rates(c, &from);
-    const Prediction x = predict(c, batch, prefill, r, s);
+    const analysis::SourcedRates r = ratesOf(src, c);
+    const inference::Prediction x = analysis::predictRuntime(c, batch, prefill, r.rates, s);
     if (!p.isSet("json")) {
         QString out;
         QTextStream t(&out);
@@ -485,16 +317,16 @@ int predictRuntime(const QStringList& args) {
         printText(out);
         return kExitOk;
     }
-    QJsonObject out = predictionJson(x);
-    out["config"] = configJson(c);
+    QJsonObject out = toJson(x);
+    out["config"] = toJson(c);
     out["batch"] = batch;
     out["prefill"] = prefill;
-    out["generated_tokens"] = s.generatedTokens;
-    out["convention"] = q(s.convention.name);
-    out["f_causal"] = s.convention.ops.causal;
-    out["accelerator"] = acceleratorJson(src.accelerator);
-    out["rates"] = ratesJson(r, src.accelerator);
-    if (!from.isEmpty()) out["rates_from_fit"] = from;
+    out["generated_tokens"] = s.work.generatedTokens;
+    out["convention"] = q(s.work.convention.name);
+    out["f_causal"] = s.work.convention.ops.causal;
+    out["accelerator"] = toJson(src.accelerator);
+    out["rates"] = toJson(r.rates, src.accelerator);
+    if (const QJsonObject from = analysis::sourceJson(r); !from.isEmpty()) out["rates_from_fit"] = from;
     printJson(out);
     return kExitOk;
 }
@@ -528,20 +360,18 @@ int predictMaxModel(const QStringList& args) {
     const double budget = positiveMs(p, stage == Stage::Prefill ? "ttft-ms" : "step-ms");
     const double batch = static_cast<double>(*intOption(p, "batch"));
     const double prefill = static_cast<double>(*intOption(p, "prefill", 0));
-    const WorkSettings s = workSettings(p);
-    const RateSource src = rateSource(p);
+    RuntimeFitOptions s;
+    readWorkOptions(p, s);
+    const analysis::RateSource src = rateSource(p, s);
 
-    std::vector<Candidate> cands;
+    std::vector<inference::Candidate> cands;
     const QString kind = p.value("candidates");
     if (kind == "appendix" || kind == "appendix-all") {
         QString error;
         const QString path = p.isSet("configs") ? p.value("configs") : builtinModelConfigs();
         auto table = data::loadAppendixConfigs(path, &error);
         if (!table) usage("--configs: " + error);
-        for (const auto& a : *table) {
-            if (a.config.family != family || (kind == "appendix" && a.experimentSet != "tokenparam")) continue;
-            cands.push_back({a.sourceTable + " " + std::to_string(static_cast<long long>(a.paramsM)) + "M", a.config});
-        }
+        cands = analysis::appendixCandidates(*table, family, kind == "appendix-all");
     } else if (kind == "sweep") {
         const QStringList parts = p.value("d-model-range").split(':');
         bool ok = parts.size() == 3;
@@ -549,7 +379,7 @@ int predictMaxModel(const QStringList& args) {
         for (int i = 0; ok && i < 3; ++i) v[i] = parts[i].toLongLong(&ok);
         if (!ok || v[0] <= 0 || v[1] < v[0] || v[2] <= 0)
             usage("--d-model-range: expected MIN:MAX:STEP with 0 < MIN <= MAX and STEP > 0, got '" + p.value("d-model-range") + "'");
-        cands = widthSweep(family, v[0], v[1], v[2], *intOption(p, "n-layers"), *intOption(p, "head-dim"));
+        cands = analysis::widthSweepCandidates(family, v[0], v[1], v[2], *intOption(p, "n-layers"), *intOption(p, "head-dim"));
     } else {
         usage("--candidates: expected appendix, appendix-all or sweep, got '" + kind + "'");
     }
@@ -557,8 +387,8 @@ int predictMaxModel(const QStringList& args) {
     if (p.isSet("chunk") && family != Family::Xlstm) usage("--chunk applies to xLSTM candidates only");
     for (auto& c : cands) c.config.chunk = *intOption(p, "chunk");
 
-    const RatesFor rates = [&](const ModelConfig& c) { return src.rates(c); };
-    const MaxModelAnswer a = largestWithinBudget(cands, stage, budget, batch, prefill, rates, s);
+    const inference::RatesFor rates = [&](const ModelConfig& c) { return ratesOf(src, c).rates; };
+    const inference::MaxModelAnswer a = analysis::largestModelWithinBudget(cands, stage, budget, batch, prefill, rates, s);
     QJsonArray evaluated;
     for (const auto& e : a.evaluated)
         evaluated.append(QJsonObject{{"label", q(cands[e.index].label)},
@@ -567,12 +397,12 @@ int predictMaxModel(const QStringList& args) {
                                      {"meets_budget", e.meetsBudget}});
     QJsonValue best(QJsonValue::Null);
     if (a.best) {
-        const Candidate& c = cands[*a.best];
-        QJsonObject b{{"label", q(c.label)}, {"config", configJson(c.config)}};
-        QJsonObject from;
-        const Prediction x = predict(c.config, batch, prefill, src.rates(c.config, &from), s);
-        b["prediction"] = predictionJson(x);
-        if (!from.isEmpty()) b["rates_from_fit"] = from;
+        const inference::Candidate& c = cands[*a.best];
+        QJsonObject b{{"label", q(c.label)}, {"config", toJson(c.config)}};
+        const analysis::SourcedRates r = ratesOf(src, c.config);
+        const inference::Prediction x = analysis::predictRuntime(c.config, batch, prefill, r.rates, s);
+        b["prediction"] = toJson(x);
+        if (const QJsonObject from = analysis::sourceJson(r); !from.isEmpty()) b["rates_from_fit"] = from;
         best = b;
     }
     if (!p.isSet("json")) {
@@ -589,12 +419,12 @@ int predictMaxModel(const QStringList& args) {
         return kExitOk;
     }
     printJson(QJsonObject{{"family", q(familyName(family))},
-                          {"stage", q(stageName(stage))},
+                          {"stage", q(analysis::stageName(stage))},
                           {"budget_ms", budget * 1e3},
                           {"batch", batch},
                           {"prefill", prefill},
                           {"candidates", kind},
-                          {"accelerator", acceleratorJson(src.accelerator)},
+                          {"accelerator", toJson(src.accelerator)},
                           {"best", best},
                           {"evaluated", evaluated}});
     return kExitOk;
@@ -621,7 +451,7 @@ int predictCrossover(const QStringList& args) {
     if (!p.isSet("factor")) usage("missing required option --factor");
     const double factor = *doubleOption(p, "factor");
     if (!(factor > 0)) usage("--factor must be positive, got " + p.value("factor"));
-    const auto stage = parseStage(p.value("stage").toStdString());
+    const auto stage = analysis::parseStage(p.value("stage").toStdString());
     if (!stage) usage("--stage: unknown stage '" + p.value("stage") + "' (expected prefill or decode)");
     if (p.isSet("d-qk") || p.isSet("d-hv"))
         usage("--d-qk/--d-hv would apply to both models; crossover uses the study's head widths");
@@ -634,13 +464,14 @@ int predictCrossover(const QStringList& args) {
     if (auto problem = validate(x)) usage("--xlstm-" + q(*problem).replace('_', '-'));
     if (x.dHv * x.nHeads != x.dModel || x.dQk * 2 * x.nHeads != x.dModel)
         usage("--xlstm-n-heads must divide --d-model/2");
-    const WorkSettings s = workSettings(p);
-    const RateSource src = rateSource(p);
+    RuntimeFitOptions s;
+    readWorkOptions(p, s);
+    const analysis::RateSource src = rateSource(p, s);
     const double batch = static_cast<double>(*intOption(p, "batch"));
     const double maxContext = static_cast<double>(*intOption(p, "max-context", 2));
-    QJsonObject fromT, fromX;
-    const RuntimeRates rt = src.rates(t, &fromT), rx = src.rates(x, &fromX);
-    const CrossoverAnswer a = advantageCrossover(t, rt, x, rx, *stage, batch, factor, s, 1, maxContext);
+    const analysis::SourcedRates rt = ratesOf(src, t);
+    const analysis::SourcedRates rx = ratesOf(src, x);
+    const inference::CrossoverAnswer a = analysis::xlstmCrossover(t, rt.rates, x, rx.rates, *stage, batch, factor, s, 1, maxContext);
     if (!p.isSet("json")) {
         QString out;
         QTextStream ts(&out);
@@ -652,19 +483,19 @@ int predictCrossover(const QStringList& args) {
         printText(out);
         return kExitOk;
     }
-    QJsonObject out{{"stage", q(stageName(*stage))},
+    QJsonObject out{{"stage", q(analysis::stageName(*stage))},
                     {"factor", factor},
                     {"batch", batch},
                     {"context", a.context ? QJsonValue(*a.context) : QJsonValue(QJsonValue::Null)},
                     {"advantage_at_1", a.advantageAtStart},
                     {"advantage_at_max_context", a.advantageAtEnd},
                     {"max_context", maxContext},
-                    {"transformer", configJson(t)},
-                    {"xlstm", configJson(x)},
-                    {"accelerator", acceleratorJson(src.accelerator)},
-                    {"transformer_rates", ratesJson(rt, src.accelerator)},
-                    {"xlstm_rates", ratesJson(rx, src.accelerator)}};
-    if (!fromT.isEmpty()) out["rates_from_fit"] = QJsonObject{{"transformer", fromT}, {"xlstm", fromX}};
+                    {"transformer", toJson(t)},
+                    {"xlstm", toJson(x)},
+                    {"accelerator", toJson(src.accelerator)},
+                    {"transformer_rates", toJson(rt.rates, src.accelerator)},
+                    {"xlstm_rates", toJson(rx.rates, src.accelerator)}};
+    if (rt.fitted) out["rates_from_fit"] = QJsonObject{{"transformer", analysis::sourceJson(rt)}, {"xlstm", analysis::sourceJson(rx)}};
     printJson(out);
     return kExitOk;
 }

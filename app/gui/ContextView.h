@@ -13,7 +13,7 @@
 #include "app/gui/JobRunner.h"
 #include "app/gui/ViewPanel.h"
 #include "core/analysis/ContextAnalysis.h"
-#include "core/fit/PowerLaw.h"
+#include "core/analysis/FitTypes.h"
 
 class QLabel;
 

@@ -10,8 +10,8 @@
 #include "app/figures/views/InferenceFigure.h"
 #include "app/gui/ControlWidgets.h"
 #include "app/gui/ViewPanel.h"
+#include "core/analysis/RuntimeAnalysis.h"
 #include "core/data/InferenceMeasurements.h"
-#include "core/inference/RuntimeFit.h"
 
 class QLabel;
 class QPushButton;

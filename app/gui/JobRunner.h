@@ -14,7 +14,7 @@
 #include <functional>
 #include <memory>
 
-#include "core/fit/FitControl.h"
+#include "core/analysis/FitTypes.h"
 
 namespace scalex::gui {
 

@@ -12,8 +12,8 @@
 #include "app/gui/ControlWidgets.h"
 #include "app/gui/JobRunner.h"
 #include "app/gui/ViewPanel.h"
+#include "core/analysis/FitTypes.h"
 #include "core/analysis/SeriesAnalyses.h"
-#include "core/fit/LossSurface.h"
 
 class QPushButton;
 class QProgressBar;

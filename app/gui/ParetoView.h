@@ -11,8 +11,7 @@
 #include "app/gui/ControlWidgets.h"
 #include "app/gui/JobRunner.h"
 #include "app/gui/ViewPanel.h"
-#include "core/fit/Bootstrap.h"
-#include "core/fit/Pareto.h"
+#include "core/analysis/FitTypes.h"
 
 class QLabel;
 

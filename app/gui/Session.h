@@ -12,13 +12,12 @@
 
 #include "core/accounting/FlopCount.h"
 #include "core/analysis/AnalysisSettings.h"
-#include "core/data/PaperTables.h"
-#include "core/data/Project.h"
+#include "core/analysis/FitTypes.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/Study.h"
+#include "core/data/PaperTables.h"
+#include "core/data/Project.h"
 #include "core/data/RunTable.h"
-#include "core/fit/ComputeOptimal.h"
-#include "core/fit/LossSurface.h"
 
 namespace scalex::gui {
 

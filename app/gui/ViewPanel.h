@@ -14,8 +14,8 @@
 #include "app/figures/FigureWriter.h"
 #include "app/figures/ViewFigure.h"
 #include "app/gui/FigureNames.h"
+#include "core/analysis/FitTypes.h"
 #include "core/data/Export.h"
-#include "core/fit/FitControl.h"
 
 class QChart;
 

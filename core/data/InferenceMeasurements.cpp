@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "core/accounting/ParamCount.h"
-#include "core/data/CsvReader.h"
+#include "core/data/StrictCsv.h"
 
 namespace scalex::data {
 
@@ -18,119 +18,6 @@ using accounting::Family;
 using accounting::ModelConfig;
 
 namespace {
-
-// Thrown inside this file only; turned into the caller's error string (what()) or LoadError.
-struct LoadFailure : std::runtime_error {
-    LoadFailure(const std::string& text, LoadError e) : std::runtime_error(text), error(std::move(e)) {}
-    LoadError error;
-};
-
-// A strict reader for comma-separated files on the shared tokenizer (core/data/CsvReader.h;
-// '#' lines are comments): every row must have as many fields as the header.
-struct StrictCsv {
-    QString path;
-    QStringList header;
-    struct Row {
-        int line = 0;
-        QStringList fields;
-    };
-    std::vector<Row> rows;
-
-    [[noreturn]] void fail(int line, const QString& what) const {
-        throw LoadFailure(QStringLiteral("%1:%2: %3").arg(path).arg(line).arg(what).toStdString(),
-                          LoadError{path.toStdString(), line, {}, what.toStdString()});
-    }
-    [[noreturn]] void fail(const Row& row, int column, const QString& what) const {
-        throw LoadFailure(QStringLiteral("%1:%2:%3 (%4): %5")
-                              .arg(path)
-                              .arg(row.line)
-                              .arg(column + 1)
-                              .arg(header.value(column))
-                              .arg(what)
-                              .toStdString(),
-                          LoadError{path.toStdString(), row.line, header.value(column).toStdString(), what.toStdString()});
-    }
-
-    int column(const QString& name) const { return static_cast<int>(header.indexOf(name)); }
-    int requiredColumn(const QString& name) const {
-        const int c = column(name);
-        if (c < 0) fail(headerLine, QStringLiteral("missing column '%1'").arg(name));
-        return c;
-    }
-    int firstColumn(std::initializer_list<const char*> names) const {
-        for (const char* n : names)
-            if (int c = column(QString::fromLatin1(n)); c >= 0) return c;
-        return -1;
-    }
-
-    double number(const Row& row, int column) const {
-        bool ok = false;
-        const double v = row.fields[column].toDouble(&ok);
-        if (!ok || !std::isfinite(v))
-            fail(row, column, QStringLiteral("expected a number, got '%1'").arg(row.fields[column]));
-        return v;
-    }
-    // Whole numbers become 64-bit counts: beyond 2^53 a double no longer holds them exactly.
-    double wholeNumber(const Row& row, int column, double min) const {
-        const double v = number(row, column);
-        if (v != std::floor(v) || v < min)
-            fail(row, column,
-                 QStringLiteral("expected a whole number >= %1, got '%2'").arg(min).arg(row.fields[column]));
-        if (v > 9007199254740992.0)
-            fail(row, column, QStringLiteral("expected a whole number up to 2^53, got '%1'").arg(row.fields[column]));
-        return v;
-    }
-    // A measured value: -1 marks failure, anything else must be positive.
-    double measured(const Row& row, int column) const {
-        if (column < 0) return -1;
-        const double v = number(row, column);
-        if (v == -1) return -1;
-        if (!(v > 0))
-            fail(row, column, QStringLiteral("expected a positive value or -1 (failed), got '%1'").arg(row.fields[column]));
-        return v;
-    }
-
-    int headerLine = 0;
-};
-
-QByteArray readFileBytes(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw LoadFailure(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()).toStdString(),
-                          LoadError{path.toStdString(), 0, {}, "cannot open: " + file.errorString().toStdString()});
-    return file.readAll();
-}
-
-// `path` names the bytes in errors.
-StrictCsv readStrictCsv(QByteArray bytes, const QString& path) {
-    StrictCsv csv;
-    csv.path = path;
-    if (bytes.startsWith("\xEF\xBB\xBF")) bytes.remove(0, 3);
-    // '#' lines are comments (the shipped tables carry their source there); blank them so the
-    // tokenizer skips them and line numbers stay those of the file.
-    for (qsizetype pos = 0; pos < bytes.size();) {
-        qsizetype eol = bytes.indexOf('\n', pos);
-        if (eol < 0) eol = bytes.size();
-        if (bytes[pos] == '#') bytes.replace(pos, eol - pos, QByteArray());
-        else pos = eol;
-        pos = bytes.indexOf('\n', pos);
-        if (pos < 0) break;
-        ++pos;
-    }
-    const auto table = readDelimited(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
-                                     path.toStdString(), ',');
-    if (!table) throw LoadFailure(table.error().toString(), table.error());
-    csv.headerLine = table->headerLine;
-    for (const auto& h : table->header) csv.header << QString::fromStdString(h).trimmed();
-    for (const auto& r : table->rows) {
-        QStringList fields;
-        for (const auto& c : r.cells) fields << QString::fromStdString(c).trimmed();
-        if (fields.size() != csv.header.size())
-            csv.fail(r.line, QStringLiteral("expected %1 fields (as the header), found %2").arg(csv.header.size()).arg(fields.size()));
-        csv.rows.push_back({r.line, fields});
-    }
-    return csv;
-}
 
 Family familyOf(const StrictCsv& csv, const StrictCsv::Row& row, int column) {
     const auto f = accounting::parseFamily(row.fields[column].toStdString());
@@ -417,41 +304,6 @@ void attachAppendixArchitectures(InferenceData& data, const std::vector<Appendix
         m.config = best->config;
         if (chunk && m.family == Family::Xlstm) m.config->chunk = *chunk;
         m.architectureSource = "appendix " + best->sourceTable + " " + std::to_string(static_cast<long long>(best->paramsM)) + "M";
-    }
-}
-
-std::optional<std::vector<inference::Accelerator>> loadAccelerators(const QString& path, QString* error) {
-    try {
-        const StrictCsv csv = readStrictCsv(readFileBytes(path), path);
-        const int cName = csv.requiredColumn("name");
-        const int cFlops = csv.requiredColumn("bf16_flops_per_s");
-        const int cMem = csv.requiredColumn("memory_bandwidth_bytes_per_s");
-        const int cDesc = csv.column("description"), cYear = csv.column("year");
-        const int cComm = csv.column("comm_bandwidth_bytes_per_s");
-        std::vector<inference::Accelerator> out;
-        for (const auto& row : csv.rows) {
-            inference::Accelerator a;
-            a.name = row.fields[cName].toStdString();
-            if (a.name.empty()) csv.fail(row, cName, "expected a name, got an empty field");
-            a.description = cDesc >= 0 ? row.fields[cDesc].toStdString() : a.name;
-            if (cYear >= 0 && !row.fields[cYear].isEmpty()) {
-                const double year = csv.wholeNumber(row, cYear, 0);
-                if (year > 9999) csv.fail(row, cYear, QStringLiteral("expected a year, got '%1'").arg(row.fields[cYear]));
-                a.year = static_cast<int>(year);
-            }
-            a.flops = csv.number(row, cFlops);
-            if (!(a.flops > 0)) csv.fail(row, cFlops, "expected a positive FLOP/s");
-            a.memoryBandwidth = csv.number(row, cMem);
-            if (!(a.memoryBandwidth > 0)) csv.fail(row, cMem, "expected a positive byte/s");
-            a.commBandwidth = cComm >= 0 && !row.fields[cComm].isEmpty() ? csv.number(row, cComm) : 0;
-            if (a.commBandwidth < 0) csv.fail(row, cComm, "expected a non-negative byte/s");
-            out.push_back(a);
-        }
-        if (out.empty()) csv.fail(csv.headerLine, "expected at least one accelerator row");
-        return out;
-    } catch (const LoadFailure& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return std::nullopt;
     }
 }
 

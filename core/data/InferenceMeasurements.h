@@ -20,7 +20,6 @@
 
 #include "core/accounting/ModelConfig.h"
 #include "core/data/LoadError.h"
-#include "core/inference/Accelerator.h"
 
 namespace scalex::data {
 
@@ -96,10 +95,5 @@ std::optional<std::vector<AppendixConfig>> loadAppendixConfigs(const QString& pa
 // (128) is taken from `chunk` when given.
 void attachAppendixArchitectures(InferenceData& data, const std::vector<AppendixConfig>& table,
                                  std::optional<std::int64_t> chunk = std::nullopt);
-
-// Accelerator table in the format of datasets/paper/accelerators.csv (name, description, year,
-// bf16_flops_per_s, memory_bandwidth_bytes_per_s, [arithmetic_intensity_flops_per_byte],
-// [comm_bandwidth_bytes_per_s]).
-std::optional<std::vector<inference::Accelerator>> loadAccelerators(const QString& path, QString* error);
 
 }  // namespace scalex::data

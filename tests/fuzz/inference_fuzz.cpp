@@ -1,6 +1,7 @@
 // libFuzzer target for the inference-measurement readers (core/data/InferenceMeasurements: the
-// results and df_dict files, the appendix model table and the accelerator table). Any bytes must
-// give data or one error naming the file, through every one of the readers.
+// results and df_dict files and the appendix model table; core/analysis/RuntimeAnalysis: the
+// accelerator table). Any bytes must give data or one error naming the file, through every one
+// of the readers.
 //
 // Run it (clang; from the repository root, see README.md):
 //   ninja -C build-fuzz scalex_fuzz_inference && mkdir -p build-fuzz/corpus-inference && \
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/analysis/RuntimeAnalysis.h"
 #include "core/data/InferenceMeasurements.h"
 #include "tests/fuzz/FuzzInputFile.h"
 
@@ -42,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     checkError(configs.has_value(), error, path);
     if (configs && measured) attachAppendixArchitectures(*measured, *configs, 64);
     error.clear();
-    auto accelerators = loadAccelerators(path, &error);
+    auto accelerators = scalex::analysis::loadAccelerators(path, &error);
     checkError(accelerators.has_value(), error, path);
     if (accelerators)
         for (const auto& a : *accelerators)

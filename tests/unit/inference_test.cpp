@@ -16,6 +16,7 @@
 #include "app/cli/Verbs.h"
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/ParamCount.h"
+#include "core/analysis/RuntimeAnalysis.h"
 #include "core/data/InferenceMeasurements.h"
 #include "core/inference/Accelerator.h"
 #include "core/inference/Deployment.h"
@@ -117,7 +118,7 @@ TEST(Accelerators, PaperTableAndShippedCsvAgree) {
     EXPECT_FALSE(paperAccelerator("TPUv5"));
 
     QString error;
-    const auto csv = data::loadAccelerators(test::sourcePath("datasets/paper/accelerators.csv"), &error);
+    const auto csv = analysis::loadAccelerators(test::sourcePath("datasets/paper/accelerators.csv"), &error);
     ASSERT_TRUE(csv) << error.toStdString();
     EXPECT_EQ(*csv, paperAccelerators());
     const auto table = test::readSimpleCsv(test::sourcePath("datasets/paper/accelerators.csv"));
@@ -130,12 +131,12 @@ TEST(Accelerators, BadFileNamesLineAndColumn) {
     const QString path = writeTemp(dir, "acc.csv",
                                    "name,bf16_flops_per_s,memory_bandwidth_bytes_per_s\nX1,1e15,fast\n");
     QString error;
-    EXPECT_FALSE(data::loadAccelerators(path, &error));
+    EXPECT_FALSE(analysis::loadAccelerators(path, &error));
     EXPECT_EQ(error, path + ":2:3 (memory_bandwidth_bytes_per_s): expected a number, got 'fast'");
     // A year past any calendar (a shifted row): an error, not an overflowing conversion (found by fuzzing).
     const QString shifted = writeTemp(dir, "shifted.csv",
                                       "name,year,bf16_flops_per_s,memory_bandwidth_bytes_per_s\nV100,312e12,2.8e12,9e11\n");
-    EXPECT_FALSE(data::loadAccelerators(shifted, &error));
+    EXPECT_FALSE(analysis::loadAccelerators(shifted, &error));
     EXPECT_EQ(error, shifted + ":2:2 (year): expected a year, got '312e12'");
 }
 

@@ -12,8 +12,8 @@
 #include "app/figures/PlotChart.h"
 #include "app/figures/Theme.h"
 #include "core/accounting/ParamCount.h"
+#include "core/analysis/RuntimeAnalysis.h"
 #include "core/analysis/Study.h"
-#include "core/inference/Deployment.h"
 
 namespace scalex::figures {
 
@@ -71,7 +71,7 @@ InferenceFigure::InferenceFigure() {
     controls().add(choiceControl(kTransformer, QObject::tr("Transformer"), transformers_, transformers_.front().key));
     controls().add(choiceControl(kXlstm, QObject::tr("xLSTM"), xlstms_, xlstms_.front().key));
     std::vector<ControlChoice> accelerators;
-    for (const auto& a : inference::paperAccelerators()) accelerators.push_back(textChoice(QString::fromStdString(a.name)));
+    for (const auto& a : analysis::paperAccelerators()) accelerators.push_back(textChoice(QString::fromStdString(a.name)));
     controls().add(choiceControl(kAccelerator, QObject::tr("Accelerator"), accelerators, QStringLiteral("H100")));
     controls().add(textControl(kBudget, QObject::tr("Budget (ms) for the shown stage"), QStringLiteral("50")));
     controls().add(textControl(kPrefill, QObject::tr("Prefill length"), QStringLiteral("8192")));
@@ -122,24 +122,10 @@ void InferenceFigure::refresh(const FigureInput& in) {
 }
 
 ViewFigure::Job InferenceFigure::job(const FigureInput& in) const {
-    return [data = shownData(*in.study)](const fit::FitControl&) -> std::any {
+    return [data = shownData(*in.study), options = options_](const fit::FitControl&) -> std::any {
         Answer answer;
         answer.data = data;
-        if (!data) return answer;
-        const inference::WorkSettings settings;
-        for (const auto& m : data->models) {
-            if (!m.config) continue;
-            for (Stage stage : {Stage::Prefill, Stage::Decode}) {
-                std::vector<inference::RuntimeSample> samples;
-                for (const auto& p : data->points) {
-                    if (p.model != m.model) continue;
-                    const double ms = stage == Stage::Prefill ? p.ttftMs : p.stepMs;
-                    if (ms > 0) samples.push_back({p.batch, p.prefill, ms / 1000.0});
-                }
-                answer.fits[{m.model, static_cast<int>(stage)}] =
-                    inference::fitStage(*m.config, stage, samples, settings, inference::defaultFitOptions(m.family, stage));
-            }
-        }
+        if (data) answer.fits = analysis::runtimeFitAnalysis(*data, options);
         return answer;
     };
 }
@@ -151,8 +137,8 @@ void InferenceFigure::take(std::any answer) {
 }
 
 const inference::StageFit* InferenceFigure::fitOf(const std::string& model, Stage stage) const {
-    const auto it = fits_.find({model, static_cast<int>(stage)});
-    return it == fits_.end() ? nullptr : &it->second;
+    const auto* s = fits_.find(model, stage);
+    return s ? &s->fit : nullptr;
 }
 
 Stage InferenceFigure::stage() const {
@@ -170,7 +156,6 @@ double InferenceFigure::batch() const {
 void InferenceFigure::drawModel(PlotChart* chart, const std::string& model, Family family) {
     const Theme& theme = Theme::current();
     const Stage stage = this->stage();
-    const inference::WorkSettings settings;
     chart->clearSeries();
     chart->setAxes({QObject::tr("Prefill tokens"), true, 100, 20000},
                    {stage == Stage::Prefill ? QObject::tr("TTFT (s)") : QObject::tr("Step time (s)"), true, 1e-3, 10});
@@ -190,8 +175,7 @@ void InferenceFigure::drawModel(PlotChart* chart, const std::string& model, Fami
     if (fit && fit->ok) {
         stageModel = fit->model;
     } else {
-        const auto acc = inference::paperAccelerator(controls().choice(kAccelerator).toStdString()).value_or(inference::paperAccelerators().back());
-        const auto rates = inference::ratesFromAccelerator(acc, 0.4, 0.6);
+        const auto rates = analysis::acceleratorRates(analysis::paperAcceleratorOr(controls().choice(kAccelerator).toStdString()), options_);
         stageModel = stage == Stage::Prefill ? rates.prefill : rates.decode;
     }
     const int nb = static_cast<int>(batches.size());
@@ -205,7 +189,7 @@ void InferenceFigure::drawModel(PlotChart* chart, const std::string& model, Fami
                 if (p.model == model && p.batch == b && ms > 0 && p.prefill > 0) measured.push_back({p.prefill, ms / 1000.0});
             }
         for (double T = 128; T <= 16384 * 1.01; T *= std::pow(2.0, 0.25))
-            curve.push_back({T, stageModel.time(inference::stageWork(stage, config, b, T, settings), b)});
+            curve.push_back({T, analysis::stageSeconds(stage, stageModel, config, b, T, options_)});
         if (!measured.empty()) chart->addScatter(QObject::tr("B=%1").arg(b), color, measured, 6);
         auto* line = chart->addLine(measured.empty() ? QObject::tr("B=%1").arg(b) : QString(), color, curve, 1.5);
         if (!measured.empty()) PlotChart::hideFromLegend(chart, line);
@@ -215,7 +199,6 @@ void InferenceFigure::drawModel(PlotChart* chart, const std::string& model, Fami
 
 void InferenceFigure::drawSizes(PlotChart* chart, Stage stage) {
     const Theme& theme = Theme::current();
-    const inference::WorkSettings settings;
     const double b = std::max(1.0, batch());
     chart->clearSeries();
     chart->setTitle(stage == Stage::Prefill ? QObject::tr("Time to first token, B = %1").arg(b) : QObject::tr("Step time, B = %1").arg(b));
@@ -260,8 +243,7 @@ void InferenceFigure::drawSizes(PlotChart* chart, Stage stage) {
     std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
         return std::tie(a.family, a.style, a.params) < std::tie(b.family, b.style, b.params);
     });
-    const auto acc = inference::paperAccelerator(controls().choice(kAccelerator).toStdString()).value_or(inference::paperAccelerators().back());
-    const auto rates = inference::ratesFromAccelerator(acc, 0.4, 0.6);
+    const auto rates = analysis::acceleratorRates(analysis::paperAcceleratorOr(controls().choice(kAccelerator).toStdString()), options_);
     for (const Line& l : lines) {
         const auto& v = sizes[{static_cast<int>(l.family), static_cast<int>(l.style)}];
         const auto rank = static_cast<int>(std::lower_bound(v.begin(), v.end(), l.params) - v.begin());
@@ -275,7 +257,7 @@ void InferenceFigure::drawSizes(PlotChart* chart, Stage stage) {
                 if (p.model == l.measured && p.batch == b && ms > 0 && p.prefill > 0) measured.push_back({p.prefill, ms / 1000.0});
             }
         for (double T = 128; T <= 16384 * 1.01; T *= std::pow(2.0, 0.25))
-            curve.push_back({T, model.time(inference::stageWork(stage, l.config, b, T, settings), b)});
+            curve.push_back({T, analysis::stageSeconds(stage, model, l.config, b, T, options_)});
         chart->addLine(l.name, color, curve, 1.5, l.style);
         if (!measured.empty()) PlotChart::hideFromLegend(chart, chart->addScatter(l.name, color, measured, 5));
     }
@@ -303,7 +285,7 @@ void InferenceFigure::draw(const FigureInput& in) {
     }
     // Utilisation over model size.
     const Stage stage = this->stage();
-    const auto acc = inference::paperAccelerator(controls().choice(kAccelerator).toStdString()).value_or(inference::paperAccelerators().back());
+    const auto acc = analysis::paperAcceleratorOr(controls().choice(kAccelerator).toStdString());
     PlotChart* u = charts_[2];
     u->clearSeries();
     u->setAxes({QObject::tr("Parameters"), true, 1e8, 1e10, true},
@@ -331,8 +313,9 @@ void InferenceFigure::draw(const FigureInput& in) {
         }
         u->fitRangesToData(0.15);
     } else {
-        // Without measurements the curves assume 40 % of the FLOP/s and 60 % of the bandwidth: show that.
-        const double assumed = stage == Stage::Prefill ? 0.4 : 0.6;
+        // Without measurements the curves assume the runtime options' share of the roofs (the
+        // roofline bound itself by default, as `scalex predict`): show that.
+        const double assumed = stage == Stage::Prefill ? options_.alphaFraction : options_.betaFraction;
         u->addLine(QObject::tr("assumed without measurements (%1 %)").arg(assumed * 100), theme.muted, {{1e8, assumed}, {1e10, assumed}},
                    1.5, Qt::DashLine);
     }
@@ -348,40 +331,17 @@ void InferenceFigure::answerDeployment() {
         return;
     }
     const double batch = std::max(1.0, this->batch());
-    const inference::WorkSettings settings;
-    const auto acc = inference::paperAccelerator(controls().choice(kAccelerator).toStdString()).value_or(inference::paperAccelerators().back());
+    const auto acc = analysis::paperAcceleratorOr(controls().choice(kAccelerator).toStdString());
     // Rates: interpolated over the measured models of a family when there are fits, else the
-    // accelerator at 40 % of its FLOP/s and 60 % of its bandwidth.
-    auto ratesFor = [this, &acc](Family family) -> inference::RatesFor {
-        std::vector<inference::SizedStageModel> pre, dec;
-        if (data_)
-            for (const auto& m : data_->models) {
-                if (m.family != family || !m.config || m.familyTag == "llama3") continue;
-                const auto* p = fitOf(m.model, Stage::Prefill);
-                const auto* d = fitOf(m.model, Stage::Decode);
-                const double n = static_cast<double>(accounting::countParameters(*m.config).total());
-                if (p && p->ok) pre.push_back({n, p->model});
-                if (d && d->ok) dec.push_back({n, d->model});
-            }
-        if (pre.empty() || dec.empty()) {
-            const auto rates = inference::ratesFromAccelerator(acc, 0.4, 0.6);
-            return [rates](const accounting::ModelConfig&) { return rates; };
-        }
-        return [pre, dec](const accounting::ModelConfig& c) {
-            const double n = static_cast<double>(accounting::countParameters(c).total());
-            return inference::RuntimeRates{inference::interpolateRates(pre, n), inference::interpolateRates(dec, n)};
-        };
-    };
+    // accelerator's roofs at the runtime options' share.
+    auto ratesFor = [this, &acc](Family family) { return analysis::fittedOrRooflineRates(fits_, family, acc, options_); };
     QString text;
     QString error;
     const auto table = data::loadAppendixConfigs(QString::fromLatin1(kConfigs), &error);
     for (Family f : {Family::Transformer, Family::Xlstm}) {
-        std::vector<inference::Candidate> candidates;
-        if (table)
-            for (const auto& row : *table)
-                if (row.config.family == f && row.experimentSet == "tokenparam")
-                    candidates.push_back({QStringLiteral("%1M").arg(row.paramsM).toStdString(), row.config});
-        const auto answer = inference::largestWithinBudget(candidates, stage, budgetMs / 1000.0, batch, prefill, ratesFor(f), settings);
+        const auto candidates = table ? analysis::appendixCandidates(*table, f, false) : std::vector<inference::Candidate>{};
+        const auto answer =
+            analysis::largestModelWithinBudget(candidates, stage, budgetMs / 1000.0, batch, prefill, ratesFor(f), options_);
         const QString name = QString::fromUtf8(accounting::familyLabel(f).data());
         if (answer.best) {
             const auto& e = answer.evaluated[*answer.best];
@@ -395,8 +355,8 @@ void InferenceFigure::answerDeployment() {
         }
     }
     const auto t = fallbackModel(Family::Transformer), x = fallbackModel(Family::Xlstm);
-    const auto cross = inference::advantageCrossover(t, ratesFor(Family::Transformer)(t), x, ratesFor(Family::Xlstm)(x), stage, batch,
-                                                     factor, settings, 1, 1 << 20);
+    const auto cross = analysis::xlstmCrossover(t, ratesFor(Family::Transformer)(t), x, ratesFor(Family::Xlstm)(x), stage, batch,
+                                                factor, options_, 1, 1 << 20);
     text += cross.context ? QObject::tr("The 7B xLSTM is %1× faster than the 7B Transformer from a context of <b>%2</b> tokens (batch %3).")
                                 .arg(factor)
                                 .arg(*cross.context, 0, 'f', 0)

@@ -11,8 +11,8 @@
 #include <utility>
 
 #include "app/figures/ViewFigure.h"
+#include "core/analysis/RuntimeAnalysis.h"
 #include "core/data/InferenceMeasurements.h"
-#include "core/inference/RuntimeFit.h"
 
 namespace scalex::figures {
 
@@ -23,7 +23,7 @@ public:
     // Refills the batch sizes and models from the study's measurements; a new set of measurements
     // shows every batch size and the largest model of each family first.
     void refresh(const FigureInput& in) override;
-    // Fits the runtime model of every measured model and stage.
+    // Fits the runtime model of every measured model and stage (analysis::runtimeFitAnalysis).
     Job job(const FigureInput& in) const override;
     void take(std::any answer) override;
     void draw(const FigureInput& in) override;
@@ -44,7 +44,7 @@ public:
 private:
     struct Answer {
         std::optional<data::InferenceData> data;
-        std::map<std::pair<std::string, int>, inference::StageFit> fits;
+        analysis::RuntimeFitAnalysis fits;
     };
     // What tells one set of measurements from another (none: no measurements).
     struct DataKey {
@@ -65,8 +65,10 @@ private:
     void answerDeployment();
 
     PlotChart* charts_[3];
+    // The runtime model's options, the verbs' defaults: the fits, and the rates without fits.
+    const analysis::RuntimeFitOptions options_;
     std::optional<data::InferenceData> data_;
-    std::map<std::pair<std::string, int>, inference::StageFit> fits_;  // (model, stage) -> fit
+    analysis::RuntimeFitAnalysis fits_;
     std::optional<DataKey> shownKey_;  // the measurements the batch and model choices are of
     std::vector<ControlChoice> batches_, transformers_, xlstms_;
     QString deploymentAnswer_;

@@ -11,7 +11,7 @@
 #include "app/figures/Theme.h"
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/MemoryOps.h"
-#include "core/inference/Accelerator.h"
+#include "core/analysis/RuntimeAnalysis.h"
 
 namespace scalex::figures {
 
@@ -48,7 +48,7 @@ RooflineFigure::RooflineFigure() : roofChart_(makeChart()), timeChart_(makeChart
     // Each accelerator named by its description, as recipes keep it.
     std::vector<ControlChoice> accelerators;
     QString accelerator;
-    for (const auto& a : inference::paperAccelerators()) {
+    for (const auto& a : analysis::paperAccelerators()) {
         accelerators.push_back(textChoice(QString::fromStdString(a.description)));
         if (a.name == "H100" || accelerator.isNull()) accelerator = accelerators.back().key;
     }
@@ -64,8 +64,8 @@ std::vector<QChart*> RooflineFigure::charts() const { return {roofChart_, timeCh
 void RooflineFigure::draw(const FigureInput& in) {
     (void)in;  // the accelerators are the paper's; measured roofs come from setReport
     const Theme& theme = Theme::current();
-    const auto accelerators = inference::paperAccelerators();
-    const auto chosen = inference::paperAccelerator(controls().choice(kAccelerator).toStdString()).value_or(accelerators.back());
+    const auto accelerators = analysis::paperAccelerators();
+    const auto chosen = analysis::paperAcceleratorOr(controls().choice(kAccelerator).toStdString());
 
     roofChart_->clearSeries();
     roofChart_->setAxes({QObject::tr("Intensity (FLOP/byte)"), true, 0.05, 1e4}, {QObject::tr("Attainable FLOP/s"), true, 1e8, 5e15, true});
