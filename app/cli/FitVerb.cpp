@@ -116,25 +116,25 @@ std::vector<double> numberList(const QCommandLineParser& p, const QString& name)
 
 void addLndOptions(QCommandLineParser& p) {
     p.addOptions({
-        {"huber", "Huber delta of the objective.", "delta", "1e-3"},
-        {"gamma", "free (fit gamma) or 1 (Hoffmann et al.).", "free|1", "free"},
+        {{"huber-delta", "huber"}, "Huber delta of the objective (settings: huber_delta).", "delta", "1e-3"},
+        {"gamma", "free (fit gamma) or fixed_1 (gamma held at 1, Hoffmann et al.; also 'fixed' or '1').", "free|fixed_1", "free"},
         {"grid", "Initialisations: paper (the 8000-start grid) or a grid file (lines `logA: 0 5 10`, ...).", "paper|file", "paper"},
         {"exhaustive", "Run every start to the tight tolerance (slower; no screening)."},
         {"no-extrapolation", "lnd: skip the extrapolation check (a second fit without the largest model size)."},
     });
 }
 
-// The fit settings: --huber and --gamma where given (else the study's settings), the grid and stops.
+// The fit settings: --huber-delta and --gamma where given (else the study's settings), the grid and stops.
 LossSurfaceSettings lndSettings(const QCommandLineParser& p, AnalysisSettings& settings) {
-    if (p.isSet("huber")) {
-        settings.huberDelta = *doubleOption(p, "huber");
-        if (!(settings.huberDelta > 0)) throw UsageError(("--huber must be positive, got " + p.value("huber")).toStdString());
+    if (p.isSet("huber-delta")) {
+        settings.huberDelta = *doubleOption(p, "huber-delta");
+        if (!(settings.huberDelta > 0))
+            throw UsageError(("--huber-delta must be positive, got " + p.value("huber-delta")).toStdString());
     }
     if (p.isSet("gamma")) {
-        const QString g = p.value("gamma");
-        if (g == "free") settings.fitGamma = true;
-        else if (g == "1") settings.fitGamma = false;
-        else throw UsageError(("--gamma expects free or 1, got '" + g + "'").toStdString());
+        const auto fitGamma = parseFitGamma(p.value("gamma").toStdString());
+        if (!fitGamma) throw UsageError(("--gamma expects free or fixed_1 (or fixed, 1), got '" + p.value("gamma") + "'").toStdString());
+        settings.fitGamma = *fitGamma;
     }
     LossSurfaceFitRequest request;
     const QString grid = p.value("grid");

@@ -41,7 +41,7 @@ int verbRender(const QStringList& args) {
     p.setApplicationDescription("Render a view as a PDF, SVG or PNG figure, or write its table as LaTeX, CSV or JSON, without a display.");
     p.addHelpOption();
     p.addOptions({
-        {"project", "A .scalex project or a run table.", "file"},
+        {{"data", "project"}, "A .scalex project or a run table (as every verb takes it: --data; --project is the same).", "file"},
         {"example", "Use the built-in example project (the default)."},
         {"view", "The view: " + figures::figureViews().join(", ") + "; for tables also runs.", "id"},
         {"out", "Output file: a figure (.pdf, .svg, .png) or the view's table (.tex booktabs, .csv, .json records).", "file"},

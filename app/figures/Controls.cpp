@@ -160,9 +160,11 @@ QString shownValue(const Control& c) {
 
 // Names of controls renamed since recipes were first saved, read as the new ones (the loss
 // surface's "family" is its "series"; the FLOP breakdown's "metricBox" and "percentBox" are
-// "quantity" and "shares"; the context view's "slider" is "context").
-constexpr std::pair<const char*, const char*> kRenamed[] = {
-    {"family", "series"}, {"metricBox", "quantity"}, {"percentBox", "shares"}, {"slider", "context"}};
+// "quantity" and "shares"; the context view's "slider" is "context"; the loss surface's "delta" is
+// "huber_delta", as the settings and the verbs name it).
+constexpr std::pair<const char*, const char*> kRenamed[] = {{"family", "series"},   {"metricBox", "quantity"},
+                                                            {"percentBox", "shares"}, {"slider", "context"},
+                                                            {"delta", "huber_delta"}};
 
 }  // namespace
 

@@ -37,7 +37,7 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent)
 
     auto* form = new QFormLayout();
     const figures::Controls& c = figure_->controls();
-    for (const QString name : {"series", "context", "set", "delta", "gamma", "grid"}) form->addRow(c.at(name).label, controls_->make(name, this));
+    for (const QString name : {"series", "context", "set", "huber_delta", "gamma", "grid"}) form->addRow(c.at(name).label, controls_->make(name, this));
     auto* buttons = new QHBoxLayout();
     buttons->addWidget(fitButton_);
     buttons->addWidget(cancelButton_);

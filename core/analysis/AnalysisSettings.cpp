@@ -49,6 +49,12 @@ bool Scope::containsSeries(const std::string& name) const {
     return series.empty() || std::find(series.begin(), series.end(), name) != series.end();
 }
 
+std::optional<bool> parseFitGamma(const std::string& text) {
+    if (text == "free") return true;
+    if (text == "fixed_1" || text == "fixed" || text == "1") return false;
+    return std::nullopt;
+}
+
 std::optional<data::ExperimentSet> parseExperimentSet(const std::string& name) {
     if (name == "isoflop") return data::ExperimentSet::IsoFlop;
     if (name == "tokenparam") return data::ExperimentSet::TokenParam;
@@ -119,9 +125,9 @@ data::Expected<AnalysisSettings> AnalysisSettings::fromJson(const QJsonObject& c
         s.huberDelta = c.value(kHuberDelta).toDouble();
     }
     if (c.contains(kGamma)) {
-        const QString g = c.value(kGamma).toString();
-        if (g != QLatin1String("free") && g != QLatin1String("fixed_1")) return error(kGamma, "expected \"free\" or \"fixed_1\"");
-        s.fitGamma = g == QLatin1String("free");
+        const auto fitGamma = parseFitGamma(c.value(kGamma).toString().toStdString());
+        if (!fitGamma) return error(kGamma, "expected \"free\" or \"fixed_1\" (or \"fixed\", \"1\")");
+        s.fitGamma = *fitGamma;
     }
     if (c.contains(kBudgetRange)) {
         const QJsonArray a = c.value(kBudgetRange).toArray();

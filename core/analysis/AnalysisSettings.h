@@ -56,6 +56,10 @@ struct AnalysisSettings {
     friend bool operator==(const AnalysisSettings&, const AnalysisSettings&) = default;
 };
 
+// γ of L(N,D) as every input spells it: "free" -> true (fitted); "fixed_1", "fixed", "1" -> false
+// (held at 1, Hoffmann et al.); empty optional for anything else. Output writes "free" or "fixed_1".
+std::optional<bool> parseFitGamma(const std::string& text);
+
 // "isoflop" -> IsoFlop, ...; empty optional for anything else.
 std::optional<data::ExperimentSet> parseExperimentSet(const std::string& name);
 std::string experimentSetName(data::ExperimentSet set);

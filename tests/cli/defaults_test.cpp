@@ -299,3 +299,25 @@ TEST(OneAnswer, TheLossSurfaceOfASweepIsTheSameByEveryPath) {
         EXPECT_EQ(matched, 6);
     }
 }
+
+// One vocabulary: the settings' names are the flags' (--huber-delta, --gamma free|fixed_1), the old
+// spellings keep working, and every verb takes its input with --data.
+TEST(OneVocabulary, SettingsNamesAreTheFlagsAndOldSpellingsStillWork) {
+    QTemporaryDir dir;
+    const QString sweep = writeLrSweep(dir);
+    const auto now = runScalex({"fit", "lnd", "--data", sweep, "--huber-delta", "1e-3", "--gamma", "fixed_1", "--grid", "paper",
+                                "--no-extrapolation", "--json"});
+    const auto before = runScalex({"fit", "lnd", "--data", sweep, "--huber", "1e-3", "--gamma", "1", "--no-extrapolation", "--json"});
+    ASSERT_EQ(now.exitCode, 0) << now.err.toStdString();
+    ASSERT_EQ(before.exitCode, 0) << before.err.toStdString();
+    EXPECT_FALSE(now.json()["fit_gamma"].toBool());
+    EXPECT_DOUBLE_EQ(now.json()["objective"].toDouble(), before.json()["objective"].toDouble());
+    const auto bad = runScalex({"fit", "lnd", "--data", sweep, "--gamma", "2"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_TRUE(bad.err.contains("--gamma expects free or fixed_1")) << bad.err.toStdString();
+
+    const QString out = dir.filePath("laws.csv");
+    const auto render = runScalex({"render", "--data", writeExtrapolated(dir), "--view", "isoflop", "--table", "laws", "--out", out});
+    EXPECT_EQ(render.exitCode, 0) << render.err.toStdString();
+    EXPECT_TRUE(QFile::exists(out));
+}

@@ -27,7 +27,7 @@ namespace {
 const QString kSeries = QStringLiteral("series");
 const QString kContext = QStringLiteral("context");
 const QString kSet = QStringLiteral("set");
-const QString kDelta = QStringLiteral("delta");
+const QString kDelta = QStringLiteral("huber_delta");
 const QString kGamma = QStringLiteral("gamma");
 const QString kGrid = QStringLiteral("grid");
 const QString kAllRuns = QStringLiteral("all");
