@@ -316,6 +316,9 @@ void OptimalView::fillResults() {
     result_->clearSpans();
     result_->clearContents();
     result_->setRowCount(n);
+    // The intervals' column where the optima shown are the IsoFLOP laws of runs.
+    result_->setColumnHidden(6, !answer.query.useLaws ||
+                                    std::none_of(series.begin(), series.end(), [](const auto& a) { return a.intervals.has_value(); }));
     for (int k = 0; k < n; ++k) {
         const auto& a = series[static_cast<std::size_t>(k)];
         const QString name = QString::fromStdString(a.name);

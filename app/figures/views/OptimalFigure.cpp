@@ -344,8 +344,14 @@ void OptimalFigure::drawBudgetChart() {
             otherListed = true;
         }
         const auto& o = a.optimum;
-        if (o.budget >= 1e18 && o.budget <= 1e25)
+        if (o.budget >= 1e18 && o.budget <= 1e25) {
             PlotChart::hideFromLegend(chart, chart->addScatter(QString(), color, {{o.budget, o.params}, {o.budget, o.tokens}}, 10));
+            // The laws' 95 % intervals of N* and D* there, as bars through the optimum.
+            if (const auto& i = a.intervals; i && laws)
+                for (const fit::BootstrapInterval* b : {&i->params, &i->tokens})
+                    if (std::isfinite(b->lower) && std::isfinite(b->upper))
+                        PlotChart::hideFromLegend(chart, chart->addLine(QString(), color, {{o.budget, b->lower}, {o.budget, b->upper}}, 3.5));
+        }
         // The over-trained model of the slider: smaller N, more D, more compute for the same loss.
         if (const auto& t = a.overtrained; t && t->compute >= 1e18 && t->compute <= 1e25)
             PlotChart::hideFromLegend(chart, chart->addScatter(QString(), color, {{t->compute, t->params}, {t->compute, t->tokens}}, 10, true));
