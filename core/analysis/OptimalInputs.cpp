@@ -13,9 +13,9 @@ namespace scalex::analysis {
 
 namespace {
 
-bool sameGroup(const OptimalSeriesInput& in, const SeriesGroup& g) {
-    return in.series == g.series && (in.context == g.context || (std::isnan(in.context) && std::isnan(g.context)));
-}
+bool sameContext(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+bool sameGroup(const OptimalSeriesInput& in, const SeriesGroup& g) { return in.series == g.series && sameContext(in.context, g.context); }
 
 // Why a group's IsoFLOP analysis gives no laws.
 std::string noLawsBecause(const IsoFlopAnalysis& a) {
@@ -116,6 +116,24 @@ void fitOptimalSurfaces(std::vector<OptimalSeriesInput>& inputs, const data::Run
         if (g == groups.end()) continue;  // not in these runs: left pending
         takeSurface(in, surfaceOf(table, settings, *g, query, control));
     }
+}
+
+bool takeFittedSurfaces(std::vector<OptimalSeriesInput>& inputs, const std::vector<OptimalSeriesInput>& fitted) {
+    bool waiting = false;
+    for (auto& in : inputs) {
+        if (!in.surfacePending) continue;
+        const auto f = std::find_if(fitted.begin(), fitted.end(), [&](const OptimalSeriesInput& x) {
+            return !x.paper && !x.surfacePending && x.series == in.series && sameContext(x.context, in.context);
+        });
+        if (f == fitted.end()) {
+            waiting = true;
+            continue;
+        }
+        in.surface = f->surface;
+        in.surfaceProblem = f->surfaceProblem;
+        in.surfacePending = false;
+    }
+    return waiting;
 }
 
 OptimalAnswer answerOptimalQuery(const data::RunTable& table, const AnalysisSettings& settings, const data::PaperTables& paper,

@@ -35,6 +35,11 @@ std::vector<OptimalSeriesInput> optimalInputs(const data::RunTable& table, const
 void fitOptimalSurfaces(std::vector<OptimalSeriesInput>& inputs, const data::RunTable& table, const AnalysisSettings& settings,
                         const OptimalQuery& query, const fit::FitControl& control = {});
 
+// Takes for each pending input the surface (or why there is none) of the input of the same series
+// and context in `fitted`, inputs made earlier from the same runs and settings whose fits are done:
+// a new query of the same study fits nothing again. Returns whether any input still waits.
+bool takeFittedSurfaces(std::vector<OptimalSeriesInput>& inputs, const std::vector<OptimalSeriesInput>& fitted);
+
 // optimalInputs, then answerOptimalQuery.
 OptimalAnswer answerOptimalQuery(const data::RunTable& table, const AnalysisSettings& settings, const data::PaperTables& paper,
                                  const OptimalQuery& query, const fit::FitControl& control = {});

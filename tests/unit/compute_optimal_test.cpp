@@ -737,4 +737,14 @@ TEST(OptimalStudy, SurfacesFittedAfterTheLawsGiveTheSameAnswer) {
         EXPECT_DOUBLE_EQ(later.series[k].optimum.params, once.series[k].optimum.params);
         EXPECT_DOUBLE_EQ(later.series[k].optimum.loss, once.series[k].optimum.loss);
     }
+    // Another query of the same runs takes those fits: nothing left to fit, the same surfaces.
+    query.value = 3e21;
+    auto again = an::optimalInputs(study.runs(), study.settings(), paperTables(), query);
+    EXPECT_FALSE(an::takeFittedSurfaces(again, inputs));
+    for (std::size_t k = 0; k < again.size(); ++k) {
+        EXPECT_FALSE(again[k].surfacePending);
+        EXPECT_EQ(again[k].surface.has_value(), inputs[k].surface.has_value());
+        if (again[k].surface) EXPECT_EQ(again[k].surface->asArray(), inputs[k].surface->asArray());
+        EXPECT_EQ(again[k].surfaceProblem, inputs[k].surfaceProblem);
+    }
 }

@@ -481,5 +481,11 @@ TEST_F(ViewFigures, TheComputeOptimalAnswerDoesNotDependOnTheLossSurfaceView) {
         ASSERT_TRUE(first->showView("optimal"));
         first->currentPanel()->computeNow();
         EXPECT_EQ(optimaOf(static_cast<gui::OptimalView*>(first->currentPanel())->answer()), before);
+        // Another budget and back: the fits made for the first query answer again.
+        for (const char* value : {"3e21", "1e22"}) {
+            ASSERT_TRUE(gui::restoreControls(first->currentPanel(), QJsonObject{{"value", value}}).isEmpty());
+            first->currentPanel()->computeNow();
+        }
+        EXPECT_EQ(optimaOf(static_cast<gui::OptimalView*>(first->currentPanel())->answer()), before);
     }
 }
