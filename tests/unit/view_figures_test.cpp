@@ -463,6 +463,11 @@ TEST_F(ViewFigures, TheComputeOptimalAnswerDoesNotDependOnTheLossSurfaceView) {
         first->currentPanel()->computeNow();
         const auto before = optimaOf(static_cast<gui::OptimalView*>(first->currentPanel())->answer());
         ASSERT_GE(before.size(), 2u);
+        // The paper's models, and the context length at which they count FLOPs, on the paper's study alone.
+        auto* reference = first->currentPanel()->findChild<QWidget*>("reference");
+        auto* context = first->currentPanel()->findChild<QWidget*>("context");
+        ASSERT_TRUE(reference && context);
+        EXPECT_EQ(context->isEnabled(), project.isEmpty());
 
         auto second = gui::openHeadless(project, false, &error);
         ASSERT_TRUE(second) << error.toStdString();
