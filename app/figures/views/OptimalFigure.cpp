@@ -16,8 +16,6 @@
 
 namespace scalex::figures {
 
-using accounting::Family;
-
 namespace {
 
 const QString kMethod = QStringLiteral("method");
