@@ -1,22 +1,50 @@
-// scalex predict optimal: the compute-optimal model of a budget, a model size or a target loss,
-// by both of the paper's methods, why they differ, and the lifetime optimum once inference
-// tokens are counted. The numbers are the Compute-optimal view's (analysis::ComputeOptimal).
+// scalex predict optimal: the compute-optimal model of a budget, a model size or a target loss for
+// each series of a study, by both of the paper's methods fitted to its own runs, why they differ,
+// and the lifetime optimum once inference tokens are counted; the paper's models on the paper's
+// study or as a reference. The numbers are the Compute-optimal view's (analysis::optimalInputs,
+// analysis::answerOptimalQuery).
 #include <QJsonArray>
 #include <QTextStream>
+#include <algorithm>
 #include <cmath>
 
 #include "app/cli/CliSupport.h"
+#include "app/cli/StudyInput.h"
 #include "app/cli/Verbs.h"
 #include "core/analysis/ComputeOptimal.h"
-#include "core/data/PaperTables.h"
+#include "core/analysis/OptimalInputs.h"
+#include "core/data/RunTable.h"
 
 namespace scalex::cli {
 
 namespace {
 
+QJsonValue numberJson(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
+
 QJsonObject pointJson(const fit::OptimalPoint& o) {
     return {{"budget", o.budget}, {"params", o.params}, {"tokens", o.tokens}, {"tokens_per_param", o.tokens / o.params},
-            {"loss", o.loss}};
+            {"loss", numberJson(o.loss)}};
+}
+
+QJsonArray intervalJson(const fit::BootstrapInterval& i) { return {numberJson(i.lower), numberJson(i.upper)}; }
+
+// The IsoFLOP laws' optimum with the laws themselves and, where fitted to runs, their intervals.
+QJsonObject lawsJson(const analysis::OptimalSeriesAnswer& a) {
+    QJsonObject o = pointJson(a.optimum);
+    if (const auto& l = a.laws) {
+        o["coef_n"] = l->coefN;
+        o["exponent_n"] = l->exponentN;
+        o["coef_d"] = l->coefD;
+        o["exponent_d"] = l->exponentD;
+    }
+    if (const auto& i = a.intervals)
+        o["intervals"] = QJsonObject{{"level", i->level},
+                                     {"resamples", i->resamples},
+                                     {"exponent_n", intervalJson(i->exponentN)},
+                                     {"exponent_d", intervalJson(i->exponentD)},
+                                     {"params", intervalJson(i->params)},
+                                     {"tokens", intervalJson(i->tokens)}};
+    return o;
 }
 
 }  // namespace
@@ -24,21 +52,33 @@ QJsonObject pointJson(const fit::OptimalPoint& o) {
 int predictOptimal(const QStringList& args) {
     QCommandLineParser p;
     p.setApplicationDescription(
-        "The compute-optimal N* and D* for a training budget, a model size or a target loss, by the loss surface "
-        "L(N,D) with the exact FLOP count at the context length and by the paper's IsoFLOP power laws; why the two "
-        "differ; and, with --inference-tokens, the model that reaches the same loss for the least training plus "
-        "inference compute. The paper's fitted surfaces and laws, as the Compute-optimal view uses them.");
+        "The compute-optimal N* and D* for a training budget, a model size or a target loss, for each series of a study "
+        "(each series and context length apart) by the loss surface L(N,D) fitted to its runs and by the IsoFLOP power "
+        "laws fitted to its IsoFLOP profiles, with 95 % bootstrap intervals; why the two differ; and, with "
+        "--inference-tokens, the model that reaches the same loss for the least training plus inference compute. A series "
+        "that cannot answer (no IsoFLOP law, too few runs for a surface) says why. The paper's models (its fitted surfaces "
+        "with the exact FLOP count at --context, its IsoFLOP laws) answer on the paper's study, the default without --data, "
+        "and beside any other with --reference paper.");
     p.addHelpOption();
     p.addOptions({
+        {"data", "Run table (CSV, TSV, JSON, JSON Lines, optionally .gz) or .scalex project; may be given more than once "
+                 "(default: the built-in example, the paper's study).", "file"},
         {"budget", "Training budget H in FLOPs (e.g. 1e22).", "flops"},
         {"params", "Model size N: the budget at which it is compute-optimal.", "n"},
         {"loss", "Target loss: the cheapest budget whose optimum reaches it.", "loss"},
-        {"context", "Training context length T.", "tokens", "8192"},
+        {"context", "Training context length T at which the paper's models count FLOPs.", "tokens", "8192"},
         {"method", "surface, laws or both.", "method", "both"},
-        {"inference-tokens", "Tokens the model serves over its life (each costs a forward pass, c_T(N)/3).", "tokens", "0"},
-        {"huber-delta", "Which of the paper's loss surfaces (Tab. lnd_fit_params): Huber delta.", "delta", "0.001"},
+        {"reference", "paper: also the paper's Transformer and xLSTM; none: the study's series alone (default: paper for "
+                      "the paper's study, none for any other).", "paper|none"},
+        {"inference-tokens", "Tokens the model serves over its life (each costs a forward pass, c(N)/3).", "tokens", "0"},
+        {"huber-delta", "Huber delta of the L(N,D) fits, and which of the paper's loss surfaces (Tab. lnd_fit_params) "
+                        "(default: the project's, else 0.001).", "delta"},
+        {"resamples", "Bootstrap resamples for the intervals of the IsoFLOP laws (0: none).", "n", "200"},
+        {"keep-outliers", "Keep the runs far from their IsoFLOP profile or L(N,D) surface in the fits."},
+        {"threads", "Worker threads (default: every core).", "n"},
         {"json", "Print one JSON object."},
     });
+    addScopeOptions(p);
     if (!parseVerbArguments(p, args)) return kExitOk;
     int given = 0;
     analysis::OptimalGiven kind = analysis::OptimalGiven::Budget;
@@ -58,93 +98,130 @@ int predictOptimal(const QStringList& args) {
     const QString method = p.value("method");
     if (method != "surface" && method != "laws" && method != "both")
         throw UsageError("--method: expected surface, laws or both, got '" + method.toStdString() + "'");
-    const double delta = *doubleOption(p, "huber-delta");
-    auto paper = data::loadPaperTables();
-    if (!paper) throw UsageError(paper.error().toString());
+    if (p.isSet("reference") && p.value("reference") != "paper" && p.value("reference") != "none")
+        throw UsageError("--reference: expected paper or none, got '" + p.value("reference").toStdString() + "'");
+    const int resamples = static_cast<int>(*intOption(p, "resamples", 0));
 
-    QJsonArray families;
+    const QStringList files = p.values("data");
+    StudyInput in = files.isEmpty() ? openStudy(QString(), p) : loadStudy(files, p);
+    analysis::AnalysisSettings settings = in.settings();
+    if (p.isSet("huber-delta")) {
+        settings.huberDelta = *doubleOption(p, "huber-delta");
+        if (!(settings.huberDelta > 0)) throw UsageError("--huber-delta must be positive, got " + p.value("huber-delta").toStdString());
+    }
+    if (p.isSet("keep-outliers")) settings.keepOutliers = true;
+    fit::FitControl control;
+    if (auto t = intOption(p, "threads", 1)) control.threads = static_cast<int>(*t);
+
+    analysis::OptimalQuery query;
+    query.given = kind;
+    query.value = value;
+    query.context = context;
+    query.inferenceTokens = inference;
+    query.paperStudy = in.study.isPaperStudy();
+    query.paperModels = p.isSet("reference") ? p.value("reference") == "paper" : query.paperStudy;
+    query.intervals.resamples = resamples;
+    const auto inputs = analysis::optimalInputs(in.table(), settings, in.study.paper(), query, control);
+    if (inputs.empty())
+        throw UsageError("no series to answer for: no runs in scope with N, D, C and loss (--reference paper shows the paper's models)");
+    // Each method asked for, on the same series.
+    analysis::OptimalAnswer bySurface, byLaws;
+    if (method != "laws") bySurface = analysis::answerOptimalQuery(inputs, query, control);
+    if (method != "surface") {
+        query.useLaws = true;
+        byLaws = analysis::answerOptimalQuery(inputs, query, control);
+    }
+    const bool surfaceAsked = method != "laws", lawsAsked = method != "surface";
+    // No numbers by any method asked: the reasons, as an error.
+    if ((!surfaceAsked || !bySurface.problem.empty()) && (!lawsAsked || !byLaws.problem.empty())) {
+        std::string why = surfaceAsked ? bySurface.problem : byLaws.problem;
+        if (surfaceAsked && lawsAsked && byLaws.problem != bySurface.problem) why += " " + byLaws.problem;
+        throw UsageError("--" + givenName.toStdString() + " " + p.value(givenName).toStdString() + ": " + why);
+    }
+
+    int width = 6;
+    for (const auto& s : inputs) width = std::max(width, static_cast<int>(QString::fromStdString(s.name).size()) + 2);
+    QJsonArray series;
     QString text;
     QTextStream out(&text);
-    out << "T = " << context << ", " << givenName << " = " << value << "\n";
-    out << "model        method          N*          D*     D*/N*          H      loss\n";
-    for (accounting::Family f : {accounting::Family::Transformer, accounting::Family::Xlstm}) {
-        const data::LossSurfaceParams* s = paper->lossSurface(f, delta);
-        if (!s) throw UsageError("--huber-delta: the paper has no loss surface with delta " + p.value("huber-delta").toStdString());
-        analysis::OptimalMethod surface;
-        surface.surface = {s->logA, s->logB, s->logE, s->alpha, s->beta, s->gamma};
-        surface.computePerToken = analysis::studyComputePerToken(paper->modelConfigs, f, context, accounting::studyConvention());
-        analysis::OptimalMethod laws = surface;
-        laws.laws = analysis::paperOptimalLaws(*paper, f, context);
-        const std::string name(accounting::familyName(f));
-        QJsonObject entry{{"family", QString::fromStdString(name)}};
-        auto row = [&](const char* label, const fit::OptimalPoint& o) {
-            out << QString::fromStdString(name).leftJustified(13) << QString::fromLatin1(label).leftJustified(10)
-                << QString::number(o.params, 'e', 3).rightJustified(10) << QString::number(o.tokens, 'e', 3).rightJustified(12)
-                << QString::number(o.tokens / o.params, 'f', 1).rightJustified(10) << QString::number(o.budget, 'e', 3).rightJustified(11)
-                << QString::number(o.loss, 'f', 4).rightJustified(10) << "\n";
+    if (query.paperModels) out << "T = " << context << " (the paper's models), ";
+    out << givenName << " = " << value << "\n";
+    out << QStringLiteral("series").leftJustified(width) << "method          N*          D*     D*/N*          H      loss   95 % interval of N*\n";
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        const analysis::OptimalSeriesInput& s = inputs[k];
+        const QString name = QString::fromStdString(s.name);
+        const analysis::OptimalSeriesAnswer* surface = k < bySurface.series.size() ? &bySurface.series[k] : nullptr;
+        const analysis::OptimalSeriesAnswer* laws = k < byLaws.series.size() ? &byLaws.series[k] : nullptr;
+        QJsonObject entry{{"name", QString::fromStdString(s.paper && s.family ? std::string(accounting::familyName(*s.family)) : s.series)},
+                          {"label", name},
+                          {"source", s.paper ? "paper" : "study"}};
+        if (s.family) entry["family"] = QString::fromStdString(std::string(accounting::familyName(*s.family)));
+        if (std::isfinite(s.context)) entry["context"] = s.context;
+        auto row = [&](const char* label, const analysis::OptimalSeriesAnswer& a) {
+            const auto& o = a.optimum;
+            out << name.leftJustified(width) << QString::fromLatin1(label).leftJustified(10) << QString::number(o.params, 'e', 3).rightJustified(10)
+                << QString::number(o.tokens, 'e', 3).rightJustified(12) << QString::number(o.tokens / o.params, 'f', 1).rightJustified(10)
+                << QString::number(o.budget, 'e', 3).rightJustified(11)
+                << (std::isfinite(o.loss) ? QString::number(o.loss, 'f', 4) : QStringLiteral("-")).rightJustified(10);
+            if (label == std::string("laws") && a.intervals)
+                out << "   " << QString::number(a.intervals->params.lower, 'e', 3) << " .. " << QString::number(a.intervals->params.upper, 'e', 3)
+                    << " (a = " << QString::number(a.intervals->exponentN.estimate, 'f', 3) << ", "
+                    << QString::number(a.intervals->exponentN.lower, 'f', 3) << " .. " << QString::number(a.intervals->exponentN.upper, 'f', 3)
+                    << ")";
+            out << "\n";
         };
-        std::optional<fit::OptimalPoint> chosen;
-        if (method != "laws") {
-            const auto o = analysis::solveOptimal(surface, kind, value);
-            if (!o) throw UsageError("--loss: " + name + " cannot reach a loss of " + p.value("loss").toStdString() +
-                                     " (its irreducible loss E is " + std::to_string(std::exp(s->logE)) + ")");
-            entry["surface"] = pointJson(*o);
-            row("surface", *o);
-            chosen = o;
-        }
-        if (method != "surface") {
-            if (!laws.laws) {
-                if (method == "laws")
-                    throw UsageError("--method laws: the paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only, none at T = " +
-                                     p.value("context").toStdString());
-                entry["laws"] = QJsonValue::Null;
-                out << QString::fromStdString(name).leftJustified(13) << "laws      (the paper has none at this context)\n";
-            } else {
-                const auto o = analysis::solveOptimal(laws, kind, value);
-                if (!o) throw UsageError("--loss: " + name + " cannot reach a loss of " + p.value("loss").toStdString());
-                entry["laws"] = pointJson(*o);
-                row("laws", *o);
-                if (!chosen) chosen = o;
-                if (method == "both") {
-                    const auto c = analysis::compareMethods(surface, laws, chosen->budget);
-                    entry["comparison"] = QJsonObject{
-                        {"budget", chosen->budget},
-                        {"surface_exponent", c.surfaceExponent},
-                        {"law_exponent", c.lawExponent},
-                        {"agree_at_budget", std::isfinite(c.agreeAtBudget) ? QJsonValue(c.agreeAtBudget) : QJsonValue::Null}};
-                    out << QString::fromStdString(name).leftJustified(13) << "N* grows as H^" << QString::number(c.surfaceExponent, 'f', 3)
-                        << " (surface) and H^" << QString::number(c.lawExponent, 'f', 3) << " (laws); same N* at H = "
-                        << (std::isfinite(c.agreeAtBudget) ? QString::number(c.agreeAtBudget, 'e', 3) : QStringLiteral("none in 1e15..1e27"))
-                        << "\n";
-                }
+        // One method's entry: its optimum, or null and why.
+        auto methodEntry = [&](const char* key, const char* label, bool asked, const analysis::OptimalAnswer& answer,
+                          const analysis::OptimalSeriesAnswer* a) {
+            if (!asked) return;
+            const std::string why = a ? a->problem : answer.problem;
+            if (!why.empty()) {
+                entry[key] = QJsonValue::Null;
+                entry[QString::fromLatin1(key) + "_problem"] = QString::fromStdString(why);
+                out << name.leftJustified(width) << QString::fromLatin1(label).leftJustified(10) << "(" << QString::fromStdString(why) << ")\n";
+                return;
             }
+            entry[key] = std::string(key) == "laws" ? lawsJson(*a) : pointJson(a->optimum);
+            row(label, *a);
+        };
+        methodEntry("surface", "surface", surfaceAsked, bySurface, surface);
+        methodEntry("laws", "laws", lawsAsked, byLaws, laws);
+        const analysis::OptimalSeriesAnswer* chosen = method == "laws" ? laws : surface;
+        if (method == "both" && surface && surface->comparison) {
+            const auto& c = *surface->comparison;
+            entry["comparison"] = QJsonObject{{"budget", surface->optimum.budget},
+                                              {"surface_exponent", c.surfaceExponent},
+                                              {"law_exponent", c.lawExponent},
+                                              {"agree_at_budget", numberJson(c.agreeAtBudget)}};
+            out << name.leftJustified(width) << "N* grows as H^" << QString::number(c.surfaceExponent, 'f', 3) << " (surface) and H^"
+                << QString::number(c.lawExponent, 'f', 3) << " (laws); same N* at H = "
+                << (std::isfinite(c.agreeAtBudget) ? QString::number(c.agreeAtBudget, 'e', 3) : QStringLiteral("none in 1e15..1e27")) << "\n";
         }
-        if (inference > 0) {
-            const analysis::OptimalMethod& m = method == "laws" ? laws : surface;
-            if (const auto l = analysis::lifetimeOptimal(m, chosen->loss, inference)) {
-                entry["lifetime"] = QJsonObject{{"inference_tokens", inference},
-                                                {"params", l->params},
-                                                {"tokens", l->tokens},
-                                                {"tokens_per_param", l->tokens / l->params},
-                                                {"training_compute", l->trainingCompute},
-                                                {"inference_compute", l->inferenceCompute},
-                                                {"total_compute", l->total()},
-                                                {"compute_optimal_total", l->computeOptimalTotal},
-                                                {"saving", l->saving()}};
-                out << QString::fromStdString(name).leftJustified(13) << "serving " << QString::number(inference, 'e', 2) << " tokens: N = "
-                    << QString::number(l->params, 'e', 3) << " on D = " << QString::number(l->tokens, 'e', 3) << ", total "
-                    << QString::number(l->total(), 'e', 3) << " FLOPs (" << QString::number(100 * l->saving(), 'f', 1)
-                    << " % less than the compute-optimal model)\n";
-            }
+        if (inference > 0 && chosen && chosen->lifetime) {
+            const auto& l = *chosen->lifetime;
+            entry["lifetime"] = QJsonObject{{"inference_tokens", inference},
+                                            {"params", l.params},
+                                            {"tokens", l.tokens},
+                                            {"tokens_per_param", l.tokens / l.params},
+                                            {"training_compute", l.trainingCompute},
+                                            {"inference_compute", l.inferenceCompute},
+                                            {"total_compute", l.total()},
+                                            {"compute_optimal_total", l.computeOptimalTotal},
+                                            {"saving", l.saving()}};
+            out << name.leftJustified(width) << "serving " << QString::number(inference, 'e', 2) << " tokens: N = "
+                << QString::number(l.params, 'e', 3) << " on D = " << QString::number(l.tokens, 'e', 3) << ", total "
+                << QString::number(l.total(), 'e', 3) << " FLOPs (" << QString::number(100 * l.saving(), 'f', 1)
+                << " % less than the compute-optimal model)\n";
         }
-        families.append(entry);
+        series.append(entry);
     }
     if (p.isSet("json")) {
         printJson(QJsonObject{{"context", context},
                               {"given", QJsonObject{{givenName, value}}},
                               {"method", method},
-                              {"huber_delta", delta},
-                              {"families", families}});
+                              {"huber_delta", settings.huberDelta},
+                              {"reference", query.paperModels ? "paper" : "none"},
+                              {"series", series}});
         return kExitOk;
     }
     printText(text);

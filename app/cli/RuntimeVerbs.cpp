@@ -516,7 +516,7 @@ int verbPredict(const QStringList& args) {
             "  runtime    TTFT, step time, throughput and memory of one configuration\n"
             "  max-model  the largest configuration that meets a TTFT or step-time budget\n"
             "  crossover  the context length at which xLSTM's advantage reaches a factor\n"
-            "  optimal    compute-optimal N*, D* by both methods; the lifetime optimum with inference\n"
+            "  optimal    compute-optimal N*, D* of each series of a study by both methods; the lifetime optimum\n"
             "`scalex predict <sub-verb> --help` lists the options.\n"));
         return kExitOk;
     }

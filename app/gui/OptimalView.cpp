@@ -43,7 +43,7 @@ void setCell(QTableWidget* t, int row, int column, const QString& text, const QC
 }
 
 // One model in the query's table: N, D, D/N, its training compute and the loss it reaches; a dash
-// in each cell when there is none.
+// in each cell when there is none (in the loss's when no surface gives it).
 void setModelRow(QTableWidget* t, int row, const QString& label, const QColor& color, double params, double tokens,
                  double compute, double loss, bool none = false) {
     setCell(t, row, 0, label, color);
@@ -55,7 +55,7 @@ void setModelRow(QTableWidget* t, int row, const QString& label, const QColor& c
     setCell(t, row, 2, formatCount(tokens));
     setCell(t, row, 3, QString::number(tokens / params, 'f', 1));
     setCell(t, row, 4, formatFlops(compute));
-    setCell(t, row, 5, QString::number(loss, 'f', 4));
+    setCell(t, row, 5, std::isfinite(loss) ? QString::number(loss, 'f', 4) : QStringLiteral("—"));  // no surface to read it off
 }
 
 // A table as tall as its rows (it sits among others in a scrolling column).
@@ -77,6 +77,7 @@ OptimalView::OptimalView(Session* session, QWidget* parent)
     QWidget* method = controls_->make(QStringLiteral("method"), this);
     QWidget* mode = controls_->make(QStringLiteral("mode"), this);
     QWidget* value = controls_->make(QStringLiteral("value"), this);
+    QWidget* reference = controls_->make(QStringLiteral("reference"), this);
     QWidget* context = controls_->make(QStringLiteral("context"), this);
     // The over-training percentage on a slider, its value written beside it.
     auto* overtrain = new QSlider(Qt::Horizontal, this);
@@ -110,13 +111,19 @@ OptimalView::OptimalView(Session* session, QWidget* parent)
     form->addRow(c.at(QStringLiteral("method")).label, method);
     form->addRow(c.at(QStringLiteral("mode")).label, mode);
     form->addRow(c.at(QStringLiteral("value")).label, value);
+    form->addRow(reference);  // a check box carries its own text
     form->addRow(c.at(QStringLiteral("context")).label, context);
     form->addRow(c.at(QStringLiteral("overtrain")).label, overtrainRow);
     form->addRow(c.at(QStringLiteral("inference")).label, inference);
     form->addRow(c.at(QStringLiteral("chart")).label, chart);
+    seriesNote_ = new QLabel(this);
+    seriesNote_->setObjectName(QStringLiteral("seriesNote"));
+    seriesNote_->setWordWrap(true);
+    seriesNote_->setTextFormat(Qt::RichText);
     auto* left = new QVBoxLayout();
     left->addLayout(form);
     left->addWidget(error_);
+    left->addWidget(seriesNote_);
     left->addWidget(overtrainLabel_);
     left->addWidget(lifetimeNote_);
     left->addStretch(1);
@@ -125,12 +132,14 @@ OptimalView::OptimalView(Session* session, QWidget* parent)
     leftWidget->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Preferred);
     // The controls' column is as wide as its widest choice; the tables take the rest (and scroll inside if narrower).
 
-    result_ = makeTable(this, {tr(""), tr("N*"), tr("D*"), tr("D*/N*"), tr("H"), tr("loss L̂")});
+    result_ = makeTable(this, {tr(""), tr("N*"), tr("D*"), tr("D*/N*"), tr("H"), tr("loss L̂"), tr("N* 95 %")});
+    result_->horizontalHeaderItem(6)->setToolTip(
+        tr("The 95 % bootstrap interval of N* by the IsoFLOP laws fitted to the series' runs (resampled within each budget)"));
     result_->setRowCount(2);
     // Numbers whole: every column as wide as its contents, the table scrolls if the view is narrower.
     result_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     result_->horizontalHeader()->setStretchLastSection(true);
-    sizes_ = makeTable(this, {tr("N"), tr("Transformer H"), tr("D"), tr("D/N"), tr("xLSTM H"), tr("D"), tr("D/N")});
+    sizes_ = makeTable(this, {tr("N")});  // three columns per series, named when an answer comes
     // Headers whole ("Transformer H" is wider than a stretched share of a narrow window).
     sizes_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     sizes_->horizontalHeader()->setStretchLastSection(true);
@@ -170,12 +179,19 @@ OptimalView::OptimalView(Session* session, QWidget* parent)
     layout->addWidget(rightWidget, 1);
     stackWhenNarrow(layout, 460);  // the query above the answers on a narrow window
 
-    jobs_ = new JobRunner([this](std::any answer) {
+    // The IsoFLOP laws' answer first; then the L(N,D) fits of the study's series it waits for.
+    fits_ = new JobRunner([this](std::any answer) {
         figure_->take(std::move(answer));
         show();
     }, this);
-    // Hidden, the view recomputes when it is next shown.
-    for (auto signal : {&Session::settingsChanged, &Session::surfaceChanged})
+    jobs_ = new JobRunner([this](std::any answer) {
+        figure_->take(std::move(answer));
+        show();
+        if (figures::ViewFigure::Job fits = figure_->surfaceJob()) fits_->start(std::move(fits));
+    }, this);
+    // The answer is the study's runs' and settings' alone (no other view's fit); hidden, the view
+    // recomputes when it is next shown.
+    for (auto signal : {&Session::settingsChanged, &Session::runsChanged})
         connect(session_, signal, this, [this] {
             if (!deferWhileHidden([this] { recompute(); })) recompute();
         });
@@ -251,6 +267,7 @@ void OptimalView::recompute() {
     overtrainValue_->setText(tr("%1 %").arg(static_cast<int>(figure_->controls().number(QStringLiteral("overtrain")))));
     // A newer query replaces the running one: its answer is dropped, its work stopped.
     jobs_->cancel();
+    fits_->cancel();
     if (figure_->quickJob()) {
         // An unreadable control: shown at once.
         figure_->compute(in);
@@ -261,11 +278,15 @@ void OptimalView::recompute() {
     jobs_->start(figure_->job(in));
 }
 
-void OptimalView::computeNow() { jobs_->finish(); }
+void OptimalView::computeNow() {
+    jobs_->finish();  // which starts the fits it waits for
+    fits_->finish();
+}
 
 void OptimalView::show() {
     const QString problem = figure_->problem();
     error_->setText(problem);
+    seriesNote_->setText(figure_->seriesNote());
     if (!problem.isEmpty()) {
         // No stale numbers: on a problem every table is emptied and says why.
         result_->setRowCount(2);
@@ -287,39 +308,72 @@ void OptimalView::show() {
 }
 
 void OptimalView::fillResults() {
-    // The optima, then the over-trained models (below 100 % of N*); the lifetime optima follow.
+    // The optima (a series without one says why across the row), then the over-trained models
+    // (below 100 % of N*); the lifetime optima follow.
     const analysis::OptimalAnswer& answer = figure_->answer();
     const auto& series = answer.series;
     const int n = static_cast<int>(series.size());
+    result_->clearSpans();
+    result_->clearContents();
     result_->setRowCount(n);
+    // The intervals' column where the optima shown are the IsoFLOP laws of runs.
+    result_->setColumnHidden(6, !answer.query.useLaws ||
+                                    std::none_of(series.begin(), series.end(), [](const auto& a) { return a.intervals.has_value(); }));
     for (int k = 0; k < n; ++k) {
         const auto& a = series[static_cast<std::size_t>(k)];
+        const QString name = QString::fromStdString(a.name);
+        if (!a.answered()) {
+            setCell(result_, k, 0, name, figure_->colorOf(a));
+            setCell(result_, k, 1, figure_->shortReason(a));
+            result_->item(k, 1)->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+            result_->item(k, 1)->setToolTip(QString::fromStdString(a.problem));
+            result_->setSpan(k, 1, 1, result_->columnCount() - 1);
+            continue;
+        }
         const auto& o = a.optimum;
-        setModelRow(result_, k, QString::fromStdString(a.name), figure_->colorOf(a), o.params, o.tokens, o.budget, o.loss);
+        setModelRow(result_, k, name, figure_->colorOf(a), o.params, o.tokens, o.budget, o.loss);
+        if (answer.query.useLaws && a.intervals)
+            setCell(result_, k, 6, tr("%1 – %2").arg(formatCount(a.intervals->params.lower), formatCount(a.intervals->params.upper)));
+        else
+            setCell(result_, k, 6, QString());
     }
     const bool any = std::any_of(series.begin(), series.end(), [](const auto& a) { return a.overtrained.has_value(); });
     if (answer.query.overtrainFraction >= 1 || !any) return;
     // The over-trained models as rows of the query table, under the optima.
-    result_->setRowCount(2 * n);
-    for (int k = 0; k < n; ++k) {
-        const auto& a = series[static_cast<std::size_t>(k)];
+    std::vector<const analysis::OptimalSeriesAnswer*> answered;
+    for (const auto& a : series)
+        if (a.answered()) answered.push_back(&a);
+    const int first = result_->rowCount();
+    result_->setRowCount(first + static_cast<int>(answered.size()));
+    for (std::size_t k = 0; k < answered.size(); ++k) {
+        const auto& a = *answered[k];
         const fit::OverTraining t = a.overtrained.value_or(fit::OverTraining{});
-        setModelRow(result_, n + k, tr("%1 at %2 %").arg(QString::fromStdString(a.name)).arg(figure_->overtrainPercent()),
+        setModelRow(result_, first + static_cast<int>(k), tr("%1 at %2 %").arg(QString::fromStdString(a.name)).arg(figure_->overtrainPercent()),
                     figure_->colorOf(a), t.params, t.tokens, t.compute, a.optimum.loss, !a.overtrained);
     }
 }
 
 void OptimalView::fillSizes() {
+    // Three columns per series (its budget, tokens and tokens per parameter at each size).
     const analysis::OptimalAnswer& answer = figure_->answer();
     const auto& sizes = answer.query.sizes;
+    QStringList headers{tr("N")};
+    for (const auto& a : answer.series) headers << tr("%1 H").arg(QString::fromStdString(a.name)) << tr("D") << tr("D/N");
+    sizes_->setColumnCount(static_cast<int>(headers.size()));
+    sizes_->setHorizontalHeaderLabels(headers);
     sizes_->setRowCount(static_cast<int>(sizes.size()));
+    sizes_->clearContents();
     for (int r = 0; r < static_cast<int>(sizes.size()); ++r) {
         setCell(sizes_, r, 0, formatCount(sizes[static_cast<std::size_t>(r)]));
-        for (const auto& a : answer.series) {
-            if (!a.family) continue;
-            const int col = *a.family == Family::Xlstm ? 4 : 1;
-            const auto& o = a.sizes[static_cast<std::size_t>(r)];
-            if (!o) continue;
+        for (std::size_t k = 0; k < answer.series.size(); ++k) {
+            const auto& a = answer.series[k];
+            const int col = 1 + 3 * static_cast<int>(k);
+            const auto& o = static_cast<std::size_t>(r) < a.sizes.size() ? a.sizes[static_cast<std::size_t>(r)] : std::nullopt;
+            if (!o) {
+                for (int c = col; c < col + 3; ++c) setCell(sizes_, r, c, QStringLiteral("—"));
+                if (!a.answered()) sizes_->item(r, col)->setToolTip(QString::fromStdString(a.problem));
+                continue;
+            }
             setCell(sizes_, r, col, formatFlops(o->budget), figure_->colorOf(a));
             setCell(sizes_, r, col + 1, formatCount(o->tokens));
             setCell(sizes_, r, col + 2, QString::number(o->tokens / o->params, 'f', 1));
@@ -336,7 +390,8 @@ void OptimalView::redrawChart() {
 }
 
 void OptimalView::fillMethods() {
-    // Both methods at the budget of the query's optimum (the figure's note says why they differ).
+    // Both methods at the budget of the query's optimum (the figure's note says why they differ);
+    // a method that has no answer shows dashes, and why in their tooltip.
     const auto& series = figure_->answer().series;
     methods_->clearContents();
     methods_->setRowCount(static_cast<int>(2 * series.size()));
@@ -346,22 +401,21 @@ void OptimalView::fillMethods() {
         const QString name = QString::fromStdString(a.name);
         setCell(methods_, row, 0, tr("%1, loss surface").arg(name), figure_->colorOf(a));
         setCell(methods_, row + 1, 0, tr("%1, IsoFLOP laws").arg(name), figure_->colorOf(a));
-        if (!a.comparison) {
-            const auto& o = a.surfaceAtBudget;
-            setCell(methods_, row, 1, formatCount(o.params));
-            setCell(methods_, row, 2, QString::number(o.tokens / o.params, 'f', 1));
-            for (int c : {3, 4}) setCell(methods_, row, c, tr("—"));
-            for (int c : {1, 2, 3, 4}) setCell(methods_, row + 1, c, tr("—"));
-            continue;
-        }
-        const auto& c = *a.comparison;
-        const QString agreeAt = std::isfinite(c.agreeAtBudget) ? formatFlops(c.agreeAtBudget) : tr("nowhere");
-        const fit::OptimalPoint* points[2] = {&c.surface, &c.laws};
-        const double exps[2] = {c.surfaceExponent, c.lawExponent};
+        const std::optional<fit::OptimalPoint> points[2] = {a.surfaceAtBudget, a.lawsAtBudget};
+        const QString why[2] = {QString::fromStdString(a.surfaceProblem), QString::fromStdString(a.lawsProblem)};
+        const auto& c = a.comparison;
+        const double exps[2] = {c ? c->surfaceExponent : std::nan(""), c ? c->lawExponent : (a.laws ? a.laws->exponentN : std::nan(""))};
+        const QString agreeAt = !c ? tr("—") : std::isfinite(c->agreeAtBudget) ? formatFlops(c->agreeAtBudget) : tr("nowhere");
         for (int m = 0; m < 2; ++m) {
+            if (!points[m]) {
+                for (int col : {1, 2, 3, 4}) setCell(methods_, row + m, col, tr("—"));
+                methods_->item(row + m, 0)->setToolTip(why[m]);
+                for (int col : {1, 2, 3, 4}) methods_->item(row + m, col)->setToolTip(why[m]);
+                continue;
+            }
             setCell(methods_, row + m, 1, formatCount(points[m]->params));
             setCell(methods_, row + m, 2, QString::number(points[m]->tokens / points[m]->params, 'f', 1));
-            setCell(methods_, row + m, 3, QString::number(exps[m], 'f', 3));
+            setCell(methods_, row + m, 3, std::isfinite(exps[m]) ? QString::number(exps[m], 'f', 3) : tr("—"));
             setCell(methods_, row + m, 4, agreeAt);
         }
     }
@@ -372,12 +426,11 @@ void OptimalView::fillLifetime() {
     const analysis::OptimalAnswer& answer = figure_->answer();
     const double inferenceTokens = answer.query.inferenceTokens;
     if (!(inferenceTokens > 0)) return;
-    const int first = result_->rowCount();
     const auto& series = answer.series;
-    result_->setRowCount(first + static_cast<int>(series.size()));
-    for (std::size_t k = 0; k < series.size(); ++k) {
-        const auto& a = series[k];
-        const int row = first + static_cast<int>(k);
+    for (const auto& a : series) {
+        if (!a.answered()) continue;
+        const int row = result_->rowCount();
+        result_->setRowCount(row + 1);
         const QString name = QString::fromStdString(a.name);
         const auto& l = a.lifetime;
         const analysis::LifetimeOptimum shown = l.value_or(analysis::LifetimeOptimum{});
@@ -397,22 +450,35 @@ QString OptimalView::explainHtml() const {
     if (!error_->text().isEmpty())
         return tr("<h3>Compute-optimal training</h3><p>No numbers for this query: %1</p>").arg(error_->text().toHtmlEscaped());
     QStringList now;
-    for (const auto& a : figure_->answer().series)
-        now << tr("%1 N* = %2 with %3 tokens/param")
-                   .arg(QString::fromStdString(a.name), formatCount(a.optimum.params))
-                   .arg(a.optimum.tokens / std::max(1.0, a.optimum.params), 0, 'f', 1);
+    for (const auto& a : figure_->answer().series) {
+        if (!a.answered()) continue;
+        QString line = tr("%1 N* = %2 with %3 tokens/param")
+                           .arg(QString::fromStdString(a.name), formatCount(a.optimum.params))
+                           .arg(a.optimum.tokens / std::max(1.0, a.optimum.params), 0, 'f', 1);
+        if (figure_->answer().query.useLaws && a.intervals)
+            line += tr(" (95&nbsp;%: %1 to %2; a = %3, %4 to %5)")
+                        .arg(formatCount(a.intervals->params.lower), formatCount(a.intervals->params.upper))
+                        .arg(a.intervals->exponentN.estimate, 0, 'f', 3)
+                        .arg(a.intervals->exponentN.lower, 0, 'f', 3)
+                        .arg(a.intervals->exponentN.upper, 0, 'f', 3);
+        now << line;
+    }
     return tr("<h3>Compute-optimal training</h3>"
               "<p>With a fixed compute budget H you can train a large model on few tokens or a small model on "
               "many. The loss surface L̂(N, D) says which split is best: the N* and D* with the lowest predicted "
-              "loss on the line c<sub>T</sub>(N)·D = H.</p>"
+              "loss on the line c(N)·D = H.</p>"
               "<p>Given a model size instead, the calculator finds the budget for which that size is optimal; "
               "given a target loss, the cheapest budget that reaches it.</p>"
-              "<p>Now: %1.</p>"
-              "<p>Two methods: the loss surface (fitted here, or the paper's) with the exact FLOP count at any T; "
-              "or the paper's IsoFLOP power laws N* = A'·H<sup>a</sup>, D* = B'·H<sup>b</sup>. With a &gt; b the "
-              "IsoFLOP laws make tokens per parameter fall as models grow, and they put the xLSTM optimum at "
-              "larger models; the surface, fitted on over-trained runs, need not agree.</p><p>%2</p>")
+              "<p>Now: %1.</p><p>%2</p>"
+              "<p>Two methods, for each series of the study from its own runs: the loss surface (its L(N,D) fit, with "
+              "the compute per token of its runs), or the IsoFLOP power laws N* = A'·H<sup>a</sup>, "
+              "D* = B'·H<sup>b</sup> fitted to the minima of its IsoFLOP profiles, with 95&nbsp;% bootstrap intervals "
+              "over its runs. The paper's models (its fitted surfaces with the exact FLOP count at T, its IsoFLOP laws at "
+              "T = 2048, 8192 and 16384) answer on the paper's study, and beside any other when switched on. With "
+              "a &gt; b the IsoFLOP laws make tokens per parameter fall as models grow; the surface, fitted on "
+              "over-trained runs, need not agree.</p><p>%3</p>")
         .arg(now.isEmpty() ? tr("being computed") : now.join(QStringLiteral("; ")))
+        .arg(figure_->seriesNote())
         .arg(figure_->overtrainNote() + QStringLiteral("</p><p>") + figure_->methodsNote() + QStringLiteral("</p><p>") + figure_->lifetimeNote());
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// The compute-optimal calculator: pick a budget H, a model size N or a target loss, and a context
-// length; see N*, D*, tokens per parameter and the predicted loss of both families, both methods
+// The compute-optimal calculator: pick a budget H, a model size N or a target loss; see N*, D*,
+// tokens per parameter and the predicted loss of each series of the study (and of the paper's
+// models at a chosen context length, on the paper's study or when asked for), both methods
 // side by side with why they differ, the appendix-style table for a list of model sizes, the
 // over-training question (a smaller N than N*: how much more data and compute for the same loss)
 // and the lifetime optimum once inference tokens are counted. Three charts: N*, D* over H; the
@@ -43,9 +44,10 @@ public:
 
     // Programmatic input (tests, recipes): mode, its value, the context length; waits for the answer.
     void setQuery(Mode mode, double value, double context);
-    // 0: loss surface with the FLOP count at T; 1: the paper's IsoFLOP power laws.
+    // 0: the loss surface; 1: the IsoFLOP power laws.
     void setMethod(int method);
-    // The optimum of a family for the current query (once its job has run; computeNow waits for it).
+    // The optimum of the paper's model of a family for the current query (once its job has run;
+    // computeNow waits for it); the study's own series are in answer().
     const fit::OptimalPoint& optimum(bool xlstm) const;
     QTableWidget* sizeTable() const { return sizes_; }
     QTableWidget* resultTable() const { return result_; }
@@ -97,7 +99,9 @@ private:
     PlotView* chartView_;
     PlotView* pathView_;
     PlotView* computeView_;
+    QLabel* seriesNote_;  // the series without an optimum, and why
     JobRunner* jobs_;  // the query's answer; a newer query replaces the one under way
+    JobRunner* fits_;  // the L(N,D) fits of the study's series that answer waits for, and the answer with them
 };
 
 }  // namespace scalex::gui

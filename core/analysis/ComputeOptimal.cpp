@@ -1,6 +1,8 @@
 #include "core/analysis/ComputeOptimal.h"
 #include "core/analysis/RunSelection.h"
+#include "core/analysis/SeriesAnalyses.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <limits>
@@ -12,18 +14,22 @@
 namespace scalex::analysis {
 
 fit::OptimalPoint OptimalMethod::atBudget(double budget) const {
-    if (!laws) return fit::computeOptimal(surface, computePerToken, budget);
+    if (!laws) {
+        if (!surface) return {budget, 0, 0, std::numeric_limits<double>::quiet_NaN()};
+        return fit::computeOptimal(*surface, computePerToken, budget);
+    }
     fit::OptimalPoint o;
     o.budget = budget;
     o.params = laws->coefN * std::pow(budget, laws->exponentN);
     o.tokens = laws->coefD * std::pow(budget, laws->exponentD);
-    o.loss = surface.loss(o.params, o.tokens);
+    o.loss = surface ? surface->loss(o.params, o.tokens) : std::numeric_limits<double>::quiet_NaN();
     return o;
 }
 
 std::optional<fit::OptimalPoint> solveOptimal(const OptimalMethod& method, OptimalGiven given, double value) {
+    if (!method.usable()) return std::nullopt;
     if (given == OptimalGiven::Budget) return method.atBudget(value);
-    if (given == OptimalGiven::TargetLoss && !(value > std::exp(method.surface.logE))) return std::nullopt;
+    if (given == OptimalGiven::TargetLoss && (!method.surface || !(value > std::exp(method.surface->logE)))) return std::nullopt;
     // N*(H) grows and L̂(N*(H), D*(H)) falls with H: bisect in ln H.
     auto solveFor = [&](auto reached) {
         // Until the bracket is as narrow as ln H can resolve (some 50 halvings, not more: each
@@ -106,7 +112,7 @@ MethodComparison compareMethods(const OptimalMethod& surface, const OptimalMetho
 std::optional<LifetimeOptimum> lifetimeOptimal(const OptimalMethod& method, double targetLoss, double inferenceTokens) {
     const auto optimal = solveOptimal(method, OptimalGiven::TargetLoss, targetLoss);
     if (!optimal || !(inferenceTokens >= 0)) return std::nullopt;
-    const fit::LossSurfaceParams& s = method.surface;
+    const fit::LossSurfaceParams& s = *method.surface;  // a target loss was solved: there is one
     // The smallest model that reaches the loss at infinite data: A·N^−α = (L − E)^(1/γ).
     const double reach = std::pow(targetLoss - std::exp(s.logE), 1.0 / s.gamma);
     const double smallest = std::pow(std::exp(s.logA) / reach, 1.0 / s.alpha);
@@ -143,8 +149,8 @@ std::optional<LifetimeOptimum> lifetimeOptimal(const OptimalMethod& method, doub
 double computeOver6ND(const fit::ComputePerToken& computePerToken, double params) { return computePerToken(params) / (6 * params); }
 
 std::optional<fit::OverTraining> overTrained(const OptimalMethod& method, const fit::OptimalPoint& optimum, double fraction) {
-    if (!(fraction > 0 && fraction < 1) || !(optimum.params > 0)) return std::nullopt;
-    return fit::overTrain(method.surface, method.computePerToken, optimum, optimum.params * fraction);
+    if (!(fraction > 0 && fraction < 1) || !(optimum.params > 0) || !method.surface) return std::nullopt;
+    return fit::overTrain(*method.surface, method.computePerToken, optimum, optimum.params * fraction);
 }
 
 const OptimalSeriesAnswer* OptimalAnswer::find(accounting::Family family) const {
@@ -153,12 +159,52 @@ const OptimalSeriesAnswer* OptimalAnswer::find(accounting::Family family) const 
     return nullptr;
 }
 
+const OptimalSeriesAnswer* OptimalAnswer::find(const std::string& name) const {
+    for (const auto& s : series)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+bool OptimalAnswer::pending() const {
+    return std::any_of(series.begin(), series.end(), [](const OptimalSeriesAnswer& s) { return s.pending; });
+}
+
 namespace {
 std::string shortNumber(double v, int precision, bool fixed = false) {
     std::ostringstream out;
     if (fixed) out << std::fixed;
     out << std::setprecision(precision) << v;
     return out.str();
+}
+
+// Why a series has no surface, or no laws, where its input does not say.
+std::string noSurface(const OptimalSeriesInput& in) {
+    if (!in.surfaceProblem.empty()) return in.surfaceProblem;
+    if (in.surfacePending) return in.name + ": its L(N,D) fit is under way.";
+    return in.name + " has no loss surface.";
+}
+std::string noLaws(const OptimalSeriesInput& in, const OptimalQuery& query) {
+    if (!in.lawsProblem.empty()) return in.lawsProblem;
+    if (in.paper)
+        return "The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only, none at T = " + shortNumber(query.context, 10) +
+               ": choose one of those, or the loss-surface method (any T).";
+    return in.name + " has no IsoFLOP power laws.";
+}
+
+// The laws' intervals at one budget: isoFlopIntervals names a, A, b, B, then N* and D* at each
+// query budget, in that order.
+std::optional<OptimalIntervals> intervalsAt(const OptimalSeriesInput& in, double budget, const fit::BootstrapSettings& bootstrap) {
+    const std::vector<double> budgets{budget};
+    const fit::BootstrapResult r = isoFlopIntervals(in.isoFlopRuns, in.isoFlopSettings, budgets, bootstrap);
+    if (r.intervals.size() != 6 || r.nResamples == 0) return std::nullopt;
+    OptimalIntervals out;
+    out.exponentN = r.intervals[0];
+    out.exponentD = r.intervals[2];
+    out.params = r.intervals[4];
+    out.tokens = r.intervals[5];
+    out.resamples = r.nResamples;
+    out.level = bootstrap.level;
+    return out;
 }
 }  // namespace
 
@@ -174,51 +220,79 @@ OptimalAnswer answerOptimalQuery(const std::vector<OptimalSeriesInput>& inputs, 
         answer.problem.clear();
         return answer;
     };
-    for (const auto& in : inputs) {
-        if (query.given == OptimalGiven::TargetLoss && !(query.value > std::exp(in.surface.logE))) {
-            answer.problem = in.name + " cannot reach a loss of " + shortNumber(query.value, 6) + ": its irreducible loss E is " +
-                             shortNumber(std::exp(in.surface.logE), 3, true) + ".";
-            return answer;
-        }
-        if (query.useLaws && !in.laws) {
-            answer.problem = "The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only, none at T = " +
-                             shortNumber(query.context, 10) + ": choose one of those, or the loss-surface method (any T).";
-            return answer;
-        }
+    if (inputs.empty()) {
+        answer.problem = "No series in scope to answer for (the paper's models can be shown beside a study's).";
+        return answer;
     }
     for (const auto& in : inputs) {
         if (control.cancelled()) return stop();
         const OptimalMethod surface{in.surface, in.computePerToken, std::nullopt};
-        std::optional<OptimalMethod> laws;
-        if (in.laws) laws = OptimalMethod{in.surface, in.computePerToken, in.laws};
-        const OptimalMethod& chosen = query.useLaws ? *laws : surface;
-        const OptimalMethod* other = query.useLaws ? &surface : (laws ? &*laws : nullptr);
+        const OptimalMethod laws{in.surface, in.computePerToken, in.laws};
+        const bool chosenKnown = query.useLaws ? in.laws.has_value() : in.surface.has_value();
+        const OptimalMethod& chosen = query.useLaws ? laws : surface;
+        const bool otherKnown = query.useLaws ? in.surface.has_value() : in.laws.has_value();
+        const OptimalMethod& other = query.useLaws ? surface : laws;
         OptimalSeriesAnswer a;
         a.name = in.name;
+        a.series = in.series;
+        a.seriesIndex = in.seriesIndex;
+        a.context = in.context;
+        a.paper = in.paper;
         a.family = in.family;
-        const auto solved = solveOptimal(chosen, query.given, query.value);
-        if (!solved) {  // only a target loss at or below E, checked above
-            answer.problem = in.name + " cannot reach a loss of " + shortNumber(query.value, 6) + ".";
-            answer.series.clear();
-            return answer;
+        a.laws = in.laws;
+        a.pending = in.surfacePending;
+        if (!in.surface) a.surfaceProblem = noSurface(in);
+        if (!in.laws) a.lawsProblem = noLaws(in, query);
+        std::optional<fit::OptimalPoint> solved;
+        if (!chosenKnown) {
+            a.problem = query.useLaws ? a.lawsProblem : a.surfaceProblem;
+        } else if (solved = solveOptimal(chosen, query.given, query.value); !solved) {
+            // Only a target loss: below the surface's irreducible loss, or no surface to read it off.
+            if (in.surface) {
+                a.problem = in.name + " cannot reach a loss of " + shortNumber(query.value, 6) + ": its irreducible loss E is " +
+                            shortNumber(std::exp(in.surface->logE), 3, true) + ".";
+            } else {
+                a.problem = in.name + ": a target loss is read off a loss surface, and there is none (" + a.surfaceProblem + ")";
+            }
         }
-        a.optimum = *solved;
-        if (query.overtrainFraction < 1) a.overtrained = overTrained(surface, a.optimum, query.overtrainFraction);
-        a.surfaceAtBudget = surface.atBudget(a.optimum.budget);
-        if (laws) a.comparison = compareMethods(surface, *laws, a.optimum.budget);
-        if (query.inferenceTokens > 0) a.lifetime = lifetimeOptimal(chosen, a.optimum.loss, query.inferenceTokens);
-        if (control.cancelled()) return stop();
-        for (const double n : query.sizes) a.sizes.push_back(solveOptimal(chosen, OptimalGiven::ModelSize, n));
-        for (const double h : query.budgets) {
-            a.path.push_back(chosen.atBudget(h));
-            if (other) a.otherPath.push_back(other->atBudget(h));
+        // Both methods at the optimum's budget; at the query's budget when the chosen one has no optimum.
+        const std::optional<double> budget =
+            solved ? std::optional(solved->budget) : (query.given == OptimalGiven::Budget ? std::optional(query.value) : std::nullopt);
+        if (budget) {
+            if (in.surface) a.surfaceAtBudget = surface.atBudget(*budget);
+            if (in.laws) a.lawsAtBudget = laws.atBudget(*budget);
+            if (in.laws && !in.isoFlopRuns.empty() && query.intervals.resamples > 0)
+                a.intervals = intervalsAt(in, *budget, query.intervals);
         }
-        for (const double n : query.curveSizes) {
-            a.computeRatio.push_back(computeOver6ND(in.computePerToken, n));
-            a.referenceComputeRatio.push_back(computeOver6ND(in.referencePerToken, n));
+        if (in.computePerToken)
+            for (const double n : query.curveSizes) a.computeRatio.push_back(computeOver6ND(in.computePerToken, n));
+        if (in.referencePerToken)
+            for (const double n : query.curveSizes) a.referenceComputeRatio.push_back(computeOver6ND(in.referencePerToken, n));
+        if (solved) {
+            a.optimum = *solved;
+            if (query.overtrainFraction < 1) a.overtrained = overTrained(surface, a.optimum, query.overtrainFraction);
+            if (in.surface && in.laws) a.comparison = compareMethods(surface, laws, a.optimum.budget);
+            if (query.inferenceTokens > 0 && std::isfinite(a.optimum.loss))
+                a.lifetime = lifetimeOptimal(chosen, a.optimum.loss, query.inferenceTokens);
+            if (control.cancelled()) return stop();
+            for (const double n : query.sizes) a.sizes.push_back(solveOptimal(chosen, OptimalGiven::ModelSize, n));
+            for (const double h : query.budgets) {
+                a.path.push_back(chosen.atBudget(h));
+                if (otherKnown) a.otherPath.push_back(other.atBudget(h));
+            }
+            if (in.computePerToken) a.optimumComputeRatio = computeOver6ND(in.computePerToken, a.optimum.params);
         }
-        a.optimumComputeRatio = computeOver6ND(in.computePerToken, a.optimum.params);
         answer.series.push_back(std::move(a));
+    }
+    // No numbers anywhere, and none to come: why, each reason once; and no stale numbers.
+    // (A series waiting for its fit may answer once it comes.)
+    const bool any = std::any_of(answer.series.begin(), answer.series.end(), [](const auto& a) { return a.answered() || a.pending; });
+    if (!any) {
+        std::vector<std::string> reasons;
+        for (const auto& a : answer.series)
+            if (std::find(reasons.begin(), reasons.end(), a.problem) == reasons.end()) reasons.push_back(a.problem);
+        for (const auto& r : reasons) answer.problem += (answer.problem.empty() ? "" : " ") + r;
+        answer.series.clear();
     }
     return answer;
 }

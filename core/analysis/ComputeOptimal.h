@@ -2,25 +2,29 @@
 // Compute-optimal questions a user asks of a study, answered one way for the window, the verbs
 // and the lessons:
 //  - the optimum N*, D* for a budget H, a model size N or a target loss, by either of the paper's
-//    two methods: the loss surface L̂(N,D) with the exact training compute per token at context T
-//    (Hoffmann et al.'s third approach), or the IsoFLOP power laws N* = A'·H^a, D* = B'·H^b (their
-//    second approach), whose loss is read off the surface;
+//    two methods: the loss surface L̂(N,D) with the training compute per token c(N) (Hoffmann et
+//    al.'s third approach), or the IsoFLOP power laws N* = A'·H^a, D* = B'·H^b (their second
+//    approach), whose loss is read off the surface; for each series of the study from its own
+//    runs (OptimalInputs.h), and for the paper's models from its tables;
 //  - why the two methods give different N*: their local exponents, the budget where they agree,
 //    and the tokens per parameter each implies;
 //  - the lifetime optimum: counting inference, the model that reaches the same loss with the least
 //    training plus inference compute (a smaller model trained on more tokens).
 #include <functional>
+#include <limits>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/accounting/Family.h"
 #include "core/accounting/FlopCount.h"
 #include "core/data/PaperTables.h"
 #include "core/data/RunTable.h"
+#include "core/fit/Bootstrap.h"
 #include "core/fit/ComputeOptimal.h"
 #include "core/fit/FitControl.h"
-#include <string>
+#include "core/fit/IsoFlop.h"
 
 namespace scalex::analysis {
 
@@ -32,18 +36,20 @@ struct OptimalPowerLaws {
 };
 
 // One method of finding the optimum. Without `laws` it is the loss-surface method; with them the
-// IsoFLOP-law method (the surface then only gives the loss at the optimum).
+// IsoFLOP-law method (the surface then only gives the loss at the optimum: NaN without one).
 struct OptimalMethod {
-    fit::LossSurfaceParams surface;
+    std::optional<fit::LossSurfaceParams> surface;
     fit::ComputePerToken computePerToken;  // training FLOPs per token of a model of N parameters at T
     std::optional<OptimalPowerLaws> laws;
 
+    // Neither laws nor a surface: no method.
+    bool usable() const { return laws || surface; }
     fit::OptimalPoint atBudget(double budget) const;
 };
 
 // The optimum for a budget H, for the budget at which a model of N parameters is optimal, or for
-// the cheapest budget whose optimum reaches a target loss. Empty when a target loss lies at or
-// below the surface's irreducible loss E.
+// the cheapest budget whose optimum reaches a target loss. Empty when the method is not usable, or
+// a target loss lies at or below the surface's irreducible loss E or has no surface to be read off.
 std::optional<fit::OptimalPoint> solveOptimal(const OptimalMethod& method, OptimalGiven given, double value);
 
 // The training compute per token c_T(N) of the study's architectures at context length T: the
@@ -89,21 +95,33 @@ std::optional<LifetimeOptimum> lifetimeOptimal(const OptimalMethod& method, doub
 std::optional<fit::OverTraining> overTrained(const OptimalMethod& method, const fit::OptimalPoint& optimum, double fraction);
 
 // Everything the compute-optimal calculator shows for one query, computed in one call (a worker
-// thread's job in the window): for each series, the optimum by the chosen method, the other
-// method beside it, the over-trained and lifetime models, the appendix-style rows for common model
-// sizes and the curves of its charts.
+// thread's job in the window): for each series, the optimum by the chosen method (with bootstrap
+// intervals where its IsoFLOP laws were fitted to runs), the other method beside it, the
+// over-trained and lifetime models, the appendix-style rows for common model sizes and the curves
+// of its charts. A series that cannot answer (no IsoFLOP law, no surface, a loss out of its reach)
+// says why instead of giving numbers.
 struct OptimalSeriesInput {
-    std::string name;                       // the series' label ("Transformer")
+    std::string name;                       // as shown: "lab-a", "lab-a, T = 2048", "Transformer"
+    std::string series;                     // the study's series it answers for (empty: none)
+    int seriesIndex = -1;                   // the series' place among the study's series (its colour); -1: none
+    double context = std::numeric_limits<double>::quiet_NaN();  // of its runs (NaN: not given), or of the paper's model's count
+    bool paper = false;                     // one of the paper's models (Tab. lnd_fit_params, Tab. isoflop powerlaws)
     std::optional<accounting::Family> family;
-    fit::LossSurfaceParams surface;
-    fit::ComputePerToken computePerToken;   // c_T(N) at the query's context
-    fit::ComputePerToken referencePerToken; // c(N) at `OptimalQuery::referenceContext`, for the compute curve
-    std::optional<OptimalPowerLaws> laws;   // IsoFLOP laws at the query's context, where there are any
+    std::optional<fit::LossSurfaceParams> surface;
+    std::string surfaceProblem;             // why there is no surface (empty: a generic reason)
+    bool surfacePending = false;            // its L(N,D) fit is still to come (fitOptimalSurfaces)
+    fit::ComputePerToken computePerToken;   // c(N): the exact count at the query's context, or the runs' C/D
+    fit::ComputePerToken referencePerToken; // c(N) at `OptimalQuery::referenceContext` for the compute curve (empty: none)
+    std::optional<OptimalPowerLaws> laws;   // IsoFLOP laws (the paper's at the query's context, or fitted to the runs)
+    std::string lawsProblem;                // why there are none (empty: a generic reason)
+    // The runs and settings the laws were fitted with, for their bootstrap intervals (empty for the paper's laws).
+    std::vector<fit::IsoFlopRun> isoFlopRuns;
+    fit::IsoFlopSettings isoFlopSettings;
 };
 struct OptimalQuery {
     OptimalGiven given = OptimalGiven::Budget;
     double value = 1e22;
-    double context = 8192;
+    double context = 8192;           // the context length at which the paper's models count FLOPs
     bool useLaws = false;            // the IsoFLOP-law method, else the loss surface
     double overtrainFraction = 1;    // N as a fraction of N* (below 1: the over-trained model)
     double inferenceTokens = 0;      // above 0: the lifetime optimum
@@ -111,28 +129,64 @@ struct OptimalQuery {
     std::vector<double> sizes{1e8, 4e8, 1e9, 3e9, 7e9, 1.5e10, 3e10, 7e10, 1.4e11};  // appendix-style rows
     std::vector<double> budgets;     // the charts' budgets (default: 1e18 to 1e25 in quarter decades)
     std::vector<double> curveSizes;  // N of the compute curve (default: 1e8 to 2e11 in tenth decades)
+    // Which series answer (optimalInputs): the study's own, and the paper's Transformer and xLSTM
+    // with `paperModels` (by default on for the paper's study only: Study::isPaperStudy). On the
+    // paper's study (`paperStudy`) the paper's models answer for its Transformer and xLSTM series.
+    bool paperModels = false;
+    bool paperStudy = false;
+    // The L(N,D) fits of the study's series: made with the inputs, or left to fitOptimalSurfaces
+    // (the window answers with the IsoFLOP laws first); the grid and stops of those fits (Huber δ
+    // and γ come from the analysis settings, as every L(N,D) analysis's).
+    bool fitSurfaces = true;
+    fit::LossSurfaceSettings surfaceFit;
+    // Bootstrap intervals of IsoFLOP laws fitted to runs (0 resamples: none).
+    fit::BootstrapSettings intervals{200};
+};
+// 95 % (level) bootstrap intervals of a series' IsoFLOP laws, the runs resampled within each budget
+// (isoFlopIntervals): the exponents a and b, and N*, D* at the optimum's budget.
+struct OptimalIntervals {
+    fit::BootstrapInterval exponentN, exponentD, params, tokens;
+    int resamples = 0;
+    double level = 0.95;
 };
 struct OptimalSeriesAnswer {
-    std::string name;
+    std::string name, series;
+    int seriesIndex = -1;
+    double context = std::numeric_limits<double>::quiet_NaN();
+    bool paper = false;
     std::optional<accounting::Family> family;
-    fit::OptimalPoint optimum;                          // by the chosen method
+    // Why the series has no optimum by the chosen method; empty when it has one. `pending`: its
+    // L(N,D) fit is still to come (the problem, by the surface; the other method, by the laws).
+    std::string problem;
+    bool pending = false;
+    fit::OptimalPoint optimum;                          // by the chosen method; loss NaN where no surface gives it
+    std::optional<OptimalPowerLaws> laws;               // the IsoFLOP laws the series has
+    std::optional<OptimalIntervals> intervals;          // of the IsoFLOP laws fitted to the series' runs
     std::optional<fit::OverTraining> overtrained;       // below 100 % of N*, where the surface reaches the loss
-    std::optional<MethodComparison> comparison;         // both methods at the optimum's budget (laws known)
-    fit::OptimalPoint surfaceAtBudget;                  // the surface's optimum at that budget (always)
+    std::optional<MethodComparison> comparison;         // both methods at the optimum's budget (surface and laws known)
+    // Each method's optimum at the optimum's budget (at the query's budget when the chosen method
+    // has none), and why a method has none.
+    std::optional<fit::OptimalPoint> surfaceAtBudget, lawsAtBudget;
+    std::string surfaceProblem, lawsProblem;
     std::optional<LifetimeOptimum> lifetime;            // with inference tokens
-    std::vector<std::optional<fit::OptimalPoint>> sizes;  // for OptimalQuery::sizes (empty: no law)
-    std::vector<fit::OptimalPoint> path;                // the chosen method over the budgets
-    std::vector<fit::OptimalPoint> otherPath;           // the other method over the budgets (empty: no law)
+    std::vector<std::optional<fit::OptimalPoint>> sizes;  // for OptimalQuery::sizes (empty: no optimum)
+    std::vector<fit::OptimalPoint> path;                // the chosen method over the budgets (empty: no optimum)
+    std::vector<fit::OptimalPoint> otherPath;           // the other method over the budgets (empty: none)
     std::vector<double> computeRatio, referenceComputeRatio;  // C/6ND over the curve sizes at T and at the reference
     double optimumComputeRatio = 0;                     // C/6ND of the optimum's N at T
+    bool answered() const { return problem.empty(); }
 };
 struct OptimalAnswer {
-    // Why there are no numbers (a loss below a series' irreducible loss, no laws at this context);
-    // empty when there are.
+    // Why there are no numbers at all (every series' reason: a loss below their irreducible loss,
+    // no laws at this context); empty when a series has them or waits for its fit.
     std::string problem;
     OptimalQuery query;                      // as answered, with its default grids filled in
     std::vector<OptimalSeriesAnswer> series; // in the order of the inputs
+    // The first series of a family (the paper's models), or of a name.
     const OptimalSeriesAnswer* find(accounting::Family family) const;
+    const OptimalSeriesAnswer* find(const std::string& name) const;
+    // Some series wait for their L(N,D) fit.
+    bool pending() const;
 };
 // Stops early (an answer with no series and no problem) when `control` is cancelled.
 OptimalAnswer answerOptimalQuery(const std::vector<OptimalSeriesInput>& inputs, OptimalQuery query,

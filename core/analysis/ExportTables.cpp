@@ -7,6 +7,7 @@
 #include "core/fit/IsoFlop.h"
 #include "core/fit/OvertrainingSlopes.h"
 
+#include <algorithm>
 #include <array>
 #include <sstream>
 #include <map>
@@ -284,16 +285,35 @@ std::vector<std::pair<std::string, data::ExportTable>> paperAppendixTables(const
 
 
 namespace {
-std::string optimalMethodName(const OptimalAnswer& answer) {
-    return answer.query.useLaws ? "the IsoFLOP power laws" : "the loss surface with the FLOP count at $T$";
+bool anyPaperModel(const OptimalAnswer& answer) {
+    return std::any_of(answer.series.begin(), answer.series.end(), [](const OptimalSeriesAnswer& a) { return a.paper; });
 }
 std::string contextText(double context) { return std::to_string(static_cast<long long>(context)); }
+std::string optimalMethodName(const OptimalAnswer& answer) {
+    if (answer.query.useLaws) return "the IsoFLOP power laws";
+    return anyPaperModel(answer) || answer.series.empty() ? "the loss surface with the FLOP count at $T$" : "the loss surface of each series";
+}
+// "context length 8192, from ...", the context where the paper's models count FLOPs at it.
+std::string optimalSource(const OptimalAnswer& answer) {
+    const std::string from = "from " + optimalMethodName(answer);
+    return anyPaperModel(answer) || answer.series.empty() ? "context length " + contextText(answer.query.context) + ", " + from : from;
+}
+// " No values for lab-b: why." for each series without an optimum (its reason names it, or is
+// named by it).
+std::string unansweredText(const OptimalAnswer& answer) {
+    std::string out;
+    for (const auto& a : answer.series)
+        if (!a.answered())
+            out += " No values for " + data::latexEscape(a.problem.rfind(a.name, 0) == 0 ? a.problem : a.name + ": " + a.problem);
+    return out;
+}
+data::ExportCell numberCell(double v) { return std::isfinite(v) ? data::ExportCell{v} : data::ExportCell{}; }
 }  // namespace
 
 data::ExportTable optimalSizesTable(const OptimalAnswer& answer, const std::string& problem) {
     data::ExportTable sizes;
-    sizes.caption = "Estimated compute-optimal training FLOPs, tokens and token/param ratio for varying model sizes "
-                    "(context length " + contextText(answer.query.context) + ", from " + optimalMethodName(answer) + ").";
+    sizes.caption = "Estimated compute-optimal training FLOPs, tokens and token/param ratio for varying model sizes (" +
+                    optimalSource(answer) + ").";
     sizes.label = "tab:estimated_optimal_flops_tokens";
     sizes.columns = {{"params", "\\#Params", data::CellStyle::Count}};
     for (const auto& a : answer.series) {
@@ -302,7 +322,7 @@ data::ExportTable optimalSizesTable(const OptimalAnswer& answer, const std::stri
         sizes.columns.push_back({key + "_tokens", "\\#Tokens", data::CellStyle::Count});
         sizes.columns.push_back({key + "_tokens_per_param", "Token/Param", data::CellStyle::Fixed1});
     }
-    if (problem.empty())
+    if (problem.empty()) {
         for (std::size_t r = 0; r < answer.query.sizes.size(); ++r) {
             std::vector<data::ExportCell> row{answer.query.sizes[r]};
             for (const auto& a : answer.series) {
@@ -312,15 +332,16 @@ data::ExportTable optimalSizesTable(const OptimalAnswer& answer, const std::stri
             }
             sizes.rows.push_back(std::move(row));
         }
-    else
+        sizes.caption += unansweredText(answer);
+    } else {
         sizes.caption += " No values: " + data::latexEscape(problem);
+    }
     return sizes;
 }
 
 data::ExportTable optimalQueryTable(const OptimalAnswer& answer, const std::string& asked, const std::string& problem) {
     data::ExportTable query;
-    query.caption = "Compute-optimal configuration for " + asked + " at context length " + contextText(answer.query.context) +
-                    ", from " + optimalMethodName(answer) + ".";
+    query.caption = "Compute-optimal configuration for " + asked + " (" + optimalSource(answer) + ").";
     query.columns = {{"model", "Model", data::CellStyle::Text},          {"n_opt", "$N^*$", data::CellStyle::Count},
                      {"d_opt", "$D^*$", data::CellStyle::Count},         {"tokens_per_param", "$D^*/N^*$", data::CellStyle::Fixed1},
                      {"budget", "$H$ (FLOPs)", data::CellStyle::Scientific}, {"loss", "$\\hat L$", data::CellStyle::Fixed3}};
@@ -328,25 +349,66 @@ data::ExportTable optimalQueryTable(const OptimalAnswer& answer, const std::stri
         query.caption += " No values: " + data::latexEscape(problem);
         return query;
     }
-    for (const auto& a : answer.series)
-        query.rows.push_back({a.name, a.optimum.params, a.optimum.tokens, a.optimum.tokens / a.optimum.params, a.optimum.budget, a.optimum.loss});
+    // The intervals of the IsoFLOP laws fitted to runs, where they give the optima shown; a note
+    // for each series without an optimum.
+    const auto& series = answer.series;
+    const bool intervals = answer.query.useLaws && std::any_of(series.begin(), series.end(), [](const auto& a) { return a.intervals.has_value(); });
+    const bool notes = std::any_of(series.begin(), series.end(), [](const auto& a) { return !a.answered(); });
+    if (intervals) {
+        query.columns.insert(query.columns.end(), {{"n_opt_low", "$N^*$ low", data::CellStyle::Count},
+                                                   {"n_opt_high", "$N^*$ high", data::CellStyle::Count},
+                                                   {"d_opt_low", "$D^*$ low", data::CellStyle::Count},
+                                                   {"d_opt_high", "$D^*$ high", data::CellStyle::Count},
+                                                   {"exponent", "$a$", data::CellStyle::Fixed3},
+                                                   {"exponent_low", "$a$ low", data::CellStyle::Fixed3},
+                                                   {"exponent_high", "$a$ high", data::CellStyle::Fixed3}});
+        const auto it = std::find_if(series.begin(), series.end(), [](const auto& a) { return a.intervals.has_value(); });
+        query.caption += " Low and high: " + std::to_string(static_cast<int>(std::lround(100 * it->intervals->level))) +
+                         " \\% bootstrap intervals of the IsoFLOP laws (" + std::to_string(it->intervals->resamples) +
+                         " resamples of the runs within each budget).";
+    }
+    if (notes) query.columns.push_back({"note", "Note", data::CellStyle::Text});
+    const std::size_t width = query.columns.size();
+    auto row = [&](std::vector<data::ExportCell> cells) {
+        cells.resize(width);
+        query.rows.push_back(std::move(cells));
+    };
+    for (const auto& a : series) {
+        if (!a.answered()) {
+            std::vector<data::ExportCell> cells(width);
+            cells[0] = a.name;
+            cells[width - 1] = a.problem;
+            row(std::move(cells));
+            continue;
+        }
+        const auto& o = a.optimum;
+        std::vector<data::ExportCell> cells{a.name, o.params, o.tokens, o.tokens / o.params, o.budget, numberCell(o.loss)};
+        if (intervals) {
+            if (const auto& i = a.intervals)
+                cells.insert(cells.end(), {numberCell(i->params.lower), numberCell(i->params.upper), numberCell(i->tokens.lower),
+                                           numberCell(i->tokens.upper), numberCell(i->exponentN.estimate),
+                                           numberCell(i->exponentN.lower), numberCell(i->exponentN.upper)});
+            else
+                cells.resize(cells.size() + 7);
+        }
+        row(std::move(cells));
+    }
     const long long percent = std::llround(100 * answer.query.overtrainFraction);
-    for (const auto& a : answer.series)
+    for (const auto& a : series)
         if (const auto& t = a.overtrained)
-            query.rows.push_back({a.name + " at " + std::to_string(percent) + " % of N*", t->params, t->tokens, t->tokens / t->params,
-                                  t->compute, a.optimum.loss});
-    for (const auto& a : answer.series)
+            row({a.name + " at " + std::to_string(percent) + " % of N*", t->params, t->tokens, t->tokens / t->params, t->compute,
+                 numberCell(a.optimum.loss)});
+    for (const auto& a : series)
         if (const auto& l = a.lifetime)
-            query.rows.push_back({a.name + " serving " + data::formatScientific(answer.query.inferenceTokens) +
-                                      " tokens (least training plus inference compute)",
-                                  l->params, l->tokens, l->tokens / l->params, l->trainingCompute, a.optimum.loss});
+            row({a.name + " serving " + data::formatScientific(answer.query.inferenceTokens) + " tokens (least training plus inference compute)",
+                 l->params, l->tokens, l->tokens / l->params, l->trainingCompute, numberCell(a.optimum.loss)});
     return query;
 }
 
 data::ExportTable optimalMethodsTable(const OptimalAnswer& answer, const std::string& methodsNote) {
     data::ExportTable methods;
-    methods.caption = "The optimum at the query's budget by both methods (the loss surface with the FLOP count at context length " +
-                      contextText(answer.query.context) +
+    methods.caption = "The optimum at the query's budget by both methods (the loss surface" +
+                      (anyPaperModel(answer) ? " with the FLOP count at context length " + contextText(answer.query.context) : std::string()) +
                       ", and the IsoFLOP power laws), their local exponents $d\\ln N^*/d\\ln H$ and the budget at which they agree.";
     methods.columns = {{"model", "Model", data::CellStyle::Text},
                        {"budget", "$H$ (FLOPs)", data::CellStyle::Scientific},
@@ -355,10 +417,27 @@ data::ExportTable optimalMethodsTable(const OptimalAnswer& answer, const std::st
                        {"exponent_surface", "$a$ surface", data::CellStyle::Fixed3},
                        {"exponent_laws", "$a$ laws", data::CellStyle::Fixed3},
                        {"agree_at", "agree at $H$", data::CellStyle::Scientific}};
-    for (const auto& a : answer.series)
-        if (const auto& c = a.comparison)
-            methods.rows.push_back({a.name, c->surface.budget, c->surface.params, c->laws.params, c->surfaceExponent, c->lawExponent,
-                                    std::isfinite(c->agreeAtBudget) ? data::ExportCell{c->agreeAtBudget} : data::ExportCell{}});
+    // A series with one method: its row, and why the other has none.
+    const auto& series = answer.series;
+    const bool single = std::any_of(series.begin(), series.end(), [](const auto& a) {
+        return !a.comparison && !a.paper && (a.surfaceAtBudget || a.lawsAtBudget);
+    });
+    if (single) methods.columns.push_back({"note", "Note", data::CellStyle::Text});
+    for (const auto& a : series) {
+        if (const auto& c = a.comparison) {
+            std::vector<data::ExportCell> row{a.name, c->surface.budget, c->surface.params, c->laws.params, c->surfaceExponent, c->lawExponent,
+                                              std::isfinite(c->agreeAtBudget) ? data::ExportCell{c->agreeAtBudget} : data::ExportCell{}};
+            if (single) row.emplace_back();
+            methods.rows.push_back(std::move(row));
+        } else if (!a.paper && (a.surfaceAtBudget || a.lawsAtBudget)) {
+            // The paper's models without laws at T are said once, in the caption's note.
+            const double budget = a.surfaceAtBudget ? a.surfaceAtBudget->budget : a.lawsAtBudget->budget;
+            methods.rows.push_back({a.name, budget, a.surfaceAtBudget ? data::ExportCell{a.surfaceAtBudget->params} : data::ExportCell{},
+                                    a.lawsAtBudget ? data::ExportCell{a.lawsAtBudget->params} : data::ExportCell{}, data::ExportCell{},
+                                    a.laws ? data::ExportCell{a.laws->exponentN} : data::ExportCell{}, data::ExportCell{},
+                                    a.surfaceAtBudget ? a.lawsProblem : a.surfaceProblem});
+        }
+    }
     if (methods.rows.empty()) methods.caption += " No values: " + data::latexEscape(methodsNote);
     return methods;
 }

@@ -153,6 +153,12 @@ fit::ComputePerToken Study::computePerToken(accounting::Family family, double co
     return studyComputePerToken(paper_.modelConfigs, family, context, convention());
 }
 
+bool Study::isPaperStudy() const {
+    if (generated()) return true;
+    return !series_.empty() &&
+           std::all_of(series_.begin(), series_.end(), [](const std::string& s) { return accounting::parseFamily(s).has_value(); });
+}
+
 bool Study::inAnalysis(const data::Run& run) const { return passes(run, filter()); }
 
 RunFilter Study::filter(std::optional<accounting::Family> family) const {

@@ -56,6 +56,10 @@ public:
     void setRecipe(const std::string& name, const data::FigureRecipe& recipe) { project_.recipes[name] = recipe; }
     bool removeRecipe(const std::string& name) { return project_.recipes.erase(name) > 0; }
     bool generated() const { return project_.generated.has_value(); }
+    // The paper's study: the built-in example (generated from the paper's laws), or runs whose
+    // series are all the paper's families (Transformer, xLSTM). Its compute-optimal answers come
+    // from the paper's models unless asked otherwise (OptimalQuery::paperModels).
+    bool isPaperStudy() const;
     // The key a recipe names each run of runs() by (data::runKeys), and data::runTablesDigest of the tables.
     std::vector<std::string> runKeys() const;
     std::string dataDigest() const;

@@ -173,7 +173,7 @@ TEST(OptimalAnalysis, SurfaceExponentIsChinchillasForGammaOneAndSixN) {
     an::OptimalMethod laws = m;
     laws.laws = an::OptimalPowerLaws{0.1, 0.5, 1.0 / 0.6, 0.5};  // N = D / 16.7 along C = 6ND
     const auto c = an::compareMethods(m, laws, 1e21);
-    EXPECT_NEAR(c.surfaceExponent, m.surface.beta / (m.surface.alpha + m.surface.beta), 1e-4);
+    EXPECT_NEAR(c.surfaceExponent, m.surface->beta / (m.surface->alpha + m.surface->beta), 1e-4);
     EXPECT_NEAR(c.lawExponent, 0.5, 1e-9);
 }
 
@@ -196,18 +196,18 @@ TEST(OptimalAnalysis, LifetimeOptimumTradesModelSizeForInference) {
         // More inference: a smaller model on more tokens, reaching the same loss.
         EXPECT_LT(o->params, previous) << inference;
         previous = o->params;
-        EXPECT_NEAR(m.surface.loss(o->params, o->tokens), optimal->loss, 1e-9);
+        EXPECT_NEAR(m.surface->loss(o->params, o->tokens), optimal->loss, 1e-9);
         EXPECT_GT(o->tokens, optimal->tokens);
         EXPECT_GT(o->saving(), 0.0);
         EXPECT_NEAR(o->inferenceCompute, inference * 2 * o->params, 1e-6 * o->inferenceCompute);
         // Stationary: 6D(N)·N + 2IN has zero slope in ln N at the optimum.
-        auto total = [&](double n) { return 6 * n * *scalex::fit::tokensForLoss(m.surface, n, optimal->loss) + 2 * inference * n; };
+        auto total = [&](double n) { return 6 * n * *scalex::fit::tokensForLoss(*m.surface, n, optimal->loss) + 2 * inference * n; };
         EXPECT_GT(total(o->params * 1.01), o->total());
         EXPECT_GT(total(o->params / 1.01), o->total());
         EXPECT_NEAR(o->computeOptimalTotal, 1e22 + 2 * inference * optimal->params, 1e-6 * o->computeOptimalTotal);
     }
     // No model reaches a loss at or below E.
-    EXPECT_FALSE(an::lifetimeOptimal(m, std::exp(m.surface.logE), 1e12));
+    EXPECT_FALSE(an::lifetimeOptimal(m, std::exp(m.surface->logE), 1e12));
 }
 
 TEST(OptimalAnalysis, ExactComputeOverSixNDGrowsWithContextForAttentionOnly) {
@@ -250,7 +250,7 @@ TEST(OptimalAnalysis, ContextSweepMovesTheTransformerOptimumAndNotTheXlstms) {
     for (Family f : {Family::Transformer, Family::Xlstm}) {
         const an::OptimalMethod m = paperMethod(f, 8192, false);
         const auto cAt = [&](double t) { return an::studyComputePerToken(paper.modelConfigs, f, t, conv); };
-        const an::ContextSweep sweep = an::contextSweep(m.surface, cAt, 32768, 1e22, budgets, contexts);
+        const an::ContextSweep sweep = an::contextSweep(*m.surface, cAt, 32768, 1e22, budgets, contexts);
         ASSERT_EQ(sweep.atContext.size(), budgets.size());
         ASSERT_EQ(sweep.atReference.size(), budgets.size());
         ASSERT_EQ(sweep.trend.size(), contexts.size());
@@ -263,7 +263,7 @@ TEST(OptimalAnalysis, ContextSweepMovesTheTransformerOptimumAndNotTheXlstms) {
         EXPECT_NEAR(sweep.trend[1].params / m.atBudget(1e22).params, 1.0, 1e-6);  // 8192
         change[f == Family::Xlstm] = sweep.trend.back().params / sweep.trend.front().params;
         // At the reference context itself there is nothing to compare with.
-        EXPECT_TRUE(an::contextSweep(m.surface, cAt, 8192, 1e22, budgets, contexts).atReference.empty());
+        EXPECT_TRUE(an::contextSweep(*m.surface, cAt, 8192, 1e22, budgets, contexts).atReference.empty());
     }
     EXPECT_LT(change[0], 0.92);  // 12 % smaller from 2k to 32k tokens
     EXPECT_LT(change[0], change[1] - 0.05);
@@ -279,7 +279,7 @@ TEST(OptimalAnalysis, OverTrainedModelsReachTheOptimumsLossOnMoreTokens) {
     const auto half = an::overTrained(m, *optimal, 0.5);
     ASSERT_TRUE(half);
     EXPECT_NEAR(half->params, 0.5 * optimal->params, 1e-6 * optimal->params);
-    EXPECT_NEAR(m.surface.loss(half->params, half->tokens), optimal->loss, 1e-9);
+    EXPECT_NEAR(m.surface->loss(half->params, half->tokens), optimal->loss, 1e-9);
     EXPECT_GT(half->extraCompute, 1.0);
     // A fraction outside (0, 1) is no over-training.
     EXPECT_FALSE(an::overTrained(m, *optimal, 1.0));
@@ -325,6 +325,7 @@ std::vector<an::OptimalSeriesInput> paperInputs(double context) {
         in.computePerToken = m.computePerToken;
         in.referencePerToken = paperMethod(f, 2048, false).computePerToken;
         in.laws = m.laws;
+        in.paper = true;
         inputs.push_back(in);
     }
     return inputs;
@@ -355,7 +356,8 @@ TEST(OptimalAnalysis, OneQueryAnswersWhatTheCalculatorShows) {
         EXPECT_NEAR(a.optimum.params / 1e9, *a.family == Family::Xlstm ? 13.0 : 10.3, 0.1);
         ASSERT_TRUE(a.comparison);
         EXPECT_DOUBLE_EQ(a.comparison->surface.params, surface.atBudget(1e22).params);
-        EXPECT_DOUBLE_EQ(a.surfaceAtBudget.params, a.comparison->surface.params);
+        ASSERT_TRUE(a.surfaceAtBudget);
+        EXPECT_DOUBLE_EQ(a.surfaceAtBudget->params, a.comparison->surface.params);
         ASSERT_TRUE(a.overtrained);
         EXPECT_NEAR(a.overtrained->params, 0.5 * a.optimum.params, 1e-6 * a.optimum.params);
         ASSERT_TRUE(a.lifetime);
@@ -428,7 +430,7 @@ TEST(ContextAnalysis, RecountsTheStudysProfilesAndMovesOnlyTheTransformer) {
         an::ContextSeriesInput in;
         in.name = scalex::accounting::familyLabel(f);
         in.family = f;
-        in.surface = paperMethod(f, 8192, false).surface;
+        in.surface = *paperMethod(f, 8192, false).surface;
         in.isoFlopRuns.family = f;
         inputs.push_back(in);
     }
@@ -559,4 +561,190 @@ TEST(IsoFlopQuery, OneQueryAnswersWhatTheViewShows) {
     const an::IsoFlopAnswer cancelled = an::answerIsoFlopQuery(table, settings, paperTables(), query, control);
     EXPECT_TRUE(cancelled.cancelled);
     EXPECT_TRUE(cancelled.fits.empty());
+}
+
+// ---- the compute-optimal query of a study: its own series, the paper's models on request ----
+
+#include "core/analysis/OptimalInputs.h"
+#include "core/analysis/Study.h"
+#include "core/data/ExampleProject.h"
+#include "tests/support/LabStudy.h"
+
+namespace {
+// The labs' study (tests/support/LabStudy.h) with lab-c (one budget: no law) and lab-d (five runs
+// of one budget: no law and too few runs for an L(N,D) fit).
+an::Study labStudy() {
+    std::string csv = scalex::test::labStudyCsv(true);
+    for (int k = -2; k <= 2; ++k)
+        csv += "lab-d," + std::to_string(2e8 * std::pow(10.0, 0.2 * k)) + "," + std::to_string(1e19 / (6 * 2e8 * std::pow(10.0, 0.2 * k))) +
+               ",1e19," + std::to_string(2.5 + 0.08 * 0.04 * k * k) + "\n";
+    auto table = scalex::data::parseRunTable(QByteArray::fromStdString(csv), "labs.csv");
+    EXPECT_TRUE(table) << table.error().toString();
+    an::Study study;
+    if (table) study.addRuns(std::move(*table), "labs.csv");
+    return study;
+}
+
+an::OptimalQuery queryAt(double budget, bool laws) {
+    an::OptimalQuery q;
+    q.value = budget;
+    q.useLaws = laws;
+    // Every other value of each axis of the paper's grid of starts (the loss-surface view's quick
+    // grid): these tests are about which series answer, not about the fit's last digit.
+    auto everyOther = [](const std::vector<double>& axis) {
+        std::vector<double> out;
+        for (std::size_t i = 0; i < axis.size(); i += 2) out.push_back(axis[i]);
+        return out;
+    };
+    scalex::fit::InitGrid& g = q.surfaceFit.grid;
+    g = {everyOther(g.logA), everyOther(g.logB), everyOther(g.logE), everyOther(g.alpha), everyOther(g.beta), everyOther(g.gamma)};
+    return q;
+}
+}  // namespace
+
+TEST(OptimalStudy, EachSeriesAnswersFromItsOwnRunsOrSaysWhyNot) {
+    const an::Study study = labStudy();
+    EXPECT_FALSE(study.isPaperStudy());
+    an::OptimalQuery query = queryAt(1e21, true);
+    // The series' inputs once (their L(N,D) fits take a second), answered by both methods.
+    const auto inputs = an::optimalInputs(study.runs(), study.settings(), paperTables(), query);
+    const an::OptimalAnswer answer = an::answerOptimalQuery(inputs, query);
+    ASSERT_TRUE(answer.problem.empty()) << answer.problem;
+    ASSERT_EQ(answer.series.size(), 4u);
+    for (std::size_t k = 0; k < 2; ++k) {
+        const auto& drawn = scalex::test::kLabSeries[k];
+        const an::OptimalSeriesAnswer& a = answer.series[k];
+        SCOPED_TRACE(a.name);
+        EXPECT_EQ(a.name, drawn.name);
+        EXPECT_FALSE(a.paper);
+        EXPECT_FALSE(a.family);
+        ASSERT_TRUE(a.answered()) << a.problem;
+        ASSERT_TRUE(a.laws && a.intervals);
+        EXPECT_EQ(a.intervals->resamples, 200);
+        EXPECT_LT(a.intervals->exponentN.lower, drawn.exponent);
+        EXPECT_GT(a.intervals->exponentN.upper, drawn.exponent);
+        EXPECT_DOUBLE_EQ(a.intervals->exponentN.estimate, a.laws->exponentN);
+        // N* by the laws at the budget, inside its interval; the loss read off the series' own surface.
+        EXPECT_DOUBLE_EQ(a.optimum.params, a.laws->coefN * std::pow(1e21, a.laws->exponentN));
+        EXPECT_LT(a.intervals->params.lower, a.optimum.params);
+        EXPECT_GT(a.intervals->params.upper, a.optimum.params);
+        EXPECT_NEAR(a.optimum.params / (drawn.coefficient * std::pow(1e21, drawn.exponent)), 1.0, 0.1);
+        EXPECT_TRUE(std::isfinite(a.optimum.loss));
+        ASSERT_TRUE(a.comparison && a.surfaceAtBudget && a.lawsAtBudget);
+        EXPECT_EQ(a.path.size(), answer.query.budgets.size());
+        EXPECT_EQ(a.sizes.size(), answer.query.sizes.size());
+    }
+    // lab-c: a profile at one budget, no law; its surface (nine runs) still answers at the budget.
+    const an::OptimalSeriesAnswer& c = answer.series[2];
+    EXPECT_FALSE(c.answered());
+    EXPECT_EQ(c.problem, "lab-c: no IsoFLOP law N*(H) = A'·H^a: its runs give a profile at 1 budget; a law needs two.");
+    EXPECT_TRUE(c.path.empty());
+    EXPECT_TRUE(c.surfaceAtBudget);
+    EXPECT_FALSE(c.lawsAtBudget);
+    // lab-d: five runs, neither method.
+    const an::OptimalSeriesAnswer& d = answer.series[3];
+    EXPECT_FALSE(d.answered());
+    EXPECT_NE(d.surfaceProblem.find("lab-d: 5 runs with N, D and loss; the L(N,D) fit needs at least 6"), std::string::npos) << d.surfaceProblem;
+    // By the surfaces: lab-d alone has none.
+    const an::OptimalAnswer bySurface = an::answerOptimalQuery(inputs, queryAt(1e21, false));
+    ASSERT_EQ(bySurface.series.size(), 4u);
+    for (std::size_t k = 0; k < 3; ++k) EXPECT_TRUE(bySurface.series[k].answered()) << bySurface.series[k].problem;
+    EXPECT_EQ(bySurface.series[3].problem, d.surfaceProblem);
+
+    // The tables: numbers for the series that answer, the reason in the row of the others.
+    const auto table = an::optimalQueryTable(answer, "a training budget", "");
+    ASSERT_EQ(table.rows.size(), 4u);
+    ASSERT_EQ(table.columns.back().key, "note");
+    EXPECT_EQ(table.columns[6].key, "n_opt_low");
+    EXPECT_DOUBLE_EQ(std::get<double>(table.rows[0][1]), answer.series[0].optimum.params);
+    EXPECT_DOUBLE_EQ(std::get<double>(table.rows[1][6]), answer.series[1].intervals->params.lower);
+    EXPECT_EQ(std::get<std::string>(table.rows[2].back()), c.problem);
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(table.rows[2][1]));
+    const auto sizes = an::optimalSizesTable(answer, "");
+    EXPECT_EQ(sizes.columns[1].key, "lab_a_flops");
+    EXPECT_NE(sizes.caption.find("No values for lab-c: no IsoFLOP law"), std::string::npos) << sizes.caption;
+    EXPECT_EQ(sizes.caption.find("context length"), std::string::npos) << "no paper's model, no context of its FLOP count";
+    const auto methods = an::optimalMethodsTable(answer, "");
+    ASSERT_EQ(methods.rows.size(), 3u) << "lab-a, lab-b both methods; lab-c its surface";
+    EXPECT_EQ(std::get<std::string>(methods.rows[2][0]), "lab-c");
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(methods.rows[2][3]));
+
+    // The paper's models on request: beside the series, named as the paper's, with the paper's numbers.
+    query.paperModels = true;
+    auto withPaperInputs = inputs;
+    for (auto& in : an::optimalInputs(scalex::data::RunTable{}, study.settings(), paperTables(), query)) withPaperInputs.push_back(in);
+    const an::OptimalAnswer withPaper = an::answerOptimalQuery(withPaperInputs, query);
+    ASSERT_EQ(withPaper.series.size(), 6u);
+    const an::OptimalAnswer paperAlone = an::answerOptimalQuery(paperInputs(8192), query);
+    for (std::size_t k = 0; k < 2; ++k) {
+        const auto& a = withPaper.series[4 + k];
+        EXPECT_EQ(a.name, paperAlone.series[k].name + " (paper)");
+        EXPECT_TRUE(a.paper);
+        EXPECT_DOUBLE_EQ(a.optimum.params, paperAlone.series[k].optimum.params);
+        EXPECT_FALSE(a.intervals);
+    }
+}
+
+TEST(OptimalStudy, ThePapersStudyIsAnsweredByThePapersModels) {
+    an::Study study;
+    study.setProject(scalex::data::makeExampleProject(paperTables()));
+    ASSERT_TRUE(study.isPaperStudy());
+    an::OptimalQuery query = queryAt(1e22, false);
+    query.paperStudy = true;
+    query.paperModels = true;
+    const auto inputs = an::optimalInputs(study.runs(), study.settings(), paperTables(), query);
+    ASSERT_EQ(inputs.size(), 2u) << "the paper's models stand for its Transformer and xLSTM series";
+    const an::OptimalAnswer answer = an::answerOptimalQuery(inputs, query);
+    const an::OptimalAnswer paper = an::answerOptimalQuery(paperInputs(8192), query);
+    ASSERT_EQ(answer.series.size(), 2u);
+    for (std::size_t k = 0; k < 2; ++k) {
+        EXPECT_EQ(answer.series[k].name, paper.series[k].name);
+        EXPECT_EQ(answer.series[k].series, k == 0 ? "transformer" : "xlstm");
+        EXPECT_DOUBLE_EQ(answer.series[k].optimum.params, paper.series[k].optimum.params);
+        EXPECT_DOUBLE_EQ(answer.series[k].comparison->laws.params, paper.series[k].comparison->laws.params);
+    }
+    // Without them: the study's own series, each from its runs (IsoFLOP laws at every context of its IsoFLOP runs).
+    query.paperModels = false;
+    query.fitSurfaces = false;
+    const auto own = an::optimalInputs(study.runs(), study.settings(), paperTables(), query);
+    ASSERT_GE(own.size(), 2u);
+    for (const auto& in : own) {
+        EXPECT_FALSE(in.paper);
+        EXPECT_TRUE(in.series == "transformer" || in.series == "xlstm") << in.series;
+    }
+    EXPECT_TRUE(std::any_of(own.begin(), own.end(), [](const auto& in) { return in.laws.has_value(); }));
+}
+
+TEST(OptimalStudy, SurfacesFittedAfterTheLawsGiveTheSameAnswer) {
+    const an::Study study = labStudy();
+    an::OptimalQuery query = queryAt(1e21, false);
+    const an::OptimalAnswer once = an::answerOptimalQuery(study.runs(), study.settings(), paperTables(), query);
+    query.fitSurfaces = false;
+    auto inputs = an::optimalInputs(study.runs(), study.settings(), paperTables(), query);
+    // First the laws: the surfaces wait, which is no problem; lab-d's is known to be impossible at once.
+    const an::OptimalAnswer first = an::answerOptimalQuery(inputs, query);
+    EXPECT_TRUE(first.problem.empty());
+    EXPECT_TRUE(first.pending());
+    EXPECT_TRUE(first.series[0].pending);
+    EXPECT_TRUE(first.series[0].lawsAtBudget) << "the IsoFLOP laws answer meanwhile";
+    EXPECT_FALSE(first.series[3].pending);
+    an::fitOptimalSurfaces(inputs, study.runs(), study.settings(), query);
+    const an::OptimalAnswer later = an::answerOptimalQuery(inputs, query);
+    EXPECT_FALSE(later.pending());
+    ASSERT_EQ(later.series.size(), once.series.size());
+    for (std::size_t k = 0; k < once.series.size(); ++k) {
+        EXPECT_EQ(later.series[k].problem, once.series[k].problem);
+        EXPECT_DOUBLE_EQ(later.series[k].optimum.params, once.series[k].optimum.params);
+        EXPECT_DOUBLE_EQ(later.series[k].optimum.loss, once.series[k].optimum.loss);
+    }
+    // Another query of the same runs takes those fits: nothing left to fit, the same surfaces.
+    query.value = 3e21;
+    auto again = an::optimalInputs(study.runs(), study.settings(), paperTables(), query);
+    EXPECT_FALSE(an::takeFittedSurfaces(again, inputs));
+    for (std::size_t k = 0; k < again.size(); ++k) {
+        EXPECT_FALSE(again[k].surfacePending);
+        EXPECT_EQ(again[k].surface.has_value(), inputs[k].surface.has_value());
+        if (again[k].surface) EXPECT_EQ(again[k].surface->asArray(), inputs[k].surface->asArray());
+        EXPECT_EQ(again[k].surfaceProblem, inputs[k].surfaceProblem);
+    }
 }

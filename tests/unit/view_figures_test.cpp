@@ -343,3 +343,154 @@ TEST_F(ViewFigures, AHeadlessRenderNamesAnUnknownViewOrControlAndWritesNothing) 
         << error.toStdString();
     EXPECT_FALSE(QFile::exists(request.out));
 }
+
+// ---- the Compute-optimal figure on a study of other labs' runs ----
+
+#include <QtCharts/QAbstractSeries>
+#include <array>
+#include <map>
+
+#include "app/figures/PlotChart.h"
+#include "app/figures/views/OptimalFigure.h"
+#include "app/gui/OptimalView.h"
+#include "core/analysis/OptimalInputs.h"
+#include "tests/support/LabStudy.h"
+
+namespace {
+// The labs' study as a CSV file in `dir`, with lab-c (one budget: no law) or without.
+QString writeLabStudy(const QTemporaryDir& dir, bool withOneBudgetSeries = true) {
+    const QString path = dir.filePath("labs.csv");
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray::fromStdString(test::labStudyCsv(withOneBudgetSeries)));
+    return path;
+}
+
+analysis::Study labStudy(const QString& path) {
+    auto runs = data::loadRunTable(path.toStdString(), {});
+    EXPECT_TRUE(runs) << runs.error().toString();
+    analysis::Study study;
+    if (runs) study.addRuns(std::move(*runs), "labs.csv");
+    return study;
+}
+
+// N*, D* and the loss of every series of an answer, by name.
+std::map<std::string, std::array<double, 3>> optimaOf(const analysis::OptimalAnswer& answer) {
+    std::map<std::string, std::array<double, 3>> out;
+    for (const auto& a : answer.series)
+        if (a.answered()) out[a.name] = {a.optimum.params, a.optimum.tokens, a.optimum.loss};
+    return out;
+}
+}  // namespace
+
+// The figure answers for the study's series with the analysis' numbers (what `scalex predict
+// optimal` prints); the paper's models only when switched on.
+TEST_F(ViewFigures, TheComputeOptimalFigureAnswersForTheStudysSeries) {
+    QTemporaryDir dir;
+    const analysis::Study study = labStudy(writeLabStudy(dir));
+    auto figure = figures::makeFigure("optimal");
+    ASSERT_TRUE(figure);
+    auto* optimal = static_cast<figures::OptimalFigure*>(figure.get());
+    const figures::FigureInput in{&study};
+    ASSERT_TRUE(figure->setControls(QJsonObject{{"method", "laws"}, {"value", "1e21"}}, in).isEmpty());
+    EXPECT_FALSE(figure->controls().on("reference")) << "off by default for a study that is not the paper's";
+    EXPECT_FALSE(figure->controls().at("context").enabled) << "the context length is the paper's models'";
+    figure->compute(in);
+    figure->draw(in);
+    const analysis::OptimalAnswer& answer = optimal->answer();
+    ASSERT_TRUE(answer.problem.empty()) << answer.problem;
+    ASSERT_EQ(answer.series.size(), 3u);
+    EXPECT_FALSE(answer.pending()) << "a headless figure fits the surfaces before it draws";
+
+    analysis::OptimalQuery query;
+    query.value = 1e21;
+    query.useLaws = true;
+    const analysis::OptimalAnswer direct = analysis::answerOptimalQuery(study.runs(), study.settings(), study.paper(), query);
+    EXPECT_EQ(optimaOf(answer), optimaOf(direct));
+    for (std::size_t k = 0; k < 2; ++k) {
+        const auto& a = answer.series[k];
+        EXPECT_EQ(a.name, test::kLabSeries[k].name);
+        ASSERT_TRUE(a.intervals);
+        EXPECT_LT(a.intervals->exponentN.lower, test::kLabSeries[k].exponent);
+        EXPECT_GT(a.intervals->exponentN.upper, test::kLabSeries[k].exponent);
+        EXPECT_DOUBLE_EQ(a.intervals->params.lower, direct.series[k].intervals->params.lower);
+    }
+    // The series without a law says so, in the notes and in the chart's legend.
+    EXPECT_TRUE(optimal->seriesNote().contains("lab-c: no IsoFLOP law")) << optimal->seriesNote().toStdString();
+    QStringList legend;
+    for (QAbstractSeries* s : optimal->budgetChart()->series()) legend << s->name();
+    EXPECT_TRUE(legend.contains("lab-c: no IsoFLOP law")) << legend.join(" | ").toStdString();
+    EXPECT_FALSE(legend.join(" ").contains("Transformer"));
+    // Its tables: the query's optima with their intervals, and the reason in lab-c's row.
+    const auto tables = figure->tablesJob(in)(fit::FitControl{});
+    ASSERT_EQ(tables.size(), 3u);
+    const data::ExportTable& q = tables[1].table;
+    ASSERT_EQ(q.rows.size(), 3u);
+    EXPECT_EQ(std::get<std::string>(q.rows[0][0]), "lab-a");
+    EXPECT_DOUBLE_EQ(std::get<double>(q.rows[0][1]), direct.series[0].optimum.params);
+    EXPECT_EQ(std::get<std::string>(q.rows[2].back()), direct.series[2].problem);
+
+    // The paper's models as a reference (answered in OptimalStudy and OptimalVerb tests): the
+    // switch brings the context length at which they count FLOPs.
+    ASSERT_TRUE(figure->setControls(QJsonObject{{"reference", true}}, in).isEmpty());
+    EXPECT_TRUE(figure->controls().at("context").enabled);
+
+    // The paper's study: on by default, its two families answered by the paper's models.
+    const analysis::Study example = exampleStudy();
+    auto paperFigure = figures::makeFigure("optimal");
+    const figures::FigureInput exampleIn{&example};
+    paperFigure->refresh(exampleIn);
+    EXPECT_TRUE(paperFigure->controls().on("reference"));
+    paperFigure->compute(exampleIn);
+    const auto& paperAnswer = static_cast<figures::OptimalFigure*>(paperFigure.get())->answer();
+    ASSERT_EQ(paperAnswer.series.size(), 2u);
+    EXPECT_EQ(paperAnswer.series[0].name, "Transformer");
+    EXPECT_EQ(paperAnswer.series[1].name, "xLSTM");
+}
+
+// The Compute-optimal view's answer is the study's and the settings' alone: it is the same
+// whether or not the loss-surface view fitted a surface first, on another study and on the paper's.
+TEST_F(ViewFigures, TheComputeOptimalAnswerDoesNotDependOnTheLossSurfaceView) {
+    QTemporaryDir dir;
+    const QString path = writeLabStudy(dir, false);
+    for (const QString& project : {path, QString()}) {
+        SCOPED_TRACE(project.isEmpty() ? "the built-in example" : "the labs' study");
+        QString error;
+        // One window opens the Compute-optimal view first, the other after the loss surface's fit.
+        auto first = gui::openHeadless(project, false, &error);
+        ASSERT_TRUE(first) << error.toStdString();
+        ASSERT_TRUE(first->showView("optimal"));
+        first->currentPanel()->computeNow();
+        const auto before = optimaOf(static_cast<gui::OptimalView*>(first->currentPanel())->answer());
+        ASSERT_GE(before.size(), 2u);
+        // The paper's models, and the context length at which they count FLOPs, on the paper's study alone.
+        auto* reference = first->currentPanel()->findChild<QWidget*>("reference");
+        auto* context = first->currentPanel()->findChild<QWidget*>("context");
+        ASSERT_TRUE(reference && context);
+        EXPECT_EQ(context->isEnabled(), project.isEmpty());
+
+        auto second = gui::openHeadless(project, false, &error);
+        ASSERT_TRUE(second) << error.toStdString();
+        ASSERT_TRUE(second->showView("surface"));
+        ASSERT_TRUE(gui::restoreControls(second->currentPanel(), QJsonObject{{"grid", "quick"}}).isEmpty());
+        second->currentPanel()->computeNow();
+        ASSERT_TRUE(second->currentPanel()->problem().isEmpty()) << second->currentPanel()->problem().toStdString();
+        ASSERT_TRUE(second->showView("optimal"));
+        second->currentPanel()->computeNow();
+        EXPECT_EQ(optimaOf(static_cast<gui::OptimalView*>(second->currentPanel())->answer()), before);
+
+        // And the first window's, after its own loss-surface view has fitted.
+        ASSERT_TRUE(first->showView("surface"));
+        ASSERT_TRUE(gui::restoreControls(first->currentPanel(), QJsonObject{{"grid", "quick"}, {"delta", "0.01"}}).isEmpty());
+        first->currentPanel()->computeNow();
+        ASSERT_TRUE(first->showView("optimal"));
+        first->currentPanel()->computeNow();
+        EXPECT_EQ(optimaOf(static_cast<gui::OptimalView*>(first->currentPanel())->answer()), before);
+        // Another budget and back: the fits made for the first query answer again.
+        for (const char* value : {"3e21", "1e22"}) {
+            ASSERT_TRUE(gui::restoreControls(first->currentPanel(), QJsonObject{{"value", value}}).isEmpty());
+            first->currentPanel()->computeNow();
+        }
+        EXPECT_EQ(optimaOf(static_cast<gui::OptimalView*>(first->currentPanel())->answer()), before);
+    }
+}

@@ -10,19 +10,18 @@
 #include "app/figures/PlotChart.h"
 #include "app/figures/Theme.h"
 #include "core/analysis/ExportTables.h"
+#include "core/analysis/OptimalInputs.h"
 #include "core/analysis/Study.h"
 #include "core/data/Export.h"
 
 namespace scalex::figures {
 
-using accounting::Family;
-
 namespace {
 
-constexpr Family kFamilies[] = {Family::Transformer, Family::Xlstm};
 const QString kMethod = QStringLiteral("method");
 const QString kMode = QStringLiteral("mode");
 const QString kValue = QStringLiteral("value");
+const QString kReference = QStringLiteral("reference");
 const QString kContext = QStringLiteral("context");
 const QString kOvertrain = QStringLiteral("overtrain");
 const QString kInference = QStringLiteral("inference");
@@ -46,11 +45,13 @@ analysis::OptimalGiven givenOf(const QString& mode) {
 OptimalFigure::OptimalFigure() : budgetChart_(makeChart()), pathChart_(makeChart()), computeChart_(makeChart()) {
     // In the order the window shows them (the mode before the value it resets).
     controls().add(choiceControl(kMethod, QObject::tr("Method"),
-                                 {{QStringLiteral("surface"), QObject::tr("Loss surface L̂(N,D) and the FLOP count at T")},
-                                  {QStringLiteral("laws"), QObject::tr("The paper's IsoFLOP power laws (T = 2048, 8192, 16384)")}},
+                                 {{QStringLiteral("surface"), QObject::tr("Loss surface L̂(N,D)")},
+                                  {QStringLiteral("laws"), QObject::tr("IsoFLOP power laws N* = A′·H^a")}},
                                  QStringLiteral("surface"),
-                                 QObject::tr("The paper publishes IsoFLOP power laws at T = 2048, 8192 and 16384 only; the loss "
-                                             "surface with the FLOP count works at any T")));
+                                 QObject::tr("The loss surface: each series' L(N,D) fit to its runs, with the compute per token of "
+                                             "its runs (the paper's models: the exact FLOP count at T). The IsoFLOP laws: fitted to "
+                                             "the minima of each series' IsoFLOP profiles, with bootstrap intervals (the paper "
+                                             "publishes its laws at T = 2048, 8192 and 16384 only)")));
     controls().add(choiceControl(kMode, QObject::tr("Given"),
                                  {{QStringLiteral("budget"), QObject::tr("Training budget H (FLOPs)")},
                                   {QStringLiteral("size"), QObject::tr("Model size N (parameters)")},
@@ -59,9 +60,15 @@ OptimalFigure::OptimalFigure() : budgetChart_(makeChart()), pathChart_(makeChart
     modeOfValue_ = QStringLiteral("budget");
     controls().add(textControl(kValue, QObject::tr("Value"), defaultValue(modeOfValue_),
                                QObject::tr("A number such as 1e22, 7e9 or 2.3")));
+    // Before the context, which applies to these models alone.
+    controls().add(switchControl(kReference, QObject::tr("The paper's models (Transformer, xLSTM)"), false,
+                                 QObject::tr("The paper's fitted loss surfaces and IsoFLOP laws beside the study's series; on by "
+                                             "default for the paper's study, where they answer for its Transformer and xLSTM")));
     std::vector<ControlChoice> contexts;
     for (double t : {2048.0, 4096.0, 8192.0, 16384.0, 32768.0, 65536.0, 131072.0}) contexts.push_back(textChoice(QString::number(t)));
-    controls().add(choiceControl(kContext, QObject::tr("Context length T"), std::move(contexts), QStringLiteral("8192")))
+    controls().add(choiceControl(kContext, QObject::tr("Context length T"), std::move(contexts), QStringLiteral("8192"),
+                                 QObject::tr("The context length at which the paper's models count their training FLOPs; the "
+                                             "study's series are answered at the context of their runs")))
         .editable = true;  // any length typed
     // A slider over whole percents in the window.
     controls().add(integerControl(kOvertrain, QObject::tr("Over-train: N as % of N*"), 5, 100, 100,
@@ -76,7 +83,14 @@ OptimalFigure::OptimalFigure() : budgetChart_(makeChart()), pathChart_(makeChart
                                  QStringLiteral("budget")));
 }
 
-void OptimalFigure::refresh(const FigureInput&) {
+void OptimalFigure::refresh(const FigureInput& in) {
+    // A new study: the paper's models by default on the paper's study alone (a recipe's or the
+    // user's choice, set after this, stays).
+    if (in.study && in.study->runsRevision() != referenceFor_) {
+        referenceFor_ = in.study->runsRevision();
+        controls().at(kReference).value = in.study->isPaperStudy();
+    }
+    controls().at(kContext).enabled = controls().on(kReference);
     const QString mode = controls().choice(kMode);
     if (mode == modeOfValue_) return;
     modeOfValue_ = mode;
@@ -130,51 +144,98 @@ ViewFigure::Job OptimalFigure::job(const FigureInput& in) const {
     query.useLaws = controls().choice(kMethod) == QLatin1String("laws");
     query.overtrainFraction = shown.overtrainPercent / 100.0;
     query.inferenceTokens = controls().text(kInference).trimmed().toDouble();
-    // The inputs are read here, on the calling thread (the study may change while the job runs).
-    std::vector<analysis::OptimalSeriesInput> inputs;
-    for (Family f : kFamilies) {
-        analysis::OptimalSeriesInput series;
-        series.name = accounting::familyLabel(f);
-        series.family = f;
-        series.surface = in.study->surface(f);
-        series.computePerToken = in.study->computePerToken(f, query.context);
-        series.referencePerToken = in.study->computePerToken(f, query.referenceContext);
-        series.laws = analysis::paperOptimalLaws(in.study->paper(), f, query.context);
-        inputs.push_back(std::move(series));
-    }
-    return [inputs = std::move(inputs), query, shown](const fit::FitControl& control) -> std::any {
+    query.paperModels = controls().on(kReference);
+    query.paperStudy = in.study->isPaperStudy();
+    query.fitSurfaces = false;  // the second job's (surfaceJob)
+    // What the job reads is copied here, on the calling thread (the study may change while it runs).
+    return [table = runsForJob(in), settings = in.study->settings(), paper = in.study->paper(), query, shown, fitted = fitted_](
+               const fit::FitControl& control) -> std::any {
         Answer out = shown;
-        out.answer = analysis::answerOptimalQuery(inputs, query, control);
+        out.inputs = analysis::optimalInputs(*table, settings, paper, query, control);
+        {
+            // The same runs and settings as the fits made last: theirs.
+            std::lock_guard lock(fitted->mutex);
+            if (fitted->table == table && fitted->settings == settings) analysis::takeFittedSurfaces(out.inputs, fitted->inputs);
+        }
+        out.answer = analysis::answerOptimalQuery(out.inputs, query, control);
+        out.table = table;
+        out.settings = settings;
         return out;
     };
 }
 
+ViewFigure::Job OptimalFigure::surfaceJob() const {
+    if (!waiting_) return {};
+    return [waiting = waiting_, fitted = fitted_](const fit::FitControl& control) -> std::any {
+        Answer out = *waiting;
+        analysis::fitOptimalSurfaces(out.inputs, *out.table, out.settings, out.answer.query, control);
+        if (!control.cancelled()) {
+            std::lock_guard lock(fitted->mutex);
+            fitted->table = out.table;
+            fitted->settings = out.settings;
+            fitted->inputs = out.inputs;
+        }
+        out.answer = analysis::answerOptimalQuery(out.inputs, out.answer.query, control);
+        return out;
+    };
+}
+
+void OptimalFigure::compute(const FigureInput& in, const fit::FitControl& control) {
+    ViewFigure::compute(in, control);
+    if (Job fits = surfaceJob()) take(fits(control));
+}
+
 void OptimalFigure::take(std::any answer) {
     Answer taken = std::any_cast<Answer>(std::move(answer));
-    answer_ = std::move(taken.answer);
+    answer_ = taken.answer;
     shownContext_ = taken.shownContext;
     overtrainPercent_ = taken.overtrainPercent;
     // No stale numbers: on a problem there are none, only why.
     if (!answer_.problem.empty()) answer_.series.clear();
+    // The fits it waits for read what the answer was made from.
+    waiting_ = answer_.pending() && taken.table ? std::make_shared<const Answer>(std::move(taken)) : nullptr;
     writeNotes();
 }
 
 QColor OptimalFigure::colorOf(const analysis::OptimalSeriesAnswer& a) const {
     const Theme& theme = Theme::current();
     if (a.family) return theme.family(*a.family);
-    return theme.series(a.name, static_cast<int>(&a - answer_.series.data()));
+    return theme.series(a.series, a.seriesIndex);
+}
+
+QString OptimalFigure::shortReason(const analysis::OptimalSeriesAnswer& a) const {
+    if (a.answered()) return {};
+    if (a.pending && !answer_.query.useLaws) return QObject::tr("L(N,D) being fitted…");
+    const bool laws = answer_.query.useLaws;
+    if (laws && !a.lawsProblem.empty()) return QObject::tr("no IsoFLOP law");
+    if (!laws && !a.surfaceProblem.empty()) return QObject::tr("no loss surface");
+    if (answer_.query.given == analysis::OptimalGiven::TargetLoss) {
+        if (!a.surfaceProblem.empty()) return QObject::tr("no loss surface");
+        return QObject::tr("cannot reach that loss");
+    }
+    return QObject::tr("no answer");
 }
 
 void OptimalFigure::writeNotes() {
+    seriesNote_.clear();
     overtrainNote_.clear();
     methodsNote_.clear();
     lifetimeNote_.clear();
     if (!answer_.problem.empty()) return;
     const auto& series = answer_.series;
 
+    // The series with no optimum, and why.
+    for (const auto& a : series)
+        if (!a.answered())
+            seriesNote_ += a.problem.rfind(a.name, 0) == 0  // the reason names the series, or is named by it
+                               ? QObject::tr("%1<br>").arg(QString::fromStdString(a.problem).toHtmlEscaped())
+                               : QObject::tr("<b>%1</b>: %2<br>").arg(QString::fromStdString(a.name).toHtmlEscaped(),
+                                                                       QString::fromStdString(a.problem).toHtmlEscaped());
+
     // The over-trained models (below 100 % of N*).
     if (answer_.query.overtrainFraction < 1) {
         for (const auto& a : series) {
+            if (!a.answered()) continue;
             const auto& o = a.overtrained;
             overtrainNote_ += o ? QObject::tr("<b>%1</b> with N = %2 (%3&nbsp;% of N*): D = %4 tokens (%5× D*, %6 tokens/param) and "
                                               "%7× the compute for the same loss.<br>")
@@ -184,23 +245,27 @@ void OptimalFigure::writeNotes() {
                                       .arg(o->extraTokens, 0, 'f', 2)
                                       .arg(o->tokens / o->params, 0, 'f', 0)
                                       .arg(o->extraCompute, 0, 'f', 2)
-                                : QObject::tr("<b>%1</b>: a model of %2&nbsp;% of N* cannot reach that loss at any amount of data.<br>")
+                                : QObject::tr("<b>%1</b>: a model of %2&nbsp;% of N* cannot reach that loss at any amount of data%3.<br>")
                                       .arg(QString::fromStdString(a.name))
-                                      .arg(overtrainPercent_);
+                                      .arg(overtrainPercent_)
+                                      .arg(a.surfaceProblem.empty() ? QString() : QObject::tr(" by its loss surface, which it lacks"));
         }
     } else {
         overtrainNote_ = QObject::tr("Move the slider below 100&nbsp;% to train a smaller model than N* to the same loss.");
     }
 
     // Both methods at the budget of the query's optimum, and the reason they differ in numbers.
-    QStringList exponents, agree, growth;
-    bool haveLaws = true;
+    QStringList exponents, agree, growth, single;
+    bool allPaper = true, paperWithoutLaws = false;
     for (const auto& a : series) {
+        allPaper = allPaper && a.paper;
+        const QString name = QString::fromStdString(a.name);
         if (!a.comparison) {
-            haveLaws = false;
+            if (a.paper && !a.lawsProblem.empty()) paperWithoutLaws = true;
+            else if (a.answered() && !a.pending)
+                single << QString::fromStdString(a.lawsProblem.empty() ? a.surfaceProblem : a.lawsProblem).toHtmlEscaped();
             continue;
         }
-        const QString name = QString::fromStdString(a.name);
         const auto& c = *a.comparison;
         exponents << QObject::tr("H<sup>%1</sup> by the surface and H<sup>%2</sup> by the laws for %3")
                          .arg(c.surfaceExponent, 0, 'f', 3)
@@ -210,16 +275,20 @@ void OptimalFigure::writeNotes() {
                                                  : QObject::tr("nowhere between 1e15 and 1e27 FLOPs (%1)").arg(name));
         growth << QObject::tr("%1× (%2)").arg(std::pow(10.0, std::abs(c.lawExponent - c.surfaceExponent)), 0, 'f', 2).arg(name);
     }
-    if (!haveLaws)
-        methodsNote_ = QObject::tr("The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only: at T = %1 only the loss "
-                                   "surface answers.")
-                           .arg(answer_.query.context);
-    else
-        methodsNote_ = QObject::tr("<b>Why they differ.</b> The loss surface is fitted to runs at many tokens per parameter (the "
-                                   "paper's: its token/param runs, 22 to 2200), most of them far from the optimum; the IsoFLOP "
-                                   "laws are fitted to the minima of measured IsoFLOP profiles. Here N* grows as %1. The two give "
-                                   "the same N* %2; every tenfold budget away from there multiplies their gap by %3.")
-                           .arg(exponents.join(QStringLiteral("; ")), agree.join(QObject::tr(" and ")), growth.join(QObject::tr(" and ")));
+    QStringList methods;
+    if (!exponents.isEmpty())
+        methods << QObject::tr("<b>Why they differ.</b> The loss surface is fitted to runs at many tokens per parameter (%1), most "
+                               "of them far from the optimum; the IsoFLOP laws are fitted to the minima of measured IsoFLOP "
+                               "profiles. Here N* grows as %2. The two give the same N* %3; every tenfold budget away from there "
+                               "multiplies their gap by %4.")
+                       .arg(allPaper ? QObject::tr("the paper's: its token/param runs, 22 to 2200") : QObject::tr("each series' runs"),
+                            exponents.join(QStringLiteral("; ")), agree.join(QObject::tr(" and ")), growth.join(QObject::tr(" and ")));
+    if (paperWithoutLaws)
+        methods << QObject::tr("The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only: at T = %1 only the loss "
+                               "surface answers.")
+                       .arg(answer_.query.context);
+    if (!single.isEmpty()) methods << QObject::tr("One method only: %1").arg(single.join(QStringLiteral(" ")));
+    methodsNote_ = methods.join(QStringLiteral("<br>"));
 
     // Training plus inference: the size that reaches the query's loss for the least total compute.
     const double inferenceTokens = answer_.query.inferenceTokens;
@@ -257,13 +326,14 @@ void OptimalFigure::drawBudgetChart() {
     PlotChart* chart = budgetChart_;
     chart->clearSeries();
     chart->setAxes({QObject::tr("Compute H (FLOPs)"), true, 1e18, 1e25}, {QObject::tr("N*, D*"), true, 1e7, 1e14, true});
-    chart->setTitle(QObject::tr("Optimal N*, D* at T = %1").arg(context));
+    chart->setTitle(anyPaperModel() ? QObject::tr("Optimal N*, D* at T = %1").arg(context) : QObject::tr("Optimal N*, D*"));
     // The key to the line styles: N* solid (named by series), D* dashed.
     chart->addLine(QObject::tr("D* dashed"), theme.muted, {}, 1.8, Qt::DashLine);
     const bool laws = answer_.query.useLaws;
     const auto& budgets = answer_.query.budgets;
     bool otherListed = false;
     for (const auto& a : answer_.series) {
+        if (!a.answered()) continue;
         const QColor color = colorOf(a);
         std::vector<QPointF> nLine, dLine, other;
         for (std::size_t i = 0; i < a.path.size(); ++i) {
@@ -283,13 +353,32 @@ void OptimalFigure::drawBudgetChart() {
             otherListed = true;
         }
         const auto& o = a.optimum;
-        if (o.budget >= 1e18 && o.budget <= 1e25)
+        if (o.budget >= 1e18 && o.budget <= 1e25) {
             PlotChart::hideFromLegend(chart, chart->addScatter(QString(), color, {{o.budget, o.params}, {o.budget, o.tokens}}, 10));
+            // The laws' 95 % intervals of N* and D* there, as bars through the optimum.
+            if (const auto& i = a.intervals; i && laws)
+                for (const fit::BootstrapInterval* b : {&i->params, &i->tokens})
+                    if (std::isfinite(b->lower) && std::isfinite(b->upper))
+                        PlotChart::hideFromLegend(chart, chart->addLine(QString(), color, {{o.budget, b->lower}, {o.budget, b->upper}}, 3.5));
+        }
         // The over-trained model of the slider: smaller N, more D, more compute for the same loss.
         if (const auto& t = a.overtrained; t && t->compute >= 1e18 && t->compute <= 1e25)
             PlotChart::hideFromLegend(chart, chart->addScatter(QString(), color, {{t->compute, t->params}, {t->compute, t->tokens}}, 10, true));
     }
+    listUnanswered(chart);
     chart->setAxes(chart->xSpec(), chart->ySpec());
+}
+
+bool OptimalFigure::anyPaperModel() const {
+    // The context length names the paper's models' FLOP count; no answer (a problem) names it too.
+    return answer_.series.empty() ||
+           std::any_of(answer_.series.begin(), answer_.series.end(), [](const analysis::OptimalSeriesAnswer& a) { return a.paper; });
+}
+
+void OptimalFigure::listUnanswered(PlotChart* chart) {
+    for (const auto& a : answer_.series)
+        if (!a.answered())
+            chart->addLine(QObject::tr("%1: %2").arg(QString::fromStdString(a.name), shortReason(a)), colorOf(a), {}, 2.5, Qt::DotLine);
 }
 
 void OptimalFigure::drawPathChart() {
@@ -300,7 +389,8 @@ void OptimalFigure::drawPathChart() {
     chart->clearSeries();
     chart->setAxes({QObject::tr("Model size N (parameters)"), true, 1e7, 1e13, true},
                    {QObject::tr("Training tokens D"), true, 1e8, 1e15, true});
-    chart->setTitle(QObject::tr("The compute-optimal path, H from 1e18 to 1e25, T = %1").arg(shownContext_));
+    chart->setTitle(anyPaperModel() ? QObject::tr("The compute-optimal path, H from 1e18 to 1e25, T = %1").arg(shownContext_)
+                                    : QObject::tr("The compute-optimal path, H from 1e18 to 1e25"));
     const double nLo = 3e7, nHi = 3e12;
     bool first = true;
     for (double r : {1.0, 10.0, 100.0, 1000.0}) {
@@ -312,6 +402,7 @@ void OptimalFigure::drawPathChart() {
     chart->addLine(QObject::tr("D/N = 20 (Hoffmann et al.)"), theme.foreground, {{nLo, 20 * nLo}, {nHi, 20 * nHi}}, 1.2, Qt::DotLine);
     const bool laws = answer_.query.useLaws;
     for (const auto& a : answer_.series) {
+        if (!a.answered()) continue;
         const QColor color = colorOf(a);
         std::vector<QPointF> path;
         for (const auto& o : a.path) path.push_back({o.params, o.tokens});
@@ -323,19 +414,22 @@ void OptimalFigure::drawPathChart() {
         if (const auto& t = a.overtrained) PlotChart::hideFromLegend(chart, chart->addScatter(QString(), color, {{t->params, t->tokens}}, 10, true));
         if (const auto& l = a.lifetime) PlotChart::hideFromLegend(chart, chart->addScatter(QString(), color, {{l->params, l->tokens}}, 13, true));
     }
+    listUnanswered(chart);
     chart->setAxes(chart->xSpec(), chart->ySpec());
 }
 
 void OptimalFigure::drawComputeChart() {
-    // The exact training compute per token over the 6N of C ≈ 6ND, for every series at T and,
-    // for reference, at the study's shortest context.
+    // The training compute per token over the 6N of C ≈ 6ND: for the paper's models the exact
+    // count at T and, for reference, at the study's shortest context; for the study's series the
+    // C/D of their runs, so the table's own FLOP convention.
     const Theme& theme = Theme::current();
     const double context = shownContext_;
     const double reference = answer_.query.referenceContext;
     PlotChart* chart = computeChart_;
     chart->clearSeries();
     chart->setAxes({QObject::tr("Model size N (parameters)"), true, 1e8, 2e11, true}, {QObject::tr("C / 6ND"), false, 0.8, 2.0});
-    chart->setTitle(QObject::tr("Exact training compute over 6ND at T = %1").arg(context));
+    chart->setTitle(anyPaperModel() ? QObject::tr("Exact training compute over 6ND at T = %1").arg(context)
+                             : QObject::tr("Training compute over 6ND, from the runs' C/D"));
     const auto& sizes = answer_.query.curveSizes;
     double top = 1.2;
     if (!sizes.empty()) chart->addLine(QObject::tr("C = 6ND"), theme.muted, {{sizes.front(), 1.0}, {sizes.back(), 1.0}}, 1.0, Qt::DashLine);
@@ -343,15 +437,17 @@ void OptimalFigure::drawComputeChart() {
         const QColor color = colorOf(a);
         const QString name = QString::fromStdString(a.name);
         for (const bool atContext : {true, false}) {
-            if (!atContext && context == reference) continue;
+            if (!atContext && (context == reference || a.referenceComputeRatio.empty())) continue;
             const auto& ratio = atContext ? a.computeRatio : a.referenceComputeRatio;
             std::vector<QPointF> line;
             for (std::size_t i = 0; i < ratio.size(); ++i) line.push_back({sizes[i], ratio[i]}), top = std::max(top, ratio[i]);
-            chart->addLine(QObject::tr("%1, T = %2").arg(name).arg(atContext ? context : reference), atContext ? color : color.lighter(140),
-                           line, atContext ? 2.5 : 1.2, atContext ? Qt::SolidLine : Qt::DashLine);
+            const QString label = !a.paper ? QObject::tr("%1 (its runs)").arg(name)
+                                           : QObject::tr("%1, T = %2").arg(name).arg(atContext ? context : reference);
+            chart->addLine(label, atContext ? color : color.lighter(140), line, atContext ? 2.5 : 1.2,
+                           atContext ? Qt::SolidLine : Qt::DashLine);
         }
         const auto& o = a.optimum;
-        if (o.params >= 1e8 && o.params <= 2e11)
+        if (a.answered() && o.params >= 1e8 && o.params <= 2e11)
             PlotChart::hideFromLegend(chart, chart->addScatter(QString(), color, {{o.params, a.optimumComputeRatio}}, 10));
     }
     chart->setAxes(chart->xSpec(), {QObject::tr("C / 6ND"), false, 0.8, std::ceil(top * 10 + 1) / 10});

@@ -1,0 +1,144 @@
+#include "core/analysis/OptimalInputs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/accounting/Family.h"
+#include "core/analysis/RunSelection.h"
+#include "core/analysis/SeriesAnalyses.h"
+#include "core/data/Series.h"
+
+namespace scalex::analysis {
+
+namespace {
+
+bool sameContext(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+bool sameGroup(const OptimalSeriesInput& in, const SeriesGroup& g) { return in.series == g.series && sameContext(in.context, g.context); }
+
+// Why a group's IsoFLOP analysis gives no laws.
+std::string noLawsBecause(const IsoFlopAnalysis& a) {
+    const std::string label = a.group.label();
+    if (a.runs.empty()) return label + ": no IsoFLOP runs (several model sizes at each of two budgets or more) for N*(H) = A'·H^a.";
+    int fitted = 0;
+    for (const auto& p : a.result.profiles) fitted += p.fitted ? 1 : 0;
+    std::string why = label + ": no IsoFLOP law N*(H) = A'·H^a: its runs give a profile at " + std::to_string(fitted) +
+                      (fitted == 1 ? " budget" : " budgets");
+    if (a.result.nBudgetsInLaw < fitted) why += " (" + std::to_string(a.result.nBudgetsInLaw) + " in the budget range)";
+    return why + "; a law needs two.";
+}
+
+LossSurfaceAnalysis surfaceOf(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
+                              const OptimalQuery& query, const fit::FitControl& control) {
+    return lossSurfaceAnalysis(table, settings, studySet(table, group, data::ExperimentSet::TokenParam),
+                               lossSurfaceSettings(settings, query.surfaceFit), control);
+}
+
+void takeSurface(OptimalSeriesInput& in, const LossSurfaceAnalysis& a) {
+    in.surfacePending = false;
+    in.surface.reset();
+    if (a.error) in.surfaceProblem = *a.error + ".";
+    else if (a.fit.cancelled) in.surfaceProblem = a.group.label() + ": its L(N,D) fit was cancelled.";
+    else in.surface = a.fit.best, in.surfaceProblem.clear();
+}
+
+// Too few runs for an L(N,D) fit: known at once, nothing to wait for.
+bool surfaceCannotFit(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group) {
+    const RunFilter runs = studySet(table, group, data::ExperimentSet::TokenParam).filter;
+    return lossSurfacePoints(table, runs).points.size() < (settings.fitGamma ? 6u : 5u);
+}
+
+OptimalSeriesInput paperModel(const data::PaperTables& paper, accounting::Family family, const AnalysisSettings& settings,
+                              const OptimalQuery& query) {
+    OptimalSeriesInput in;
+    const std::string label(accounting::familyLabel(family));
+    in.name = query.paperStudy ? label : label + " (paper)";
+    if (query.paperStudy) in.series = accounting::familyName(family);
+    in.context = query.context;
+    in.paper = true;
+    in.family = family;
+    const data::LossSurfaceParams* s = paper.lossSurface(family, settings.huberDelta);
+    if (!s) s = paper.lossSurface(family, 1e-3);
+    if (s) in.surface = fit::LossSurfaceParams{s->logA, s->logB, s->logE, s->alpha, s->beta, s->gamma};
+    else in.surfaceProblem = label + ": the paper's tables give no loss surface.";
+    const auto convention = accounting::conventionByName(settings.convention).value_or(accounting::studyConvention());
+    in.computePerToken = studyComputePerToken(paper.modelConfigs, family, query.context, convention);
+    in.referencePerToken = studyComputePerToken(paper.modelConfigs, family, query.referenceContext, convention);
+    in.laws = paperOptimalLaws(paper, family, query.context);
+    return in;
+}
+
+}  // namespace
+
+std::vector<OptimalSeriesInput> optimalInputs(const data::RunTable& table, const AnalysisSettings& settings,
+                                              const data::PaperTables& paper, const OptimalQuery& query,
+                                              const fit::FitControl& control) {
+    std::vector<OptimalSeriesInput> out;
+    const std::vector<std::string> names = data::seriesNames(table);
+    for (const SeriesGroup& g : seriesGroups(table, settings)) {
+        if (control.cancelled()) return out;
+        // The paper's study: its Transformer and xLSTM are answered by the paper's models.
+        if (query.paperModels && query.paperStudy && accounting::parseFamily(g.series)) continue;
+        OptimalSeriesInput in;
+        in.name = g.label();
+        in.series = g.series;
+        in.seriesIndex = static_cast<int>(std::find(names.begin(), names.end(), g.series) - names.begin());
+        in.context = g.context;
+        const fit::PowerLaw perToken = computePerTokenOfRuns(table, g.filter);
+        in.computePerToken = [perToken](double n) { return perToken(n); };
+        const IsoFlopAnalysis iso = isoFlopAnalysis(table, settings, studySet(table, g, data::ExperimentSet::IsoFlop));
+        if (iso.result.nOptLaw && iso.result.dOptLaw) {
+            in.laws = OptimalPowerLaws{iso.result.nOptLaw->coefficient, iso.result.nOptLaw->exponent, iso.result.dOptLaw->coefficient,
+                                       iso.result.dOptLaw->exponent};
+            for (const data::Run* r : iso.runs) in.isoFlopRuns.push_back({r->params, r->tokens, r->flops, r->loss()});
+            in.isoFlopSettings = iso.settings;
+        } else {
+            in.lawsProblem = noLawsBecause(iso);
+        }
+        if (query.fitSurfaces || surfaceCannotFit(table, settings, g)) takeSurface(in, surfaceOf(table, settings, g, query, control));
+        else in.surfacePending = true;
+        out.push_back(std::move(in));
+    }
+    if (query.paperModels)
+        for (accounting::Family f : {accounting::Family::Transformer, accounting::Family::Xlstm})
+            out.push_back(paperModel(paper, f, settings, query));
+    return out;
+}
+
+void fitOptimalSurfaces(std::vector<OptimalSeriesInput>& inputs, const data::RunTable& table, const AnalysisSettings& settings,
+                        const OptimalQuery& query, const fit::FitControl& control) {
+    const std::vector<SeriesGroup> groups = seriesGroups(table, settings);
+    for (auto& in : inputs) {
+        if (!in.surfacePending) continue;
+        if (control.cancelled()) return;
+        const auto g = std::find_if(groups.begin(), groups.end(), [&](const SeriesGroup& x) { return sameGroup(in, x); });
+        if (g == groups.end()) continue;  // not in these runs: left pending
+        takeSurface(in, surfaceOf(table, settings, *g, query, control));
+    }
+}
+
+bool takeFittedSurfaces(std::vector<OptimalSeriesInput>& inputs, const std::vector<OptimalSeriesInput>& fitted) {
+    bool waiting = false;
+    for (auto& in : inputs) {
+        if (!in.surfacePending) continue;
+        const auto f = std::find_if(fitted.begin(), fitted.end(), [&](const OptimalSeriesInput& x) {
+            return !x.paper && !x.surfacePending && x.series == in.series && sameContext(x.context, in.context);
+        });
+        if (f == fitted.end()) {
+            waiting = true;
+            continue;
+        }
+        in.surface = f->surface;
+        in.surfaceProblem = f->surfaceProblem;
+        in.surfacePending = false;
+    }
+    return waiting;
+}
+
+OptimalAnswer answerOptimalQuery(const data::RunTable& table, const AnalysisSettings& settings, const data::PaperTables& paper,
+                                 const OptimalQuery& query, const fit::FitControl& control) {
+    return answerOptimalQuery(optimalInputs(table, settings, paper, query, control), query, control);
+}
+
+}  // namespace scalex::analysis
