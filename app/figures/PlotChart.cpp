@@ -172,6 +172,23 @@ void PlotChart::fitRangesToData(double margin) {
     rebuildAxis(Qt::Vertical);
 }
 
+int PlotChart::tickTarget(Qt::Orientation orientation) const {
+    const bool horizontal = orientation == Qt::Horizontal;
+    const double extent = horizontal ? size().width() : size().height();
+    return extent > 0 ? std::clamp(static_cast<int>(extent / (horizontal ? 64 : 48)), 3, 8) : 6;
+}
+
+bool PlotChart::retickToSize() {
+    bool changed = false;
+    for (Qt::Orientation o : {Qt::Horizontal, Qt::Vertical}) {
+        const int built = builtTarget_[o == Qt::Horizontal ? 0 : 1];
+        if (built == 0 || axes(o).isEmpty() || tickTarget(o) == built) continue;
+        rebuildAxis(o);
+        changed = true;
+    }
+    return changed;
+}
+
 void PlotChart::rebuildAxis(Qt::Orientation orientation) {
     const AxisSpec& spec = orientation == Qt::Horizontal ? xSpec_ : ySpec_;
     for (QAbstractAxis* old : axes(orientation)) {
@@ -201,11 +218,11 @@ void PlotChart::rebuildAxis(Qt::Orientation orientation) {
         // About one label per 64 pixels of a horizontal axis and per 48 of a vertical one (its
         // labels stack, so only their height counts), so narrow charts and paper figures stay
         // legible and every decade of a few-decade axis is labelled.
-        const bool horizontal = orientation == Qt::Horizontal;
-        const double extent = horizontal ? size().width() : size().height();
-        const int target = extent > 0 ? std::clamp(static_cast<int>(extent / (horizontal ? 64 : 48)), 3, 8) : 6;
+        const int target = tickTarget(orientation);
+        builtTarget_[orientation == Qt::Horizontal ? 0 : 1] = target;
         ticks = logTicks(spec.lo, spec.hi, target);
     } else {
+        builtTarget_[orientation == Qt::Horizontal ? 0 : 1] = 0;
         // Linear axes reuse the narrow-range branch of logTicks by shifting into positive values.
         const double span = spec.hi - spec.lo;
         const double step = std::pow(10.0, std::floor(std::log10(span / 5)));

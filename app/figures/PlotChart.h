@@ -58,8 +58,16 @@ public:
     // fonts (the ticks are picked before the size is known); they come back when it grows.
     void thinTickLabels();
 
+    // Picks the log axes' ticks again where the chart's size now asks for another number of them
+    // (the ticks are picked for the size the chart had when its axes were set: a chart drawn
+    // before its window showed would keep a small chart's ticks). False when nothing changed.
+    bool retickToSize();
+
 private:
     void rebuildAxis(Qt::Orientation orientation);
+    // How many ticks a log axis of this orientation wants at the chart's present size.
+    int tickTarget(Qt::Orientation orientation) const;
+    int builtTarget_[2] = {0, 0};  // the target each axis was built with (horizontal, vertical); 0: linear
     void attach(QXYSeries* series);
 
     AxisSpec xSpec_, ySpec_;

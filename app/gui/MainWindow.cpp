@@ -660,10 +660,19 @@ QImage MainWindow::screenshot() {
     // whose fit failed, fits again on each call.)
     if (ViewPanel* panel = currentPanel()) panel->computeNow();
     QEventLoop loop;
-    for (int round = 0; round < 100; ++round) {
-        const bool handled = loop.processEvents();
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // replaced chart items
-        if (!handled) break;
+    auto settle = [&loop] {
+        for (int round = 0; round < 100; ++round) {
+            const bool handled = loop.processEvents();
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // replaced chart items
+            if (!handled) break;
+        }
+    };
+    settle();
+    // Then the view drawn once more from its answer (nothing refitted), at the size it has now:
+    // a chart drawn before the window showed was laid out for another size and changed since.
+    if (ViewPanel* panel = currentPanel()) {
+        redrawViews(panel);
+        settle();
     }
     return grab().toImage();
 }

@@ -11,6 +11,8 @@ PlotView::PlotView(PlotChart* chart, QWidget* parent) : QChartView(chart, parent
     setMinimumSize(320, 240);
     // Series come and go when a view redraws; the legend's entries with them.
     connect(chart, &QChart::plotAreaChanged, this, [this] { arrangeLegend(); });
+    // Ticks for the size the chart has on screen, not the one it had when it was drawn.
+    connect(chart, &QChart::plotAreaChanged, chart, [chart] { chart->retickToSize(); }, Qt::QueuedConnection);
 }
 
 void PlotView::arrangeLegend() {

@@ -119,6 +119,8 @@ struct OptimalSeriesInput {
     fit::IsoFlopSettings isoFlopSettings;
 };
 struct OptimalQuery {
+    // Out of line: the default fit settings' grid is core/fit's, which the app reaches only here.
+    OptimalQuery();
     OptimalGiven given = OptimalGiven::Budget;
     double value = 1e22;
     double context = 8192;           // the context length at which the paper's models count FLOPs

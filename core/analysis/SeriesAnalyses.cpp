@@ -174,6 +174,20 @@ std::optional<std::string> undeterminedBy(const std::vector<fit::LossPoint>& poi
         return "the runs have " + count(sizes.size(), "model size") + "; A and alpha of L(N,D) need three or more: no law";
     if (tokens.size() < 3)
         return "the runs have " + count(tokens.size(), "token count") + "; B and beta of L(N,D) need three or more: no law";
+    // Runs along one line in (log N, log D), as the runs of one IsoFLOP budget are (N·D fixed):
+    // N and D move together, and no fit can tell their effects apart.
+    double mx = 0, my = 0;
+    for (const auto& p : points) mx += std::log(p.params), my += std::log(p.tokens);
+    mx /= static_cast<double>(points.size());
+    my /= static_cast<double>(points.size());
+    double sxx = 0, syy = 0, sxy = 0;
+    for (const auto& p : points) {
+        const double x = std::log(p.params) - mx, y = std::log(p.tokens) - my;
+        sxx += x * x, syy += y * y, sxy += x * y;
+    }
+    if (sxy * sxy >= (1 - 1e-6) * sxx * syy)
+        return "the runs lie on one line in (N, D) (one budget, or one tokens-per-parameter ratio): N and D move together and "
+               "L(N,D) cannot tell their effects apart: no law";
     return std::nullopt;
 }
 

@@ -70,12 +70,14 @@ TEST(OptimalVerb, AnswersForEachSeriesOfTheStudyWithIntervals) {
         EXPECT_GT(e["surface"].toObject()["params"].toDouble(), 0);
         EXPECT_TRUE(e.contains("comparison"));
     }
-    // One budget: a profile but no law, said for that series; its surface still answers.
+    // One budget: a profile but no law, said for that series; nor a surface (its runs lie on one
+    // line in (N, D)), said too.
     const QJsonObject c = seriesNamed(j, "lab-c");
     EXPECT_TRUE(c["laws"].isNull());
     EXPECT_TRUE(c["laws_problem"].toString().startsWith("lab-c: no IsoFLOP law")) << c["laws_problem"].toString().toStdString();
     EXPECT_TRUE(c["laws_problem"].toString().contains("1 budget"));
-    EXPECT_FALSE(c["surface"].isNull());
+    EXPECT_TRUE(c["surface"].isNull());
+    EXPECT_TRUE(c["surface_problem"].toString().contains("one line in (N, D)")) << c["surface_problem"].toString().toStdString();
 
     // The same in words.
     const auto text = runScalex({"predict", "optimal", "--data", path, "--budget", "1e21"});
