@@ -1,5 +1,7 @@
 #include "core/accounting/ModelSpec.h"
 
+#include "core/accounting/SpecAccounting.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -122,17 +124,7 @@ std::optional<SpecProblem> validate(const ModelSpec& s) {
             if (auto p = positive(m.sharedWidth, "moe.shared_width")) return p;
     }
     // Parameter counts are 64-bit integers: refuse sizes beyond any model before they overflow.
-    const double d = static_cast<double>(s.dModel), L = static_cast<double>(s.layers.size());
-    const auto& a = s.attention;
-    const double widest = std::max({static_cast<double>(a.nHeads) * static_cast<double>(std::max(a.dQk, a.dV)) +
-                                        static_cast<double>(a.kvLoraRank + a.qLoraRank),
-                                    static_cast<double>(s.feedForward.width),
-                                    (static_cast<double>(s.moe.nRouted) * static_cast<double>(s.moe.expertWidth) +
-                                     static_cast<double>(s.moe.nShared) * static_cast<double>(s.moe.sharedWidth)),
-                                    static_cast<double>(s.mlstm.nHeads) * static_cast<double>(s.mlstm.dQk + s.mlstm.dHv),
-                                    static_cast<double>(s.mamba.dInner) * static_cast<double>(s.mamba.dState + s.mamba.dConv + 4),
-                                    d});
-    const double approx = L * 8.0 * d * widest + 2.0 * (static_cast<double>(s.vocab) + static_cast<double>(s.learnedPositions)) * d;
+    const double approx = parameterEstimate(s);
     if (!(approx < 1e15)) {
         char text[160];
         std::snprintf(text, sizeof text, "the sizes give about %.2g parameters, beyond any model (limit 1e15)", approx);

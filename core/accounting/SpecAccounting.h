@@ -38,6 +38,10 @@ struct ParamCounts {
 
 ParamCounts paramCounts(const ModelSpec& spec);
 
+// The total parameter count in floating point, which cannot overflow: validate(spec) refuses specs
+// beyond any model with it before the exact counts are taken.
+double parameterEstimate(const ModelSpec& spec);
+
 // Forward FLOPs per token of a sequence of T tokens (training forward pass or prefill), under a
 // FLOP convention (FlopCount.h): 2 per multiply-accumulate of the weights a token uses (the LM
 // head counted even when tied, the embedding lookup not), the sequence mix (attention's
