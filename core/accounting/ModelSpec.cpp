@@ -128,7 +128,7 @@ std::optional<SpecProblem> validate(const ModelSpec& s) {
     if (!(approx < 1e15)) {
         char text[160];
         std::snprintf(text, sizeof text, "the sizes give about %.2g parameters, beyond any model (limit 1e15)", approx);
-        return SpecProblem{"layers", text};
+        return SpecProblem{"sizes", text};
     }
     return std::nullopt;
 }

@@ -126,7 +126,8 @@ struct ModelSpec {
 // before each block, SwiGLU feed-forward, untied embeddings, no biases but the mLSTM's gates).
 ModelSpec fromPaperConfig(const ModelConfig& config);
 
-// A problem with a spec: the field (as named in the spec, e.g. "attention.n_kv_heads") and why.
+// A problem with a spec: the field (as named in the spec, e.g. "attention.n_kv_heads"; "sizes" when
+// the sizes together are beyond any model) and why.
 struct SpecProblem {
     std::string field;
     std::string message;

@@ -784,6 +784,7 @@ const std::map<std::string, Parser>& parsers() {
 
 // The config key a spec field came from, for errors found when the whole spec is checked.
 std::string configKeyOf(const std::string& specField, const std::string& modelType) {
+    if (specField == "sizes") return "";  // no one field: the sizes together
     if (specField == "layers") return modelType == "gpt2" ? "n_layer" : modelType == "mamba_ssm" ? "n_layer" : "num_hidden_layers";
     if (specField == "d_model") return modelType == "mamba_ssm" ? "d_model" : "hidden_size";
     if (specField == "vocab") return "vocab_size";
