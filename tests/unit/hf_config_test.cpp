@@ -301,6 +301,22 @@ TEST(HfConfig, DenseDecodersRoundToPublishedCounts) {
     }
 }
 
+// Biases and q/k norms, each from its modeling code: Qwen2Attention's q, k, v biases; Qwen3Attention's
+// q_norm and k_norm over head_dim; Olmo2Attention's over all heads; GPT-2's Conv1D and LayerNorm biases.
+TEST(HfConfig, BiasesAndQkNormsAreCountedAsTheModelingCodeHasThem) {
+    const std::int64_t qwen2 = paramCounts(read(kQwen25_7b).spec).all.attention;
+    EXPECT_EQ(qwen2, 28 * (3584LL * (3584 + 2 * 512) + (3584 + 2 * 512) + 3584LL * 3584));
+    const std::int64_t qwen3 = paramCounts(read(kQwen3_8b).spec).all.attention;
+    EXPECT_EQ(qwen3, 36 * (4096LL * (4096 + 2 * 1024) + 4096LL * 4096 + 2 * 128));
+    const std::int64_t olmo = paramCounts(read(kOlmo2_7b).spec).all.attention;
+    EXPECT_EQ(olmo, 32 * (4 * 4096LL * 4096 + 2 * 4096));
+    const auto gpt2 = paramCounts(read(kGpt2).spec).all;
+    EXPECT_EQ(gpt2.attention, 12 * (768LL * 2304 + 2304 + 768LL * 768 + 768));
+    EXPECT_EQ(gpt2.feedForward, 12 * (2 * 768LL * 3072 + 3072 + 768));
+    EXPECT_EQ(gpt2.norms, (12 * 2 + 1) * 2 * 768);
+    EXPECT_EQ(gpt2.embedding, (50257 + 1024) * 768LL);
+}
+
 TEST(HfConfig, MixtureOfExpertsCountsTotalAndActive) {
     // Mixtral of Experts (Jiang et al. 2024): 46.7B total, 12.9B active; the hub's count is exact.
     const auto mixtral = paramCounts(read(kMixtral8x7b).spec);
