@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonValue>
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -37,7 +38,7 @@ std::string jsonText(const QJsonValue& v) {
         case QJsonValue::Double: {
             const double x = v.toDouble();
             if (std::floor(x) == x && std::fabs(x) < kMaxWholeNumber) return std::to_string(static_cast<long long>(x));
-            return QString::number(x, 'g', 17).toStdString();
+            return QString::number(x, 'g', QLocale::FloatingPointShortest).toStdString();
         }
         case QJsonValue::String: return "\"" + v.toString().toStdString() + "\"";
         case QJsonValue::Array: return QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact).toStdString();
