@@ -1,7 +1,10 @@
-// scalex account: the accounting of one model configuration as JSON or a readable summary.
+// scalex account: the accounting of one model configuration as JSON or a readable summary: the
+// paper's study architecture from options (--family ...), or any architecture from a Hugging Face
+// config.json (--config).
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTextStream>
+#include <algorithm>
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Verbs.h"
@@ -9,6 +12,8 @@
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/MemoryOps.h"
 #include "core/accounting/ParamCount.h"
+#include "core/accounting/SpecAccounting.h"
+#include "core/data/HfConfig.h"
 
 namespace scalex::cli {
 
@@ -47,6 +52,179 @@ constexpr ByteOption kByteOptions[] = {
     {"bytes-norm-weights", &ByteWidths::normWeights},
 };
 
+QJsonObject groupsJson(const ParamGroups& g) {
+    return {{"embedding", qint64(g.embedding)},     {"attention", qint64(g.attention)},
+            {"feed_forward", qint64(g.feedForward)}, {"experts", qint64(g.experts)},
+            {"recurrent", qint64(g.recurrent)},      {"norms", qint64(g.norms)},
+            {"head", qint64(g.head)},                {"non_embedding", qint64(g.nonEmbedding())},
+            {"total", qint64(g.total())}};
+}
+
+QJsonArray fieldsJson(const std::vector<data::ConfigField>& fields) {
+    QJsonArray out;
+    for (const auto& f : fields) {
+        QJsonObject o{{"field", QString::fromStdString(f.name)}, {"value", QString::fromStdString(f.value)}};
+        if (!f.note.empty()) o["note"] = QString::fromStdString(f.note);
+        out.append(o);
+    }
+    return out;
+}
+
+QString fieldsText(const std::vector<data::ConfigField>& fields, bool withValues) {
+    QStringList parts;
+    for (const auto& f : fields) {
+        QString part = QString::fromStdString(f.name);
+        if (withValues) part += " = " + QString::fromStdString(f.value);
+        if (!f.note.empty()) part += " (" + QString::fromStdString(f.note) + ")";
+        parts << part;
+    }
+    return parts.isEmpty() ? QStringLiteral("none") : parts.join(", ");
+}
+
+QString mixerName(MixerKind k) {
+    switch (k) {
+        case MixerKind::Attention: return "attention";
+        case MixerKind::Mlstm: return "mlstm";
+        case MixerKind::Mamba: return "mamba";
+    }
+    return "attention";
+}
+
+// The architecture in a few numbers: width, layers by kind, heads, feed-forward, experts, states.
+QJsonObject specJson(const ModelSpec& s) {
+    QJsonObject layers;
+    for (MixerKind k : {MixerKind::Attention, MixerKind::Mlstm, MixerKind::Mamba})
+        if (s.layerCount(k) > 0) layers[mixerName(k)] = qint64(s.layerCount(k));
+    const auto local = std::count_if(s.layers.begin(), s.layers.end(), [](const LayerSpec& l) { return l.local; });
+    QJsonObject o{{"model_type", QString::fromStdString(s.name)},
+                  {"d_model", qint64(s.dModel)},
+                  {"n_layers", qint64(s.layers.size())},
+                  {"layers", layers},
+                  {"vocab", qint64(s.vocab)},
+                  {"tied_embeddings", s.tiedEmbeddings},
+                  {"norm", s.norm == NormKind::Layer ? "layernorm" : "rmsnorm"}};
+    if (s.layerCount(MixerKind::Attention) > 0) {
+        const auto& a = s.attention;
+        QJsonObject att{{"n_heads", qint64(a.nHeads)}, {"n_kv_heads", qint64(a.nKvHeads)}, {"d_qk", qint64(a.dQk)},
+                        {"d_v", qint64(a.dV)}, {"local_layers", qint64(local)}};
+        if (a.slidingWindow > 0) att["sliding_window"] = qint64(a.slidingWindow);
+        if (a.latent()) {
+            att["kv_lora_rank"] = qint64(a.kvLoraRank);
+            att["q_lora_rank"] = qint64(a.qLoraRank);
+            att["rope_dim"] = qint64(a.ropeDim);
+        }
+        o["attention"] = att;
+    }
+    if (s.layerCount(FeedForwardKind::Dense) > 0)
+        o["feed_forward"] = QJsonObject{{"d_ff", qint64(s.feedForward.width)}, {"gated", s.feedForward.gated},
+                                        {"layers", qint64(s.layerCount(FeedForwardKind::Dense))}};
+    if (s.layerCount(FeedForwardKind::Moe) > 0)
+        o["experts"] = QJsonObject{{"routed", qint64(s.moe.nRouted)}, {"top_k", qint64(s.moe.topK)},
+                                   {"d_expert", qint64(s.moe.expertWidth)}, {"shared", qint64(s.moe.nShared)},
+                                   {"layers", qint64(s.layerCount(FeedForwardKind::Moe))}};
+    if (s.layerCount(MixerKind::Mlstm) > 0)
+        o["mlstm"] = QJsonObject{{"n_heads", qint64(s.mlstm.nHeads)}, {"d_qk", qint64(s.mlstm.dQk)},
+                                 {"d_hv", qint64(s.mlstm.dHv)}, {"chunk", qint64(s.mlstm.chunk)}};
+    if (s.layerCount(MixerKind::Mamba) > 0)
+        o["mamba"] = QJsonObject{{"version", s.mamba.version}, {"d_inner", qint64(s.mamba.dInner)},
+                                 {"d_state", qint64(s.mamba.dState)}, {"d_conv", qint64(s.mamba.dConv)}};
+    return o;
+}
+
+QString specText(const ModelSpec& s) {
+    QString t = QString::fromStdString(s.name) + ": d_model " + QString::number(s.dModel) + ", " +
+                QString::number(s.layers.size()) + " layers";
+    QStringList kinds;
+    for (MixerKind k : {MixerKind::Attention, MixerKind::Mlstm, MixerKind::Mamba})
+        if (s.layerCount(k) > 0) kinds << QString::number(s.layerCount(k)) + " " + mixerName(k);
+    t += " (" + kinds.join(", ") + ")";
+    if (s.layerCount(MixerKind::Attention) > 0) {
+        const auto& a = s.attention;
+        t += QStringLiteral(", %1 heads (kv %2), d_qk %3, d_v %4").arg(a.nHeads).arg(a.nKvHeads).arg(a.dQk).arg(a.dV);
+        if (a.latent()) t += QStringLiteral(", latent kv %1 + rope %2").arg(a.kvLoraRank).arg(a.ropeDim);
+        if (a.slidingWindow > 0) {
+            const auto local = std::count_if(s.layers.begin(), s.layers.end(), [](const LayerSpec& l) { return l.local; });
+            t += QStringLiteral(", window %1 on %2 layers").arg(a.slidingWindow).arg(local);
+        }
+    }
+    if (s.layerCount(FeedForwardKind::Dense) > 0) t += ", d_ff " + QString::number(s.feedForward.width);
+    if (s.layerCount(FeedForwardKind::Moe) > 0)
+        t += QStringLiteral(", %1 experts top-%2 of %3 (+%4 shared) on %5 layers")
+                 .arg(s.moe.nRouted).arg(s.moe.topK).arg(s.moe.expertWidth).arg(s.moe.nShared).arg(s.layerCount(FeedForwardKind::Moe));
+    if (s.layerCount(MixerKind::Mamba) > 0)
+        t += QStringLiteral(", Mamba-%1 d_inner %2 N %3").arg(s.mamba.version).arg(s.mamba.dInner).arg(s.mamba.dState);
+    t += ", vocab " + QString::number(s.vocab) + (s.tiedEmbeddings ? " (tied)" : "");
+    return t;
+}
+
+// --config: any architecture a Hugging Face config.json describes, counted from its spec.
+int accountConfig(const QCommandLineParser& p, const FlopConvention& convention, const ByteWidths& bytes) {
+    for (const char* option : {"family", "d-model", "n-layers", "n-heads", "n-kv-heads", "d-qk", "d-hv", "d-ff", "vocab",
+                               "chunk", "cache", "prefill", "generate"})
+        if (p.isSet(option))
+            throw UsageError(QStringLiteral("--%1 does not go with --config (the file gives the architecture)").arg(option).toStdString());
+    const auto model = data::readHfConfig(p.value("config").toStdString());
+    if (!model) throw UsageError(model.error().toString());
+    const ModelSpec& spec = model->spec;
+    const double ctx = static_cast<double>(*intOption(p, "ctx"));
+    const double batch = static_cast<double>(*intOption(p, "batch"));
+    const ParamCounts params = paramCounts(spec);
+    const FlopSplit fwd = forwardFlopsPerToken(spec, ctx, convention);
+    const double train = trainingFlopsPerToken(spec, ctx, convention);
+    const double sixN = 6.0 * static_cast<double>(params.activeTotal());
+    const CacheElements cache = cacheElements(spec, ctx);
+    const double cacheTotal = cacheBytes(spec, ctx, batch, bytes);
+    const data::ConfigReport& report = model->report;
+
+    if (!p.isSet("json")) {
+        QString out;
+        QTextStream s(&out);
+        const ParamGroups& g = params.all;
+        s << specText(spec) << "\n";
+        s << "parameters              " << params.total() << "  (active " << params.activeTotal() << ", non-embedding "
+          << g.nonEmbedding() << ")\n";
+        s << "  embedding " << g.embedding << ", attention " << g.attention << ", feed-forward " << g.feedForward
+          << ", experts " << g.experts << " (active " << params.active.experts << "), recurrent " << g.recurrent
+          << ", norms " << g.norms << ", head " << g.head << "\n";
+        s << "convention              " << QString::fromStdString(convention.name) << ", context " << ctx << "\n";
+        s << "forward FLOPs / token   " << QString::number(fwd.total(), 'g', 10) << "  linear " << QString::number(fwd.linear, 'g', 6)
+          << ", seq-mix " << QString::number(fwd.seqMix, 'g', 6) << ", other " << QString::number(fwd.other, 'g', 6) << "\n";
+        s << "training FLOPs / token  " << QString::number(train, 'g', 10) << "  (" << QString::number(train / sixN, 'f', 4)
+          << " x 6N, N active)\n";
+        s << "cache (B " << batch << ", T " << ctx << ")      " << QString::number(cacheTotal, 'g', 6) << " bytes  (KV "
+          << QString::number(batch * cache.kv * bytes.qkv, 'g', 6) << " at " << bytes.qkv << " B, state "
+          << QString::number(batch * cache.state * bytes.state, 'g', 6) << " at " << bytes.state << " B)\n";
+        s << "fields used:    " << fieldsText(report.used, true) << "\n";
+        s << "fields ignored: " << fieldsText(report.ignored, false) << "\n";
+        s << "assumed:        " << fieldsText(report.assumed, true) << "\n";
+        printText(out);
+        return kExitOk;
+    }
+    QJsonObject out{
+        {"config", specJson(spec)},
+        {"config_file", p.value("config")},
+        {"config_fields", QJsonObject{{"used", fieldsJson(report.used)},
+                                      {"ignored", fieldsJson(report.ignored)},
+                                      {"assumed", fieldsJson(report.assumed)}}},
+        {"convention", QString::fromStdString(convention.name)},
+        {"ctx", ctx},
+        {"batch", batch},
+        {"params", qint64(params.total())},
+        {"params_active", qint64(params.activeTotal())},
+        {"params_groups", groupsJson(params.all)},
+        {"params_active_groups", groupsJson(params.active)},
+        {"fwd_flops_per_token", fwd.total()},
+        {"fwd_flops_per_token_split", splitJson(fwd)},
+        {"train_flops_per_token", train},
+        {"train_flops_per_token_over_6n", train / sixN},
+        {"cache_bytes", cacheTotal},
+        {"cache_kv_bytes", batch * cache.kv * bytes.qkv},
+        {"cache_state_bytes", batch * cache.state * bytes.state},
+    };
+    printJson(out);
+    return kExitOk;
+}
+
 }  // namespace
 
 int verbAccount(const QStringList& args) {
@@ -54,7 +232,10 @@ int verbAccount(const QStringList& args) {
     p.setApplicationDescription("Parameter, FLOP, memory-traffic and cache accounting (paper App. \"Accounting\").");
     p.addHelpOption();
     addModelOptions(p);
+    QString types;
+    for (const auto& t : data::hfModelTypes()) types += (types.isEmpty() ? "" : ", ") + QString::fromStdString(t);
     p.addOptions({
+        {"config", "A Hugging Face config.json (" + types + "; state-spaces' mamba configs) instead of --family and the sizes.", "file"},
         {"ctx", "Training context length T.", "n", "8192"},
         {"convention", "FLOP convention: study, appendix, chinchilla or 6nd.", "name", "study"},
         {"batch", "Inference batch size B.", "n", "1"},
@@ -66,9 +247,6 @@ int verbAccount(const QStringList& args) {
     for (const auto& f : kFactorOptions) p.addOption({f.name, QStringLiteral("FLOP factor %1.").arg(f.name), "x"});
     for (const auto& b : kByteOptions) p.addOption({b.name, QStringLiteral("Bytes per element, %1.").arg(b.name), "x"});
     if (!parseVerbArguments(p, args)) return kExitOk;
-
-    const Family family = familyOption(p);
-    const ModelConfig config = modelFromOptions(p, family);
 
     auto convention = conventionByName(p.value("convention").toStdString());
     if (!convention)
@@ -82,6 +260,10 @@ int verbAccount(const QStringList& args) {
             if (*v < 0) throw UsageError(QStringLiteral("--%1 must not be negative").arg(b.name).toStdString());
             bytes.*(b.field) = *v;
         }
+    if (p.isSet("config")) return accountConfig(p, *convention, bytes);
+
+    const Family family = familyOption(p);
+    const ModelConfig config = modelFromOptions(p, family);
 
     const double ctx = static_cast<double>(*intOption(p, "ctx"));
     const double batch = static_cast<double>(*intOption(p, "batch"));
@@ -152,7 +334,9 @@ int verbAccount(const QStringList& args) {
         {"convention", QString::fromStdString(convention->name)},
         {"ctx", ctx},
         {"params", qint64(params.total())},
+        {"params_active", qint64(params.total())},  // dense: every parameter is active
         {"params_breakdown", breakdown},
+        {"params_groups", groupsJson(paramCounts(fromPaperConfig(config)).all)},
         {"train_flops_per_token", trainPerToken},
         {"train_flops_per_token_over_6n", trainPerToken / (6.0 * static_cast<double>(params.total()))},
         {"fwd_flops_per_seq", splitJson(fwd)},

@@ -124,12 +124,15 @@ double twoN(const ModelConfig& c) { return 2.0 * static_cast<double>(countParame
 
 }  // namespace
 
+double mlstmCellChunkwiseFlops(double nHeads, double dqk, double dhv, double L, double tokens, const FlopConvention& conv) {
+    const double perChunk = conv.cell == MlstmCellCount::Study ? studyChunkFlops(dqk, dhv, L)
+                                                               : mlstmChunkTerms(dqk, dhv, L, conv.ops).total();
+    return nHeads * chunkCount(tokens, L) * perChunk;  // x n_head x n_chunk
+}
+
 double mlstmCellChunkwiseFlops(const ModelConfig& c, double tokens, const FlopConvention& conv) {
-    const double L = static_cast<double>(c.chunk);
-    const double perChunk = conv.cell == MlstmCellCount::Study
-                                ? studyChunkFlops(static_cast<double>(c.dQk), static_cast<double>(c.dHv), L)
-                                : mlstmChunkTerms(static_cast<double>(c.dQk), static_cast<double>(c.dHv), L, conv.ops).total();
-    return static_cast<double>(c.nHeads) * chunkCount(tokens, L) * perChunk;  // x n_head x n_chunk
+    return mlstmCellChunkwiseFlops(static_cast<double>(c.nHeads), static_cast<double>(c.dQk), static_cast<double>(c.dHv),
+                                   static_cast<double>(c.chunk), tokens, conv);
 }
 
 double mlstmCellStepFlops(const ModelConfig& c, const FlopConvention& conv) {

@@ -98,6 +98,8 @@ double chunkCount(double tokens, double chunk);
 
 // mLSTM cell, chunkwise-parallel, all heads of one layer, one sequence of T tokens.
 double mlstmCellChunkwiseFlops(const ModelConfig& config, double tokens, const FlopConvention& convention);
+double mlstmCellChunkwiseFlops(double nHeads, double dQk, double dHv, double chunk, double tokens,
+                               const FlopConvention& convention);
 // mLSTM cell, recurrent, all heads of one layer, one token (Eq. flop_counts_mlstm_recurrent).
 double mlstmCellStepFlops(const ModelConfig& config, const FlopConvention& convention);
 // Attention core, all query heads of one layer, S queries over T keys (Tab. flop_counts_attention).

@@ -1,8 +1,10 @@
 // `scalex account`, `scalex device` and the program's entry points, run as a user would.
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QTemporaryDir>
 
 #include "tests/cli/ScalexProcess.h"
 
@@ -66,6 +68,93 @@ TEST(AccountVerb, BadOptionsGetOneLineErrorNamingTheOptionAndExit2) {
         EXPECT_TRUE(r.err.contains(c.mustMention)) << r.err.toStdString();
         EXPECT_EQ(r.err.trimmed().count('\n'), 0) << "one line: " << r.err.toStdString();
     }
+}
+
+namespace {
+
+QString writeConfig(const QTemporaryDir& dir, const char* name, const QByteArray& json) {
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(json);
+    return path;
+}
+
+bool hasField(const QJsonArray& fields, const char* name) {
+    for (const auto& f : fields)
+        if (f.toObject()["field"].toString() == name) return true;
+    return false;
+}
+
+}  // namespace
+
+// --config reads a model's config.json: Mixtral-8x7B-v0.1 as published (its sliding_window null).
+TEST(AccountVerb, ConfigGivesTotalAndActiveParametersCacheAndTheFieldsItRead) {
+    QTemporaryDir dir;
+    const QString mixtral = writeConfig(dir, "config.json", R"({
+      "architectures": ["MixtralForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 1, "eos_token_id": 2,
+      "hidden_act": "silu", "hidden_size": 4096, "initializer_range": 0.02, "intermediate_size": 14336,
+      "max_position_embeddings": 32768, "model_type": "mixtral", "num_attention_heads": 32, "num_experts_per_tok": 2,
+      "num_hidden_layers": 32, "num_key_value_heads": 8, "num_local_experts": 8, "output_router_logits": false,
+      "rms_norm_eps": 1e-05, "rope_theta": 1000000.0, "router_aux_loss_coef": 0.02, "sliding_window": null,
+      "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.36.0.dev0",
+      "use_cache": true, "vocab_size": 32000})");
+    const auto r = runScalex({"account", "--config", mixtral, "--ctx", "8192", "--batch", "4", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject j = r.json();
+    EXPECT_EQ(j["params"].toInteger(), 46702792704);
+    EXPECT_EQ(j["params_active"].toInteger(), 12879925248);
+    EXPECT_EQ(j["params_groups"].toObject()["experts"].toInteger(), 32LL * (8 * 3 * 4096LL * 14336 + 4096 * 8));
+    EXPECT_EQ(j["params_active_groups"].toObject()["experts"].toInteger(), 32LL * (2 * 3 * 4096LL * 14336 + 4096 * 8));
+    // 4 sequences x 8192 tokens x 32 layers x 2 (K, V) x 8 heads x 128 x 2 bytes.
+    EXPECT_DOUBLE_EQ(j["cache_bytes"].toDouble(), 4.0 * 8192 * 32 * 2 * 8 * 128 * 2);
+    EXPECT_EQ(j["config"].toObject()["model_type"].toString(), "mixtral");
+    const QJsonObject fields = j["config_fields"].toObject();
+    EXPECT_TRUE(hasField(fields["used"].toArray(), "num_local_experts"));
+    EXPECT_TRUE(hasField(fields["ignored"].toArray(), "router_aux_loss_coef"));
+    EXPECT_TRUE(hasField(fields["assumed"].toArray(), "head_dim"));
+    EXPECT_GT(j["train_flops_per_token_over_6n"].toDouble(), 1.0);
+
+    // The readable form names the fields too.
+    const auto text = runScalex({"account", "--config", mixtral});
+    ASSERT_EQ(text.exitCode, 0) << text.err.toStdString();
+    EXPECT_TRUE(text.out.contains("active 12879925248")) << text.out.toStdString();
+    EXPECT_TRUE(text.out.contains("fields ignored:"));
+
+    // The paper's study architecture reports its active parameters and groups as well.
+    const auto paper = runScalex({"account", "--family", "xlstm", "--d-model", "4096", "--n-layers", "32", "--n-heads", "8", "--json"});
+    ASSERT_EQ(paper.exitCode, 0);
+    EXPECT_EQ(paper.json()["params_active"].toInteger(), 6865424896);
+    EXPECT_EQ(paper.json()["params_groups"].toObject()["total"].toInteger(), 6865424896);
+}
+
+TEST(AccountVerb, BadConfigsGetOneLineErrorNamingTheField) {
+    QTemporaryDir dir;
+    const struct {
+        const char* json;
+        const char* mustMention;
+    } cases[] = {
+        {R"({"model_type": "llava", "hidden_size": 64})", "model_type"},
+        {R"({"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 8, "vocab_size": 9})", "hidden_size"},
+        {R"({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 5,
+            "intermediate_size": 8, "vocab_size": 9})", "num_attention_heads"},
+        {"{ not json", "invalid JSON"},
+    };
+    int i = 0;
+    for (const auto& c : cases) {
+        const QString path = writeConfig(dir, ("bad" + std::to_string(i++) + ".json").c_str(), c.json);
+        const auto r = runScalex({"account", "--config", path});
+        SCOPED_TRACE(c.json);
+        EXPECT_EQ(r.exitCode, 2);
+        EXPECT_TRUE(r.err.contains(c.mustMention)) << r.err.toStdString();
+        EXPECT_TRUE(r.err.contains("bad")) << "names the file: " << r.err.toStdString();
+        EXPECT_EQ(r.err.trimmed().count('\n'), 0) << r.err.toStdString();
+    }
+    const auto both = runScalex({"account", "--config", writeConfig(dir, "ok.json", R"({"model_type": "gpt2", "n_embd": 64,
+        "n_layer": 2, "n_head": 4, "vocab_size": 100})"), "--d-model", "64"});
+    EXPECT_EQ(both.exitCode, 2);
+    EXPECT_TRUE(both.err.contains("--d-model")) << both.err.toStdString();
+    EXPECT_EQ(runScalex({"account", "--config", dir.filePath("missing.json")}).exitCode, 2);
 }
 
 TEST(Program, UnknownVerbHelpAndDeviceQueryWorkWithoutDisplayOrGpu) {

@@ -1,0 +1,138 @@
+#pragma once
+// An architecture as a value (DESIGN.md "Model spec"): a decoder-only language model as a list
+// of layers, each a sequence mixer (attention, mLSTM or Mamba) followed by a feed-forward block
+// (dense, a mixture of experts, or none), between token embeddings and the LM head. Accounting
+// of a spec (SpecAccounting.h) is a pure function of it; the paper's Transformer and mLSTM are
+// two specs (fromPaperConfig), not a switch inside a formula.
+//
+// The block specs hold what all layers of one kind share (every attention layer of a model has
+// the same heads); a layer says which kind of mixer and feed-forward block it has and whether its
+// attention is local (sliding window). Hybrids are a layer list with several mixer kinds.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/accounting/ModelConfig.h"
+
+namespace scalex::accounting {
+
+enum class NormKind {
+    Rms,    // RMSNorm: a weight per channel
+    Layer,  // LayerNorm: a weight and a bias per channel
+};
+
+// Norms on the queries and keys before the dot product.
+enum class QkNorm {
+    None,
+    PerHead,   // one RMSNorm over head_dim shared by all heads (Qwen3)
+    AllHeads,  // one RMSNorm over n_heads * head_dim for q and n_kv * head_dim for k (OLMo-2)
+};
+
+struct AttentionSpec {
+    std::int64_t nHeads = 0;    // query heads
+    std::int64_t nKvHeads = 0;  // key/value heads: nHeads for MHA, fewer for GQA
+    std::int64_t dQk = 0;       // per-head query/key width (latent attention: nope + rope part)
+    std::int64_t dV = 0;        // per-head value width
+    bool qkvBias = false;       // biases on the q, k, v projections (latent: on q_a and kv_a)
+    bool outputBias = false;    // bias on the output projection
+    QkNorm qkNorm = QkNorm::None;
+    // Multi-head latent attention (DeepSeek-V2, Sec. 2.1): keys and values are up-projected from
+    // one compressed vector of kvLoraRank per token, which is what the cache holds, beside a rope
+    // key of ropeDim shared by all heads. kvLoraRank 0: ordinary attention.
+    std::int64_t qLoraRank = 0;   // queries through a rank-qLoraRank bottleneck; 0: one projection
+    std::int64_t kvLoraRank = 0;  // d_c
+    std::int64_t ropeDim = 0;     // d_h^R (part of dQk)
+    std::int64_t slidingWindow = 0;  // keys a local layer attends to (itself included); 0: none
+    bool latent() const { return kvLoraRank > 0; }
+    friend bool operator==(const AttentionSpec&, const AttentionSpec&) = default;
+};
+
+struct FeedForwardSpec {
+    std::int64_t width = 0;  // d_ff
+    bool gated = true;       // SwiGLU / GeGLU: gate, up and down matrices; otherwise up and down
+    bool bias = false;
+    friend bool operator==(const FeedForwardSpec&, const FeedForwardSpec&) = default;
+};
+
+struct MoeSpec {
+    std::int64_t nRouted = 0;      // routed experts
+    std::int64_t topK = 0;         // routed experts each token passes through
+    std::int64_t expertWidth = 0;  // d_ff of a routed expert (gated, no bias)
+    std::int64_t nShared = 0;      // experts every token passes through
+    std::int64_t sharedWidth = 0;  // d_ff of a shared expert
+    bool routerBias = false;       // a per-expert bias on the routing scores (DeepSeek-V3)
+    bool sharedExpertGate = false; // a d_model -> 1 gate on the shared expert (Qwen2-MoE)
+    friend bool operator==(const MoeSpec&, const MoeSpec&) = default;
+};
+
+// The paper's mLSTM layer (App. "Parameter Counts", Tab. param_counts_mlstm).
+struct MlstmSpec {
+    std::int64_t nHeads = 0;
+    std::int64_t dQk = 0;
+    std::int64_t dHv = 0;
+    std::int64_t chunk = kStudyChunkSize;  // chunk size L of the chunkwise kernel
+    friend bool operator==(const MlstmSpec&, const MlstmSpec&) = default;
+};
+
+// A Mamba mixer: version 1 (selective scan, Gu & Dao 2023) or 2 (SSD, Dao & Gu 2024).
+struct MambaSpec {
+    int version = 1;
+    std::int64_t dInner = 0;   // expand * d_model
+    std::int64_t dState = 0;   // N
+    std::int64_t dConv = 0;    // width of the depthwise causal convolution
+    std::int64_t dtRank = 0;   // version 1: rank of the time-step projection
+    std::int64_t nHeads = 0;   // version 2: heads (head dim dInner / nHeads)
+    std::int64_t nGroups = 1;  // version 2: groups sharing B and C
+    bool convBias = true;
+    bool projBias = false;     // biases on in_proj and out_proj
+    bool innerNorms = false;   // version 1 in Jamba: RMSNorms on the time step, B and C
+    friend bool operator==(const MambaSpec&, const MambaSpec&) = default;
+};
+
+enum class MixerKind { Attention, Mlstm, Mamba };
+enum class FeedForwardKind { None, Dense, Moe };
+
+struct LayerSpec {
+    MixerKind mixer = MixerKind::Attention;
+    bool local = false;  // attention limited to the sliding window
+    FeedForwardKind feedForward = FeedForwardKind::Dense;
+    friend bool operator==(const LayerSpec&, const LayerSpec&) = default;
+};
+
+struct ModelSpec {
+    std::string name;  // e.g. the config's model_type; "transformer" or "xlstm" for the paper's
+    std::int64_t dModel = 0;
+    std::int64_t vocab = 0;
+    bool tiedEmbeddings = false;        // the LM head reuses the embedding matrix
+    std::int64_t learnedPositions = 0;  // rows of a learned position table (GPT-2); 0: none
+    NormKind norm = NormKind::Rms;
+    int normsPerBlock = 1;  // norms around each mixer and feed-forward block (Gemma-2: 2, before and after)
+    bool finalNorm = true;
+    AttentionSpec attention;
+    FeedForwardSpec feedForward;
+    MoeSpec moe;
+    MlstmSpec mlstm;
+    MambaSpec mamba;
+    std::vector<LayerSpec> layers;
+
+    std::int64_t layerCount(MixerKind kind) const;
+    std::int64_t layerCount(FeedForwardKind kind) const;
+    friend bool operator==(const ModelSpec&, const ModelSpec&) = default;
+};
+
+// The paper's two architectures as specs: the Llama-style Transformer of
+// Tab. param_counts_transformer and the xLSTM 7B mLSTM of Tab. param_counts_mlstm (RMSNorm
+// before each block, SwiGLU feed-forward, untied embeddings, no biases but the mLSTM's gates).
+ModelSpec fromPaperConfig(const ModelConfig& config);
+
+// A problem with a spec: the field (as named in the spec, e.g. "attention.n_kv_heads"; "sizes" when
+// the sizes together are beyond any model) and why.
+struct SpecProblem {
+    std::string field;
+    std::string message;
+};
+// Empty when the spec can be accounted; otherwise the first problem found.
+std::optional<SpecProblem> validate(const ModelSpec& spec);
+
+}  // namespace scalex::accounting

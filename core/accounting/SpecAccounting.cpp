@@ -1,0 +1,330 @@
+#include "core/accounting/SpecAccounting.h"
+
+#include <algorithm>
+
+namespace scalex::accounting {
+
+namespace {
+
+using I = std::int64_t;
+
+// Parameters of one block, split into the weights a token multiplies with (matrices and
+// convolution kernels: one multiply-accumulate each per token) and the rest (biases, norm
+// weights, per-channel constants), which the FLOP conventions do not count as MACs.
+// N is std::int64_t for the exact counts and double for the size check of validate(spec).
+template <class N>
+struct Count {
+    N matrix = 0;
+    N vector = 0;
+    N total() const { return matrix + vector; }
+};
+
+template <class N>
+N normWidth(const ModelSpec& s, N width) {
+    return s.norm == NormKind::Layer ? 2 * width : width;  // LayerNorm: weight and bias
+}
+
+template <class N>
+Count<N> attentionCount(const ModelSpec& s) {
+    const AttentionSpec& sa = s.attention;
+    const struct {
+        N nHeads, nKvHeads, dQk, dV, qLoraRank, kvLoraRank, ropeDim;
+        bool qkvBias, outputBias;
+        QkNorm qkNorm;
+        bool latent() const { return kvLoraRank > 0; }
+    } a{N(sa.nHeads), N(sa.nKvHeads), N(sa.dQk), N(sa.dV), N(sa.qLoraRank), N(sa.kvLoraRank), N(sa.ropeDim),
+        sa.qkvBias, sa.outputBias, sa.qkNorm};
+    const N d = N(s.dModel);
+    Count<N> c;
+    if (a.latent()) {
+        // Multi-head latent attention, DeepSeek-V2 Sec. 2.1 and the shapes of DeepseekV3Attention
+        // (HF modeling_deepseek_v3): q_a_proj d x r_q, q_a_layernorm r_q, q_b_proj r_q x H d_qk
+        // (or q_proj d x H d_qk), kv_a_proj_with_mqa d x (d_c + d_rope), kv_a_layernorm d_c,
+        // kv_b_proj d_c x H (d_nope + d_v); q_a and kv_a carry attention_bias.
+        const N nope = a.dQk - a.ropeDim;
+        if (a.qLoraRank > 0) {
+            c.matrix += d * a.qLoraRank + a.qLoraRank * a.nHeads * a.dQk;
+            c.vector += a.qLoraRank + (a.qkvBias ? a.qLoraRank : 0);
+        } else {
+            c.matrix += d * a.nHeads * a.dQk;
+        }
+        c.matrix += d * (a.kvLoraRank + a.ropeDim) + a.kvLoraRank * a.nHeads * (nope + a.dV);
+        c.vector += a.kvLoraRank + (a.qkvBias ? a.kvLoraRank + a.ropeDim : 0);
+    } else {
+        // Tab. param_counts_transformer, QKV: d_model (d_qk n_head,q + (d_qk + d_hv) n_head,kv)
+        c.matrix += d * (a.dQk * a.nHeads + (a.dQk + a.dV) * a.nKvHeads);
+        if (a.qkvBias) c.vector += a.dQk * a.nHeads + (a.dQk + a.dV) * a.nKvHeads;
+        if (a.qkNorm == QkNorm::PerHead) c.vector += 2 * a.dQk;  // Qwen3Attention: q_norm, k_norm = RMSNorm(head_dim)
+        if (a.qkNorm == QkNorm::AllHeads)                         // Olmo2Attention: RMSNorm(n_q d_qk), RMSNorm(n_kv d_qk)
+            c.vector += a.dQk * (a.nHeads + a.nKvHeads);
+    }
+    // Output Projection: d_model n_head,q d_hv
+    c.matrix += a.nHeads * a.dV * d;
+    if (a.outputBias) c.vector += d;
+    return c;
+}
+
+// Tab. param_counts_mlstm, one mLSTM layer without its PreNorm.
+template <class N>
+Count<N> mlstmCount(const ModelSpec& s) {
+    const struct {
+        N nHeads, dQk, dHv;
+    } m{N(s.mlstm.nHeads), N(s.mlstm.dQk), N(s.mlstm.dHv)};
+    const N d = N(s.dModel);
+    Count<N> c;
+    c.matrix += d * m.nHeads * (2 * m.dQk + m.dHv);  // QKV: d n_head (2 d_qk + d_hv)
+    c.matrix += 2 * d * m.nHeads;                     // Input & Forget Gates: 2 d n_head ...
+    c.vector += 2 * m.nHeads;                         // ... + 2 n_head (their biases)
+    c.matrix += d * m.nHeads * m.dHv;                 // Output Gate: d n_head d_hv
+    c.vector += m.nHeads * m.dHv;                     // Output Norm: n_head d_hv
+    c.matrix += d * m.nHeads * m.dHv;                 // Output Projection: d n_head d_hv
+    return c;
+}
+
+template <class N>
+Count<N> mambaCount(const ModelSpec& s) {
+    const MambaSpec& sm = s.mamba;
+    const struct {
+        N dConv, dtRank, nHeads, nGroups;
+        int version;
+        bool convBias, projBias, innerNorms;
+    } m{N(sm.dConv), N(sm.dtRank), N(sm.nHeads), N(sm.nGroups), sm.version, sm.convBias, sm.projBias, sm.innerNorms};
+    const N d = N(s.dModel), di = N(sm.dInner), n = N(sm.dState);
+    Count<N> c;
+    if (m.version == 1) {
+        // Mamba (Gu & Dao 2023), shapes of MambaMixer (HF modeling_mamba, mamba_ssm Mamba):
+        // in_proj d x 2 d_inner, conv1d d_inner x d_conv (+ bias), x_proj d_inner x (R + 2N),
+        // dt_proj R x d_inner + bias, A_log d_inner x N, D d_inner, out_proj d_inner x d.
+        c.matrix += d * 2 * di + di * m.dConv + di * (m.dtRank + 2 * n) + m.dtRank * di + di * d;
+        c.vector += (m.convBias ? di : 0) + di + di * n + di + (m.projBias ? 2 * di + d : 0);
+        if (m.innerNorms) c.vector += m.dtRank + 2 * n;  // JambaMambaMixer: dt, B and C RMSNorms
+    } else {
+        // Mamba-2 (Dao & Gu 2024, Sec. 7), shapes of Mamba2Mixer (HF modeling_mamba2): conv_dim =
+        // d_inner + 2 G N; in_proj d x (d_inner + conv_dim + H), conv1d conv_dim x d_conv (+ bias),
+        // dt_bias, A_log and D of H each, the gated RMSNorm d_inner, out_proj d_inner x d.
+        const N convDim = di + 2 * m.nGroups * n;
+        c.matrix += d * (di + convDim + m.nHeads) + convDim * m.dConv + di * d;
+        c.vector += (m.convBias ? convDim : 0) + 3 * m.nHeads + di + (m.projBias ? di + convDim + m.nHeads + d : 0);
+    }
+    return c;
+}
+
+template <class N>
+Count<N> mixerCount(const ModelSpec& s, MixerKind kind) {
+    switch (kind) {
+        case MixerKind::Attention: return attentionCount<N>(s);
+        case MixerKind::Mlstm: return mlstmCount<N>(s);
+        case MixerKind::Mamba: return mambaCount<N>(s);
+    }
+    return {};
+}
+
+// A gated feed-forward block (SwiGLU, Shazeer 2020): gate and up d x w, down w x d
+// (Tab. param_counts_transformer, MLPs: 3 d_model d_ff); a plain one (GPT-2): up and down.
+template <class N>
+Count<N> denseCount(N d, const FeedForwardSpec& f) {
+    const N w = N(f.width);
+    Count<N> c;
+    c.matrix = N(f.gated ? 3 : 2) * d * w;
+    if (f.bias) c.vector = N(f.gated ? 2 : 1) * w + d;
+    return c;
+}
+
+// A mixture-of-experts block (Shazeer et al. 2017; Mixtral, DeepSeekMoE): the router d x E (and a
+// score bias of E in DeepSeek-V3), E routed and S shared gated experts. A token passes through
+// top-k routed experts and every shared one.
+template <class N>
+Count<N> moeCount(N d, const MoeSpec& m, bool active) {
+    Count<N> c;
+    const N routed = N(active ? m.topK : m.nRouted);
+    c.matrix = d * N(m.nRouted) + routed * 3 * d * N(m.expertWidth) + N(m.nShared) * 3 * d * N(m.sharedWidth);
+    if (m.sharedExpertGate) c.matrix += d;
+    if (m.routerBias) c.vector += N(m.nRouted);
+    return c;
+}
+
+template <class N>
+Count<N> feedForwardCount(const ModelSpec& s, FeedForwardKind kind, bool active) {
+    switch (kind) {
+        case FeedForwardKind::None: return {};
+        case FeedForwardKind::Dense: return denseCount<N>(N(s.dModel), s.feedForward);
+        case FeedForwardKind::Moe: return moeCount<N>(N(s.dModel), s.moe, active);
+    }
+    return {};
+}
+
+int blocksOf(const LayerSpec& l) { return l.feedForward == FeedForwardKind::None ? 1 : 2; }
+
+template <class N>
+struct Groups {
+    N embedding = 0, attention = 0, feedForward = 0, experts = 0, recurrent = 0, norms = 0, head = 0;
+};
+
+template <class N>
+Groups<N> groups(const ModelSpec& s, bool active) {
+    Groups<N> g;
+    const N d = N(s.dModel);
+    g.embedding = N(s.vocab) * d + N(s.learnedPositions) * d;  // Embeddings: n_vocab d_model
+    g.head = s.tiedEmbeddings ? 0 : d * N(s.vocab);             // Unembedding: d_model n_vocab
+    g.norms = s.finalNorm ? normWidth(s, d) : 0;                // Output Norm: d_model
+    // Every layer of a kind has the same count: count each kind present once (the block specs of
+    // kinds no layer has are not looked at).
+    auto mixer = [&](MixerKind k) { return s.layerCount(k) > 0 ? mixerCount<N>(s, k) : Count<N>{}; };
+    auto ffn = [&](FeedForwardKind k) { return s.layerCount(k) > 0 ? feedForwardCount<N>(s, k, active) : Count<N>{}; };
+    const Count<N> mixers[] = {mixer(MixerKind::Attention), mixer(MixerKind::Mlstm), mixer(MixerKind::Mamba)};
+    const Count<N> ffns[] = {Count<N>{}, ffn(FeedForwardKind::Dense), ffn(FeedForwardKind::Moe)};
+    for (const LayerSpec& l : s.layers) {
+        g.norms += N(blocksOf(l) * s.normsPerBlock) * normWidth(s, d);  // PreNorm: d_model, per block
+        (l.mixer == MixerKind::Attention ? g.attention : g.recurrent) += mixers[static_cast<int>(l.mixer)].total();
+        (l.feedForward == FeedForwardKind::Moe ? g.experts : g.feedForward) += ffns[static_cast<int>(l.feedForward)].total();
+    }
+    return g;
+}
+
+ParamGroups exactGroups(const ModelSpec& s, bool active) {
+    const Groups<I> g = groups<I>(s, active);
+    return {g.embedding, g.attention, g.feedForward, g.experts, g.recurrent, g.norms, g.head};
+}
+
+// Keys per query averaged over a causal sequence of T tokens, times the convention's causal
+// factor: F_causal T without a window (Tab. flop_counts_attention, S = T), and with a window W < T
+// the causal triangle less the triangle beyond the window, F_causal (T^2 - (T - W)^2) / T.
+double attendedKeysPerToken(double T, double window, double causal) {
+    if (window <= 0 || window >= T) return causal * T;
+    return causal * (T * T - (T - window) * (T - window)) / T;
+}
+
+// The recurrent scan of one Mamba layer per token (mamba_ssm selective_scan_ref and
+// selective_state_update_ref), per state element of d_inner x N.
+// Version 1: exp(dt A) (1 + F_exp), dt B x (2), h = dA h + dBx (2), y = C h (2); plus D x (2 d_inner).
+// Version 2: A is a scalar per head (n_head (1 + F_exp)), dt x (d_inner), (dt x) B (1), h = dA h + dBx (2),
+// y = C h (2); plus D x (2 d_inner).
+// The chunked kernels used for training do more work than this recurrence; it is not counted.
+double mambaScanFlops(const MambaSpec& m, const OpFactors& f) {
+    const double di = static_cast<double>(m.dInner), N = static_cast<double>(m.dState);
+    if (m.version == 1) return di * N * (7 + f.exp) + 2 * di;
+    return 5 * di * N + 3 * di + static_cast<double>(m.nHeads) * (1 + f.exp);
+}
+
+}  // namespace
+
+ParamCounts paramCounts(const ModelSpec& spec) { return {exactGroups(spec, false), exactGroups(spec, true)}; }
+
+double parameterEstimate(const ModelSpec& spec) {
+    const Groups<double> g = groups<double>(spec, false);
+    return g.embedding + g.attention + g.feedForward + g.experts + g.recurrent + g.norms + g.head;
+}
+
+FlopSplit forwardFlopsPerToken(const ModelSpec& s, double T, const FlopConvention& conv) {
+    if (conv.sixNd) return FlopSplit{2.0 * static_cast<double>(paramCounts(s).activeTotal()), 0, 0};
+    const OpFactors& f = conv.ops;
+    const double d = static_cast<double>(s.dModel);
+    FlopSplit out;
+    out.linear = 2 * d * static_cast<double>(s.vocab);  // Unembedding: 2 d_model n_vocab (tied or not)
+    out.other = s.finalNorm ? d * f.norm : 0;           // Output Norm: d_model F_norm
+    for (const LayerSpec& l : s.layers) {
+        // Linear layers: 2 FLOPs per multiply-accumulate (Eq. flop_counts_linear).
+        out.linear += 2 * static_cast<double>(mixerCount<I>(s, l.mixer).matrix + feedForwardCount<I>(s, l.feedForward, true).matrix);
+        // PreNorm & Skip: d_model (F_skip + F_norm), per block (Tab. flop_counts_*_backbone).
+        out.other += blocksOf(l) * d * (f.skip + s.normsPerBlock * f.norm);
+        switch (l.feedForward) {
+            case FeedForwardKind::None: break;
+            case FeedForwardKind::Dense: {
+                // Activations: d_ff (1 + F_swish) for a gated block; the activation alone otherwise.
+                const double w = static_cast<double>(s.feedForward.width);
+                out.other += s.feedForward.gated ? w * (1 + f.swish) : w * f.swish;
+                break;
+            }
+            case FeedForwardKind::Moe: {
+                const double w = static_cast<double>(s.moe.topK * s.moe.expertWidth + s.moe.nShared * s.moe.sharedWidth);
+                out.other += w * (1 + f.swish);
+                break;
+            }
+        }
+        switch (l.mixer) {
+            case MixerKind::Attention: {
+                const AttentionSpec& a = s.attention;
+                // Tab. flop_counts_attention: 2 F_causal (d_qk + d_hv + 0.5 F_softmax) per query head and key.
+                const double window = l.local ? static_cast<double>(a.slidingWindow) : 0;
+                out.seqMix += static_cast<double>(a.nHeads) * 2 * attendedKeysPerToken(T, window, f.causal) *
+                              (static_cast<double>(a.dQk) + static_cast<double>(a.dV) + 0.5 * f.softmax);
+                if (a.qkNorm == QkNorm::PerHead || a.qkNorm == QkNorm::AllHeads)
+                    out.other += static_cast<double>(a.dQk * (a.nHeads + a.nKvHeads)) * f.norm;
+                if (a.latent()) out.other += static_cast<double>(a.qLoraRank + a.kvLoraRank) * f.norm;
+                break;
+            }
+            case MixerKind::Mlstm: {
+                const MlstmSpec& m = s.mlstm;
+                const double H = static_cast<double>(m.nHeads), hv = H * static_cast<double>(m.dHv);
+                // Tab. flop_counts_mlstm_backbone prints the gate projections as 2 d n_head + 2 n_head;
+                // the study counts them as the matrix product 2 * 2 d n_head (FlopConvention).
+                if (!conv.studyGateProjection) out.linear += 2 * d * H + 2 * H - 4 * d * H;
+                out.linear += hv * f.sig;   // Output Gate: ... + n_head d_hv F_sig
+                out.other += hv * f.norm;   // Output Norm: n_head d_hv F_norm
+                out.seqMix += mlstmCellChunkwiseFlops(H, static_cast<double>(m.dQk), static_cast<double>(m.dHv),
+                                                      static_cast<double>(m.chunk), T, conv) / T;
+                break;
+            }
+            case MixerKind::Mamba: {
+                const double di = static_cast<double>(s.mamba.dInner);
+                out.seqMix += mambaScanFlops(s.mamba, f);
+                out.other += di * (1 + f.swish);                   // the output gate y * silu(z)
+                if (s.mamba.version == 2) out.other += di * f.norm;  // its gated RMSNorm
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+double trainingFlopsPerToken(const ModelSpec& s, double T, const FlopConvention& conv) {
+    if (conv.sixNd) return 3.0 * forwardFlopsPerToken(s, T, conv).total();  // 6 N
+    return conv.trainingMultiplier * forwardFlopsPerToken(s, T, conv).total();
+}
+
+CacheElements cacheElements(const ModelSpec& s, double T) {
+    CacheElements e;
+    for (const LayerSpec& l : s.layers) {
+        switch (l.mixer) {
+            case MixerKind::Attention: {
+                const AttentionSpec& a = s.attention;
+                // A local layer keeps the last W tokens (Mistral 7B, Sec. 2 "Rolling Buffer Cache").
+                const double tokens = l.local && a.slidingWindow > 0 ? std::min(T, static_cast<double>(a.slidingWindow)) : T;
+                // Tab. memory_state_kv_cache_sizes: GQA 2 n_head,kv d_hv T (keys at d_qk, values at d_hv);
+                // MLA keeps the compressed vector and the rope key, (d_c + d_h^R) T (DeepSeek-V2 Sec. 2.1.4),
+                // which is the table's 9/2 d_hv T with d_c = 4 d_hv and d_h^R = d_hv / 2.
+                const double perToken = a.latent() ? static_cast<double>(a.kvLoraRank) + static_cast<double>(a.ropeDim)
+                                                   : static_cast<double>(a.nKvHeads) * (static_cast<double>(a.dQk) + static_cast<double>(a.dV));
+                e.kv += perToken * tokens;
+                break;
+            }
+            case MixerKind::Mlstm: {
+                // Tab. memory_state_kv_cache_sizes, mLSTM: n_head (d_hv d_qk + d_qk + 1)
+                const double H = static_cast<double>(s.mlstm.nHeads), dqk = static_cast<double>(s.mlstm.dQk);
+                e.state += H * (static_cast<double>(s.mlstm.dHv) * dqk + dqk + 1);
+                break;
+            }
+            case MixerKind::Mamba: {
+                // The shapes of HF MambaCache / Mamba2Cache: the convolution's last d_conv inputs and the
+                // SSM state, d_inner x N (version 1) or n_head x head_dim x N (version 2, the same count).
+                const MambaSpec& m = s.mamba;
+                const double di = static_cast<double>(m.dInner), n = static_cast<double>(m.dState);
+                const double convChannels = m.version == 1 ? di : di + 2 * static_cast<double>(m.nGroups) * n;
+                e.state += convChannels * static_cast<double>(m.dConv) + di * n;
+                break;
+            }
+        }
+    }
+    return e;
+}
+
+double kvCacheBytes(const ModelSpec& s, double T, double batch, double bytesPerElement) {
+    return batch * cacheElements(s, T).total() * bytesPerElement;
+}
+
+double cacheBytes(const ModelSpec& s, double T, double batch, const ByteWidths& b) {
+    const CacheElements e = cacheElements(s, T);
+    return batch * (e.kv * b.qkv + e.state * b.state);
+}
+
+}  // namespace scalex::accounting

@@ -1,0 +1,858 @@
+#include "core/data/HfConfig.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QLocale>
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace scalex::data {
+
+using accounting::FeedForwardKind;
+using accounting::LayerSpec;
+using accounting::MixerKind;
+using accounting::ModelSpec;
+using accounting::NormKind;
+using accounting::QkNorm;
+
+namespace {
+
+struct ConfigFailure {
+    LoadError error;
+};
+
+constexpr double kMaxWholeNumber = 9007199254740992.0;  // 2^53: beyond it a JSON number is no exact count
+constexpr std::int64_t kMaxLayers = 100000;              // far beyond any model; keeps the layer list bounded
+
+std::string jsonText(const QJsonValue& v) {
+    switch (v.type()) {
+        case QJsonValue::Null: return "null";
+        case QJsonValue::Bool: return v.toBool() ? "true" : "false";
+        case QJsonValue::Double: {
+            const double x = v.toDouble();
+            if (std::floor(x) == x && std::fabs(x) < kMaxWholeNumber) return std::to_string(static_cast<long long>(x));
+            return QString::number(x, 'g', QLocale::FloatingPointShortest).toStdString();
+        }
+        case QJsonValue::String: return "\"" + v.toString().toStdString() + "\"";
+        case QJsonValue::Array: return QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact).toStdString();
+        case QJsonValue::Object: return QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString();
+        case QJsonValue::Undefined: break;
+    }
+    return "";
+}
+
+// Why fields that often appear are left out of the accounting.
+std::string ignoredNote(const std::string& key) {
+    static const std::map<std::string, std::string> notes = {
+        {"max_position_embeddings", "positions are rotary or absent: no parameters"},
+        {"rope_theta", "positions change no count"},
+        {"rope_scaling", "positions change no count"},
+        {"hidden_act", "the activation's cost is F_swish in every convention"},
+        {"torch_dtype", "bytes per element are --bytes-qkv and --bytes-state"},
+        {"dtype", "bytes per element are --bytes-qkv and --bytes-state"},
+        {"quantization_config", "parameters are counted, not how they are stored"},
+        {"num_nextn_predict_layers",
+         "the multi-token-prediction module is not counted: DeepSeek-V3's 671B are the main model without it"},
+    };
+    const auto it = notes.find(key);
+    return it == notes.end() ? std::string() : it->second;
+}
+
+// One JSON object of the config (the top level, or a nested one such as ssm_cfg): typed reads
+// that record what was used and assumed, and errors naming the field.
+class Fields {
+public:
+    Fields(QJsonObject object, std::string file, ConfigReport& report, std::string prefix = {})
+        : o_(std::move(object)), file_(std::move(file)), report_(report), prefix_(std::move(prefix)) {}
+
+    [[noreturn]] void fail(const std::string& key, const std::string& message) const {
+        throw ConfigFailure{LoadError{file_, 0, prefix_ + key, message}};
+    }
+
+    bool has(const char* key) const {
+        const QJsonValue v = o_.value(QLatin1String(key));
+        return !v.isUndefined() && !v.isNull();
+    }
+    bool present(const char* key) const { return o_.contains(QLatin1String(key)); }
+
+    std::int64_t integer(const char* key, std::int64_t min = 1) {
+        if (!has(key)) fail(key, "missing; a " + report_.modelType + " config needs it");
+        return used(key, wholeNumber(key, min));
+    }
+    std::int64_t integerOr(const char* key, std::int64_t fallback, const std::string& note, std::int64_t min = 1) {
+        if (!has(key)) return assumed(key, fallback, std::to_string(fallback), note);
+        return used(key, wholeNumber(key, min));
+    }
+    // An integer where null means "none" (sliding_window, q_lora_rank): empty when absent or null.
+    std::optional<std::int64_t> nullableInteger(const char* key, std::int64_t min = 1) {
+        if (!present(key)) return std::nullopt;
+        if (!has(key)) {
+            used(key, 0);
+            return std::nullopt;
+        }
+        return used(key, wholeNumber(key, min));
+    }
+    double number(const char* key, double fallback, const std::string& note) {
+        if (!has(key)) return assumed(key, fallback, jsonText(QJsonValue(fallback)), note);
+        const QJsonValue v = o_.value(QLatin1String(key));
+        if (!v.isDouble() || !(v.toDouble() > 0) || !(v.toDouble() < kMaxWholeNumber))
+            fail(key, "expected a positive number, got " + jsonText(v));
+        return used(key, v.toDouble());
+    }
+    bool boolean(const char* key, bool fallback, const std::string& note) {
+        if (!has(key)) return assumed(key, fallback, fallback ? "true" : "false", note);
+        const QJsonValue v = o_.value(QLatin1String(key));
+        if (!v.isBool()) fail(key, "expected true or false, got " + jsonText(v));
+        return used(key, v.toBool());
+    }
+    std::string text(const char* key, const std::string& fallback, const std::string& note) {
+        if (!has(key)) return assumed(key, fallback, "\"" + fallback + "\"", note);
+        const QJsonValue v = o_.value(QLatin1String(key));
+        if (!v.isString()) fail(key, "expected a string, got " + jsonText(v));
+        return used(key, v.toString().toStdString());
+    }
+    // A number or the string "auto" (time_step_rank, mamba_dt_rank); "auto" gives autoValue.
+    std::int64_t integerOrAuto(const char* key, std::int64_t autoValue, const std::string& autoNote) {
+        if (!has(key)) return assumed(key, autoValue, std::to_string(autoValue), "\"auto\": " + autoNote);
+        const QJsonValue v = o_.value(QLatin1String(key));
+        if (v.isString() && v.toString() == QLatin1String("auto")) {
+            used(key, 0);
+            report_.assumed.push_back({prefix_ + key, std::to_string(autoValue), "\"auto\": " + autoNote});
+            return autoValue;
+        }
+        return used(key, wholeNumber(key, 1));
+    }
+    // An array of whole numbers in [0, limit) (mlp_only_layers, attn_layer_idx); empty when absent.
+    std::set<std::int64_t> indices(const char* key, std::int64_t limit) {
+        std::set<std::int64_t> out;
+        if (!has(key)) return out;
+        const QJsonValue v = o_.value(QLatin1String(key));
+        if (!v.isArray()) fail(key, "expected a list of layer indices, got " + jsonText(v));
+        for (const QJsonValue& e : v.toArray()) {
+            const double x = e.toDouble(-1);
+            if (!e.isDouble() || std::floor(x) != x || x < 0 || x >= static_cast<double>(limit))
+                fail(key, "expected layer indices from 0 to " + std::to_string(limit - 1) + ", got " + jsonText(e));
+            out.insert(static_cast<std::int64_t>(x));
+        }
+        used(key, 0);
+        return out;
+    }
+    // An array of strings (layer_types), empty when absent.
+    std::optional<QJsonArray> strings(const char* key) {
+        if (!has(key)) return std::nullopt;
+        const QJsonValue v = o_.value(QLatin1String(key));
+        if (!v.isArray()) fail(key, "expected a list of layer types, got " + jsonText(v));
+        used(key, 0);
+        return v.toArray();
+    }
+    // A nested object (ssm_cfg, attn_cfg); an empty one when absent.
+    Fields object(const char* key) {
+        QJsonObject nested;
+        if (has(key)) {
+            const QJsonValue v = o_.value(QLatin1String(key));
+            if (!v.isObject()) fail(key, "expected a JSON object, got " + jsonText(v));
+            nested = v.toObject();
+            seen_.insert(key);
+        }
+        return Fields(nested, file_, report_, prefix_ + key + ".");
+    }
+    // A field the accounting does not need although the type defines it: ignored, with a note.
+    void ignore(const char* key, const std::string& note) {
+        if (!present(key)) return;
+        seen_.insert(key);
+        report_.ignored.push_back({prefix_ + key, jsonText(o_.value(QLatin1String(key))), note});
+    }
+    // Two spellings of one number (GPT-2's n_embd and hidden_size): either, and equal when both.
+    std::int64_t integerOfEither(const char* key, const char* other) {
+        if (has(key) && has(other)) {
+            const std::int64_t a = integer(key), b = integer(other);
+            if (a != b) fail(other, std::to_string(b) + " contradicts " + key + " = " + std::to_string(a));
+            return a;
+        }
+        return has(other) ? integer(other) : integer(key);
+    }
+    // Every key not read is reported as ignored.
+    void finish() {
+        for (auto it = o_.begin(); it != o_.end(); ++it) {
+            const std::string key = it.key().toStdString();
+            if (seen_.count(key)) continue;
+            report_.ignored.push_back({prefix_ + key, jsonText(it.value()), ignoredNote(key)});
+        }
+    }
+
+private:
+    std::int64_t wholeNumber(const char* key, std::int64_t min) const {
+        const QJsonValue v = o_.value(QLatin1String(key));
+        const double x = v.toDouble(-1);
+        if (!v.isDouble() || std::floor(x) != x || std::fabs(x) >= kMaxWholeNumber)
+            fail(key, "expected a whole number, got " + jsonText(v));
+        if (x < static_cast<double>(min)) fail(key, "must be at least " + std::to_string(min) + ", got " + jsonText(v));
+        return static_cast<std::int64_t>(x);
+    }
+    template <class T>
+    T used(const char* key, T value) {
+        seen_.insert(key);
+        report_.used.push_back({prefix_ + key, jsonText(o_.value(QLatin1String(key))), ""});
+        return value;
+    }
+    template <class T>
+    T assumed(const char* key, T value, const std::string& text, const std::string& note) {
+        seen_.insert(key);
+        report_.assumed.push_back({prefix_ + key, text, note});
+        return value;
+    }
+
+    QJsonObject o_;
+    std::string file_;
+    ConfigReport& report_;
+    std::string prefix_;
+    std::set<std::string> seen_;
+};
+
+std::string classDefault(const std::string& cls) { return "the default of " + cls; }
+
+void setLayers(Fields& f, ModelSpec& s, std::int64_t count, const char* key, LayerSpec layer) {
+    if (count > kMaxLayers) f.fail(key, std::to_string(count) + " layers is beyond any model (at most " + std::to_string(kMaxLayers) + ")");
+    s.layers.assign(static_cast<std::size_t>(count), layer);
+}
+
+// int(factor * width) (HF: intermediate_size = int(expand * hidden_size)), refused when it is no
+// positive whole number a count can hold.
+std::int64_t innerWidth(Fields& f, const char* key, double factor, std::int64_t width) {
+    const double x = std::floor(factor * static_cast<double>(width));
+    if (!(x >= 1 && x < kMaxWholeNumber)) f.fail(key, "gives an inner width of " + QString::number(x, 'g', 6).toStdString());
+    return static_cast<std::int64_t>(x);
+}
+
+// The fields every decoder of the Llama lineage spells alike.
+ModelSpec decoderBase(Fields& f, const std::string& cls, bool tieDefault) {
+    ModelSpec s;
+    s.dModel = f.integer("hidden_size");
+    setLayers(f, s, f.integer("num_hidden_layers"), "num_hidden_layers", LayerSpec{});
+    s.vocab = f.integer("vocab_size");
+    s.tiedEmbeddings = f.boolean("tie_word_embeddings", tieDefault, classDefault(cls));
+    return s;
+}
+
+// Query heads, key/value heads and the head width (head_dim, or hidden_size / heads).
+// kvDefault: the class's default number of key/value heads; none: as many as query heads.
+accounting::AttentionSpec readAttention(Fields& f, std::int64_t d, std::optional<std::int64_t> headDimDefault,
+                                        const std::string& cls, std::optional<std::int64_t> kvDefault = std::nullopt) {
+    accounting::AttentionSpec a;
+    a.nHeads = f.integer("num_attention_heads");
+    a.nKvHeads = kvDefault ? f.integerOr("num_key_value_heads", *kvDefault, classDefault(cls))
+                           : f.integerOr("num_key_value_heads", a.nHeads, "as many as num_attention_heads: multi-head attention");
+    if (a.nKvHeads > a.nHeads || a.nHeads % a.nKvHeads != 0)
+        f.fail("num_key_value_heads", std::to_string(a.nKvHeads) + " does not divide num_attention_heads = " + std::to_string(a.nHeads));
+    std::int64_t headDim = 0;
+    if (f.has("head_dim")) {
+        headDim = f.integer("head_dim");
+    } else if (headDimDefault) {
+        headDim = f.integerOr("head_dim", *headDimDefault, classDefault(cls));
+    } else {
+        if (d % a.nHeads != 0)
+            f.fail("num_attention_heads", std::to_string(a.nHeads) + " does not divide hidden_size = " + std::to_string(d) +
+                                              " and no head_dim is given");
+        headDim = f.integerOr("head_dim", d / a.nHeads, "hidden_size / num_attention_heads");
+    }
+    a.dQk = a.dV = headDim;
+    return a;
+}
+
+void allLayersLocal(ModelSpec& s, std::int64_t window) {
+    s.attention.slidingWindow = window;
+    for (auto& l : s.layers)
+        if (l.mixer == MixerKind::Attention) l.local = true;
+}
+
+// sliding_window on every layer (Mistral, Phi-3, Mixtral, Jamba): a number, or null for none.
+void windowOnAllLayers(Fields& f, ModelSpec& s, std::optional<std::int64_t> classWindow, const std::string& cls) {
+    if (f.present("sliding_window")) {
+        if (auto w = f.nullableInteger("sliding_window")) allLayersLocal(s, *w);
+        return;
+    }
+    if (classWindow) allLayersLocal(s, f.integerOr("sliding_window", *classWindow, classDefault(cls)));
+}
+
+// Qwen2 and Qwen3: use_sliding_window turns on a window for the layers from max_window_layers on.
+void qwenWindow(Fields& f, ModelSpec& s, const std::string& cls) {
+    if (!f.boolean("use_sliding_window", false, classDefault(cls))) {
+        f.ignore("sliding_window", "use_sliding_window is false");
+        f.ignore("max_window_layers", "use_sliding_window is false");
+        return;
+    }
+    s.attention.slidingWindow = f.integer("sliding_window");
+    const std::int64_t from = f.integerOr("max_window_layers", 28, classDefault(cls), 0);
+    for (std::size_t i = 0; i < s.layers.size(); ++i) s.layers[i].local = static_cast<std::int64_t>(i) >= from;
+}
+
+// layer_types (recent HF configs): one entry per layer, which overrides the type's own rule.
+void applyLayerTypes(Fields& f, ModelSpec& s, const char* key, const std::map<std::string, LayerSpec>& kinds) {
+    const auto list = f.strings(key);
+    if (!list) return;
+    if (list->size() != static_cast<qsizetype>(s.layers.size()))
+        f.fail(key, "has " + std::to_string(list->size()) + " entries for " + std::to_string(s.layers.size()) + " layers");
+    std::string expected;
+    for (const auto& [name, _] : kinds) expected += (expected.empty() ? "" : ", ") + name;
+    for (qsizetype i = 0; i < list->size(); ++i) {
+        const QJsonValue v = list->at(i);
+        const auto it = kinds.find(v.toString().toStdString());
+        if (!v.isString() || it == kinds.end())
+            f.fail(key, "layer " + std::to_string(i) + ": unknown layer type " + jsonText(v) + " (expected " + expected + ")");
+        s.layers[static_cast<std::size_t>(i)].mixer = it->second.mixer;
+        s.layers[static_cast<std::size_t>(i)].local = it->second.local;
+    }
+    const bool anyLocal = std::any_of(s.layers.begin(), s.layers.end(), [](const LayerSpec& l) { return l.local; });
+    if (anyLocal && s.attention.slidingWindow <= 0) {
+        if (!f.has("sliding_window")) f.fail("sliding_window", std::string("missing; ") + key + " names local attention layers");
+        s.attention.slidingWindow = f.integer("sliding_window");
+    }
+}
+
+const std::map<std::string, LayerSpec> kAttentionLayerTypes = {
+    {"full_attention", {MixerKind::Attention, false, FeedForwardKind::Dense}},
+    {"sliding_attention", {MixerKind::Attention, true, FeedForwardKind::Dense}},
+};
+
+// Routed experts and top-k as the file names them; top-k beyond the experts is a contradiction.
+void readExperts(Fields& f, ModelSpec& s, const char* routedKey, std::int64_t routedDefault, std::int64_t topKDefault,
+                 const std::string& cls) {
+    s.moe.nRouted = f.integerOr(routedKey, routedDefault, classDefault(cls));
+    s.moe.topK = f.integerOr("num_experts_per_tok", topKDefault, classDefault(cls));
+    if (s.moe.topK > s.moe.nRouted)
+        f.fail("num_experts_per_tok", std::to_string(s.moe.topK) + " exceeds " + routedKey + " = " + std::to_string(s.moe.nRouted));
+}
+
+accounting::FeedForwardSpec gatedFeedForward(Fields& f, bool bias = false) {
+    return {f.integer("intermediate_size"), true, bias};
+}
+
+// --- Decoders of the Llama lineage (HF modeling_<type>.py) ---------------------------------------
+
+ModelSpec parseLlama(Fields& f) {
+    ModelSpec s = decoderBase(f, "LlamaConfig", false);
+    s.attention = readAttention(f, s.dModel, std::nullopt, "LlamaConfig");
+    // LlamaAttention: attention_bias on q, k, v and o; LlamaMLP: mlp_bias on all three.
+    s.attention.qkvBias = s.attention.outputBias = f.boolean("attention_bias", false, classDefault("LlamaConfig"));
+    s.feedForward = gatedFeedForward(f, f.boolean("mlp_bias", false, classDefault("LlamaConfig")));
+    applyLayerTypes(f, s, "layer_types", kAttentionLayerTypes);
+    return s;
+}
+
+ModelSpec parseMistral(Fields& f) {
+    ModelSpec s = decoderBase(f, "MistralConfig", false);
+    s.attention = readAttention(f, s.dModel, std::nullopt, "MistralConfig", 8);
+    s.feedForward = gatedFeedForward(f);
+    windowOnAllLayers(f, s, 4096, "MistralConfig");  // Mistral 7B, Sec. 2: W = 4096
+    applyLayerTypes(f, s, "layer_types", kAttentionLayerTypes);
+    return s;
+}
+
+ModelSpec parseMixtral(Fields& f) {
+    ModelSpec s = decoderBase(f, "MixtralConfig", false);
+    s.attention = readAttention(f, s.dModel, std::nullopt, "MixtralConfig", 8);
+    // MixtralSparseMoeBlock: a router d x E without bias and E SwiGLU experts of intermediate_size.
+    readExperts(f, s, "num_local_experts", 8, 2, "MixtralConfig");
+    s.moe.expertWidth = f.integer("intermediate_size");
+    for (auto& l : s.layers) l.feedForward = FeedForwardKind::Moe;
+    windowOnAllLayers(f, s, std::nullopt, "MixtralConfig");
+    applyLayerTypes(f, s, "layer_types", kAttentionLayerTypes);
+    return s;
+}
+
+// Qwen2-MoE and Qwen3-MoE: layer i has experts unless listed in mlp_only_layers, every
+// decoder_sparse_step-th layer ((i + 1) % step == 0).
+void qwenExpertLayers(Fields& f, ModelSpec& s, const std::string& cls) {
+    const std::int64_t step = f.integerOr("decoder_sparse_step", 1, classDefault(cls));
+    const std::set<std::int64_t> denseOnly = f.indices("mlp_only_layers", static_cast<std::int64_t>(s.layers.size()));
+    for (std::size_t i = 0; i < s.layers.size(); ++i) {
+        const auto li = static_cast<std::int64_t>(i);
+        s.layers[i].feedForward = !denseOnly.count(li) && (li + 1) % step == 0 ? FeedForwardKind::Moe : FeedForwardKind::Dense;
+    }
+    if (s.layerCount(FeedForwardKind::Dense) > 0) s.feedForward = gatedFeedForward(f);
+    else f.ignore("intermediate_size", "every layer has experts");
+}
+
+ModelSpec parseQwen2(Fields& f) {
+    ModelSpec s = decoderBase(f, "Qwen2Config", false);
+    s.attention = readAttention(f, s.dModel, std::nullopt, "Qwen2Config", 32);
+    s.attention.qkvBias = true;  // Qwen2Attention: q, k and v projections with bias, o without
+    s.feedForward = gatedFeedForward(f);
+    qwenWindow(f, s, "Qwen2Config");
+    applyLayerTypes(f, s, "layer_types", kAttentionLayerTypes);
+    return s;
+}
+
+ModelSpec parseQwen2Moe(Fields& f) {
+    const std::string cls = "Qwen2MoeConfig";
+    ModelSpec s = decoderBase(f, cls, false);
+    s.attention = readAttention(f, s.dModel, std::nullopt, cls, 16);
+    s.attention.qkvBias = true;
+    // Qwen2MoeSparseMoeBlock: a router d x E, E experts of moe_intermediate_size, one shared expert
+    // of shared_expert_intermediate_size with a d -> 1 sigmoid gate.
+    readExperts(f, s, "num_experts", 60, 4, cls);
+    s.moe.expertWidth = f.integerOr("moe_intermediate_size", 1408, classDefault(cls));
+    s.moe.sharedWidth = f.integerOr("shared_expert_intermediate_size", 5632, classDefault(cls));
+    s.moe.nShared = 1;
+    s.moe.sharedExpertGate = true;
+    qwenExpertLayers(f, s, cls);
+    qwenWindow(f, s, cls);
+    applyLayerTypes(f, s, "layer_types", kAttentionLayerTypes);
+    return s;
+}
+
+ModelSpec qwen3Base(Fields& f, const std::string& cls, std::int64_t kvDefault) {
+    ModelSpec s = decoderBase(f, cls, false);
+    s.attention = readAttention(f, s.dModel, 128, cls, kvDefault);
+    // Qwen3Attention: attention_bias on q, k, v and o; q_norm and k_norm over head_dim.
+    s.attention.qkvBias = s.attention.outputBias = f.boolean("attention_bias", false, classDefault(cls));
+    s.attention.qkNorm = QkNorm::PerHead;
+    return s;
+}
+
+ModelSpec parseQwen3(Fields& f) {
+    ModelSpec s = qwen3Base(f, "Qwen3Config", 32);
+    s.feedForward = gatedFeedForward(f);
+    qwenWindow(f, s, "Qwen3Config");
+    applyLayerTypes(f, s, "layer_types", kAttentionLayerTypes);
+    return s;
+}
+
+ModelSpec parseQwen3Moe(Fields& f) {
+    const std::string cls = "Qwen3MoeConfig";
+    ModelSpec s = qwen3Base(f, cls, 4);
+    // Qwen3MoeSparseMoeBlock: a router d x E and E experts of moe_intermediate_size, no shared expert.
+    readExperts(f, s, "num_experts", 128, 8, cls);
+    s.moe.expertWidth = f.integerOr("moe_intermediate_size", 768, classDefault(cls));
+    qwenExpertLayers(f, s, cls);
+    qwenWindow(f, s, cls);
+    applyLayerTypes(f, s, "layer_types", kAttentionLayerTypes);
+    return s;
+}
+
+ModelSpec parseGemma(Fields& f) {
+    ModelSpec s = decoderBase(f, "GemmaConfig", true);
+    s.attention = readAttention(f, s.dModel, 256, "GemmaConfig", 16);
+    s.attention.qkvBias = s.attention.outputBias = f.boolean("attention_bias", false, classDefault("GemmaConfig"));
+    s.feedForward = gatedFeedForward(f);
+    return s;
+}
+
+ModelSpec parseGemma2(Fields& f) {
+    const std::string cls = "Gemma2Config";
+    ModelSpec s = decoderBase(f, cls, true);
+    s.attention = readAttention(f, s.dModel, 256, cls, 4);
+    s.attention.qkvBias = s.attention.outputBias = f.boolean("attention_bias", false, classDefault(cls));
+    s.feedForward = gatedFeedForward(f);
+    // Gemma2DecoderLayer: RMSNorm before and after attention and before and after the MLP.
+    s.normsPerBlock = 2;
+    // Gemma 2 report, Sec. 2: local (4096-token window) and global attention alternate, layer 0 local.
+    s.attention.slidingWindow = f.integerOr("sliding_window", 4096, classDefault(cls));
+    for (std::size_t i = 0; i < s.layers.size(); ++i) s.layers[i].local = i % 2 == 0;
+    applyLayerTypes(f, s, "layer_types", kAttentionLayerTypes);
+    return s;
+}
+
+ModelSpec parsePhi3(Fields& f) {
+    ModelSpec s = decoderBase(f, "Phi3Config", false);
+    s.attention = readAttention(f, s.dModel, std::nullopt, "Phi3Config");  // fused qkv_proj, no biases
+    s.feedForward = gatedFeedForward(f);                                   // fused gate_up_proj
+    windowOnAllLayers(f, s, std::nullopt, "Phi3Config");
+    return s;
+}
+
+ModelSpec parseOlmo2(Fields& f) {
+    ModelSpec s = decoderBase(f, "Olmo2Config", false);
+    s.attention = readAttention(f, s.dModel, std::nullopt, "Olmo2Config");
+    s.attention.qkvBias = s.attention.outputBias = f.boolean("attention_bias", false, classDefault("Olmo2Config"));
+    s.attention.qkNorm = QkNorm::AllHeads;  // Olmo2Attention: q_norm and k_norm over all heads
+    s.feedForward = gatedFeedForward(f);
+    return s;  // one norm per block, after it instead of before: the same count
+}
+
+// GPT-2 (HF modeling_gpt2): learned positions, LayerNorm, biases on every projection, a GELU MLP.
+ModelSpec parseGpt2(Fields& f) {
+    ModelSpec s;
+    s.dModel = f.integerOfEither("n_embd", "hidden_size");
+    setLayers(f, s, f.integerOfEither("n_layer", "num_hidden_layers"), "n_layer", LayerSpec{});
+    s.vocab = f.integer("vocab_size");
+    s.tiedEmbeddings = f.boolean("tie_word_embeddings", true, classDefault("GPT2Config"));
+    s.learnedPositions = f.integerOr("n_positions", 1024, classDefault("GPT2Config"));
+    s.norm = NormKind::Layer;
+    s.attention.nHeads = s.attention.nKvHeads = f.integerOfEither("n_head", "num_attention_heads");
+    if (s.dModel % s.attention.nHeads != 0)
+        f.fail("n_head", std::to_string(s.attention.nHeads) + " does not divide n_embd = " + std::to_string(s.dModel));
+    s.attention.dQk = s.attention.dV = s.dModel / s.attention.nHeads;
+    s.attention.qkvBias = s.attention.outputBias = true;  // Conv1D c_attn and c_proj carry biases
+    s.feedForward = {f.integerOr("n_inner", 4 * s.dModel, "null or absent: 4 n_embd"), false, true};
+    if (f.has("add_cross_attention") && f.boolean("add_cross_attention", false, ""))
+        f.fail("add_cross_attention", "a decoder with cross-attention is not a language model Scalex counts");
+    return s;
+}
+
+// GPT-NeoX (Pythia; HF modeling_gpt_neox): LayerNorm, a fused qkv with bias, a GELU MLP with biases.
+ModelSpec parseGptNeox(Fields& f) {
+    ModelSpec s = decoderBase(f, "GPTNeoXConfig", false);
+    s.norm = NormKind::Layer;
+    s.attention.nHeads = s.attention.nKvHeads = f.integer("num_attention_heads");
+    if (s.dModel % s.attention.nHeads != 0)
+        f.fail("num_attention_heads",
+               std::to_string(s.attention.nHeads) + " does not divide hidden_size = " + std::to_string(s.dModel));
+    s.attention.dQk = s.attention.dV = s.dModel / s.attention.nHeads;
+    s.attention.qkvBias = s.attention.outputBias = f.boolean("attention_bias", true, classDefault("GPTNeoXConfig"));
+    s.feedForward = {f.integer("intermediate_size"), false, true};
+    f.ignore("use_parallel_residual", "two LayerNorms per layer either way");
+    f.ignore("rotary_pct", "positions change no count");
+    return s;
+}
+
+// DeepSeek-V2 and V3 (DeepSeek-V2 Sec. 2, DeepSeek-V3 Sec. 2.1; HF modeling_deepseek_v3 shapes).
+ModelSpec parseDeepseek(Fields& f, bool v3) {
+    const std::string cls = v3 ? "DeepseekV3Config" : "DeepseekV2Config";
+    ModelSpec s = decoderBase(f, cls, false);
+    auto& a = s.attention;
+    a.nHeads = a.nKvHeads = f.integer("num_attention_heads");
+    f.ignore("num_key_value_heads", "latent attention up-projects keys and values for every query head");
+    if (f.present("q_lora_rank")) a.qLoraRank = f.nullableInteger("q_lora_rank").value_or(0);
+    else a.qLoraRank = f.integerOr("q_lora_rank", 1536, classDefault(cls));
+    a.kvLoraRank = f.integerOr("kv_lora_rank", 512, classDefault(cls));
+    const std::int64_t nope = f.integerOr("qk_nope_head_dim", 128, classDefault(cls));
+    a.ropeDim = f.integerOr("qk_rope_head_dim", 64, classDefault(cls));
+    a.dQk = nope + a.ropeDim;
+    a.dV = f.integerOr("v_head_dim", 128, classDefault(cls));
+    a.qkvBias = a.outputBias = f.boolean("attention_bias", false, classDefault(cls));
+    s.feedForward = gatedFeedForward(f);
+    std::optional<std::int64_t> routed;
+    if (f.present("n_routed_experts")) routed = f.nullableInteger("n_routed_experts");
+    else if (v3) routed = f.integerOr("n_routed_experts", 256, classDefault(cls));
+    if (!routed) return s;  // no experts (DeepseekV2Config's default): every layer dense
+    // DeepseekV3MoE: a router d x E (with a per-expert score bias under topk_method "noaux_tc"),
+    // E routed experts and n_shared_experts shared ones, all of moe_intermediate_size.
+    s.moe.nRouted = *routed;
+    s.moe.topK = f.integer("num_experts_per_tok");
+    if (s.moe.topK > s.moe.nRouted)
+        f.fail("num_experts_per_tok", std::to_string(s.moe.topK) + " exceeds n_routed_experts = " + std::to_string(s.moe.nRouted));
+    s.moe.expertWidth = f.integer("moe_intermediate_size");
+    s.moe.nShared = f.integerOr("n_shared_experts", v3 ? 1 : 0, classDefault(cls), 0);
+    s.moe.sharedWidth = s.moe.expertWidth;
+    s.moe.routerBias = f.text("topk_method", v3 ? "noaux_tc" : "greedy", classDefault(cls)) == "noaux_tc";
+    // Layer i has experts from first_k_dense_replace on, every moe_layer_freq-th layer.
+    const std::int64_t firstMoe = f.integerOr("first_k_dense_replace", v3 ? 3 : 0, classDefault(cls), 0);
+    const std::int64_t every = f.integerOr("moe_layer_freq", 1, classDefault(cls));
+    for (std::size_t i = 0; i < s.layers.size(); ++i) {
+        const auto li = static_cast<std::int64_t>(i);
+        s.layers[i].feedForward = li >= firstMoe && li % every == 0 ? FeedForwardKind::Moe : FeedForwardKind::Dense;
+    }
+    f.ignore("num_nextn_predict_layers", ignoredNote("num_nextn_predict_layers"));
+    return s;
+}
+
+// --- State-space and recurrent models ------------------------------------------------------------
+
+// Mamba (HF MambaConfig): a stack of Mamba mixers, one RMSNorm each, no feed-forward block.
+ModelSpec parseMamba(Fields& f) {
+    const std::string cls = "MambaConfig";
+    ModelSpec s;
+    s.dModel = f.integer("hidden_size");
+    setLayers(f, s, f.integer("num_hidden_layers"), "num_hidden_layers", LayerSpec{MixerKind::Mamba, false, FeedForwardKind::None});
+    s.vocab = f.integer("vocab_size");
+    s.tiedEmbeddings = f.boolean("tie_word_embeddings", true, classDefault(cls));
+    auto& m = s.mamba;
+    m.version = 1;
+    m.dState = f.integerOr("state_size", 16, classDefault(cls));
+    m.dConv = f.integerOr("conv_kernel", 4, classDefault(cls));
+    m.dInner = innerWidth(f, "expand", f.number("expand", 2, classDefault(cls)), s.dModel);  // int(expand * hidden_size)
+    if (f.has("intermediate_size") && f.integer("intermediate_size") != m.dInner)
+        f.fail("intermediate_size", "contradicts expand x hidden_size = " + std::to_string(m.dInner));
+    m.dtRank = f.integerOrAuto("time_step_rank", (s.dModel + 15) / 16, "ceil(hidden_size / 16)");
+    m.projBias = f.boolean("use_bias", false, classDefault(cls));
+    m.convBias = f.boolean("use_conv_bias", true, classDefault(cls));
+    return s;
+}
+
+// Mamba-2 (HF Mamba2Config): Mamba-2 mixers, one RMSNorm each, no feed-forward block.
+ModelSpec parseMamba2(Fields& f) {
+    const std::string cls = "Mamba2Config";
+    ModelSpec s;
+    s.dModel = f.integer("hidden_size");
+    setLayers(f, s, f.integer("num_hidden_layers"), "num_hidden_layers", LayerSpec{MixerKind::Mamba, false, FeedForwardKind::None});
+    s.vocab = f.integer("vocab_size");
+    s.tiedEmbeddings = f.boolean("tie_word_embeddings", false, classDefault(cls));
+    auto& m = s.mamba;
+    m.version = 2;
+    m.nHeads = f.integerOr("num_heads", 128, classDefault(cls));
+    const std::int64_t headDim = f.integerOr("head_dim", 64, classDefault(cls));
+    m.dState = f.integerOr("state_size", 128, classDefault(cls));
+    m.nGroups = f.integerOr("n_groups", 8, classDefault(cls));
+    m.dConv = f.integerOr("conv_kernel", 4, classDefault(cls));
+    m.dInner = innerWidth(f, "expand", f.number("expand", 2, classDefault(cls)), s.dModel);
+    if (static_cast<double>(m.nHeads) * static_cast<double>(headDim) != static_cast<double>(m.dInner))
+        f.fail("num_heads", "num_heads x head_dim = " + std::to_string(m.nHeads) + " x " + std::to_string(headDim) +
+                                " contradicts expand x hidden_size = " + std::to_string(m.dInner));
+    if (m.nHeads % m.nGroups != 0)
+        f.fail("n_groups", std::to_string(m.nGroups) + " does not divide num_heads = " + std::to_string(m.nHeads));
+    m.projBias = f.boolean("use_bias", false, classDefault(cls));
+    m.convBias = f.boolean("use_conv_bias", true, classDefault(cls));
+    f.ignore("time_step_rank", "Mamba-2 has a time step per head, no rank");
+    return s;
+}
+
+// A state-spaces checkpoint's own config (mamba_ssm MambaConfig: d_model, n_layer, ssm_cfg, ...),
+// which has no model_type. Layers are Mamba or Mamba-2 (ssm_cfg.layer), attention at
+// attn_layer_idx (mamba_ssm MHA), and a gated MLP of d_intermediate after each mixer when > 0.
+ModelSpec parseMambaSsm(Fields& f) {
+    ModelSpec s;
+    s.dModel = f.integer("d_model");
+    const std::int64_t layers = f.integer("n_layer");
+    setLayers(f, s, layers, "n_layer", LayerSpec{MixerKind::Mamba, false, FeedForwardKind::None});
+    const std::int64_t vocab = f.integer("vocab_size");
+    const std::int64_t pad = f.integerOr("pad_vocab_size_multiple", 8, classDefault("mamba_ssm MambaConfig"));
+    s.vocab = (vocab + pad - 1) / pad * pad;  // MambaLMHeadModel pads the vocabulary to the multiple
+    s.tiedEmbeddings = f.boolean("tie_embeddings", true, classDefault("mamba_ssm MambaConfig"));
+    s.norm = f.boolean("rms_norm", true, classDefault("mamba_ssm MambaConfig")) ? NormKind::Rms : NormKind::Layer;
+    const std::int64_t mlp = f.integerOr("d_intermediate", 0, classDefault("mamba_ssm MambaConfig"), 0);
+    if (mlp > 0) {
+        s.feedForward = {mlp, true, false};  // GatedMLP: fc1 d x 2 w, fc2 w x d, no biases
+        for (auto& l : s.layers) l.feedForward = FeedForwardKind::Dense;
+    }
+    Fields ssm = f.object("ssm_cfg");
+    const std::string layer = ssm.text("layer", "Mamba1", classDefault("mamba_ssm MambaConfig"));
+    auto& m = s.mamba;
+    if (layer == "Mamba1") {
+        m.version = 1;
+        m.dState = ssm.integerOr("d_state", 16, classDefault("mamba_ssm Mamba"));
+        m.dConv = ssm.integerOr("d_conv", 4, classDefault("mamba_ssm Mamba"));
+        m.dInner = innerWidth(ssm, "expand", static_cast<double>(ssm.integerOr("expand", 2, classDefault("mamba_ssm Mamba"))), s.dModel);
+        m.dtRank = ssm.integerOrAuto("dt_rank", (s.dModel + 15) / 16, "ceil(d_model / 16)");
+        m.convBias = ssm.boolean("conv_bias", true, classDefault("mamba_ssm Mamba"));
+        m.projBias = ssm.boolean("bias", false, classDefault("mamba_ssm Mamba"));
+    } else if (layer == "Mamba2") {
+        m.version = 2;
+        m.dState = ssm.integerOr("d_state", 128, classDefault("mamba_ssm Mamba2"));
+        m.dConv = ssm.integerOr("d_conv", 4, classDefault("mamba_ssm Mamba2"));
+        m.dInner = innerWidth(ssm, "expand", static_cast<double>(ssm.integerOr("expand", 2, classDefault("mamba_ssm Mamba2"))), s.dModel);
+        const std::int64_t headDim = ssm.integerOr("headdim", 64, classDefault("mamba_ssm Mamba2"));
+        if (m.dInner % headDim != 0)
+            ssm.fail("headdim", std::to_string(headDim) + " does not divide expand x d_model = " + std::to_string(m.dInner));
+        m.nHeads = m.dInner / headDim;
+        m.nGroups = ssm.integerOr("ngroups", 1, classDefault("mamba_ssm Mamba2"));
+        m.convBias = ssm.boolean("conv_bias", true, classDefault("mamba_ssm Mamba2"));
+        m.projBias = ssm.boolean("bias", false, classDefault("mamba_ssm Mamba2"));
+        if (!ssm.boolean("rmsnorm", true, classDefault("mamba_ssm Mamba2")))
+            ssm.fail("rmsnorm", "a Mamba-2 mixer without its gated RMSNorm is not supported");
+    } else {
+        ssm.fail("layer", "unknown layer type \"" + layer + "\" (expected Mamba1 or Mamba2)");
+    }
+    ssm.finish();
+    const std::set<std::int64_t> attention = f.indices("attn_layer_idx", layers);
+    Fields attn = f.object("attn_cfg");
+    if (!attention.empty()) {
+        // mamba_ssm MHA: in_proj d x (H + 2 H_kv) head_dim and out_proj, both with bias by default.
+        auto& a = s.attention;
+        a.nHeads = attn.integer("num_heads");
+        a.nKvHeads = attn.integerOr("num_heads_kv", a.nHeads, "as many as num_heads");
+        if (a.nKvHeads > a.nHeads || a.nHeads % a.nKvHeads != 0)
+            attn.fail("num_heads_kv", std::to_string(a.nKvHeads) + " does not divide num_heads = " + std::to_string(a.nHeads));
+        if (!attn.has("head_dim") && s.dModel % a.nHeads != 0)
+            attn.fail("num_heads", std::to_string(a.nHeads) + " does not divide d_model = " + std::to_string(s.dModel));
+        a.dQk = a.dV = attn.integerOr("head_dim", s.dModel / a.nHeads, "d_model / num_heads");
+        a.qkvBias = attn.boolean("qkv_proj_bias", true, classDefault("mamba_ssm MHA"));
+        a.outputBias = attn.boolean("out_proj_bias", true, classDefault("mamba_ssm MHA"));
+        if (attn.integerOr("d_conv", 0, classDefault("mamba_ssm MHA"), 0) > 0)
+            attn.fail("d_conv", "attention with a convolution on q, k and v is not supported");
+        if (attn.integerOr("mlp_dim", 0, classDefault("mamba_ssm MHA"), 0) > 0)
+            attn.fail("mlp_dim", "attention with a fused MLP is not supported");
+        for (std::int64_t i : attention) s.layers[static_cast<std::size_t>(i)].mixer = MixerKind::Attention;
+    }
+    attn.finish();
+    return s;
+}
+
+// Jamba (HF JambaConfig, Lieber et al. 2024): attention every attn_layer_period-th layer, Mamba
+// elsewhere; experts every expert_layer_period-th layer; a norm before each mixer and each MLP.
+ModelSpec parseJamba(Fields& f) {
+    const std::string cls = "JambaConfig";
+    ModelSpec s = decoderBase(f, cls, false);
+    s.attention = readAttention(f, s.dModel, std::nullopt, cls, 8);
+    s.feedForward = gatedFeedForward(f);
+    readExperts(f, s, "num_experts", 16, 2, cls);
+    const std::int64_t experts = s.moe.nRouted;
+    s.moe.expertWidth = s.feedForward.width;
+    const std::int64_t attnPeriod = f.integerOr("attn_layer_period", 8, classDefault(cls));
+    const std::int64_t attnOffset = f.integerOr("attn_layer_offset", 4, classDefault(cls), 0);
+    const std::int64_t expertPeriod = f.integerOr("expert_layer_period", 2, classDefault(cls));
+    const std::int64_t expertOffset = f.integerOr("expert_layer_offset", 1, classDefault(cls), 0);
+    if (attnOffset >= attnPeriod)
+        f.fail("attn_layer_offset", std::to_string(attnOffset) + " is not below attn_layer_period = " + std::to_string(attnPeriod));
+    if (expertOffset >= expertPeriod)
+        f.fail("expert_layer_offset", std::to_string(expertOffset) + " is not below expert_layer_period = " + std::to_string(expertPeriod));
+    for (std::size_t i = 0; i < s.layers.size(); ++i) {
+        const auto li = static_cast<std::int64_t>(i);
+        s.layers[i].mixer = li % attnPeriod == attnOffset ? MixerKind::Attention : MixerKind::Mamba;
+        s.layers[i].feedForward = experts > 1 && li % expertPeriod == expertOffset ? FeedForwardKind::Moe : FeedForwardKind::Dense;
+    }
+    // JambaMambaMixer: Mamba with RMSNorms on the time step, B and C.
+    auto& m = s.mamba;
+    m.version = 1;
+    m.dState = f.integerOr("mamba_d_state", 16, classDefault(cls));
+    m.dConv = f.integerOr("mamba_d_conv", 4, classDefault(cls));
+    m.dInner = innerWidth(f, "mamba_expand", static_cast<double>(f.integerOr("mamba_expand", 2, classDefault(cls))), s.dModel);
+    m.dtRank = f.integerOrAuto("mamba_dt_rank", (s.dModel + 15) / 16, "ceil(hidden_size / 16)");
+    m.convBias = f.boolean("mamba_conv_bias", true, classDefault(cls));
+    m.projBias = f.boolean("mamba_proj_bias", false, classDefault(cls));
+    m.innerNorms = true;
+    windowOnAllLayers(f, s, std::nullopt, cls);
+    applyLayerTypes(f, s, "layers_block_type",
+                    {{"attention", {MixerKind::Attention, s.attention.slidingWindow > 0, FeedForwardKind::Dense}},
+                     {"mamba", {MixerKind::Mamba, false, FeedForwardKind::Dense}}});
+    return s;
+}
+
+// round_up_to_next_multiple_of of the xLSTM code: int(((x + m - 1) // m) * m). With a
+// fractional x it rounds up only when x is more than 1 above a multiple, so ffn_proj_factor 2.667
+// gives the study's width at d = 4096 (10944) but not at every d (studyFeedForwardWidth).
+double xlstmRoundUp(double x, std::int64_t m) {
+    const double md = static_cast<double>(m);
+    return std::floor((x + md - 1) / md) * md;
+}
+
+// xLSTM 7B (HF xLSTMConfig, Beck et al. 2025): the paper's mLSTM architecture.
+ModelSpec parseXlstm(Fields& f) {
+    const std::string cls = "xLSTMConfig";
+    ModelSpec s;
+    s.name = "xlstm";
+    s.dModel = f.integerOfEither("embedding_dim", "hidden_size");
+    setLayers(f, s, f.integerOfEither("num_blocks", "num_hidden_layers"), "num_blocks",
+              LayerSpec{MixerKind::Mlstm, false, FeedForwardKind::Dense});
+    s.vocab = f.integerOr("vocab_size", 50304, classDefault(cls));
+    s.tiedEmbeddings = f.boolean("tie_word_embeddings", false, classDefault(cls));
+    s.finalNorm = f.boolean("add_out_norm", true, classDefault(cls));
+    if (f.boolean("use_bias", false, classDefault(cls)))
+        f.fail("use_bias", "biases on the mLSTM's projections are not in the paper's count (Tab. param_counts_mlstm)");
+    auto& m = s.mlstm;
+    m.nHeads = f.integerOr("num_heads", 8, classDefault(cls));
+    const double d = static_cast<double>(s.dModel);
+    // xLSTMConfig.qk_dim / v_dim: round_up(hidden_size * factor, 64), split over the heads.
+    const std::int64_t qk = innerWidth(f, "qk_dim_factor", xlstmRoundUp(d * f.number("qk_dim_factor", 0.5, classDefault(cls)), 64), 1);
+    const std::int64_t v = innerWidth(f, "v_dim_factor", xlstmRoundUp(d * f.number("v_dim_factor", 1.0, classDefault(cls)), 64), 1);
+    if (qk % m.nHeads != 0 || v % m.nHeads != 0)
+        f.fail("num_heads", std::to_string(m.nHeads) + " does not divide the query/key width " + std::to_string(qk) +
+                                " and value width " + std::to_string(v));
+    m.dQk = qk / m.nHeads;
+    m.dHv = v / m.nHeads;
+    m.chunk = f.integerOr("chunk_size", 64, classDefault(cls));
+    const double factor = f.number("ffn_proj_factor", 2.667, classDefault(cls));
+    const std::int64_t multiple = f.integerOr("ffn_round_up_to_multiple_of", 64, classDefault(cls));
+    s.feedForward = {innerWidth(f, "ffn_proj_factor", xlstmRoundUp(d * factor, multiple), 1), true, false};
+    f.ignore("weight_mode", "fused and single weights have the same count");
+    if (f.has("slstm_at")) f.fail("slstm_at", "sLSTM blocks are not supported");
+    return s;
+}
+
+using Parser = std::function<ModelSpec(Fields&)>;
+
+const std::map<std::string, Parser>& parsers() {
+    static const std::map<std::string, Parser> table = {
+        {"deepseek_v2", [](Fields& f) { return parseDeepseek(f, false); }},
+        {"deepseek_v3", [](Fields& f) { return parseDeepseek(f, true); }},
+        {"gemma", parseGemma},
+        {"gemma2", parseGemma2},
+        {"gpt2", parseGpt2},
+        {"gpt_neox", parseGptNeox},
+        {"jamba", parseJamba},
+        {"llama", parseLlama},
+        {"mamba", parseMamba},
+        {"mamba2", parseMamba2},
+        {"mistral", parseMistral},
+        {"mixtral", parseMixtral},
+        {"olmo2", parseOlmo2},
+        {"phi3", parsePhi3},
+        {"qwen2", parseQwen2},
+        {"qwen2_moe", parseQwen2Moe},
+        {"qwen3", parseQwen3},
+        {"qwen3_moe", parseQwen3Moe},
+        {"xlstm", parseXlstm},
+    };
+    return table;
+}
+
+// The config key a spec field came from, for errors found when the whole spec is checked.
+std::string configKeyOf(const std::string& specField, const std::string& modelType) {
+    if (specField == "sizes") return "";  // no one field: the sizes together
+    if (specField == "layers") return modelType == "gpt2" ? "n_layer" : modelType == "mamba_ssm" ? "n_layer" : "num_hidden_layers";
+    if (specField == "d_model") return modelType == "mamba_ssm" ? "d_model" : "hidden_size";
+    if (specField == "vocab") return "vocab_size";
+    if (specField == "feed_forward.width") return "intermediate_size";
+    return specField;
+}
+
+}  // namespace
+
+const std::vector<std::string>& hfModelTypes() {
+    static const std::vector<std::string> types = [] {
+        std::vector<std::string> t;
+        for (const auto& [name, _] : parsers()) t.push_back(name);
+        return t;
+    }();
+    return types;
+}
+
+Expected<HfModel> parseHfConfig(const QByteArray& bytes, const std::string& file) {
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
+    if (err.error != QJsonParseError::NoError) {
+        int line = 1;
+        for (int i = 0; i < err.offset && i < bytes.size(); ++i)
+            if (bytes[i] == '\n') ++line;
+        return LoadError{file, line, "", "invalid JSON (" + err.errorString().toStdString() + ")"};
+    }
+    if (!doc.isObject()) return LoadError{file, 1, "", "expected a JSON object (a model's config.json)"};
+    const QJsonObject object = doc.object();
+    HfModel out;
+    ConfigReport& report = out.report;
+    try {
+        Fields f(object, file, report);
+        Parser parser;
+        if (!object.contains(QLatin1String("model_type")) && object.contains(QLatin1String("d_model")) &&
+            object.contains(QLatin1String("ssm_cfg"))) {
+            report.modelType = "mamba_ssm";
+            parser = parseMambaSsm;
+        } else {
+            report.modelType = f.text("model_type", "", "");
+            const auto it = parsers().find(report.modelType);
+            if (it == parsers().end()) {
+                std::string known;
+                for (const auto& t : hfModelTypes()) known += (known.empty() ? "" : ", ") + t;
+                const std::string what = object.contains(QLatin1String("model_type"))
+                                             ? "unknown model type \"" + report.modelType + "\""
+                                             : std::string("missing");
+                return LoadError{file, 0, "model_type", what + " (Scalex reads " + known + ", and mamba_ssm configs)"};
+            }
+            parser = it->second;
+        }
+        out.spec = parser(f);
+        out.spec.name = report.modelType;
+        f.finish();
+    } catch (const ConfigFailure& failure) {
+        return failure.error;
+    }
+    if (auto problem = accounting::validate(out.spec))
+        return LoadError{file, 0, configKeyOf(problem->field, report.modelType), problem->message};
+    return out;
+}
+
+Expected<HfModel> readHfConfig(const std::string& path) {
+    QFile f(QString::fromStdString(path));
+    if (!f.open(QIODevice::ReadOnly)) return LoadError{path, 0, "", "cannot open: " + f.errorString().toStdString()};
+    if (f.size() > (16 << 20)) return LoadError{path, 0, "", "a config.json is a small JSON object; this file is over 16 MiB"};
+    return parseHfConfig(f.readAll(), path);
+}
+
+}  // namespace scalex::data

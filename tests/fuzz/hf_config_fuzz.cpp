@@ -1,0 +1,50 @@
+// libFuzzer target for the Hugging Face config reader (core/data/HfConfig: a model's config.json,
+// `scalex account --config`). Any bytes must give a model spec or one error that names the file;
+// whatever loads must be countable: parameters, FLOPs per token and the cache, finite and
+// consistent (active at most total, the groups adding up).
+//
+// Run it (clang; from the repository root, see README.md):
+//   ninja -C build-fuzz scalex_fuzz_hf_config && mkdir -p build-fuzz/corpus-hf_config && \
+//   build-fuzz/tests/fuzz/scalex_fuzz_hf_config build-fuzz/corpus-hf_config tests/data/fuzz/hf_config \
+//       -max_total_time=300 -max_len=8192
+#include <QByteArray>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/accounting/SpecAccounting.h"
+#include "core/data/HfConfig.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace scalex;
+    const QByteArray bytes = QByteArray::fromRawData(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
+    const auto model = data::parseHfConfig(bytes, "config.json");
+    if (!model) {
+        if (model.error().message.empty() || model.error().file != "config.json") std::abort();
+        return 0;
+    }
+    const accounting::ModelSpec& spec = model->spec;
+    if (accounting::validate(spec)) {
+        std::fprintf(stderr, "a spec the reader accepted does not validate\n");
+        std::abort();
+    }
+    const auto params = accounting::paramCounts(spec);
+    if (params.activeTotal() > params.total() || params.activeTotal() <= 0 ||
+        params.all.total() != params.all.embedding + params.all.attention + params.all.feedForward + params.all.experts +
+                                  params.all.recurrent + params.all.norms + params.all.head) {
+        std::fprintf(stderr, "inconsistent parameter counts: total %lld, active %lld\n",
+                     static_cast<long long>(params.total()), static_cast<long long>(params.activeTotal()));
+        std::abort();
+    }
+    for (double T : {1.0, 4096.0, 1e6}) {
+        const double flops = accounting::forwardFlopsPerToken(spec, T).total();
+        const double cache = accounting::kvCacheBytes(spec, T, 1, 2);
+        if (!std::isfinite(flops) || flops <= 0 || !std::isfinite(cache) || cache < 0) {
+            std::fprintf(stderr, "FLOPs %g or cache %g at T %g\n", flops, cache, T);
+            std::abort();
+        }
+    }
+    return 0;
+}
