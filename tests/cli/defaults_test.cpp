@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "tests/cli/ScalexProcess.h"
+#include "tests/support/TestData.h"
 
 using scalex::test::runScalex;
 
@@ -231,6 +232,16 @@ TEST(Defaults, RunsOfOneModelSizeGiveNoLossSurface) {
     EXPECT_TRUE(fit.err.contains("1 model size")) << fit.err.toStdString();
     EXPECT_TRUE(fit.err.contains("no law")) << fit.err.toStdString();
     EXPECT_FALSE(fit.out.contains("alpha"));
+}
+
+// The study's IsoFLOP sweep at one budget (3e19): its runs trade N for D along one line, and an
+// L(N,D) fit through them would print exponents the runs cannot determine.
+TEST(Defaults, RunsOfOneBudgetGiveNoLossSurface) {
+    SCALEX_REQUIRE_SHARED();
+    const auto fit = runScalex({"fit", "lnd", "--data", scalex::test::sharedPath("data/xlstm/isoflop_xlstm_3e19_ctx8192.csv"), "--json"});
+    EXPECT_EQ(fit.exitCode, 2);
+    EXPECT_TRUE(fit.err.contains("lie on one line in (N, D)")) << fit.err.toStdString();
+    EXPECT_TRUE(fit.err.contains("no law")) << fit.err.toStdString();
 }
 
 // The window's IsoFLOP law, drawn with no options, is the fit verb's with no options: every budget
