@@ -1,5 +1,7 @@
 #include "core/data/ColumnMapping.h"
 
+#include "core/data/JsonObject.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QSaveFile>
@@ -282,16 +284,9 @@ Expected<ColumnMapping> ColumnMapping::fromJson(const QJsonObject& object, const
 QByteArray ColumnMapping::toJsonBytes() const { return QJsonDocument(toJson()).toJson(QJsonDocument::Indented); }
 
 Expected<ColumnMapping> ColumnMapping::fromJsonBytes(const QByteArray& bytes, const std::string& file) {
-    QJsonParseError err{};
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
-    if (err.error != QJsonParseError::NoError) {
-        int line = 1;
-        for (int i = 0; i < err.offset && i < bytes.size(); ++i)
-            if (bytes[i] == '\n') ++line;
-        return LoadError{file, line, "", "invalid JSON (" + err.errorString().toStdString() + ")"};
-    }
-    if (!doc.isObject()) return LoadError{file, 1, "", "expected a JSON object {\"field\": \"column\", ...}"};
-    return fromJson(doc.object(), file);
+    auto object = parseJsonObject(bytes, file, "{\"field\": \"column\", ...}");
+    if (!object) return object.error();
+    return fromJson(*object, file);
 }
 
 std::optional<LoadError> ColumnMapping::save(const std::string& path) const {

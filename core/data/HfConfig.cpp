@@ -1,5 +1,7 @@
 #include "core/data/HfConfig.h"
 
+#include "core/data/JsonObject.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -805,16 +807,9 @@ const std::vector<std::string>& hfModelTypes() {
 }
 
 Expected<HfModel> parseHfConfig(const QByteArray& bytes, const std::string& file) {
-    QJsonParseError err{};
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
-    if (err.error != QJsonParseError::NoError) {
-        int line = 1;
-        for (int i = 0; i < err.offset && i < bytes.size(); ++i)
-            if (bytes[i] == '\n') ++line;
-        return LoadError{file, line, "", "invalid JSON (" + err.errorString().toStdString() + ")"};
-    }
-    if (!doc.isObject()) return LoadError{file, 1, "", "expected a JSON object (a model's config.json)"};
-    const QJsonObject object = doc.object();
+    auto parsed = parseJsonObject(bytes, file, "a model's config.json");
+    if (!parsed) return parsed.error();
+    const QJsonObject object = *parsed;
     HfModel out;
     ConfigReport& report = out.report;
     try {
