@@ -332,3 +332,43 @@ TEST(OneVocabulary, SettingsNamesAreTheFlagsAndOldSpellingsStillWork) {
     EXPECT_EQ(render.exitCode, 0) << render.err.toStdString();
     EXPECT_TRUE(QFile::exists(out));
 }
+
+// The public studies as published, with no options: the IsoFLOP law and L(N,D) of Epoch's
+// Chinchilla points are the same numbers by the verbs and by the views' tables, and the Gemstones
+// checkpoints (one token count at their last step) give no L(N,D) law by either, for the same reason.
+TEST(OneAnswer, ThePublicStudiesGiveOneAnswerByEveryPath) {
+    SCALEX_REQUIRE_SHARED();
+    QTemporaryDir dir;
+    const QString epoch = scalex::test::sharedPath("data/public/epoch-chinchilla/svg_extracted_data.csv");
+    const auto iso = runScalex({"fit", "isoflop", "--data", epoch, "--json"});
+    ASSERT_EQ(iso.exitCode, 0) << iso.err.toStdString();
+    const auto law = renderedLaw(dir, {"--data", epoch});
+    EXPECT_DOUBLE_EQ(law.second, iso.json()["a"].toDouble());
+    EXPECT_DOUBLE_EQ(law.first, iso.json()["A"].toDouble());
+
+    const auto lnd = runScalex({"fit", "lnd", "--data", epoch, "--json", "--no-extrapolation"});
+    ASSERT_EQ(lnd.exitCode, 0) << lnd.err.toStdString();
+    const QString out = dir.filePath("surface.csv");
+    const auto table = runScalex({"render", "--data", epoch, "--view", "surface", "--table", "fit", "--out", out});
+    ASSERT_EQ(table.exitCode, 0) << table.err.toStdString();
+    QFile f(out);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    int matched = 0;
+    for (const QString& line : QString::fromUtf8(f.readAll()).split('\n'))
+        for (const char* key : {"alpha", "beta", "gamma"})
+            if (line.section(',', 1, 1) == QLatin1String(key)) {
+                EXPECT_DOUBLE_EQ(line.section(',', 3, 3).toDouble(), lnd.json()[key].toDouble()) << key;
+                ++matched;
+            }
+    EXPECT_EQ(matched, 3);
+
+    const QString gemstones = scalex::test::sharedPath("data/public/gemstones/fineweb_edu_losses_combined.jsonl");
+    const auto none = runScalex({"fit", "lnd", "--data", gemstones, "--json"});
+    const auto noneDrawn = runScalex({"render", "--data", gemstones, "--view", "surface", "--table", "fit", "--out", dir.filePath("g.csv")});
+    EXPECT_NE(none.exitCode, 0);
+    EXPECT_NE(noneDrawn.exitCode, 0);
+    const QString why = "the runs have 1 token count; B and beta of L(N,D) need three or more: no law";
+    EXPECT_TRUE(none.err.contains(why)) << none.err.toStdString();
+    EXPECT_TRUE(noneDrawn.err.contains(why)) << noneDrawn.err.toStdString();
+    EXPECT_FALSE(QFile::exists(dir.filePath("g.csv")));
+}
