@@ -13,6 +13,8 @@
 
 namespace scalex::analysis {
 
+OptimalQuery::OptimalQuery() = default;
+
 fit::OptimalPoint OptimalMethod::atBudget(double budget) const {
     if (!laws) {
         if (!surface) return {budget, 0, 0, std::numeric_limits<double>::quiet_NaN()};

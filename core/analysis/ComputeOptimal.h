@@ -119,6 +119,9 @@ struct OptimalSeriesInput {
     fit::IsoFlopSettings isoFlopSettings;
 };
 struct OptimalQuery {
+    // Out of line: the default grid of `surfaceFit` is core/fit's, which the verbs and views reach
+    // only through core/analysis (the layer check).
+    OptimalQuery();
     OptimalGiven given = OptimalGiven::Budget;
     double value = 1e22;
     double context = 8192;           // the context length at which the paper's models count FLOPs
