@@ -46,6 +46,8 @@ private:
     // The analyses, in a job on the views' pool (frontiers of 20,000 runs); drawn when done.
     void recompute();
     void redraw();
+    // A control changed: a redraw, or a job where the surfaces drawn are still to be fitted.
+    void controlsChanged();
     // The comparison's interval, off the UI thread: the compared pair's points are copied, an older
     // request is superseded, and the same points reuse the interval already computed.
     void startInterval();
