@@ -111,7 +111,8 @@ auto caseName = [](const auto& info) { return std::string(info.param.view) + "_"
 INSTANTIATE_TEST_SUITE_P(Curves, BothPaths,
                          ::testing::Values(Case{"curves", {}, true}, Case{"curves", {{"axis", "compute"}}, true}), caseName);
 INSTANTIATE_TEST_SUITE_P(Pareto, BothPaths,
-                         ::testing::Values(Case{"pareto", {}}, Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}}),
+                         ::testing::Values(Case{"pareto", {}}, Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}},
+                                           Case{"pareto", {{"panels", "fig1"}, {"context", "2048"}}}),
                          caseName);
 INSTANTIATE_TEST_SUITE_P(IsoFlop, BothPaths,
                          ::testing::Values(Case{"isoflop", {}}, Case{"isoflop", {{"family", "both families"}}},
