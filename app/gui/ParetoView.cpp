@@ -39,9 +39,15 @@ ParetoView::ParetoView(Session* session, QWidget* parent)
     layout->addWidget(summary_);
     intervalWatcher_ = new QFutureWatcher<std::optional<fit::BootstrapInterval>>(this);
     connect(intervalWatcher_, &QFutureWatcherBase::finished, this, &ParetoView::intervalDone);
+    // The frontiers first; then the L(N,D) fits their curves wait for.
+    fits_ = new JobRunner([this](std::any answer) {
+        figure_->take(std::move(answer));
+        redraw();
+    }, this);
     jobs_ = new JobRunner([this](std::any answer) {
         figure_->take(std::move(answer));
         redraw();
+        if (figures::ViewFigure::Job fits = figure_->surfaceJob()) fits_->start(std::move(fits));
     }, this);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &ParetoView::recompute);
     for (auto signal : {&Session::selectionChanged, &Session::styleChanged})
@@ -58,6 +64,7 @@ void ParetoView::recompute() {
     if (deferWhileHidden([this] { recompute(); }, 1)) return;
     figure_->refresh(figureInput(session_));
     controls_->showAll();
+    fits_->cancel();  // of the answer replaced
     jobs_->start(figure_->job(figureInput(session_)));
 }
 
@@ -82,7 +89,8 @@ std::vector<ViewTable> ParetoView::tables() {
 }
 
 void ParetoView::computeNow() {
-    jobs_->finish();
+    jobs_->finish();  // which starts the fits it waits for
+    fits_->finish();
     if (!intervalPending_) return;
     intervalWatcher_->waitForFinished();
     intervalDone();

@@ -221,24 +221,42 @@ std::optional<std::string> familySeries(const data::RunTable& table, const Analy
     return std::nullopt;
 }
 
-FamilySurface familySurface(const data::RunTable& table, const AnalysisSettings& settings,
-                            accounting::Family family, std::optional<double> context,
-                            const std::optional<fit::LossSurfaceParams>& paperFallback, const fit::FitControl& control) {
+namespace {
+
+// familySurface, or with no control keptFamilySurface (nothing when the fit is still to be made).
+std::optional<FamilySurface> surfaceOfFamily(const data::RunTable& table, const AnalysisSettings& settings, accounting::Family family,
+                                             std::optional<double> context, const std::optional<fit::LossSurfaceParams>& paperFallback,
+                                             const fit::FitControl* control) {
     FamilySurface out;
     const auto series = familySeries(table, settings, family);
     const auto group = series ? surfaceGroup(table, settings, *series, context) : std::nullopt;
     if (group) {
-        const GroupSurface fitted = groupSurface(table, settings, *group, control);
+        const auto fitted = control ? groupSurface(table, settings, *group, *control)
+                                    : keptGroupSurface(table, settings, *group, fit::LossSurfaceSettings{});
+        if (!fitted) return std::nullopt;
         out.fittedTo = group->label();
-        out.surface = fitted.surface;
-        out.problem = fitted.problem;
-        out.cancelled = fitted.cancelled;
+        out.surface = fitted->surface;
+        out.problem = fitted->problem;
+        out.cancelled = fitted->cancelled;
     }
     if (!out.surface && !out.cancelled && paperFallback) {
         out.surface = paperFallback;
         out.paper = true;
     }
     return out;
+}
+
+}  // namespace
+
+FamilySurface familySurface(const data::RunTable& table, const AnalysisSettings& settings, accounting::Family family,
+                            std::optional<double> context, const std::optional<fit::LossSurfaceParams>& paperFallback,
+                            const fit::FitControl& control) {
+    return *surfaceOfFamily(table, settings, family, context, paperFallback, &control);
+}
+
+std::optional<FamilySurface> keptFamilySurface(const data::RunTable& table, const AnalysisSettings& settings, accounting::Family family,
+                                               std::optional<double> context, const std::optional<fit::LossSurfaceParams>& paperFallback) {
+    return surfaceOfFamily(table, settings, family, context, paperFallback, nullptr);
 }
 
 std::optional<fit::LossSurfaceParams> paperSurface(const data::PaperTables& paper, accounting::Family family, double huberDelta) {

@@ -66,9 +66,13 @@ struct FamilySurface {
     std::string problem;
     bool cancelled = false;
 };
-FamilySurface familySurface(const data::RunTable& table, const AnalysisSettings& settings,
-                            accounting::Family family, std::optional<double> context,
-                            const std::optional<fit::LossSurfaceParams>& paperFallback, const fit::FitControl& control = {});
+FamilySurface familySurface(const data::RunTable& table, const AnalysisSettings& settings, accounting::Family family,
+                            std::optional<double> context, const std::optional<fit::LossSurfaceParams>& paperFallback,
+                            const fit::FitControl& control = {});
+// familySurface where it needs no fit (the fit is kept, or the family has no runs there); nothing
+// when its fit is still to be made.
+std::optional<FamilySurface> keptFamilySurface(const data::RunTable& table, const AnalysisSettings& settings, accounting::Family family,
+                                               std::optional<double> context, const std::optional<fit::LossSurfaceParams>& paperFallback);
 
 // The paper's fitted surface of a family (Tab. lnd_fit_params) at Huber δ, else at 1e-3 (the one
 // the paper reports everywhere); none when the tables lack it.

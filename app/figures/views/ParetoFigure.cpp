@@ -141,26 +141,48 @@ ViewFigure::Job ParetoFigure::job(const FigureInput& in) const {
     Answer shown;
     shown.withSurfaces = surfacesDrawn();
     shown.surfaceContext = contextShown();
+    shown.settings = study.settings();
     // The paper's surfaces stand in on the paper's study alone.
-    std::vector<std::optional<fit::LossSurfaceParams>> paper;
-    for (Family f : kFamilies) paper.push_back(study.isPaperStudy() ? study.paperSurface(f) : std::nullopt);
-    return [table = runsForJob(in), settings = study.settings(), shown,
-            paper = std::move(paper)](const fit::FitControl& control) -> std::any {
+    for (Family f : kFamilies) shown.paper.push_back(study.isPaperStudy() ? study.paperSurface(f) : std::nullopt);
+    return [table = runsForJob(in), shown](const fit::FitControl&) -> std::any {
         Answer out = shown;
         out.table = table;
-        out.analyses = analysis::paretoAnalyses(*table, settings);  // the analyses the verbs run
+        out.analyses = analysis::paretoAnalyses(*table, out.settings);  // the analyses the verbs run
         // The L(N,D) of each family at the context shown when it is drawn: fitted once for these
-        // runs and settings (analysis::groupSurface keeps it for every view).
+        // runs and settings (analysis::groupSurface keeps it for every view), else still to come.
         if (out.withSurfaces)
-            for (std::size_t i = 0; i < std::size(kFamilies); ++i)
-                out.surfaces.push_back(
-                    {kFamilies[i], analysis::familySurface(*table, settings, kFamilies[i], out.surfaceContext, paper[i], control)});
+            for (std::size_t i = 0; i < std::size(kFamilies); ++i) {
+                auto s = analysis::keptFamilySurface(*table, out.settings, kFamilies[i], out.surfaceContext, out.paper[i]);
+                out.surfacesPending = out.surfacesPending || !s;
+                if (s) out.surfaces.push_back({kFamilies[i], std::move(*s)});
+            }
         return out;
     };
 }
 
+ViewFigure::Job ParetoFigure::surfaceJob() const {
+    if (!answer_.surfacesPending || !answer_.table) return {};
+    return [table = answer_.table, settings = answer_.settings, context = answer_.surfaceContext,
+            paper = answer_.paper](const fit::FitControl& control) -> std::any {
+        Surfaces out{table, context, {}};
+        for (std::size_t i = 0; i < std::size(kFamilies); ++i)
+            out.surfaces.push_back({kFamilies[i], analysis::familySurface(*table, settings, kFamilies[i], context, paper[i], control)});
+        return out;
+    };
+}
+
+void ParetoFigure::compute(const FigureInput& in, const fit::FitControl& control) {
+    ViewFigure::compute(in, control);
+    if (Job fits = surfaceJob()) take(fits(control));
+}
+
 void ParetoFigure::take(std::any answer) {
     if (auto* a = std::any_cast<Answer>(&answer)) answer_ = std::move(*a);
+    // The fits of the answer's runs at its context (not of an answer that replaced it).
+    if (auto* s = std::any_cast<Surfaces>(&answer); s && s->table == answer_.table && sameContext(s->context, answer_.surfaceContext)) {
+        answer_.surfaces = std::move(s->surfaces);
+        answer_.surfacesPending = false;
+    }
 }
 
 void ParetoFigure::draw(const FigureInput& in) {

@@ -25,10 +25,16 @@ public:
     void refresh(const FigureInput& in) override;
     // The Pareto analyses of every series and context length (frontiers of 20,000 runs take a
     // while), on a copy of the runs; and where L̂(N,D) is drawn, the L(N,D) fit of each family's
-    // runs at the context shown (analysis::familySurface: the paper's surface stands in on the
-    // paper's study where the runs give none).
+    // runs at the context shown where it is kept (analysis::keptFamilySurface: the paper's surface
+    // stands in on the paper's study where the runs give none). Fits still to be made are the
+    // second job (surfaceJob()), so that the frontiers need not wait for them.
     Job job(const FigureInput& in) const override;
     void take(std::any answer) override;
+    // The L(N,D) fits the answer taken last waits for, as a job (take() takes its answer); empty
+    // when it waits for none.
+    Job surfaceJob() const;
+    // The analyses, then the fits they wait for.
+    void compute(const FigureInput& in, const fit::FitControl& control = {}) override;
     void draw(const FigureInput& in) override;
     std::vector<QChart*> charts() const override;
     TablesJob tablesJob(const FigureInput& in) const override;
@@ -61,8 +67,18 @@ private:
     struct Answer {
         std::shared_ptr<const data::RunTable> table;
         std::vector<analysis::ParetoAnalysis> analyses;
-        bool withSurfaces = false;  // the surfaces below were fitted (L̂(N,D) drawn)
+        bool withSurfaces = false;  // the surfaces below were asked for (L̂(N,D) drawn)
         double surfaceContext = std::numeric_limits<double>::quiet_NaN();
+        std::vector<std::pair<accounting::Family, analysis::FamilySurface>> surfaces;
+        // Some are still to be fitted (surfaceJob), from these settings and the paper's surfaces.
+        bool surfacesPending = false;
+        analysis::AnalysisSettings settings;
+        std::vector<std::optional<fit::LossSurfaceParams>> paper;
+    };
+    // What surfaceJob() answers: the surfaces of the answer's runs at its context.
+    struct Surfaces {
+        std::shared_ptr<const data::RunTable> table;
+        double context = 0;
         std::vector<std::pair<accounting::Family, analysis::FamilySurface>> surfaces;
     };
     double contextShown() const;  // NaN: runs that give none
