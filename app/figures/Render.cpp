@@ -20,8 +20,6 @@
 
 namespace scalex::figures {
 
-using accounting::Family;
-
 namespace {
 
 // The size charts are laid out at before a figure's writer lays them out at the figure's size.
@@ -67,25 +65,6 @@ public:
 private:
     Theme before_;
 };
-
-QJsonObject surfaceToJson(const fit::LossSurfaceParams& p) {
-    return {{"log_a", p.logA}, {"log_b", p.logB}, {"log_e", p.logE}, {"alpha", p.alpha}, {"beta", p.beta}, {"gamma", p.gamma}};
-}
-
-std::optional<fit::LossSurfaceParams> surfaceFromJson(const QJsonValue& v) {
-    if (!v.isObject()) return std::nullopt;
-    const QJsonObject o = v.toObject();
-    fit::LossSurfaceParams p;
-    const std::pair<const char*, double*> fields[] = {{"log_a", &p.logA}, {"log_b", &p.logB}, {"log_e", &p.logE},
-                                                      {"alpha", &p.alpha}, {"beta", &p.beta},  {"gamma", &p.gamma}};
-    for (const auto& [key, out] : fields) {
-        if (!o.value(QLatin1String(key)).isDouble()) return std::nullopt;
-        *out = o.value(QLatin1String(key)).toDouble();
-    }
-    return p;
-}
-
-const char* familyKey(Family f) { return f == Family::Xlstm ? "xlstm" : "transformer"; }
 
 }  // namespace
 
@@ -178,12 +157,8 @@ data::FigureRecipe captureRecipe(const analysis::Study& study, const QSet<int>& 
     r.paper = style.paper;
     r.font = style.fontFamily.toStdString();
     r.dark = style.dark;
-    QJsonObject surfaces;
-    for (Family f : {Family::Transformer, Family::Xlstm})
-        if (study.hasFittedSurface(f)) surfaces[QLatin1String(familyKey(f))] = surfaceToJson(study.surface(f));
-    // The analysis settings in their one JSON form (AnalysisSettings), with the fitted surfaces drawn.
+    // The analysis settings in their one JSON form (AnalysisSettings): the figure fits what it draws from them.
     r.analysis = study.settings().toJson();
-    r.analysis.insert("fitted_surfaces", surfaces);
     r.controls = controls;
     const std::vector<std::string> keys = study.runKeys();
     const auto& runs = study.runs().runs;
@@ -247,10 +222,9 @@ bool applyRecipeScope(analysis::Study& study, const data::FigureRecipe& recipe, 
             *error = QStringLiteral("the recipe's series: %1").arg(QString::fromStdString(e->toString()));
             return false;
         }
+    // Recipes saved before kept the surfaces the window had fitted ("fitted_surfaces"): left alone,
+    // as every figure fits its surfaces from the runs and these settings.
     study.setSettings(settings);
-    const QJsonObject surfaces = a.value("fitted_surfaces").toObject();
-    for (Family f : {Family::Transformer, Family::Xlstm})
-        study.setFittedSurface(f, surfaceFromJson(surfaces.value(QLatin1String(familyKey(f)))));
 
     // Include toggles and selection, by run key.
     const std::vector<std::string> keys = study.runKeys();

@@ -17,8 +17,6 @@
 
 namespace scalex::gui {
 
-using accounting::Family;
-
 namespace {
 // The slider's grid (the figure's).
 constexpr int kStepsPerOctave = figures::ContextFigure::kStepsPerOctave;
@@ -100,9 +98,6 @@ ContextView::ContextView(Session* session, QWidget* parent)
         if (jobs_->running()) return;  // drawn when the answer comes
         if (!deferWhileHidden([this] { redraw(); }, -1)) redraw();
     });
-    connect(session_, &Session::surfaceChanged, this, [this] {
-        if (!deferWhileHidden([this] { recompute(); })) recompute();
-    });
     recompute();
 }
 
@@ -148,7 +143,6 @@ std::vector<ViewTable> ContextView::tables() {
 
 QString ContextView::explainHtml() const {
     const double T = context();
-    const bool fittedT = session_->hasFittedSurface(Family::Transformer), fittedX = session_->hasFittedSurface(Family::Xlstm);
     return tr("<h3>Context length and the compute-optimal model</h3>"
               "<p>Training compute is C = c<sub>T</sub>(N)·D: FLOPs per token times tokens. For a Transformer, "
               "attention adds about 6·n<sub>layer</sub>·T·d<sub>model</sub> FLOPs per token (training), which "
@@ -159,12 +153,12 @@ QString ContextView::explainHtml() const {
               "stays put.</p>"
               "<p>Now: T = %1, H = %2. N*: Transformer %3, xLSTM %4.</p>"
               "<p>FLOPs are counted with the <b>%5</b> convention through the study's model configurations; "
-              "the loss surfaces are %6 (Transformer) and %7 (xLSTM). Dotted lines (left) and hollow squares "
+              "the loss surfaces: Transformer %6; xLSTM %7. Dotted lines (left) and hollow squares "
               "(right): the paper's own IsoFLOP laws at 2048, 8192 and 16384 tokens; hollow circles (left): "
               "the study's IsoFLOP runs with their compute recounted at T.</p>")
         .arg(T)
         .arg(formatTickValue(budget()), formatCount(optimalParams(false)), formatCount(optimalParams(true)), QString::fromStdString(session_->settings().convention),
-             fittedT ? tr("fitted in this session") : tr("the paper's"), fittedX ? tr("fitted in this session") : tr("the paper's"));
+             figure_->surfaceNote(false).toHtmlEscaped(), figure_->surfaceNote(true).toHtmlEscaped());
 }
 
 }  // namespace scalex::gui

@@ -194,11 +194,6 @@ void LossSurfaceView::fitDone() {
 void LossSurfaceView::onFitDone(std::any answer) {
     fitDone();
     figure_->take(std::move(answer));
-    // The optimum views use the surface of a family the accounting knows.
-    const auto& fit = figure_->result();
-    const auto& analysis = figure_->analysis();
-    if (fit && !fit->cancelled && analysis && !analysis->runs.empty() && analysis->runs.front()->family)
-        session_->setFittedSurface(*analysis->runs.front()->family, fit->best);
     redraw();
     emit fitFinished();
 }

@@ -21,7 +21,7 @@ ParetoView::ParetoView(Session* session, QWidget* parent)
     figure_->controls().set(QStringLiteral("panels"), QStringLiteral("fig1"));
     fitView_ = new PlotView(static_cast<PlotChart*>(figure_->charts().back()), this);
     figure_->controls().set(QStringLiteral("panels"), QStringLiteral("one"));
-    controls_ = new ControlBinding(&figure_->controls(), [this] { redraw(); }, this);
+    controls_ = new ControlBinding(&figure_->controls(), [this] { controlsChanged(); }, this);
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     auto* top = new FlowLayout();
@@ -39,12 +39,18 @@ ParetoView::ParetoView(Session* session, QWidget* parent)
     layout->addWidget(summary_);
     intervalWatcher_ = new QFutureWatcher<std::optional<fit::BootstrapInterval>>(this);
     connect(intervalWatcher_, &QFutureWatcherBase::finished, this, &ParetoView::intervalDone);
-    jobs_ = new JobRunner([this](std::any answer) {
+    // The frontiers first; then the L(N,D) fits their curves wait for.
+    fits_ = new JobRunner([this](std::any answer) {
         figure_->take(std::move(answer));
         redraw();
     }, this);
+    jobs_ = new JobRunner([this](std::any answer) {
+        figure_->take(std::move(answer));
+        redraw();
+        if (figures::ViewFigure::Job fits = figure_->surfaceJob()) fits_->start(std::move(fits));
+    }, this);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &ParetoView::recompute);
-    for (auto signal : {&Session::selectionChanged, &Session::surfaceChanged, &Session::styleChanged})
+    for (auto signal : {&Session::selectionChanged, &Session::styleChanged})
         connect(session_, signal, this, &ParetoView::redraw);
     recompute();
 }
@@ -58,6 +64,7 @@ void ParetoView::recompute() {
     if (deferWhileHidden([this] { recompute(); }, 1)) return;
     figure_->refresh(figureInput(session_));
     controls_->showAll();
+    fits_->cancel();  // of the answer replaced
     jobs_->start(figure_->job(figureInput(session_)));
 }
 
@@ -66,8 +73,14 @@ QChart* ParetoView::primaryChart() const { return figure_->charts().front(); }
 QStringList ParetoView::applyControls(const QJsonObject& values) {
     const QStringList notes = figure_->setControls(values, figureInput(session_));
     controls_->showAll();
-    redraw();
+    controlsChanged();
     return notes;
+}
+
+void ParetoView::controlsChanged() {
+    // L̂(N,D) at a context not fitted yet is the job's; anything else is a redraw.
+    if (figure_->surfacesMissing()) recompute();
+    else redraw();
 }
 
 std::vector<ViewTable> ParetoView::tables() {
@@ -76,7 +89,8 @@ std::vector<ViewTable> ParetoView::tables() {
 }
 
 void ParetoView::computeNow() {
-    jobs_->finish();
+    jobs_->finish();  // which starts the fits it waits for
+    fits_->finish();
     if (!intervalPending_) return;
     intervalWatcher_->waitForFinished();
     intervalDone();
@@ -175,8 +189,9 @@ QString ParetoView::explainHtml() const {
               "<p>The solid line of each series is its <b>Pareto frontier</b>: the runs no other run beats with "
               "less compute. A frontier below another means better loss for the same compute. Runs of one context "
               "length are shown at a time (<i>Context</i>).</p>"
-              "<p>Dashed: the fitted loss surface L̂(N, D) along runs with a fixed number of tokens per parameter "
-              "(D/N = 22 is Chinchilla-optimal; 2200 is heavily over-trained).</p>"
+              "<p>Dashed: the loss surface L̂(N, D) fitted to the runs of each architecture family at this context "
+              "(the paper's fit on the paper's study where its runs give none), along runs with a fixed number of "
+              "tokens per parameter (D/N = 22 is Chinchilla-optimal; 2200 is heavily over-trained).</p>"
               "<p>Now: %1.</p>")
         .arg(nowText());
 }

@@ -46,6 +46,8 @@ private:
     // The analyses, in a job on the views' pool (frontiers of 20,000 runs); drawn when done.
     void recompute();
     void redraw();
+    // A control changed: a redraw, or a job where the surfaces drawn are still to be fitted.
+    void controlsChanged();
     // The comparison's interval, off the UI thread: the compared pair's points are copied, an older
     // request is superseded, and the same points reuse the interval already computed.
     void startInterval();
@@ -61,6 +63,7 @@ private:
     std::optional<fit::BootstrapInterval> intervalShown_;
     QLabel* summary_;
     JobRunner* jobs_;
+    JobRunner* fits_;  // the L(N,D) fits of the answer taken last
     // The points the interval is (being) computed for, A then B; the interval once known.
     std::vector<fit::ComputeLossPoint> intervalKey_[2];
     std::optional<fit::BootstrapInterval> intervalOfKey_;

@@ -28,8 +28,6 @@ namespace scalex::gui {
 using figures::numberOf;
 using figures::switchOf;
 
-using accounting::Family;
-
 namespace {
 
 // The controls a recipe keeps: named by the view, not Qt's own inner widgets ("qt_...").
@@ -223,8 +221,6 @@ bool applyRecipe(MainWindow& window, const data::FigureRecipe& recipe, QStringLi
             return false;
         }
     session->setSettings(study.settings());
-    for (Family f : {Family::Transformer, Family::Xlstm})
-        session->setFittedSurface(f, study.hasFittedSurface(f) ? std::optional(study.surface(f)) : std::nullopt);
     std::vector<std::optional<bool>> toggles;
     toggles.reserve(study.runs().runs.size());
     for (const auto& run : study.runs().runs) toggles.push_back(run.userIncluded);

@@ -4,11 +4,6 @@ namespace scalex::gui {
 
 Session::Session(QObject* parent) : QObject(parent) {}
 
-void Session::setFittedSurface(accounting::Family family, const std::optional<fit::LossSurfaceParams>& surface) {
-    study_.setFittedSurface(family, surface);
-    emit surfaceChanged();
-}
-
 void Session::setRuns(data::RunTable runs, const QString& label) {
     data::Project p;
     p.title = label.toStdString();
@@ -31,7 +26,6 @@ void Session::setProject(data::Project project, const QString& path) {
     emit settingsChanged();
     emit runsChanged();
     emit selectionChanged();
-    emit surfaceChanged();
     emit curvesChanged();
     emit inferenceChanged();
 }

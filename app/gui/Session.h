@@ -88,12 +88,6 @@ public:
     // The paper's shipped tables (datasets/paper), loaded once.
     const data::PaperTables& paper() const { return study_.paper(); }
 
-    // The loss surface the optimum views use: the one fitted in this session, else the paper's
-    // (Tab. lnd_fit_params at the session's Huber delta, gamma free).
-    fit::LossSurfaceParams surface(accounting::Family family) const { return study_.surface(family); }
-    bool hasFittedSurface(accounting::Family family) const { return study_.hasFittedSurface(family); }
-    void setFittedSurface(accounting::Family family, const std::optional<fit::LossSurfaceParams>& surface);
-
     // Training compute per token c(N) of a model of size N at context T under the session's
     // convention, interpolated through the study's model configurations of that family.
     fit::ComputePerToken computePerToken(accounting::Family family, double context) const {
@@ -114,7 +108,6 @@ public:
 
 signals:
     void runsChanged();
-    void surfaceChanged();
     void settingsChanged();
     void selectionChanged();
     void recipesChanged();

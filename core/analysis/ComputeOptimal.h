@@ -119,7 +119,8 @@ struct OptimalSeriesInput {
     fit::IsoFlopSettings isoFlopSettings;
 };
 struct OptimalQuery {
-    // Out of line: the default fit settings' grid is core/fit's, which the app reaches only here.
+    // Out of line: the default grid of `surfaceFit` is core/fit's, which the verbs and views reach
+    // only through core/analysis (the layer check).
     OptimalQuery();
     OptimalGiven given = OptimalGiven::Budget;
     double value = 1e22;

@@ -7,6 +7,7 @@
 #include "core/accounting/Family.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/SeriesAnalyses.h"
+#include "core/analysis/SurfaceFits.h"
 #include "core/data/Series.h"
 
 namespace scalex::analysis {
@@ -29,18 +30,15 @@ std::string noLawsBecause(const IsoFlopAnalysis& a) {
     return why + "; a law needs two.";
 }
 
-LossSurfaceAnalysis surfaceOf(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
-                              const OptimalQuery& query, const fit::FitControl& control) {
-    return lossSurfaceAnalysis(table, settings, studySet(table, group, data::ExperimentSet::TokenParam),
-                               lossSurfaceSettings(settings, query.surfaceFit), control);
+GroupSurface surfaceOf(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
+                       const OptimalQuery& query, const fit::FitControl& control) {
+    return groupSurface(table, settings, group, query.surfaceFit, control);
 }
 
-void takeSurface(OptimalSeriesInput& in, const LossSurfaceAnalysis& a) {
+void takeSurface(OptimalSeriesInput& in, const GroupSurface& s) {
     in.surfacePending = false;
-    in.surface.reset();
-    if (a.error) in.surfaceProblem = *a.error + ".";
-    else if (a.fit.cancelled) in.surfaceProblem = a.group.label() + ": its L(N,D) fit was cancelled.";
-    else in.surface = a.fit.best, in.surfaceProblem.clear();
+    in.surface = s.surface;
+    in.surfaceProblem = s.problem;
 }
 
 // Too few runs for an L(N,D) fit: known at once, nothing to wait for.
@@ -58,10 +56,8 @@ OptimalSeriesInput paperModel(const data::PaperTables& paper, accounting::Family
     in.context = query.context;
     in.paper = true;
     in.family = family;
-    const data::LossSurfaceParams* s = paper.lossSurface(family, settings.huberDelta);
-    if (!s) s = paper.lossSurface(family, 1e-3);
-    if (s) in.surface = fit::LossSurfaceParams{s->logA, s->logB, s->logE, s->alpha, s->beta, s->gamma};
-    else in.surfaceProblem = label + ": the paper's tables give no loss surface.";
+    in.surface = paperSurface(paper, family, settings.huberDelta);
+    if (!in.surface) in.surfaceProblem = label + ": the paper's tables give no loss surface.";
     const auto convention = accounting::conventionByName(settings.convention).value_or(accounting::studyConvention());
     in.computePerToken = studyComputePerToken(paper.modelConfigs, family, query.context, convention);
     in.referencePerToken = studyComputePerToken(paper.modelConfigs, family, query.referenceContext, convention);
@@ -97,6 +93,7 @@ std::vector<OptimalSeriesInput> optimalInputs(const data::RunTable& table, const
             in.lawsProblem = noLawsBecause(iso);
         }
         if (query.fitSurfaces || surfaceCannotFit(table, settings, g)) takeSurface(in, surfaceOf(table, settings, g, query, control));
+        else if (auto kept = keptGroupSurface(table, settings, g, query.surfaceFit)) takeSurface(in, *kept);
         else in.surfacePending = true;
         out.push_back(std::move(in));
     }
@@ -116,24 +113,6 @@ void fitOptimalSurfaces(std::vector<OptimalSeriesInput>& inputs, const data::Run
         if (g == groups.end()) continue;  // not in these runs: left pending
         takeSurface(in, surfaceOf(table, settings, *g, query, control));
     }
-}
-
-bool takeFittedSurfaces(std::vector<OptimalSeriesInput>& inputs, const std::vector<OptimalSeriesInput>& fitted) {
-    bool waiting = false;
-    for (auto& in : inputs) {
-        if (!in.surfacePending) continue;
-        const auto f = std::find_if(fitted.begin(), fitted.end(), [&](const OptimalSeriesInput& x) {
-            return !x.paper && !x.surfacePending && x.series == in.series && sameContext(x.context, in.context);
-        });
-        if (f == fitted.end()) {
-            waiting = true;
-            continue;
-        }
-        in.surface = f->surface;
-        in.surfaceProblem = f->surfaceProblem;
-        in.surfacePending = false;
-    }
-    return waiting;
 }
 
 OptimalAnswer answerOptimalQuery(const data::RunTable& table, const AnalysisSettings& settings, const data::PaperTables& paper,

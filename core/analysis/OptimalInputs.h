@@ -17,8 +17,9 @@ namespace scalex::analysis {
 // For each (series, context) group of the runs in the settings' scope (seriesGroups), in order:
 //  - its IsoFLOP laws N*(H), D*(H): isoFlopAnalysis of its IsoFLOP runs (studySet), with the runs
 //    behind them for the bootstrap intervals; or why there are none (no profiles, one budget);
-//  - its surface: lossSurfaceAnalysis of its token/param runs at the settings' Huber δ and γ over
-//    query.surfaceFit's grid, with query.fitSurfaces; else left pending for fitOptimalSurfaces;
+//  - its surface: groupSurface (SurfaceFits.h), lossSurfaceAnalysis of its token/param runs at the
+//    settings' Huber δ and γ over query.surfaceFit's grid, with query.fitSurfaces; else the fit
+//    kept for the same runs and settings, or left pending for fitOptimalSurfaces;
 //  - c(N) from its runs' own C/D (computePerTokenOfRuns), so C follows the table's FLOP convention.
 // Then, with query.paperModels, the paper's Transformer and xLSTM: the surfaces of Tab.
 // lnd_fit_params at the settings' Huber δ (1e-3 where the paper has no other), the IsoFLOP laws
@@ -31,14 +32,10 @@ std::vector<OptimalSeriesInput> optimalInputs(const data::RunTable& table, const
                                               const fit::FitControl& control = {});
 
 // Fits the surfaces optimalInputs left pending (query.fitSurfaces false): the same fits it makes
-// otherwise. Each fit reports its group as a phase of `control`.
+// otherwise, kept for the next query of the same runs and settings. Each fit reports
+// its group as a phase of `control`.
 void fitOptimalSurfaces(std::vector<OptimalSeriesInput>& inputs, const data::RunTable& table, const AnalysisSettings& settings,
                         const OptimalQuery& query, const fit::FitControl& control = {});
-
-// Takes for each pending input the surface (or why there is none) of the input of the same series
-// and context in `fitted`, inputs made earlier from the same runs and settings whose fits are done:
-// a new query of the same study fits nothing again. Returns whether any input still waits.
-bool takeFittedSurfaces(std::vector<OptimalSeriesInput>& inputs, const std::vector<OptimalSeriesInput>& fitted);
 
 // optimalInputs, then answerOptimalQuery.
 OptimalAnswer answerOptimalQuery(const data::RunTable& table, const AnalysisSettings& settings, const data::PaperTables& paper,

@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "core/analysis/ComputeOptimal.h"
+#include "core/analysis/SurfaceFits.h"
 #include "core/data/Series.h"
 
 namespace scalex::analysis {
@@ -25,7 +26,6 @@ std::string Study::setProject(data::Project project) {
     const auto settings = AnalysisSettings::fromProject(project_.settings);
     settings_ = settings.value_or(AnalysisSettings{});
     mergeTables();
-    fitted_ = {};
     return settings ? std::string() : settings.error().toString();
 }
 
@@ -141,12 +141,8 @@ std::string Study::dataDigest() const {
     return *digest_;
 }
 
-fit::LossSurfaceParams Study::surface(accounting::Family family) const {
-    if (fitted_[index(family)]) return *fitted_[index(family)];
-    const data::LossSurfaceParams* p = paper_.lossSurface(family, settings_.huberDelta);
-    if (!p) p = paper_.lossSurface(family, 1e-3);
-    if (!p) return {};
-    return {p->logA, p->logB, p->logE, p->alpha, p->beta, p->gamma};
+std::optional<fit::LossSurfaceParams> Study::paperSurface(accounting::Family family) const {
+    return analysis::paperSurface(paper_, family, settings_.huberDelta);
 }
 
 fit::ComputePerToken Study::computePerToken(accounting::Family family, double context) const {

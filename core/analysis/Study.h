@@ -1,10 +1,9 @@
 #pragma once
 // A study as every analysis reads it: the runs of a project's tables merged into one table (with
 // the user's include toggles), its loss curves, inference measurements and figure recipes, the one
-// AnalysisSettings value, and what the analyses take from the paper (its loss surfaces, unless
-// one was fitted, and its model configurations for compute per token). The window's session, the
-// figures and the verbs hold one; it knows nothing of widgets or signals.
-#include <array>
+// AnalysisSettings value, and what the analyses take from the paper (its loss surfaces and its
+// model configurations for compute per token). The window's session, the figures and the verbs
+// hold one; it knows nothing of widgets or signals.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -77,13 +76,10 @@ public:
 
     // The paper's shipped tables.
     const data::PaperTables& paper() const { return paper_; }
-    // The loss surface the optimum analyses use: the one fitted for this study, else the paper's
-    // (Tab. lnd_fit_params at the settings' Huber delta, gamma free).
-    fit::LossSurfaceParams surface(accounting::Family family) const;
-    bool hasFittedSurface(accounting::Family family) const { return fitted_[index(family)].has_value(); }
-    void setFittedSurface(accounting::Family family, const std::optional<fit::LossSurfaceParams>& surface) {
-        fitted_[index(family)] = surface;
-    }
+    // The paper's fitted loss surface of a family (Tab. lnd_fit_params at the settings' Huber delta,
+    // else at 1e-3; none when the tables lack it). The study's own surfaces are fitted to its runs
+    // by the analyses that draw them (SurfaceFits.h).
+    std::optional<fit::LossSurfaceParams> paperSurface(accounting::Family family) const;
     // Training compute per token c(N) of a model of size N at context T under the settings'
     // convention, through the study's model configurations of that family.
     fit::ComputePerToken computePerToken(accounting::Family family, double context) const;
@@ -105,7 +101,6 @@ private:
     mutable std::optional<std::string> digest_;  // dataDigest(), until the tables change
     static std::uint64_t nextRevision();
     std::uint64_t revision_ = 0;
-    static std::size_t index(accounting::Family f) { return f == accounting::Family::Xlstm ? 1 : 0; }
 
     data::Project project_;
     data::RunTable runs_;
@@ -113,7 +108,6 @@ private:
     std::vector<std::pair<std::size_t, std::size_t>> origin_;  // merged run -> (table, row)
     std::vector<std::string> series_;
     data::PaperTables paper_;
-    std::array<std::optional<fit::LossSurfaceParams>, 2> fitted_;
 };
 
 // A name for a project's table from a file name or label: letters, digits, '.', '_', '-'.

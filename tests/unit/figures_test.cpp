@@ -30,6 +30,7 @@
 #endif
 
 #include "app/figures/Render.h"
+#include "app/figures/views/ContextFigure.h"
 #include "app/gui/ExportDialog.h"
 #include "app/gui/FigureExport.h"
 #include "app/gui/MainWindow.h"
@@ -372,6 +373,51 @@ TEST_F(Figures, RecipeKeptInTheProjectRedrawsTheSameFigureAfterReopening) {
     EXPECT_EQ(other->session()->settings().contextLength, 16384);
     EXPECT_FALSE(other->session()->runs().runs[3].included());
     EXPECT_EQ(other->session()->selection(), (QSet<int>{5, 7}));
+}
+
+// Recipes saved when the window handed the surface fitted in the loss-surface view to the other
+// views carry it ("fitted_surfaces"): they still load, and draw what the runs give, whatever it says.
+TEST_F(Figures, ARecipeWithTheSurfacesTheWindowOnceKeptLoadsAndIgnoresThem) {
+    QString error;
+    auto window = openHeadless(QString(), false, &error);
+    ASSERT_TRUE(window) << error.toStdString();
+    Session* session = window->session();
+    window->showView("context");
+    window->currentPanel()->computeNow();
+    FigureRecipe recipe = captureRecipe(*session, *window->currentPanel(), FigureStyle{}, "svg");
+    EXPECT_FALSE(recipe.analysis.contains("fitted_surfaces"));
+    FigureRecipe old = recipe;
+    const QJsonObject flat{{"log_a", 1.0}, {"log_b", 1.0}, {"log_e", 0.5}, {"alpha", 0.1}, {"beta", 0.1}, {"gamma", 1.0}};
+    old.analysis.insert("fitted_surfaces", QJsonObject{{"transformer", flat}, {"xlstm", flat}});
+    session->setRecipe("now", recipe);
+    session->setRecipe("old", old);
+    QTemporaryDir dir;
+    const QString saved = dir.filePath("recipes.scalex");
+    ASSERT_TRUE(window->saveProject(saved, false)) << window->lastError().toStdString();
+
+    auto reopened = scalex::data::loadProject(saved);
+    ASSERT_TRUE(reopened);
+    scalex::analysis::Study fromFile;
+    fromFile.setProject(std::move(*reopened));
+    ASSERT_EQ(fromFile.recipes().count("old"), 1u);
+    EXPECT_TRUE(fromFile.recipes().at("old").analysis.contains("fitted_surfaces")) << "kept as written";
+    QStringList written, warnings;
+    for (const char* name : {"now", "old"})
+        ASSERT_TRUE(scalex::figures::renderRecipes(fromFile, saved, name, dir.filePath(QStringLiteral("%1.svg").arg(name)), &written,
+                                                   &warnings, &error))
+            << error.toStdString();
+    EXPECT_TRUE(warnings.isEmpty()) << warnings.join("; ").toStdString();
+    EXPECT_FALSE(fileBytes(dir.filePath("now.svg")).isEmpty());
+    EXPECT_EQ(fileBytes(dir.filePath("old.svg")), fileBytes(dir.filePath("now.svg")));
+
+    // In the window too: shown from the recipe, the context view draws the runs' surfaces.
+    const auto* context = dynamic_cast<const scalex::figures::ContextFigure*>(window->currentPanel()->figure());
+    ASSERT_NE(context, nullptr);
+    const double before = context->optimalParams(false);
+    EXPECT_GT(before, 0);
+    ASSERT_TRUE(applyRecipe(*window, old, &warnings, &error)) << error.toStdString();
+    ASSERT_EQ(window->currentPanel()->figure(), context);
+    EXPECT_EQ(context->optimalParams(false), before);
 }
 
 TEST_F(Figures, RecipeOnChangedRunsWarnsAndNamesWhatIsGone) {

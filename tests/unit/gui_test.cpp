@@ -895,7 +895,7 @@ TEST_F(Gui, ADarkThemeRedrawsTheViewsWithoutRefitting) {
     const QColor light = iso->charts().front()->backgroundBrush().color();
     // A change of settings or runs is what makes the views refit; a new style is neither.
     int refits = 0;
-    for (auto signal : {&Session::settingsChanged, &Session::runsChanged, &Session::surfaceChanged})
+    for (auto signal : {&Session::settingsChanged, &Session::runsChanged})
         QObject::connect(window->session(), signal, iso, [&refits] { ++refits; });
     window->setDarkTheme(true);
     QApplication::processEvents();

@@ -9,11 +9,16 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtCharts/QChart>
+#include <array>
 #include <cmath>
+#include <utility>
 
 #include "app/figures/Controls.h"
 #include "app/figures/Render.h"
 #include "app/figures/ViewFigure.h"
+#include "app/figures/views/ContextFigure.h"
+#include "app/figures/views/LossSurfaceFigure.h"
+#include "app/figures/views/ParetoFigure.h"
 #include "app/gui/FigureExport.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/Recipes.h"
@@ -106,7 +111,8 @@ auto caseName = [](const auto& info) { return std::string(info.param.view) + "_"
 INSTANTIATE_TEST_SUITE_P(Curves, BothPaths,
                          ::testing::Values(Case{"curves", {}, true}, Case{"curves", {{"axis", "compute"}}, true}), caseName);
 INSTANTIATE_TEST_SUITE_P(Pareto, BothPaths,
-                         ::testing::Values(Case{"pareto", {}}, Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}}),
+                         ::testing::Values(Case{"pareto", {}}, Case{"pareto", {{"panels", "fig1"}}}, Case{"pareto", {{"curves", false}}},
+                                           Case{"pareto", {{"panels", "fig1"}, {"context", "2048"}}}),
                          caseName);
 INSTANTIATE_TEST_SUITE_P(IsoFlop, BothPaths,
                          ::testing::Values(Case{"isoflop", {}}, Case{"isoflop", {{"family", "both families"}}},
@@ -130,6 +136,77 @@ INSTANTIATE_TEST_SUITE_P(Surface, BothPaths,
                          ::testing::Values(Case{"surface", {}}, Case{"surface", {{"series", "xlstm"}, {"grid", "quick"}}},
                                            Case{"surface", {{"gamma", "fixed"}, {"grid", "quick"}}}),
                          caseName);
+
+// What the Context view and the Pareto view's L̂(N,D) show depends on the study and the settings
+// alone, not on the loss-surface view: the same numbers and files whether it fitted (here γ fixed
+// over the quick grid, a surface neither draws) before them or after, in one window or another.
+TEST_F(ViewFigures, TheContextAndParetoViewsAreTheSameWhetherOrNotTheLossSurfaceViewFittedFirst) {
+    QTemporaryDir dir;
+    figures::FigureStyle style;
+    style.widthInches = 6.75;
+    int files = 0;
+    struct Drawn {
+        QByteArray context, pareto;
+        double transformer = 0, xlstm = 0;  // N* of the context view
+        std::array<double, 6> paretoSurface{};
+    };
+    auto show = [&](gui::MainWindow& window, const QString& view, const QJsonObject& controls) {
+        EXPECT_TRUE(window.showView(view));
+        gui::ViewPanel* panel = window.currentPanel();
+        EXPECT_TRUE(gui::restoreControls(panel, controls).isEmpty());
+        panel->computeNow();
+        QCoreApplication::processEvents();
+        QString error;
+        const QString file = dir.filePath(QStringLiteral("%1-%2.svg").arg(view).arg(++files));
+        EXPECT_TRUE(gui::exportPanel(panel, file, style, &error)) << error.toStdString();
+        return std::pair{panel, readAll(file)};
+    };
+    auto fitSurface = [&](gui::MainWindow& window) {
+        const auto [panel, svg] = show(window, "surface", {{"gamma", "fixed"}, {"grid", "quick"}});
+        const auto* surface = dynamic_cast<figures::LossSurfaceFigure*>(panel->figure());
+        ASSERT_NE(surface, nullptr);
+        ASSERT_TRUE(surface->result());
+        EXPECT_EQ(surface->result()->best.gamma, 1.0);
+    };
+    auto drawBoth = [&](gui::MainWindow& window) {
+        Drawn d;
+        const auto [context, contextSvg] = show(window, "context", {});
+        const auto* c = dynamic_cast<figures::ContextFigure*>(context->figure());
+        EXPECT_NE(c, nullptr);
+        if (c) d.transformer = c->optimalParams(false), d.xlstm = c->optimalParams(true);
+        d.context = contextSvg;
+        const auto [pareto, paretoSvg] = show(window, "pareto", {{"panels", "fig1"}});
+        const auto* p = dynamic_cast<figures::ParetoFigure*>(pareto->figure());
+        EXPECT_NE(p, nullptr);
+        if (p && p->surfaceOf(accounting::Family::Transformer) && p->surfaceOf(accounting::Family::Transformer)->surface)
+            d.paretoSurface = p->surfaceOf(accounting::Family::Transformer)->surface->asArray();
+        d.pareto = paretoSvg;
+        return d;
+    };
+    QString error;
+    // The context and Pareto views first, then the loss surface, then both again.
+    auto first = gui::openHeadless(QString(), false, &error);
+    ASSERT_TRUE(first) << error.toStdString();
+    const Drawn before = drawBoth(*first);
+    fitSurface(*first);
+    const Drawn again = drawBoth(*first);
+    // A fresh window: the loss surface first.
+    auto second = gui::openHeadless(QString(), false, &error);
+    ASSERT_TRUE(second) << error.toStdString();
+    fitSurface(*second);
+    const Drawn after = drawBoth(*second);
+
+    EXPECT_GT(before.transformer, 0);
+    EXPECT_NE(before.paretoSurface[5], 1.0) << "the Pareto view's surface is its own fit (γ free), not the loss-surface view's";
+    for (const Drawn* d : {&again, &after}) {
+        EXPECT_EQ(d->transformer, before.transformer);
+        EXPECT_EQ(d->xlstm, before.xlstm);
+        EXPECT_EQ(d->paretoSurface, before.paretoSurface);
+        EXPECT_FALSE(d->context.isEmpty());
+        EXPECT_TRUE(d->context == before.context) << "the context view's SVGs differ";
+        EXPECT_TRUE(d->pareto == before.pareto) << "the Pareto view's SVGs differ";
+    }
+}
 
 // The IsoFLOP tables (laws with their bootstrap intervals, optima, laws per context) by both paths.
 TEST_F(ViewFigures, TheHeadlessIsoFlopTablesAreTheWindows) {

@@ -10,6 +10,7 @@
 #include "app/figures/PlotChart.h"
 #include "app/figures/Theme.h"
 #include "core/analysis/Study.h"
+#include "core/analysis/SurfaceFits.h"
 
 namespace scalex::figures {
 
@@ -25,6 +26,11 @@ const QString kContext = QStringLiteral("context");
 const QString kBudget = QStringLiteral("budget");
 
 double nearestMultipleOf64(double t) { return std::max(64.0, std::round(t / 64.0) * 64.0); }
+
+QString labelOf(Family f) {
+    const std::string_view label = accounting::familyLabel(f);
+    return QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size()));
+}
 
 }  // namespace
 
@@ -73,18 +79,20 @@ std::optional<fit::PowerLaw> ContextFigure::recostedLaw(bool xlstm) const {
 ViewFigure::Job ContextFigure::job(const FigureInput& in) const {
     const analysis::Study& study = *in.study;
     const bool refit = fittedAt_ != refits_;
-    // What the job reads is copied here: the study may change meanwhile.
+    // What the job reads is copied here: the study may change meanwhile. The surfaces are the job's.
     std::vector<analysis::ContextSeriesInput> inputs;
+    std::vector<std::optional<fit::LossSurfaceParams>> paper;
     for (Family f : {Family::Transformer, Family::Xlstm}) {
         analysis::ContextSeriesInput input;
         input.name = accounting::familyLabel(f);
         input.family = f;
-        input.surface = study.surface(f);
         input.isoFlopRuns = study.filter(f);
         if (!refit)
             for (const auto& [name, profiles] : profiles_)
                 if (name == input.name) input.profiles = profiles;
         inputs.push_back(std::move(input));
+        // The paper's surfaces stand in on the paper's study alone.
+        paper.push_back(study.isPaperStudy() ? study.paperSurface(f) : std::nullopt);
     }
     analysis::ContextQuery query;
     query.context = context();
@@ -92,11 +100,24 @@ ViewFigure::Job ContextFigure::job(const FigureInput& in) const {
     for (int pos = 0; pos < positions(); ++pos) query.contexts.push_back(contextAt(pos));
     query.configs = study.paper().modelConfigs;
     query.convention = study.convention();
-    // The runs only when the profiles are fitted anew.
-    auto table = refit ? runsForJob(in) : std::make_shared<const data::RunTable>();
-    return [table, settings = study.settings(), inputs = std::move(inputs), query = std::move(query),
-            refits = refits_](const fit::FitControl& control) -> std::any {
-        return Answer{analysis::answerContextQuery(*table, settings, inputs, query, control), refits};
+    return [table = runsForJob(in), settings = study.settings(), inputs = std::move(inputs),
+            paper = std::move(paper), query = std::move(query), refits = refits_](const fit::FitControl& control) -> std::any {
+        Answer out;
+        out.refits = refits;
+        // Each family's L(N,D) fitted to its own runs (kept from an earlier fit of the same runs and settings).
+        std::vector<analysis::ContextSeriesInput> withSurface;
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            const analysis::FamilySurface s = analysis::familySurface(*table, settings, inputs[i].family, std::nullopt, paper[i], control);
+            if (control.cancelled()) return out;
+            out.surfaces.push_back({inputs[i].family, s});
+            if (!s.surface) continue;
+            analysis::ContextSeriesInput in = inputs[i];
+            in.surface = *s.surface;
+            withSurface.push_back(std::move(in));
+        }
+        // The profiles handed in are reused; the others (all of them after a refit) are fitted.
+        out.answer = analysis::answerContextQuery(*table, settings, withSurface, query, control);
+        return out;
     };
 }
 
@@ -104,9 +125,27 @@ void ContextFigure::take(std::any answer) {
     auto* a = std::any_cast<Answer>(&answer);
     if (!a) return;
     answer_ = std::move(a->answer);
+    surfaces_ = std::move(a->surfaces);
     profiles_.clear();
     for (const auto& s : answer_.series) profiles_.push_back({s.name, s.profiles});
     fittedAt_ = a->refits;  // a refit asked for since the job was made is still to come
+}
+
+QString ContextFigure::surfaceNote(bool xlstm) const {
+    const Family family = xlstm ? Family::Xlstm : Family::Transformer;
+    for (const auto& [f, s] : surfaces_) {
+        if (f != family) continue;
+        if (s.surface && !s.paper) return QObject::tr("fitted to the runs of %1").arg(QString::fromStdString(s.fittedTo));
+        if (s.surface) return s.problem.empty() ? QObject::tr("the paper's (the study has no %1 runs for an L(N,D) fit)").arg(labelOf(f))
+                                                : QObject::tr("the paper's (%1)").arg(QString::fromStdString(s.problem));
+        if (!s.problem.empty()) return QObject::tr("none (%1)").arg(QString::fromStdString(s.problem));
+    }
+    return QObject::tr("none (no %1 series in scope)").arg(labelOf(family));
+}
+
+QString ContextFigure::problem() const {
+    if (!answer_.series.empty()) return {};
+    return QObject::tr("no loss surface to re-solve: Transformer: %1; xLSTM: %2").arg(surfaceNote(false), surfaceNote(true));
 }
 
 void ContextFigure::draw(const FigureInput& in) {
@@ -213,6 +252,11 @@ void ContextFigure::draw(const FigureInput& in) {
                        .arg(theme.family(a.family).name(), QString::fromStdString(a.name), formatCount(here.params), formatCount(here.tokens))
                        .arg(here.tokens / here.params, 0, 'f', 1);
     }
+    for (const Family f : {Family::Transformer, Family::Xlstm})
+        if (!answer_.find(f))
+            numbers << QObject::tr("<b style='color:%1'>%2</b>: no loss surface, %3")
+                           .arg(theme.family(f).name(), labelOf(f),
+                                surfaceNote(f == Family::Xlstm).toHtmlEscaped());
     summary_ = QObject::tr("At T = %1 and H = %2:&nbsp;&nbsp; %3")
                    .arg(T)
                    .arg(formatTickValue(H0), numbers.join(QStringLiteral("&nbsp;&nbsp;·&nbsp;&nbsp;")));

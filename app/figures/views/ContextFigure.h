@@ -3,7 +3,9 @@
 // Fig. 5, whose IsoFLOP panels the IsoFLOP view draws): the training FLOPs per token of both
 // families recounted at a context T under the study's convention and N*(H), D*(H) re-solved on the
 // loss surface; the study's own IsoFLOP runs recounted at T, and the paper's per-context IsoFLOP
-// laws where it has them (T = 2048, 8192, 16384).
+// laws where it has them (T = 2048, 8192, 16384). Each family's surface is the L(N,D) fit of its
+// own runs (analysis::familySurface, in the job), the paper's where the study is the paper's and
+// its runs give none: never one fitted in another view.
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,6 +13,7 @@
 
 #include "app/figures/ViewFigure.h"
 #include "core/analysis/ContextAnalysis.h"
+#include "core/analysis/SurfaceFits.h"
 #include "core/fit/PowerLaw.h"
 
 namespace scalex::figures {
@@ -20,11 +23,14 @@ public:
     ContextFigure();
     QString viewId() const override { return QStringLiteral("context"); }
     // Everything the controls drive (analysis::answerContextQuery); the IsoFLOP profiles are
-    // fitted only in the first job and after refitProfiles(), the others recount the last ones.
+    // fitted only in the first job and after refitProfiles(), the others recount the last ones;
+    // the loss surfaces are fitted once for the runs and settings (kept by analysis::groupSurface).
     Job job(const FigureInput& in) const override;
     void take(std::any answer) override;
     void draw(const FigureInput& in) override;
     std::vector<QChart*> charts() const override;
+    // Neither family has a loss surface (no runs to fit, and the study is not the paper's).
+    QString problem() const override;
     // N*, D* at the chosen budget over every context length of the slider.
     TablesJob tablesJob(const FigureInput& in) const override;
 
@@ -51,16 +57,21 @@ public:
     std::optional<fit::PowerLaw> recostedLaw(bool xlstm) const;
     // The words under the charts: N*, D* of each family at the context and budget.
     QString summary() const { return summary_; }
+    // Where a family's loss surface comes from: "fitted to the runs of Transformer, T = 8192", the
+    // paper's and why, or none and why.
+    QString surfaceNote(bool xlstm) const;
 
 private:
     // An answer and the number of refits asked for when its job was made.
     struct Answer {
         analysis::ContextAnswer answer;
         int refits = 0;
+        std::vector<std::pair<accounting::Family, analysis::FamilySurface>> surfaces;
     };
     PlotChart* lawChart_;
     PlotChart* trendChart_;
     analysis::ContextAnswer answer_;
+    std::vector<std::pair<accounting::Family, analysis::FamilySurface>> surfaces_;  // of the answer
     // The IsoFLOP profiles of the last answer, by series name, reused while `fittedAt_` is `refits_`.
     std::vector<std::pair<std::string, std::vector<analysis::RecountableProfile>>> profiles_;
     int refits_ = 0;

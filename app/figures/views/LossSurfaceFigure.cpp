@@ -17,6 +17,7 @@
 #include "core/analysis/ExportTables.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/Study.h"
+#include "core/analysis/SurfaceFits.h"
 #include "core/data/Series.h"
 #include "core/fit/PowerLaw.h"
 
@@ -191,6 +192,8 @@ ViewFigure::Job LossSurfaceFigure::job(const FigureInput& in) const {
                const fit::FitControl& control) -> std::any {
         Fitted f{table, analysis::lossSurfaceAnalysis(*table, common, group, settings, control), common, settings, {},
                  std::make_shared<TablesCache>()};
+        // Kept for the views that draw this series' surface with the same runs and settings.
+        analysis::keepGroupSurface(*table, common, group, settings, f.analysis);
         // How well it extrapolates: the same fit without the largest model size, predicting it.
         fit::FitControl check = control;
         check.progress = nullptr;

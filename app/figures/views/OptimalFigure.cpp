@@ -146,17 +146,12 @@ ViewFigure::Job OptimalFigure::job(const FigureInput& in) const {
     query.inferenceTokens = controls().text(kInference).trimmed().toDouble();
     query.paperModels = controls().on(kReference);
     query.paperStudy = in.study->isPaperStudy();
-    query.fitSurfaces = false;  // the second job's (surfaceJob)
+    query.fitSurfaces = false;  // the second job's (surfaceJob), unless kept from an earlier fit
     // What the job reads is copied here, on the calling thread (the study may change while it runs).
-    return [table = runsForJob(in), settings = in.study->settings(), paper = in.study->paper(), query, shown, fitted = fitted_](
+    return [table = runsForJob(in), settings = in.study->settings(), paper = in.study->paper(), query, shown](
                const fit::FitControl& control) -> std::any {
         Answer out = shown;
         out.inputs = analysis::optimalInputs(*table, settings, paper, query, control);
-        {
-            // The same runs and settings as the fits made last: theirs.
-            std::lock_guard lock(fitted->mutex);
-            if (fitted->table == table && fitted->settings == settings) analysis::takeFittedSurfaces(out.inputs, fitted->inputs);
-        }
         out.answer = analysis::answerOptimalQuery(out.inputs, query, control);
         out.table = table;
         out.settings = settings;
@@ -166,15 +161,9 @@ ViewFigure::Job OptimalFigure::job(const FigureInput& in) const {
 
 ViewFigure::Job OptimalFigure::surfaceJob() const {
     if (!waiting_) return {};
-    return [waiting = waiting_, fitted = fitted_](const fit::FitControl& control) -> std::any {
+    return [waiting = waiting_](const fit::FitControl& control) -> std::any {
         Answer out = *waiting;
         analysis::fitOptimalSurfaces(out.inputs, *out.table, out.settings, out.answer.query, control);
-        if (!control.cancelled()) {
-            std::lock_guard lock(fitted->mutex);
-            fitted->table = out.table;
-            fitted->settings = out.settings;
-            fitted->inputs = out.inputs;
-        }
         out.answer = analysis::answerOptimalQuery(out.inputs, out.answer.query, control);
         return out;
     };

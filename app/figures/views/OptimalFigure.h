@@ -13,7 +13,6 @@
 #include <QString>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "app/figures/ViewFigure.h"
@@ -32,7 +31,8 @@ public:
     void refresh(const FigureInput& in) override;
     // The query of the controls answered with the IsoFLOP laws of the study's series and the
     // paper's models; the L(N,D) fits of the study's series are the second job (surfaceJob()),
-    // unless they were made for an earlier query of the same runs and settings. A query the
+    // unless they were made before for the same runs and settings (by this view or another:
+    // analysis::groupSurface keeps them). A query the
     // controls do not make (an unreadable value, context or inference tokens) answers at once with
     // its problem (quickJob()).
     Job job(const FigureInput& in) const override;
@@ -96,20 +96,9 @@ private:
     // A legend entry for each series with no optimum, saying why.
     void listUnanswered(PlotChart* chart);
 
-    // The L(N,D) fits of the study's series made last, with the runs and settings they were made
-    // from: a new query of the same runs (another budget, method or chart) takes them instead of
-    // fitting again. Shared with the jobs, which run on worker threads.
-    struct FittedSurfaces {
-        std::mutex mutex;
-        std::shared_ptr<const data::RunTable> table;
-        analysis::AnalysisSettings settings;
-        std::vector<analysis::OptimalSeriesInput> inputs;
-    };
-
     PlotChart* budgetChart_;
     PlotChart* pathChart_;
     PlotChart* computeChart_;
-    std::shared_ptr<FittedSurfaces> fitted_ = std::make_shared<FittedSurfaces>();
     analysis::OptimalAnswer answer_;
     std::shared_ptr<const Answer> waiting_;  // the answer taken last while it waits for L(N,D) fits
     double shownContext_ = 8192;

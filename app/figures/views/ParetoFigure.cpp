@@ -13,6 +13,7 @@
 #include "app/figures/RunMarks.h"
 #include "app/figures/Theme.h"
 #include "core/analysis/Study.h"
+#include "core/analysis/SurfaceFits.h"
 #include "core/data/Series.h"
 
 namespace scalex::figures {
@@ -37,9 +38,7 @@ double contextOf(const QString& key) {
 bool sameContext(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
 
 // Whether a series is an architecture family, the series whose loss surfaces the figure draws.
-bool hasSurface(const std::string& series) {
-    return std::any_of(std::begin(kFamilies), std::end(kFamilies), [&](Family f) { return series == accounting::familyName(f); });
-}
+bool hasSurface(const std::string& series) { return accounting::parseFamily(series).has_value(); }
 
 }  // namespace
 
@@ -82,17 +81,36 @@ void ParetoFigure::refresh(const FigureInput& in) {
                                              "of another series is fitted in the Loss surface view");
 }
 
+double ParetoFigure::contextShown() const {
+    return controls().at(kContext).choices.empty() ? std::numeric_limits<double>::quiet_NaN() : contextOf(controls().choice(kContext));
+}
+
+bool ParetoFigure::surfacesDrawn() const { return sideBySide() || controls().on(kCurves); }
+
+bool ParetoFigure::surfacesMissing() const {
+    return surfacesDrawn() && (!answer_.withSurfaces || !sameContext(answer_.surfaceContext, contextShown()));
+}
+
+const analysis::FamilySurface* ParetoFigure::surfaceOf(Family family) const {
+    if (!answer_.withSurfaces || !sameContext(answer_.surfaceContext, contextShown())) return nullptr;
+    for (const auto& [f, s] : answer_.surfaces)
+        if (f == family) return &s;
+    return nullptr;
+}
+
 void ParetoFigure::drawSurfaceCurves(PlotChart* chart, const FigureInput& in, double context) {
     // Fig. 1 right: the loss surface along lines of constant tokens per parameter M, for the series
-    // that are architecture families (the surface of another series is the Loss surface view's).
+    // that are architecture families: each the L(N,D) fit of its runs at this context (the paper's
+    // on the paper's study where they give none).
     const Theme& theme = Theme::current();
     const double cLo = chart->xSpec().lo, cHi = chart->xSpec().hi;
     bool listed = false, anyDrawn = false;
     for (Family f : kFamilies) {
         const bool present = std::any_of(shown_.begin(), shown_.end(),
-                                         [&](const auto& a) { return a.group.series == accounting::familyName(f); });
-        if (!present) continue;
-        const fit::LossSurfaceParams surface = in.study->surface(f);
+                                         [&](const auto& a) { return accounting::parseFamily(a.group.series) == f; });
+        const analysis::FamilySurface* fitted = surfaceOf(f);
+        if (!present || !fitted || !fitted->surface) continue;
+        const fit::LossSurfaceParams surface = *fitted->surface;
         const fit::ComputePerToken c = in.study->computePerToken(f, std::isnan(context) ? 8192 : context);
         bool first = true;
         listed = listed || std::exchange(anyDrawn, true);
@@ -119,21 +137,59 @@ QString ParetoFigure::problem() const {
 }
 
 ViewFigure::Job ParetoFigure::job(const FigureInput& in) const {
-    return [table = runsForJob(in), settings = in.study->settings()](const fit::FitControl&) -> std::any {
-        return Answer{table, analysis::paretoAnalyses(*table, settings)};  // the analyses the verbs run
+    const analysis::Study& study = *in.study;
+    Answer shown;
+    shown.withSurfaces = surfacesDrawn();
+    shown.surfaceContext = contextShown();
+    shown.settings = study.settings();
+    // The paper's surfaces stand in on the paper's study alone.
+    for (Family f : kFamilies) shown.paper.push_back(study.isPaperStudy() ? study.paperSurface(f) : std::nullopt);
+    return [table = runsForJob(in), shown](const fit::FitControl&) -> std::any {
+        Answer out = shown;
+        out.table = table;
+        out.analyses = analysis::paretoAnalyses(*table, out.settings);  // the analyses the verbs run
+        // The L(N,D) of each family at the context shown when it is drawn: fitted once for these
+        // runs and settings (analysis::groupSurface keeps it for every view), else still to come.
+        if (out.withSurfaces)
+            for (std::size_t i = 0; i < std::size(kFamilies); ++i) {
+                auto s = analysis::keptFamilySurface(*table, out.settings, kFamilies[i], out.surfaceContext, out.paper[i]);
+                out.surfacesPending = out.surfacesPending || !s;
+                if (s) out.surfaces.push_back({kFamilies[i], std::move(*s)});
+            }
+        return out;
     };
+}
+
+ViewFigure::Job ParetoFigure::surfaceJob() const {
+    if (!answer_.surfacesPending || !answer_.table) return {};
+    return [table = answer_.table, settings = answer_.settings, context = answer_.surfaceContext,
+            paper = answer_.paper](const fit::FitControl& control) -> std::any {
+        Surfaces out{table, context, {}};
+        for (std::size_t i = 0; i < std::size(kFamilies); ++i)
+            out.surfaces.push_back({kFamilies[i], analysis::familySurface(*table, settings, kFamilies[i], context, paper[i], control)});
+        return out;
+    };
+}
+
+void ParetoFigure::compute(const FigureInput& in, const fit::FitControl& control) {
+    ViewFigure::compute(in, control);
+    if (Job fits = surfaceJob()) take(fits(control));
 }
 
 void ParetoFigure::take(std::any answer) {
     if (auto* a = std::any_cast<Answer>(&answer)) answer_ = std::move(*a);
+    // The fits of the answer's runs at its context (not of an answer that replaced it).
+    if (auto* s = std::any_cast<Surfaces>(&answer); s && s->table == answer_.table && sameContext(s->context, answer_.surfaceContext)) {
+        answer_.surfaces = std::move(s->surfaces);
+        answer_.surfacesPending = false;
+    }
 }
 
 void ParetoFigure::draw(const FigureInput& in) {
     const analysis::Study& study = *in.study;
     const Theme& theme = Theme::current();
     refresh(in);
-    const double context = controls().at(kContext).choices.empty() ? std::numeric_limits<double>::quiet_NaN()
-                                                                   : contextOf(controls().choice(kContext));
+    const double context = contextShown();
     chart_->clearSeries();
     chart_->setAxes({QObject::tr("Training compute C (FLOPs)"), true, 1e18, 1e22}, {QObject::tr("Validation loss"), true, 2, 4});
     scope_ = std::isnan(context) ? QString() : QObject::tr(", T = %1").arg(context);
@@ -178,8 +234,12 @@ void ParetoFigure::draw(const FigureInput& in) {
     if (sideBySide()) {
         // The same runs on the same axes, with the fitted surface through them.
         // The surfaces are the architecture families' (the Loss surface view fits any series).
-        const bool anyFamily = std::any_of(shown_.begin(), shown_.end(), [](const auto& a) { return hasSurface(a.group.series); });
-        fitChart_->setTitle(anyFamily ? QObject::tr("Parametric fit of L(N,D)%1").arg(scope_)
+        const bool anyFitted = std::any_of(shown_.begin(), shown_.end(), [this](const auto& a) {
+            const auto family = accounting::parseFamily(a.group.series);
+            const analysis::FamilySurface* s = family ? surfaceOf(*family) : nullptr;
+            return s && s->surface;
+        });
+        fitChart_->setTitle(anyFitted ? QObject::tr("Parametric fit of L(N,D)%1").arg(scope_)
                                       : QObject::tr("L(N,D)%1: no surface for these series").arg(scope_));
         fitChart_->setAxes(chart_->xSpec(), chart_->ySpec());
         for (std::size_t k = 0; k < shown_.size(); ++k) {

@@ -1,14 +1,17 @@
 #pragma once
 // Pareto front (the paper's Fig. 1): loss over training compute, a frontier per series at one
 // context length, the loss surface along constant tokens per parameter, and the comparison of two
-// frontiers (the compute ratio at equal loss); one chart, or the frontiers beside the L(N,D) fit.
+// frontiers (the compute ratio at equal loss); one chart, or the frontiers beside the L(N,D) fit of
+// each family's own runs.
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <utility>
 
 #include "app/figures/ViewFigure.h"
 #include "core/analysis/SeriesAnalyses.h"
+#include "core/analysis/SurfaceFits.h"
 #include "core/data/Export.h"
 #include "core/fit/Bootstrap.h"
 #include "core/fit/Pareto.h"
@@ -21,9 +24,17 @@ public:
     QString viewId() const override { return QStringLiteral("pareto"); }
     void refresh(const FigureInput& in) override;
     // The Pareto analyses of every series and context length (frontiers of 20,000 runs take a
-    // while), on a copy of the runs.
+    // while), on a copy of the runs; and where L̂(N,D) is drawn, the L(N,D) fit of each family's
+    // runs at the context shown where it is kept (analysis::keptFamilySurface: the paper's surface
+    // stands in on the paper's study where the runs give none). Fits still to be made are the
+    // second job (surfaceJob()), so that the frontiers need not wait for them.
     Job job(const FigureInput& in) const override;
     void take(std::any answer) override;
+    // The L(N,D) fits the answer taken last waits for, as a job (take() takes its answer); empty
+    // when it waits for none.
+    Job surfaceJob() const;
+    // The analyses, then the fits they wait for.
+    void compute(const FigureInput& in, const fit::FitControl& control = {}) override;
     void draw(const FigureInput& in) override;
     std::vector<QChart*> charts() const override;
     TablesJob tablesJob(const FigureInput& in) const override;
@@ -31,6 +42,11 @@ public:
 
     // The frontiers beside the fitted loss surface (Fig. 1) rather than one chart.
     bool sideBySide() const;
+    // The controls draw L̂(N,D) at a context whose surfaces the last job did not fit: a new job is
+    // needed before drawing (a redraw alone would leave the curves out).
+    bool surfacesMissing() const;
+    // The surface drawn for a family at the context shown; null when none was fitted for it.
+    const analysis::FamilySurface* surfaceOf(accounting::Family family) const;
     // What the last draw showed: the analyses at the context shown, the comparison of the pair
     // compared (A and B, their labels).
     const std::vector<analysis::ParetoAnalysis>& shown() const { return shown_; }
@@ -51,7 +67,22 @@ private:
     struct Answer {
         std::shared_ptr<const data::RunTable> table;
         std::vector<analysis::ParetoAnalysis> analyses;
+        bool withSurfaces = false;  // the surfaces below were asked for (L̂(N,D) drawn)
+        double surfaceContext = std::numeric_limits<double>::quiet_NaN();
+        std::vector<std::pair<accounting::Family, analysis::FamilySurface>> surfaces;
+        // Some are still to be fitted (surfaceJob), from these settings and the paper's surfaces.
+        bool surfacesPending = false;
+        analysis::AnalysisSettings settings;
+        std::vector<std::optional<fit::LossSurfaceParams>> paper;
     };
+    // What surfaceJob() answers: the surfaces of the answer's runs at its context.
+    struct Surfaces {
+        std::shared_ptr<const data::RunTable> table;
+        double context = 0;
+        std::vector<std::pair<accounting::Family, analysis::FamilySurface>> surfaces;
+    };
+    double contextShown() const;  // NaN: runs that give none
+    bool surfacesDrawn() const;
     void drawSurfaceCurves(PlotChart* chart, const FigureInput& in, double context);
     Answer answer_;
     PlotChart* chart_;
