@@ -99,8 +99,9 @@ void RecipesDialog::startCheck() {
 }
 
 void RecipesDialog::finishChecks() {
-    if (!check_->isRunning()) return;
-    check_->waitForFinished();
+    // A check that ended on its worker may still have its answer queued for the UI thread: deliver
+    // it whether or not the check was still running.
+    if (check_->isRunning()) check_->waitForFinished();
     QCoreApplication::sendPostedEvents(check_);
     QCoreApplication::processEvents();
 }
