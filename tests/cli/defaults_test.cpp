@@ -372,3 +372,25 @@ TEST(OneAnswer, ThePublicStudiesGiveOneAnswerByEveryPath) {
     EXPECT_TRUE(noneDrawn.err.contains(why)) << noneDrawn.err.toStdString();
     EXPECT_FALSE(QFile::exists(dir.filePath("g.csv")));
 }
+
+// The Compute-optimal view on studies whose runs give IsoFLOP laws but no loss surface (profiles
+// that no L(N,D) of the paper's form fits): its default method answers by the laws, for each
+// experiment, rather than with nothing.
+TEST(Defaults, TheComputeOptimalViewAnswersByTheLawsWhereNoSurfaceCan) {
+    QTemporaryDir dir;
+    const QString merged = writeMerged(dir);
+    const QString out = dir.filePath("query.csv");
+    const auto r = runScalex({"render", "--data", merged, "--view", "optimal", "--table", "query", "--out", out});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile f(out);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
+    ASSERT_EQ(lines.size(), 6) << "a header and the five experiments";
+    const std::pair<const char*, double> expected[] = {{"hoffmann_fig3_digitised", 0.50}, {"porian_raw", 0.55}, {"besiroglu_mamba", 0.45}};
+    for (const auto& [name, a] : expected)
+        for (const QString& line : lines)
+            if (line.startsWith(QLatin1String(name) + ",")) {
+                // N* = 0.1·H^a at H = 1e22, the law the runs were drawn from.
+                EXPECT_NEAR(line.section(',', 1, 1).toDouble() / (0.1 * std::pow(1e22, a)), 1.0, 0.02) << name;
+            }
+}

@@ -155,8 +155,19 @@ ViewFigure::Job OptimalFigure::job(const FigureInput& in) const {
         out.answer = analysis::answerOptimalQuery(out.inputs, query, control);
         out.table = table;
         out.settings = settings;
+        if (!out.answer.pending()) lawsWhereNoSurface(out, control);
         return out;
     };
+}
+
+void OptimalFigure::lawsWhereNoSurface(Answer& out, const fit::FitControl& control) {
+    if (out.answer.query.useLaws || out.answer.problem.empty()) return;
+    analysis::OptimalQuery byLaws = out.answer.query;
+    byLaws.useLaws = true;
+    analysis::OptimalAnswer laws = analysis::answerOptimalQuery(out.inputs, byLaws, control);
+    if (!laws.problem.empty()) return;
+    out.surfacesFailed = out.answer.problem;
+    out.answer = std::move(laws);
 }
 
 ViewFigure::Job OptimalFigure::surfaceJob() const {
@@ -165,6 +176,7 @@ ViewFigure::Job OptimalFigure::surfaceJob() const {
         Answer out = *waiting;
         analysis::fitOptimalSurfaces(out.inputs, *out.table, out.settings, out.answer.query, control);
         out.answer = analysis::answerOptimalQuery(out.inputs, out.answer.query, control);
+        lawsWhereNoSurface(out, control);
         return out;
     };
 }
@@ -179,6 +191,7 @@ void OptimalFigure::take(std::any answer) {
     answer_ = taken.answer;
     shownContext_ = taken.shownContext;
     overtrainPercent_ = taken.overtrainPercent;
+    surfacesFailed_ = taken.surfacesFailed;
     // No stale numbers: on a problem there are none, only why.
     if (!answer_.problem.empty()) answer_.series.clear();
     // The fits it waits for read what the answer was made from.
@@ -212,6 +225,9 @@ void OptimalFigure::writeNotes() {
     lifetimeNote_.clear();
     if (!answer_.problem.empty()) return;
     const auto& series = answer_.series;
+    if (!surfacesFailed_.empty())
+        seriesNote_ += QObject::tr("No series has a loss surface that answers, so the IsoFLOP laws do (%1)<br>")
+                           .arg(QString::fromStdString(surfacesFailed_).toHtmlEscaped());
 
     // The series with no optimum, and why.
     for (const auto& a : series)

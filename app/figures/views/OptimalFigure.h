@@ -84,7 +84,12 @@ private:
         std::shared_ptr<const data::RunTable> table;
         analysis::AnalysisSettings settings;
         std::vector<analysis::OptimalSeriesInput> inputs;
+        // Where no series has a loss surface that answers and IsoFLOP laws do, the laws answer
+        // (the surfaces' reasons kept here, for the notes).
+        std::string surfacesFailed;
     };
+    // The answer by the laws where the surfaces give none (see Answer::surfacesFailed).
+    static void lawsWhereNoSurface(Answer& out, const fit::FitControl& control);
     // Why the controls make no query; empty when they make one (its context in `context`).
     QString inputProblem(double* context = nullptr) const;
     void writeNotes();
@@ -106,6 +111,7 @@ private:
     QString modeOfValue_;  // the mode the value was typed for
     std::uint64_t referenceFor_ = 0;  // the study (runs revision) the paper's-models default was set for
     QString seriesNote_, overtrainNote_, methodsNote_, lifetimeNote_;
+    std::string surfacesFailed_;  // Answer::surfacesFailed of the answer shown
 };
 
 }  // namespace scalex::figures
