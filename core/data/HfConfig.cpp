@@ -559,13 +559,20 @@ ModelSpec parseDeepseek(Fields& f, bool v3) {
 // --- State-space and recurrent models ------------------------------------------------------------
 
 // Mamba (HF MambaConfig): a stack of Mamba mixers, one RMSNorm each, no feed-forward block.
-ModelSpec parseMamba(Fields& f) {
-    const std::string cls = "MambaConfig";
+// The stack both Mamba configs share: width, layers of Mamba mixers with no feed-forward block,
+// vocabulary, and the class's default for tied embeddings.
+ModelSpec mambaStack(Fields& f, const std::string& cls, bool tiedByDefault) {
     ModelSpec s;
     s.dModel = f.integer("hidden_size");
     setLayers(f, s, f.integer("num_hidden_layers"), "num_hidden_layers", LayerSpec{MixerKind::Mamba, false, FeedForwardKind::None});
     s.vocab = f.integer("vocab_size");
-    s.tiedEmbeddings = f.boolean("tie_word_embeddings", true, classDefault(cls));
+    s.tiedEmbeddings = f.boolean("tie_word_embeddings", tiedByDefault, classDefault(cls));
+    return s;
+}
+
+ModelSpec parseMamba(Fields& f) {
+    const std::string cls = "MambaConfig";
+    ModelSpec s = mambaStack(f, cls, true);
     auto& m = s.mamba;
     m.version = 1;
     m.dState = f.integerOr("state_size", 16, classDefault(cls));
@@ -582,11 +589,7 @@ ModelSpec parseMamba(Fields& f) {
 // Mamba-2 (HF Mamba2Config): Mamba-2 mixers, one RMSNorm each, no feed-forward block.
 ModelSpec parseMamba2(Fields& f) {
     const std::string cls = "Mamba2Config";
-    ModelSpec s;
-    s.dModel = f.integer("hidden_size");
-    setLayers(f, s, f.integer("num_hidden_layers"), "num_hidden_layers", LayerSpec{MixerKind::Mamba, false, FeedForwardKind::None});
-    s.vocab = f.integer("vocab_size");
-    s.tiedEmbeddings = f.boolean("tie_word_embeddings", false, classDefault(cls));
+    ModelSpec s = mambaStack(f, cls, false);
     auto& m = s.mamba;
     m.version = 2;
     m.nHeads = f.integerOr("num_heads", 128, classDefault(cls));
