@@ -206,8 +206,9 @@ int runLnd(const QStringList& args) {
         printOutliers(a.outliers, out);
         if (!p.isSet("no-extrapolation")) o.insert("extrapolation", lndExtrapolation(a, s, in.control, out));
         results.push_back({g, o});
-        out << "L(N,D) fit on " << fit.nPoints << " runs, " << fit.nStarts << " starts (" << fit.nConverged << " converged), "
-            << QString::number(fit.seconds, 'f', 2) << " s\n";
+        out << "L(N,D) fit on " << fit.nPoints << " runs, " << fit.nStarts << " starts (" << fit.nConverged << " converged";
+        if (fit.refitFrom > 0) out << "; without the outliers, refitted from its " << fit.refitFrom << " optima";
+        out << "), " << QString::number(fit.seconds, 'f', 2) << " s\n";
         out << "  log A = " << fit.best.logA << ", log B = " << fit.best.logB << ", log E = " << fit.best.logE << "\n";
         out << "  alpha = " << fit.best.alpha << ", beta = " << fit.best.beta << ", gamma = " << fit.best.gamma << "\n";
         out << "  objective = " << QString::number(fit.objective, 'g', 8) << ", R^2 = " << fit.quality.r2 << "\n";

@@ -67,6 +67,7 @@ QJsonObject toJson(const fit::LossSurfaceFit& fit, const fit::LossSurfaceSetting
     o.insert("n_points", fit.nPoints);
     o.insert("n_starts", static_cast<qint64>(fit.nStarts));
     o.insert("n_converged", static_cast<qint64>(fit.nConverged));
+    if (fit.refitFrom > 0) o.insert("refit_from", static_cast<qint64>(fit.refitFrom));
     o.insert("best_start", static_cast<qint64>(fit.bestStart));
     o.insert("n_near_best", static_cast<qint64>(fit.nNearBest));
     o.insert("spread_near_best", toJson(fit.spread));

@@ -248,7 +248,7 @@ LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const Analy
         // Runs far from the surface fitted to every run (its Huber loss bounds a spike's pull)
         // are left out and the surface refitted without them.
         a.outliers = leaveOutFlagged(fit::findLossSurfaceOutliers(a.points, a.fit.best), a.points, a.runs);
-        if (!a.outliers.empty()) a.fit = fit::fitLossSurface(a.points, fitSettings, control);
+        if (!a.outliers.empty()) a.fit = fit::refitLossSurface(a.points, a.fit, fitSettings, control);
     }
     for (const auto& s : a.skipped) a.fit.warnings.push_back("left out " + s);
     for (const auto* r : a.notBestOfSweep) a.fit.warnings.push_back("left out " + describeRun(*r, r->sweepLeftOut));
@@ -258,7 +258,7 @@ LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const Analy
 
 void checkExtrapolation(LossSurfaceAnalysis& analysis, const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control) {
     if (analysis.error || analysis.fit.cancelled) return;
-    analysis.extrapolation = fit::extrapolateLossSurface(analysis.points, fitSettings, {}, control);
+    analysis.extrapolation = fit::extrapolateLossSurface(analysis.points, fitSettings, {}, control, &analysis.fit);
 }
 
 SurfaceRunPoints surfaceRunPoints(const data::RunTable& runs, const RunFilter& filter, const std::vector<int>& leftOut) {

@@ -104,13 +104,7 @@ BootstrapResult bootstrapLossSurface(std::span<const LossPoint> points, const Lo
     };
     // The distinct optima, then the best starts (several points of the best basin reach a
     // resample's optimum more surely than one).
-    std::vector<LossSurfaceParams> starts;
-    for (const auto* list : {&full.basins, &full.bestStarts})
-        for (const auto& s : *list)
-            if (std::find_if(starts.begin(), starts.end(), [&](const LossSurfaceParams& p) { return p.asArray() == s.fitted.asArray(); }) ==
-                starts.end())
-                starts.push_back(s.fitted);
-    if (starts.empty()) starts.push_back(full.best);
+    const std::vector<LossSurfaceParams> starts = optimaOf(full);
     const std::size_t needed = settings.fitGamma ? 6 : 5;
     FitControl inner;  // the replicates run in parallel; each grid fit runs on one thread
     inner.threads = 1;

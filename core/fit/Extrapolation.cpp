@@ -48,7 +48,8 @@ IsoFlopExtrapolation extrapolateIsoFlop(const IsoFlopResult& result, int holdOut
 }
 
 LossSurfaceExtrapolation extrapolateLossSurface(std::span<const LossPoint> points, const LossSurfaceSettings& settings,
-                                                const LossSurfaceHoldOut& holdOut, const FitControl& control) {
+                                                const LossSurfaceHoldOut& holdOut, const FitControl& control,
+                                                const LossSurfaceFit* fitOnEvery) {
     LossSurfaceExtrapolation out;
     const std::size_t n = points.size();
     std::vector<double> key(n);
@@ -79,7 +80,7 @@ LossSurfaceExtrapolation extrapolateLossSurface(std::span<const LossPoint> point
                    std::to_string(kept.size()) + "; the fit needs " + std::to_string(needed) + " and at least one held out";
         return out;
     }
-    out.fit = fitLossSurface(kept, settings, control);
+    out.fit = fitOnEvery ? refitLossSurface(kept, *fitOnEvery, settings, control) : fitLossSurface(kept, settings, control);
     double sum = 0, sumAbs = 0;
     for (std::size_t i : heldIdx) {
         RunPrediction p;

@@ -63,8 +63,11 @@ struct LossSurfaceExtrapolation {
 };
 
 // Needs enough runs left for the fit (5 or 6); the settings and control are those of the fit.
+// With `fitOnEvery` (the fit of `points`), the fit without the held-out runs starts from its
+// optima (refitLossSurface) instead of searching the grid again.
 LossSurfaceExtrapolation extrapolateLossSurface(std::span<const LossPoint> points, const LossSurfaceSettings& settings,
-                                                const LossSurfaceHoldOut& holdOut = {}, const FitControl& control = {});
+                                                const LossSurfaceHoldOut& holdOut = {}, const FitControl& control = {},
+                                                const LossSurfaceFit* fitOnEvery = nullptr);
 
 // ---- Over-training slopes ------------------------------------------------------------------------
 

@@ -384,6 +384,26 @@ std::vector<Basin> groupIntoBasins(std::span<LossSurfaceStart* const> sorted, st
     return basins;
 }
 
+// Quality in loss units, the warnings every fit shares, and the time since t0.
+void finishFit(LossSurfaceFit& fit, std::span<const LossPoint> points, const LossSurfaceSettings& settings, bool bestConverged,
+               std::chrono::steady_clock::time_point t0) {
+    std::vector<double> observed, predicted;
+    observed.reserve(points.size());
+    predicted.reserve(points.size());
+    for (const auto& p : points) {
+        observed.push_back(p.loss);
+        predicted.push_back(fit.best.loss(p.params, p.tokens));
+    }
+    fit.quality = assessFit(observed, predicted);
+    if (!bestConverged) fit.warnings.push_back("the best start did not converge within the iteration limit");
+    if (fit.nConverged == 0) fit.warnings.push_back("no start converged");
+    const auto b = fit.best.asArray(), l = settings.bounds.lower.asArray(), u = settings.bounds.upper.asArray();
+    const char* names[6] = {"logA", "logB", "logE", "alpha", "beta", "gamma"};
+    for (std::size_t k = 0; k < (settings.fitGamma ? 6u : 5u); ++k)
+        if (b[k] <= l[k] + 1e-6 || b[k] >= u[k] - 1e-6) fit.warnings.push_back(std::string(names[k]) + " hit a bound of the fit box");
+    fit.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace
 
 LossSurfaceFit fitLossSurface(std::span<const LossPoint> points, const LossSurfaceSettings& settings, const FitControl& control) {
@@ -560,23 +580,80 @@ LossSurfaceFit fitLossSurface(std::span<const LossPoint> points, const LossSurfa
     for (std::size_t k = 0; k < 6; ++k) range[k] = hi[k] - lo[k];
     fit.spread = LossSurfaceParams::fromArray(range);
 
-    std::vector<double> observed, predicted;
-    observed.reserve(points.size());
-    predicted.reserve(points.size());
-    for (const auto& p : points) {
-        observed.push_back(p.loss);
-        predicted.push_back(fit.best.loss(p.params, p.tokens));
-    }
-    fit.quality = assessFit(observed, predicted);
-
     if (fit.cancelled) fit.warnings.push_back("cancelled: " + std::to_string(fit.nStarts) + " of " + std::to_string(total) + " starts ran");
-    if (!best.converged) fit.warnings.push_back("the best start did not converge within the iteration limit");
-    if (fit.nConverged == 0) fit.warnings.push_back("no start converged");
-    const auto b = fit.best.asArray(), l = settings.bounds.lower.asArray(), u = settings.bounds.upper.asArray();
-    const char* names[6] = {"logA", "logB", "logE", "alpha", "beta", "gamma"};
-    for (std::size_t k = 0; k < (settings.fitGamma ? 6u : 5u); ++k)
-        if (b[k] <= l[k] + 1e-6 || b[k] >= u[k] - 1e-6) fit.warnings.push_back(std::string(names[k]) + " hit a bound of the fit box");
-    fit.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    finishFit(fit, points, settings, best.converged, t0);
+    return fit;
+}
+
+std::vector<LossSurfaceParams> optimaOf(const LossSurfaceFit& fit) {
+    std::vector<LossSurfaceParams> starts;
+    for (const auto* list : {&fit.basins, &fit.bestStarts})
+        for (const auto& s : *list)
+            if (std::find_if(starts.begin(), starts.end(), [&](const LossSurfaceParams& p) { return p.asArray() == s.fitted.asArray(); }) ==
+                starts.end())
+                starts.push_back(s.fitted);
+    if (starts.empty()) starts.push_back(fit.best);
+    return starts;
+}
+
+LossSurfaceFit refitLossSurface(std::span<const LossPoint> points, const LossSurfaceFit& earlier, const LossSurfaceSettings& settings,
+                                const FitControl& control) {
+    validate(points, settings.fitGamma);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto optima = optimaOf(earlier);
+    std::vector<LossSurfaceStart> refits(optima.size());
+    std::vector<char> ran(optima.size(), 0);
+    parallelFor(optima.size(), control, [&](std::size_t k) {
+        refits[k] = fitLossSurfaceFrom(points, optima[k], settings);
+        refits[k].index = k;
+        ran[k] = 1;
+    });
+    std::vector<LossSurfaceStart> done;
+    for (std::size_t k = 0; k < refits.size(); ++k)
+        if (ran[k]) done.push_back(refits[k]);
+    LossSurfaceFit fit;
+    fit.nPoints = static_cast<int>(points.size());
+    fit.nStarts = earlier.nStarts;
+    fit.nConverged = earlier.nConverged;
+    fit.nScreenPoints = earlier.nScreenPoints;
+    fit.refitFrom = optima.size();
+    fit.cancelled = control.cancelled() || earlier.cancelled;
+    if (done.empty()) {
+        fit.cancelled = true;
+        fit.objective = std::numeric_limits<double>::infinity();
+        fit.warnings.push_back("cancelled before any start finished");
+        return fit;
+    }
+    // Best first, ties by the order of the optima, so the result never depends on scheduling.
+    std::sort(done.begin(), done.end(), [](const LossSurfaceStart& x, const LossSurfaceStart& y) {
+        return x.objective != y.objective ? x.objective < y.objective : x.index < y.index;
+    });
+    std::vector<LossSurfaceStart*> sorted;
+    for (auto& s : done) sorted.push_back(&s);
+    for (const auto& b : groupIntoBasins(sorted, points, settings.basinTolerance, std::max<std::size_t>(settings.basinRefineCount, 1)))
+        fit.basins.push_back(*b.start);
+    if (fit.basins.empty()) fit.basins.push_back(done.front());
+    const LossSurfaceStart& best = done.front();
+    fit.best = best.fitted;
+    fit.objective = best.objective;
+    fit.bestStart = earlier.bestStart;
+    for (std::size_t k = 0; k < done.size() && k < static_cast<std::size_t>(std::max(settings.keepBest, 1)); ++k)
+        fit.bestStarts.push_back(done[k]);
+    std::array<double, 6> lo, hi;
+    lo.fill(std::numeric_limits<double>::infinity());
+    hi.fill(-std::numeric_limits<double>::infinity());
+    for (const auto& s : done) {
+        if (!(s.objective <= best.objective * (1.0 + settings.spreadTolerance))) break;
+        ++fit.nNearBest;
+        const auto v = s.fitted.asArray();
+        for (std::size_t k = 0; k < 6; ++k) lo[k] = std::min(lo[k], v[k]), hi[k] = std::max(hi[k], v[k]);
+    }
+    std::array<double, 6> range{};
+    for (std::size_t k = 0; k < 6; ++k) range[k] = hi[k] - lo[k];
+    fit.spread = LossSurfaceParams::fromArray(range);
+    if (fit.cancelled) fit.warnings.push_back("cancelled: " + std::to_string(done.size()) + " of " + std::to_string(optima.size()) + " refits ran");
+    finishFit(fit, points, settings, best.converged, t0);
+    fit.seconds += earlier.seconds;  // the search the optima came from is part of this fit's cost
     return fit;
 }
 

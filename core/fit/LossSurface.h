@@ -126,12 +126,29 @@ struct LossSurfaceFit {
     LossSurfaceParams spread;
     FitQuality quality;  // in loss (not log) units
     std::vector<std::string> warnings;
+    // > 0: this fit did not search the grid itself but started from this many optima of an earlier
+    // grid fit on a superset of the runs (refitLossSurface); nStarts, nConverged and
+    // nScreenPoints then describe that earlier search.
+    std::size_t refitFrom = 0;
 };
 
 // Multi-start fit. Needs at least 5 (γ fixed) or 6 points with positive N, D, L; throws
 // std::invalid_argument otherwise. Deterministic for given inputs regardless of thread count.
 LossSurfaceFit fitLossSurface(std::span<const LossPoint> points, const LossSurfaceSettings& settings = {},
                               const FitControl& control = {});
+
+// The distinct optima of a fit, then its best starts, without repeats: where a fit on a subset or
+// resample of the runs starts from (several points of the best basin reach a changed optimum more
+// surely than one). Never empty for a fit that ran.
+std::vector<LossSurfaceParams> optimaOf(const LossSurfaceFit& fit);
+
+// The fit of `points`, a subset of the runs `earlier` was fitted to (outliers or the largest model
+// left out), started from every optimum of `earlier` instead of the whole grid: the grid's basins
+// move little when a few runs go, and each is refitted to the tight stop on the new runs. The
+// tests compare its objective with a fresh grid fit on the paper's runs. Same requirements as
+// fitLossSurface.
+LossSurfaceFit refitLossSurface(std::span<const LossPoint> points, const LossSurfaceFit& earlier, const LossSurfaceSettings& settings,
+                                const FitControl& control = {});
 
 // One L-BFGS run from `init` (used by the multi-start fit and by bootstrap refits).
 LossSurfaceStart fitLossSurfaceFrom(std::span<const LossPoint> points, const LossSurfaceParams& init,

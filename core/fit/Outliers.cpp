@@ -475,7 +475,7 @@ LossSurfaceWithoutOutliers fitLossSurfaceWithoutOutliers(std::span<const LossPoi
     std::vector<LossPoint> subset;
     for (std::size_t i : out.outliers.kept()) subset.push_back(points[i]);
     if (subset.size() < (settings.fitGamma ? 6u : 5u)) return out;
-    out.fit = fitLossSurface(subset, settings, control);
+    out.fit = refitLossSurface(subset, out.fit, settings, control);
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "core/analysis/RunSelection.h"
+#include "core/analysis/SeriesAnalyses.h"
 #include "core/data/RunTableIo.h"
 #include "core/fit/Bootstrap.h"
 #include "core/fit/IsoFlop.h"
@@ -133,6 +134,36 @@ void PaperGridIsoFlopRuns(benchmark::State& state) {
     state.counters["objective"] = last.objective;
 }
 BENCHMARK(PaperGridIsoFlopRuns)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
+// What `scalex fit lnd --grid paper` computes on the same file, its checks included: the grid fit,
+// the outlier check and its refit, and the extrapolation check (the fit without the largest
+// model). The checks start from the grid fit's optima; target 1.3 s on 2 cores with the load.
+void LndVerbWithChecks(benchmark::State& state) {
+    const auto* table = loadTable("runs_isoflop_llama_ctx8192.csv");
+    if (!table) {
+        state.SkipWithError("../shared/data/xlstm/runs_isoflop_llama_ctx8192.csv is not beside the checkout");
+        return;
+    }
+    const analysis::AnalysisSettings settings;
+    const auto groups = analysis::seriesGroups(*table, settings);
+    fit::LossSurfaceSettings s;
+    fit::FitControl control;
+    control.threads = 2;
+    double objective = 0, extrapolationError = 0, runs = 0;
+    for (auto _ : state) {
+        for (const auto& g : groups) {
+            auto a = analysis::lossSurfaceAnalysis(*table, settings, analysis::studySet(*table, g, data::ExperimentSet::TokenParam), s, control);
+            analysis::checkExtrapolation(a, s, control);
+            objective = a.fit.objective;
+            runs = static_cast<double>(a.points.size());
+            if (a.extrapolation) extrapolationError = a.extrapolation->maxAbsError;
+        }
+    }
+    state.counters["runs"] = runs;
+    state.counters["objective"] = objective;
+    state.counters["extrapolation_max_error"] = extrapolationError;
+}
+BENCHMARK(LndVerbWithChecks)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 void IsoFlopPowerLaws(benchmark::State& state) {
     const auto* table = loadTable("runs_isoflop_llama_ctx8192.csv");

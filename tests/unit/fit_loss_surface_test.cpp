@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <numeric>
 
 #include "core/analysis/RunSelection.h"
 #include "core/fit/LossSurface.h"
@@ -237,4 +238,50 @@ TEST(LossSurface, WarnsWhenTheOptimumSitsOnTheBox) {
     EXPECT_LE(fit.best.alpha, 0.3);
     EXPECT_GT(fit.objective, 8.5572e-05);
     EXPECT_NE(std::find(fit.warnings.begin(), fit.warnings.end(), "alpha hit a bound of the fit box"), fit.warnings.end());
+}
+
+// The checks after a fit (outliers left out, the largest model held out) refit from the first
+// fit's optima instead of searching the grid again; on the paper's runs that must reach the
+// objective a fresh search of the whole grid reaches on the same runs.
+TEST(LossSurface, RefitFromTheOptimaReachesTheGridsObjectiveOnSubsets) {
+    SCALEX_REQUIRE_SHARED();
+    std::vector<std::pair<std::string, std::vector<LossPoint>>> studies;
+    studies.emplace_back("tokenparam transformer", tokenParamPoints(accounting::Family::Transformer));
+    studies.emplace_back("tokenparam xlstm", tokenParamPoints(accounting::Family::Xlstm));
+    {
+        static const data::RunTable isoflop = test::readIsoFlopRuns("llama_ctx8192");
+        analysis::RunFilter filter;
+        filter.selectedOnly = true;
+        studies.emplace_back("isoflop transformer ctx 8192", analysis::lossSurfacePoints(isoflop, filter).points);
+    }
+    const LossSurfaceSettings s;  // the paper's 8000-start grid, γ free
+    for (const auto& [name, pts] : studies) {
+        ASSERT_GT(pts.size(), 30u) << name;
+        const auto full = fitLossSurface(pts, s);
+        // Subsets: without the largest model size; without the three runs farthest from the fit;
+        // without every fifth run.
+        double nMax = 0;
+        for (const auto& p : pts) nMax = std::max(nMax, p.params);
+        std::vector<std::size_t> byResidual(pts.size());
+        std::iota(byResidual.begin(), byResidual.end(), std::size_t{0});
+        std::sort(byResidual.begin(), byResidual.end(), [&](std::size_t a, std::size_t b) {
+            return std::abs(std::log(pts[a].loss) - full.best.logLoss(pts[a].params, pts[a].tokens)) >
+                   std::abs(std::log(pts[b].loss) - full.best.logLoss(pts[b].params, pts[b].tokens));
+        });
+        std::vector<std::vector<LossPoint>> subsets(3);
+        for (std::size_t i = 0; i < pts.size(); ++i) {
+            if (pts[i].params < nMax * 0.95) subsets[0].push_back(pts[i]);
+            if (std::find(byResidual.begin(), byResidual.begin() + 3, i) == byResidual.begin() + 3) subsets[1].push_back(pts[i]);
+            if (i % 5 != 0) subsets[2].push_back(pts[i]);
+        }
+        for (std::size_t k = 0; k < subsets.size(); ++k) {
+            const auto grid = fitLossSurface(subsets[k], s);
+            const auto refit = refitLossSurface(subsets[k], full, s);
+            EXPECT_LE(refit.objective, grid.objective * (1 + 1e-6)) << name << ", subset " << k;
+            EXPECT_LT(maxRelativeDifference(subsets[k], refit.best, grid.best), 1e-3) << name << ", subset " << k;
+            EXPECT_EQ(refit.refitFrom, optimaOf(full).size());
+            EXPECT_EQ(refit.nPoints, static_cast<int>(subsets[k].size()));
+            EXPECT_GE(refit.seconds, full.seconds);
+        }
+    }
 }
