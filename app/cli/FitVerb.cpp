@@ -37,6 +37,7 @@ void addCommonOptions(QCommandLineParser& p) {
     p.addHelpOption();
     p.addOptions({
         {"data", "Run table (CSV, TSV, JSON, JSON Lines, optionally .gz) or .scalex project; may be given more than once.", "file"},
+        {"example", "Use the built-in example project (as render does when given no --data)."},
         {"threads", "Worker threads (default: every core).", "n"},
         {"json", "Print one JSON object."},
         {"keep-outliers", "Keep the runs far from their curve (IsoFLOP profile, L(N,D) surface, over-training line) in the fits; "
@@ -60,8 +61,9 @@ struct Inputs {
 
 Inputs readInputs(const QCommandLineParser& p) {
     const QStringList files = p.values("data");
-    if (files.isEmpty()) throw UsageError("missing required option --data (the run table)");
-    Inputs in{loadStudy(files, p), {}};
+    if (p.isSet("example") && !files.isEmpty()) throw UsageError("--data and --example exclude each other");
+    if (files.isEmpty() && !p.isSet("example")) throw UsageError("missing required option --data (the run table), or --example");
+    Inputs in{files.isEmpty() ? openStudy(QString(), p) : loadStudy(files, p), {}};
     if (p.isSet("keep-outliers")) in.changeSettings([](AnalysisSettings& s) { s.keepOutliers = true; });
     if (auto t = intOption(p, "threads", 1)) in.control.threads = static_cast<int>(*t);
     return in;

@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMap>
 #include <QTemporaryDir>
 #include <cmath>
 
@@ -393,4 +394,109 @@ TEST(Defaults, TheComputeOptimalViewAnswersByTheLawsWhereNoSurfaceCan) {
                 // N* = 0.1·H^a at H = 1e22, the law the runs were drawn from.
                 EXPECT_NEAR(line.section(',', 1, 1).toDouble() / (0.1 * std::pow(1e22, a)), 1.0, 0.02) << name;
             }
+}
+
+namespace {
+
+// A CSV written by `render --table` as rows of column → cell.
+std::vector<QMap<QString, QString>> readTable(const QString& path) {
+    std::vector<QMap<QString, QString>> rows;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        ADD_FAILURE() << "cannot open " << path.toStdString();
+        return rows;
+    }
+    const QStringList header = QString::fromUtf8(f.readLine()).trimmed().split(',');
+    while (!f.atEnd()) {
+        const QStringList cells = QString::fromUtf8(f.readLine()).trimmed().split(',');
+        if (cells.size() != header.size()) continue;
+        QMap<QString, QString> row;
+        for (qsizetype k = 0; k < header.size(); ++k) row[header[k]] = cells[k];
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+std::vector<QMap<QString, QString>> renderedTable(const QTemporaryDir& dir, const QStringList& args) {
+    static int k = 0;
+    const QString out = dir.filePath(QStringLiteral("table%1.csv").arg(++k));
+    const auto r = runScalex(QStringList{"render"} + args + QStringList{"--out", out});
+    EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
+    return readTable(out);
+}
+
+QJsonObject seriesLabelled(const QJsonObject& fit, const QString& label) {
+    for (const auto& s : fit["series"].toArray())
+        if (s.toObject()["label"].toString() == label) return s.toObject();
+    ADD_FAILURE() << "no series labelled " << label.toStdString();
+    return {};
+}
+
+// Every row of the over-training view's slopes table is the group of `fit slopes` at the same
+// series, context and ratio, to the last digit.
+void expectSlopesTableIsTheFit(const std::vector<QMap<QString, QString>>& table, const QJsonObject& fit, int context) {
+    ASSERT_FALSE(table.empty());
+    for (const auto& row : table) {
+        const QJsonObject series = seriesLabelled(fit, row["model"] + ", T = " + QString::number(context));
+        bool found = false;
+        for (const auto& g : series["groups"].toArray()) {
+            const QJsonObject group = g.toObject();
+            if (group["ratio"].toDouble() != row["tokens_per_param"].toDouble()) continue;
+            found = true;
+            EXPECT_EQ(group["n_runs"].toInt(), row["runs"].toInt()) << row["model"].toStdString();
+            EXPECT_EQ(group["eta"].toDouble(), row["eta"].toDouble()) << row["model"].toStdString() << " M = " << row["tokens_per_param"].toStdString();
+            EXPECT_EQ(group["lambda"].toDouble(), row["lambda"].toDouble());
+            EXPECT_EQ(group["r2"].toDouble(), row["r2"].toDouble());
+        }
+        EXPECT_TRUE(found) << row["model"].toStdString() << " M = " << row["tokens_per_param"].toStdString();
+    }
+}
+
+// The Pareto view's frontier table lists, for the view's context, exactly the frontier runs of
+// `fit pareto` for that context, with the same compute and loss.
+void expectFrontierTableIsTheFit(const std::vector<QMap<QString, QString>>& table, const QJsonObject& fit, int context) {
+    QMap<QString, std::pair<double, double>> fromFit;
+    for (const auto& s : fit["series"].toArray()) {
+        if (s.toObject()["context"].toInt() != context) continue;
+        for (const auto& p : s.toObject()["frontier"].toArray())
+            fromFit[p.toObject()["run"].toString()] = {p.toObject()["flops"].toDouble(), p.toObject()["loss"].toDouble()};
+    }
+    ASSERT_FALSE(fromFit.isEmpty());
+    EXPECT_EQ(static_cast<qsizetype>(table.size()), fromFit.size());
+    for (const auto& row : table) {
+        ASSERT_TRUE(fromFit.contains(row["run_id"])) << row["run_id"].toStdString() << " is on the view's frontier only";
+        EXPECT_EQ(fromFit[row["run_id"]].first, row["flops"].toDouble()) << row["run_id"].toStdString();
+        EXPECT_EQ(fromFit[row["run_id"]].second, row["loss"].toDouble()) << row["run_id"].toStdString();
+    }
+}
+
+}  // namespace
+
+// Over-training slopes and Pareto frontiers of the built-in example: `fit … --json` and the views'
+// tables, from the example and from a project converted from its run tables, with no options and
+// at another context length, are the same numbers to the last digit.
+TEST(OneAnswer, SlopesAndParetoFrontsAreTheSameByEveryPath) {
+    QTemporaryDir dir;
+    const auto slopes = runScalex({"fit", "slopes", "--example", "--json"});
+    ASSERT_EQ(slopes.exitCode, 0) << slopes.err.toStdString();
+    const auto pareto = runScalex({"fit", "pareto", "--example", "--json"});
+    ASSERT_EQ(pareto.exitCode, 0) << pareto.err.toStdString();
+    // With no options the over-training view shows the context that has the most ratios (8192).
+    expectSlopesTableIsTheFit(renderedTable(dir, {"--example", "--view", "overtraining", "--table", "slopes"}), slopes.json(), 8192);
+    expectSlopesTableIsTheFit(renderedTable(dir, {"--example", "--view", "overtraining", "--table", "slopes", "--set", "context=2048"}),
+                              slopes.json(), 2048);
+    expectFrontierTableIsTheFit(renderedTable(dir, {"--example", "--view", "pareto", "--table", "frontier"}), pareto.json(), 8192);
+    expectFrontierTableIsTheFit(renderedTable(dir, {"--example", "--view", "pareto", "--table", "frontier", "--set", "context=16384"}),
+                                pareto.json(), 16384);
+
+    const QString project = dir.filePath("example.scalex");
+    ASSERT_EQ(runScalex({"convert", scalex::test::sourcePath("datasets/example/generated-isoflop.csv"),
+                         scalex::test::sourcePath("datasets/example/generated-tokenparam-ctx8192.csv"), project})
+                  .exitCode,
+              0);
+    const auto projectSlopes = runScalex({"fit", "slopes", "--data", project, "--json"});
+    ASSERT_EQ(projectSlopes.exitCode, 0) << projectSlopes.err.toStdString();
+    EXPECT_EQ(projectSlopes.json()["series"], slopes.json()["series"]);
+    expectSlopesTableIsTheFit(renderedTable(dir, {"--project", project, "--view", "overtraining", "--table", "slopes"}), slopes.json(), 8192);
+    expectFrontierTableIsTheFit(renderedTable(dir, {"--project", project, "--view", "pareto", "--table", "frontier"}), pareto.json(), 8192);
 }

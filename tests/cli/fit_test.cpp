@@ -171,7 +171,7 @@ TEST(FitVerb, BadInputIsOneLineAndExitTwo) {
         // (the list of fits ends with `runtime` where the runtime-model verbs are built in)
         {{"fit"}, "scalex fit: expected `scalex fit lnd|isoflop|slopes|pareto|bootstrap"},
         {{"fit", "chinchilla"}, "scalex fit: unknown fit 'chinchilla' (expected `scalex fit lnd|isoflop|slopes|pareto|bootstrap"},
-        {{"fit", "lnd", "--json"}, "scalex fit: missing required option --data (the run table)"},
+        {{"fit", "lnd", "--json"}, "scalex fit: missing required option --data (the run table), or --example"},
         {{"fit", "lnd", "--data", tokenParam(), "--gamma", "2"}, "scalex fit: --gamma expects free or fixed_1 (or fixed, 1), got '2'"},
         {{"fit", "lnd", "--data", tokenParam(), "--family", "mamba"}, "scalex fit: --family expects transformer or xlstm (or an alias), got 'mamba'"},
         {{"fit", "lnd", "--data", tokenParam(), "--grid", badGrid}, "scalex fit: " + badGrid + ", line 2: expected a number for logB, got 'x'"},
