@@ -17,7 +17,7 @@
 
 #include "app/figures/Controls.h"
 #include "app/figures/FigureWriter.h"
-#include "core/fit/FitControl.h"
+#include "core/analysis/FitTypes.h"
 
 class QChart;
 class QGraphicsScene;

@@ -224,6 +224,8 @@ fit::LossSurfaceSettings lossSurfaceSettings(const AnalysisSettings& settings, f
     return base;
 }
 
+fit::LossSurfaceSettings lossSurfaceSettings(const AnalysisSettings& settings) { return lossSurfaceSettings(settings, {}); }
+
 LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
                                         const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control) {
     LossSurfaceAnalysis a;

@@ -134,8 +134,10 @@ struct LossSurfaceAnalysis {
     std::vector<const data::Run*> notBestOfSweep;  // in scope, left out for their sweep's best (Run::sweepLeftOut)
 };
 
-// The fit settings the analysis settings give (Huber delta, gamma), over `base` (grid, stops).
-fit::LossSurfaceSettings lossSurfaceSettings(const AnalysisSettings& settings, fit::LossSurfaceSettings base = {});
+// The fit settings the analysis settings give (Huber delta, gamma), over `base` (grid, stops); without
+// a base, over the paper's grid and stops (made here, so that app code that asks builds no grid).
+fit::LossSurfaceSettings lossSurfaceSettings(const AnalysisSettings& settings, fit::LossSurfaceSettings base);
+fit::LossSurfaceSettings lossSurfaceSettings(const AnalysisSettings& settings);
 LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
                                         const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control = {});
 std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table, const AnalysisSettings& settings,

@@ -14,7 +14,7 @@
 #include "app/figures/ViewFigure.h"
 #include "core/analysis/ContextAnalysis.h"
 #include "core/analysis/SurfaceFits.h"
-#include "core/fit/PowerLaw.h"
+#include "core/analysis/FitTypes.h"
 
 namespace scalex::figures {
 

@@ -19,7 +19,6 @@
 #include "core/analysis/Study.h"
 #include "core/analysis/SurfaceFits.h"
 #include "core/data/Series.h"
-#include "core/fit/PowerLaw.h"
 
 namespace scalex::figures {
 
@@ -250,11 +249,11 @@ ViewFigure::TablesJob LossSurfaceFigure::tablesJobOf(const FigureInput& in, Job 
             if (f->tables->tables) return *f->tables->tables;
         }
         const analysis::LossSurfaceAnalysis& shown = f->analysis;
-        if (!f->error.isEmpty() || shown.error || shown.fit.cancelled || !f->table) return {};
+        if (!f->error.isEmpty() || shown.error || shown.fit.cancelled || !f->table || !f->settings) return {};
         fit::BootstrapSettings boot;
         boot.resamples = 200;
         // The same runs as the fit's: the table is copied when the fit starts.
-        const auto table = analysis::lossSurfaceParameterTable(*f->table, f->common, defaults, shown, f->settings, boot, control);
+        const auto table = analysis::lossSurfaceParameterTable(*f->table, f->common, defaults, shown, *f->settings, boot, control);
         if (!table) return {};
         std::vector<FigureTable> tables{{QStringLiteral("fit"), title, *table}};
         if (f->tables) {

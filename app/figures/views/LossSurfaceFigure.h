@@ -14,7 +14,7 @@
 #include "app/figures/ViewFigure.h"
 #include "core/analysis/AnalysisSettings.h"
 #include "core/analysis/SeriesAnalyses.h"
-#include "core/fit/LossSurface.h"
+#include "core/analysis/FitTypes.h"
 
 namespace scalex::figures {
 
@@ -72,7 +72,8 @@ private:
         std::shared_ptr<const data::RunTable> table;
         analysis::LossSurfaceAnalysis analysis;  // with its extrapolation check
         analysis::AnalysisSettings common;
-        fit::LossSurfaceSettings settings;
+        // Always set on a fit (optional: a default would build the paper's grid in app code).
+        std::optional<fit::LossSurfaceSettings> settings;
         QString error;  // could not fit
         std::shared_ptr<TablesCache> tables;
     };

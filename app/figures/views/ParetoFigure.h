@@ -13,8 +13,7 @@
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/analysis/SurfaceFits.h"
 #include "core/data/Export.h"
-#include "core/fit/Bootstrap.h"
-#include "core/fit/Pareto.h"
+#include "core/analysis/FitTypes.h"
 
 namespace scalex::figures {
 
