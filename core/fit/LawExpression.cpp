@@ -274,12 +274,29 @@ bool bindLawExpression(LawExpression& e, const std::vector<std::string>& paramet
         if (n.a >= 0 && e.nodes[static_cast<std::size_t>(n.a)].dependsOnParameters) n.dependsOnParameters = true;
         if (n.b >= 0 && e.nodes[static_cast<std::size_t>(n.b)].dependsOnParameters) n.dependsOnParameters = true;
     }
+    // Slots of the per-run constants: parameter-free children of nodes with parameters (and the
+    // root, should the law have no parameter in it), and logs of parameter-free bases.
+    e.constantCount = 0;
+    for (auto& n : e.nodes) n.constantSlot = n.logSlot = -1;
+    auto keep = [&e](int child) {
+        auto& c = e.nodes[static_cast<std::size_t>(child)];
+        if (!c.dependsOnParameters && c.constantSlot < 0) c.constantSlot = e.constantCount++;
+    };
+    for (auto& n : e.nodes) {
+        if (!n.dependsOnParameters) continue;
+        if (n.a >= 0) keep(n.a);
+        if (n.b >= 0) keep(n.b);
+        if (n.op == LawOp::Power && !e.nodes[static_cast<std::size_t>(n.a)].dependsOnParameters) n.logSlot = e.constantCount++;
+    }
+    if (!e.nodes.empty()) keep(e.root());
     return true;
 }
 
 namespace {
 
-void forward(const LawExpression& e, std::span<const double> params, std::span<const double> variables, double* v) {
+// Every node's value into v; for powers whose exponent has parameters, ln(base) into aux (the
+// backward sweep's d a^b / db = a^b ln a).
+void forward(const LawExpression& e, std::span<const double> params, std::span<const double> variables, double* v, double* aux) {
     const std::size_t count = e.nodes.size();
     for (std::size_t i = 0; i < count; ++i) {
         const LawNode& n = e.nodes[i];
@@ -293,7 +310,10 @@ void forward(const LawExpression& e, std::span<const double> params, std::span<c
             case LawOp::Subtract: v[i] = a - b; break;
             case LawOp::Multiply: v[i] = a * b; break;
             case LawOp::Divide: v[i] = a / b; break;
-            case LawOp::Power: v[i] = std::pow(a, b); break;
+            case LawOp::Power:
+                v[i] = std::pow(a, b);
+                if (aux && n.b >= 0 && e.nodes[static_cast<std::size_t>(n.b)].dependsOnParameters) aux[i] = std::log(a);
+                break;
             case LawOp::Exp: v[i] = std::exp(a); break;
             case LawOp::Log: v[i] = std::log(a); break;
             case LawOp::Sqrt: v[i] = std::sqrt(a); break;
@@ -306,16 +326,75 @@ void forward(const LawExpression& e, std::span<const double> params, std::span<c
 
 }  // namespace
 
+void lawConstants(const LawExpression& e, std::span<const double> variables, std::span<double> out) {
+    // The parameters' values do not matter to the parameter-free nodes read here: zeros.
+    int parameters = 0;
+    for (const auto& n : e.nodes)
+        if (n.op == LawOp::Parameter) parameters = std::max(parameters, n.index + 1);
+    const std::vector<double> zeros(static_cast<std::size_t>(parameters), 0.0);
+    std::vector<double> v(e.nodes.size());
+    forward(e, zeros, variables, v.data(), nullptr);
+    for (std::size_t i = 0; i < e.nodes.size(); ++i) {
+        const LawNode& n = e.nodes[i];
+        if (n.constantSlot >= 0) out[static_cast<std::size_t>(n.constantSlot)] = v[i];
+        if (n.logSlot >= 0) out[static_cast<std::size_t>(n.logSlot)] = std::log(v[static_cast<std::size_t>(n.a)]);
+    }
+}
+
+double lawForwardFromConstants(const LawExpression& e, std::span<const double> params, std::span<const double> constants,
+                               std::vector<double>& scratch) {
+    const std::size_t count = e.nodes.size();
+    if (scratch.size() < 3 * count) scratch.resize(3 * count);
+    double* v = scratch.data();
+    double* aux = v + 2 * count;
+    for (std::size_t i = 0; i < count; ++i) {
+        const LawNode& n = e.nodes[i];
+        if (n.constantSlot >= 0) {
+            v[i] = constants[static_cast<std::size_t>(n.constantSlot)];
+            continue;
+        }
+        if (!n.dependsOnParameters) continue;  // read by nobody: its parent has no parameters either
+        const double a = n.a >= 0 ? v[n.a] : 0, b = n.b >= 0 ? v[n.b] : 0;
+        switch (n.op) {
+            case LawOp::Parameter: v[i] = params[static_cast<std::size_t>(n.index)]; break;
+            case LawOp::Negate: v[i] = -a; break;
+            case LawOp::Add: v[i] = a + b; break;
+            case LawOp::Subtract: v[i] = a - b; break;
+            case LawOp::Multiply: v[i] = a * b; break;
+            case LawOp::Divide: v[i] = a / b; break;
+            case LawOp::Power:
+                if (n.logSlot >= 0) {
+                    // a^b = e^(b ln a) for a > 0: one exp instead of pow; pow keeps the sign rules otherwise
+                    aux[i] = constants[static_cast<std::size_t>(n.logSlot)];
+                    v[i] = a > 0 ? std::exp(b * aux[i]) : std::pow(a, b);
+                } else {
+                    v[i] = std::pow(a, b);
+                    if (e.nodes[static_cast<std::size_t>(n.b)].dependsOnParameters) aux[i] = std::log(a);
+                }
+                break;
+            case LawOp::Exp: v[i] = std::exp(a); break;
+            case LawOp::Log: v[i] = std::log(a); break;
+            case LawOp::Sqrt: v[i] = std::sqrt(a); break;
+            case LawOp::Abs: v[i] = std::abs(a); break;
+            case LawOp::Min: v[i] = b < a ? b : a; break;
+            case LawOp::Max: v[i] = a < b ? b : a; break;
+            case LawOp::Constant:
+            case LawOp::Variable: break;  // parameter-free: read from the constants above
+        }
+    }
+    return v[count - 1];
+}
+
 double lawValue(const LawExpression& e, std::span<const double> params, std::span<const double> variables, std::vector<double>& scratch) {
     if (scratch.size() < e.nodes.size()) scratch.resize(e.nodes.size());
-    forward(e, params, variables, scratch.data());
+    forward(e, params, variables, scratch.data(), nullptr);
     return scratch[e.nodes.size() - 1];
 }
 
 double lawForward(const LawExpression& e, std::span<const double> params, std::span<const double> variables, std::vector<double>& scratch) {
     const std::size_t count = e.nodes.size();
-    if (scratch.size() < 2 * count) scratch.resize(2 * count);
-    forward(e, params, variables, scratch.data());
+    if (scratch.size() < 3 * count) scratch.resize(3 * count);
+    forward(e, params, variables, scratch.data(), scratch.data() + 2 * count);
     return scratch[count - 1];
 }
 
@@ -330,6 +409,7 @@ void lawBackward(const LawExpression& e, double weight, std::span<double> gradie
     const std::size_t count = e.nodes.size();
     double* v = scratch.data();
     double* adj = v + count;
+    const double* aux = v + 2 * count;
     std::fill(adj, adj + count, 0.0);
     adj[count - 1] = weight;
     // Children have smaller indices, so a backward pass in reverse order sees every parent first.
@@ -364,7 +444,7 @@ void lawBackward(const LawExpression& e, double weight, std::span<double> gradie
             case LawOp::Power:
                 // d a^b / da = b a^(b-1); d a^b / db = a^b ln a
                 if (da) adj[n.a] += g * (a != 0 ? b * v[i] / a : b * std::pow(a, b - 1));
-                if (db) adj[n.b] += g * (v[i] == 0 ? 0.0 : v[i] * std::log(a));
+                if (db) adj[n.b] += g * (v[i] == 0 ? 0.0 : v[i] * aux[i]);
                 break;
             case LawOp::Exp: adj[n.a] += g * v[i]; break;
             case LawOp::Log: adj[n.a] += g / a; break;

@@ -49,6 +49,10 @@ struct LawNode {
     int index = -1;            // Parameter / Variable: its index; a name before binding: into names
     std::size_t position = 0;  // where in the text it starts
     bool dependsOnParameters = false;  // set by binding: the backward sweep skips subtrees without
+    // Set by binding: where this node's value (constantSlot: a parameter-free node that a node
+    // with parameters reads) or the log of its base (logSlot: a power whose base has no
+    // parameters and whose exponent has) sits in a run's row of lawConstants; -1 for none.
+    int constantSlot = -1, logSlot = -1;
 };
 
 // A parsed expression. Before binding every name is a Variable whose index points into `names`;
@@ -57,6 +61,8 @@ struct LawExpression {
     std::vector<LawNode> nodes;  // children first; the root is the last node
     std::vector<std::string> names;
     std::vector<std::size_t> namePositions;  // first place each name appears
+
+    int constantCount = 0;  // slots of a run's row of lawConstants
 
     int root() const { return static_cast<int>(nodes.size()) - 1; }
     bool uses(LawOp op, int index) const;  // whether a node of kind op with this index is in the tree
@@ -107,6 +113,13 @@ T evaluateLaw(const LawExpression& e, std::span<const T> params, std::span<const
 double lawForward(const LawExpression& e, std::span<const double> params, std::span<const double> variables,
                   std::vector<double>& scratch);
 void lawBackward(const LawExpression& e, double weight, std::span<double> gradient, std::vector<double>& scratch);
+// What does not change with the parameters, once per run: the values of the parameter-free
+// subtrees the rest reads, and the logs of the parameter-free bases of powers (so that N^-alpha
+// costs one exp and no log per evaluation). `out` has constantCount entries.
+void lawConstants(const LawExpression& e, std::span<const double> variables, std::span<double> out);
+// lawForward from a run's constants instead of its variables (the fit's inner loop).
+double lawForwardFromConstants(const LawExpression& e, std::span<const double> params, std::span<const double> constants,
+                               std::vector<double>& scratch);
 // Both: the value, and weight × its gradient added into `gradient`.
 double lawValueAndGradient(const LawExpression& e, std::span<const double> params, std::span<const double> variables,
                            double weight, std::span<double> gradient, std::vector<double>& scratch);

@@ -53,15 +53,30 @@ double residual(const CompiledLaw& law, double observed, double predicted) {
     return observed - predicted;
 }
 
+// The runs with what does not change with the parameters computed once (lawConstants).
+struct Prepared {
+    const LawData& data;
+    std::size_t width = 0;
+    std::vector<double> constants;
+
+    Prepared(const CompiledLaw& law, const LawData& d) : data(d), width(static_cast<std::size_t>(law.expression.constantCount)) {
+        constants.resize(width * d.size());
+        for (std::size_t i = 0; i < d.size(); ++i) lawConstants(law.expression, d.row(i), std::span<double>(constants.data() + i * width, width));
+    }
+    std::size_t size() const { return data.size(); }
+    std::span<const double> row(std::size_t i) const { return {constants.data() + i * width, width}; }
+};
+
 // Σ ρ(r) and, when `gradient` is given, its derivative (reverse mode through the tree per run).
-double objectiveAndGradient(const CompiledLaw& law, const LawData& data, std::span<const double> params, double* gradient,
+double objectiveAndGradient(const CompiledLaw& law, const Prepared& prepared, std::span<const double> params, double* gradient,
                             std::vector<double>& scratch) {
+    const LawData& data = prepared.data;
     const std::size_t k = law.parameterCount();
     if (gradient) std::fill(gradient, gradient + k, 0.0);
     double sum = 0;
     const bool log = logSpace(law);
     for (std::size_t i = 0; i < data.size(); ++i) {
-        const double predicted = lawForward(law.expression, params, data.row(i), scratch);
+        const double predicted = lawForwardFromConstants(law.expression, params, prepared.row(i), scratch);
         const double r = residual(law, data.target[i], predicted);
         if (!std::isfinite(r)) return kInf;
         sum += rho(law, r);
@@ -82,7 +97,7 @@ double objectiveAndGradient(const CompiledLaw& law, const LawData& data, std::sp
 // projection) and how the others follow (fixed, or solved by NNLS).
 class Problem {
 public:
-    Problem(const CompiledLaw& law, const LawData& data, bool projected) : law_(law), data_(data), projected_(projected) {
+    Problem(const CompiledLaw& law, const Prepared& data, bool projected) : law_(law), data_(data), projected_(projected) {
         const std::size_t k = law.parameterCount();
         linear_.assign(k, 0);
         if (projected)
@@ -121,8 +136,8 @@ private:
         Eigen::MatrixXd B(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
         Eigen::VectorXd y(static_cast<Eigen::Index>(n));
         for (std::size_t i = 0; i < n; ++i) {
-            const double rest = lawForward(law_.expression, p, data_.row(i), scratch_);
-            double shifted = data_.target[i] - rest;
+            const double rest = lawForwardFromConstants(law_.expression, p, data_.row(i), scratch_);
+            double shifted = data_.data.target[i] - rest;
             for (std::size_t j = 0; j < m; ++j) {
                 const auto& t = terms[j];
                 double basis = t.basis < 0 ? 1.0 : scratch_[static_cast<std::size_t>(t.basis)];
@@ -145,7 +160,7 @@ private:
     }
 
     const CompiledLaw& law_;
-    const LawData& data_;
+    const Prepared& data_;
     bool projected_;
     std::vector<char> linear_;
     std::vector<std::size_t> moving_;
@@ -196,7 +211,7 @@ struct StartRun {
     bool converged = false;
 };
 
-StartRun runFrom(const CompiledLaw& law, const LawData& data, bool projected, std::span<const double> start, double stopDelta,
+StartRun runFrom(const CompiledLaw& law, const Prepared& data, bool projected, std::span<const double> start, double stopDelta,
                  int maxIterations) {
     using Vector = dlib::matrix<double, 0, 1>;
     Problem problem(law, data, projected);
@@ -207,7 +222,8 @@ StartRun runFrom(const CompiledLaw& law, const LawData& data, bool projected, st
     for (std::size_t j = 0; j < base.size(); ++j) base[j] = std::clamp(base[j], law.lower[j], law.upper[j]);
     if (dim == 0) {
         out.params = problem.complete({}, base);
-        out.objective = lawObjective(law, data, out.params);
+        std::vector<double> scratch;
+        out.objective = objectiveAndGradient(law, data, out.params, nullptr, scratch);
         out.converged = std::isfinite(out.objective);
         return out;
     }
@@ -258,7 +274,8 @@ StartRun runFrom(const CompiledLaw& law, const LawData& data, bool projected, st
     if (!(cachedValue <= bestValue)) x = bestX;
     std::vector<double> xv(x.begin(), x.end());
     out.params = problem.complete(xv, base);
-    out.objective = lawObjective(law, data, out.params);
+    std::vector<double> scratch;
+    out.objective = objectiveAndGradient(law, data, out.params, nullptr, scratch);
     if (!std::isfinite(out.objective)) out.objective = kInf;
     out.iterations = state.iterations;
     out.converged = finite && !state.hitCap && std::isfinite(out.objective);
@@ -344,13 +361,13 @@ std::vector<double> predictLaw(const CompiledLaw& law, const LawData& data, std:
 
 double lawObjective(const CompiledLaw& law, const LawData& data, std::span<const double> params) {
     std::vector<double> scratch;
-    return objectiveAndGradient(law, data, params, nullptr, scratch);
+    return objectiveAndGradient(law, Prepared(law, data), params, nullptr, scratch);
 }
 
 double lawObjectiveGradient(const CompiledLaw& law, const LawData& data, std::span<const double> params, std::vector<double>& gradient) {
     std::vector<double> scratch;
     gradient.assign(law.parameterCount(), 0.0);
-    return objectiveAndGradient(law, data, params, gradient.data(), scratch);
+    return objectiveAndGradient(law, Prepared(law, data), params, gradient.data(), scratch);
 }
 
 LawFitQuality assessLawFit(const CompiledLaw& law, const LawData& data, std::span<const double> params) {
@@ -387,11 +404,12 @@ LawFitResult fitLaw(const CompiledLaw& law, const LawData& data, const LawFitSet
     const bool projected = lawUsesProjection(law, settings);
     validate(law, data, projected);
     const auto points = startingPoints(law, settings);
+    const Prepared prepared(law, data);
 
     // Best first: the starts in order of their objective before any step (ties by index).
     std::vector<double> initial(points.size(), kInf);
     parallelFor(points.size(), FitControl{control.threads, control.cancel, nullptr, nullptr}, [&](std::size_t i) {
-        Problem problem(law, data, projected);
+        Problem problem(law, prepared, projected);
         std::vector<double> x;
         for (std::size_t j : problem.moving()) x.push_back(std::clamp(points[i][j], law.lower[j], law.upper[j]));
         initial[i] = problem.evaluate(x, points[i], nullptr);
@@ -407,7 +425,7 @@ LawFitResult fitLaw(const CompiledLaw& law, const LawData& data, const LawFitSet
     const double screenStop = std::max(settings.screenStop, settings.stopDelta);
     parallelFor(order.size(), control, [&](std::size_t k) {
         const std::size_t i = order[k];
-        runs[i] = runFrom(law, data, projected, points[i], screenStop, settings.maxIterations);
+        runs[i] = runFrom(law, prepared, projected, points[i], screenStop, settings.maxIterations);
         runs[i].index = i;
         ran[i] = 1;
     });
@@ -430,7 +448,7 @@ LawFitResult fitLaw(const CompiledLaw& law, const LawData& data, const LawFitSet
         parallelFor(refine, FitControl{control.threads, control.cancel, nullptr, nullptr}, [&](std::size_t k) {
             StartRun* s = done[k];
             if (!std::isfinite(s->objective)) return;
-            StartRun polished = runFrom(law, data, projected, s->params, settings.stopDelta, settings.maxIterations);
+            StartRun polished = runFrom(law, prepared, projected, s->params, settings.stopDelta, settings.maxIterations);
             if (polished.objective <= s->objective) {
                 s->params = polished.params;
                 s->objective = polished.objective;
@@ -471,7 +489,7 @@ LawFitResult fitLawFrom(const CompiledLaw& law, const LawData& data, std::span<c
     const auto t0 = std::chrono::steady_clock::now();
     const bool projected = lawUsesProjection(law, settings);
     validate(law, data, projected);
-    const StartRun run = runFrom(law, data, projected, start, settings.stopDelta, settings.maxIterations);
+    const StartRun run = runFrom(law, Prepared(law, data), projected, start, settings.stopDelta, settings.maxIterations);
     LawFitResult r;
     r.params = run.params;
     r.objective = run.objective;
