@@ -544,7 +544,7 @@ int runLaw(const QStringList& args) {
         {"param", "A parameter and its bounds: NAME=LO:HI, or NAME=LO:HI@START (repeatable).", "NAME=LO:HI"},
         {"law", "A shipped law instead of --formula (see --list).", "name"},
         {"list", "List the shipped laws."},
-        {"group", "One fit per value of this column.", "column"},
+        {"group", "One fit per value of this column (default: one per series and context length).", "column"},
         {"loss", "squared or huber.", "squared|huber"},
         {"space", "Residuals in linear or log space.", "linear|log"},
         {"huber-delta", "Huber delta (with --loss huber).", "delta"},

@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "core/analysis/SeriesAnalyses.h"
 #include "core/analysis/Study.h"
 #include "core/data/Series.h"
 #include "core/fit/LawLibrary.h"
@@ -148,7 +149,9 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
         } else if (options.test) {
             row.train = !meetsAll(*run, *options.test);
         }
-        const std::string group = options.groupColumn ? data::runValue(*run, *options.groupColumn).value_or("") : "all";
+        // By default each series at each context length apart, as every fit of the study.
+        const std::string group = options.groupColumn ? data::runValue(*run, *options.groupColumn).value_or("")
+                                                      : SeriesGroup{run->series, run->context, {}}.label();
         if (!groups.count(group)) groupOrder.push_back(group);
         groups[group].push_back(std::move(row));
     }

@@ -2,7 +2,8 @@
 // Laws typed as formulas, fitted to a study's runs and judged by what they predict (issue "Laws
 // that predict"): the runs in the settings' scope (series, --where, sweeps, selection as for every
 // analysis), optionally split into training and held-out runs by row conditions, optionally in
-// groups by a column (one parameter vector per group). Per group: the fit (fit/LawFit.h), its
+// groups (one parameter vector per group): each series at each context length, as every fit of
+// the study, or each value of a column. Per group: the fit (fit/LawFit.h), its
 // objective, AIC/BIC and R² on the training runs, and every held-out run's prediction with a
 // bootstrap prediction interval; pooled over groups, the held-out R², mean and max relative error.
 // A view calls fitLawAnalysis for each law it compares and lays the results side by side.
@@ -26,7 +27,7 @@ namespace scalex::analysis {
 class Study;
 
 struct LawFitOptions {
-    std::optional<std::string> groupColumn;  // one fit per value of this column; none: one fit of every run
+    std::optional<std::string> groupColumn;  // one fit per value of this column; none: per series and context
     // The split. Only `train`: the held-out runs are the others; only `test`: training on the
     // others; neither: every run trains and nothing is held out.
     std::optional<std::vector<RowCondition>> train, test;
@@ -46,7 +47,7 @@ struct LawPrediction {
 };
 
 struct LawGroupFit {
-    std::string name;  // the group column's value; "all" without groups
+    std::string name;  // the group column's value, else the series and context ("Transformer, T = 8192")
     std::size_t nTrain = 0, nTest = 0;
     fit::LawFitResult fit;
     fit::LawFitQuality quality;             // on the training runs

@@ -75,7 +75,7 @@ TEST(FitLaw, TheJsonContractOnEpochsPoints) {
     const QJsonArray groups = j["groups"].toArray();
     ASSERT_EQ(groups.size(), 1);
     const QJsonObject g = groups[0].toObject();
-    EXPECT_EQ(g["name"].toString(), "all");
+    EXPECT_EQ(g["name"].toString(), "svg_extracted_data");  // the file's one series
     EXPECT_EQ(g["n_train"].toInt(), 240);
     EXPECT_TRUE(g["projected"].toBool());  // squared loss in linear space: E, A, B by NNLS
     const QJsonObject params = g["params"].toObject();
