@@ -36,7 +36,10 @@ std::string number(double v) {
 std::pair<std::string, std::string> splitFormula(std::string_view formula) {
     const auto eq = formula.find('=');
     if (eq == std::string_view::npos) return {"", std::string(formula)};
-    return {std::string(trim(formula.substr(0, eq))), std::string(formula.substr(eq + 1))};
+    std::string_view target = trim(formula.substr(0, eq));
+    // A column whose name is no identifier is written in backticks, on either side.
+    if (target.size() >= 2 && target.front() == '`' && target.back() == '`') target = target.substr(1, target.size() - 2);
+    return {std::string(target), std::string(formula.substr(eq + 1))};
 }
 
 std::variant<LawParameter, std::string> parseLawParameter(std::string_view text) {

@@ -207,6 +207,10 @@ TEST(LawDefinitionCheck, NamesBoundsAndTargetsGiveOneClearErrorEach) {
     e = compileError(law, columns);
     EXPECT_NE(e.message.find("second '='"), std::string::npos) << e.message;
 
+    EXPECT_EQ(splitFormula("`val loss` = E + N").first, "val loss");
+    EXPECT_EQ(splitFormula(" L= E").first, "L");
+    EXPECT_EQ(splitFormula("E + N").first, "");
+
     // The CLI's NAME=LO:HI@START
     auto p = parseLawParameter("alpha=0:2@0.3");
     ASSERT_TRUE(std::holds_alternative<LawParameter>(p));
