@@ -545,6 +545,7 @@ int runLaw(const QStringList& args) {
         {"law", "A shipped law instead of --formula (see --list).", "name"},
         {"list", "List the shipped laws."},
         {"group", "One fit per value of this column (default: one per series and context length).", "column"},
+        {"shared", "Parameters with one value for every group, fitted at once (NAME[,NAME...]; repeatable).", "names"},
         {"loss", "squared or huber.", "squared|huber"},
         {"space", "Residuals in linear or log space.", "linear|log"},
         {"huber-delta", "Huber delta (with --loss huber).", "delta"},
@@ -574,6 +575,8 @@ int runLaw(const QStringList& args) {
     options.train = splitConditions(p, "train");
     options.test = splitConditions(p, "test");
     if (p.isSet("group")) options.groupColumn = p.value("group").toStdString();
+    for (const QString& v : p.values("shared"))
+        for (const QString& name : v.split(',', Qt::SkipEmptyParts)) options.shared.push_back(name.trimmed().toStdString());
     Inputs in = readInputs(p);
     const LawAnalysis a = fitLawAnalysis(in.study.study, law, options, in.control);
     if (a.error) throw UsageError(*a.error);
@@ -591,7 +594,8 @@ int runLaw(const QStringList& args) {
             continue;
         }
         out << g.nTrain << " runs fitted, " << g.fit.nStarts << " starts (" << g.fit.nConverged << " converged, " << g.fit.nNearBest
-            << " at the best), " << QString::number(g.fit.seconds, 'f', 2) << " s" << (g.fit.projected ? ", variable projection" : "") << "\n";
+            << " at the best), " << QString::number(g.fit.seconds, 'f', 2) << " s" << (g.fit.projected ? ", variable projection" : "")
+            << (g.fit.sharedParameters.empty() ? "" : ", fitted with every group") << "\n";
         out << "  objective = " << QString::number(g.fit.objective, 'g', 8) << ", R^2 = " << QString::number(g.quality.r2, 'f', 5)
             << ", AIC = " << QString::number(g.quality.aic, 'f', 2) << ", BIC = " << QString::number(g.quality.bic, 'f', 2) << "\n";
         for (std::size_t k = 0; k < g.fit.params.size(); ++k)

@@ -160,53 +160,72 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
         return a;
     }
 
-    std::vector<double> pooledObserved, pooledPredicted;
-    for (const auto& name : groupOrder) {
-        const auto& rows = groups[name];
+    // Each group's training and held-out runs.
+    std::vector<fit::LawData> trains(groupOrder.size()), tests(groupOrder.size());
+    std::vector<std::vector<const Row*>> testRows(groupOrder.size());
+    for (std::size_t k = 0; k < groupOrder.size(); ++k) {
+        trains[k].variableCount = tests[k].variableCount = compiled.variables.size();
+        for (const auto& r : groups[groupOrder[k]]) {
+            if (r.train) trains[k].add(r.values, r.target);
+            else tests[k].add(r.values, r.target), testRows[k].push_back(&r);
+        }
         LawGroupFit g;
-        g.name = name;
-        fit::LawData train, test;
-        train.variableCount = test.variableCount = compiled.variables.size();
-        std::vector<const Row*> testRows;
-        for (const auto& r : rows) {
-            if (r.train) train.add(r.values, r.target);
-            else test.add(r.values, r.target), testRows.push_back(&r);
-        }
-        g.nTrain = train.size();
-        g.nTest = test.size();
-        if (control.cancelled()) {
-            g.error = "cancelled";
-            a.groups.push_back(std::move(g));
-            continue;
-        }
+        g.name = groupOrder[k];
+        g.nTrain = trains[k].size();
+        g.nTest = tests[k].size();
+        a.groups.push_back(std::move(g));
+    }
+    // The fits: every group apart, or all at once with the shared parameters in common.
+    if (!options.shared.empty()) {
         try {
-            g.fit = fit::fitLaw(compiled, train, options.fit, control);
+            auto joint = fit::fitLawJoint(compiled, trains, options.shared, options.fit, control);
+            for (std::size_t k = 0; k < joint.size(); ++k) a.groups[k].fit = std::move(joint[k]);
         } catch (const std::invalid_argument& e) {
-            g.error = e.what();
-            a.groups.push_back(std::move(g));
-            continue;
+            for (auto& g : a.groups) g.error = e.what();
         }
-        if (!std::isfinite(g.fit.objective)) {
-            g.error = g.fit.warnings.empty() ? "no start reached a finite objective" : g.fit.warnings.front();
-            a.groups.push_back(std::move(g));
-            continue;
-        }
-        g.quality = fit::assessLawFit(compiled, train, g.fit.params);
-        if (test.size() > 0) {
-            const auto predicted = fit::predictLaw(compiled, test, g.fit.params);
-            const auto intervals = fit::lawPredictionIntervals(compiled, train, g.fit.params, test, options.resamples, options.seed,
-                                                               options.level, options.fit, control);
-            g.intervalResamples = intervals.resamples;
-            g.test = fit::scoreHeldOut(test.target, predicted);
-            for (std::size_t i = 0; i < test.size(); ++i) {
-                const data::Run& run = *testRows[i]->run;
-                g.predictions.push_back({static_cast<int>(&run - table.runs.data()), runName(run), run.sourceLine, test.target[i],
-                                         predicted[i], intervals.lower[i], intervals.upper[i]});
-                pooledObserved.push_back(test.target[i]);
-                pooledPredicted.push_back(predicted[i]);
+    } else {
+        for (std::size_t k = 0; k < groupOrder.size(); ++k) {
+            if (control.cancelled()) {
+                a.groups[k].error = "cancelled";
+                continue;
+            }
+            try {
+                a.groups[k].fit = fit::fitLaw(compiled, trains[k], options.fit, control);
+            } catch (const std::invalid_argument& e) {
+                a.groups[k].error = e.what();
             }
         }
-        a.groups.push_back(std::move(g));
+    }
+
+    std::vector<double> pooledObserved, pooledPredicted;
+    for (std::size_t k = 0; k < a.groups.size(); ++k) {
+        LawGroupFit& g = a.groups[k];
+        if (!g.error.empty()) continue;
+        if (!std::isfinite(g.fit.objective)) {
+            g.error = g.fit.warnings.empty() ? "no start reached a finite objective" : g.fit.warnings.front();
+            continue;
+        }
+        const auto& train = trains[k];
+        const auto& test = tests[k];
+        g.quality = fit::assessLawFit(compiled, train, g.fit.params);
+        if (test.size() == 0) continue;
+        // With shared parameters the intervals refit the group's own ones, the shared held at the joint fit's values.
+        fit::CompiledLaw conditional = compiled;
+        for (const auto& name : options.shared)
+            for (std::size_t j = 0; j < conditional.parameterCount(); ++j)
+                if (conditional.parameterName(j) == name) conditional.lower[j] = conditional.upper[j] = g.fit.params[j];
+        const auto predicted = fit::predictLaw(compiled, test, g.fit.params);
+        const auto intervals = fit::lawPredictionIntervals(conditional, train, g.fit.params, test, options.resamples, options.seed,
+                                                           options.level, options.fit, control);
+        g.intervalResamples = intervals.resamples;
+        g.test = fit::scoreHeldOut(test.target, predicted);
+        for (std::size_t i = 0; i < test.size(); ++i) {
+            const data::Run& run = *testRows[k][i]->run;
+            g.predictions.push_back({static_cast<int>(&run - table.runs.data()), runName(run), run.sourceLine, test.target[i], predicted[i],
+                                     intervals.lower[i], intervals.upper[i]});
+            pooledObserved.push_back(test.target[i]);
+            pooledPredicted.push_back(predicted[i]);
+        }
     }
     if (a.split) a.test = fit::scoreHeldOut(pooledObserved, pooledPredicted);
     if (std::all_of(a.groups.begin(), a.groups.end(), [](const LawGroupFit& g) { return !g.error.empty(); }))
@@ -394,6 +413,12 @@ QJsonObject toJson(const LawAnalysis& a) {
         j.insert("bic", numberOrNull(g.quality.bic));
         j.insert("n_params", static_cast<qint64>(g.quality.k));
         j.insert("projected", g.fit.projected);
+        if (!g.fit.sharedParameters.empty()) {
+            QJsonArray shared;
+            for (const auto& n : g.fit.sharedParameters) shared.append(q(n));
+            j.insert("shared", shared);
+            j.insert("joint_objective", numberOrNull(g.fit.jointObjective));
+        }
         if (g.fit.projected) {
             QJsonArray lin;
             for (const auto& l : g.fit.linearCoefficients) lin.append(q(l));

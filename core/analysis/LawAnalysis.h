@@ -28,6 +28,9 @@ class Study;
 
 struct LawFitOptions {
     std::optional<std::string> groupColumn;  // one fit per value of this column; none: per series and context
+    // Parameters with one value for every group (e.g. the exponents), the others per group: the
+    // groups are fitted at once (fit::fitLawJoint). Empty: each group apart.
+    std::vector<std::string> shared;
     // The split. Only `train`: the held-out runs are the others; only `test`: training on the
     // others; neither: every run trains and nothing is held out.
     std::optional<std::vector<RowCondition>> train, test;

@@ -93,53 +93,92 @@ double objectiveAndGradient(const CompiledLaw& law, const Prepared& prepared, st
     return sum;
 }
 
-// The search of one start: the parameters it moves (all free ones, or the nonlinear ones under
-// projection) and how the others follow (fixed, or solved by NNLS).
+// Per group, every parameter of the law (shared ones hold the same value in every group).
+using GroupParams = std::vector<std::vector<double>>;
+
+// The search of one start over one or several groups: the values it moves (every free parameter
+// once per group, a shared one once for all; under projection not the linear coefficients) and
+// how the others follow (fixed, or solved by NNLS per group).
 class Problem {
 public:
-    Problem(const CompiledLaw& law, const Prepared& data, bool projected) : law_(law), data_(data), projected_(projected) {
+    struct Slot {
+        std::size_t parameter;
+        int group;  // -1: shared by every group
+    };
+
+    Problem(const CompiledLaw& law, std::span<const Prepared* const> groups, const std::vector<char>& shared, bool projected)
+        : law_(law), groups_(groups.begin(), groups.end()) {
         const std::size_t k = law.parameterCount();
-        linear_.assign(k, 0);
+        std::vector<char> linear(k, 0);
         if (projected)
-            for (const auto& t : law.linearTerms) linear_[static_cast<std::size_t>(t.parameter)] = 1;
-        for (std::size_t j = 0; j < k; ++j)
-            if (!linear_[j] && law.lower[j] < law.upper[j]) moving_.push_back(j);
-        full_.resize(k);
+            for (const auto& t : law.linearTerms)
+                if (!shared[static_cast<std::size_t>(t.parameter)]) {
+                    linear[static_cast<std::size_t>(t.parameter)] = 1;
+                    terms_.push_back(t);
+                }
+        for (std::size_t j = 0; j < k; ++j) {
+            if (linear[j] || !(law.lower[j] < law.upper[j])) continue;
+            if (shared[j] || groups_.size() == 1) slots_.push_back({j, -1});
+            else
+                for (std::size_t g = 0; g < groups_.size(); ++g) slots_.push_back({j, static_cast<int>(g)});
+        }
         gradient_.resize(k);
     }
 
-    const std::vector<std::size_t>& moving() const { return moving_; }
+    const std::vector<Slot>& slots() const { return slots_; }
 
-    // Every parameter from the moving ones: `base` for fixed ones, NNLS for linear ones.
-    std::vector<double> complete(std::span<const double> x, std::span<const double> base) {
-        std::vector<double> p(base.begin(), base.end());
-        for (std::size_t m = 0; m < moving_.size(); ++m) p[moving_[m]] = x[m];
-        if (projected_) solveLinear(p);
+    // The moving values at `p`.
+    std::vector<double> at(const GroupParams& p) const {
+        std::vector<double> x;
+        for (const auto& s : slots_) x.push_back(p[s.group < 0 ? 0 : static_cast<std::size_t>(s.group)][s.parameter]);
+        return x;
+    }
+
+    // Every parameter of every group from the moving values: `base` for fixed ones, NNLS for linear ones.
+    GroupParams complete(std::span<const double> x, const GroupParams& base) {
+        GroupParams p = base;
+        for (std::size_t m = 0; m < slots_.size(); ++m) {
+            const auto& s = slots_[m];
+            if (s.group < 0)
+                for (auto& pg : p) pg[s.parameter] = x[m];
+            else
+                p[static_cast<std::size_t>(s.group)][s.parameter] = x[m];
+        }
+        if (!terms_.empty())
+            for (std::size_t g = 0; g < p.size(); ++g) solveLinear(p[g], *groups_[g]);
         return p;
     }
 
-    // Objective and gradient in the moving parameters.
-    double evaluate(std::span<const double> x, std::span<const double> base, double* gradientOut) {
-        std::vector<double> p = complete(x, base);
-        const double f = objectiveAndGradient(law_, data_, p, gradientOut ? gradient_.data() : nullptr, scratch_);
-        if (gradientOut)
-            for (std::size_t m = 0; m < moving_.size(); ++m) gradientOut[m] = std::isfinite(f) ? gradient_[moving_[m]] : 0.0;
+    // The objective summed over the groups, and its gradient in the moving values.
+    double evaluate(std::span<const double> x, const GroupParams& base, double* gradientOut) {
+        const GroupParams p = complete(x, base);
+        if (gradientOut) std::fill(gradientOut, gradientOut + slots_.size(), 0.0);
+        double f = 0;
+        for (std::size_t g = 0; g < p.size() && std::isfinite(f); ++g) {
+            f += objectiveAndGradient(law_, *groups_[g], p[g], gradientOut ? gradient_.data() : nullptr, scratch_);
+            if (gradientOut)
+                for (std::size_t m = 0; m < slots_.size(); ++m)
+                    if (slots_[m].group < 0 || static_cast<std::size_t>(slots_[m].group) == g) gradientOut[m] += gradient_[slots_[m].parameter];
+        }
+        if (!std::isfinite(f)) {
+            if (gradientOut) std::fill(gradientOut, gradientOut + slots_.size(), 0.0);
+            return kInf;
+        }
         return f;
     }
 
 private:
     // c = lower + c', c' ≥ 0 from NNLS on B c' = y − rest − B·lower, B the terms' bases.
-    void solveLinear(std::vector<double>& p) {
-        const auto& terms = law_.linearTerms;
-        const std::size_t n = data_.size(), m = terms.size();
-        for (const auto& t : terms) p[static_cast<std::size_t>(t.parameter)] = 0;
+    void solveLinear(std::vector<double>& p, const Prepared& data) {
+        const std::size_t n = data.size(), m = terms_.size();
+        for (const auto& t : terms_) p[static_cast<std::size_t>(t.parameter)] = 0;
         Eigen::MatrixXd B(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
         Eigen::VectorXd y(static_cast<Eigen::Index>(n));
         for (std::size_t i = 0; i < n; ++i) {
-            const double rest = lawForwardFromConstants(law_.expression, p, data_.row(i), scratch_);
-            double shifted = data_.data.target[i] - rest;
+            const double rest = lawForwardFromConstants(law_.expression, p, data.row(i), scratch_);
+            double shifted = data.data.target[i] - rest;
             for (std::size_t j = 0; j < m; ++j) {
-                const auto& t = terms[j];
+                const auto& t = terms_[j];
                 double basis = t.basis < 0 ? 1.0 : scratch_[static_cast<std::size_t>(t.basis)];
                 if (t.divides) basis = 1.0 / basis;
                 basis *= t.sign;
@@ -149,22 +188,21 @@ private:
             y(static_cast<Eigen::Index>(i)) = shifted;
         }
         if (!B.allFinite() || !y.allFinite()) {
-            for (const auto& t : terms) p[static_cast<std::size_t>(t.parameter)] = std::numeric_limits<double>::quiet_NaN();
+            for (const auto& t : terms_) p[static_cast<std::size_t>(t.parameter)] = std::numeric_limits<double>::quiet_NaN();
             return;
         }
         const NnlsResult solved = solveNnls(B, y);
         for (std::size_t j = 0; j < m; ++j) {
-            const auto k = static_cast<std::size_t>(terms[j].parameter);
+            const auto k = static_cast<std::size_t>(terms_[j].parameter);
             p[k] = std::min(law_.lower[k] + solved.x(static_cast<Eigen::Index>(j)), law_.upper[k]);
         }
     }
 
     const CompiledLaw& law_;
-    const Prepared& data_;
-    bool projected_;
-    std::vector<char> linear_;
-    std::vector<std::size_t> moving_;
-    std::vector<double> full_, gradient_, scratch_;
+    std::vector<const Prepared*> groups_;
+    std::vector<CompiledLaw::LinearTerm> terms_;
+    std::vector<Slot> slots_;
+    std::vector<double> gradient_, scratch_;
 };
 
 // dlib's stop strategy with a relative threshold: the objective's scale varies by orders of
@@ -205,37 +243,50 @@ private:
 
 struct StartRun {
     std::size_t index = 0;
-    std::vector<double> params;
-    double objective = kInf;
+    GroupParams params;
+    double objective = kInf;  // summed over the groups
     int iterations = 0;
     bool converged = false;
 };
 
-StartRun runFrom(const CompiledLaw& law, const Prepared& data, bool projected, std::span<const double> start, double stopDelta,
-                 int maxIterations) {
+// What every start of one fit shares: the law, the groups' prepared runs, which parameters are shared.
+struct Fit {
+    const CompiledLaw& law;
+    std::vector<const Prepared*> groups;
+    std::vector<char> shared;
+    bool projected;
+};
+
+StartRun runFrom(const Fit& fit, const GroupParams& start, double stopDelta, int maxIterations) {
     using Vector = dlib::matrix<double, 0, 1>;
-    Problem problem(law, data, projected);
-    const auto& moving = problem.moving();
-    const long dim = static_cast<long>(moving.size());
+    const CompiledLaw& law = fit.law;
+    Problem problem(law, fit.groups, fit.shared, fit.projected);
+    const auto& slots = problem.slots();
+    const long dim = static_cast<long>(slots.size());
     StartRun out;
-    std::vector<double> base(start.begin(), start.end());
-    for (std::size_t j = 0; j < base.size(); ++j) base[j] = std::clamp(base[j], law.lower[j], law.upper[j]);
+    GroupParams base = start;
+    for (auto& pg : base)
+        for (std::size_t j = 0; j < pg.size(); ++j) pg[j] = std::clamp(pg[j], law.lower[j], law.upper[j]);
+    auto finish = [&](std::span<const double> x) {
+        out.params = problem.complete(x, base);
+        out.objective = problem.evaluate(x, base, nullptr);
+        if (!std::isfinite(out.objective)) out.objective = kInf;
+    };
     if (dim == 0) {
-        out.params = problem.complete({}, base);
-        std::vector<double> scratch;
-        out.objective = objectiveAndGradient(law, data, out.params, nullptr, scratch);
+        finish({});
         out.converged = std::isfinite(out.objective);
         return out;
     }
     Vector x(dim), lower(dim), upper(dim);
+    const auto x0 = problem.at(base);
     for (long m = 0; m < dim; ++m) {
-        const std::size_t j = moving[static_cast<std::size_t>(m)];
+        const std::size_t j = slots[static_cast<std::size_t>(m)].parameter;
         lower(m) = law.lower[j];
         upper(m) = law.upper[j];
-        x(m) = base[j];
+        x(m) = x0[static_cast<std::size_t>(m)];
     }
     std::vector<double> xs(static_cast<std::size_t>(dim)), g(static_cast<std::size_t>(dim));
-    const double f0 = problem.evaluate(std::vector<double>(x.begin(), x.end()), base, nullptr);
+    const double f0 = problem.evaluate(x0, base, nullptr);
     const double scale = std::isfinite(f0) && f0 > 0 ? 1.0 / f0 : 1.0;
     // The best point seen, kept in case the search leaves the finite range and dlib gives up.
     double bestValue = kInf;
@@ -272,11 +323,7 @@ StartRun runFrom(const CompiledLaw& law, const Prepared& data, bool projected, s
     }
     evaluate(x);
     if (!(cachedValue <= bestValue)) x = bestX;
-    std::vector<double> xv(x.begin(), x.end());
-    out.params = problem.complete(xv, base);
-    std::vector<double> scratch;
-    out.objective = objectiveAndGradient(law, data, out.params, nullptr, scratch);
-    if (!std::isfinite(out.objective)) out.objective = kInf;
+    finish(std::vector<double>(x.begin(), x.end()));
     out.iterations = state.iterations;
     out.converged = finite && !state.hitCap && std::isfinite(out.objective);
     return out;
@@ -335,20 +382,24 @@ std::vector<std::vector<double>> startingPoints(const CompiledLaw& law, const La
     return starts;
 }
 
-void validate(const CompiledLaw& law, const LawData& data, bool projected) {
-    std::size_t free = 0;
-    for (std::size_t j = 0; j < law.parameterCount(); ++j) free += law.lower[j] < law.upper[j] ? 1 : 0;
-    (void)projected;
-    if (data.size() < std::max<std::size_t>(free, 1))
-        throw std::invalid_argument("the law has " + std::to_string(free) + " free parameters but only " + std::to_string(data.size()) +
-                                    " runs to fit them");
-    for (std::size_t i = 0; i < data.size(); ++i) {
-        const double y = data.target[i];
-        if (!std::isfinite(y)) throw std::invalid_argument("run " + std::to_string(i) + ": the target is not a finite number");
-        if (logSpace(law) && !(y > 0))
-            throw std::invalid_argument("run " + std::to_string(i) + ": the target is " + std::to_string(y) +
-                                        ", but a fit in log space needs positive values (use --space linear)");
+// The values the fit determines (free parameters; per group unless shared) against the runs.
+void validate(const CompiledLaw& law, std::span<const LawData> groups, const std::vector<char>& shared) {
+    std::size_t free = 0, runs = 0;
+    for (std::size_t j = 0; j < law.parameterCount(); ++j)
+        if (law.lower[j] < law.upper[j]) free += shared[j] ? 1 : groups.size();
+    for (const auto& data : groups) {
+        runs += data.size();
+        for (std::size_t i = 0; i < data.size(); ++i) {
+            const double y = data.target[i];
+            if (!std::isfinite(y)) throw std::invalid_argument("run " + std::to_string(i) + ": the target is not a finite number");
+            if (logSpace(law) && !(y > 0))
+                throw std::invalid_argument("run " + std::to_string(i) + ": the target is " + std::to_string(y) +
+                                            ", but a fit in log space needs positive values (use --space linear)");
+        }
     }
+    if (runs < std::max<std::size_t>(free, 1))
+        throw std::invalid_argument("the law has " + std::to_string(free) + " free parameters but only " + std::to_string(runs) +
+                                    " runs to fit them");
 }
 
 }  // namespace
@@ -399,21 +450,37 @@ bool lawUsesProjection(const CompiledLaw& law, const LawFitSettings& settings) {
            law.definition.loss == LawLoss::Squared;
 }
 
-LawFitResult fitLaw(const CompiledLaw& law, const LawData& data, const LawFitSettings& settings, const FitControl& control) {
+std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const LawData> data, const std::vector<std::string>& sharedNames,
+                                      const LawFitSettings& settings, const FitControl& control) {
     const auto t0 = std::chrono::steady_clock::now();
+    const std::size_t k = law.parameterCount(), groups = data.size();
+    if (groups == 0) throw std::invalid_argument("no group of runs to fit");
+    std::vector<char> shared(k, 0);
+    for (const auto& name : sharedNames) {
+        bool found = false;
+        for (std::size_t j = 0; j < k; ++j)
+            if (law.parameterName(j) == name) shared[j] = 1, found = true;
+        if (!found) throw std::invalid_argument("shared parameter '" + name + "' is not a parameter of the law");
+    }
     const bool projected = lawUsesProjection(law, settings);
-    validate(law, data, projected);
-    const auto points = startingPoints(law, settings);
-    const Prepared prepared(law, data);
+    validate(law, data, shared);
+    std::vector<Prepared> prepared;
+    prepared.reserve(groups);
+    for (const auto& d : data) prepared.emplace_back(law, d);
+    Fit fit{law, {}, shared, projected};
+    for (const auto& p : prepared) fit.groups.push_back(&p);
+    // Every group starts from the same point of the law's box.
+    std::vector<GroupParams> points;
+    for (auto& p : startingPoints(law, settings)) points.push_back(GroupParams(groups, p));
 
     // Best first: the starts in order of their objective before any step (ties by index).
     std::vector<double> initial(points.size(), kInf);
     parallelFor(points.size(), FitControl{control.threads, control.cancel, nullptr, nullptr}, [&](std::size_t i) {
-        Problem problem(law, prepared, projected);
-        std::vector<double> x;
-        for (std::size_t j : problem.moving()) x.push_back(std::clamp(points[i][j], law.lower[j], law.upper[j]));
-        initial[i] = problem.evaluate(x, points[i], nullptr);
-        if (!std::isfinite(initial[i])) initial[i] = kInf;
+        Problem problem(law, fit.groups, shared, projected);
+        GroupParams base = points[i];
+        for (auto& pg : base)
+            for (std::size_t j = 0; j < k; ++j) pg[j] = std::clamp(pg[j], law.lower[j], law.upper[j]);
+        initial[i] = problem.evaluate(problem.at(base), base, nullptr);
     });
     std::vector<std::size_t> order(points.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
@@ -423,21 +490,15 @@ LawFitResult fitLaw(const CompiledLaw& law, const LawData& data, const LawFitSet
     std::vector<StartRun> runs(points.size());
     std::vector<char> ran(points.size(), 0);
     const double screenStop = std::max(settings.screenStop, settings.stopDelta);
-    parallelFor(order.size(), control, [&](std::size_t k) {
-        const std::size_t i = order[k];
-        runs[i] = runFrom(law, prepared, projected, points[i], screenStop, settings.maxIterations);
+    parallelFor(order.size(), control, [&](std::size_t n) {
+        const std::size_t i = order[n];
+        runs[i] = runFrom(fit, points[i], screenStop, settings.maxIterations);
         runs[i].index = i;
         ran[i] = 1;
     });
-    LawFitResult result;
-    result.projected = projected;
-    if (projected)
-        for (const auto& t : law.linearTerms) result.linearCoefficients.push_back(law.parameterName(static_cast<std::size_t>(t.parameter)));
-    result.cancelled = control.cancelled();
     std::vector<StartRun*> done;
     for (std::size_t i = 0; i < runs.size(); ++i)
         if (ran[i]) done.push_back(&runs[i]);
-    result.nStarts = done.size();
     auto byObjective = [](const StartRun* a, const StartRun* b) {
         return a->objective != b->objective ? a->objective < b->objective : a->index < b->index;
     };
@@ -445,10 +506,10 @@ LawFitResult fitLaw(const CompiledLaw& law, const LawData& data, const LawFitSet
     // Refinement: the leaders to the tight stop.
     const std::size_t refine = std::min<std::size_t>(done.size(), static_cast<std::size_t>(std::max(settings.refineCount, 1)));
     if (screenStop > settings.stopDelta && !control.cancelled())
-        parallelFor(refine, FitControl{control.threads, control.cancel, nullptr, nullptr}, [&](std::size_t k) {
-            StartRun* s = done[k];
+        parallelFor(refine, FitControl{control.threads, control.cancel, nullptr, nullptr}, [&](std::size_t n) {
+            StartRun* s = done[n];
             if (!std::isfinite(s->objective)) return;
-            StartRun polished = runFrom(law, prepared, projected, s->params, settings.stopDelta, settings.maxIterations);
+            StartRun polished = runFrom(fit, s->params, settings.stopDelta, settings.maxIterations);
             if (polished.objective <= s->objective) {
                 s->params = polished.params;
                 s->objective = polished.objective;
@@ -457,42 +518,70 @@ LawFitResult fitLaw(const CompiledLaw& law, const LawData& data, const LawFitSet
             s->converged = s->converged && polished.converged;
         });
     std::sort(done.begin(), done.end(), byObjective);
-    for (const auto* s : done) result.nConverged += s->converged ? 1 : 0;
+
+    LawFitResult common;
+    common.projected = projected;
+    if (projected)
+        for (const auto& t : law.linearTerms)
+            if (!shared[static_cast<std::size_t>(t.parameter)]) common.linearCoefficients.push_back(law.parameterName(static_cast<std::size_t>(t.parameter)));
+    common.sharedParameters = sharedNames;
+    common.cancelled = control.cancelled();
+    common.nStarts = done.size();
+    for (const auto* s : done) common.nConverged += s->converged ? 1 : 0;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<LawFitResult> results(groups, common);
     if (done.empty() || !std::isfinite(done.front()->objective)) {
-        result.objective = kInf;
-        result.params.assign(law.parameterCount(), std::numeric_limits<double>::quiet_NaN());
-        result.warnings.push_back(done.empty() ? "cancelled before any start finished"
-                                               : "no start reached a finite objective (the law cannot be evaluated at these runs "
-                                                 "inside its bounds, or gives non-positive values in log space)");
-        result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        return result;
+        for (auto& r : results) {
+            r.objective = kInf;
+            r.jointObjective = kInf;
+            r.params.assign(k, std::numeric_limits<double>::quiet_NaN());
+            r.warnings.push_back(done.empty() ? "cancelled before any start finished"
+                                              : "no start reached a finite objective (the law cannot be evaluated at these runs "
+                                                "inside its bounds, or gives non-positive values in log space)");
+            r.seconds = seconds;
+        }
+        return results;
     }
     const StartRun& best = *done.front();
-    result.params = best.params;
-    result.objective = best.objective;
-    result.iterations = best.iterations;
+    std::size_t nearBest = 0;
     for (const auto* s : done)
-        if (s->objective <= best.objective * (1 + settings.spreadTolerance) + 1e-300) ++result.nNearBest;
-    if (result.cancelled) result.warnings.push_back("cancelled: " + std::to_string(result.nStarts) + " of " + std::to_string(points.size()) + " starts ran");
-    if (!best.converged) result.warnings.push_back("the best start did not converge within the iteration limit");
-    for (std::size_t j = 0; j < law.parameterCount(); ++j) {
-        const double lo = law.lower[j], hi = law.upper[j], v = result.params[j];
-        if (!(lo < hi)) continue;
-        const double tol = 1e-6 * std::max({1.0, std::abs(lo), std::abs(hi)});
-        if (v <= lo + tol || v >= hi - tol) result.warnings.push_back(law.parameterName(j) + " = " + std::to_string(v) + " is at a bound of its range");
+        if (s->objective <= best.objective * (1 + settings.spreadTolerance) + 1e-300) ++nearBest;
+    for (std::size_t g = 0; g < groups; ++g) {
+        LawFitResult& r = results[g];
+        r.params = best.params[g];
+        r.objective = groups == 1 ? best.objective : lawObjective(law, data[g], r.params);
+        r.jointObjective = best.objective;
+        r.iterations = best.iterations;
+        r.nNearBest = nearBest;
+        r.seconds = seconds;
+        if (r.cancelled) r.warnings.push_back("cancelled: " + std::to_string(r.nStarts) + " of " + std::to_string(points.size()) + " starts ran");
+        if (!best.converged) r.warnings.push_back("the best start did not converge within the iteration limit");
+        for (std::size_t j = 0; j < k; ++j) {
+            const double lo = law.lower[j], hi = law.upper[j], v = r.params[j];
+            if (!(lo < hi)) continue;
+            const double tol = 1e-6 * std::max({1.0, std::abs(lo), std::abs(hi)});
+            if (v <= lo + tol || v >= hi - tol) r.warnings.push_back(law.parameterName(j) + " = " + std::to_string(v) + " is at a bound of its range");
+        }
     }
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return result;
+    return results;
+}
+
+LawFitResult fitLaw(const CompiledLaw& law, const LawData& data, const LawFitSettings& settings, const FitControl& control) {
+    return fitLawJoint(law, std::span<const LawData>(&data, 1), {}, settings, control).front();
 }
 
 LawFitResult fitLawFrom(const CompiledLaw& law, const LawData& data, std::span<const double> start, const LawFitSettings& settings) {
     const auto t0 = std::chrono::steady_clock::now();
     const bool projected = lawUsesProjection(law, settings);
-    validate(law, data, projected);
-    const StartRun run = runFrom(law, Prepared(law, data), projected, start, settings.stopDelta, settings.maxIterations);
+    const std::vector<char> none(law.parameterCount(), 0);
+    validate(law, std::span<const LawData>(&data, 1), none);
+    const Prepared prepared(law, data);
+    const Fit fit{law, {&prepared}, none, projected};
+    const StartRun run = runFrom(fit, GroupParams(1, std::vector<double>(start.begin(), start.end())), settings.stopDelta, settings.maxIterations);
     LawFitResult r;
-    r.params = run.params;
+    r.params = run.params.front();
     r.objective = run.objective;
+    r.jointObjective = run.objective;
     r.projected = projected;
     r.nStarts = 1;
     r.nConverged = run.converged ? 1 : 0;

@@ -52,7 +52,9 @@ struct LawFitSettings {
 
 struct LawFitResult {
     std::vector<double> params;      // in CompiledLaw parameter order
-    double objective = 0;            // Σ ρ(r) over the runs
+    double objective = 0;            // Σ ρ(r) over the runs (of this group)
+    double jointObjective = 0;       // summed over every group fitted together (fitLawJoint); else objective
+    std::vector<std::string> sharedParameters;  // one value for every group fitted together
     bool projected = false;          // variable projection was used
     std::vector<std::string> linearCoefficients;  // solved by least squares when projected
     std::size_t nStarts = 0;
@@ -88,6 +90,13 @@ bool lawUsesProjection(const CompiledLaw& law, const LawFitSettings& settings);
 // The multi-start fit. Throws std::invalid_argument when there are fewer runs than free parameters
 // or a target is not finite (or not positive in log space).
 LawFitResult fitLaw(const CompiledLaw& law, const LawData& data, const LawFitSettings& settings = {}, const FitControl& control = {});
+// Several groups at once: the parameters named in `shared` take one value for every group (e.g.
+// exponents common to several datasets), the others one per group; the objective is the sum over
+// the groups. One result per group, each with its own part of the objective. Projection solves
+// the linear coefficients per group (a shared one is searched). Throws std::invalid_argument as
+// fitLaw, and for a shared name that is no parameter.
+std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const LawData> groups, const std::vector<std::string>& shared,
+                                      const LawFitSettings& settings = {}, const FitControl& control = {});
 // One L-BFGS run from `start` (bootstrap replicates refit from the best optimum).
 LawFitResult fitLawFrom(const CompiledLaw& law, const LawData& data, std::span<const double> start, const LawFitSettings& settings = {});
 

@@ -145,6 +145,24 @@ TEST(FitLaw, GroupsGetOneParameterVectorEach) {
     EXPECT_EQ(tested, 24);
 }
 
+TEST(FitLaw, SharedParametersTakeOneValueForEveryGroup) {
+    QTemporaryDir dir;
+    const QString path = writeRepeatedDataStudy(dir);
+    const auto r = runScalex({"fit", "law", "--data", path, "--law", "data-constrained", "--group", "lab", "--shared", "alpha,beta",
+                              "--shared", "rstar", "--resamples", "0", "--starts", "16", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonArray groups = r.json()["groups"].toArray();
+    ASSERT_EQ(groups.size(), 2);
+    const QJsonObject a = groups[0].toObject(), b = groups[1].toObject();
+    for (const char* name : {"alpha", "beta", "rstar"}) EXPECT_EQ(a["params"].toObject()[name], b["params"].toObject()[name]) << name;
+    EXPECT_NEAR(a["params"].toObject()["rstar"].toDouble(), 15, 1.5);
+    EXPECT_EQ(a["shared"].toArray().size(), 3);
+    EXPECT_NEAR(a["objective"].toDouble() + b["objective"].toDouble(), a["joint_objective"].toDouble(), 1e-12);
+    const auto bad = runScalex({"fit", "law", "--data", path, "--law", "data-constrained", "--shared", "zeta"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_TRUE(bad.err.contains("shared parameter 'zeta' is not a parameter of the law")) << bad.err.toStdString();
+}
+
 TEST(FitLaw, TheLawThatGeneratedTheDataPredictsTheLargestModelsBest) {
     QTemporaryDir dir;
     const QString path = writeRepeatedDataStudy(dir);

@@ -356,6 +356,31 @@ TEST(LawFitting, VariableProjectionIsUsedOnlyWhereItsPremiseHolds) {
     EXPECT_FALSE(lawUsesProjection(compiled(*shippedLaw("kaplan")), {}));
 }
 
+TEST(LawFitting, GroupsFittedTogetherShareTheNamedParameters) {
+    // Two datasets with the same exponents and their own E, A, B (the projected form).
+    const auto law = compiled(*shippedLaw("chinchilla-vp"));
+    const std::vector<LawData> groups = {generate(law, {1.8, 480, 2100, 0.35, 0.37}, 60, 0.002, 1),
+                                         generate(law, {2.3, 300, 5000, 0.35, 0.37}, 60, 0.002, 2)};
+    const auto joint = fitLawJoint(law, groups, {"alpha", "beta"});
+    ASSERT_EQ(joint.size(), 2u);
+    EXPECT_TRUE(joint[0].projected);
+    EXPECT_EQ(joint[0].linearCoefficients, (std::vector<std::string>{"E", "A", "B"}));  // solved per group
+    EXPECT_EQ(joint[0].params[3], joint[1].params[3]);
+    EXPECT_EQ(joint[0].params[4], joint[1].params[4]);
+    EXPECT_NEAR(joint[0].params[3], 0.35, 0.02);
+    EXPECT_NEAR(joint[0].params[0], 1.8, 0.1);
+    EXPECT_NEAR(joint[1].params[0], 2.3, 0.1);
+    EXPECT_NEAR(joint[0].objective + joint[1].objective, joint[0].jointObjective, 1e-12 * joint[0].jointObjective);
+    // Apart, each group has exponents of its own, and together they fit at least as well.
+    const double apart = fitLaw(law, groups[0]).objective + fitLaw(law, groups[1]).objective;
+    EXPECT_LE(apart, joint[0].jointObjective * (1 + 1e-9));
+    // A shared linear coefficient is searched, the others still solved.
+    const auto sharedE = fitLawJoint(law, groups, {"E", "alpha", "beta"});
+    EXPECT_EQ(sharedE[0].params[0], sharedE[1].params[0]);
+    EXPECT_EQ(sharedE[0].linearCoefficients, (std::vector<std::string>{"A", "B"}));
+    EXPECT_THROW(fitLawJoint(law, groups, {"zeta"}), std::invalid_argument);
+}
+
 TEST(LawFitting, TooFewRunsAndBadTargetsAreErrorsNotCrashes) {
     const auto law = compiled(*shippedLaw("chinchilla"));
     LawData tiny;
