@@ -553,6 +553,7 @@ int runLaw(const QStringList& args) {
         {"no-projection", "Search every parameter even where the law is linear in some (no variable projection)."},
         {"train", "Fit on the runs meeting this condition (repeatable: all must hold).", "COND"},
         {"test", "Score the runs meeting this condition (repeatable: all must hold).", "COND"},
+        {"leave-one-out", "Hold out each value of this column in turn (e.g. isoflop_bucket), refit on the others, score the held-out runs.", "column"},
         {"resamples", "Bootstrap replicates of the held-out prediction intervals (0: none).", "n", "50"},
         {"seed", "Seed of the starts and the bootstrap.", "n", "20250601"},
     });
@@ -575,6 +576,7 @@ int runLaw(const QStringList& args) {
     options.train = splitConditions(p, "train");
     options.test = splitConditions(p, "test");
     if (p.isSet("group")) options.groupColumn = p.value("group").toStdString();
+    if (p.isSet("leave-one-out")) options.leaveOneOut = p.value("leave-one-out").toStdString();
     for (const QString& v : p.values("shared"))
         for (const QString& name : v.split(',', Qt::SkipEmptyParts)) options.shared.push_back(name.trimmed().toStdString());
     Inputs in = readInputs(p);
@@ -604,8 +606,10 @@ int runLaw(const QStringList& args) {
             out << "  held out: " << g.nTest << " runs, R^2 = " << QString::number(g.test->r2, 'f', 4) << ", mean |rel err| = "
                 << percent(g.test->mape) << ", max = " << percent(g.test->maxRelError) << "\n";
         for (const auto& pr : g.predictions)
-            out << "    " << QString::fromStdString(pr.label) << ": observed " << pr.observed << ", predicted " << pr.predicted << " ["
-                << pr.lower << ", " << pr.upper << "]\n";
+            out << "    " << QString::fromStdString(pr.label) << (pr.fold.empty() ? "" : " (" + QString::fromStdString(pr.fold) + " held out)")
+                << ": observed " << pr.observed << ", predicted " << pr.predicted
+                << (std::isfinite(pr.lower) ? " [" + QString::number(pr.lower) + ", " + QString::number(pr.upper) + "]" : QString()) << "\n";
+        for (const auto& e : g.foldErrors) out << "  not scored: " << QString::fromStdString(e) << "\n";
         for (const auto& w : g.fit.warnings) out << "  warning: " << QString::fromStdString(w) << "\n";
     }
     if (a.test)

@@ -111,7 +111,16 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
         a.error = "--group: no column '" + *options.groupColumn + "' in the runs";
         return a;
     }
-    a.split = options.train.has_value() || options.test.has_value();
+    if (options.leaveOneOut && (options.train || options.test)) {
+        a.error = "give either a leave-one-out column or a train/test split, not both";
+        return a;
+    }
+    if (options.leaveOneOut &&
+        !std::any_of(scoped.begin(), scoped.end(), [&](const data::Run* r) { return data::runValue(*r, *options.leaveOneOut).has_value(); })) {
+        a.error = "--leave-one-out: no column '" + *options.leaveOneOut + "' in the runs";
+        return a;
+    }
+    a.split = options.train.has_value() || options.test.has_value() || options.leaveOneOut.has_value();
 
     // Each run's variables, target, group and side of the split.
     struct Row {
@@ -119,11 +128,13 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
         std::vector<double> values;
         double target;
         bool train;
+        std::string fold;  // its value of the leave-one-out column
     };
     std::vector<std::string> groupOrder;
     std::map<std::string, std::vector<Row>> groups;
     for (const data::Run* run : scoped) {
-        Row row{run, {}, 0, true};
+        Row row{run, {}, 0, true, {}};
+        if (options.leaveOneOut) row.fold = data::runValue(*run, *options.leaveOneOut).value_or("");
         std::string missing;
         for (const auto& v : compiled.variables) {
             const auto x = variableOf(*run, v);
@@ -160,10 +171,72 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
         return a;
     }
 
-    // Each group's training and held-out runs.
-    std::vector<fit::LawData> trains(groupOrder.size()), tests(groupOrder.size());
-    std::vector<std::vector<const Row*>> testRows(groupOrder.size());
-    for (std::size_t k = 0; k < groupOrder.size(); ++k) {
+    // The fits of one split: every group apart, or all at once with the shared parameters in
+    // common. A group that cannot be fitted gets its error.
+    struct Fitted {
+        fit::LawFitResult fit;
+        std::string error;
+    };
+    auto fitGroups = [&](const std::vector<fit::LawData>& trains) {
+        std::vector<Fitted> out(trains.size());
+        if (!options.shared.empty()) {
+            try {
+                auto joint = fit::fitLawJoint(compiled, trains, options.shared, options.fit, control);
+                for (std::size_t k = 0; k < joint.size(); ++k) out[k].fit = std::move(joint[k]);
+            } catch (const std::invalid_argument& e) {
+                for (auto& f : out) f.error = e.what();
+            }
+        } else {
+            for (std::size_t k = 0; k < trains.size(); ++k) {
+                if (control.cancelled()) {
+                    out[k].error = "cancelled";
+                    continue;
+                }
+                try {
+                    out[k].fit = fit::fitLaw(compiled, trains[k], options.fit, control);
+                } catch (const std::invalid_argument& e) {
+                    out[k].error = e.what();
+                }
+            }
+        }
+        for (auto& f : out)
+            if (f.error.empty() && !std::isfinite(f.fit.objective))
+                f.error = f.fit.warnings.empty() ? "no start reached a finite objective" : f.fit.warnings.front();
+        return out;
+    };
+    // Predictions of held-out runs with their intervals (with shared parameters, the intervals
+    // refit the group's own ones, the shared held at the joint fit's values).
+    std::vector<double> pooledObserved, pooledPredicted;
+    auto predictHeldOut = [&](LawGroupFit& g, const fit::LawFitResult& f, const fit::LawData& train, const fit::LawData& test,
+                              const std::vector<const Row*>& rows, const std::string& fold) {
+        fit::CompiledLaw conditional = compiled;
+        for (const auto& name : options.shared)
+            for (std::size_t j = 0; j < conditional.parameterCount(); ++j)
+                if (conditional.parameterName(j) == name) conditional.lower[j] = conditional.upper[j] = f.params[j];
+        const auto predicted = fit::predictLaw(compiled, test, f.params);
+        const auto intervals = fit::lawPredictionIntervals(conditional, train, f.params, test, options.resamples, options.seed,
+                                                           options.level, options.fit, control);
+        g.intervalResamples = g.intervalResamples == 0 ? intervals.resamples : std::min(g.intervalResamples, intervals.resamples);
+        for (std::size_t i = 0; i < test.size(); ++i) {
+            const data::Run& run = *rows[i]->run;
+            g.predictions.push_back({static_cast<int>(&run - table.runs.data()), runName(run), run.sourceLine, test.target[i], predicted[i],
+                                     intervals.lower[i], intervals.upper[i], fold});
+            pooledObserved.push_back(test.target[i]);
+            pooledPredicted.push_back(predicted[i]);
+        }
+    };
+    auto scoreGroup = [](LawGroupFit& g) {
+        if (g.predictions.empty()) return;
+        std::vector<double> observed, predicted;
+        for (const auto& p : g.predictions) observed.push_back(p.observed), predicted.push_back(p.predicted);
+        g.test = fit::scoreHeldOut(observed, predicted);
+    };
+
+    // Each group's training and held-out runs, and the fit of each group.
+    const std::size_t nGroups = groupOrder.size();
+    std::vector<fit::LawData> trains(nGroups), tests(nGroups);
+    std::vector<std::vector<const Row*>> testRows(nGroups);
+    for (std::size_t k = 0; k < nGroups; ++k) {
         trains[k].variableCount = tests[k].variableCount = compiled.variables.size();
         for (const auto& r : groups[groupOrder[k]]) {
             if (r.train) trains[k].add(r.values, r.target);
@@ -175,58 +248,45 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
         g.nTest = tests[k].size();
         a.groups.push_back(std::move(g));
     }
-    // The fits: every group apart, or all at once with the shared parameters in common.
-    if (!options.shared.empty()) {
-        try {
-            auto joint = fit::fitLawJoint(compiled, trains, options.shared, options.fit, control);
-            for (std::size_t k = 0; k < joint.size(); ++k) a.groups[k].fit = std::move(joint[k]);
-        } catch (const std::invalid_argument& e) {
-            for (auto& g : a.groups) g.error = e.what();
-        }
-    } else {
-        for (std::size_t k = 0; k < groupOrder.size(); ++k) {
-            if (control.cancelled()) {
-                a.groups[k].error = "cancelled";
-                continue;
-            }
-            try {
-                a.groups[k].fit = fit::fitLaw(compiled, trains[k], options.fit, control);
-            } catch (const std::invalid_argument& e) {
-                a.groups[k].error = e.what();
-            }
-        }
+    auto fitted = fitGroups(trains);
+    for (std::size_t k = 0; k < nGroups; ++k) {
+        LawGroupFit& g = a.groups[k];
+        g.error = fitted[k].error;
+        if (!g.error.empty()) continue;
+        g.fit = std::move(fitted[k].fit);
+        g.quality = fit::assessLawFit(compiled, trains[k], g.fit.params);
+        if (tests[k].size() > 0) predictHeldOut(g, g.fit, trains[k], tests[k], testRows[k], {});
     }
 
-    std::vector<double> pooledObserved, pooledPredicted;
-    for (std::size_t k = 0; k < a.groups.size(); ++k) {
-        LawGroupFit& g = a.groups[k];
-        if (!g.error.empty()) continue;
-        if (!std::isfinite(g.fit.objective)) {
-            g.error = g.fit.warnings.empty() ? "no start reached a finite objective" : g.fit.warnings.front();
-            continue;
-        }
-        const auto& train = trains[k];
-        const auto& test = tests[k];
-        g.quality = fit::assessLawFit(compiled, train, g.fit.params);
-        if (test.size() == 0) continue;
-        // With shared parameters the intervals refit the group's own ones, the shared held at the joint fit's values.
-        fit::CompiledLaw conditional = compiled;
-        for (const auto& name : options.shared)
-            for (std::size_t j = 0; j < conditional.parameterCount(); ++j)
-                if (conditional.parameterName(j) == name) conditional.lower[j] = conditional.upper[j] = g.fit.params[j];
-        const auto predicted = fit::predictLaw(compiled, test, g.fit.params);
-        const auto intervals = fit::lawPredictionIntervals(conditional, train, g.fit.params, test, options.resamples, options.seed,
-                                                           options.level, options.fit, control);
-        g.intervalResamples = intervals.resamples;
-        g.test = fit::scoreHeldOut(test.target, predicted);
-        for (std::size_t i = 0; i < test.size(); ++i) {
-            const data::Run& run = *testRows[k][i]->run;
-            g.predictions.push_back({static_cast<int>(&run - table.runs.data()), runName(run), run.sourceLine, test.target[i], predicted[i],
-                                     intervals.lower[i], intervals.upper[i]});
-            pooledObserved.push_back(test.target[i]);
-            pooledPredicted.push_back(predicted[i]);
+    // Leave one out: each value of the column held out in turn, the law refitted on the others.
+    if (options.leaveOneOut) {
+        std::vector<std::string> folds;
+        for (const auto& name : groupOrder)
+            for (const auto& r : groups[name])
+                if (std::find(folds.begin(), folds.end(), r.fold) == folds.end()) folds.push_back(r.fold);
+        for (const auto& fold : folds) {
+            std::vector<fit::LawData> foldTrains(nGroups), foldTests(nGroups);
+            std::vector<std::vector<const Row*>> foldRows(nGroups);
+            for (std::size_t k = 0; k < nGroups; ++k) {
+                foldTrains[k].variableCount = foldTests[k].variableCount = compiled.variables.size();
+                for (const auto& r : groups[groupOrder[k]]) {
+                    if (r.fold != fold) foldTrains[k].add(r.values, r.target);
+                    else foldTests[k].add(r.values, r.target), foldRows[k].push_back(&r);
+                }
+            }
+            const auto foldFits = fitGroups(foldTrains);
+            for (std::size_t k = 0; k < nGroups; ++k) {
+                if (foldTests[k].size() == 0 || !a.groups[k].error.empty()) continue;
+                if (!foldFits[k].error.empty()) {
+                    a.groups[k].foldErrors.push_back(*options.leaveOneOut + " = " + fold + ": " + foldFits[k].error);
+                    continue;
+                }
+                a.groups[k].nTest += foldTests[k].size();
+                predictHeldOut(a.groups[k], foldFits[k].fit, foldTrains[k], foldTests[k], foldRows[k], fold);
+            }
         }
     }
+    for (auto& g : a.groups) scoreGroup(g);
     if (a.split) a.test = fit::scoreHeldOut(pooledObserved, pooledPredicted);
     if (std::all_of(a.groups.begin(), a.groups.end(), [](const LawGroupFit& g) { return !g.error.empty(); }))
         a.error = a.groups.size() == 1 ? a.groups.front().error : "no group could be fitted (" + a.groups.front().name + ": " + a.groups.front().error + ")";
@@ -437,12 +497,18 @@ QJsonObject toJson(const LawAnalysis& a) {
             for (const auto& p : g.predictions)
                 preds.append(QJsonObject{{"run", q(p.label)},
                                          {"line", p.line},
+                                         {"held_out", q(p.fold)},
                                          {"observed", p.observed},
                                          {"predicted", numberOrNull(p.predicted)},
                                          {"lower", numberOrNull(p.lower)},
                                          {"upper", numberOrNull(p.upper)}});
             j.insert("predictions", preds);
             j.insert("interval_resamples", g.intervalResamples);
+        }
+        if (!g.foldErrors.empty()) {
+            QJsonArray folds;
+            for (const auto& e : g.foldErrors) folds.append(q(e));
+            j.insert("fold_errors", folds);
         }
         groups.append(j);
     }

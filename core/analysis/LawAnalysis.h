@@ -34,6 +34,9 @@ struct LawFitOptions {
     // The split. Only `train`: the held-out runs are the others; only `test`: training on the
     // others; neither: every run trains and nothing is held out.
     std::optional<std::vector<RowCondition>> train, test;
+    // Leave one out: each value of this column (e.g. the IsoFLOP budget) held out in turn, the
+    // law refitted on the others and the held-out runs predicted; the reported fit is on every run.
+    std::optional<std::string> leaveOneOut;
     fit::LawFitSettings fit;
     int resamples = 50;  // bootstrap replicates of the prediction intervals (0: none)
     double level = 0.95;
@@ -47,6 +50,7 @@ struct LawPrediction {
     int line = 0;
     double observed = 0, predicted = 0;
     double lower = data::kUnknown, upper = data::kUnknown;  // NaN without intervals
+    std::string fold;   // leave one out: the value of the column held out; empty otherwise
 };
 
 struct LawGroupFit {
@@ -58,6 +62,7 @@ struct LawGroupFit {
     std::vector<LawPrediction> predictions;
     int intervalResamples = 0;
     std::string error;  // the group could not be fitted (too few runs, ...); nothing else is set
+    std::vector<std::string> foldErrors;  // leave one out: the held-out values whose refit failed, and why
 };
 
 struct LawAnalysis {

@@ -145,6 +145,20 @@ TEST(FitLaw, GroupsGetOneParameterVectorEach) {
     EXPECT_EQ(tested, 24);
 }
 
+TEST(FitLaw, LeaveOneOutScoresEveryRunOnce) {
+    QTemporaryDir dir;
+    const QString path = writeRepeatedDataStudy(dir);
+    const auto r = runScalex({"fit", "law", "--data", path, "--law", "chinchilla", "--leave-one-out", "params", "--resamples", "0",
+                              "--starts", "16", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject j = r.json();
+    EXPECT_EQ(j["test"].toObject()["n"].toInt(), 192);
+    const QJsonArray predictions = j["groups"].toArray()[0].toObject()["predictions"].toArray();
+    ASSERT_EQ(predictions.size(), 192);
+    EXPECT_EQ(predictions[0].toObject()["held_out"].toString(), "10000000");
+    EXPECT_EQ(predictions[191].toObject()["held_out"].toString(), "3000000000");
+}
+
 TEST(FitLaw, SharedParametersTakeOneValueForEveryGroup) {
     QTemporaryDir dir;
     const QString path = writeRepeatedDataStudy(dir);
@@ -219,6 +233,8 @@ TEST(FitLaw, BadFormulasAndBoundsGiveOneClearErrorEach) {
         {QStringList{"--formula", "L = E + A/N^alpha", "--train", "nosuch<3"} + ab, "nosuch"},
         {QStringList{"--formula", "L = E + A/N^alpha", "--group", "nosuch"} + ab, "no column 'nosuch'"},
         {QStringList{"--param", "E=0:5"}, "missing --formula"},
+        {QStringList{"--formula", "L = E + A/N^alpha", "--leave-one-out", "lab", "--test", "params>1e9"} + ab, "not both"},
+        {QStringList{"--formula", "L = E + A/N^alpha", "--leave-one-out", "nosuch"} + ab, "no column 'nosuch'"},
     };
     for (const auto& c : cases) {
         const auto r = runScalex(QStringList{"fit", "law", "--data", path} + c.args);

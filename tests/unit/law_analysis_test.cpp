@@ -158,6 +158,38 @@ TEST(LawAnalysisFit, GroupsSplitsAndIntervals) {
     EXPECT_EQ(b.groups[0].name, "b");
 }
 
+TEST(LawAnalysisFit, LeaveOneOutHoldsOutEachValueInTurn) {
+    const auto table = generatedTable();
+    LawFitOptions options;
+    options.groupColumn = "lab";
+    options.leaveOneOut = "params";  // each model size in turn
+    options.resamples = 0;
+    const auto a = fitLawAnalysis(table, AnalysisSettings{}, chinchilla(), options);
+    ASSERT_FALSE(a.error) << *a.error;
+    ASSERT_EQ(a.groups.size(), 2u);
+    for (const auto& g : a.groups) {
+        EXPECT_EQ(g.nTrain, 24u);  // the reported fit is on every run
+        EXPECT_EQ(g.nTest, 24u);   // and every run is predicted once, by a fit without its size
+        ASSERT_EQ(g.predictions.size(), 24u);
+        EXPECT_TRUE(g.foldErrors.empty());
+        EXPECT_EQ(g.predictions.front().fold, "20000000");  // the cell as written
+        EXPECT_EQ(g.predictions.back().fold, "3000000000");
+        EXPECT_LT(g.test->maxRelError, 0.02);
+    }
+    EXPECT_EQ(a.test->n, 48u);
+    // A fold's prediction is that of a fit without the fold: held out, the smallest size is
+    // predicted less well than by the fit on every run.
+    const auto& first = a.groups[0].predictions.front();
+    std::vector<double> p = a.groups[0].fit.params;
+    EXPECT_NE(first.predicted, p[0] + p[1] / std::pow(2e7, p[3]) + p[2] / std::pow(5 * 2e7, p[4]));
+    LawFitOptions both = options;
+    both.test = conditions({"split=test"});
+    EXPECT_EQ(*fitLawAnalysis(table, {}, chinchilla(), both).error, "give either a leave-one-out column or a train/test split, not both");
+    both = options;
+    both.leaveOneOut = "nosuch";
+    EXPECT_EQ(*fitLawAnalysis(table, {}, chinchilla(), both).error, "--leave-one-out: no column 'nosuch' in the runs");
+}
+
 TEST(LawAnalysisFit, WhatCannotBeFittedIsSaid) {
     const auto table = generatedTable();
     LawFitOptions options;
