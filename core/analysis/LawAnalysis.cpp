@@ -83,6 +83,19 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
     LawAnalysis a;
     a.law = law;
     a.level = options.level;
+    // Bounds that keep a typo from asking for days of work or all the memory.
+    if (options.fit.starts < 1 || options.fit.starts > 1000000) {
+        a.error = "starts must lie in 1 ... 1000000, got " + std::to_string(options.fit.starts);
+        return a;
+    }
+    if (options.resamples < 0 || options.resamples > 100000) {
+        a.error = "resamples must lie in 0 ... 100000, got " + std::to_string(options.resamples);
+        return a;
+    }
+    if (!(options.level > 0 && options.level < 1)) {
+        a.error = "the interval level must lie in (0, 1), got " + std::to_string(options.level);
+        return a;
+    }
     const auto scoped = runsInScope(table, settings);
     if (scoped.empty()) {
         a.error = "no runs in scope";

@@ -455,6 +455,7 @@ std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const La
     const auto t0 = std::chrono::steady_clock::now();
     const std::size_t k = law.parameterCount(), groups = data.size();
     if (groups == 0) throw std::invalid_argument("no group of runs to fit");
+    if (settings.starts > 1000000) throw std::invalid_argument("at most 1000000 starts");
     std::vector<char> shared(k, 0);
     for (const auto& name : sharedNames) {
         bool found = false;

@@ -233,6 +233,8 @@ TEST(FitLaw, BadFormulasAndBoundsGiveOneClearErrorEach) {
         {QStringList{"--formula", "L = E + A/N^alpha", "--train", "nosuch<3"} + ab, "nosuch"},
         {QStringList{"--formula", "L = E + A/N^alpha", "--group", "nosuch"} + ab, "no column 'nosuch'"},
         {QStringList{"--param", "E=0:5"}, "missing --formula"},
+        {QStringList{"--formula", "L = E + A/N^alpha", "--starts", "1000000000"} + ab, "starts must lie in 1 ... 1000000"},
+        {QStringList{"--formula", "L = E + A/N^alpha", "--resamples", "100000000"} + ab, "resamples must lie in 0 ... 100000"},
         {QStringList{"--formula", "L = E + A/N^alpha", "--leave-one-out", "lab", "--test", "params>1e9"} + ab, "not both"},
         {QStringList{"--formula", "L = E + A/N^alpha", "--leave-one-out", "nosuch"} + ab, "no column 'nosuch'"},
     };
