@@ -311,6 +311,7 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
 namespace {
 
 QJsonObject scoreJson(const fit::HeldOutScore& s) {
+    if (s.n == 0) return {{"n", 0}, {"r2", QJsonValue::Null}, {"mape", QJsonValue::Null}, {"max_rel_error", QJsonValue::Null}};  // nothing scored
     return {{"n", static_cast<qint64>(s.n)}, {"r2", numberOrNull(s.r2)}, {"mape", numberOrNull(s.mape)}, {"max_rel_error", numberOrNull(s.maxRelError)}};
 }
 

@@ -102,7 +102,7 @@ LawFitResult fitLawFrom(const CompiledLaw& law, const LawData& data, std::span<c
 
 // How well predictions match held-out observations (relative errors |ŷ − y| / |y|).
 struct HeldOutScore {
-    std::size_t n = 0;
+    std::size_t n = 0;       // 0: nothing scored (the rest is meaningless)
     double r2 = 0;
     double mape = 0;         // mean relative error
     double maxRelError = 0;
