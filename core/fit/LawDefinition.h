@@ -17,7 +17,7 @@ namespace scalex::fit {
 
 // Residuals in the target's units (observed − predicted) or in its log (ln observed − ln predicted).
 enum class LawSpace { Linear, Log };
-// Σ r² / 2·… : squared is Σ r²; Huber_δ as in LossSurface.h (Hoffmann et al. 2022, App. D.2).
+// How residuals count: squared, ρ(r) = r²; or Huber_δ as in LossSurface.h (Hoffmann et al. 2022, App. D.2).
 enum class LawLoss { Squared, Huber };
 
 struct LawParameter {

@@ -3,7 +3,8 @@
 // law's space (linear: y − ŷ; log: ln y − ln ŷ) and ρ squared (r²) or Huber_δ (Hoffmann et al.
 // 2022, App. D.2), minimised by L-BFGS in the parameters' box (dlib find_min_box_constrained) with
 // the exact gradient of the expression tree, from many starts:
-//   - declared starts first, then a scrambled Halton sequence over the box (log-uniform for a
+//   - declared starts first, then a Halton sequence (Halton 1960) under a seeded random shift
+//     (Cranley & Patterson 1976) over the box (log-uniform for a
 //     positive range over more than three decades), ordered by their objective so the most
 //     promising run first;
 //   - every start runs to a loose stop, only the best `refineCount` continue to the tight one
