@@ -4,9 +4,8 @@
 // 2022, App. D.2), minimised by L-BFGS in the parameters' box (dlib find_min_box_constrained) with
 // the exact gradient of the expression tree, from many starts:
 //   - declared starts first, then a Halton sequence (Halton 1960) under a seeded random shift
-//     (Cranley & Patterson 1976) over the box (log-uniform for a
-//     positive range over more than three decades), ordered by their objective so the most
-//     promising run first;
+//     (Cranley & Patterson 1976) over the box, log-uniform for a positive range over more than
+//     three decades; ordered by their objective so that the most promising run first;
 //   - every start runs to a loose stop, only the best `refineCount` continue to the tight one
 //     (starts that cannot win stop early), across cores (FitControl).
 // Variable projection (Golub & Pereyra 1973; the VPNLS of Open-Athena's Chinchilla refit): where
