@@ -508,14 +508,16 @@ QJsonObject toJson(const LawAnalysis& a) {
         if (g.test) {
             j.insert("test", scoreJson(*g.test));
             QJsonArray preds;
-            for (const auto& p : g.predictions)
-                preds.append(QJsonObject{{"run", q(p.label)},
-                                         {"line", p.line},
-                                         {"held_out", q(p.fold)},
-                                         {"observed", p.observed},
-                                         {"predicted", numberOrNull(p.predicted)},
-                                         {"lower", numberOrNull(p.lower)},
-                                         {"upper", numberOrNull(p.upper)}});
+            for (const auto& p : g.predictions) {
+                QJsonObject o{{"run", q(p.label)},
+                              {"line", p.line},
+                              {"observed", p.observed},
+                              {"predicted", numberOrNull(p.predicted)},
+                              {"lower", numberOrNull(p.lower)},
+                              {"upper", numberOrNull(p.upper)}};
+                if (!p.fold.empty()) o.insert("held_out", q(p.fold));  // leave one out: the value held out
+                preds.append(o);
+            }
             j.insert("predictions", preds);
             j.insert("interval_resamples", g.intervalResamples);
         }
