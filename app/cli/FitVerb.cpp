@@ -4,6 +4,7 @@
 //   slopes     over-training exponents eta per tokens/param ratio (tab:tokenparam_slopes)
 //   pareto     loss-over-compute frontiers per family and their comparison (Fig. 1 left)
 //   bootstrap  percentile intervals of any of the above fits' parameters and predictions
+//   law        any law typed as a formula (or a shipped one), fitted and scored on held-out runs
 //   runtime    inference runtime model (handled by the runtime verbs)
 #include <QFile>
 #include <QJsonArray>
@@ -18,6 +19,7 @@
 #include "core/analysis/AnalysisJson.h"
 #include "core/analysis/BootstrapAnalysis.h"
 #include "core/analysis/IsoFlopTrend.h"
+#include "core/analysis/LawAnalysis.h"
 #include "core/analysis/LossSurfaceFitSettings.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/SeriesAnalyses.h"
@@ -493,18 +495,148 @@ int runBootstrap(const QStringList& rawArgs) {
     return kExitOk;
 }
 
+
+// ---- law -----------------------------------------------------------------------------------
+
+// The conditions of --train or --test (comma-free: repeat the option for several).
+std::optional<std::vector<RowCondition>> splitConditions(const QCommandLineParser& p, const QString& name) {
+    if (!p.isSet(name)) return std::nullopt;
+    std::vector<RowCondition> out;
+    for (const QString& v : p.values(name)) {
+        auto c = parseCondition(v.toStdString());
+        if (!c) throw UsageError("--" + name.toStdString() + " '" + v.toStdString() + "': " + c.error().message);
+        out.push_back(*c);
+    }
+    return out;
+}
+
+// The law the options describe (LawRequest: a shipped law or a formula, parameters, loss, space).
+LawDefinition lawFromOptions(const QCommandLineParser& p) {
+    LawRequest r;
+    r.law = p.value("law").toStdString();
+    r.formula = p.value("formula").toStdString();
+    if (p.isSet("formula") && r.formula.empty()) throw UsageError("--formula is empty");
+    if (r.law.empty() && r.formula.empty())
+        throw UsageError("missing --formula 'TARGET = EXPRESSION' (or --law NAME; `scalex fit law --list` lists them)");
+    for (const QString& v : p.values("param")) r.parameters.push_back(v.toStdString());
+    r.loss = p.value("loss").toStdString();
+    r.space = p.value("space").toStdString();
+    if (p.isSet("huber-delta")) r.huberDelta = doubleOption(p, "huber-delta");
+    auto law = lawFromRequest(r);
+    if (!law) throw UsageError("--" + law.error().column + ": " + law.error().message);
+    return *law;
+}
+
+void printLawList(bool json) {
+    if (json) printJson(QJsonObject{{"laws", shippedLawsJson()}});
+    else printText(QString::fromStdString(shippedLawsText()));
+}
+
+QString percent(double v) { return std::isfinite(v) ? QString::number(100 * v, 'f', 2) + " %" : QStringLiteral("n/a"); }
+
+int runLaw(const QStringList& args) {
+    QCommandLineParser p;
+    p.setApplicationDescription(
+        "Fit any law to the runs: --formula 'L = E + A/N^alpha + B/D^beta' (or the expression alone, for the study's loss) "
+        "with --param NAME=LO:HI[@START] for each parameter; other names are columns as spelled in the file (and N, D, C, "
+        "U, epochs). Or --law NAME for a shipped law (--list). --train/--test COND fit on some runs and score the "
+        "predictions of the others (either alone: the complement).");
+    addCommonOptions(p);
+    p.addOptions({
+        {"formula", "The law: TARGET = EXPRESSION, or EXPRESSION for the study's loss.", "F"},
+        {"param", "A parameter and its bounds: NAME=LO:HI, or NAME=LO:HI@START (repeatable).", "NAME=LO:HI"},
+        {"law", "A shipped law instead of --formula (see --list).", "name"},
+        {"list", "List the shipped laws."},
+        {"group", "One fit per value of this column (default: one per series and context length).", "column"},
+        {"shared", "Parameters with one value for every group, fitted at once (NAME[,NAME...]; repeatable).", "names"},
+        {"loss", "squared or huber.", "squared|huber"},
+        {"space", "Residuals in linear or log space.", "linear|log"},
+        {"huber-delta", "Huber delta (with --loss huber).", "delta"},
+        {"starts", "Space-filling starts of the multi-start search.", "K", "64"},
+        {"no-projection", "Search every parameter even where the law is linear in some (no variable projection)."},
+        {"train", "Fit on the runs meeting this condition (repeatable: all must hold).", "COND"},
+        {"test", "Score the runs meeting this condition (repeatable: all must hold).", "COND"},
+        {"leave-one-out", "Hold out each value of this column in turn (e.g. isoflop_bucket), refit on the others, score the held-out runs.", "column"},
+        {"resamples", "Bootstrap replicates of the held-out prediction intervals (0: none).", "n", "50"},
+        {"seed", "Seed of the starts and the bootstrap.", "n", "20250601"},
+    });
+    parseOrThrow(p, args);
+    if (p.isSet("help")) {
+        printText(p.helpText());
+        return kExitOk;
+    }
+    if (p.isSet("list")) {
+        printLawList(p.isSet("json"));
+        return kExitOk;
+    }
+    const LawDefinition law = lawFromOptions(p);
+    LawFitOptions options;
+    options.fit.starts = static_cast<int>(*intOption(p, "starts", 1));
+    options.fit.projection = !p.isSet("no-projection");
+    options.resamples = static_cast<int>(*intOption(p, "resamples", 0));
+    options.seed = static_cast<std::uint64_t>(*intOption(p, "seed", 0));
+    options.fit.seed = options.seed;
+    options.train = splitConditions(p, "train");
+    options.test = splitConditions(p, "test");
+    if (p.isSet("group")) options.groupColumn = p.value("group").toStdString();
+    if (p.isSet("leave-one-out")) options.leaveOneOut = p.value("leave-one-out").toStdString();
+    for (const QString& v : p.values("shared"))
+        for (const QString& name : v.split(',', Qt::SkipEmptyParts)) options.shared.push_back(name.trimmed().toStdString());
+    Inputs in = readInputs(p);
+    const LawAnalysis a = fitLawAnalysis(in.study.study, law, options, in.control);
+    if (a.error) throw UsageError(*a.error);
+    if (p.isSet("json")) {
+        printJson(toJson(a));
+        return kExitOk;
+    }
+    QString t;
+    QTextStream out(&t);
+    out << "law: " << QString::fromStdString(lawSummary(a.law)) << "\n";
+    for (const auto& g : a.groups) {
+        out << QString::fromStdString(g.name) << ": ";
+        if (!g.error.empty()) {
+            out << QString::fromStdString(g.error) << "\n";
+            continue;
+        }
+        out << g.nTrain << " runs fitted, " << g.fit.nStarts << " starts (" << g.fit.nConverged << " converged, " << g.fit.nNearBest
+            << " at the best), " << QString::number(g.fit.seconds, 'f', 2) << " s" << (g.fit.projected ? ", variable projection" : "")
+            << (g.fit.sharedParameters.empty() ? "" : ", fitted with every group") << "\n";
+        out << "  objective = " << QString::number(g.fit.objective, 'g', 8) << ", R^2 = " << QString::number(g.quality.r2, 'f', 5)
+            << ", AIC = " << QString::number(g.quality.aic, 'f', 2) << ", BIC = " << QString::number(g.quality.bic, 'f', 2) << "\n";
+        for (std::size_t k = 0; k < g.fit.params.size(); ++k)
+            out << "  " << QString::fromStdString(a.law.parameters[k].name) << " = " << QString::number(g.fit.params[k], 'g', 8) << "\n";
+        if (g.test)
+            out << "  held out: " << g.nTest << " runs, R^2 = " << QString::number(g.test->r2, 'f', 4) << ", mean |rel err| = "
+                << percent(g.test->mape) << ", max = " << percent(g.test->maxRelError) << "\n";
+        for (const auto& pr : g.predictions)
+            out << "    " << QString::fromStdString(pr.label) << (pr.fold.empty() ? "" : " (" + QString::fromStdString(pr.fold) + " held out)")
+                << ": observed " << pr.observed << ", predicted " << pr.predicted
+                << (std::isfinite(pr.lower) ? " [" + QString::number(pr.lower) + ", " + QString::number(pr.upper) + "]" : QString()) << "\n";
+        for (const auto& e : g.foldErrors) out << "  not scored: " << QString::fromStdString(e) << "\n";
+        for (const auto& w : g.fit.warnings) out << "  warning: " << QString::fromStdString(w) << "\n";
+    }
+    if (a.test)
+        out << "held out (pooled): " << a.test->n << " runs, R^2 = " << QString::number(a.test->r2, 'f', 4) << ", mean |rel err| = "
+            << percent(a.test->mape) << ", max = " << percent(a.test->maxRelError) << "\n";
+    if (!a.skipped.empty()) out << a.skipped.size() << " runs skipped (first: " << QString::fromStdString(a.skipped.front()) << ")\n";
+    out.flush();
+    printText(t);
+    return kExitOk;
+}
+
 }  // namespace
 
 int verbFit(const QStringList& args) {
-    const QString usage = "expected `scalex fit lnd|isoflop|slopes|pareto|bootstrap|runtime [options]`";
+    const QString usage = "expected `scalex fit lnd|isoflop|slopes|pareto|bootstrap|law|runtime [options]`";
     if (args.size() < 2 || args[1] == "--help" || args[1] == "-h" || args[1] == "help") {
         if (args.size() >= 2) {
-            printText("Usage: scalex fit <lnd|isoflop|slopes|pareto|bootstrap|runtime> [options]\n"
+            printText("Usage: scalex fit <lnd|isoflop|slopes|pareto|bootstrap|law|runtime> [options]\n"
                       "  lnd        parametric loss surface L(N,D)\n"
                       "  isoflop    IsoFLOP parabolas and N*(H), D*(H) power laws\n"
                       "  slopes     over-training exponents eta per tokens/param ratio\n"
                       "  pareto     loss-over-compute frontiers and their comparison\n"
                       "  bootstrap  percentile intervals of a fit (--of lnd|isoflop|slopes)\n"
+                      "  law        any law as a formula (or a shipped one), scored on held-out runs\n"
                       "  runtime    inference runtime model\n"
                       "`scalex fit <name> --help` lists a fit's options.\n");
             return kExitOk;
@@ -518,6 +650,7 @@ int verbFit(const QStringList& args) {
     if (sub == "slopes") return runSlopes(rest);
     if (sub == "pareto") return runPareto(rest);
     if (sub == "bootstrap") return runBootstrap(rest);
+    if (sub == "law") return runLaw(rest);
     if (sub == "runtime") return runFitRuntime(rest);
     throw UsageError(("unknown fit '" + sub + "' (" + usage + ")").toStdString());
 }

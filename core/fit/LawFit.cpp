@@ -1,0 +1,668 @@
+// The law fit (LawFit.h): objective and exact gradient through the expression tree, bounded
+// multi-start L-BFGS via dlib, variable projection with NNLS, bootstrap prediction intervals.
+#include "core/fit/LawFit.h"
+
+#include <Eigen/Core>
+#include <dlib/optimization.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+#include "core/fit/LossSurface.h"
+#include "core/fit/Nnls.h"
+#include "core/fit/SplitMix64.h"
+
+namespace scalex::fit {
+
+void LawData::add(std::span<const double> variables, double observed) {
+    values.insert(values.end(), variables.begin(), variables.end());
+    target.push_back(observed);
+}
+
+LawData LawData::subset(std::span<const std::size_t> rows) const {
+    LawData out;
+    out.variableCount = variableCount;
+    out.values.reserve(rows.size() * variableCount);
+    out.target.reserve(rows.size());
+    for (std::size_t i : rows) out.add(row(i), target[i]);
+    return out;
+}
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool logSpace(const CompiledLaw& law) { return law.definition.space == LawSpace::Log; }
+
+// ρ(r) and ρ'(r) of the law's loss.
+double rho(const CompiledLaw& law, double r) {
+    return law.definition.loss == LawLoss::Huber ? huber(r, law.definition.huberDelta) : r * r;
+}
+double rhoPrime(const CompiledLaw& law, double r) {
+    if (law.definition.loss == LawLoss::Huber) return std::clamp(r, -law.definition.huberDelta, law.definition.huberDelta);
+    return 2 * r;
+}
+
+// The residual in the fit's space; NaN where the prediction cannot be scored (ln of ŷ ≤ 0).
+double residual(const CompiledLaw& law, double observed, double predicted) {
+    if (logSpace(law)) return predicted > 0 ? std::log(observed) - std::log(predicted) : std::numeric_limits<double>::quiet_NaN();
+    return observed - predicted;
+}
+
+// The runs with what does not change with the parameters computed once (lawConstants).
+struct Prepared {
+    const LawData& data;
+    std::size_t width = 0;
+    std::vector<double> constants;
+
+    Prepared(const CompiledLaw& law, const LawData& d) : data(d), width(static_cast<std::size_t>(law.expression.constantCount)) {
+        constants.resize(width * d.size());
+        for (std::size_t i = 0; i < d.size(); ++i) lawConstants(law.expression, d.row(i), std::span<double>(constants.data() + i * width, width));
+    }
+    std::size_t size() const { return data.size(); }
+    std::span<const double> row(std::size_t i) const { return {constants.data() + i * width, width}; }
+};
+
+// Σ ρ(r) and, when `gradient` is given, its derivative (reverse mode through the tree per run).
+double objectiveAndGradient(const CompiledLaw& law, const Prepared& prepared, std::span<const double> params, double* gradient,
+                            std::vector<double>& scratch) {
+    const LawData& data = prepared.data;
+    const std::size_t k = law.parameterCount();
+    if (gradient) std::fill(gradient, gradient + k, 0.0);
+    double sum = 0;
+    const bool log = logSpace(law);
+    for (std::size_t i = 0; i < data.size(); ++i) {
+        const double predicted = lawForwardFromConstants(law.expression, params, prepared.row(i), scratch);
+        const double r = residual(law, data.target[i], predicted);
+        if (!std::isfinite(r)) return kInf;
+        sum += rho(law, r);
+        if (gradient) {
+            // dρ/dθ = ρ'(r) · dr/dŷ · dŷ/dθ, dr/dŷ = −1 (linear) or −1/ŷ (log)
+            const double weight = -rhoPrime(law, r) * (log ? 1.0 / predicted : 1.0);
+            lawBackward(law.expression, weight, std::span<double>(gradient, k), scratch);
+        }
+    }
+    if (!std::isfinite(sum)) return kInf;
+    if (gradient)
+        for (std::size_t j = 0; j < k; ++j)
+            if (!std::isfinite(gradient[j])) return kInf;
+    return sum;
+}
+
+// Per group, every parameter of the law (shared ones hold the same value in every group).
+using GroupParams = std::vector<std::vector<double>>;
+
+// The search of one start over one or several groups: the values it moves (every free parameter
+// once per group, a shared one once for all; under projection not the linear coefficients) and
+// how the others follow (fixed, or solved by NNLS per group).
+class Problem {
+public:
+    struct Slot {
+        std::size_t parameter;
+        int group;  // -1: shared by every group
+    };
+
+    Problem(const CompiledLaw& law, std::span<const Prepared* const> groups, const std::vector<char>& shared, bool projected)
+        : law_(law), groups_(groups.begin(), groups.end()) {
+        const std::size_t k = law.parameterCount();
+        std::vector<char> linear(k, 0);
+        if (projected)
+            for (const auto& t : law.linearTerms)
+                if (!shared[static_cast<std::size_t>(t.parameter)]) {
+                    linear[static_cast<std::size_t>(t.parameter)] = 1;
+                    terms_.push_back(t);
+                }
+        for (std::size_t j = 0; j < k; ++j) {
+            if (linear[j] || !(law.lower[j] < law.upper[j])) continue;
+            if (shared[j] || groups_.size() == 1) slots_.push_back({j, -1});
+            else
+                for (std::size_t g = 0; g < groups_.size(); ++g) slots_.push_back({j, static_cast<int>(g)});
+        }
+        gradient_.resize(k);
+    }
+
+    const std::vector<Slot>& slots() const { return slots_; }
+
+    // The moving values at `p`.
+    std::vector<double> at(const GroupParams& p) const {
+        std::vector<double> x;
+        for (const auto& s : slots_) x.push_back(p[s.group < 0 ? 0 : static_cast<std::size_t>(s.group)][s.parameter]);
+        return x;
+    }
+
+    // Every parameter of every group from the moving values: `base` for fixed ones, NNLS for linear ones.
+    GroupParams complete(std::span<const double> x, const GroupParams& base) {
+        GroupParams p = base;
+        for (std::size_t m = 0; m < slots_.size(); ++m) {
+            const auto& s = slots_[m];
+            if (s.group < 0)
+                for (auto& pg : p) pg[s.parameter] = x[m];
+            else
+                p[static_cast<std::size_t>(s.group)][s.parameter] = x[m];
+        }
+        if (!terms_.empty())
+            for (std::size_t g = 0; g < p.size(); ++g) solveLinear(p[g], *groups_[g]);
+        return p;
+    }
+
+    // The objective summed over the groups, and its gradient in the moving values.
+    double evaluate(std::span<const double> x, const GroupParams& base, double* gradientOut) {
+        const GroupParams p = complete(x, base);
+        if (gradientOut) std::fill(gradientOut, gradientOut + slots_.size(), 0.0);
+        double f = 0;
+        for (std::size_t g = 0; g < p.size() && std::isfinite(f); ++g) {
+            f += objectiveAndGradient(law_, *groups_[g], p[g], gradientOut ? gradient_.data() : nullptr, scratch_);
+            if (gradientOut)
+                for (std::size_t m = 0; m < slots_.size(); ++m)
+                    if (slots_[m].group < 0 || static_cast<std::size_t>(slots_[m].group) == g) gradientOut[m] += gradient_[slots_[m].parameter];
+        }
+        if (!std::isfinite(f)) {
+            if (gradientOut) std::fill(gradientOut, gradientOut + slots_.size(), 0.0);
+            return kInf;
+        }
+        return f;
+    }
+
+private:
+    // c = lower + c', c' ≥ 0 from NNLS on B c' = y − rest − B·lower, B the terms' bases.
+    void solveLinear(std::vector<double>& p, const Prepared& data) {
+        const std::size_t n = data.size(), m = terms_.size();
+        for (const auto& t : terms_) p[static_cast<std::size_t>(t.parameter)] = 0;
+        Eigen::MatrixXd B(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
+        Eigen::VectorXd y(static_cast<Eigen::Index>(n));
+        for (std::size_t i = 0; i < n; ++i) {
+            const double rest = lawForwardFromConstants(law_.expression, p, data.row(i), scratch_);
+            double shifted = data.data.target[i] - rest;
+            for (std::size_t j = 0; j < m; ++j) {
+                const auto& t = terms_[j];
+                double basis = t.basis < 0 ? 1.0 : scratch_[static_cast<std::size_t>(t.basis)];
+                if (t.divides) basis = 1.0 / basis;
+                basis *= t.sign;
+                B(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = basis;
+                shifted -= law_.lower[static_cast<std::size_t>(t.parameter)] * basis;
+            }
+            y(static_cast<Eigen::Index>(i)) = shifted;
+        }
+        if (!B.allFinite() || !y.allFinite()) {
+            for (const auto& t : terms_) p[static_cast<std::size_t>(t.parameter)] = std::numeric_limits<double>::quiet_NaN();
+            return;
+        }
+        const NnlsResult solved = solveNnls(B, y);
+        for (std::size_t j = 0; j < m; ++j) {
+            const auto k = static_cast<std::size_t>(terms_[j].parameter);
+            p[k] = std::min(law_.lower[k] + solved.x(static_cast<Eigen::Index>(j)), law_.upper[k]);
+        }
+    }
+
+    const CompiledLaw& law_;
+    std::vector<const Prepared*> groups_;
+    std::vector<CompiledLaw::LinearTerm> terms_;
+    std::vector<Slot> slots_;
+    std::vector<double> gradient_, scratch_;
+};
+
+// dlib's stop strategy with a relative threshold: the objective's scale varies by orders of
+// magnitude between laws and losses (a Huber objective near its optimum is ~1e-6), so an absolute
+// one would stop some fits at once and polish others for ever.
+struct StopState {
+    int iterations = 0;
+    bool hitCap = false;
+};
+class RelativeStop {
+public:
+    RelativeStop(double relative, int maxIterations, StopState& state) : relative_(relative), max_(maxIterations), state_(&state) {}
+    template <typename T>
+    bool should_continue_search(const T&, const double value, const T&) {
+        if (!std::isfinite(value)) return false;
+        if (state_->iterations >= max_) {
+            state_->hitCap = true;
+            return false;
+        }
+        ++state_->iterations;
+        if (first_) {
+            first_ = false;
+            previous_ = value;
+            return true;
+        }
+        const bool keepGoing = std::abs(value - previous_) > relative_ * std::max(std::abs(value), 1e-300);
+        previous_ = value;
+        return keepGoing;
+    }
+
+private:
+    double relative_;
+    int max_;
+    StopState* state_;
+    bool first_ = true;
+    double previous_ = 0;
+};
+
+struct StartRun {
+    std::size_t index = 0;
+    GroupParams params;
+    double objective = kInf;  // summed over the groups
+    int iterations = 0;
+    bool converged = false;
+};
+
+// What every start of one fit shares: the law, the groups' prepared runs, which parameters are shared.
+struct Fit {
+    const CompiledLaw& law;
+    std::vector<const Prepared*> groups;
+    std::vector<char> shared;
+    bool projected;
+};
+
+StartRun runFrom(const Fit& fit, const GroupParams& start, double stopDelta, int maxIterations) {
+    using Vector = dlib::matrix<double, 0, 1>;
+    const CompiledLaw& law = fit.law;
+    Problem problem(law, fit.groups, fit.shared, fit.projected);
+    const auto& slots = problem.slots();
+    const long dim = static_cast<long>(slots.size());
+    StartRun out;
+    GroupParams base = start;
+    for (auto& pg : base)
+        for (std::size_t j = 0; j < pg.size(); ++j) pg[j] = std::clamp(pg[j], law.lower[j], law.upper[j]);
+    auto finish = [&](std::span<const double> x) {
+        out.params = problem.complete(x, base);
+        out.objective = problem.evaluate(x, base, nullptr);
+        if (!std::isfinite(out.objective)) out.objective = kInf;
+    };
+    if (dim == 0) {
+        finish({});
+        out.converged = std::isfinite(out.objective);
+        return out;
+    }
+    Vector x(dim), lower(dim), upper(dim);
+    const auto x0 = problem.at(base);
+    for (long m = 0; m < dim; ++m) {
+        const std::size_t j = slots[static_cast<std::size_t>(m)].parameter;
+        lower(m) = law.lower[j];
+        upper(m) = law.upper[j];
+        x(m) = x0[static_cast<std::size_t>(m)];
+    }
+    std::vector<double> xs(static_cast<std::size_t>(dim)), g(static_cast<std::size_t>(dim));
+    const double f0 = problem.evaluate(x0, base, nullptr);
+    const double scale = std::isfinite(f0) && f0 > 0 ? 1.0 / f0 : 1.0;
+    // The best point seen, kept in case the search leaves the finite range and dlib gives up.
+    double bestValue = kInf;
+    Vector bestX = x;
+    Vector cachedX;
+    double cachedValue = kInf;
+    Vector cachedGradient(dim);
+    auto evaluate = [&](const Vector& v) {
+        if (cachedX.size() == v.size() && cachedX == v) return;
+        for (long m = 0; m < dim; ++m) xs[static_cast<std::size_t>(m)] = v(m);
+        const double f = problem.evaluate(xs, base, g.data());
+        cachedX = v;
+        cachedValue = std::isfinite(f) ? f * scale : kInf;
+        for (long m = 0; m < dim; ++m) cachedGradient(m) = g[static_cast<std::size_t>(m)] * scale;
+        if (cachedValue < bestValue) bestValue = cachedValue, bestX = v;
+    };
+    StopState state;
+    RelativeStop stop(stopDelta, maxIterations, state);
+    bool finite = true;
+    try {
+        dlib::find_min_box_constrained(
+            dlib::lbfgs_search_strategy(10), stop,
+            [&](const Vector& v) {
+                evaluate(v);
+                return cachedValue;
+            },
+            [&](const Vector& v) {
+                evaluate(v);
+                return cachedGradient;
+            },
+            x, lower, upper);
+    } catch (const dlib::error&) {
+        finite = false;
+    }
+    evaluate(x);
+    if (!(cachedValue <= bestValue)) x = bestX;
+    finish(std::vector<double>(x.begin(), x.end()));
+    out.iterations = state.iterations;
+    out.converged = finite && !state.hitCap && std::isfinite(out.objective);
+    return out;
+}
+
+// Radical inverse of i in base b (the Halton sequence's coordinate).
+double radicalInverse(std::uint64_t i, std::uint64_t b) {
+    double f = 1, r = 0;
+    while (i > 0) {
+        f /= static_cast<double>(b);
+        r += f * static_cast<double>(i % b);
+        i /= b;
+    }
+    return r;
+}
+
+bool logUniform(double lo, double hi) { return lo > 0 && hi / lo > 1e3; }
+
+// Declared starts (the parameters' own, the others at the middle of their range), then a Halton
+// sequence shifted by a seeded random offset per axis (Cranley–Patterson rotation).
+std::vector<std::vector<double>> startingPoints(const CompiledLaw& law, const LawFitSettings& s) {
+    static constexpr std::uint64_t kPrimes[] = {2,  3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53,
+                                                59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113, 127, 131};
+    const std::size_t k = law.parameterCount();
+    auto middle = [&](std::size_t j) {
+        const double lo = law.lower[j], hi = law.upper[j];
+        return logUniform(lo, hi) ? std::sqrt(lo * hi) : 0.5 * (lo + hi);
+    };
+    std::vector<std::vector<double>> starts;
+    const auto& params = law.definition.parameters;
+    if (std::any_of(params.begin(), params.end(), [](const auto& p) { return p.start.has_value(); })) {
+        std::vector<double> s0(k);
+        for (std::size_t j = 0; j < k; ++j) s0[j] = params[j].start.value_or(middle(j));
+        starts.push_back(s0);
+    }
+    SplitMix64 rng{s.seed};
+    std::vector<double> shift(k);
+    for (auto& v : shift) v = rng.uniform();
+    for (int i = 1; i <= std::max(s.starts, 0); ++i) {
+        std::vector<double> p(k);
+        for (std::size_t j = 0; j < k; ++j) {
+            double u = radicalInverse(static_cast<std::uint64_t>(i), kPrimes[j % std::size(kPrimes)]) + shift[j];
+            // Beyond 32 parameters the primes repeat: scramble those axes with a second rotation.
+            if (j >= std::size(kPrimes)) u += static_cast<double>(j / std::size(kPrimes)) * 0.6180339887498949;
+            u -= std::floor(u);
+            const double lo = law.lower[j], hi = law.upper[j];
+            p[j] = logUniform(lo, hi) ? std::exp(std::log(lo) + u * (std::log(hi) - std::log(lo))) : lo + u * (hi - lo);
+        }
+        starts.push_back(std::move(p));
+    }
+    if (starts.empty()) {
+        std::vector<double> s0(k);
+        for (std::size_t j = 0; j < k; ++j) s0[j] = middle(j);
+        starts.push_back(s0);
+    }
+    return starts;
+}
+
+// The values the fit determines (free parameters; per group unless shared) against the runs.
+void validate(const CompiledLaw& law, std::span<const LawData> groups, const std::vector<char>& shared) {
+    std::size_t free = 0, runs = 0;
+    for (std::size_t j = 0; j < law.parameterCount(); ++j)
+        if (law.lower[j] < law.upper[j]) free += shared[j] ? 1 : groups.size();
+    for (const auto& data : groups) {
+        runs += data.size();
+        for (std::size_t i = 0; i < data.size(); ++i) {
+            const double y = data.target[i];
+            if (!std::isfinite(y)) throw std::invalid_argument("run " + std::to_string(i) + ": the target is not a finite number");
+            if (logSpace(law) && !(y > 0))
+                throw std::invalid_argument("run " + std::to_string(i) + ": the target is " + std::to_string(y) +
+                                            ", but a fit in log space needs positive values (use --space linear)");
+        }
+    }
+    if (runs < std::max<std::size_t>(free, 1))
+        throw std::invalid_argument("the law has " + std::to_string(free) + " free parameters but only " + std::to_string(runs) +
+                                    " runs to fit them");
+}
+
+}  // namespace
+
+std::vector<double> predictLaw(const CompiledLaw& law, const LawData& data, std::span<const double> params) {
+    std::vector<double> out(data.size()), scratch;
+    for (std::size_t i = 0; i < data.size(); ++i) out[i] = lawValue(law.expression, params, data.row(i), scratch);
+    return out;
+}
+
+double lawObjective(const CompiledLaw& law, const LawData& data, std::span<const double> params) {
+    std::vector<double> scratch;
+    return objectiveAndGradient(law, Prepared(law, data), params, nullptr, scratch);
+}
+
+double lawObjectiveGradient(const CompiledLaw& law, const LawData& data, std::span<const double> params, std::vector<double>& gradient) {
+    std::vector<double> scratch;
+    gradient.assign(law.parameterCount(), 0.0);
+    return objectiveAndGradient(law, Prepared(law, data), params, gradient.data(), scratch);
+}
+
+LawFitQuality assessLawFit(const CompiledLaw& law, const LawData& data, std::span<const double> params) {
+    LawFitQuality q;
+    q.n = data.size();
+    for (std::size_t j = 0; j < law.parameterCount(); ++j) q.k += law.lower[j] < law.upper[j] ? 1 : 0;
+    const auto predicted = predictLaw(law, data, params);
+    double mean = 0;
+    for (double y : data.target) mean += y / static_cast<double>(q.n);
+    double ssTot = 0, ssRes = 0;
+    for (std::size_t i = 0; i < q.n; ++i) {
+        const double r = residual(law, data.target[i], predicted[i]);
+        q.rss += r * r;
+        ssRes += (data.target[i] - predicted[i]) * (data.target[i] - predicted[i]);
+        ssTot += (data.target[i] - mean) * (data.target[i] - mean);
+    }
+    const double n = static_cast<double>(q.n);
+    // Akaike (1974) and Schwarz (1978) for least squares with Gaussian errors: n ln(RSS/n) + penalty.
+    const double fit = n * std::log(std::max(q.rss, 1e-300) / n);
+    q.aic = fit + 2.0 * static_cast<double>(q.k);
+    q.bic = fit + static_cast<double>(q.k) * std::log(n);
+    q.r2 = ssTot > 0 ? 1 - ssRes / ssTot : std::numeric_limits<double>::quiet_NaN();
+    q.rmse = q.n ? std::sqrt(ssRes / n) : 0;
+    return q;
+}
+
+bool lawUsesProjection(const CompiledLaw& law, const LawFitSettings& settings) {
+    return settings.projection && !law.linearTerms.empty() && law.definition.space == LawSpace::Linear &&
+           law.definition.loss == LawLoss::Squared;
+}
+
+std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const LawData> data, const std::vector<std::string>& sharedNames,
+                                      const LawFitSettings& settings, const FitControl& control) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::size_t k = law.parameterCount(), groups = data.size();
+    if (groups == 0) throw std::invalid_argument("no group of runs to fit");
+    if (settings.starts > 1000000) throw std::invalid_argument("at most 1000000 starts");
+    std::vector<char> shared(k, 0);
+    for (const auto& name : sharedNames) {
+        bool found = false;
+        for (std::size_t j = 0; j < k; ++j)
+            if (law.parameterName(j) == name) shared[j] = 1, found = true;
+        if (!found) throw std::invalid_argument("shared parameter '" + name + "' is not a parameter of the law");
+    }
+    const bool projected = lawUsesProjection(law, settings);
+    validate(law, data, shared);
+    std::vector<Prepared> prepared;
+    prepared.reserve(groups);
+    for (const auto& d : data) prepared.emplace_back(law, d);
+    Fit fit{law, {}, shared, projected};
+    for (const auto& p : prepared) fit.groups.push_back(&p);
+    // Every group starts from the same point of the law's box.
+    std::vector<GroupParams> points;
+    for (auto& p : startingPoints(law, settings)) points.push_back(GroupParams(groups, p));
+
+    // Best first: the starts in order of their objective before any step (ties by index).
+    std::vector<double> initial(points.size(), kInf);
+    parallelFor(points.size(), FitControl{control.threads, control.cancel, nullptr, nullptr}, [&](std::size_t i) {
+        Problem problem(law, fit.groups, shared, projected);
+        GroupParams base = points[i];
+        for (auto& pg : base)
+            for (std::size_t j = 0; j < k; ++j) pg[j] = std::clamp(pg[j], law.lower[j], law.upper[j]);
+        initial[i] = problem.evaluate(problem.at(base), base, nullptr);
+    });
+    std::vector<std::size_t> order(points.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return initial[a] < initial[b]; });
+
+    // Screening: every start to the loose stop.
+    std::vector<StartRun> runs(points.size());
+    std::vector<char> ran(points.size(), 0);
+    const double screenStop = std::max(settings.screenStop, settings.stopDelta);
+    parallelFor(order.size(), control, [&](std::size_t n) {
+        const std::size_t i = order[n];
+        runs[i] = runFrom(fit, points[i], screenStop, settings.maxIterations);
+        runs[i].index = i;
+        ran[i] = 1;
+    });
+    std::vector<StartRun*> done;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (ran[i]) done.push_back(&runs[i]);
+    auto byObjective = [](const StartRun* a, const StartRun* b) {
+        return a->objective != b->objective ? a->objective < b->objective : a->index < b->index;
+    };
+    std::sort(done.begin(), done.end(), byObjective);
+    // Refinement: the leaders to the tight stop.
+    const std::size_t refine = std::min<std::size_t>(done.size(), static_cast<std::size_t>(std::max(settings.refineCount, 1)));
+    if (screenStop > settings.stopDelta && !control.cancelled())
+        parallelFor(refine, FitControl{control.threads, control.cancel, nullptr, nullptr}, [&](std::size_t n) {
+            StartRun* s = done[n];
+            if (!std::isfinite(s->objective)) return;
+            StartRun polished = runFrom(fit, s->params, settings.stopDelta, settings.maxIterations);
+            if (polished.objective <= s->objective) {
+                s->params = polished.params;
+                s->objective = polished.objective;
+            }
+            s->iterations += polished.iterations;
+            s->converged = s->converged && polished.converged;
+        });
+    std::sort(done.begin(), done.end(), byObjective);
+
+    LawFitResult common;
+    common.projected = projected;
+    if (projected)
+        for (const auto& t : law.linearTerms)
+            if (!shared[static_cast<std::size_t>(t.parameter)]) common.linearCoefficients.push_back(law.parameterName(static_cast<std::size_t>(t.parameter)));
+    common.sharedParameters = sharedNames;
+    common.cancelled = control.cancelled();
+    common.nStarts = done.size();
+    for (const auto* s : done) common.nConverged += s->converged ? 1 : 0;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<LawFitResult> results(groups, common);
+    if (done.empty() || !std::isfinite(done.front()->objective)) {
+        for (auto& r : results) {
+            r.objective = kInf;
+            r.jointObjective = kInf;
+            r.params.assign(k, std::numeric_limits<double>::quiet_NaN());
+            r.warnings.push_back(done.empty() ? "cancelled before any start finished"
+                                              : "no start reached a finite objective (the law cannot be evaluated at these runs "
+                                                "inside its bounds, or gives non-positive values in log space)");
+            r.seconds = seconds;
+        }
+        return results;
+    }
+    const StartRun& best = *done.front();
+    std::size_t nearBest = 0;
+    for (const auto* s : done)
+        if (s->objective <= best.objective * (1 + settings.spreadTolerance) + 1e-300) ++nearBest;
+    for (std::size_t g = 0; g < groups; ++g) {
+        LawFitResult& r = results[g];
+        r.params = best.params[g];
+        r.objective = groups == 1 ? best.objective : lawObjective(law, data[g], r.params);
+        r.jointObjective = best.objective;
+        r.iterations = best.iterations;
+        r.nNearBest = nearBest;
+        r.seconds = seconds;
+        if (r.cancelled) r.warnings.push_back("cancelled: " + std::to_string(r.nStarts) + " of " + std::to_string(points.size()) + " starts ran");
+        if (!best.converged) r.warnings.push_back("the best start did not converge within the iteration limit");
+        for (std::size_t j = 0; j < k; ++j) {
+            const double lo = law.lower[j], hi = law.upper[j], v = r.params[j];
+            if (!(lo < hi)) continue;
+            const double tol = 1e-6 * std::max({1.0, std::abs(lo), std::abs(hi)});
+            if (v <= lo + tol || v >= hi - tol) r.warnings.push_back(law.parameterName(j) + " = " + std::to_string(v) + " is at a bound of its range");
+        }
+    }
+    return results;
+}
+
+LawFitResult fitLaw(const CompiledLaw& law, const LawData& data, const LawFitSettings& settings, const FitControl& control) {
+    return fitLawJoint(law, std::span<const LawData>(&data, 1), {}, settings, control).front();
+}
+
+LawFitResult fitLawFrom(const CompiledLaw& law, const LawData& data, std::span<const double> start, const LawFitSettings& settings) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool projected = lawUsesProjection(law, settings);
+    const std::vector<char> none(law.parameterCount(), 0);
+    validate(law, std::span<const LawData>(&data, 1), none);
+    const Prepared prepared(law, data);
+    const Fit fit{law, {&prepared}, none, projected};
+    const StartRun run = runFrom(fit, GroupParams(1, std::vector<double>(start.begin(), start.end())), settings.stopDelta, settings.maxIterations);
+    LawFitResult r;
+    r.params = run.params.front();
+    r.objective = run.objective;
+    r.jointObjective = run.objective;
+    r.projected = projected;
+    r.nStarts = 1;
+    r.nConverged = run.converged ? 1 : 0;
+    r.nNearBest = 1;
+    r.iterations = run.iterations;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+HeldOutScore scoreHeldOut(std::span<const double> observed, std::span<const double> predicted) {
+    HeldOutScore s;
+    s.n = observed.size();
+    if (s.n == 0) return s;
+    double mean = 0;
+    for (double y : observed) mean += y / static_cast<double>(s.n);
+    double ssRes = 0, ssTot = 0;
+    for (std::size_t i = 0; i < s.n; ++i) {
+        const double rel = std::abs(predicted[i] - observed[i]) / std::abs(observed[i]);
+        s.mape += rel / static_cast<double>(s.n);
+        s.maxRelError = std::max(s.maxRelError, rel);
+        ssRes += (observed[i] - predicted[i]) * (observed[i] - predicted[i]);
+        ssTot += (observed[i] - mean) * (observed[i] - mean);
+    }
+    s.r2 = ssTot > 0 ? 1 - ssRes / ssTot : std::numeric_limits<double>::quiet_NaN();
+    return s;
+}
+
+LawIntervals lawPredictionIntervals(const CompiledLaw& law, const LawData& train, std::span<const double> best, const LawData& at,
+                                    int resamples, std::uint64_t seed, double level, const LawFitSettings& settings,
+                                    const FitControl& control) {
+    LawIntervals out;
+    const std::size_t m = at.size(), n = train.size();
+    out.lower.assign(m, std::numeric_limits<double>::quiet_NaN());
+    out.upper.assign(m, std::numeric_limits<double>::quiet_NaN());
+    if (resamples <= 0 || n == 0 || m == 0) return out;
+    // The full fit's residuals in its space: the noise a new run adds to the law's prediction.
+    const auto fitted = predictLaw(law, train, best);
+    std::vector<double> residuals;
+    for (std::size_t i = 0; i < n; ++i)
+        if (const double r = residual(law, train.target[i], fitted[i]); std::isfinite(r)) residuals.push_back(r);
+    if (residuals.empty()) return out;
+    std::vector<std::vector<double>> draws(static_cast<std::size_t>(resamples));
+    std::vector<char> ok(static_cast<std::size_t>(resamples), 0);
+    parallelFor(static_cast<std::size_t>(resamples), control, [&](std::size_t b) {
+        SplitMix64 rng{seed + 0x9E3779B97F4A7C15ull * (b + 1)};
+        std::vector<std::size_t> rows(n);
+        for (auto& r : rows) r = rng.below(n);
+        try {
+            const LawFitResult refit = fitLawFrom(law, train.subset(rows), best, settings);
+            if (!std::isfinite(refit.objective)) return;
+            auto p = predictLaw(law, at, refit.params);
+            for (auto& v : p) {
+                const double r = residuals[rng.below(residuals.size())];
+                v = logSpace(law) ? v * std::exp(r) : v + r;
+            }
+            draws[b] = std::move(p);
+            ok[b] = 1;
+        } catch (const std::invalid_argument&) {
+            // a replicate with too few distinct runs: left out
+        }
+    });
+    const double tail = (1 - level) / 2;
+    std::vector<double> column;
+    for (std::size_t i = 0; i < m; ++i) {
+        column.clear();
+        for (std::size_t b = 0; b < draws.size(); ++b)
+            if (ok[b] && std::isfinite(draws[b][i])) column.push_back(draws[b][i]);
+        if (column.empty()) continue;
+        std::sort(column.begin(), column.end());
+        auto quantile = [&](double q) {
+            const double pos = q * static_cast<double>(column.size() - 1);
+            const auto lo = static_cast<std::size_t>(std::floor(pos));
+            const auto hi = std::min(lo + 1, column.size() - 1);
+            return column[lo] + (pos - static_cast<double>(lo)) * (column[hi] - column[lo]);
+        };
+        out.lower[i] = quantile(tail);
+        out.upper[i] = quantile(1 - tail);
+    }
+    out.resamples = static_cast<int>(std::count(ok.begin(), ok.end(), 1));
+    return out;
+}
+
+}  // namespace scalex::fit
