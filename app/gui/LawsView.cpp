@@ -3,6 +3,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableWidget>
@@ -81,7 +82,6 @@ LawsView::LawsView(Session* session, QWidget* parent)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setMaximumHeight(160);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(laws);
     layout->addLayout(settings);
@@ -172,6 +172,11 @@ void LawsView::redraw() {
             else if (const auto* d = std::get_if<double>(&cell)) text = QString::number(*d, 'g', 5);
             table_->setItem(r, col, new QTableWidgetItem(text));
         }
+    // The header and a row per law, whole, however short the window (rows as tall as the style makes them).
+    table_->resizeRowsToContents();
+    const int row = table_->rowCount() > 0 ? table_->verticalHeader()->sectionSize(0) : table_->verticalHeader()->defaultSectionSize();
+    table_->setFixedHeight(table_->horizontalHeader()->sizeHint().height() + LawsFigure::kLaws * row + 2 * table_->frameWidth() +
+                           table_->horizontalScrollBar()->sizeHint().height());
     emit explainChanged();
 }
 

@@ -191,9 +191,36 @@ analysis::LawFitOptions LawsFigure::options(const FigureInput& in, QString* erro
     return o;
 }
 
+namespace {
+
+// A shipped law's formula and parameters as the fields write them, so that choosing "formula…"
+// after it starts from it.
+std::optional<std::pair<QString, QString>> shippedFields(const QString& name) {
+    for (const QJsonValue& v : analysis::shippedLawsJson()) {
+        const QJsonObject law = v.toObject();
+        if (law.value("name").toString() != name) continue;
+        QStringList params;
+        for (const QJsonValue& p : law.value("parameters").toArray()) {
+            const QJsonObject o = p.toObject();
+            QString text = QStringLiteral("%1=%2:%3").arg(o.value("name").toString(), QString::number(o.value("lower").toDouble(), 'g', 10),
+                                                          QString::number(o.value("upper").toDouble(), 'g', 10));
+            if (o.value("start").isDouble()) text += QStringLiteral("@") + QString::number(o.value("start").toDouble(), 'g', 10);
+            params << text;
+        }
+        return std::pair{law.value("formula").toString(), params.join(QStringLiteral(", "))};
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 void LawsFigure::refresh(const FigureInput& in) {
     for (int k = 0; k < kLaws; ++k) {
         const bool typed = controls().choice(lawKey(k)) == kFormulaChoice;
+        if (auto fields = typed ? std::nullopt : shippedFields(controls().choice(lawKey(k)))) {
+            controls().at(formulaKey(k)).value = fields->first;
+            controls().at(paramsKey(k)).value = fields->second;
+        }
         controls().at(formulaKey(k)).enabled = typed;
         controls().at(paramsKey(k)).enabled = typed;
         lawOf(k, in, &lawErrors_[static_cast<std::size_t>(k)]);
@@ -278,6 +305,11 @@ void LawsFigure::draw(const FigureInput& in) {
     }
 
     double lo = 1e300, hi = 0;
+    for (const auto& s : shown_)
+        for (const auto& g : s.analysis->groups)
+            for (const auto& p : g.predictions)
+                for (double v : {p.observed, p.predicted, p.lower, p.upper})
+                    if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     int bars = 0;
     constexpr int kMaxBars = 600;  // a graphics item each: beyond this the points alone
     QStringList notes;
@@ -287,20 +319,20 @@ void LawsFigure::draw(const FigureInput& in) {
         const QColor color = theme.series(std::string(), i);
         const QString name = QString::fromStdString(label);
         std::vector<QPointF> versus, over;
-        // Side by side (a small shift in x) so that the laws' intervals at one run do not hide each other.
+        // Side by side (a small shift in x, in both charts) so that the laws' intervals at one run do
+        // not hide each other.
         const double shift = std::pow(10.0, 0.012 * (i - (nShown - 1) / 2.0));
         for (const auto& g : a->groups)
             for (const auto& p : g.predictions) {
                 if (!std::isfinite(p.predicted)) continue;
-                versus.push_back({p.observed, p.predicted});
-                for (double v : {p.observed, p.predicted, p.lower, p.upper})
-                    if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+                const double dodged = p.observed + (hi - lo) * (0.006 * (i - (nShown - 1) / 2.0));
+                versus.push_back({dodged, p.predicted});
                 const double x = p.run >= 0 && p.run < static_cast<int>(runs.size()) ? axisValue(runs[static_cast<std::size_t>(p.run)], axis) * shift
                                                                                     : data::kUnknown;
                 if (std::isfinite(x)) over.push_back({x, p.predicted});
                 if (std::isfinite(p.lower) && std::isfinite(p.upper) && bars < kMaxBars) {
                     ++bars;
-                    PlotChart::hideFromLegend(left, left->addLine(QString(), color, {{p.observed, p.lower}, {p.observed, p.upper}}, 1.2));
+                    PlotChart::hideFromLegend(left, left->addLine(QString(), color, {{dodged, p.lower}, {dodged, p.upper}}, 1.2));
                     if (std::isfinite(x))
                         PlotChart::hideFromLegend(right, right->addLine(QString(), color, {{x, p.lower}, {x, p.upper}}, 1.2));
                 }
