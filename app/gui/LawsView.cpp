@@ -198,7 +198,7 @@ QString LawsView::explainHtml() const {
     return tr("<h3>Laws that predict</h3>"
               "<p>A scaling law is there to predict the run nobody has trained yet. Here up to three laws are fitted "
               "on the <b>training runs</b> only and asked to predict the <b>held-out runs</b> (by default those of "
-              "the largest model), as one would before training it.</p>"
+              "the largest tenth of the model sizes), as one would before training them.</p>"
               "<p>A law is a shipped form from the literature or a formula typed over the study's columns, e.g. "
               "<code>L = E + A/N^alpha + B/D^beta</code> with its parameters' bounds <code>E=0:10, A=0:1e8, …</code>. "
               "The left chart puts each prediction against what the run measured (on the dashed line a prediction is "

@@ -279,7 +279,7 @@ void LawsFigure::draw(const FigureInput& in) {
     // Left: each law's prediction of the held-out runs against what they measured.
     PlotChart* left = charts_[0];
     left->clearSeries();
-    left->setAxes({QObject::tr("Observed loss (held-out runs)"), false, 2, 4}, {QObject::tr("Predicted loss"), false, 2, 4});
+    left->setAxes({QObject::tr("Observed loss"), false, 2, 4}, {QObject::tr("Predicted loss"), false, 2, 4});
     // Right: every run in scope over compute (or N, D), the held-out ones highlighted, each law's
     // predictions beside them.
     PlotChart* right = charts_[1];
@@ -356,11 +356,11 @@ void LawsFigure::draw(const FigureInput& in) {
         // Both axes over the same range, so that the diagonal runs corner to corner.
         left->includeInRange(lo, lo);
         left->includeInRange(hi, hi);
-        left->setTitle(QObject::tr("Held-out runs: predicted against observed"));
+        left->setTitle(QObject::tr("Held-out runs"));
     } else {
-        left->setTitle(QObject::tr("Nothing held out: choose a split"));
+        left->setTitle(QObject::tr("Nothing held out"));
     }
-    right->setTitle(QObject::tr("Runs and each law's predictions"));
+    right->setTitle(QObject::tr("All runs"));
     left->fitRangesToData(0.06);
     right->fitRangesToData(0.06);
     addSelectionRings(right, in, trained);
