@@ -7,7 +7,7 @@ build="${1:-$root/build}"
 out="${2:-$root/resources/screenshots}"
 mkdir -p "$out"
 cmake --build "$build" --target scalex
-for view in runs pareto surface overtraining isoflop context optimal breakdown roofline inference; do
+for view in runs pareto surface overtraining isoflop context optimal breakdown roofline inference laws; do
   QT_QPA_PLATFORM=offscreen "$build/app/scalex" --example --view "$view" --size 1280x800 --theme light \
     --screenshot "$out/$view.png" 2>/dev/null
 done

@@ -57,7 +57,7 @@ void printHelp() {
         "Window options:\n"
         "  --example                    open the built-in example project\n"
         "  --view ID                    show this view first (runs, pareto, curves, surface, overtraining,\n"
-        "                               isoflop, context, optimal, breakdown, roofline, inference)\n"
+        "                               isoflop, context, optimal, breakdown, roofline, inference, laws)\n"
         "  --theme light|dark           the colour theme\n"
         "  --size WIDTHxHEIGHT          window size in pixels (default 1280x800)\n"
         "  --presentation               presentation mode: larger fonts and lines\n"

@@ -69,7 +69,7 @@ std::shared_ptr<const data::RunTable> runsForJob(const FigureInput& in) {
 }
 
 QStringList figureViews() {
-    return {"pareto", "curves", "surface", "overtraining", "isoflop", "context", "optimal", "breakdown", "roofline", "inference"};
+    return {"pareto", "curves", "surface", "overtraining", "isoflop", "context", "optimal", "breakdown", "roofline", "inference", "laws"};
 }
 
 QString unknownViewError(const QString& view) {
@@ -79,7 +79,7 @@ QString unknownViewError(const QString& view) {
 std::vector<std::pair<QString, QStringList>> viewTables() {
     return {{"runs", {"runs"}},         {"pareto", {"frontier"}},          {"surface", {"fit"}},
             {"overtraining", {"slopes"}}, {"isoflop", {"laws", "optima", "contexts"}}, {"context", {"optima"}},
-            {"optimal", {"sizes", "query", "methods"}}};
+            {"optimal", {"sizes", "query", "methods"}}, {"laws", {"laws", "params", "predictions"}}};
 }
 
 QStringList tableViews() {

@@ -38,6 +38,7 @@
 #include "app/gui/FlopBreakdownView.h"
 #include "app/gui/InferenceView.h"
 #include "app/gui/JobPool.h"
+#include "app/gui/LawsView.h"
 #include "app/gui/LessonPane.h"
 #include "app/gui/LossCurvesView.h"
 #include "app/gui/LossSurfaceView.h"
@@ -87,6 +88,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPanel(new FlopBreakdownView(session_, this));
     addPanel(new RooflineView(session_, this));
     addPanel(new InferenceView(session_, this));
+    addPanel(new LawsView(session_, this));
 
     lessonPane_ = new LessonPane(this);
     lessonDock_ = new QDockWidget(tr("Lesson"), this);

@@ -131,6 +131,11 @@ INSTANTIATE_TEST_SUITE_P(Context, BothPaths,
                                            Case{"context", {{"budget", QString::fromUtf8("10²⁰ FLOPs")}}},
                                            Case{"context", {{"context", "32768"}, {"budget", QString::fromUtf8("10²⁴ FLOPs")}}}),
                          caseName);
+INSTANTIATE_TEST_SUITE_P(Laws, BothPaths,
+                         ::testing::Values(Case{"laws", {}}, Case{"laws", {{"law2", "none"}, {"axis", "params"}, {"split", "largest"}}},
+                                           Case{"laws", {{"law1", "formula"}, {"formula1", "L = E + A/N^alpha"},
+                                                         {"params1", "E=0:10, A=0:1e8, alpha=0:2"}, {"test", "N>=5e8"}}}),
+                         caseName);
 // The loss surface fits in its job (the paper's grid: seconds), so a few cases.
 INSTANTIATE_TEST_SUITE_P(Surface, BothPaths,
                          ::testing::Values(Case{"surface", {}}, Case{"surface", {{"series", "xlstm"}, {"grid", "quick"}}},

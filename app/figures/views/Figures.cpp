@@ -4,6 +4,7 @@
 #include "app/figures/views/IsoFlopFigure.h"
 #include "app/figures/views/FlopBreakdownFigure.h"
 #include "app/figures/views/InferenceFigure.h"
+#include "app/figures/views/LawsFigure.h"
 #include "app/figures/views/LossCurvesFigure.h"
 #include "app/figures/views/OverTrainingFigure.h"
 #include "app/figures/views/LossSurfaceFigure.h"
@@ -23,6 +24,7 @@ std::unique_ptr<ViewFigure> makeViewFigure(const QString& id) {
     if (id == QLatin1String("optimal")) return std::make_unique<OptimalFigure>();
     if (id == QLatin1String("breakdown")) return std::make_unique<FlopBreakdownFigure>();
     if (id == QLatin1String("roofline")) return std::make_unique<RooflineFigure>();
+    if (id == QLatin1String("laws")) return std::make_unique<LawsFigure>();
     if (id == QLatin1String("inference")) return std::make_unique<InferenceFigure>();
     return nullptr;
 }
