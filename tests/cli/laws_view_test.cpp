@@ -85,7 +85,7 @@ TEST(RenderLaws, TheTablesAreTheNumbersOfFitLaw) {
             const QJsonObject p = v.toObject();
             if (p["law"].toString() != labels[i]) continue;
             ++seen;
-            EXPECT_EQ(p["group"].toString(), "all");
+            EXPECT_EQ(p["group"].toString(), g["name"].toString());  // the study's one series
             ASSERT_TRUE(expected.contains(p["parameter"].toString())) << p["parameter"].toString().toStdString();
             EXPECT_EQ(p["value"].toDouble(), expected[p["parameter"].toString()].toDouble()) << p["parameter"].toString().toStdString();
         }
