@@ -32,6 +32,7 @@ fi
 cmake --build "$asan" -j "$jobs" --target scalex_data_io_test scalex_project_test \
   scalex_fuzz_replay_run_table scalex_fuzz_replay_project scalex_fuzz_replay_column_mapping \
   scalex_fuzz_replay_figure_recipe scalex_fuzz_replay_settings scalex_fuzz_replay_loss_curves \
-  scalex_fuzz_replay_inference scalex_fuzz_replay_bench_json scalex_fuzz_replay_init_grid
+  scalex_fuzz_replay_inference scalex_fuzz_replay_bench_json scalex_fuzz_replay_init_grid \
+  scalex_fuzz_replay_law_formula
 cd "$asan"
 QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs" -R '^(DataIo|Project|fuzz_replay_)'
