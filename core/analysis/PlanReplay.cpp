@@ -109,10 +109,8 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
                                                        : fit::predictLaw(law, runs.target, params);
         const auto score = fit::scoreHeldOut(runs.target.target, predicted);
         g.picks.push_back({runs.poolLabels[pick], runs.cost[pick], spent / g.poolCost, score.r2, score.mape, initial});
-        if (!initial || pick == revealed.back()) {
-            g.stateFraction.push_back(spent / g.poolCost);
-            g.statePredicted.push_back(std::move(predicted));
-        }
+        g.stateFraction.push_back(spent / g.poolCost);
+        g.statePredicted.push_back(std::move(predicted));
     };
     // The initial runs enter together; their picks are listed with the fit on all of them.
     for (std::size_t k = 0; k + 1 < revealed.size(); ++k) {
@@ -325,7 +323,12 @@ PlanReplay replayPlan(const data::RunTable& table, const AnalysisSettings& setti
     for (const auto& g : r.groups) fractions.insert(fractions.end(), g.stateFraction.begin(), g.stateFraction.end());
     std::sort(fractions.begin(), fractions.end());
     fractions.erase(std::unique(fractions.begin(), fractions.end()), fractions.end());
-    for (double f : fractions) r.curve.push_back(pooledAt(r.groups, f));
+    // The curve starts once every group has its initial runs (before, the points would repeat).
+    double start = 0;
+    for (const auto& g : r.groups)
+        if (!g.stateFraction.empty()) start = std::max(start, g.stateFraction.front());
+    for (double f : fractions)
+        if (f >= start) r.curve.push_back(pooledAt(r.groups, f));
     r.final = pooledAt(r.groups, 1.0);
     for (double c : options.checkpoints)
         if (c <= options.budget * (1 + 1e-12)) r.checkpoints.push_back({c, pooledAt(r.groups, c)});
