@@ -36,6 +36,7 @@ const std::vector<Verb>& verbs() {
         {"convert", "convert run tables and projects between CSV, JSON and .scalex", verbConvert},
         {"generate", "generate the example study (runs drawn from the paper's L(N,D) fits)", verbGenerate},
         {"fit", "fit L(N,D), IsoFLOP power laws, over-training slopes, Pareto fronts, bootstrap intervals", verbFit},
+        {"plan", "plan the next runs: replay a finished study, rank candidate runs by what they tell about a target", verbPlan},
         {"bench", "microbenchmarks: GEMM, bandwidth, attention and mLSTM kernels for the roofline", verbBench},
         {"predict", "inference runtime model: TTFT, step time, memory; largest model for a budget; xLSTM crossover", verbPredict},
         {"check", "load a run table and report its runs and every row with a problem", verbCheck},

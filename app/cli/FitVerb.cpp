@@ -14,6 +14,7 @@
 #include <map>
 
 #include "app/cli/CliSupport.h"
+#include "app/cli/LawOptions.h"
 #include "app/cli/StudyInput.h"
 #include "app/cli/Verbs.h"
 #include "core/analysis/AnalysisJson.h"
@@ -498,35 +499,6 @@ int runBootstrap(const QStringList& rawArgs) {
 
 // ---- law -----------------------------------------------------------------------------------
 
-// The conditions of --train or --test (comma-free: repeat the option for several).
-std::optional<std::vector<RowCondition>> splitConditions(const QCommandLineParser& p, const QString& name) {
-    if (!p.isSet(name)) return std::nullopt;
-    std::vector<RowCondition> out;
-    for (const QString& v : p.values(name)) {
-        auto c = parseCondition(v.toStdString());
-        if (!c) throw UsageError("--" + name.toStdString() + " '" + v.toStdString() + "': " + c.error().message);
-        out.push_back(*c);
-    }
-    return out;
-}
-
-// The law the options describe (LawRequest: a shipped law or a formula, parameters, loss, space).
-LawDefinition lawFromOptions(const QCommandLineParser& p) {
-    LawRequest r;
-    r.law = p.value("law").toStdString();
-    r.formula = p.value("formula").toStdString();
-    if (p.isSet("formula") && r.formula.empty()) throw UsageError("--formula is empty");
-    if (r.law.empty() && r.formula.empty())
-        throw UsageError("missing --formula 'TARGET = EXPRESSION' (or --law NAME; `scalex fit law --list` lists them)");
-    for (const QString& v : p.values("param")) r.parameters.push_back(v.toStdString());
-    r.loss = p.value("loss").toStdString();
-    r.space = p.value("space").toStdString();
-    if (p.isSet("huber-delta")) r.huberDelta = doubleOption(p, "huber-delta");
-    auto law = lawFromRequest(r);
-    if (!law) throw UsageError("--" + law.error().column + ": " + law.error().message);
-    return *law;
-}
-
 void printLawList(bool json) {
     if (json) printJson(QJsonObject{{"laws", shippedLawsJson()}});
     else printText(QString::fromStdString(shippedLawsText()));
@@ -542,18 +514,11 @@ int runLaw(const QStringList& args) {
         "U, epochs). Or --law NAME for a shipped law (--list). --train/--test COND fit on some runs and score the "
         "predictions of the others (either alone: the complement).");
     addCommonOptions(p);
+    addLawOptions(p);
     p.addOptions({
-        {"formula", "The law: TARGET = EXPRESSION, or EXPRESSION for the study's loss.", "F"},
-        {"param", "A parameter and its bounds: NAME=LO:HI, or NAME=LO:HI@START (repeatable).", "NAME=LO:HI"},
-        {"law", "A shipped law instead of --formula (see --list).", "name"},
         {"list", "List the shipped laws."},
         {"group", "One fit per value of this column (default: one per series and context length).", "column"},
         {"shared", "Parameters with one value for every group, fitted at once (NAME[,NAME...]; repeatable).", "names"},
-        {"loss", "squared or huber.", "squared|huber"},
-        {"space", "Residuals in linear or log space.", "linear|log"},
-        {"huber-delta", "Huber delta (with --loss huber).", "delta"},
-        {"starts", "Space-filling starts of the multi-start search.", "K", "64"},
-        {"no-projection", "Search every parameter even where the law is linear in some (no variable projection)."},
         {"train", "Fit on the runs meeting this condition (repeatable: all must hold).", "COND"},
         {"test", "Score the runs meeting this condition (repeatable: all must hold).", "COND"},
         {"leave-one-out", "Hold out each value of this column in turn (e.g. isoflop_bucket), refit on the others, score the held-out runs.", "column"},
@@ -571,13 +536,12 @@ int runLaw(const QStringList& args) {
     }
     const LawDefinition law = lawFromOptions(p);
     LawFitOptions options;
-    options.fit.starts = static_cast<int>(*intOption(p, "starts", 1));
-    options.fit.projection = !p.isSet("no-projection");
+    applyLawFitOptions(p, options.fit);
     options.resamples = static_cast<int>(*intOption(p, "resamples", 0));
     options.seed = static_cast<std::uint64_t>(*intOption(p, "seed", 0));
     options.fit.seed = options.seed;
-    options.train = splitConditions(p, "train");
-    options.test = splitConditions(p, "test");
+    options.train = conditionOptions(p, "train");
+    options.test = conditionOptions(p, "test");
     if (p.isSet("group")) options.groupColumn = p.value("group").toStdString();
     if (p.isSet("leave-one-out")) options.leaveOneOut = p.value("leave-one-out").toStdString();
     for (const QString& v : p.values("shared"))

@@ -25,6 +25,7 @@ int verbRender(const QStringList& args);
 int verbConvert(const QStringList& args);
 int verbGenerate(const QStringList& args);
 int verbFit(const QStringList& args);
+int verbPlan(const QStringList& args);
 
 // Registers resources/scalex.qrc (the embedded datasets and example project); the static
 // library would otherwise leave it out of the program. Safe to call more than once.

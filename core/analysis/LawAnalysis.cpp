@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "core/analysis/LawVariables.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/analysis/Study.h"
 #include "core/data/Series.h"
@@ -19,46 +20,8 @@ namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
 QJsonValue numberOrNull(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
 
-// The study's loss where a formula names L or loss and the file has no column of that name.
-bool namesStudyLoss(const std::string& name) { return name.empty() || name == "L" || name == "loss"; }
-
-// A variable of a run: a column as spelled in the file or a field by any of its spellings (so
-// N, D, C derived from each other count), the study's loss for L, and the data-constrained
-// names U (unique tokens) and epochs (D / U where no column gives them).
-// nullopt: the run's table has no such column; NaN: the cell is no number.
-std::optional<double> variableOf(const data::Run& run, const std::string& name) {
-    if (auto v = data::runNumber(run, name)) return v;
-    if (namesStudyLoss(name)) return run.loss();
-    if (name == "U")
-        for (const char* alias : {"unique_tokens", "unique_tokens_count", "unique_data"})
-            if (auto v = data::runNumber(run, alias)) return v;
-    if (name == "epochs") {
-        const auto u = variableOf(run, "U");
-        if (u) return run.tokens / *u;
-    }
-    return std::nullopt;
-}
-
 bool meetsAll(const data::Run& run, const std::vector<RowCondition>& conditions) {
     return std::all_of(conditions.begin(), conditions.end(), [&](const RowCondition& c) { return meets(run, c); });
-}
-
-struct Scoped {
-    std::vector<const data::Run*> runs;
-};
-
-std::vector<const data::Run*> runsInScope(const data::RunTable& table, const AnalysisSettings& settings) {
-    const RunFilter filter = settings.scope.filter();
-    std::vector<const data::Run*> out;
-    for (const auto& run : table.runs)
-        if (settings.scope.containsSeries(run.series) && passes(run, filter)) out.push_back(&run);
-    return out;
-}
-
-std::function<bool(const std::string&)> columnTest(const std::vector<const data::Run*>& runs) {
-    return [runs](const std::string& name) {
-        return std::any_of(runs.begin(), runs.end(), [&](const data::Run* r) { return variableOf(*r, name).has_value(); });
-    };
 }
 
 std::string runName(const data::Run& run) { return data::runLabel(run); }
@@ -67,10 +30,10 @@ std::string runName(const data::Run& run) { return data::runLabel(run); }
 
 std::string checkLaw(const data::RunTable& table, const AnalysisSettings& settings, const fit::LawDefinition& law) {
     const auto runs = runsInScope(table, settings);
-    const auto compiled = fit::compileLaw(law, columnTest(runs));
+    const auto compiled = fit::compileLaw(law, lawColumnTest(runs));
     if (const auto* e = std::get_if<fit::LawError>(&compiled)) return e->text();
     const auto& c = std::get<fit::CompiledLaw>(compiled);
-    if (!namesStudyLoss(c.target) && !columnTest(runs)(c.target)) return "the target '" + c.target + "' is not a column of the runs";
+    if (!namesStudyLoss(c.target) && !lawColumnTest(runs)(c.target)) return "the target '" + c.target + "' is not a column of the runs";
     return {};
 }
 
@@ -101,7 +64,7 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
         a.error = "no runs in scope";
         return a;
     }
-    const auto compiledOr = fit::compileLaw(law, columnTest(scoped));
+    const auto compiledOr = fit::compileLaw(law, lawColumnTest(scoped));
     if (const auto* e = std::get_if<fit::LawError>(&compiledOr)) {
         a.error = "formula '" + law.formula + "': " + e->text();
         return a;
@@ -109,7 +72,7 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
     const auto& compiled = std::get<fit::CompiledLaw>(compiledOr);
     a.target = namesStudyLoss(compiled.target) ? (compiled.target.empty() ? "loss" : compiled.target) : compiled.target;
     a.variables = compiled.variables;
-    if (!namesStudyLoss(compiled.target) && !columnTest(scoped)(compiled.target)) {
+    if (!namesStudyLoss(compiled.target) && !lawColumnTest(scoped)(compiled.target)) {
         a.error = "the target '" + compiled.target + "' is not a column of the runs";
         return a;
     }
@@ -119,7 +82,7 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
                 a.error = bad->column + ": " + bad->message;
                 return a;
             }
-    if (options.groupColumn && !columnTest(scoped)(*options.groupColumn) &&
+    if (options.groupColumn && !lawColumnTest(scoped)(*options.groupColumn) &&
         !std::any_of(scoped.begin(), scoped.end(), [&](const data::Run* r) { return data::runValue(*r, *options.groupColumn).has_value(); })) {
         a.error = "--group: no column '" + *options.groupColumn + "' in the runs";
         return a;
@@ -150,14 +113,14 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
         if (options.leaveOneOut) row.fold = data::runValue(*run, *options.leaveOneOut).value_or("");
         std::string missing;
         for (const auto& v : compiled.variables) {
-            const auto x = variableOf(*run, v);
+            const auto x = lawVariableOf(*run, v);
             if (!x || !std::isfinite(*x)) {
                 missing = v;
                 break;
             }
             row.values.push_back(*x);
         }
-        const auto y = variableOf(*run, a.target);
+        const auto y = lawVariableOf(*run, a.target);
         if (missing.empty() && (!y || !std::isfinite(*y))) missing = a.target;
         if (!missing.empty()) {
             a.skipped.push_back(describeRun(*run, "no number for '" + missing + "'"));
