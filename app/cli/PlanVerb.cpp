@@ -1,6 +1,8 @@
 // scalex plan: which runs to train next (issue "Plan the next runs").
 //   --replay   a finished study replayed run by run: the planner against random and cheapest-first
 //              picks of the same budget, scored on the target runs
+//   otherwise  the next runs of a study: candidates (a planned-runs CSV or an N × D grid) ranked by
+//              the drop of the target's predictive variance per unit cost, a batch picked greedily
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTextStream>
@@ -10,7 +12,9 @@
 #include "app/cli/LawOptions.h"
 #include "app/cli/StudyInput.h"
 #include "app/cli/Verbs.h"
+#include "core/analysis/PlanCandidates.h"
 #include "core/analysis/PlanReplay.h"
+#include "core/data/RunTableIo.h"
 
 namespace scalex::cli {
 
@@ -74,6 +78,88 @@ int runReplay(const QCommandLineParser& p) {
     return kExitOk;
 }
 
+QString g4(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QStringLiteral("n/a"); }
+
+int runCandidates(const QCommandLineParser& p) {
+    const fit::LawDefinition law = lawFromOptions(p);
+    PlanCandidatesOptions options;
+    applyLawFitOptions(p, options.fit);
+    if (!p.isSet("target")) throw UsageError("missing --target 'N=7e9,D=2e12' (a point, repeatable) or a condition on the planned runs");
+    for (const QString& v : p.values("target")) {
+        const std::string text = v.toStdString();
+        // A point gives every name with '=' and a number; anything else is a row condition.
+        if (auto point = parseTargetPoint(text)) {
+            options.targetPoints.push_back(*point);
+        } else if (auto c = parseCondition(text); c && p.isSet("candidates")) {
+            options.targetRows.push_back(*c);
+        } else {
+            throw UsageError("--target '" + text + "': " + point.error().message);
+        }
+    }
+    if (p.isSet("grid-n") || p.isSet("grid-d")) {
+        if (p.isSet("candidates")) throw UsageError("give --candidates FILE or --grid-n and --grid-d, not both");
+        for (const char* name : {"grid-n", "grid-d"}) {
+            if (!p.isSet(name)) throw UsageError(std::string("the grid needs both --grid-n and --grid-d"));
+            auto axis = parseGridAxis(p.value(name).toStdString());
+            if (!axis) throw UsageError("--" + std::string(name) + " '" + p.value(name).toStdString() + "': " + axis.error().message);
+            (std::string(name) == "grid-n" ? options.gridN : options.gridD) = *axis;
+        }
+    } else if (!p.isSet("candidates")) {
+        throw UsageError("missing --candidates FILE.csv (planned runs) or --grid-n LO:HI:K --grid-d LO:HI:K");
+    }
+    if (p.isSet("cost")) options.cost = p.value("cost").toStdString();
+    if (p.isSet("budget")) options.budget = *doubleOption(p, "budget");
+    if (p.isSet("pick")) {
+        const auto k = *intOption(p, "pick", 1);
+        if (k < 1) throw UsageError("--pick: at least one run");
+        options.pick = static_cast<std::size_t>(k);
+    }
+    if (p.isSet("group")) options.groupColumn = p.value("group").toStdString();
+    const QStringList files = p.values("data");
+    if (files.isEmpty()) throw UsageError("missing required option --data (the study's runs the law is fitted on)");
+    StudyInput in = loadStudy(files, p);
+    std::optional<data::RunTable> planned;
+    if (p.isSet("candidates")) {
+        data::LoadOptions noLoss;  // planned runs have no loss yet
+        noLoss.lossRequired = false;
+        auto t = data::loadRunTable(p.value("candidates").toStdString(), noLoss);
+        if (!t) throw UsageError("--candidates: " + t.error().toString());
+        planned = std::move(*t);
+    }
+    fit::FitControl control;
+    if (auto t = intOption(p, "threads", 1)) control.threads = static_cast<int>(*t);
+    const PlanCandidates r = planCandidates(in.table(), in.settings(), law, options, planned ? &*planned : nullptr, control);
+    if (r.error) throw UsageError(*r.error);
+    if (p.isSet("json")) {
+        printJson(toJson(r));
+        return kExitOk;
+    }
+    QString t;
+    QTextStream out(&t);
+    out << "plan (cost " << QString::fromStdString(r.cost) << (options.budget ? ", budget " + g4(*options.budget) : QString()) << ")\n";
+    for (const auto& g : r.groups) {
+        out << QString::fromStdString(g.name) << ": ";
+        if (!g.error.empty()) {
+            out << QString::fromStdString(g.error) << "\n";
+            continue;
+        }
+        out << g.runs << " runs fitted, " << g.candidates << " candidates, " << g.picks.size() << " picked for " << g4(g.spent) << "\n";
+        for (const auto& target : g.targets)
+            out << "  target " << QString::fromStdString(target.label) << ": " << QString::fromStdString(r.target) << " " << g4(target.predicted)
+                << " +/- " << g4(target.halfWidthBefore) << " (95 %) now, +/- " << g4(target.halfWidthAfter) << " after the batch\n";
+        int k = 0;
+        for (const auto& pick : g.picks) {
+            out << "  " << ++k << ". N " << g4(pick.n) << "  D " << g4(pick.d) << "  cost " << g4(pick.cost) << "  score " << g4(pick.score)
+                << "  +/- after " << (pick.halfWidthAfter.empty() ? QString("n/a") : g4(pick.halfWidthAfter.front())) << "\n";
+            out << "     why: " << QString::fromStdString(pick.why) << "\n";
+        }
+    }
+    if (!r.skipped.empty()) out << r.skipped.size() << " runs skipped (first: " << QString::fromStdString(r.skipped.front()) << ")\n";
+    out.flush();
+    printText(t);
+    return kExitOk;
+}
+
 }  // namespace
 
 int verbPlan(const QStringList& args) {
@@ -83,15 +169,22 @@ int verbPlan(const QStringList& args) {
         "--replay: replay a finished study (--data) run by run. The pool's losses (--pool COND) are revealed only for the runs "
         "picked, the target's (--target COND) only read to score; each group starts from its cheapest runs (free parameters + 1) "
         "and picks while --budget (a fraction of the group's pool cost) allows. Reports the target's R^2 at 1 %, 5 %, 10 % of "
-        "the cost and when the budget is spent.");
+        "the cost and when the budget is spent.\n"
+        "Otherwise: fit the law on the study's runs in scope (--data), score each candidate (--candidates FILE.csv of planned runs "
+        "with N, D and optional cost columns, or --grid-n/--grid-d) by the expected drop of the target's predictive variance per "
+        "unit cost, and pick a batch greedily up to --pick K runs or --budget total cost.");
     p.addHelpOption();
     p.addOptions({
         {"data", "Run table or .scalex project (repeatable).", "file"},
         {"replay", "Replay a finished study (see above)."},
         {"pool", "The candidate runs: a condition (repeatable: all must hold).", "COND"},
-        {"target", "The runs to predict: a condition (repeatable: all must hold).", "COND"},
+        {"target", "The runs to predict: a condition (repeatable: all must hold); or a point N=7e9,D=2e12 (repeatable).", "COND"},
+        {"candidates", "A CSV of planned runs (N, D, optional cost) to pick from.", "file"},
+        {"grid-n", "Candidate sizes: LO:HI:K, K log-spaced values.", "LO:HI:K"},
+        {"grid-d", "Candidate token counts: LO:HI:K, K log-spaced values.", "LO:HI:K"},
+        {"pick", "Runs to pick (default 5, or as many as --budget allows).", "K"},
         {"cost", "A run's cost as an expression over columns (default 6*N*D).", "EXPR"},
-        {"budget", "--replay: the fraction of the pool's cost to spend, per group.", "x"},
+        {"budget", "--replay: the fraction of the pool's cost to spend, per group; else the batch's total cost.", "x"},
         {"seed", "Seed of the random picks and the fits' starts.", "K", "1"},
         {"strategy", "planner (expected drop of the target's variance per cost), random or cheapest.", "name", "planner"},
         {"group", "One plan per value of this column (default: one per series and context length).", "column"},
@@ -102,7 +195,7 @@ int verbPlan(const QStringList& args) {
     addScopeOptions(p);
     if (!parseVerbArguments(p, args)) return kExitOk;
     if (p.isSet("replay")) return runReplay(p);
-    throw UsageError("expected --replay (a finished study replayed run by run)");
+    return runCandidates(p);
 }
 
 }  // namespace scalex::cli

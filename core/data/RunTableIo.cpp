@@ -430,7 +430,7 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
         return missing(RunField::Tokens, "D, the training tokens (expected a column such as " + spellings(RunField::Tokens) +
                                              "; num_train_steps, global_batch_size and context_length; "
                                              "or compute C, such as " + spellings(RunField::Flops) + ", to derive D = C/6N)");
-    if (!has(RunField::ValLoss) && !has(RunField::TrainLoss))
+    if (options.lossRequired && !has(RunField::ValLoss) && !has(RunField::TrainLoss))
         return missing(RunField::ValLoss, "the loss (expected a column such as " + spellings(RunField::ValLoss) + ", " +
                                               spellings(RunField::TrainLoss) + ")");
     const auto header = std::make_shared<const std::vector<std::string>>(raw.header);

@@ -32,6 +32,7 @@ struct LoadOptions {
     // (chinchilla -> chinchilla, else study).
     std::optional<accounting::FlopConvention> convention;
     bool recomputeFlops = false;  // replace the file's C by the architecture's count
+    bool lossRequired = true;     // false for a table of planned runs, whose losses are not known yet
     std::int64_t maxBytes = kDefaultMaxBytes;  // file size, and text size after gunzip
     std::int64_t maxRows = kDefaultMaxRows;
 };

@@ -87,8 +87,8 @@ DesignScores scoreCandidates(const CompiledLaw& law, const LawData& fitted, std:
 }
 
 DesignScores scoreAfter(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& candidates,
-                        std::span<const std::size_t> picked, const LawData& targets) {
-    return scoreWith(law, fitted, params, candidates, {}, picked, targets);
+                        std::span<const std::size_t> picked, const LawData& targets, std::span<const double> costs) {
+    return scoreWith(law, fitted, params, candidates, costs, picked, targets);
 }
 
 }  // namespace scalex::fit

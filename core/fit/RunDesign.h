@@ -39,8 +39,9 @@ DesignScores scoreCandidates(const CompiledLaw& law, const LawData& fitted, std:
                              std::span<const double> costs, const LawData& targets);
 
 // The same after adding the runs `picked` (indices into candidates) to the fitted runs: what a
-// batch leaves (the predictive variance and each target's standard deviation after it).
+// batch leaves (the predictive variance and each target's standard deviation after it). With
+// `costs`, also every candidate's score on top of the batch (the next greedy pick).
 DesignScores scoreAfter(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& candidates,
-                        std::span<const std::size_t> picked, const LawData& targets);
+                        std::span<const std::size_t> picked, const LawData& targets, std::span<const double> costs = {});
 
 }  // namespace scalex::fit

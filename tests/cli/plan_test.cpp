@@ -106,3 +106,56 @@ TEST(PlanCli, BadInputsExitTwoWithOneLine) {
         EXPECT_EQ(r.err.trimmed().count('\n'), 0) << r.err.toStdString();
     }
 }
+
+namespace {
+
+QStringList pickArgs(const QStringList& extra) {
+    return QStringList{"plan", "--data", tokenParam(), "--formula", "L = E + A/N^alpha + B/D^beta", "--param", "E=0:10", "--param", "A=0:1e6",
+                       "--param", "B=0:1e7", "--param", "alpha=0:2", "--param", "beta=0:2", "--group", "model_type", "--starts", "8",
+                       "--target", "N=7e9,D=2e12"} +
+           extra;
+}
+
+}  // namespace
+
+// The non-replay mode: per group, the target's prediction with its interval before and after, and
+// the picks with N, D, cost, score and why, within the budget.
+TEST(PlanCli, PickJsonContract) {
+    SCALEX_REQUIRE_SHARED();
+    const auto r = runScalex(pickArgs({"--grid-n", "1e8:8e9:5", "--grid-d", "2e9:2e11:5", "--budget", "1e21", "--pick", "3", "--json"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject o = r.json();
+    EXPECT_EQ(o.value("cost").toString(), "6*N*D");
+    const QJsonArray groups = o.value("groups").toArray();
+    ASSERT_EQ(groups.size(), 2);
+    for (const auto& g : groups) {
+        const QJsonObject j = g.toObject();
+        const QJsonObject target = j.value("targets").toArray().first().toObject();
+        EXPECT_TRUE(target.value("predicted").isDouble());
+        EXPECT_LE(target.value("halfwidth_after").toDouble(), target.value("halfwidth_before").toDouble());
+        const QJsonArray picks = j.value("picks").toArray();
+        ASSERT_GE(picks.size(), 1);
+        EXPECT_LE(picks.size(), 3);
+        double spent = 0;
+        for (const auto& p : picks) {
+            const QJsonObject pick = p.toObject();
+            EXPECT_TRUE(pick.value("N").isDouble());
+            EXPECT_TRUE(pick.value("D").isDouble());
+            EXPECT_GT(pick.value("score").toDouble(), 0);
+            EXPECT_FALSE(pick.value("why").toString().isEmpty());
+            spent += pick.value("cost").toDouble();
+        }
+        EXPECT_LE(spent, 1e21 * (1 + 1e-12));
+    }
+}
+
+TEST(PlanCli, PickErrorsAreOneLineWithExitTwo) {
+    SCALEX_REQUIRE_SHARED();
+    const QStringList grid{"--grid-n", "1e8:8e9:5", "--grid-d", "2e9:2e11:5"};
+    for (const QStringList& extra : {QStringList{"--grid-n", "1e8:8e9", "--grid-d", "2e9:2e11:5"}, grid + QStringList{"--budget", "1e10"},
+                                     grid + QStringList{"--target", "N=7e9,D=2e12,T=8192"}, QStringList{}}) {
+        const auto r = runScalex(pickArgs(extra));
+        EXPECT_EQ(r.exitCode, 2) << extra.join(' ').toStdString();
+        EXPECT_EQ(r.err.trimmed().count('\n'), 0) << r.err.toStdString();
+    }
+}

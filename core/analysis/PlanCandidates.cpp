@@ -1,0 +1,375 @@
+#include "core/analysis/PlanCandidates.h"
+
+#include <QJsonArray>
+#include <QJsonValue>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+#include "core/analysis/LawAnalysis.h"
+#include "core/analysis/LawVariables.h"
+#include "core/analysis/RunCost.h"
+#include "core/analysis/SeriesAnalyses.h"
+#include "core/data/Series.h"
+#include "core/analysis/RunSelection.h"
+#include "core/fit/RunDesign.h"
+
+namespace scalex::analysis {
+
+namespace {
+
+constexpr double kZ95 = 1.959963984540054;  // two-sided 95 % normal quantile
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+QJsonValue numberOrNull(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
+
+std::string g4(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g", v);
+    return b;
+}
+
+std::string trim(std::string s) {
+    const auto a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+    return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+std::optional<double> number(const std::string& text) {
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(text, &used);
+        if (used != text.size() || !std::isfinite(v)) return std::nullopt;
+        return v;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+bool meetsAll(const data::Run& run, const std::vector<RowCondition>& conditions) {
+    return std::all_of(conditions.begin(), conditions.end(), [&](const RowCondition& c) { return meets(run, c); });
+}
+
+std::string pointLabel(const TargetPoint& p) {
+    std::string t;
+    for (const auto& [name, value] : p) t += (t.empty() ? "" : ",") + name + "=" + g4(value);
+    return t;
+}
+
+// The candidates and targets as the law reads them.
+struct Planned {
+    fit::LawData candidates, targets;
+    std::vector<double> cost, n, d;
+    std::vector<std::string> labels, targetLabels;
+};
+
+// 95 % half-width of the prediction ŷ from the standard deviation in the law's space (in log space
+// sd is that of ln ŷ: the delta method gives ŷ·sd).
+double halfWidth(const fit::CompiledLaw& law, double predicted, double sd) {
+    return kZ95 * sd * (law.definition.space == fit::LawSpace::Log ? std::abs(predicted) : 1.0);
+}
+
+void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Planned& planned, const PlanCandidatesOptions& options,
+               const fit::FitControl& control, PlanCandidatesGroup& g) {
+    g.runs = runs.size();
+    g.candidates = planned.candidates.size();
+    fit::LawFitResult f;
+    try {
+        f = fit::fitLaw(law, runs, options.fit, control);
+    } catch (const std::invalid_argument& e) {
+        g.error = std::string("the law cannot be fitted: ") + e.what();
+        return;
+    }
+    if (!std::isfinite(f.objective)) {
+        g.error = "the law's fit did not converge";
+        return;
+    }
+    g.params = f.params;
+    const std::vector<double> predicted = fit::predictLaw(law, planned.targets, f.params);
+    const auto before = fit::scoreCandidates(law, runs, f.params, planned.candidates, planned.cost, planned.targets);
+    double largestN = 0;
+    const auto nIndex = std::find(law.variables.begin(), law.variables.end(), "N");
+    if (nIndex != law.variables.end())
+        for (std::size_t i = 0; i < runs.size(); ++i) largestN = std::max(largestN, runs.row(i)[static_cast<std::size_t>(nIndex - law.variables.begin())]);
+
+    const std::size_t maxPicks = options.pick ? *options.pick : (options.budget ? planned.candidates.size() : 5);
+    const double budget = options.budget.value_or(std::numeric_limits<double>::infinity());
+    std::vector<std::size_t> picked;
+    std::vector<char> taken(planned.candidates.size(), 0);
+    auto scores = before;
+    while (picked.size() < maxPicks) {
+        std::size_t best = planned.candidates.size(), left = 0;
+        for (std::size_t c = 0; c < planned.candidates.size(); ++c) {
+            if (taken[c] || g.spent + planned.cost[c] > budget * (1 + 1e-12)) continue;
+            ++left;
+            if (scores.perCost[c] > 0 && (best == planned.candidates.size() || scores.perCost[c] > scores.perCost[best])) best = c;
+        }
+        if (best == planned.candidates.size()) break;  // nothing affordable lowers the variance
+        taken[best] = 1;
+        picked.push_back(best);
+        g.spent += planned.cost[best];
+        const auto after = fit::scoreAfter(law, runs, f.params, planned.candidates, picked, planned.targets, planned.cost);
+        CandidatePick p;
+        p.run = planned.labels[best];
+        p.n = planned.n[best];
+        p.d = planned.d[best];
+        p.cost = planned.cost[best];
+        p.score = scores.perCost[best];
+        p.reduction = before.targetVariance > 0 ? scores.reduction[best] / before.targetVariance : 0.0;
+        for (std::size_t t = 0; t < predicted.size(); ++t) p.halfWidthAfter.push_back(halfWidth(law, predicted[t], after.targetSd[t]));
+        std::string why = "lowers the target's predictive variance by " + g4(100 * p.reduction) + " % of its value before the batch for " + g4(p.cost) +
+                          " cost, the most per unit cost of " + std::to_string(left) + " affordable candidates";
+        if (std::isfinite(p.n) && largestN > 0)
+            why += p.n > largestN ? "; N is " + g4(p.n / largestN) + "x the study's largest, so it pins the extrapolation"
+                                  : "; N within the study's range (up to " + g4(largestN) + ")";
+        p.why = why;
+        g.picks.push_back(std::move(p));
+        scores = after;
+    }
+    for (std::size_t t = 0; t < predicted.size(); ++t) {
+        CandidateTarget ct;
+        ct.label = planned.targetLabels[t];
+        ct.predicted = predicted[t];
+        ct.halfWidthBefore = halfWidth(law, predicted[t], before.targetSd[t]);
+        ct.halfWidthAfter = g.picks.empty() ? ct.halfWidthBefore : g.picks.back().halfWidthAfter[t];
+        g.targets.push_back(ct);
+    }
+}
+
+}  // namespace
+
+data::Expected<GridAxis> parseGridAxis(const std::string& text) {
+    const std::string expected = "expected LO:HI:K (log-spaced from LO to HI, K values, 0 < LO <= HI)";
+    const auto a = text.find(':');
+    const auto b = a == std::string::npos ? std::string::npos : text.find(':', a + 1);
+    if (b == std::string::npos || text.find(':', b + 1) != std::string::npos) return data::LoadError{"grid", 0, text, expected};
+    const auto lo = number(trim(text.substr(0, a))), hi = number(trim(text.substr(a + 1, b - a - 1)));
+    const auto k = number(trim(text.substr(b + 1)));
+    if (!lo || !hi || !k || !(*lo > 0) || !(*hi >= *lo) || !(*k >= 1) || *k != std::floor(*k) || *k > 10000)
+        return data::LoadError{"grid", 0, text, expected};
+    if (*k == 1 && *lo != *hi) return data::LoadError{"grid", 0, text, "one value (K = 1) needs LO = HI"};
+    return GridAxis{*lo, *hi, static_cast<std::size_t>(*k)};
+}
+
+data::Expected<TargetPoint> parseTargetPoint(const std::string& text) {
+    TargetPoint p;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const auto end = std::min(text.find(',', start), text.size());
+        const std::string item = trim(text.substr(start, end - start));
+        const auto eq = item.find('=');
+        const auto value = eq == std::string::npos ? std::nullopt : number(trim(item.substr(eq + 1)));
+        const std::string name = eq == std::string::npos ? std::string() : trim(item.substr(0, eq));
+        if (name.empty() || !value) return data::LoadError{"target", 0, text, "expected NAME=VALUE,NAME=VALUE (e.g. N=7e9,D=2e12)"};
+        if (p.count(name)) return data::LoadError{"target", 0, text, "'" + name + "' is given twice"};
+        p[name] = *value;
+        start = end + 1;
+    }
+    return p;
+}
+
+PlanCandidates planCandidates(const data::RunTable& study, const AnalysisSettings& settings, const fit::LawDefinition& law,
+                              const PlanCandidatesOptions& options, const data::RunTable* planned, const fit::FitControl& control) {
+    PlanCandidates r;
+    r.law = law;
+    r.options = options;
+    auto fail = [&](std::string why) {
+        r.error = std::move(why);
+        return r;
+    };
+    if (options.targetPoints.empty() && options.targetRows.empty()) return fail("--target: no point (N=7e9,D=2e12) and no condition on the planned runs");
+    if (!options.targetRows.empty() && !planned) return fail("--target: a condition names rows of the planned runs (--candidates FILE)");
+    if (!planned && (!options.gridN || !options.gridD)) return fail("no candidates: give --candidates FILE.csv or --grid-n and --grid-d");
+    if (options.pick && *options.pick == 0) return fail("--pick: at least one run");
+    if (options.budget && !(*options.budget > 0)) return fail("--budget: a positive total cost");
+
+    const auto scoped = runsInScope(study, settings);
+    if (scoped.empty()) return fail("no run in scope to fit the law on");
+    const auto compiledOr = fit::compileLaw(law, lawColumnTest(scoped));
+    if (const auto* e = std::get_if<fit::LawError>(&compiledOr)) return fail("formula '" + law.formula + "': " + e->text());
+    const auto& compiled = std::get<fit::CompiledLaw>(compiledOr);
+    r.target = namesStudyLoss(compiled.target) ? (compiled.target.empty() ? "loss" : compiled.target) : compiled.target;
+    const auto& variables = compiled.variables;
+    auto lawReads = [&](const std::string& name) { return std::find(variables.begin(), variables.end(), name) != variables.end(); };
+    auto readsText = [&] {
+        std::string t;
+        for (const auto& v : variables) t += (t.empty() ? "" : ", ") + v;
+        return t;
+    };
+
+    Planned p;
+    p.candidates.variableCount = p.targets.variableCount = variables.size();
+    for (const auto& point : options.targetPoints) {
+        for (const auto& [name, value] : point)
+            if (!lawReads(name)) return fail("--target '" + pointLabel(point) + "': the law reads no '" + name + "' (it reads " + readsText() + ")");
+        std::vector<double> values;
+        for (const auto& v : variables) {
+            if (!point.count(v)) return fail("--target '" + pointLabel(point) + "': no value for '" + v + "', which the law reads");
+            values.push_back(point.at(v));
+        }
+        p.targets.add(values, 0.0);
+        p.targetLabels.push_back(pointLabel(point));
+    }
+
+    if (planned) {
+        if (auto bad = checkColumns(*planned, options.targetRows)) return fail("--target: " + bad->column + ": " + bad->message);
+        std::vector<const data::Run*> rows;
+        for (const auto& run : planned->runs) rows.push_back(&run);
+        if (rows.empty()) return fail("no candidates: the planned-runs table has no rows");
+        // The table's own cost column where it has one and no expression is given.
+        r.cost = !options.cost.empty() ? options.cost : lawColumnTest(rows)("cost") ? "cost" : kDefaultRunCost;
+        auto costOr = parseRunCost(r.cost, rows);
+        if (!costOr) return fail("--cost " + costOr.error().message);
+        std::vector<double> values;
+        for (const data::Run* run : rows) {
+            std::string missing;
+            values.clear();
+            for (const auto& v : variables) {
+                const auto x = lawVariableOf(*run, v);
+                if (!x || !std::isfinite(*x)) {
+                    missing = v;
+                    break;
+                }
+                values.push_back(*x);
+            }
+            const bool isTarget = !options.targetRows.empty() && meetsAll(*run, options.targetRows);
+            if (isTarget) {
+                if (!missing.empty())
+                    return fail("the law cannot predict the target: planned run " + data::runLabel(*run) + " has no number for '" + missing + "'");
+                p.targets.add(values, 0.0);
+                p.targetLabels.push_back(data::runLabel(*run));
+                continue;
+            }
+            const auto c = runCost(*costOr, *run);
+            if (missing.empty() && !c) missing = "cost " + r.cost;
+            if (!missing.empty()) {
+                r.skipped.push_back(describeRun(*run, "no number for '" + missing + "'"));
+                continue;
+            }
+            p.candidates.add(values, 0.0);
+            p.cost.push_back(*c);
+            p.n.push_back(lawVariableOf(*run, "N").value_or(data::kUnknown));
+            p.d.push_back(lawVariableOf(*run, "D").value_or(data::kUnknown));
+            p.labels.push_back(data::runLabel(*run));
+        }
+        if (p.targets.size() == 0) return fail("--target matches no planned run");
+    } else {
+        for (const auto& v : variables)
+            if (v != "N" && v != "D") return fail("the grid gives N and D; the law also reads '" + v + "' (use --candidates FILE.csv)");
+        r.cost = options.cost.empty() ? kDefaultRunCost : options.cost;
+        std::vector<data::Run> probe(1);
+        probe[0].params = 1, probe[0].tokens = 1;
+        auto costOr = parseRunCost(r.cost, {&probe[0]});
+        if (!costOr) return fail("--cost " + costOr.error().message);
+        for (const auto& c : costOr->columns)
+            if (c != "N" && c != "D") return fail("--cost '" + r.cost + "': the grid gives N and D, not '" + c + "'");
+        auto axis = [](const GridAxis& a, std::size_t k) {
+            return a.count == 1 ? a.lo : std::exp(std::log(a.lo) + (std::log(a.hi) - std::log(a.lo)) * static_cast<double>(k) / static_cast<double>(a.count - 1));
+        };
+        for (std::size_t i = 0; i < options.gridN->count; ++i)
+            for (std::size_t j = 0; j < options.gridD->count; ++j) {
+                const double n = axis(*options.gridN, i), d = axis(*options.gridD, j);
+                std::vector<double> values;
+                for (const auto& v : variables) values.push_back(v == "N" ? n : d);
+                std::vector<double> costValues;
+                for (const auto& c : costOr->columns) costValues.push_back(c == "N" ? n : d);
+                const auto c = runCost(*costOr, costValues);
+                if (!c) continue;
+                p.candidates.add(values, 0.0);
+                p.cost.push_back(*c);
+                p.n.push_back(n);
+                p.d.push_back(d);
+                p.labels.push_back("N=" + g4(n) + ",D=" + g4(d));
+            }
+    }
+    if (p.candidates.size() == 0) return fail("no candidates: every planned run is a target or lacks a number the law or the cost needs");
+    const double cheapest = *std::min_element(p.cost.begin(), p.cost.end());
+    if (options.budget && *options.budget < cheapest)
+        return fail("--budget " + g4(*options.budget) + " is below the cheapest candidate's cost (" + g4(cheapest) + ")");
+
+    // The study's runs as the law reads them, per group.
+    if (options.groupColumn &&
+        std::none_of(scoped.begin(), scoped.end(), [&](const data::Run* run) { return data::runValue(*run, *options.groupColumn).has_value(); }))
+        return fail("--group: no column '" + *options.groupColumn + "' in the runs");
+    std::vector<std::string> order;
+    std::map<std::string, fit::LawData> groups;
+    for (const data::Run* run : scoped) {
+        std::vector<double> values;
+        std::string missing;
+        for (const auto& v : variables) {
+            const auto x = lawVariableOf(*run, v);
+            if (!x || !std::isfinite(*x)) {
+                missing = v;
+                break;
+            }
+            values.push_back(*x);
+        }
+        const auto y = lawVariableOf(*run, r.target);
+        if (missing.empty() && (!y || !std::isfinite(*y))) missing = r.target;
+        if (!missing.empty()) {
+            r.skipped.push_back(describeRun(*run, "no number for '" + missing + "'"));
+            continue;
+        }
+        const std::string name = options.groupColumn ? data::runValue(*run, *options.groupColumn).value_or("") : "all runs";
+        if (!groups.count(name)) {
+            order.push_back(name);
+            groups[name].variableCount = variables.size();
+        }
+        groups[name].add(values, *y);
+    }
+    if (order.empty()) return fail("no run in scope has the numbers the law reads (" + readsText() + ", " + r.target + ")");
+    for (const auto& name : order) {
+        PlanCandidatesGroup g;
+        g.name = name;
+        planGroup(compiled, groups[name], p, options, control, g);
+        r.groups.push_back(std::move(g));
+    }
+    if (std::all_of(r.groups.begin(), r.groups.end(), [](const PlanCandidatesGroup& g) { return !g.error.empty(); }))
+        return fail(r.groups.size() == 1 ? r.groups.front().error : r.groups.front().name + ": " + r.groups.front().error);
+    return r;
+}
+
+QJsonObject toJson(const PlanCandidates& r) {
+    QJsonObject o{{"law", lawToJson(r.law)}, {"target", q(r.target)}, {"cost", q(r.cost)}};
+    o.insert("budget", r.options.budget ? QJsonValue(*r.options.budget) : QJsonValue(QJsonValue::Null));
+    o.insert("pick", r.options.pick ? QJsonValue(static_cast<qint64>(*r.options.pick)) : QJsonValue(QJsonValue::Null));
+    if (r.error) o.insert("error", q(*r.error));
+    QJsonArray groups;
+    for (const auto& g : r.groups) {
+        QJsonObject j{{"name", q(g.name)}, {"runs", static_cast<qint64>(g.runs)}, {"candidates", static_cast<qint64>(g.candidates)}};
+        if (!g.error.empty()) {
+            j.insert("error", q(g.error));
+            groups.append(j);
+            continue;
+        }
+        QJsonObject params;
+        for (std::size_t k = 0; k < g.params.size() && k < r.law.parameters.size(); ++k)
+            params.insert(q(r.law.parameters[k].name), numberOrNull(g.params[k]));
+        j.insert("params", params);
+        j.insert("spent", g.spent);
+        QJsonArray targets;
+        for (const auto& t : g.targets)
+            targets.append(QJsonObject{{"label", q(t.label)}, {"predicted", numberOrNull(t.predicted)},
+                                       {"halfwidth_before", numberOrNull(t.halfWidthBefore)}, {"halfwidth_after", numberOrNull(t.halfWidthAfter)}});
+        j.insert("targets", targets);
+        QJsonArray picks;
+        for (const auto& p : g.picks) {
+            QJsonArray after;
+            for (double h : p.halfWidthAfter) after.append(numberOrNull(h));
+            picks.append(QJsonObject{{"run", q(p.run)}, {"N", numberOrNull(p.n)}, {"D", numberOrNull(p.d)}, {"cost", p.cost},
+                                     {"score", numberOrNull(p.score)}, {"reduction", numberOrNull(p.reduction)}, {"halfwidth_after", after},
+                                     {"why", q(p.why)}});
+        }
+        j.insert("picks", picks);
+        groups.append(j);
+    }
+    o.insert("groups", groups);
+    QJsonArray skipped;
+    for (const auto& s : r.skipped) skipped.append(q(s));
+    o.insert("skipped", skipped);
+    return o;
+}
+
+}  // namespace scalex::analysis

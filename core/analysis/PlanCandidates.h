@@ -1,0 +1,95 @@
+#pragma once
+// Which runs to train next for a new study (issue 33, items 1–2): the law fitted on the study's
+// runs in scope, each candidate (a table of planned runs, or a log-spaced N × D grid) scored by the
+// expected drop of the target's predictive variance per unit cost (fit/RunDesign.h, V-optimal on
+// the law's linearisation), and a batch picked greedily: each pick joins the information matrix
+// before the next is scored, up to `pick` runs or `budget` of total cost. The target is a list of
+// points (N=7e9,D=2e12) or the rows of the planned-runs table a condition names (those rows are
+// targets, not candidates).
+#include <QJsonObject>
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/analysis/AnalysisSettings.h"
+#include "core/analysis/Condition.h"
+#include "core/data/LoadError.h"
+#include "core/data/RunTable.h"
+#include "core/fit/FitControl.h"
+#include "core/fit/LawDefinition.h"
+#include "core/fit/LawFit.h"
+
+namespace scalex::analysis {
+
+// One log-spaced axis of the candidate grid: `count` values from lo to hi.
+struct GridAxis {
+    double lo = 0, hi = 0;
+    std::size_t count = 0;
+};
+// "LO:HI:K" with 0 < LO <= HI and K >= 1 (K = 1 needs LO = HI); the error says what is wrong.
+data::Expected<GridAxis> parseGridAxis(const std::string& text);
+
+// A target point: "N=7e9,D=2e12" (names as the law's formula reads them).
+using TargetPoint = std::map<std::string, double>;
+data::Expected<TargetPoint> parseTargetPoint(const std::string& text);
+
+struct PlanCandidatesOptions {
+    std::optional<std::string> groupColumn;  // one plan per value; none: one plan on every run in scope
+    std::vector<TargetPoint> targetPoints;     // the target: points ...
+    std::vector<RowCondition> targetRows;    // ... or the planned runs meeting all of these
+    std::optional<GridAxis> gridN, gridD;    // the candidates when no planned-runs table is given
+    std::string cost;                        // expression over columns; empty: the table's cost column, else 6*N*D
+    std::optional<double> budget;            // total cost of the batch, per group
+    std::optional<std::size_t> pick;         // runs per batch; none: 5, or as many as the budget allows
+    fit::LawFitSettings fit;
+};
+
+struct CandidatePick {
+    std::string run;     // the planned run's label, or "N=…,D=…" on the grid
+    double n = 0, d = 0; // NaN where the planned run has none
+    double cost = 0;
+    double score = 0;      // the drop of the target's predictive variance per unit cost, when picked
+    double reduction = 0;  // that drop as a fraction of the variance before the batch
+    std::vector<double> halfWidthAfter;  // per target point, with the picks so far
+    std::string why;
+};
+
+struct CandidateTarget {
+    std::string label;
+    double predicted = 0;                       // the law's prediction at the current fit
+    double halfWidthBefore = 0, halfWidthAfter = 0;  // 95 % interval half-widths (linearisation)
+};
+
+struct PlanCandidatesGroup {
+    std::string name;
+    std::size_t runs = 0, candidates = 0;
+    std::vector<double> params;
+    std::vector<CandidateTarget> targets;
+    std::vector<CandidatePick> picks;
+    double spent = 0;
+    std::string error;  // the group could not be planned; nothing else is set
+};
+
+struct PlanCandidates {
+    fit::LawDefinition law;
+    std::string target;  // the column the law predicts
+    std::string cost;
+    PlanCandidatesOptions options;
+    std::vector<PlanCandidatesGroup> groups;
+    std::vector<std::string> skipped;  // study runs or planned runs without a number the law or the cost needs
+    std::optional<std::string> error;  // why nothing could be planned (one line)
+};
+
+// `planned`: the table of planned runs (their losses are not read); null: the grid of the options.
+PlanCandidates planCandidates(const data::RunTable& study, const AnalysisSettings& settings, const fit::LawDefinition& law,
+                              const PlanCandidatesOptions& options, const data::RunTable* planned = nullptr,
+                              const fit::FitControl& control = {});
+
+// {law, target, cost, budget, pick, groups: [{name, runs, candidates, params, spent, targets: [{label,
+// predicted, halfwidth_before, halfwidth_after}], picks: [{run, N, D, cost, score, reduction,
+// halfwidth_after, why}], error}], skipped}
+QJsonObject toJson(const PlanCandidates& plan);
+
+}  // namespace scalex::analysis

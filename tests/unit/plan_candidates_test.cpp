@@ -1,0 +1,150 @@
+// Picking the next runs of a study (core/analysis/PlanCandidates): on a study generated from a
+// Chinchilla-form law, with the target a model far beyond the data, the first pick lies at larger
+// N than the study's median, the batch narrows the target's interval, and picks keep to the
+// budget; bad grids, targets, budgets and empty candidate sets are one-line errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/analysis/PlanCandidates.h"
+#include "core/data/RunTableIo.h"
+#include "core/fit/SplitMix64.h"
+
+using namespace scalex;
+using namespace scalex::analysis;
+
+namespace {
+
+// L = 1.8 + 400/N^0.34 + 2000/D^0.37 on N 2e7 … 2e9 × 5 … 320 tokens per parameter, each loss
+// times (1 + 0.002·z), z of unit variance from a fixed seed.
+data::RunTable generatedStudy() {
+    QByteArray csv = "run_id,params,tokens,loss\n";
+    fit::SplitMix64 rng{20250601};
+    int id = 0;
+    for (double n : {2e7, 5e7, 1e8, 2e8, 5e8, 1e9, 2e9})
+        for (double ratio : {5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0}) {
+            const double d = ratio * n, z = (2 * rng.uniform() - 1) * std::sqrt(3.0);
+            const double loss = (1.8 + 400 / std::pow(n, 0.34) + 2000 / std::pow(d, 0.37)) * (1 + 0.002 * z);
+            csv += QStringLiteral("r%1,%2,%3,%4\n").arg(id++).arg(n, 0, 'g', 12).arg(d, 0, 'g', 12).arg(loss, 0, 'g', 12).toUtf8();
+        }
+    auto table = data::parseRunTable(csv, "generated.csv");
+    EXPECT_TRUE(table) << (table ? "" : table.error().toString());
+    return *table;
+}
+
+constexpr double kStudyMedianN = 2e8;
+
+fit::LawDefinition chinchilla() {
+    fit::LawDefinition law;
+    law.formula = "L = E + A/N^alpha + B/D^beta";
+    law.parameters = {{"E", 0, 10}, {"A", 0, 1e6}, {"B", 0, 1e7}, {"alpha", 0, 2}, {"beta", 0, 2}};
+    return law;
+}
+
+PlanCandidatesOptions gridOptions() {
+    PlanCandidatesOptions o;
+    o.targetPoints = {*parseTargetPoint("N=7e9,D=2e12")};
+    o.gridN = *parseGridAxis("1e8:8e9:7");
+    o.gridD = *parseGridAxis("1e9:2e11:6");
+    o.fit.starts = 16;
+    return o;
+}
+
+}  // namespace
+
+// With one slot per run (equal costs), the run that moves the extrapolation most is a large one.
+TEST(PlanCandidates, FirstPickExtendsNAndTheBatchNarrowsTheInterval) {
+    const auto study = generatedStudy();
+    auto o = gridOptions();
+    o.cost = "1";
+    o.pick = 3;
+    const PlanCandidates r = planCandidates(study, AnalysisSettings{}, chinchilla(), o);
+    ASSERT_FALSE(r.error) << *r.error;
+    ASSERT_EQ(r.groups.size(), 1u);
+    const auto& g = r.groups.front();
+    ASSERT_EQ(g.picks.size(), 3u);
+    EXPECT_GT(g.picks.front().n, kStudyMedianN);
+    ASSERT_EQ(g.targets.size(), 1u);
+    EXPECT_NEAR(g.targets[0].predicted, 1.8 + 400 / std::pow(7e9, 0.34) + 2000 / std::pow(2e12, 0.37), 0.05);
+    EXPECT_LT(g.targets[0].halfWidthAfter, g.targets[0].halfWidthBefore);
+    // Each pick narrows it further; the why names the share of the variance it removes.
+    double previous = g.targets[0].halfWidthBefore;
+    for (const auto& p : g.picks) {
+        EXPECT_LT(p.halfWidthAfter[0], previous);
+        previous = p.halfWidthAfter[0];
+        EXPECT_NE(p.why.find("variance"), std::string::npos);
+    }
+    EXPECT_DOUBLE_EQ(g.targets[0].halfWidthAfter, previous);
+}
+
+TEST(PlanCandidates, PicksKeepToTheBudget) {
+    const auto study = generatedStudy();
+    auto o = gridOptions();
+    o.budget = 3e19;  // 6ND: a few of the smaller grid runs, none of the largest
+    const PlanCandidates r = planCandidates(study, AnalysisSettings{}, chinchilla(), o);
+    ASSERT_FALSE(r.error) << *r.error;
+    const auto& g = r.groups.front();
+    ASSERT_FALSE(g.picks.empty());
+    double spent = 0;
+    for (const auto& p : g.picks) {
+        EXPECT_DOUBLE_EQ(p.cost, 6 * p.n * p.d);
+        spent += p.cost;
+    }
+    EXPECT_LE(spent, 3e19 * (1 + 1e-12));
+    EXPECT_DOUBLE_EQ(g.spent, spent);
+    EXPECT_LT(g.targets[0].halfWidthAfter, g.targets[0].halfWidthBefore);
+}
+
+TEST(PlanCandidates, PlannedRunsTableWithCostAndTargetRows) {
+    const auto study = generatedStudy();
+    data::LoadOptions noLoss;
+    noLoss.lossRequired = false;
+    auto planned = data::parseRunTable("run_id,params,tokens,cost\np1,1e8,2e9,1\np2,4e9,8e10,1\np3,3e8,6e9,1\nbig,7e9,2e12,50\n", "planned.csv", noLoss);
+    ASSERT_TRUE(planned) << planned.error().toString();
+    PlanCandidatesOptions o;
+    o.targetRows = {*parseCondition("run_id=big")};
+    o.pick = 1;
+    const PlanCandidates r = planCandidates(study, AnalysisSettings{}, chinchilla(), o, &*planned);
+    ASSERT_FALSE(r.error) << *r.error;
+    EXPECT_EQ(r.cost, "cost");
+    const auto& g = r.groups.front();
+    EXPECT_EQ(g.candidates, 3u);
+    ASSERT_EQ(g.picks.size(), 1u);
+    EXPECT_EQ(g.picks[0].run, "p2");
+    EXPECT_EQ(g.targets[0].label, "big");
+}
+
+TEST(PlanCandidates, BadInputsAreOneLineErrors) {
+    const auto study = generatedStudy();
+    EXPECT_FALSE(parseGridAxis("1e8:8e9"));
+    EXPECT_FALSE(parseGridAxis("1e8:x:3"));
+    EXPECT_FALSE(parseGridAxis("8e9:1e8:3"));
+    EXPECT_FALSE(parseGridAxis("1e8:8e9:0"));
+    EXPECT_FALSE(parseTargetPoint("N=7e9,D"));
+    auto expectError = [&](const PlanCandidatesOptions& o, const char* needle, const data::RunTable* planned = nullptr) {
+        const PlanCandidates r = planCandidates(study, AnalysisSettings{}, chinchilla(), o, planned);
+        ASSERT_TRUE(r.error) << needle;
+        EXPECT_NE(r.error->find(needle), std::string::npos) << *r.error;
+        EXPECT_EQ(r.error->find('\n'), std::string::npos);
+    };
+    auto o = gridOptions();
+    o.targetPoints = {*parseTargetPoint("N=7e9,D=2e12,T=8192")};
+    expectError(o, "reads no 'T'");
+    o = gridOptions();
+    o.targetPoints = {*parseTargetPoint("N=7e9")};
+    expectError(o, "no value for 'D'");
+    o = gridOptions();
+    o.budget = 1e17;  // the cheapest grid run costs 6·1e8·1e9 = 6e17
+    expectError(o, "below the cheapest");
+    data::LoadOptions noLoss;
+    noLoss.lossRequired = false;
+    auto planned = data::parseRunTable("run_id,params,tokens\nbig,7e9,2e12\n", "planned.csv", noLoss);
+    ASSERT_TRUE(planned);
+    o = PlanCandidatesOptions{};
+    o.targetRows = {*parseCondition("run_id=big")};
+    expectError(o, "no candidates", &*planned);
+    o = gridOptions();
+    o.gridD.reset();
+    expectError(o, "no candidates");
+}
