@@ -524,6 +524,12 @@ int runLaw(const QStringList& args) {
         {"leave-one-out", "Hold out each value of this column in turn (e.g. isoflop_bucket), refit on the others, score the held-out runs.", "column"},
         {"resamples", "Bootstrap replicates of the held-out prediction intervals (0: none).", "n", "50"},
         {"seed", "Seed of the starts and the bootstrap.", "n", "20250601"},
+        {"at", "The loss the law predicts at a point, every variable of the law given (repeatable), e.g. 'N=7e9,D=2e12'.", "NAME=VALUE,..."},
+        {"optimal-at", "N*(C), D*(C) and the loss at the optimum for compute C = 6ND (repeatable; a law in N and D).", "C"},
+        {"budget-for-loss", "The compute C = 6ND at which the optimum reaches this loss, with N* and D* (repeatable).", "L"},
+        {"interval", "Intervals of the queries: bootstrap (refit on resampled runs, --resamples) or curvature (at the optimum).",
+         "bootstrap|curvature", "bootstrap"},
+        {"level", "Central level of the queries' intervals.", "x", "0.95"},
     });
     parseOrThrow(p, args);
     if (p.isSet("help")) {
@@ -546,6 +552,25 @@ int runLaw(const QStringList& args) {
     if (p.isSet("leave-one-out")) options.leaveOneOut = p.value("leave-one-out").toStdString();
     for (const QString& v : p.values("shared"))
         for (const QString& name : v.split(',', Qt::SkipEmptyParts)) options.shared.push_back(name.trimmed().toStdString());
+    for (const QString& v : p.values("at")) {
+        auto spec = parseLawPoint(v.toStdString());
+        if (const auto* bad = std::get_if<std::string>(&spec)) throw UsageError("--at: " + *bad);
+        options.queries.push_back(std::get<LawQuerySpec>(spec));
+    }
+    auto valueQueries = [&](const char* name, LawQueryKind kind) {
+        for (const QString& v : p.values(name)) {
+            bool ok = false;
+            const double x = v.toDouble(&ok);
+            if (!ok || !std::isfinite(x)) throw UsageError("--" + std::string(name) + ": not a number: '" + v.toStdString() + "'");
+            options.queries.push_back({kind, {}, x});
+        }
+    };
+    valueQueries("optimal-at", LawQueryKind::OptimalAt);
+    valueQueries("budget-for-loss", LawQueryKind::BudgetForLoss);
+    const QString interval = p.value("interval");
+    if (interval == "curvature") options.interval = LawIntervalMethod::Curvature;
+    else if (interval != "bootstrap") throw UsageError("--interval: expected bootstrap or curvature, got '" + interval.toStdString() + "'");
+    options.level = *doubleOption(p, "level");
     Inputs in = readInputs(p);
     const LawAnalysis a = fitLawAnalysis(in.study.study, law, options, in.control);
     if (a.error) throw UsageError(*a.error);
@@ -576,6 +601,16 @@ int runLaw(const QStringList& args) {
             out << "    " << QString::fromStdString(pr.label) << (pr.fold.empty() ? "" : " (" + QString::fromStdString(pr.fold) + " held out)")
                 << ": observed " << pr.observed << ", predicted " << pr.predicted
                 << (std::isfinite(pr.lower) ? " [" + QString::number(pr.lower) + ", " + QString::number(pr.upper) + "]" : QString()) << "\n";
+        for (const auto& query : g.queries) {
+            out << "  " << QString::fromStdString(describeLawQuery(query.spec)) << ":";
+            for (std::size_t j = 0; j < query.values.size(); ++j) {
+                out << (j ? "," : "") << " " << QString::fromStdString(query.outputs[j]) << " = " << QString::number(query.values[j], 'g', 6);
+                if (std::isfinite(query.lower[j]))
+                    out << " [" << QString::number(query.lower[j], 'g', 6) << ", " << QString::number(query.upper[j], 'g', 6) << "]";
+            }
+            out << "  (" << a.level * 100 << " % by " << QString::fromStdString(intervalMethodName(a.interval))
+                << (a.interval == LawIntervalMethod::Bootstrap ? ", " + QString::number(g.queryResamples) + " resamples" : QString()) << ")\n";
+        }
         for (const auto& e : g.foldErrors) out << "  not scored: " << QString::fromStdString(e) << "\n";
         for (const auto& w : g.fit.warnings) out << "  warning: " << QString::fromStdString(w) << "\n";
     }

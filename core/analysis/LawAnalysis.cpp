@@ -12,6 +12,7 @@
 #include "core/analysis/Study.h"
 #include "core/data/Series.h"
 #include "core/fit/LawLibrary.h"
+#include "core/fit/LawQuery.h"
 
 namespace scalex::analysis {
 
@@ -70,6 +71,16 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
         return a;
     }
     const auto& compiled = std::get<fit::CompiledLaw>(compiledOr);
+    std::vector<fit::LawQuery> queries;
+    for (const auto& spec : options.queries) {
+        auto resolved = resolveLawQuery(compiled, spec);
+        if (const auto* bad = std::get_if<std::string>(&resolved)) {
+            a.error = describeLawQuery(spec) + ": " + *bad;
+            return a;
+        }
+        queries.push_back(std::get<fit::LawQuery>(resolved));
+    }
+    a.interval = options.interval;
     a.target = namesStudyLoss(compiled.target) ? (compiled.target.empty() ? "loss" : compiled.target) : compiled.target;
     a.variables = compiled.variables;
     if (!namesStudyLoss(compiled.target) && !lawColumnTest(scoped)(compiled.target)) {
@@ -232,6 +243,24 @@ LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& 
         g.fit = std::move(fitted[k].fit);
         g.quality = fit::assessLawFit(compiled, trains[k], g.fit.params);
         if (tests[k].size() > 0) predictHeldOut(g, g.fit, trains[k], tests[k], testRows[k], {});
+        if (queries.empty()) continue;
+        // As for held-out runs: with shared parameters the intervals refit the group's own.
+        fit::CompiledLaw conditional = compiled;
+        for (const auto& name : options.shared)
+            for (std::size_t j = 0; j < conditional.parameterCount(); ++j)
+                if (conditional.parameterName(j) == name) conditional.lower[j] = conditional.upper[j] = g.fit.params[j];
+        const auto intervals = fit::lawQueryIntervals(conditional, trains[k], g.fit.params, queries, options.interval, options.resamples,
+                                                      options.seed, options.level, options.fit, control);
+        g.queryResamples = intervals.resamples;
+        for (std::size_t qi = 0; qi < queries.size(); ++qi) {
+            const auto value = fit::answerLawQuery(compiled, g.fit.params, queries[qi]);
+            if (!value.error.empty()) {
+                // A target no budget reaches: the answer the user asked for does not exist.
+                a.error = (nGroups > 1 ? g.name + ": " : std::string()) + describeLawQuery(options.queries[qi]) + ": " + value.error;
+                return a;
+            }
+            g.queries.push_back({options.queries[qi], fit::lawQueryOutputs(queries[qi].kind), value.values, intervals.lower[qi], intervals.upper[qi]});
+        }
     }
 
     // Leave one out: each value of the column held out in turn, the law refitted on the others.
@@ -483,6 +512,11 @@ QJsonObject toJson(const LawAnalysis& a) {
             }
             j.insert("predictions", preds);
             j.insert("interval_resamples", g.intervalResamples);
+        }
+        if (!g.queries.empty()) {
+            QJsonArray qs;
+            for (const auto& answer : g.queries) qs.append(lawQueryJson(answer, a.interval, g.queryResamples, a.level));
+            j.insert("queries", qs);
         }
         if (!g.foldErrors.empty()) {
             QJsonArray folds;

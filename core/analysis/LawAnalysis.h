@@ -16,6 +16,7 @@
 
 #include "core/analysis/AnalysisSettings.h"
 #include "core/analysis/Condition.h"
+#include "core/analysis/LawQueries.h"
 #include "core/data/LoadError.h"
 #include "core/data/RunTable.h"
 #include "core/fit/FitControl.h"
@@ -41,6 +42,10 @@ struct LawFitOptions {
     int resamples = 50;  // bootstrap replicates of the prediction intervals (0: none)
     double level = 0.95;
     std::uint64_t seed = 20250601;
+    // Asked of each group's fit (LawQueries.h), with intervals by the bootstrap over the training
+    // runs (`resamples` replicates) or by the curvature at the optimum.
+    std::vector<LawQuerySpec> queries;
+    fit::LawIntervalMethod interval = fit::LawIntervalMethod::Bootstrap;
 };
 
 // A held-out run, what the law predicts for it and the interval of that prediction.
@@ -63,6 +68,8 @@ struct LawGroupFit {
     int intervalResamples = 0;
     std::string error;  // the group could not be fitted (too few runs, ...); nothing else is set
     std::vector<std::string> foldErrors;  // leave one out: the held-out values whose refit failed, and why
+    std::vector<LawQueryAnswer> queries;  // as LawFitOptions::queries
+    int queryResamples = 0;               // bootstrap replicates behind the queries' intervals
 };
 
 struct LawAnalysis {
@@ -75,6 +82,7 @@ struct LawAnalysis {
     std::vector<std::string> skipped;      // runs in scope without a number the law needs
     std::optional<std::string> error;      // nothing could be fitted: why (a bad formula names the place)
     double level = 0.95;
+    fit::LawIntervalMethod interval = fit::LawIntervalMethod::Bootstrap;  // of the queries
 };
 
 LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const fit::LawDefinition& law,
@@ -88,7 +96,7 @@ std::string checkLaw(const data::RunTable& table, const AnalysisSettings& settin
 
 // The JSON of the result (what `scalex fit law --json` prints): law, target, variables, groups
 // [{name, objective, params{...}, n_train, r2, aic, bic, ..., test{...}, predictions[...]}],
-// test {r2, mape, max_rel_error, n} when split, skipped.
+// queries [...] per group when asked (lawQueryJson), test {r2, mape, max_rel_error, n} when split, skipped.
 QJsonObject toJson(const LawAnalysis& analysis);
 
 // A law definition as JSON and back (projects and recipes save laws): {name, formula, parameters:

@@ -610,6 +610,25 @@ HeldOutScore scoreHeldOut(std::span<const double> observed, std::span<const doub
     return s;
 }
 
+std::vector<std::vector<double>> bootstrapLawFits(const CompiledLaw& law, const LawData& train, std::span<const double> best, int resamples,
+                                                  std::uint64_t seed, const LawFitSettings& settings, const FitControl& control) {
+    const std::size_t n = train.size();
+    std::vector<std::vector<double>> fits(static_cast<std::size_t>(std::max(resamples, 0)));
+    if (n == 0) return fits;
+    parallelFor(fits.size(), control, [&](std::size_t b) {
+        SplitMix64 rng = SplitMix64::stream(seed, b);
+        std::vector<std::size_t> rows(n);
+        for (auto& r : rows) r = rng.below(n);
+        try {
+            const LawFitResult refit = fitLawFrom(law, train.subset(rows), best, settings);
+            if (std::isfinite(refit.objective)) fits[b] = refit.params;
+        } catch (const std::invalid_argument&) {
+            // a replicate with too few distinct runs: left out
+        }
+    });
+    return fits;
+}
+
 LawIntervals lawPredictionIntervals(const CompiledLaw& law, const LawData& train, std::span<const double> best, const LawData& at,
                                     int resamples, std::uint64_t seed, double level, const LawFitSettings& settings,
                                     const FitControl& control) {
@@ -624,26 +643,21 @@ LawIntervals lawPredictionIntervals(const CompiledLaw& law, const LawData& train
     for (std::size_t i = 0; i < n; ++i)
         if (const double r = residual(law, train.target[i], fitted[i]); std::isfinite(r)) residuals.push_back(r);
     if (residuals.empty()) return out;
-    std::vector<std::vector<double>> draws(static_cast<std::size_t>(resamples));
-    std::vector<char> ok(static_cast<std::size_t>(resamples), 0);
-    parallelFor(static_cast<std::size_t>(resamples), control, [&](std::size_t b) {
-        SplitMix64 rng{seed + 0x9E3779B97F4A7C15ull * (b + 1)};
-        std::vector<std::size_t> rows(n);
-        for (auto& r : rows) r = rng.below(n);
-        try {
-            const LawFitResult refit = fitLawFrom(law, train.subset(rows), best, settings);
-            if (!std::isfinite(refit.objective)) return;
-            auto p = predictLaw(law, at, refit.params);
-            for (auto& v : p) {
-                const double r = residuals[rng.below(residuals.size())];
-                v = logSpace(law) ? v * std::exp(r) : v + r;
-            }
-            draws[b] = std::move(p);
-            ok[b] = 1;
-        } catch (const std::invalid_argument&) {
-            // a replicate with too few distinct runs: left out
+    const auto fits = bootstrapLawFits(law, train, best, resamples, seed, settings, control);
+    std::vector<std::vector<double>> draws(fits.size());
+    std::vector<char> ok(fits.size(), 0);
+    for (std::size_t b = 0; b < fits.size(); ++b) {
+        if (fits[b].empty()) continue;
+        // Its own stream for the residuals, apart from the one that drew the rows.
+        SplitMix64 rng = SplitMix64::stream(~seed, b);
+        auto p = predictLaw(law, at, fits[b]);
+        for (auto& v : p) {
+            const double r = residuals[rng.below(residuals.size())];
+            v = logSpace(law) ? v * std::exp(r) : v + r;
         }
-    });
+        draws[b] = std::move(p);
+        ok[b] = 1;
+    }
     const double tail = (1 - level) / 2;
     std::vector<double> column;
     for (std::size_t i = 0; i < m; ++i) {

@@ -109,6 +109,12 @@ struct HeldOutScore {
 };
 HeldOutScore scoreHeldOut(std::span<const double> observed, std::span<const double> predicted);
 
+// The bootstrap over runs: the training runs resampled with replacement `resamples` times, each
+// replicate refitted from `best`. One parameter vector per replicate, empty where the replicate
+// gave no fit (too few distinct runs, no finite objective). Replicate b depends only on seed and b.
+std::vector<std::vector<double>> bootstrapLawFits(const CompiledLaw& law, const LawData& train, std::span<const double> best, int resamples,
+                                                  std::uint64_t seed, const LawFitSettings& settings = {}, const FitControl& control = {});
+
 // 95 % (or `level`) prediction intervals at the runs of `at`: the training runs resampled with
 // replacement `resamples` times, each replicate refitted from `best`, its prediction plus a
 // residual of the full fit drawn at random (in the fit's space), the percentiles of those.

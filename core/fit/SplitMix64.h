@@ -24,6 +24,13 @@ struct SplitMix64 {
         while (x >= limit);
         return static_cast<std::size_t>(x % n);
     }
+    // Stream `index` of `seed` (bootstrap replicate b, ...): the state is a hash of both. Seeds
+    // a multiple of the increment apart would give one stream shifted by a draw per index, so
+    // replicate b would resample replicate 0's runs but b of them.
+    static SplitMix64 stream(std::uint64_t seed, std::uint64_t index) {
+        SplitMix64 hash{seed ^ (0xD1B54A32D192ED03ull * (index + 1))};
+        return SplitMix64{hash.next()};
+    }
     // Uniform in [0, 1) with 53 random bits.
     double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 };
