@@ -94,7 +94,7 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
 
     fit::LawFitSettings settings = options.fit;
     settings.seed = seed;
-    fit::SplitMix64 rng{seed * 0x9E3779B97F4A7C15ull + 0xD1B54A32D192ED03ull};
+    fit::SplitMix64 rng = fit::SplitMix64::stream(seed, 0);  // seeds k and k+1 must not be one stream shifted by a draw
     std::vector<double> params;
     auto record = [&](std::size_t pick, bool initial) {
         const fit::LawData data = runs.pool.subset(revealed);

@@ -35,7 +35,9 @@ const BootstrapInterval* BootstrapResult::find(const std::string& name) const {
 }
 
 std::vector<std::size_t> resampleIndices(std::size_t n, std::span<const int> strata, std::uint64_t seed, std::uint64_t replicate) {
-    SplitMix64 rng{seed * 0x2545F4914F6CDD1Dull + replicate * 0x9E3779B97F4A7C15ull + 1};
+    // One independent stream per replicate (a state offset by the generator's own increment would
+    // make replicate r replicate 0's draws shifted by r: near-identical resamples, too narrow intervals).
+    SplitMix64 rng = SplitMix64::stream(seed, replicate);
     std::vector<std::size_t> out(n);
     if (n == 0) return out;
     if (strata.empty()) {
