@@ -509,21 +509,46 @@ std::vector<LossCurve> lossCurves(const data::RunTable& table, const AnalysisSet
     RunFilter filter = settings.scope.filter();
     filter.includeCheckpoints = true;
     std::vector<LossCurve> out;
+    // Per curve its points with (step, is the run's last) for ordering.
+    std::vector<std::vector<std::pair<std::pair<double, bool>, LossCurve::Point>>> points;
     std::map<std::pair<std::string, std::string>, std::size_t> index;
+    auto add = [&](const Run& run, const LossCurve::Point& p, bool intermediate) {
+        const std::string& key = !run.runId.empty() ? run.runId : run.name;
+        if (key.empty()) return;
+        auto [it, fresh] = index.try_emplace({run.series, key}, out.size());
+        if (fresh) {
+            out.push_back({run.series, key, {}, nullptr});
+            points.emplace_back();
+        }
+        points[it->second].push_back({{p.step, !intermediate}, p});
+    };
     for (const auto& run : table.runs) {
         if (!known(run.step) || !settings.scope.containsSeries(run.series) || !passes(run, filter)) continue;
-        const std::string key = !run.runId.empty() ? run.runId : run.name;
-        if (key.empty()) continue;
-        auto [it, fresh] = index.try_emplace({run.series, key}, out.size());
-        if (fresh) out.push_back({run.series, key, {}});
-        out[it->second].checkpoints.push_back(&run);
+        add(run, {run.step, run.tokens, run.flops, run.loss(), &run}, run.intermediateCheckpoint);
     }
-    std::erase_if(out, [](const LossCurve& c) { return c.checkpoints.size() < 2; });
-    for (auto& c : out)
+    // Compact checkpoints share everything a filter asks but their curve values with their run;
+    // a condition on a column is checked on the row itself.
+    data::Run row;
+    for (const auto& block : table.compactCheckpoints) {
+        const data::CheckpointRows& rows = *block.rows;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const Run& templ = table.templateOf(block, i);
+            if (!known(rows.step(i)) || !settings.scope.containsSeries(templ.series)) continue;
+            if (filter.where.empty() ? !passes(templ, filter) : (rows.fill(i, templ, row), !passes(row, filter))) continue;
+            add(templ, {rows.step(i), rows.tokens(i), rows.flops(i), rows.loss(i), nullptr}, true);
+        }
+    }
+    for (std::size_t c = 0; c < out.size(); ++c) {
         // By step; the run's own last checkpoint last on a tie.
-        std::stable_sort(c.checkpoints.begin(), c.checkpoints.end(), [](const data::Run* a, const data::Run* b) {
-            return std::pair{a->step, !a->intermediateCheckpoint} < std::pair{b->step, !b->intermediateCheckpoint};
-        });
+        auto& p = points[c];
+        std::stable_sort(p.begin(), p.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        out[c].checkpoints.reserve(p.size());
+        for (const auto& [order, point] : p) {
+            out[c].checkpoints.push_back(point);
+            if (point.row) out[c].lastRun = point.row;
+        }
+    }
+    std::erase_if(out, [](const LossCurve& c) { return c.checkpoints.size() < 2 || !c.lastRun; });
     return out;
 }
 
