@@ -512,30 +512,42 @@ std::vector<LossCurve> lossCurves(const data::RunTable& table, const AnalysisSet
     // Per curve its points with (step, is the run's last) for ordering.
     std::vector<std::vector<std::pair<std::pair<double, bool>, LossCurve::Point>>> points;
     std::map<std::pair<std::string, std::string>, std::size_t> index;
-    auto add = [&](const Run& run, const LossCurve::Point& p, bool intermediate) {
+    // The curve of a run (its index in `out`), or -1 when the run has no key.
+    auto curveOf = [&](const Run& run) -> std::ptrdiff_t {
         const std::string& key = !run.runId.empty() ? run.runId : run.name;
-        if (key.empty()) return;
+        if (key.empty()) return -1;
         auto [it, fresh] = index.try_emplace({run.series, key}, out.size());
         if (fresh) {
             out.push_back({run.series, key, {}, nullptr});
             points.emplace_back();
         }
-        points[it->second].push_back({{p.step, !intermediate}, p});
+        return static_cast<std::ptrdiff_t>(it->second);
+    };
+    auto add = [&](std::ptrdiff_t curve, const LossCurve::Point& p, bool intermediate) {
+        if (curve >= 0) points[static_cast<std::size_t>(curve)].push_back({{p.step, !intermediate}, p});
     };
     for (const auto& run : table.runs) {
         if (!known(run.step) || !settings.scope.containsSeries(run.series) || !passes(run, filter)) continue;
-        add(run, {run.step, run.tokens, run.flops, run.loss(), &run}, run.intermediateCheckpoint);
+        add(curveOf(run), {run.step, run.tokens, run.flops, run.loss(), &run}, run.intermediateCheckpoint);
     }
     // Compact checkpoints share everything a filter asks but their curve values with their run;
     // a condition on a column is checked on the row itself.
     data::Run row;
     for (const auto& block : table.compactCheckpoints) {
         const data::CheckpointRows& rows = *block.rows;
+        const Run* lastTemplate = nullptr;  // a run's rows come together: its curve is looked up once
+        std::ptrdiff_t curve = -1;
+        bool templatePasses = false;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const Run& templ = table.templateOf(block, i);
-            if (!known(rows.step(i)) || !settings.scope.containsSeries(templ.series)) continue;
-            if (filter.where.empty() ? !passes(templ, filter) : (rows.fill(i, templ, row), !passes(row, filter))) continue;
-            add(templ, {rows.step(i), rows.tokens(i), rows.flops(i), rows.loss(i), nullptr}, true);
+            if (&templ != lastTemplate) {
+                lastTemplate = &templ;
+                templatePasses = settings.scope.containsSeries(templ.series) && passes(templ, filter);
+                curve = templatePasses || (!filter.where.empty() && settings.scope.containsSeries(templ.series)) ? curveOf(templ) : -1;
+            }
+            if (!known(rows.step(i)) || curve < 0) continue;
+            if (filter.where.empty() ? !templatePasses : (rows.fill(i, templ, row), !passes(row, filter))) continue;
+            add(curve, {rows.step(i), rows.tokens(i), rows.flops(i), rows.loss(i), nullptr}, true);
         }
     }
     for (std::size_t c = 0; c < out.size(); ++c) {

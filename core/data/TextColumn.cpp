@@ -1,5 +1,7 @@
 #include "core/data/TextColumn.h"
 
+#include <cstring>
+
 namespace scalex::data {
 
 namespace {
@@ -68,10 +70,29 @@ std::string_view TextColumn::at(std::size_t row) const {
 }
 
 void TextColumn::keepRows(const std::vector<bool>& keep) {
-    TextColumn out;
-    for (std::size_t i = 0; i < size(); ++i)
-        if (keep[i]) out.push(at(i));
-    *this = std::move(out);
+    // In place: a row moves only towards the front, so nothing is held twice.
+    std::size_t out = 0;
+    if (!pooled_) {
+        for (std::size_t i = 0; i < codes_.size(); ++i)
+            if (keep[i]) codes_[out++] = codes_[i];
+        codes_.resize(out);
+        codes_.shrink_to_fit();
+        return;
+    }
+    std::size_t begin = 0, write = 0;
+    for (std::size_t i = 0; i < ends_.size(); ++i) {
+        const std::size_t end = ends_[i];
+        if (keep[i]) {
+            if (write != begin) std::memmove(pool_.data() + write, pool_.data() + begin, end - begin);
+            write += end - begin;
+            ends_[out++] = write;
+        }
+        begin = end;
+    }
+    ends_.resize(out);
+    ends_.shrink_to_fit();
+    pool_.resize(write);
+    pool_.shrink_to_fit();
 }
 
 std::size_t TextColumn::bytes() const {

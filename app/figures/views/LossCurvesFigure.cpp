@@ -36,6 +36,7 @@ namespace {
 
 constexpr std::size_t kPointBudget = 100'000;
 constexpr std::size_t kMinPointsPerCurve = 96;
+constexpr std::size_t kMaxChartSeries = 64;
 
 // The points LTTB keeps of a line drawn on log-log axes.
 std::vector<QPointF> decimated(const std::vector<QPointF>& line, std::size_t threshold) {
@@ -74,6 +75,9 @@ void LossCurvesFigure::draw(const FigureInput& in) {
     const std::size_t perCurve = std::max<std::size_t>(kMinPointsPerCurve, kPointBudget / std::max<std::size_t>(curves.size(), 1));
     // A legend entry per run while they fit; past that one per series, the colours ordered by size.
     const bool legendPerRun = curves.size() <= 8;
+    // Past a few dozen curves each series' first is a series of the chart (its legend entry), the
+    // others are drawn together in one item (CurveBundle.h).
+    const bool bundled = curves.size() > kMaxChartSeries;
     std::map<std::string, bool> listed;
     std::vector<RunPoint> ends;
     int rank = 0;
@@ -89,8 +93,12 @@ void LossCurvesFigure::draw(const FigureInput& in) {
         line = decimated(line, perCurve);
         checkpoints_ += static_cast<int>(c.checkpoints.size());
         QString name = legendPerRun ? QString::fromStdString(c.run) : QString::fromStdString(data::seriesLabel(c.series));
-        auto* s = chart_->addLine(name, colour, line, 1.6);
-        if (!legendPerRun && !listed.emplace(c.series, true).second) PlotChart::hideFromLegend(chart_, s);
+        if (bundled && listed.count(c.series)) {
+            chart_->addBundledLine(colour, line, 1.6);
+        } else {
+            auto* s = chart_->addLine(name, colour, line, 1.6);
+            if (!legendPerRun && !listed.emplace(c.series, true).second) PlotChart::hideFromLegend(chart_, s);
+        }
         const data::Run* last = c.last();
         ends.push_back({{overCompute ? last->flops : last->tokens, last->loss()}, study.indexOf(last)});
     }
