@@ -283,7 +283,7 @@ int verbCheck(const QStringList& args) {
                             .arg(who.isEmpty() ? QString() : " (" + who + ")")
                             .arg(reasons.join("; "));
         problemRows.append(QJsonObject{{"line", r.sourceLine}, {"run", who}, {"reasons", reasonsJson}});
-    });
+    }, /*withCells=*/!scope.where.empty());
     const int rows = static_cast<int>(table.rowCount());
     const ProjectParts parts = study.project ? projectParts(study.study.loaded()) : ProjectParts{};
     const bool ok = usable > 0 || parts.anySet;

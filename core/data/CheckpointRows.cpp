@@ -17,7 +17,7 @@ void CheckpointRows::reserve(std::size_t rows) {
 }
 
 void CheckpointRows::append(std::uint32_t templateRun, std::uint32_t runsBefore, const Run& row,
-                            const std::vector<std::string_view>& cells) {
+                            const std::string_view* cells) {
     template_.push_back(templateRun);
     runsBefore_.push_back(runsBefore);
     line_.push_back(row.sourceLine);
@@ -28,7 +28,7 @@ void CheckpointRows::append(std::uint32_t templateRun, std::uint32_t runsBefore,
     trainLoss_.push_back(row.trainLoss);
     sources_.push_back(static_cast<std::uint8_t>(static_cast<unsigned>(row.tokensSource) |
                                                  (static_cast<unsigned>(row.flopsSource) << 4)));
-    for (std::size_t c = 0; c < cells_.size(); ++c) cells_[c].push(c < cells.size() ? cells[c] : std::string_view{});
+    for (std::size_t c = 0; c < cells_.size(); ++c) cells_[c].push(cells[c]);
 }
 
 double CheckpointRows::loss(std::size_t i) const { return known(valLoss_[i]) ? valLoss_[i] : trainLoss_[i]; }
@@ -42,7 +42,7 @@ std::string CheckpointRows::joinedCells(std::size_t i) const {
     return out;
 }
 
-void CheckpointRows::fill(std::size_t i, const Run& templ, Run& out) const {
+void CheckpointRows::fill(std::size_t i, const Run& templ, Run& out, bool withCells) const {
     out = templ;
     out.sourceLine = line_[i];
     out.step = step_[i];
@@ -53,8 +53,9 @@ void CheckpointRows::fill(std::size_t i, const Run& templ, Run& out) const {
     out.tokensSource = static_cast<Provenance>(sources_[i] & 0xF);
     out.flopsSource = static_cast<Provenance>(sources_[i] >> 4);
     out.intermediateCheckpoint = true;
-    out.raw.header = header_;
-    out.raw.joined = joinedCells(i);
+    out.raw.header = withCells ? header_ : nullptr;
+    if (withCells) out.raw.joined = joinedCells(i);
+    else out.raw.joined.clear();
 }
 
 void CheckpointRows::keepRows(const std::vector<bool>& keep) {

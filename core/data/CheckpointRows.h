@@ -27,9 +27,9 @@ public:
     const Header& header() const { return header_; }
     void reserve(std::size_t rows);
 
-    // Appends `row` (read from `cells`), whose other fields equal those of the table's run
+    // Appends `row` (read from `cells`, one per header column), whose other fields equal those of the table's run
     // `templateRun`; `runsBefore` of the table's runs come before it in the source.
-    void append(std::uint32_t templateRun, std::uint32_t runsBefore, const Run& row, const std::vector<std::string_view>& cells);
+    void append(std::uint32_t templateRun, std::uint32_t runsBefore, const Run& row, const std::string_view* cells);
 
     std::uint32_t templateRun(std::size_t i) const { return template_[i]; }
     std::uint32_t runsBefore(std::size_t i) const { return runsBefore_[i]; }
@@ -49,7 +49,8 @@ public:
     std::string joinedCells(std::size_t i) const;
 
     // Row i as a run: `templ` (its template run) with this row's values; intermediateCheckpoint set.
-    void fill(std::size_t i, const Run& templ, Run& out) const;
+    // withCells false: no source cells (raw empty), for callers that read fields only.
+    void fill(std::size_t i, const Run& templ, Run& out, bool withCells = true) const;
 
     // Keeps the rows whose `keep` is true, in order.
     void keepRows(const std::vector<bool>& keep);

@@ -38,7 +38,7 @@ std::size_t RunTable::compactRows() const {
     return n;
 }
 
-void forEachRow(const RunTable& table, const std::function<void(const Run&)>& f) {
+void forEachRow(const RunTable& table, const std::function<void(const Run&)>& f, bool withCells) {
     // Each block's rows come after `runOffset + runsBefore` runs; blocks are in table order.
     std::vector<std::size_t> next(table.compactCheckpoints.size(), 0);
     Run scratch;
@@ -47,7 +47,7 @@ void forEachRow(const RunTable& table, const std::function<void(const Run&)>& f)
             const CheckpointBlock& block = table.compactCheckpoints[b];
             if (!block.rows) continue;
             for (std::size_t& i = next[b]; i < block.rows->size() && block.runOffset + block.rows->runsBefore(i) <= runsDone; ++i) {
-                block.rows->fill(i, table.templateOf(block, i), scratch);
+                block.rows->fill(i, table.templateOf(block, i), scratch, withCells);
                 f(scratch);
             }
         }

@@ -13,7 +13,10 @@
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <condition_variable>
+#include <mutex>
 #include <set>
+#include <thread>
 #include <unordered_map>
 
 #include "core/data/CsvReader.h"
@@ -482,6 +485,28 @@ public:
     }
 
     void add(RecordView& rec) {
+        Run run = build(rec, fixed_);
+        place(std::move(run), rec.cells.data(), rec.cells.size(), hashCells(rec.cells.data(), rec.cells.size(), joined_));
+    }
+
+    // A hash of a row's cells as RawCells::joined holds them (0: no cells, never a duplicate);
+    // `scratch` is the caller's buffer, so that any thread can hash.
+    static std::uint64_t hashCells(const std::string_view* cells, std::size_t count, std::string& scratch) {
+        if (count == 0) return 0;
+        join(cells, count, scratch);
+        return std::hash<std::string_view>{}(scratch) | 1u;
+    }
+    static void join(const std::string_view* cells, std::size_t count, std::string& out) {
+        out.clear();
+        for (std::size_t i = 0; i < count; ++i) {
+            if (i) out += '\x1f';
+            out += cells[i];
+        }
+    }
+
+    // The run a record stands for (touches nothing of the builder: any thread may build while
+    // another places). Cells re-read as UTF-8 are kept in `fixed`.
+    Run build(RecordView& rec, std::deque<std::string>& fixed) const {
         const std::vector<std::string>& header = layout_.header;
         Run run;
         run.sourceLine = rec.line;
@@ -489,8 +514,8 @@ public:
         for (std::size_t idx = 0; idx < rec.cells.size(); ++idx) {
             const std::string_view c = rec.cells[idx];
             if (hasHighBytes(c) && !validUtf8(c)) {
-                fixed_.push_back(QString::fromUtf8(c.data(), static_cast<qsizetype>(c.size())).toStdString());
-                rec.cells[idx] = fixed_.back();
+                fixed.push_back(QString::fromUtf8(c.data(), static_cast<qsizetype>(c.size())).toStdString());
+                rec.cells[idx] = fixed.back();
                 rec.notes.emplace_back(static_cast<int>(idx), "invalid UTF-8 (the bad bytes read as U+FFFD)");
             }
         }
@@ -575,19 +600,23 @@ public:
 
         deriveColumns(run, lower(r.text(RunField::FlopMode)), derivation, fileBudget);
         checkPlausibility(run);
+        return run;
+    }
 
-        joined_.clear();
-        for (std::size_t i = 0; i < rec.cells.size(); ++i) {
-            if (i) joined_ += '\x1f';
-            joined_ += rec.cells[i];
-        }
+    // Keeps a built run: as columns beside its run's first row, or as a full run.
+    void place(Run run, const std::string_view* cells, std::size_t cellCount, std::uint64_t hash) {
         const auto ordinal = static_cast<std::uint32_t>(location_.size());
         // Rows without cells are never duplicates of each other (as the reader always had it).
-        hashes_.push_back(rec.cells.empty() ? 0 : std::hash<std::string_view>{}(joined_) | 1u);
+        hashes_.push_back(hash);
 
         Key* key = nullptr;
         if (const std::string& k = !run.runId.empty() ? run.runId : run.name; known(run.step) && !k.empty()) {
-            key = &keys_[k];
+            // A run's rows come together: its key is looked up again only when it changes.
+            if (!lastKey_ || k != lastKeyText_) {
+                lastKey_ = &keys_[k];
+                lastKeyText_ = k;
+            }
+            key = lastKey_;
             if (key->rows++ == 0) {
                 key->firstStep = run.step;
                 key->last = ordinal;
@@ -603,15 +632,15 @@ public:
                 }
             }
         }
-        const bool whole = run.problems.empty() && rec.cells.size() == header.size();
+        const bool whole = run.problems.empty() && cellCount == layout_.header.size();
         run.raw.header = layout_.shared;
         if (key && whole && key->templateRun != kNone && sameButCurve(runs_[key->templateRun], run)) {
             location_.push_back(kCompact | static_cast<std::uint32_t>(store_->size()));
-            store_->append(key->templateRun, static_cast<std::uint32_t>(runs_.size()), run, rec.cells);
+            store_->append(key->templateRun, static_cast<std::uint32_t>(runs_.size()), run, cells);
             return;
         }
         if (key && whole && key->templateRun == kNone) key->templateRun = static_cast<std::uint32_t>(runs_.size());
-        run.raw.joined = joined_;
+        join(cells, cellCount, run.raw.joined);
         location_.push_back(static_cast<std::uint32_t>(runs_.size()));
         runs_.push_back(std::move(run));
     }
@@ -747,6 +776,8 @@ private:
     std::vector<std::uint32_t> location_;  // per source row: its index in runs_, or kCompact | its row in store_
     std::vector<std::uint64_t> hashes_;    // per source row: of its cells (0: none)
     std::unordered_map<std::string, Key> keys_;
+    Key* lastKey_ = nullptr;
+    std::string lastKeyText_;
     bool checkpoints_ = false;
     std::string joined_;
     std::deque<std::string> fixed_;  // cells re-read as UTF-8
@@ -805,14 +836,78 @@ Expected<RunTable> buildDelimited(std::string_view text, const std::string& file
     TableBuilder builder(std::move(*layout), file, options, true);
     // About one row per line: reserving once keeps the columns from growing by copies.
     builder.reserve(static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(scanner.position()), text.end(), '\n')) + 1);
-    for (;;) {
-        auto more = scanner.next(rec, file, &header);
-        if (!more) return more.error();
-        if (!*more) break;
-        if (rows++ >= options.maxRows)
-            return LoadError{file, rec.line, "", "more than " + std::to_string(options.maxRows) + " rows (the run-table row limit)"};
-        builder.add(rec);
+
+    // Two threads: one reads records and builds their runs, the other places them (the two halves
+    // of a row's work take about as long). Batches keep the order of the rows.
+    struct Batch {
+        std::vector<Run> runs;
+        std::vector<std::string_view> cells;  // the rows' cells back to back
+        std::vector<std::size_t> cellEnd;
+        std::vector<std::uint64_t> hashes;
+        std::deque<std::string> owned;  // cells not in the text (unescaped quotes, re-read UTF-8)
+        std::optional<LoadError> error;
+        bool last = false;
+    };
+    constexpr std::size_t kBatchRows = 4096, kQueued = 3;
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<Batch> queue;
+    bool stop = false;
+    std::thread reader([&] {
+        std::string scratch;
+        for (;;) {
+            Batch b;
+            b.runs.reserve(kBatchRows);
+            while (b.runs.size() < kBatchRows) {
+                auto more = scanner.next(rec, file, &header);
+                if (!more) b.error = more.error();
+                else if (*more && rows++ >= options.maxRows)
+                    b.error = LoadError{file, rec.line, "", "more than " + std::to_string(options.maxRows) + " rows (the run-table row limit)"};
+                if (!more || !*more || b.error) {
+                    b.last = true;
+                    break;
+                }
+                for (auto& c : rec.cells)
+                    if (c.data() < text.data() || c.data() + c.size() > text.data() + text.size()) c = b.owned.emplace_back(c);
+                b.runs.push_back(builder.build(rec, b.owned));
+                b.hashes.push_back(TableBuilder::hashCells(rec.cells.data(), rec.cells.size(), scratch));
+                b.cells.insert(b.cells.end(), rec.cells.begin(), rec.cells.end());
+                b.cellEnd.push_back(b.cells.size());
+            }
+            const bool last = b.last;
+            std::unique_lock lock(mutex);
+            changed.wait(lock, [&] { return stop || queue.size() < kQueued; });
+            if (stop) return;
+            queue.push_back(std::move(b));
+            changed.notify_all();
+            if (last) return;
+        }
+    });
+    std::optional<LoadError> error;
+    for (bool last = false; !last;) {
+        Batch b;
+        {
+            std::unique_lock lock(mutex);
+            changed.wait(lock, [&] { return !queue.empty(); });
+            b = std::move(queue.front());
+            queue.pop_front();
+            changed.notify_all();
+        }
+        std::size_t begin = 0;
+        for (std::size_t i = 0; i < b.runs.size(); ++i) {
+            builder.place(std::move(b.runs[i]), b.cells.data() + begin, b.cellEnd[i] - begin, b.hashes[i]);
+            begin = b.cellEnd[i];
+        }
+        last = b.last;
+        error = std::move(b.error);
     }
+    {
+        std::lock_guard lock(mutex);
+        stop = true;
+        changed.notify_all();
+    }
+    reader.join();
+    if (error) return *error;
     if (rows == 0) return noDataRows(file, headerLine);
     return builder.finish();
 }
