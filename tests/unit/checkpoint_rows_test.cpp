@@ -8,6 +8,7 @@
 
 #include "core/analysis/AnalysisSettings.h"
 #include "core/analysis/SeriesAnalyses.h"
+#include "core/data/Project.h"
 #include "core/data/RunTableIo.h"
 #include "core/data/Series.h"
 #include "core/data/TextColumn.h"
@@ -164,4 +165,25 @@ TEST(TextColumn, KeepsEveryValueAsDictionaryAndAsPool) {
     ASSERT_EQ(kept.size(), 2u);
     EXPECT_EQ(kept.at(0), "3.25");
     EXPECT_EQ(kept.at(1), "4999.25");
+}
+
+TEST(CheckpointRows, MergedTablesKeepEveryRowInTableOrder) {
+    const QByteArray bytes = checkpointTable();
+    Project project;
+    project.tables.push_back({"a", load(bytes, 0)});
+    project.tables.push_back({"b", load(bytes, 0)});
+    const RunTable merged = project.mergedRuns();
+    ASSERT_EQ(merged.compactCheckpoints.size(), 2u);
+    EXPECT_EQ(merged.rowCount(), 2 * project.tables[0].table.rowCount());
+    std::vector<std::string> expected = rows(project.tables[0].table);
+    const std::vector<std::string> second = rows(project.tables[1].table);
+    expected.insert(expected.end(), second.begin(), second.end());
+    EXPECT_EQ(rows(merged), expected);
+    // A project round trip keeps every row and column.
+    auto bytesOut = writeProject(project);
+    ASSERT_TRUE(bytesOut.ok());
+    auto back = readProject(*bytesOut, "rows.scalex");
+    ASSERT_TRUE(back.ok()) << back.error().toString();
+    ASSERT_EQ(back->tables.size(), 2u);
+    EXPECT_EQ(writeRunTableCsv(back->tables[0].table), writeRunTableCsv(project.tables[0].table));
 }
