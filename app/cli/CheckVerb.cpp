@@ -88,7 +88,7 @@ ProjectParts projectParts(const Project& project) {
     ProjectParts out;
     for (const auto& t : project.tables) {
         int usable = 0;
-        for (const Run& r : t.table.runs) usable += r.userIncluded.value_or(!r.hasProblems());
+        forEachRow(t.table, [&](const Run& r) { usable += r.userIncluded.value_or(!r.hasProblems()); }, /*withCells=*/false);
         QJsonArray series;
         QStringList labels;
         for (const auto& name : seriesNames(t.table)) {
@@ -96,12 +96,12 @@ ProjectParts projectParts(const Project& project) {
             labels << QString::fromStdString(seriesLabel(name));
         }
         out.tables.append(QJsonObject{{"name", QString::fromStdString(t.name)},
-                                      {"rows", static_cast<qint64>(t.table.runs.size())},
+                                      {"rows", static_cast<qint64>(t.table.rowCount())},
                                       {"usable", usable},
                                       {"series", series}});
         out.lines << QStringLiteral("run table %1: %2 rows, %3 usable, series: %4")
                          .arg(QString::fromStdString(t.name))
-                         .arg(t.table.runs.size())
+                         .arg(t.table.rowCount())
                          .arg(usable)
                          .arg(labels.join(", "));
     }

@@ -1,5 +1,6 @@
 #include "core/data/TextColumn.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace scalex::data {
@@ -11,7 +12,7 @@ constexpr std::size_t kDictionaryFloor = 1024;
 }  // namespace
 
 TextColumn::TextColumn(const TextColumn& other)
-    : pooled_(other.pooled_), codes_(other.codes_), dictionary_(other.dictionary_), lastCode_(other.lastCode_),
+    : pooled_(other.pooled_), constant_(other.constant_), constantRows_(other.constantRows_), codes_(other.codes_), dictionary_(other.dictionary_), lastCode_(other.lastCode_),
       pool_(other.pool_), ends_(other.ends_) {
     for (std::size_t i = 0; i < dictionary_.size(); ++i) index_.emplace(std::string_view(dictionary_[i]), static_cast<std::uint32_t>(i));
 }
@@ -22,8 +23,9 @@ TextColumn& TextColumn::operator=(const TextColumn& other) {
 }
 
 void TextColumn::reserve(std::size_t rows) {
+    reserved_ = rows;
     if (pooled_) ends_.reserve(rows);
-    else codes_.reserve(rows);
+    else if (!constant_) codes_.reserve(rows);
 }
 
 void TextColumn::push(std::string_view cell) {
@@ -32,7 +34,21 @@ void TextColumn::push(std::string_view cell) {
         ends_.push_back(pool_.size());
         return;
     }
-    if (!dictionary_.empty() && dictionary_[lastCode_] == cell) {
+    if (constant_) {
+        if (dictionary_.empty() || dictionary_.front() == cell) {
+            if (dictionary_.empty()) {
+                dictionary_.emplace_back(cell);
+                index_.emplace(std::string_view(dictionary_.back()), 0u);
+            }
+            ++constantRows_;
+            return;
+        }
+        // A second value: from here on every row has a code.
+        codes_.reserve(std::max(reserved_, constantRows_ + 1));
+        codes_.assign(constantRows_, 0u);
+        constant_ = false;
+    }
+    if (dictionary_[lastCode_] == cell) {
         codes_.push_back(lastCode_);
         return;
     }
@@ -64,6 +80,7 @@ void TextColumn::toPool() {
 }
 
 std::string_view TextColumn::at(std::size_t row) const {
+    if (constant_) return dictionary_.front();
     if (!pooled_) return dictionary_[codes_[row]];
     const std::size_t begin = row ? ends_[row - 1] : 0;
     return std::string_view(pool_).substr(begin, ends_[row] - begin);
@@ -72,6 +89,11 @@ std::string_view TextColumn::at(std::size_t row) const {
 void TextColumn::keepRows(const std::vector<bool>& keep) {
     // In place: a row moves only towards the front, so nothing is held twice.
     std::size_t out = 0;
+    if (constant_) {
+        for (std::size_t i = 0; i < constantRows_; ++i) out += keep[i];
+        constantRows_ = out;
+        return;
+    }
     if (!pooled_) {
         for (std::size_t i = 0; i < codes_.size(); ++i)
             if (keep[i]) codes_[out++] = codes_[i];

@@ -22,7 +22,7 @@ public:
 
     void push(std::string_view cell);
     std::string_view at(std::size_t row) const;
-    std::size_t size() const { return pooled_ ? ends_.size() : codes_.size(); }
+    std::size_t size() const { return pooled_ ? ends_.size() : constant_ ? constantRows_ : codes_.size(); }
     void reserve(std::size_t rows);
     // Keeps the rows whose `keep` is true, in order.
     void keepRows(const std::vector<bool>& keep);
@@ -33,11 +33,15 @@ private:
     void toPool();
 
     bool pooled_ = false;
+    // While every cell is the same (an empty column, a run's one dataset), no codes are kept.
+    bool constant_ = true;
+    std::size_t constantRows_ = 0;
     // Dictionary form. A deque keeps the strings in place, so the index's views stay valid.
     std::vector<std::uint32_t> codes_;
     std::deque<std::string> dictionary_;
     std::unordered_map<std::string_view, std::uint32_t> index_;
-    std::uint32_t lastCode_ = 0;  // a run's rows repeat its name and size: checked before hashing
+    std::uint32_t lastCode_ = 0;
+    std::size_t reserved_ = 0;  // rows announced by reserve()  // a run's rows repeat its name and size: checked before hashing
     // Pool form: the cells back to back, and where each ends.
     std::string pool_;
     std::vector<std::uint64_t> ends_;

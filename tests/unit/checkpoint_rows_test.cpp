@@ -187,3 +187,22 @@ TEST(CheckpointRows, MergedTablesKeepEveryRowInTableOrder) {
     ASSERT_EQ(back->tables.size(), 2u);
     EXPECT_EQ(writeRunTableCsv(back->tables[0].table), writeRunTableCsv(project.tables[0].table));
 }
+
+TEST(TextColumn, AConstantColumnCostsNothingPerRowUntilAValueDiffers) {
+    TextColumn c;
+    c.reserve(100000);
+    for (int i = 0; i < 100000; ++i) c.push("");
+    EXPECT_EQ(c.size(), 100000u);
+    EXPECT_LT(c.bytes(), 1024u);
+    EXPECT_EQ(c.at(99999), "");
+    c.push("x");
+    ASSERT_EQ(c.size(), 100001u);
+    EXPECT_EQ(c.at(0), "");
+    EXPECT_EQ(c.at(100000), "x");
+    std::vector<bool> keep(100001, false);
+    keep[5] = keep[100000] = true;
+    c.keepRows(keep);
+    ASSERT_EQ(c.size(), 2u);
+    EXPECT_EQ(c.at(0), "");
+    EXPECT_EQ(c.at(1), "x");
+}
