@@ -45,7 +45,17 @@ QString provenanceName(Provenance p) {
 // Counts keyed by text, ordered by a numeric or textual sort key.
 struct Tally {
     std::map<std::pair<double, QString>, int> counts;
-    void add(double order, const QString& key) { ++counts[{order, key}]; }
+    // A row's key follows from its order; the key is made once per order seen (millions of rows).
+    template <typename Key>
+    void add(double order, Key&& key) {
+        if (!(order == lastOrder_ && last_)) {
+            auto it = seen_.find(order);
+            if (it == seen_.end()) it = seen_.emplace(order, &counts[{order, QString(key())}]).first;
+            last_ = it->second;
+            lastOrder_ = order;
+        }
+        ++*last_;
+    }
     QString text() const {
         QStringList parts;
         for (const auto& [k, n] : counts) parts << QStringLiteral("%1 %2").arg(k.second).arg(n);
@@ -56,6 +66,11 @@ struct Tally {
         for (const auto& [k, n] : counts) o.insert(k.second, n);
         return o;
     }
+
+private:
+    std::map<double, int*> seen_;
+    double lastOrder_ = 0;
+    int* last_ = nullptr;
 };
 
 }  // namespace
@@ -73,7 +88,7 @@ ProjectParts projectParts(const Project& project) {
     ProjectParts out;
     for (const auto& t : project.tables) {
         int usable = 0;
-        for (const Run& r : t.table.runs) usable += r.userIncluded.value_or(!r.hasProblems());
+        forEachRow(t.table, [&](const Run& r) { usable += r.userIncluded.value_or(!r.hasProblems()); }, /*withCells=*/false);
         QJsonArray series;
         QStringList labels;
         for (const auto& name : seriesNames(t.table)) {
@@ -81,12 +96,12 @@ ProjectParts projectParts(const Project& project) {
             labels << QString::fromStdString(seriesLabel(name));
         }
         out.tables.append(QJsonObject{{"name", QString::fromStdString(t.name)},
-                                      {"rows", static_cast<qint64>(t.table.runs.size())},
+                                      {"rows", static_cast<qint64>(t.table.rowCount())},
                                       {"usable", usable},
                                       {"series", series}});
         out.lines << QStringLiteral("run table %1: %2 rows, %3 usable, series: %4")
                          .arg(QString::fromStdString(t.name))
-                         .arg(t.table.runs.size())
+                         .arg(t.table.rowCount())
                          .arg(usable)
                          .arg(labels.join(", "));
     }
@@ -227,15 +242,16 @@ int verbCheck(const QStringList& args) {
     std::map<std::string, std::pair<int, int>> seriesCounts;  // series -> (rows, in the analyses)
     QJsonArray problemRows, sweepRows;
     QStringList problemLines, sweepLines;
-    for (const Run& r : table.runs) {
-        families.add(r.family ? static_cast<double>(*r.family) : 9,
-                     r.family ? QString::fromUtf8(accounting::familyName(*r.family)) : QStringLiteral("unknown"));
-        sets.add(static_cast<double>(r.experimentSet), experimentSetName(r.experimentSet));
-        budgets.add(std::isnan(r.budget) ? 1e300 : r.budget, numberKey(r.budget));
-        contexts.add(std::isnan(r.context) ? 1e300 : r.context, numberKey(r.context));
-        flopSources.add(static_cast<double>(r.flopsSource), provenanceName(r.flopsSource));
-        tokenSources.add(static_cast<double>(r.tokensSource), provenanceName(r.tokensSource));
-        paramSources.add(static_cast<double>(r.paramsSource), provenanceName(r.paramsSource));
+    forEachRow(table, [&](const Run& r) {
+        families.add(r.family ? static_cast<double>(*r.family) : 9, [&] {
+            return r.family ? QString::fromUtf8(accounting::familyName(*r.family)) : QStringLiteral("unknown");
+        });
+        sets.add(static_cast<double>(r.experimentSet), [&] { return experimentSetName(r.experimentSet); });
+        budgets.add(std::isnan(r.budget) ? 1e300 : r.budget, [&] { return numberKey(r.budget); });
+        contexts.add(std::isnan(r.context) ? 1e300 : r.context, [&] { return numberKey(r.context); });
+        flopSources.add(static_cast<double>(r.flopsSource), [&] { return provenanceName(r.flopsSource); });
+        tokenSources.add(static_cast<double>(r.tokensSource), [&] { return provenanceName(r.tokensSource); });
+        paramSources.add(static_cast<double>(r.paramsSource), [&] { return provenanceName(r.paramsSource); });
         const bool in = analysis::passes(r, scope);
         auto& counts = seriesCounts[r.series];
         ++counts.first;
@@ -254,7 +270,7 @@ int verbCheck(const QStringList& args) {
                               .arg(r.sourceLine)
                               .arg(QString::fromStdString(runLabel(r)), QString::fromStdString(r.sweepLeftOut));
         }
-        if (r.problems.empty()) continue;
+        if (r.problems.empty()) return;
         const QString who = QString::fromStdString(runLabel(r));
         QStringList reasons;
         QJsonArray reasonsJson;
@@ -267,8 +283,8 @@ int verbCheck(const QStringList& args) {
                             .arg(who.isEmpty() ? QString() : " (" + who + ")")
                             .arg(reasons.join("; "));
         problemRows.append(QJsonObject{{"line", r.sourceLine}, {"run", who}, {"reasons", reasonsJson}});
-    }
-    const int rows = static_cast<int>(table.runs.size());
+    }, /*withCells=*/!scope.where.empty());
+    const int rows = static_cast<int>(table.rowCount());
     const ProjectParts parts = study.project ? projectParts(study.study.loaded()) : ProjectParts{};
     const bool ok = usable > 0 || parts.anySet;
 

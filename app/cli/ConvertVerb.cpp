@@ -153,9 +153,9 @@ int verbConvert(const QStringList& args) {
     if (outProject) {
         if (auto e = data::saveProject(project, out)) throw UsageError(e->toString());
     } else {
-        data::RunTable all;
+        // Every row, the checkpoints a large table keeps as columns too.
+        data::RunTable all = project.mergedRuns();
         all.source = in.toStdString();
-        for (const auto& t : project.tables) all.runs.insert(all.runs.end(), t.table.runs.begin(), t.table.runs.end());
         writeAtomically(out, outCsv    ? data::writeRunTableCsv(all)
                              : outLatex ? data::toLatex(data::runTableExport(all))  // booktabs, as the appendix tables
                                         : data::toRecordsJson(data::runTableExport(all)));

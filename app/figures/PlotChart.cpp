@@ -1,5 +1,7 @@
 #include "app/figures/PlotChart.h"
 
+#include "app/figures/CurveBundle.h"
+
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 
@@ -116,13 +118,33 @@ QLineSeries* PlotChart::addLine(const QString& name, const QColor& color, const 
     pen.setStyle(style);
     pen.setCapStyle(Qt::RoundCap);
     s->setPen(pen);
+    // One replace, not an append (and a signal) per point.
+    QList<QPointF> plotted;
+    plotted.reserve(static_cast<qsizetype>(data.size()));
     for (const QPointF& p : data) {
         if ((xSpec_.log && p.x() <= 0) || (ySpec_.log && p.y() <= 0) || !std::isfinite(p.y())) continue;
         includeInRange(p.x(), p.y());
-        s->append(toPlot(p.x(), p.y()));
+        plotted.append(toPlot(p.x(), p.y()));
     }
+    s->replace(plotted);
     attach(s);
     return s;
+}
+
+void PlotChart::addBundledLine(const QColor& color, const std::vector<QPointF>& data, double width) {
+    if (!bundle_) bundle_ = new CurveBundle(this);
+    QPen pen(color);
+    pen.setWidthF(width * Theme::current().lineScale);
+    pen.setCapStyle(Qt::RoundCap);
+    pen.setJoinStyle(Qt::RoundJoin);
+    std::vector<QPointF> plotted;
+    plotted.reserve(data.size());
+    for (const QPointF& p : data) {
+        if ((xSpec_.log && p.x() <= 0) || (ySpec_.log && p.y() <= 0) || !std::isfinite(p.y())) continue;
+        includeInRange(p.x(), p.y());
+        plotted.push_back(toPlot(p.x(), p.y()));
+    }
+    bundle_->addCurve(pen, std::move(plotted));
 }
 
 QAreaSeries* PlotChart::addBand(const QString& name, const QColor& color, const std::vector<QPointF>& lower,
@@ -144,6 +166,8 @@ QAreaSeries* PlotChart::addBand(const QString& name, const QColor& color, const 
 
 void PlotChart::clearSeries() {
     removeAllSeries();
+    delete bundle_;
+    bundle_ = nullptr;
     Theme::current().applyTo(this);  // a redraw takes up a changed theme, presentation mode or zoom
     haveData_ = false;
 }

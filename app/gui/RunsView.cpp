@@ -389,12 +389,16 @@ void RunsView::updateSummary() {
         problems += r.hasProblems();
         inFit += session_->inAnalysis(r);
     }
-    summary_->setText(tr("%1 runs shown of %2 · %3 in the analyses · %4 with problems · %5")
-                          .arg(proxy_->rowCount())
-                          .arg(session_->runs().runs.size())
-                          .arg(inFit)
-                          .arg(problems)
-                          .arg(session_->sourceLabel()));
+    QString text = tr("%1 runs shown of %2 · %3 in the analyses · %4 with problems · %5")
+                       .arg(proxy_->rowCount())
+                       .arg(session_->runs().runs.size())
+                       .arg(inFit)
+                       .arg(problems)
+                       .arg(session_->sourceLabel());
+    // The checkpoints a large table keeps as columns are no rows here; say where they are.
+    if (const std::size_t compact = session_->runs().compactRows())
+        text += tr(" · %1 more checkpoints along the runs, drawn in Loss curves").arg(compact);
+    summary_->setText(text);
 }
 
 QString RunsView::explainHtml() const {

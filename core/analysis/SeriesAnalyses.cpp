@@ -511,21 +511,58 @@ std::vector<LossCurve> lossCurves(const data::RunTable& table, const AnalysisSet
     RunFilter filter = settings.scope.filter();
     filter.includeCheckpoints = true;
     std::vector<LossCurve> out;
+    // Per curve its points with (step, is the run's last) for ordering.
+    std::vector<std::vector<std::pair<std::pair<double, bool>, LossCurve::Point>>> points;
     std::map<std::pair<std::string, std::string>, std::size_t> index;
+    // The curve of a run (its index in `out`), or -1 when the run has no key.
+    auto curveOf = [&](const Run& run) -> std::ptrdiff_t {
+        const std::string& key = !run.runId.empty() ? run.runId : run.name;
+        if (key.empty()) return -1;
+        auto [it, fresh] = index.try_emplace({run.series, key}, out.size());
+        if (fresh) {
+            out.push_back({run.series, key, {}, nullptr});
+            points.emplace_back();
+        }
+        return static_cast<std::ptrdiff_t>(it->second);
+    };
+    auto add = [&](std::ptrdiff_t curve, const LossCurve::Point& p, bool intermediate) {
+        if (curve >= 0) points[static_cast<std::size_t>(curve)].push_back({{p.step, !intermediate}, p});
+    };
     for (const auto& run : table.runs) {
         if (!known(run.step) || !settings.scope.containsSeries(run.series) || !passes(run, filter)) continue;
-        const std::string key = !run.runId.empty() ? run.runId : run.name;
-        if (key.empty()) continue;
-        auto [it, fresh] = index.try_emplace({run.series, key}, out.size());
-        if (fresh) out.push_back({run.series, key, {}});
-        out[it->second].checkpoints.push_back(&run);
+        add(curveOf(run), {run.step, run.tokens, run.flops, run.loss(), &run}, run.intermediateCheckpoint);
     }
-    std::erase_if(out, [](const LossCurve& c) { return c.checkpoints.size() < 2; });
-    for (auto& c : out)
+    // Compact checkpoints share everything a filter asks but their curve values with their run;
+    // a condition on a column is checked on the row itself.
+    data::Run row;
+    for (const auto& block : table.compactCheckpoints) {
+        const data::CheckpointRows& rows = *block.rows;
+        const Run* lastTemplate = nullptr;  // a run's rows come together: its curve is looked up once
+        std::ptrdiff_t curve = -1;
+        bool templatePasses = false;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const Run& templ = table.templateOf(block, i);
+            if (&templ != lastTemplate) {
+                lastTemplate = &templ;
+                templatePasses = settings.scope.containsSeries(templ.series) && passes(templ, filter);
+                curve = templatePasses || (!filter.where.empty() && settings.scope.containsSeries(templ.series)) ? curveOf(templ) : -1;
+            }
+            if (!known(rows.step(i)) || curve < 0) continue;
+            if (filter.where.empty() ? !templatePasses : (rows.fill(i, templ, row), !passes(row, filter))) continue;
+            add(curve, {rows.step(i), rows.tokens(i), rows.flops(i), rows.loss(i), nullptr}, true);
+        }
+    }
+    for (std::size_t c = 0; c < out.size(); ++c) {
         // By step; the run's own last checkpoint last on a tie.
-        std::stable_sort(c.checkpoints.begin(), c.checkpoints.end(), [](const data::Run* a, const data::Run* b) {
-            return std::pair{a->step, !a->intermediateCheckpoint} < std::pair{b->step, !b->intermediateCheckpoint};
-        });
+        auto& p = points[c];
+        std::stable_sort(p.begin(), p.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        out[c].checkpoints.reserve(p.size());
+        for (const auto& [order, point] : p) {
+            out[c].checkpoints.push_back(point);
+            if (point.row) out[c].lastRun = point.row;
+        }
+    }
+    std::erase_if(out, [](const LossCurve& c) { return c.checkpoints.size() < 2 || !c.lastRun; });
     return out;
 }
 

@@ -244,9 +244,14 @@ std::optional<SeriesComparison> compareSeries(const std::vector<ParetoAnalysis>&
 // run the other analyses use.
 struct LossCurve {
     std::string series;
-    std::string run;                          // run id, else name
-    std::vector<const data::Run*> checkpoints;  // ascending step; back() is the run itself
-    const data::Run* last() const { return checkpoints.back(); }
+    std::string run;  // run id, else name
+    struct Point {
+        double step, tokens, flops, loss;
+        const data::Run* row;  // the row where it is a full run; null for a compact checkpoint
+    };
+    std::vector<Point> checkpoints;        // ascending step; back() is the run itself
+    const data::Run* lastRun = nullptr;     // the full run of the latest checkpoint
+    const data::Run* last() const { return lastRun; }
 };
 // The curves of the runs in scope that have more than one checkpoint, in order of first appearance.
 std::vector<LossCurve> lossCurves(const data::RunTable& table, const AnalysisSettings& settings);

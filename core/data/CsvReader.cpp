@@ -40,78 +40,110 @@ char detectDelimiter(std::string_view text, char preferred) {
     return best < 0 ? preferred : candidates[static_cast<std::size_t>(best)];
 }
 
+Expected<bool> DelimitedScanner::next(RecordView& rec, const std::string& file, const std::vector<std::string>* header) {
+    const std::string_view text = text_;
+    const char delim = delimiter_;
+    const std::size_t n = text.size();
+    std::size_t& i = i_;
+    int& line = line_;
+    // Blank lines carry no data.
+    while (i < n && (text[i] == '\n' || text[i] == '\r')) {
+        if (text[i] == '\r' && i + 1 < n && text[i + 1] == '\n') ++i;
+        ++i;
+        ++line;
+    }
+    if (i >= n) return false;
+    rec.line = line;
+    rec.cells.clear();
+    rec.notes.clear();
+    std::size_t scratch = 0;
+    auto columnName = [&](std::size_t index) {
+        if (header && index < header->size()) return (*header)[index];
+        return "#" + std::to_string(index + 1);
+    };
+    for (;;) {
+        if (i < n && text[i] == '"') {
+            const int openLine = line;
+            const std::size_t open = ++i;
+            std::string* cell = nullptr;  // set once the cell differs from its bytes
+            std::size_t end = open;
+            for (;;) {
+                if (i >= n)
+                    return LoadError{file, openLine, columnName(rec.cells.size()),
+                                     "a quoted field opened here is never closed (truncated file, or a stray '\"'?)"};
+                const std::size_t q = text.find('"', i);
+                const std::size_t stop = q == std::string_view::npos ? n : q;
+                const std::string_view chunk = text.substr(i, stop - i);
+                line += static_cast<int>(std::count(chunk.begin(), chunk.end(), '\n'));
+                if (cell) cell->append(chunk);
+                i = stop;
+                if (i >= n) continue;
+                if (i + 1 < n && text[i + 1] == '"') {
+                    // A doubled quote: from here on the cell is unescaped into a buffer.
+                    if (!cell) {
+                        if (scratch == unquoted_.size()) unquoted_.emplace_back();
+                        cell = &unquoted_[scratch++];
+                        cell->assign(text.substr(open, i - open));
+                    }
+                    *cell += '"';
+                    i += 2;
+                    continue;
+                }
+                end = i;
+                ++i;  // closing quote
+                break;
+            }
+            const std::size_t s = i;
+            while (i < n && text[i] != delim && text[i] != '\n' && text[i] != '\r') ++i;
+            if (i > s) {
+                if (!cell) {
+                    if (scratch == unquoted_.size()) unquoted_.emplace_back();
+                    cell = &unquoted_[scratch++];
+                    cell->assign(text.substr(open, end - open));
+                }
+                cell->append(text.substr(s, i - s));
+                rec.notes.emplace_back(static_cast<int>(rec.cells.size()), "text after the closing quote");
+            }
+            rec.cells.push_back(cell ? std::string_view(*cell) : text.substr(open, end - open));
+        } else {
+            const std::size_t s = i;
+            while (i < n && text[i] != delim && text[i] != '\n' && text[i] != '\r') ++i;
+            rec.cells.push_back(text.substr(s, i - s));
+        }
+        if (i < n && text[i] == delim) { ++i; continue; }
+        if (i < n) {
+            if (text[i] == '\r') { ++i; if (i < n && text[i] == '\n') ++i; }
+            else ++i;
+            ++line;
+        }
+        break;
+    }
+    return true;
+}
+
 Expected<RawTable> readDelimited(std::string_view text, const std::string& file, char delimiter, std::int64_t maxRows) {
     RawTable table;
     table.delimiter = delimiter ? delimiter : detectDelimiter(text);
-    const char delim = table.delimiter;
-    const std::size_t n = text.size();
-    std::size_t i = 0;
-    int line = 1;
+    DelimitedScanner scanner(text, table.delimiter);
+    RecordView rec;
     bool haveHeader = false;
-    auto columnName = [&](std::size_t index) {
-        if (haveHeader && index < table.header.size()) return table.header[index];
-        return "#" + std::to_string(index + 1);
-    };
-
-    while (i < n) {
-        // Blank lines carry no data.
-        if (text[i] == '\n') { ++line; ++i; continue; }
-        if (text[i] == '\r') { ++i; if (i < n && text[i] == '\n') ++i; ++line; continue; }
-
-        RawRecord rec;
-        rec.line = line;
-        if (haveHeader) rec.cells.reserve(table.header.size());
-        for (;;) {
-            std::string cell;
-            if (i < n && text[i] == '"') {
-                const int openLine = line;
-                ++i;
-                for (;;) {
-                    if (i >= n)
-                        return LoadError{file, openLine, columnName(rec.cells.size()),
-                                         "a quoted field opened here is never closed (truncated file, or a stray '\"'?)"};
-                    // Copy the run up to the next quote in one go.
-                    const std::size_t q = text.find('"', i);
-                    const std::size_t end = q == std::string_view::npos ? n : q;
-                    const std::string_view chunk = text.substr(i, end - i);
-                    line += static_cast<int>(std::count(chunk.begin(), chunk.end(), '\n'));
-                    cell.append(chunk);
-                    i = end;
-                    if (i >= n) continue;
-                    if (i + 1 < n && text[i + 1] == '"') { cell += '"'; i += 2; continue; }
-                    ++i;  // closing quote
-                    break;
-                }
-                const std::size_t s = i;
-                while (i < n && text[i] != delim && text[i] != '\n' && text[i] != '\r') ++i;
-                if (i > s) {
-                    cell.append(text.substr(s, i - s));
-                    rec.notes.emplace_back(static_cast<int>(rec.cells.size()), "text after the closing quote");
-                }
-            } else {
-                const std::size_t s = i;
-                while (i < n && text[i] != delim && text[i] != '\n' && text[i] != '\r') ++i;
-                cell.assign(text.substr(s, i - s));
-            }
-            rec.cells.push_back(std::move(cell));
-            if (i < n && text[i] == delim) { ++i; continue; }
-            if (i < n) {
-                if (text[i] == '\r') { ++i; if (i < n && text[i] == '\n') ++i; }
-                else ++i;
-                ++line;
-            }
-            break;
-        }
+    for (;;) {
+        auto more = scanner.next(rec, file, haveHeader ? &table.header : nullptr);
+        if (!more) return more.error();
+        if (!*more) break;
         if (!haveHeader) {
-            for (auto& c : rec.cells) table.header.push_back(trimmed(c));
+            for (auto c : rec.cells) table.header.push_back(trimmed(c));
             table.headerLine = rec.line;
             haveHeader = true;
-        } else {
-            if (static_cast<std::int64_t>(table.rows.size()) >= maxRows)
-                return LoadError{file, rec.line, "",
-                                 "more than " + std::to_string(maxRows) + " rows (the run-table row limit)"};
-            table.rows.push_back(std::move(rec));
+            continue;
         }
+        if (static_cast<std::int64_t>(table.rows.size()) >= maxRows)
+            return LoadError{file, rec.line, "", "more than " + std::to_string(maxRows) + " rows (the run-table row limit)"};
+        RawRecord out;
+        out.line = rec.line;
+        out.cells.assign(rec.cells.begin(), rec.cells.end());
+        out.notes = std::move(rec.notes);
+        table.rows.push_back(std::move(out));
     }
     if (!haveHeader) return LoadError{file, 0, "", "the file is empty (expected a header line and one row per run)"};
     return table;

@@ -48,6 +48,9 @@ RunTable Project::mergedRuns() const {
     for (const auto& t : tables) total += t.table.runs.size();
     all.runs.reserve(total);
     for (const auto& t : tables) {
+        // Compact checkpoints are shared, not copied: only their runs' place moves.
+        for (const auto& b : t.table.compactCheckpoints)
+            all.compactCheckpoints.push_back({b.rows, b.runOffset + all.runs.size()});
         all.runs.insert(all.runs.end(), t.table.runs.begin(), t.table.runs.end());
         all.notes.insert(all.notes.end(), t.table.notes.begin(), t.table.notes.end());
     }
@@ -156,7 +159,7 @@ Expected<QByteArray> writeProject(const Project& project) {
     for (const auto& t : project.tables)
         tables.append(QJsonObject{{"name", QString::fromStdString(t.name)},
                                   {"file", tableFile(t.name)},
-                                  {"rows", static_cast<qint64>(t.table.runs.size())},
+                                  {"rows", static_cast<qint64>(t.table.rowCount())},
                                   {"source", QString::fromStdString(t.table.source)}});
     // Version 2 only where it matters: older Scalex refuses such a project instead of dropping its
     // curves and measurements on the next save, and every other project keeps its bytes.
@@ -400,8 +403,8 @@ private:
             auto runs = parseRunTable(*bytes, where(entry), options);
             if (!runs) return runs.error();
             const QJsonValue rows = t.value("rows");
-            if (rows.isDouble() && static_cast<std::size_t>(rows.toDouble()) != runs->runs.size())
-                return whole(where(entry), "holds " + std::to_string(runs->runs.size()) + " runs, the manifest says " +
+            if (rows.isDouble() && static_cast<std::size_t>(rows.toDouble()) != runs->rowCount())
+                return whole(where(entry), "holds " + std::to_string(runs->rowCount()) + " runs, the manifest says " +
                                                std::to_string(static_cast<std::int64_t>(rows.toDouble())) + " (damaged?)");
             runs->source = t.value("source").toString().toStdString();
             p.tables.push_back({name, std::move(*runs)});

@@ -88,9 +88,10 @@ struct Project {
 
 // Limits the reader enforces before and while inflating (zip bombs, hostile archives).
 struct ProjectLimits {
-    std::int64_t maxFileBytes = 256ll << 20;     // the .scalex file itself
-    std::int64_t maxEntryBytes = 64ll << 20;     // one inflated entry (as RunTableIo's kDefaultMaxBytes)
-    std::int64_t maxTotalBytes = 512ll << 20;    // all inflated entries together
+    // A study of millions of checkpoints is a run table of a gigabyte or more as CSV.
+    std::int64_t maxFileBytes = 1ll << 30;       // the .scalex file itself
+    std::int64_t maxEntryBytes = 2ll << 30;      // one inflated entry (as RunTableIo's kDefaultMaxBytes)
+    std::int64_t maxTotalBytes = 4ll << 30;      // all inflated entries together
     std::int64_t maxEntries = 4096;
     double maxRatio = 200.0;                      // inflated / compressed, for entries above 1 MiB
 };

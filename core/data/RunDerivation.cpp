@@ -136,23 +136,4 @@ void checkPlausibility(Run& run) {
                     " is above 20: expected a natural-log cross-entropy per token (is it a perplexity?)");
 }
 
-void markDuplicates(std::vector<Run>& runs, const std::vector<std::string>& rowKeys, bool checkRunIds) {
-    std::unordered_map<std::string, int> ids, rows;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        Run& r = runs[i];
-        if (i < rowKeys.size() && !rowKeys[i].empty()) {
-            auto [it, fresh] = rows.emplace(rowKeys[i], r.sourceLine);
-            if (!fresh) {
-                r.problems.push_back("duplicate: identical to the row on line " + std::to_string(it->second));
-                continue;
-            }
-        }
-        if (checkRunIds && !r.runId.empty()) {
-            auto [it, fresh] = ids.emplace(r.runId, r.sourceLine);
-            if (!fresh)
-                r.problems.push_back("duplicate run id '" + r.runId + "' (first on line " + std::to_string(it->second) + ")");
-        }
-    }
-}
-
 }  // namespace scalex::data

@@ -60,9 +60,5 @@ void deriveColumns(Run& run, std::string_view flopMode, const DerivationSettings
 // loss (N < 1e5 looks like millions, D < 1e6 like billions, loss > 20 is no cross-entropy).
 void checkPlausibility(Run& run);
 
-// Marks later copies: a run id seen before, or a row identical to an earlier one (`rowKeys`
-// holds one key per run, e.g. its raw cells joined; empty keys are not compared).
-// `checkRunIds` false: run ids may repeat (a table of checkpoints).
-void markDuplicates(std::vector<Run>& runs, const std::vector<std::string>& rowKeys, bool checkRunIds = true);
 
 }  // namespace scalex::data

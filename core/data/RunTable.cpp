@@ -32,4 +32,31 @@ std::optional<std::string> RawCells::value(std::string_view column) const {
     return std::nullopt;
 }
 
+std::size_t RunTable::compactRows() const {
+    std::size_t n = 0;
+    for (const auto& b : compactCheckpoints) n += b.rows ? b.rows->size() : 0;
+    return n;
+}
+
+void forEachRow(const RunTable& table, const std::function<void(const Run&)>& f, bool withCells) {
+    // Each block's rows come after `runOffset + runsBefore` runs; blocks are in table order.
+    std::vector<std::size_t> next(table.compactCheckpoints.size(), 0);
+    Run scratch;
+    auto compactUpTo = [&](std::size_t runsDone) {
+        for (std::size_t b = 0; b < table.compactCheckpoints.size(); ++b) {
+            const CheckpointBlock& block = table.compactCheckpoints[b];
+            if (!block.rows) continue;
+            for (std::size_t& i = next[b]; i < block.rows->size() && block.runOffset + block.rows->runsBefore(i) <= runsDone; ++i) {
+                block.rows->fill(i, table.templateOf(block, i), scratch, withCells);
+                f(scratch);
+            }
+        }
+    };
+    for (std::size_t r = 0; r < table.runs.size(); ++r) {
+        compactUpTo(r);
+        f(table.runs[r]);
+    }
+    compactUpTo(table.runs.size());
+}
+
 }  // namespace scalex::data

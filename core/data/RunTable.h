@@ -6,6 +6,7 @@
 // accounting alone. This header is plain C++ so that analyses can use it without Qt.
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "core/accounting/Family.h"
+#include "core/data/CheckpointRows.h"
 
 namespace scalex::data {
 
@@ -124,6 +126,24 @@ struct RunTable {
     // The groupings weighed for the default series (empty when the user chose the columns).
     std::vector<GroupingConsidered> seriesConsidered;
     std::vector<std::string> notes;       // facts about the whole table ("checkpoints along 22 runs", ...)
+    // Rows not in `runs`: intermediate checkpoints of large tables, kept as columns
+    // (data/CheckpointRows.h). Their series is that of their run. Analyses leave them out as they
+    // leave out every intermediate checkpoint; loss curves, counts and writers read them.
+    std::vector<CheckpointBlock> compactCheckpoints;
+
+    std::size_t compactRows() const;
+    // Every row the sources had: runs and compact checkpoints.
+    std::size_t rowCount() const { return runs.size() + compactRows(); }
+    // The run a compact row of `block` stands beside (its template) in `runs`.
+    const Run& templateOf(const CheckpointBlock& block, std::size_t row) const {
+        return runs[block.runOffset + block.rows->templateRun(row)];
+    }
 };
+
+// Calls f(run) for every row of the table in source order (table by table as merged), compact
+// checkpoints made into full runs one at a time (the reference is valid during the call only).
+// withCells false: compact rows come without their source cells (raw empty), for callers that
+// read fields only (counts), a million rows faster.
+void forEachRow(const RunTable& table, const std::function<void(const Run&)>& f, bool withCells = true);
 
 }  // namespace scalex::data

@@ -12,7 +12,12 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <deque>
+#include <condition_variable>
+#include <mutex>
 #include <set>
+#include <thread>
+#include <unordered_map>
 
 #include "core/data/CsvReader.h"
 #include "core/data/RunDerivation.h"
@@ -29,8 +34,10 @@ namespace {
 
 std::string_view trim(std::string_view s) {
     std::size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    // The "C" locale's white space, without a library call per character (millions of cells).
+    auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+    while (b < e && space(s[b])) ++b;
+    while (e > b && space(s[e - 1])) --e;
     return s.substr(b, e - b);
 }
 
@@ -296,25 +303,25 @@ std::optional<bool> parseBool(std::string_view s, bool* ok) {
 class RowReader {
 public:
     RowReader(const std::vector<std::string>& header, const std::array<int, kRunFieldCount>& columns,
-              const RawRecord& rec, Run& run)
-        : header_(header), columns_(columns), rec_(rec), run_(run) {}
+              const std::vector<std::string_view>& cells, Run& run)
+        : header_(header), columns_(columns), cells_(cells), run_(run) {}
 
-    const std::string* cell(RunField f) const {
+    const std::string_view* cell(RunField f) const {
         const int c = columns_[static_cast<std::size_t>(f)];
-        if (c < 0 || static_cast<std::size_t>(c) >= rec_.cells.size()) return nullptr;
-        return &rec_.cells[static_cast<std::size_t>(c)];
+        if (c < 0 || static_cast<std::size_t>(c) >= cells_.size()) return nullptr;
+        return &cells_[static_cast<std::size_t>(c)];
     }
     std::string label(RunField f) const { return header_[static_cast<std::size_t>(columns_[static_cast<std::size_t>(f)])]; }
     void problem(RunField f, const std::string& what) { run_.problems.push_back(label(f) + ": " + what); }
 
     std::string text(RunField f) const {
-        const std::string* c = cell(f);
+        const std::string_view* c = cell(f);
         return c ? std::string(trim(*c)) : std::string{};
     }
 
     // A positive number; empty cells are unknown, anything else odd is a problem.
     double number(RunField f) {
-        const std::string* c = cell(f);
+        const std::string_view* c = cell(f);
         if (!c) return kUnknown;
         std::string_view s = trim(*c);
         if (s.empty()) return kUnknown;
@@ -355,21 +362,40 @@ public:
 private:
     const std::vector<std::string>& header_;
     const std::array<int, kRunFieldCount>& columns_;
-    const RawRecord& rec_;
+    const std::vector<std::string_view>& cells_;
     Run& run_;
 };
 
-Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadOptions& options) {
-    if (raw.rows.empty())
-        return LoadError{file, raw.headerLine, "",
-                         "no data rows: the header is on line " + std::to_string(raw.headerLine) +
-                             " but no run follows (expected one row per run)"};
-    for (auto& h : raw.header)
-        if (hasHighBytes(h) && !validUtf8(h)) h = QString::fromUtf8(h.data(), static_cast<qsizetype>(h.size())).toStdString();
+// Equal in every field but those that change along a run's training (CheckpointRows.h): a row
+// that is, is kept as columns beside its template.
+bool sameButCurve(const Run& a, const Run& b) {
+    auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
+    return a.runId == b.runId && a.name == b.name && a.dataset == b.dataset && a.status == b.status &&
+           a.series == b.series && a.family == b.family && a.experimentSet == b.experimentSet && same(a.context, b.context) &&
+           a.dModel == b.dModel && a.nLayers == b.nLayers && a.nHeads == b.nHeads && a.nKvHeads == b.nKvHeads &&
+           a.dQk == b.dQk && a.dHv == b.dHv && a.dFf == b.dFf && a.vocab == b.vocab && a.chunk == b.chunk &&
+           same(a.params, b.params) && same(a.budget, b.budget) && same(a.batchSize, b.batchSize) &&
+           same(a.steps, b.steps) && same(a.learningRate, b.learningRate) && a.sweepLeftOut == b.sweepLeftOut &&
+           a.selectedInPaper == b.selectedInPaper && a.paramsSource == b.paramsSource && a.problems.empty() &&
+           b.problems.empty() && a.userIncluded == b.userIncluded && a.raw.header == b.raw.header;
+}
 
+// What the header says about every row: the column of each field.
+struct TableLayout {
+    std::vector<std::string> header;
+    int headerLine = 0;
+    std::array<int, kRunFieldCount> columns{};
+    std::vector<ColumnChoice> report;
+    std::shared_ptr<const std::vector<std::string>> shared;
+};
+
+Expected<TableLayout> layoutFor(std::vector<std::string> header, int headerLine, const std::string& file,
+                                const LoadOptions& options) {
+    for (auto& h : header)
+        if (hasHighBytes(h) && !validUtf8(h)) h = QString::fromUtf8(h.data(), static_cast<qsizetype>(h.size())).toStdString();
     // Columns: detected spellings and patterns, then the user's mapping on top.
     std::vector<ColumnChoice> report;
-    ColumnMapping mapping = ColumnMapping::detect(raw.header, &report);
+    ColumnMapping mapping = ColumnMapping::detect(header, &report);
     if (options.mapping)
         for (const auto& [field, column] : options.mapping->entries()) {
             mapping.set(field, column);
@@ -382,20 +408,20 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
     for (const auto& [field, column] : mapping.entries()) {
         std::vector<int> exact, similar;
         const std::string norm = normalizeColumnName(column);
-        for (std::size_t i = 0; i < raw.header.size(); ++i) {
-            if (raw.header[i] == column) exact.push_back(static_cast<int>(i));
-            if (normalizeColumnName(raw.header[i]) == norm) similar.push_back(static_cast<int>(i));
+        for (std::size_t i = 0; i < header.size(); ++i) {
+            if (header[i] == column) exact.push_back(static_cast<int>(i));
+            if (normalizeColumnName(header[i]) == norm) similar.push_back(static_cast<int>(i));
         }
         const std::vector<int>& hits = exact.empty() ? similar : exact;
         if (hits.empty()) {
             std::string names;
-            for (std::size_t i = 0; i < raw.header.size() && i < 40; ++i) names += (i ? ", " : "") + raw.header[i];
-            return LoadError{file, raw.headerLine, column,
+            for (std::size_t i = 0; i < header.size() && i < 40; ++i) names += (i ? ", " : "") + header[i];
+            return LoadError{file, headerLine, column,
                              "the column mapping names this column for field '" + std::string(fieldKey(field)) +
                                  "', but the header has no such column (columns: " + names + ")"};
         }
         if (hits.size() > 1)
-            return LoadError{file, raw.headerLine, column,
+            return LoadError{file, headerLine, column,
                              "the header has this column more than once (columns " + std::to_string(hits[0] + 1) +
                                  " and " + std::to_string(hits[1] + 1) + "): which one holds " +
                                  std::string(fieldKey(field)) + " is ambiguous"};
@@ -409,12 +435,12 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
         return joinNames(some) + (all.size() > 5 ? ", ..." : "");
     };
     const std::string delimiterHint =
-        raw.header.size() == 1 && raw.headerLine > 0
-            ? " (the header reads as a single column '" + raw.header[0].substr(0, 60) +
+        header.size() == 1 && headerLine > 0
+            ? " (the header reads as a single column '" + header[0].substr(0, 60) +
                   "': is the file comma-, tab- or semicolon-separated?)"
             : "";
     auto missing = [&](RunField f, const std::string& what) {
-        return LoadError{file, raw.headerLine, std::string(fieldKey(f)), "no column for " + what + delimiterHint};
+        return LoadError{file, headerLine, std::string(fieldKey(f)), "no column for " + what + delimiterHint};
     };
     // Two of N, D and C give the third (C = 6ND); N may also come from the architecture, D from
     // steps x batch x context, C from a nominal budget.
@@ -433,38 +459,81 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
     if (options.lossRequired && !has(RunField::ValLoss) && !has(RunField::TrainLoss))
         return missing(RunField::ValLoss, "the loss (expected a column such as " + spellings(RunField::ValLoss) + ", " +
                                               spellings(RunField::TrainLoss) + ")");
-    const auto header = std::make_shared<const std::vector<std::string>>(raw.header);
+    TableLayout layout;
+    layout.header = header;
+    layout.headerLine = headerLine;
+    layout.columns = columns;
+    layout.report = std::move(report);
+    layout.shared = std::make_shared<const std::vector<std::string>>(std::move(header));
+    return layout;
+}
 
-    RunTable table;
-    table.source = file;
-    table.mapping = std::move(report);
-    table.runs.reserve(raw.rows.size());
-    std::vector<std::string> rowKeys;
-    rowKeys.reserve(raw.rows.size());
-    const std::string stem = fileStem(file);
-    DerivationSettings derivation{options.convention, options.recomputeFlops};
-    const bool csvLike = raw.headerLine > 0;
+// Builds the table row by row as the reader hands them out. Rows of a run along its training
+// that differ from the run's first row only in what changes along training are kept as columns
+// (CheckpointRows); at the end each run's last checkpoint, duplicates, and every row of a table
+// that is no table of checkpoints or is small become full runs again.
+class TableBuilder {
+public:
+    TableBuilder(TableLayout layout, const std::string& file, const LoadOptions& options, bool csvLike)
+        : layout_(std::move(layout)), file_(file), options_(options), csvLike_(csvLike), stem_(fileStem(file)),
+          derivation_{options.convention, options.recomputeFlops},
+          store_(std::make_shared<CheckpointRows>(layout_.shared)) {}
 
-    for (auto& rec : raw.rows) {
+    std::size_t rows() const { return location_.size(); }
+    void reserve(std::size_t rows) {
+        location_.reserve(rows);
+        hashes_.reserve(rows);
+        store_->reserve(rows);
+    }
+
+    void add(RecordView& rec) {
+        Run run = build(rec, fixed_);
+        place(std::move(run), rec.cells.data(), rec.cells.size(), hashCells(rec.cells.data(), rec.cells.size(), joined_));
+    }
+
+    // A hash of a row's cells as RawCells::joined holds them (0: no cells, never a duplicate);
+    // `scratch` is the caller's buffer, so that any thread can hash.
+    static std::uint64_t hashCells(const std::string_view* cells, std::size_t count, std::string& scratch) {
+        if (count == 0) return 0;
+        join(cells, count, scratch);
+        return std::hash<std::string_view>{}(scratch) | 1u;
+    }
+    static void join(const std::string_view* cells, std::size_t count, std::string& out) {
+        out.clear();
+        for (std::size_t i = 0; i < count; ++i) {
+            if (i) out += '\x1f';
+            out += cells[i];
+        }
+    }
+
+    // The run a record stands for (touches nothing of the builder: any thread may build while
+    // another places). Cells re-read as UTF-8 are kept in `fixed`.
+    Run build(RecordView& rec, std::deque<std::string>& fixed) const {
+        const std::vector<std::string>& header = layout_.header;
         Run run;
         run.sourceLine = rec.line;
-        run.dataset = stem;
-        for (auto& c : rec.cells)
+        run.dataset = stem_;
+        for (std::size_t idx = 0; idx < rec.cells.size(); ++idx) {
+            const std::string_view c = rec.cells[idx];
             if (hasHighBytes(c) && !validUtf8(c)) {
-                c = QString::fromUtf8(c.data(), static_cast<qsizetype>(c.size())).toStdString();
-                const std::size_t idx = static_cast<std::size_t>(&c - rec.cells.data());
+                fixed.push_back(QString::fromUtf8(c.data(), static_cast<qsizetype>(c.size())).toStdString());
+                rec.cells[idx] = fixed.back();
                 rec.notes.emplace_back(static_cast<int>(idx), "invalid UTF-8 (the bad bytes read as U+FFFD)");
             }
+        }
         for (const auto& [col, note] : rec.notes)
-            run.problems.push_back(col >= 0 && static_cast<std::size_t>(col) < raw.header.size()
-                                       ? raw.header[static_cast<std::size_t>(col)] + ": " + note
+            run.problems.push_back(col >= 0 && static_cast<std::size_t>(col) < header.size()
+                                       ? header[static_cast<std::size_t>(col)] + ": " + note
                                    : col >= 0 ? "field " + std::to_string(col + 1) + ": " + note
                                               : note);
-        if (csvLike && rec.cells.size() != raw.header.size())
+        if (csvLike_ && rec.cells.size() != header.size())
             run.problems.push_back("the row has " + std::to_string(rec.cells.size()) +
                                    (rec.cells.size() == 1 ? " field" : " fields") + ", the header " +
-                                   std::to_string(raw.header.size()) + " (a missing or extra delimiter?)");
-        RowReader r(raw.header, columns, rec, run);
+                                   std::to_string(header.size()) + " (a missing or extra delimiter?)");
+        const auto& columns = layout_.columns;
+        auto has = [&](RunField f) { return columns[static_cast<std::size_t>(f)] >= 0; };
+        const DerivationSettings& derivation = derivation_;
+        RowReader r(header, columns, rec.cells, run);
 
         run.runId = r.text(RunField::RunId);
         run.name = r.text(RunField::Name);
@@ -533,26 +602,316 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
 
         deriveColumns(run, lower(r.text(RunField::FlopMode)), derivation, fileBudget);
         checkPlausibility(run);
+        return run;
+    }
 
-        std::string key;
-        if (!rec.cells.empty()) {
-            std::size_t total = 0;
-            for (const auto& c : rec.cells) total += c.size() + 1;
-            key.reserve(total);
-            for (std::size_t i = 0; i < rec.cells.size(); ++i) {
-                if (i) key += '\x1f';
-                key += rec.cells[i];
+    // Keeps a built run: as columns beside its run's first row, or as a full run.
+    void place(Run run, const std::string_view* cells, std::size_t cellCount, std::uint64_t hash) {
+        const auto ordinal = static_cast<std::uint32_t>(location_.size());
+        // Rows without cells are never duplicates of each other (as the reader always had it).
+        hashes_.push_back(hash);
+
+        Key* key = nullptr;
+        if (const std::string& k = !run.runId.empty() ? run.runId : run.name; known(run.step) && !k.empty()) {
+            // A run's rows come together: its key is looked up again only when it changes.
+            if (!lastKey_ || k != lastKeyText_) {
+                lastKey_ = &keys_[k];
+                lastKeyText_ = k;
+            }
+            key = lastKey_;
+            if (key->rows++ == 0) {
+                key->firstStep = run.step;
+                key->last = ordinal;
+                key->lastStep = run.step;
+                key->lastTokens = run.tokens;
+            } else {
+                if (run.step != key->firstStep) checkpoints_ = true;
+                // The last checkpoint: the largest step, then the most tokens, then the later row.
+                if (run.step > key->lastStep || (run.step == key->lastStep && !(run.tokens < key->lastTokens))) {
+                    key->last = ordinal;
+                    key->lastStep = run.step;
+                    key->lastTokens = run.tokens;
+                }
             }
         }
-        run.raw.header = header;
-        run.raw.joined = key;
-        rowKeys.push_back(std::move(key));
-        table.runs.push_back(std::move(run));
+        const bool whole = run.problems.empty() && cellCount == layout_.header.size();
+        run.raw.header = layout_.shared;
+        if (key && whole && key->templateRun != kNone && sameButCurve(runs_[key->templateRun], run)) {
+            location_.push_back(kCompact | static_cast<std::uint32_t>(store_->size()));
+            store_->append(key->templateRun, static_cast<std::uint32_t>(runs_.size()), run, cells);
+            return;
+        }
+        if (key && whole && key->templateRun == kNone) key->templateRun = static_cast<std::uint32_t>(runs_.size());
+        join(cells, cellCount, run.raw.joined);
+        location_.push_back(static_cast<std::uint32_t>(runs_.size()));
+        runs_.push_back(std::move(run));
     }
-    const bool checkpoints = markCheckpoints(table);
-    markDuplicates(table.runs, rowKeys, /*checkRunIds=*/!checkpoints);
-    if (auto e = groupRunsBy(table, options.seriesBy)) return *e;
-    return table;
+
+    Expected<RunTable> finish() {
+        RunTable table;
+        table.source = file_;
+        table.mapping = std::move(layout_.report);
+        const std::size_t n = location_.size();
+        const bool keepCompact =
+            checkpoints_ && static_cast<std::int64_t>(n) >= options_.compactCheckpointsFrom && store_->size() > 0;
+
+        // Identical rows: equal hashes, then equal cells; each names the first of its kind.
+        std::unordered_map<std::uint32_t, int> duplicateOf;
+        {
+            std::vector<std::pair<std::uint64_t, std::uint32_t>> byHash;
+            byHash.reserve(n);
+            for (std::uint32_t o = 0; o < n; ++o)
+                if (hashes_[o]) byHash.emplace_back(hashes_[o], o);
+            hashes_ = {};
+            std::sort(byHash.begin(), byHash.end());
+            for (std::size_t i = 0; i < byHash.size();) {
+                std::size_t j = i + 1;
+                while (j < byHash.size() && byHash[j].first == byHash[i].first) ++j;
+                for (std::size_t k = i + 1; k < j; ++k) {
+                    const std::string cells = joinedOf(byHash[k].second);
+                    for (std::size_t e = i; e < k; ++e)
+                        if (!duplicateOf.count(byHash[e].second) && joinedOf(byHash[e].second) == cells) {
+                            duplicateOf.emplace(byHash[k].second, lineOf(byHash[e].second));
+                            break;
+                        }
+                }
+                i = j;
+            }
+        }
+        std::vector<bool> last(n, false);
+        std::size_t rowsAlong = 0;
+        for (const auto& [k, key] : keys_) {
+            last[key.last] = true;
+            rowsAlong += key.rows;
+        }
+
+        // The runs in source order: full rows, and the compact rows that become full runs.
+        std::vector<Run> runs;
+        std::vector<std::uint32_t> ordinals, newIndex(runs_.size());
+        std::vector<bool> keep(store_->size(), false);
+        std::size_t kept = 0;
+        for (std::uint32_t o = 0; o < n; ++o) {
+            const std::uint32_t loc = location_[o];
+            if (!(loc & kCompact)) {
+                newIndex[loc] = static_cast<std::uint32_t>(runs.size());
+                runs.push_back(std::move(runs_[loc]));
+                ordinals.push_back(o);
+                continue;
+            }
+            const std::size_t c = loc & ~kCompact;
+            const std::uint32_t templ = newIndex[store_->templateRun(c)];
+            if (keepCompact && !last[o] && !duplicateOf.count(o)) {
+                store_->setTemplateRun(c, templ);
+                store_->setRunsBefore(c, static_cast<std::uint32_t>(runs.size()));
+                keep[c] = true;
+                ++kept;
+                continue;
+            }
+            Run run;
+            store_->fill(c, runs[templ], run);
+            run.intermediateCheckpoint = false;
+            runs.push_back(std::move(run));
+            ordinals.push_back(o);
+        }
+        runs_ = {};
+        location_ = {};
+        if (kept == 0) store_.reset();
+        else if (kept < keep.size()) store_->keepRows(keep);
+
+        // Checkpoints: every row of a run but its last is an intermediate one.
+        if (checkpoints_)
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                const Run& r = runs[i];
+                const std::string& k = !r.runId.empty() ? r.runId : r.name;
+                if (known(r.step) && !k.empty()) runs[i].intermediateCheckpoint = !last[ordinals[i]];
+            }
+        // Duplicates: identical rows; run ids twice, unless the table is one of checkpoints.
+        std::unordered_map<std::string, int> ids;
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            Run& r = runs[i];
+            if (auto d = duplicateOf.find(ordinals[i]); d != duplicateOf.end()) {
+                r.problems.push_back("duplicate: identical to the row on line " + std::to_string(d->second));
+                continue;
+            }
+            if (!checkpoints_ && !r.runId.empty()) {
+                auto [it, fresh] = ids.emplace(r.runId, r.sourceLine);
+                if (!fresh)
+                    r.problems.push_back("duplicate run id '" + r.runId + "' (first on line " + std::to_string(it->second) + ")");
+            }
+        }
+        if (checkpoints_)
+            table.notes.push_back("checkpoints: " + std::to_string(rowsAlong) + " rows along " + std::to_string(keys_.size()) +
+                                  " runs; each run's last checkpoint stands for the run in the analyses, the others are its "
+                                  "loss curve (a checkpoint's loss is not that of a run trained to that point)");
+        table.runs = std::move(runs);
+        if (store_) table.compactCheckpoints.push_back({std::move(store_), 0});
+        if (auto e = groupRunsBy(table, options_.seriesBy)) return *e;
+        return table;
+    }
+
+private:
+    static constexpr std::uint32_t kCompact = 1u << 31;
+    static constexpr std::uint32_t kNone = ~0u;
+    struct Key {
+        std::uint32_t templateRun = kNone;  // the first whole row of the run, kept full
+        std::uint32_t rows = 0, last = 0;
+        double firstStep = 0, lastStep = 0, lastTokens = 0;
+    };
+
+    std::string joinedOf(std::uint32_t ordinal) const {
+        const std::uint32_t loc = location_[ordinal];
+        return loc & kCompact ? store_->joinedCells(loc & ~kCompact) : runs_[loc].raw.joined;
+    }
+    int lineOf(std::uint32_t ordinal) const {
+        const std::uint32_t loc = location_[ordinal];
+        return loc & kCompact ? store_->sourceLine(loc & ~kCompact) : runs_[loc].sourceLine;
+    }
+
+    TableLayout layout_;
+    std::string file_;
+    const LoadOptions& options_;
+    bool csvLike_;
+    std::string stem_;
+    DerivationSettings derivation_;
+    std::shared_ptr<CheckpointRows> store_;
+    std::vector<Run> runs_;
+    std::vector<std::uint32_t> location_;  // per source row: its index in runs_, or kCompact | its row in store_
+    std::vector<std::uint64_t> hashes_;    // per source row: of its cells (0: none)
+    std::unordered_map<std::string, Key> keys_;
+    Key* lastKey_ = nullptr;
+    std::string lastKeyText_;
+    bool checkpoints_ = false;
+    std::string joined_;
+    std::deque<std::string> fixed_;  // cells re-read as UTF-8
+};
+
+Expected<RunTable> noDataRows(const std::string& file, int headerLine) {
+    return LoadError{file, headerLine, "",
+                     "no data rows: the header is on line " + std::to_string(headerLine) +
+                         " but no run follows (expected one row per run)"};
+}
+
+Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadOptions& options) {
+    if (raw.rows.empty()) return noDataRows(file, raw.headerLine);
+    auto layout = layoutFor(std::move(raw.header), raw.headerLine, file, options);
+    if (!layout) return layout.error();
+    TableBuilder builder(std::move(*layout), file, options, raw.headerLine > 0);
+    RecordView view;
+    for (auto& rec : raw.rows) {
+        view.line = rec.line;
+        view.cells.assign(rec.cells.begin(), rec.cells.end());
+        view.notes = std::move(rec.notes);
+        builder.add(view);
+    }
+    return builder.finish();
+}
+
+// CSV and TSV straight from the text, one record at a time.
+Expected<RunTable> buildDelimited(std::string_view text, const std::string& file, char delimiter, const LoadOptions& options) {
+    DelimitedScanner scanner(text, delimiter);
+    RecordView rec;
+    auto first = scanner.next(rec, file, nullptr);
+    if (!first) return first.error();
+    if (!*first) return LoadError{file, 0, "", "the file is empty (expected a header line and one row per run)"};
+    std::vector<std::string> header(rec.cells.begin(), rec.cells.end());
+    for (auto& h : header) {
+        std::size_t b = 0, e = h.size();
+        while (b < e && (h[b] == ' ' || h[b] == '\t')) ++b;
+        while (e > b && (h[e - 1] == ' ' || h[e - 1] == '\t')) --e;
+        h = h.substr(b, e - b);
+    }
+    const int headerLine = rec.line;
+    auto layout = layoutFor(header, headerLine, file, options);
+    std::int64_t rows = 0;
+    if (!layout) {
+        // The reader's own errors (a quote never closed, too many rows) and an empty table come first.
+        for (;;) {
+            auto more = scanner.next(rec, file, &header);
+            if (!more) return more.error();
+            if (!*more) break;
+            if (rows++ >= options.maxRows)
+                return LoadError{file, rec.line, "", "more than " + std::to_string(options.maxRows) + " rows (the run-table row limit)"};
+        }
+        if (rows == 0) return noDataRows(file, headerLine);
+        return layout.error();
+    }
+    TableBuilder builder(std::move(*layout), file, options, true);
+    // About one row per line: reserving once keeps the columns from growing by copies.
+    builder.reserve(static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(scanner.position()), text.end(), '\n')) + 1);
+
+    // Two threads: one reads records and builds their runs, the other places them (the two halves
+    // of a row's work take about as long). Batches keep the order of the rows.
+    struct Batch {
+        std::vector<Run> runs;
+        std::vector<std::string_view> cells;  // the rows' cells back to back
+        std::vector<std::size_t> cellEnd;
+        std::vector<std::uint64_t> hashes;
+        std::deque<std::string> owned;  // cells not in the text (unescaped quotes, re-read UTF-8)
+        std::optional<LoadError> error;
+        bool last = false;
+    };
+    constexpr std::size_t kBatchRows = 4096, kQueued = 3;
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<Batch> queue;
+    bool stop = false;
+    std::thread reader([&] {
+        std::string scratch;
+        for (;;) {
+            Batch b;
+            b.runs.reserve(kBatchRows);
+            while (b.runs.size() < kBatchRows) {
+                auto more = scanner.next(rec, file, &header);
+                if (!more) b.error = more.error();
+                else if (*more && rows++ >= options.maxRows)
+                    b.error = LoadError{file, rec.line, "", "more than " + std::to_string(options.maxRows) + " rows (the run-table row limit)"};
+                if (!more || !*more || b.error) {
+                    b.last = true;
+                    break;
+                }
+                for (auto& c : rec.cells)
+                    if (c.data() < text.data() || c.data() + c.size() > text.data() + text.size()) c = b.owned.emplace_back(c);
+                b.runs.push_back(builder.build(rec, b.owned));
+                b.hashes.push_back(TableBuilder::hashCells(rec.cells.data(), rec.cells.size(), scratch));
+                b.cells.insert(b.cells.end(), rec.cells.begin(), rec.cells.end());
+                b.cellEnd.push_back(b.cells.size());
+            }
+            const bool last = b.last;
+            std::unique_lock lock(mutex);
+            changed.wait(lock, [&] { return stop || queue.size() < kQueued; });
+            if (stop) return;
+            queue.push_back(std::move(b));
+            changed.notify_all();
+            if (last) return;
+        }
+    });
+    std::optional<LoadError> error;
+    for (bool last = false; !last;) {
+        Batch b;
+        {
+            std::unique_lock lock(mutex);
+            changed.wait(lock, [&] { return !queue.empty(); });
+            b = std::move(queue.front());
+            queue.pop_front();
+            changed.notify_all();
+        }
+        std::size_t begin = 0;
+        for (std::size_t i = 0; i < b.runs.size(); ++i) {
+            builder.place(std::move(b.runs[i]), b.cells.data() + begin, b.cellEnd[i] - begin, b.hashes[i]);
+            begin = b.cellEnd[i];
+        }
+        last = b.last;
+        error = std::move(b.error);
+    }
+    {
+        std::lock_guard lock(mutex);
+        stop = true;
+        changed.notify_all();
+    }
+    reader.join();
+    if (error) return *error;
+    if (rows == 0) return noDataRows(file, headerLine);
+    return builder.finish();
 }
 
 RunTableFormat formatFromName(const std::string& name) {
@@ -671,8 +1030,8 @@ Expected<RunTable> parseRunTable(const QByteArray& input, const std::string& nam
                            options.maxRows);
             break;
         case RunTableFormat::JsonLines: raw = readJsonLines(text, name, options.maxRows); break;
-        case RunTableFormat::Tsv: raw = readDelimited(text, name, detectDelimiter(text, '\t'), options.maxRows); break;
-        default: raw = readDelimited(text, name, detectDelimiter(text, ','), options.maxRows); break;
+        case RunTableFormat::Tsv: return buildDelimited(text, name, detectDelimiter(text, '\t'), options);
+        default: return buildDelimited(text, name, detectDelimiter(text, ','), options);
     }
     if (!raw) return raw.error();
     return buildTable(std::move(*raw), name, options);
@@ -746,41 +1105,53 @@ QByteArray writeRunTableCsv(const RunTable& table) {
     {
         std::set<std::string> seen;
         const std::vector<std::string>* last = nullptr;
-        for (const Run& r : table.runs) {
-            if (!r.raw.header || r.raw.header.get() == last) continue;
-            last = r.raw.header.get();
+        auto add = [&](const std::shared_ptr<const std::vector<std::string>>& header) {
+            if (!header || header.get() == last) return;
+            last = header.get();
             for (const auto& h : *last)
                 if (!canonical.count(normalizeColumnName(h)) && seen.insert(normalizeColumnName(h)).second) extra.push_back(h);
-        }
+        };
+        for (const Run& r : table.runs) add(r.raw.header);
+        for (const auto& b : table.compactCheckpoints) add(b.rows->header());
     }
     std::string out;
-    out.reserve(256 * (table.runs.size() + 1));
+    out.reserve(64 * (table.rowCount() + 1));
     for (std::size_t i = 0; i < fields.size(); ++i) {
         if (i) out += ',';
         out += fieldKey(fields[i]);
     }
     for (const auto& h : extra) out += ',' + quoteField(h);
     out += '\n';
-    for (const Run& r : table.runs) {
+    // Which cell holds each extra column, per source header (rows share their table's header).
+    const std::vector<std::string>* cachedHeader = nullptr;
+    std::vector<int> extraCell;
+    forEachRow(table, [&](const Run& r) {
         for (std::size_t i = 0; i < fields.size(); ++i) {
             if (i) out += ',';
             out += quoteField(formatField(r, fields[i]));
         }
         if (!extra.empty()) {
+            if (r.raw.header.get() != cachedHeader) {
+                cachedHeader = r.raw.header.get();
+                extraCell.assign(extra.size(), -1);
+                for (std::size_t k = 0; cachedHeader && k < extra.size(); ++k) {
+                    const std::string want = normalizeColumnName(extra[k]);
+                    for (std::size_t c = 0; c < cachedHeader->size(); ++c)
+                        if (normalizeColumnName((*cachedHeader)[c]) == want) {
+                            extraCell[k] = static_cast<int>(c);
+                            break;
+                        }
+                }
+            }
             const auto cells = r.raw.split();
-            for (const auto& h : extra) {
+            for (std::size_t k = 0; k < extra.size(); ++k) {
                 out += ',';
-                if (!r.raw.header) continue;
-                const std::string want = normalizeColumnName(h);
-                for (std::size_t c = 0; c < r.raw.header->size() && c < cells.size(); ++c)
-                    if (normalizeColumnName((*r.raw.header)[c]) == want) {
-                        out += quoteField(std::string(cells[c]));
-                        break;
-                    }
+                if (extraCell[k] >= 0 && static_cast<std::size_t>(extraCell[k]) < cells.size())
+                    out += quoteField(cells[static_cast<std::size_t>(extraCell[k])]);
             }
         }
         out += '\n';
-    }
+    });
     return QByteArray(out.data(), static_cast<qsizetype>(out.size()));
 }
 

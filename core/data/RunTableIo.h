@@ -19,10 +19,13 @@ namespace scalex::data {
 
 enum class RunTableFormat { Auto, Csv, Tsv, Json, JsonLines };
 
-// Limits that keep a wrong or hostile file from exhausting memory: 64 MiB of (uncompressed)
-// text is ~200k rows of the study's 60-column tables, far above any real sweep.
-inline constexpr std::int64_t kDefaultMaxBytes = 64ll << 20;
-inline constexpr std::int64_t kDefaultMaxRows = 1'000'000;
+// Limits that keep a wrong or hostile file (a gzip bomb) from exhausting memory while letting a
+// logged study open: 2 GiB of (uncompressed) text is ~40M rows of a five-column training log.
+inline constexpr std::int64_t kDefaultMaxBytes = 2ll << 30;
+inline constexpr std::int64_t kDefaultMaxRows = 50'000'000;
+// Tables of checkpoints from this many rows on keep their intermediate checkpoints as columns
+// (RunTable::compactCheckpoints); smaller ones keep every row a full run.
+inline constexpr std::int64_t kDefaultCompactCheckpointsFrom = 50'000;
 
 struct LoadOptions {
     RunTableFormat format = RunTableFormat::Auto;  // Auto: from the name, else from the content
@@ -35,6 +38,7 @@ struct LoadOptions {
     bool lossRequired = true;     // false for a table of planned runs, whose losses are not known yet
     std::int64_t maxBytes = kDefaultMaxBytes;  // file size, and text size after gunzip
     std::int64_t maxRows = kDefaultMaxRows;
+    std::int64_t compactCheckpointsFrom = kDefaultCompactCheckpointsFrom;
 };
 
 Expected<RunTable> loadRunTable(const std::string& path, const LoadOptions& options = {});

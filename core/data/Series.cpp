@@ -113,45 +113,6 @@ std::optional<LoadError> groupRunsBy(RunTable& table, const std::vector<std::str
     return std::nullopt;
 }
 
-bool markCheckpoints(RunTable& table) {
-    // Runs are told apart by run id, else by name.
-    auto key = [](const Run& r) { return !r.runId.empty() ? r.runId : r.name; };
-    std::unordered_map<std::string, std::vector<std::size_t>> rows;
-    std::vector<std::string> order;
-    for (std::size_t i = 0; i < table.runs.size(); ++i) {
-        const Run& r = table.runs[i];
-        if (!known(r.step) || key(r).empty()) continue;
-        auto [it, fresh] = rows.try_emplace(key(r));
-        if (fresh) order.push_back(key(r));
-        it->second.push_back(i);
-    }
-    bool checkpoints = false;
-    for (const auto& [k, idx] : rows) {
-        std::set<double> steps;
-        for (auto i : idx) steps.insert(table.runs[i].step);
-        if (steps.size() > 1) checkpoints = true;
-    }
-    if (!checkpoints) return false;
-    std::size_t runs = 0, rowsAlong = 0;
-    for (const auto& k : order) {
-        const auto& idx = rows[k];
-        // The last checkpoint: the largest step, then the most tokens, then the later row.
-        std::size_t last = idx.front();
-        for (auto i : idx) {
-            const Run& a = table.runs[i];
-            const Run& b = table.runs[last];
-            if (a.step > b.step || (a.step == b.step && !(a.tokens < b.tokens))) last = i;
-        }
-        for (auto i : idx) table.runs[i].intermediateCheckpoint = i != last;
-        ++runs;
-        rowsAlong += idx.size();
-    }
-    table.notes.push_back("checkpoints: " + std::to_string(rowsAlong) + " rows along " + std::to_string(runs) +
-                          " runs; each run's last checkpoint stands for the run in the analyses, the others are its "
-                          "loss curve (a checkpoint's loss is not that of a run trained to that point)");
-    return true;
-}
-
 std::vector<std::string> seriesNames(const RunTable& table) {
     std::vector<std::string> out;
     std::set<std::string> seen;

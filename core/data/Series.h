@@ -30,11 +30,6 @@ std::optional<std::string> runValue(const Run& run, const std::string& column);
 // The same as a number (NaN where the text is no number); empty optional when the column is unknown.
 std::optional<double> runNumber(const Run& run, const std::string& column);
 
-// Tables of checkpoints (a step column, and runs that appear on several rows at different steps):
-// every row but each run's last is marked intermediateCheckpoint. Returns whether the table is
-// one, and adds a note saying so.
-bool markCheckpoints(RunTable& table);
-
 // The series of the runs, in order of first appearance.
 std::vector<std::string> seriesNames(const RunTable& table);
 

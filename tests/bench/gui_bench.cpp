@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QTabWidget>
@@ -18,6 +19,7 @@
 #include "app/gui/Session.h"
 #include "core/data/Project.h"
 #include "tests/support/LargeProject.h"
+#include "CheckpointStudy.h"
 
 #include <QTemporaryDir>
 #include <memory>
@@ -54,6 +56,36 @@ void BM_LaunchToFirstPaint(benchmark::State& state) {
     state.counters["in_process_ms"] = inProcessMs;
 }
 BENCHMARK(BM_LaunchToFirstPaint)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
+
+// Opening a table of checkpoints (CheckpointStudy.h; state.range(0) runs of 1000 checkpoints) on
+// the Loss curves view: the `scalex` process from launch to its first painted window.
+void BM_OpenCheckpointTableToFirstPaint(benchmark::State& state) {
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("log.csv"));
+    {
+        QFile f(file);
+        if (!f.open(QIODevice::WriteOnly)) {
+            state.SkipWithError("cannot write the table");
+            return;
+        }
+        const std::string text = scalex::bench::checkpointStudy(static_cast<int>(state.range(0)), 1000);
+        f.write(text.data(), static_cast<qint64>(text.size()));
+    }
+    QProcess probe;
+    QStringList env = QProcess::systemEnvironment();
+    env << QStringLiteral("QT_QPA_PLATFORM=offscreen");
+    probe.setEnvironment(env);
+    double inProcessMs = 0;
+    for (auto _ : state) {
+        probe.start(QStringLiteral(SCALEX_EXECUTABLE), {file, "--view", "curves", "--first-paint-exit"});
+        probe.waitForFinished(120000);
+        const QString out = QString::fromUtf8(probe.readAllStandardOutput());
+        inProcessMs = out.section(' ', 3, 3).toDouble();
+        if (probe.exitCode() != 0 || !out.startsWith("first paint")) state.SkipWithError("scalex did not paint");
+    }
+    state.counters["in_process_ms"] = inProcessMs;
+}
+BENCHMARK(BM_OpenCheckpointTableToFirstPaint)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 void BM_ContextSliderStep(benchmark::State& state) {
     application();

@@ -731,13 +731,16 @@ TEST(DataIoLimits, HugeInputsAreRefusedCleanly) {
         for (int i = 0; i < 100; ++i) f.write(block);
     }
     ASSERT_GE(QFileInfo(big).size(), 100ll << 20);
-    auto t = loadRunTable(big.toStdString());
+    // The limits as a caller sets them (the defaults let a logged study of millions of rows open).
+    LoadOptions limited;
+    limited.maxBytes = 64ll << 20;
+    auto t = loadRunTable(big.toStdString(), limited);
     ASSERT_FALSE(t.ok());
     EXPECT_EQ(t.error().message, "the file has " + std::to_string(QFileInfo(big).size()) +
                                      " bytes, over the run-table limit of 64 MiB (LoadOptions::maxBytes)");
 
     QByteArray zeros(80 << 20, 'a');
-    auto bomb = parseRunTable(gzipBytes(zeros), "bomb.csv.gz");
+    auto bomb = parseRunTable(gzipBytes(zeros), "bomb.csv.gz", limited);
     ASSERT_FALSE(bomb.ok());
     EXPECT_EQ(bomb.error().message, "the decompressed data exceeds the run-table limit of 64 MiB (LoadOptions::maxBytes)");
 

@@ -4,8 +4,10 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <algorithm>
+#include <cmath>
 #include <map>
 
+#include "app/figures/Decimation.h"
 #include "app/figures/PlotChart.h"
 #include "app/figures/RunMarks.h"
 #include "app/figures/Theme.h"
@@ -30,6 +32,25 @@ QString LossCurvesFigure::problem() const {
                        "has curves)");
 }
 
+namespace {
+
+constexpr std::size_t kPointBudget = 100'000;
+constexpr std::size_t kMinPointsPerCurve = 96;
+constexpr std::size_t kMaxChartSeries = 64;
+
+// The points LTTB keeps of a line drawn on log-log axes.
+std::vector<QPointF> decimated(const std::vector<QPointF>& line, std::size_t threshold) {
+    if (line.size() <= threshold) return line;
+    std::vector<std::pair<double, double>> logs;
+    logs.reserve(line.size());
+    for (const auto& p : line) logs.emplace_back(std::log(p.x()), std::log(p.y()));
+    std::vector<QPointF> out;
+    for (std::size_t i : largestTriangleThreeBuckets(logs, threshold)) out.push_back(line[i]);
+    return out;
+}
+
+}  // namespace
+
 void LossCurvesFigure::draw(const FigureInput& in) {
     const analysis::Study& study = *in.study;
     const Theme& theme = Theme::current();
@@ -49,8 +70,14 @@ void LossCurvesFigure::draw(const FigureInput& in) {
         return curves[a].last()->params < curves[b].last()->params;
     });
     const bool oneSeries = perSeries.size() == 1;
+    // A thousand curves of a thousand checkpoints draw as fast as a few: each keeps the points that
+    // shape it on the log-log axes (Decimation.h), within a budget for the whole view.
+    const std::size_t perCurve = std::max<std::size_t>(kMinPointsPerCurve, kPointBudget / std::max<std::size_t>(curves.size(), 1));
     // A legend entry per run while they fit; past that one per series, the colours ordered by size.
     const bool legendPerRun = curves.size() <= 8;
+    // Past a few dozen curves each series' first is a series of the chart (its legend entry), the
+    // others are drawn together in one item (CurveBundle.h).
+    const bool bundled = curves.size() > kMaxChartSeries;
     std::map<std::string, bool> listed;
     std::vector<RunPoint> ends;
     int rank = 0;
@@ -59,14 +86,19 @@ void LossCurvesFigure::draw(const FigureInput& in) {
         const QColor colour = oneSeries ? theme.sequential(rank++, static_cast<int>(curves.size()))
                                         : theme.series(c.series, study.seriesIndex(c.series));
         std::vector<QPointF> line;
-        for (const data::Run* r : c.checkpoints) {
-            const double x = overCompute ? r->flops : r->tokens;
-            if (x > 0 && r->loss() > 0) line.push_back({x, r->loss()});
+        for (const auto& p : c.checkpoints) {
+            const double x = overCompute ? p.flops : p.tokens;
+            if (x > 0 && p.loss > 0) line.push_back({x, p.loss});
         }
+        line = decimated(line, perCurve);
         checkpoints_ += static_cast<int>(c.checkpoints.size());
         QString name = legendPerRun ? QString::fromStdString(c.run) : QString::fromStdString(data::seriesLabel(c.series));
-        auto* s = chart_->addLine(name, colour, line, 1.6);
-        if (!legendPerRun && !listed.emplace(c.series, true).second) PlotChart::hideFromLegend(chart_, s);
+        if (bundled && listed.count(c.series)) {
+            chart_->addBundledLine(colour, line, 1.6);
+        } else {
+            auto* s = chart_->addLine(name, colour, line, 1.6);
+            if (!legendPerRun && !listed.emplace(c.series, true).second) PlotChart::hideFromLegend(chart_, s);
+        }
         const data::Run* last = c.last();
         ends.push_back({{overCompute ? last->flops : last->tokens, last->loss()}, study.indexOf(last)});
     }
