@@ -12,11 +12,13 @@ namespace scalex::analysis {
 
 namespace {
 
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-QJsonValue numberOrNull(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
 
 }  // namespace
+
+QString jsonText(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
+
+QJsonValue jsonNumber(double value) { return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null); }
 
 QJsonArray stringsJson(const std::vector<std::string>& v) {
     QJsonArray a;
@@ -278,8 +280,8 @@ QJsonObject seriesJson(const std::vector<std::pair<SeriesGroup, QJsonObject>>& r
 // ---- the runtime model ----------------------------------------------------------------------
 
 QJsonObject toJson(const inference::Accelerator& a) {
-    return {{"name", q(a.name)},
-            {"description", q(a.description)},
+    return {{"name", jsonText(a.name)},
+            {"description", jsonText(a.description)},
             {"year", a.year},
             {"flops_per_s", a.flops},
             {"memory_bandwidth_bytes_per_s", a.memoryBandwidth},
@@ -287,7 +289,7 @@ QJsonObject toJson(const inference::Accelerator& a) {
 }
 
 QJsonObject toJson(const accounting::ModelConfig& c) {
-    return {{"family", q(accounting::familyName(c.family))},
+    return {{"family", jsonText(accounting::familyName(c.family))},
             {"d_model", qint64(c.dModel)},
             {"n_layers", qint64(c.nLayers)},
             {"n_heads", qint64(c.nHeads)},
@@ -327,7 +329,7 @@ QJsonObject toJson(const inference::Prediction& x) {
 
 QJsonObject sourceJson(const SourcedRates& r) {
     if (!r.fitted) return {};
-    return {{"prefill", q(r.prefillFrom)}, {"decode", q(r.decodeFrom)}};
+    return {{"prefill", jsonText(r.prefillFrom)}, {"decode", jsonText(r.decodeFrom)}};
 }
 
 QJsonObject toJson(const RuntimeModelFits& entry, const RuntimeStageFit& s, const inference::Accelerator& acc,
@@ -337,24 +339,24 @@ QJsonObject toJson(const RuntimeModelFits& entry, const RuntimeStageFit& s, cons
     const bool pre = s.stage == inference::Stage::Prefill;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     QJsonObject j{
-        {"model", q(m.model)},
-        {"family", q(accounting::familyName(m.family))},
-        {"family_tag", q(m.familyTag)},
+        {"model", jsonText(m.model)},
+        {"family", jsonText(accounting::familyName(m.family))},
+        {"family_tag", jsonText(m.familyTag)},
         {"num_params", m.numParams},
-        {"architecture_source", q(m.architectureSource)},
-        {"architecture_param_mismatch", numberOrNull(m.paramMismatch())},
+        {"architecture_source", jsonText(m.architectureSource)},
+        {"architecture_param_mismatch", jsonNumber(m.paramMismatch())},
         {"config", m.config ? toJson(*m.config) : QJsonObject{}},
-        {"stage", q(inference::stageName(s.stage))},
-        {"alpha_eff", numberOrNull(pre ? f.model.rate : nan)},
-        {"beta_eff", numberOrNull(pre ? nan : f.model.rate)},
+        {"stage", jsonText(inference::stageName(s.stage))},
+        {"alpha_eff", jsonNumber(pre ? f.model.rate : nan)},
+        {"beta_eff", jsonNumber(pre ? nan : f.model.rate)},
         {"eps", f.model.overhead},
         {"batch_term", f.model.batchTerm},
-        {"alpha_eff_over_acc", numberOrNull(pre ? f.model.rate / acc.flops : nan)},
-        {"beta_eff_over_acc", numberOrNull(pre ? nan : f.model.rate / acc.memoryBandwidth)},
+        {"alpha_eff_over_acc", jsonNumber(pre ? f.model.rate / acc.flops : nan)},
+        {"beta_eff_over_acc", jsonNumber(pre ? nan : f.model.rate / acc.memoryBandwidth)},
         {"rmse", f.rmse},
         {"r2", f.r2},
         {"median_rel_error", f.medianRelError},
-        {"median_rel_error_variable", numberOrNull(f.medianRelErrorVariable)},
+        {"median_rel_error_variable", jsonNumber(f.medianRelErrorVariable)},
         {"n_points", qint64(f.nPoints)},
         {"n_variable", qint64(f.nVariable)},
         {"n_failed", qint64(s.failed)},
@@ -380,7 +382,7 @@ QJsonObject toJson(const RuntimeFitAnalysis& analysis, const RuntimeFitOptions& 
         for (const auto& s : m.stages) fits.append(toJson(m, s, accelerator, withPoints));
     return QJsonObject{
         {"accelerator", toJson(accelerator)},
-        {"convention", q(options.work.convention.name)},
+        {"convention", jsonText(options.work.convention.name)},
         {"f_causal", options.work.convention.ops.causal},
         {"generated_tokens", options.work.generatedTokens},
         {"loss", options.robust ? "l1-relative" : "l2-relative"},

@@ -4,6 +4,9 @@
 // output stays with the verbs; the numbers come from here.
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+#include <string_view>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,6 +20,9 @@
 namespace scalex::analysis {
 
 QJsonArray stringsJson(const std::vector<std::string>& strings);
+// Text as JSON (UTF-8), and a number or null where it is not finite (JSON has no NaN or infinity).
+QString jsonText(std::string_view text);
+QJsonValue jsonNumber(double value);
 
 // ---- fits of the study's runs ---------------------------------------------------------------
 

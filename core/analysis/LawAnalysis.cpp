@@ -1,4 +1,5 @@
 #include "core/analysis/LawAnalysis.h"
+#include "core/analysis/AnalysisJson.h"
 
 #include <QJsonValue>
 #include <algorithm>
@@ -18,8 +19,6 @@ namespace scalex::analysis {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-QJsonValue numberOrNull(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
 
 bool meetsAll(const data::Run& run, const std::vector<RowCondition>& conditions) {
     return std::all_of(conditions.begin(), conditions.end(), [&](const RowCondition& c) { return meets(run, c); });
@@ -304,13 +303,13 @@ namespace {
 
 QJsonObject scoreJson(const fit::HeldOutScore& s) {
     if (s.n == 0) return {{"n", 0}, {"r2", QJsonValue::Null}, {"mape", QJsonValue::Null}, {"max_rel_error", QJsonValue::Null}};  // nothing scored
-    return {{"n", static_cast<qint64>(s.n)}, {"r2", numberOrNull(s.r2)}, {"mape", numberOrNull(s.mape)}, {"max_rel_error", numberOrNull(s.maxRelError)}};
+    return {{"n", static_cast<qint64>(s.n)}, {"r2", jsonNumber(s.r2)}, {"mape", jsonNumber(s.mape)}, {"max_rel_error", jsonNumber(s.maxRelError)}};
 }
 
 QJsonArray parametersJson(const fit::LawDefinition& law) {
     QJsonArray a;
     for (const auto& p : law.parameters) {
-        QJsonObject o{{"name", q(p.name)}, {"lower", numberOrNull(p.lower)}, {"upper", numberOrNull(p.upper)}};
+        QJsonObject o{{"name", jsonText(p.name)}, {"lower", jsonNumber(p.lower)}, {"upper", jsonNumber(p.upper)}};
         if (p.start) o.insert("start", *p.start);
         a.append(o);
     }
@@ -320,19 +319,19 @@ QJsonArray parametersJson(const fit::LawDefinition& law) {
 }  // namespace
 
 QJsonObject lawToJson(const fit::LawDefinition& law) {
-    QJsonObject o{{"formula", q(law.formula)},
+    QJsonObject o{{"formula", jsonText(law.formula)},
                   {"parameters", parametersJson(law)},
-                  {"space", q(fit::lawSpaceName(law.space))},
-                  {"loss", q(fit::lawLossName(law.loss))}};
-    if (!law.name.empty()) o.insert("name", q(law.name));
+                  {"space", jsonText(fit::lawSpaceName(law.space))},
+                  {"loss", jsonText(fit::lawLossName(law.loss))}};
+    if (!law.name.empty()) o.insert("name", jsonText(law.name));
     if (law.loss == fit::LawLoss::Huber) o.insert("huber_delta", law.huberDelta);
     if (!law.linear.empty()) {
         QJsonArray lin;
-        for (const auto& l : law.linear) lin.append(q(l));
+        for (const auto& l : law.linear) lin.append(jsonText(l));
         o.insert("linear", lin);
     }
-    if (!law.citation.empty()) o.insert("citation", q(law.citation));
-    if (!law.description.empty()) o.insert("description", q(law.description));
+    if (!law.citation.empty()) o.insert("citation", jsonText(law.citation));
+    if (!law.description.empty()) o.insert("description", jsonText(law.description));
     return o;
 }
 
@@ -455,39 +454,39 @@ data::Expected<fit::LawDefinition> lawFromRequest(const LawRequest& r) {
 }
 
 QJsonObject toJson(const LawAnalysis& a) {
-    QJsonObject o{{"law", lawToJson(a.law)}, {"target", q(a.target)}};
+    QJsonObject o{{"law", lawToJson(a.law)}, {"target", jsonText(a.target)}};
     QJsonArray vars;
-    for (const auto& v : a.variables) vars.append(q(v));
+    for (const auto& v : a.variables) vars.append(jsonText(v));
     o.insert("variables", vars);
-    if (a.error) o.insert("error", q(*a.error));
+    if (a.error) o.insert("error", jsonText(*a.error));
     QJsonArray groups;
     for (const auto& g : a.groups) {
-        QJsonObject j{{"name", q(g.name)}, {"n_train", static_cast<qint64>(g.nTrain)}, {"n_test", static_cast<qint64>(g.nTest)}};
+        QJsonObject j{{"name", jsonText(g.name)}, {"n_train", static_cast<qint64>(g.nTrain)}, {"n_test", static_cast<qint64>(g.nTest)}};
         if (!g.error.empty()) {
-            j.insert("error", q(g.error));
+            j.insert("error", jsonText(g.error));
             groups.append(j);
             continue;
         }
         QJsonObject params;
         for (std::size_t k = 0; k < g.fit.params.size() && k < a.law.parameters.size(); ++k)
-            params.insert(q(a.law.parameters[k].name), numberOrNull(g.fit.params[k]));
-        j.insert("objective", numberOrNull(g.fit.objective));
+            params.insert(jsonText(a.law.parameters[k].name), jsonNumber(g.fit.params[k]));
+        j.insert("objective", jsonNumber(g.fit.objective));
         j.insert("params", params);
-        j.insert("r2", numberOrNull(g.quality.r2));
-        j.insert("rmse", numberOrNull(g.quality.rmse));
-        j.insert("aic", numberOrNull(g.quality.aic));
-        j.insert("bic", numberOrNull(g.quality.bic));
+        j.insert("r2", jsonNumber(g.quality.r2));
+        j.insert("rmse", jsonNumber(g.quality.rmse));
+        j.insert("aic", jsonNumber(g.quality.aic));
+        j.insert("bic", jsonNumber(g.quality.bic));
         j.insert("n_params", static_cast<qint64>(g.quality.k));
         j.insert("projected", g.fit.projected);
         if (!g.fit.sharedParameters.empty()) {
             QJsonArray shared;
-            for (const auto& n : g.fit.sharedParameters) shared.append(q(n));
+            for (const auto& n : g.fit.sharedParameters) shared.append(jsonText(n));
             j.insert("shared", shared);
-            j.insert("joint_objective", numberOrNull(g.fit.jointObjective));
+            j.insert("joint_objective", jsonNumber(g.fit.jointObjective));
         }
         if (g.fit.projected) {
             QJsonArray lin;
-            for (const auto& l : g.fit.linearCoefficients) lin.append(q(l));
+            for (const auto& l : g.fit.linearCoefficients) lin.append(jsonText(l));
             j.insert("linear_coefficients", lin);
         }
         j.insert("starts", static_cast<qint64>(g.fit.nStarts));
@@ -495,19 +494,19 @@ QJsonObject toJson(const LawAnalysis& a) {
         j.insert("near_best", static_cast<qint64>(g.fit.nNearBest));
         j.insert("seconds", g.fit.seconds);
         QJsonArray warnings;
-        for (const auto& w : g.fit.warnings) warnings.append(q(w));
+        for (const auto& w : g.fit.warnings) warnings.append(jsonText(w));
         j.insert("warnings", warnings);
         if (g.test) {
             j.insert("test", scoreJson(*g.test));
             QJsonArray preds;
             for (const auto& p : g.predictions) {
-                QJsonObject o{{"run", q(p.label)},
+                QJsonObject o{{"run", jsonText(p.label)},
                               {"line", p.line},
                               {"observed", p.observed},
-                              {"predicted", numberOrNull(p.predicted)},
-                              {"lower", numberOrNull(p.lower)},
-                              {"upper", numberOrNull(p.upper)}};
-                if (!p.fold.empty()) o.insert("held_out", q(p.fold));  // leave one out: the value held out
+                              {"predicted", jsonNumber(p.predicted)},
+                              {"lower", jsonNumber(p.lower)},
+                              {"upper", jsonNumber(p.upper)}};
+                if (!p.fold.empty()) o.insert("held_out", jsonText(p.fold));  // leave one out: the value held out
                 preds.append(o);
             }
             j.insert("predictions", preds);
@@ -520,7 +519,7 @@ QJsonObject toJson(const LawAnalysis& a) {
         }
         if (!g.foldErrors.empty()) {
             QJsonArray folds;
-            for (const auto& e : g.foldErrors) folds.append(q(e));
+            for (const auto& e : g.foldErrors) folds.append(jsonText(e));
             j.insert("fold_errors", folds);
         }
         groups.append(j);
@@ -532,7 +531,7 @@ QJsonObject toJson(const LawAnalysis& a) {
         o.insert("test", t);
     }
     QJsonArray skipped;
-    for (const auto& s : a.skipped) skipped.append(q(s));
+    for (const auto& s : a.skipped) skipped.append(jsonText(s));
     o.insert("skipped", skipped);
     return o;
 }

@@ -1,4 +1,5 @@
 #include "core/analysis/LawQueries.h"
+#include "core/analysis/AnalysisJson.h"
 
 #include <QJsonValue>
 #include <QString>
@@ -10,7 +11,6 @@ namespace scalex::analysis {
 
 namespace {
 
-QJsonValue numberOrNull(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
 
 std::string number(double v) {
     char buf[48];
@@ -81,9 +81,9 @@ QJsonObject lawQueryJson(const LawQueryAnswer& a, fit::LawIntervalMethod method,
     if (a.spec.kind == fit::LawQueryKind::At) {
         for (const auto& [name, v] : a.spec.given) given.insert(QString::fromStdString(name), v);
         o.insert("given", given);
-        o.insert("value", numberOrNull(a.values.empty() ? NAN : a.values[0]));
-        o.insert("lower", numberOrNull(a.lower.empty() ? NAN : a.lower[0]));
-        o.insert("upper", numberOrNull(a.upper.empty() ? NAN : a.upper[0]));
+        o.insert("value", jsonNumber(a.values.empty() ? NAN : a.values[0]));
+        o.insert("lower", jsonNumber(a.lower.empty() ? NAN : a.lower[0]));
+        o.insert("upper", jsonNumber(a.upper.empty() ? NAN : a.upper[0]));
         return o;
     }
     given.insert(a.spec.kind == fit::LawQueryKind::OptimalAt ? "C" : "loss", a.spec.value);
@@ -92,7 +92,7 @@ QJsonObject lawQueryJson(const LawQueryAnswer& a, fit::LawIntervalMethod method,
     QJsonObject values;
     for (std::size_t j = 0; j < a.outputs.size() && j < a.values.size(); ++j)
         values.insert(QString::fromStdString(a.outputs[j]),
-                      QJsonObject{{"value", numberOrNull(a.values[j])}, {"lower", numberOrNull(a.lower[j])}, {"upper", numberOrNull(a.upper[j])}});
+                      QJsonObject{{"value", jsonNumber(a.values[j])}, {"lower", jsonNumber(a.lower[j])}, {"upper", jsonNumber(a.upper[j])}});
     o.insert("values", values);
     return o;
 }

@@ -1,4 +1,5 @@
 #include "core/analysis/PlanCandidates.h"
+#include "core/analysis/AnalysisJson.h"
 
 #include <QJsonArray>
 #include <QJsonValue>
@@ -23,8 +24,6 @@ namespace {
 
 constexpr double kZ95 = 1.959963984540054;  // two-sided 95 % normal quantile
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-QJsonValue numberOrNull(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
 
 std::string g4(double v) {
     char b[32];
@@ -332,42 +331,42 @@ PlanCandidates planCandidates(const data::RunTable& study, const AnalysisSetting
 }
 
 QJsonObject toJson(const PlanCandidates& r) {
-    QJsonObject o{{"law", lawToJson(r.law)}, {"target", q(r.target)}, {"cost", q(r.cost)}};
+    QJsonObject o{{"law", lawToJson(r.law)}, {"target", jsonText(r.target)}, {"cost", jsonText(r.cost)}};
     o.insert("budget", r.options.budget ? QJsonValue(*r.options.budget) : QJsonValue(QJsonValue::Null));
     o.insert("pick", r.options.pick ? QJsonValue(static_cast<qint64>(*r.options.pick)) : QJsonValue(QJsonValue::Null));
-    if (r.error) o.insert("error", q(*r.error));
+    if (r.error) o.insert("error", jsonText(*r.error));
     QJsonArray groups;
     for (const auto& g : r.groups) {
-        QJsonObject j{{"name", q(g.name)}, {"runs", static_cast<qint64>(g.runs)}, {"candidates", static_cast<qint64>(g.candidates)}};
+        QJsonObject j{{"name", jsonText(g.name)}, {"runs", static_cast<qint64>(g.runs)}, {"candidates", static_cast<qint64>(g.candidates)}};
         if (!g.error.empty()) {
-            j.insert("error", q(g.error));
+            j.insert("error", jsonText(g.error));
             groups.append(j);
             continue;
         }
         QJsonObject params;
         for (std::size_t k = 0; k < g.params.size() && k < r.law.parameters.size(); ++k)
-            params.insert(q(r.law.parameters[k].name), numberOrNull(g.params[k]));
+            params.insert(jsonText(r.law.parameters[k].name), jsonNumber(g.params[k]));
         j.insert("params", params);
         j.insert("spent", g.spent);
         QJsonArray targets;
         for (const auto& t : g.targets)
-            targets.append(QJsonObject{{"label", q(t.label)}, {"predicted", numberOrNull(t.predicted)},
-                                       {"halfwidth_before", numberOrNull(t.halfWidthBefore)}, {"halfwidth_after", numberOrNull(t.halfWidthAfter)}});
+            targets.append(QJsonObject{{"label", jsonText(t.label)}, {"predicted", jsonNumber(t.predicted)},
+                                       {"halfwidth_before", jsonNumber(t.halfWidthBefore)}, {"halfwidth_after", jsonNumber(t.halfWidthAfter)}});
         j.insert("targets", targets);
         QJsonArray picks;
         for (const auto& p : g.picks) {
             QJsonArray after;
-            for (double h : p.halfWidthAfter) after.append(numberOrNull(h));
-            picks.append(QJsonObject{{"run", q(p.run)}, {"N", numberOrNull(p.n)}, {"D", numberOrNull(p.d)}, {"cost", p.cost},
-                                     {"score", numberOrNull(p.score)}, {"reduction", numberOrNull(p.reduction)}, {"halfwidth_after", after},
-                                     {"why", q(p.why)}});
+            for (double h : p.halfWidthAfter) after.append(jsonNumber(h));
+            picks.append(QJsonObject{{"run", jsonText(p.run)}, {"N", jsonNumber(p.n)}, {"D", jsonNumber(p.d)}, {"cost", p.cost},
+                                     {"score", jsonNumber(p.score)}, {"reduction", jsonNumber(p.reduction)}, {"halfwidth_after", after},
+                                     {"why", jsonText(p.why)}});
         }
         j.insert("picks", picks);
         groups.append(j);
     }
     o.insert("groups", groups);
     QJsonArray skipped;
-    for (const auto& s : r.skipped) skipped.append(q(s));
+    for (const auto& s : r.skipped) skipped.append(jsonText(s));
     o.insert("skipped", skipped);
     return o;
 }

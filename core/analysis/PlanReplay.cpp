@@ -1,4 +1,5 @@
 #include "core/analysis/PlanReplay.h"
+#include "core/analysis/AnalysisJson.h"
 
 #include <QJsonArray>
 #include <QJsonValue>
@@ -35,8 +36,6 @@ std::optional<PlanStrategy> parsePlanStrategy(const std::string& text) {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-QJsonValue numberOrNull(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
 
 bool meetsAll(const data::Run& run, const std::vector<RowCondition>& conditions) {
     return std::all_of(conditions.begin(), conditions.end(), [&](const RowCondition& c) { return meets(run, c); });
@@ -337,17 +336,17 @@ PlanReplay replayPlan(const data::RunTable& table, const AnalysisSettings& setti
 
 QJsonObject toJson(const PlanReplay& r) {
     QJsonObject o{{"law", lawToJson(r.law)},
-                  {"target", q(r.target)},
-                  {"cost", q(r.cost)},
-                  {"strategy", q(planStrategyName(r.options.strategy))},
+                  {"target", jsonText(r.target)},
+                  {"cost", jsonText(r.cost)},
+                  {"strategy", jsonText(planStrategyName(r.options.strategy))},
                   {"budget", r.options.budget},
                   {"seed", static_cast<qint64>(r.options.seed)}};
-    if (r.error) o.insert("error", q(*r.error));
+    if (r.error) o.insert("error", jsonText(*r.error));
     auto pointJson = [](const PlanPoint& p) {
-        return QJsonObject{{"fraction", p.fraction}, {"runs", static_cast<qint64>(p.runs)}, {"r2", numberOrNull(p.r2)}, {"mape", numberOrNull(p.mape)}};
+        return QJsonObject{{"fraction", p.fraction}, {"runs", static_cast<qint64>(p.runs)}, {"r2", jsonNumber(p.r2)}, {"mape", jsonNumber(p.mape)}};
     };
-    o.insert("r2", numberOrNull(r.final.r2));
-    o.insert("mape", numberOrNull(r.final.mape));
+    o.insert("r2", jsonNumber(r.final.r2));
+    o.insert("mape", jsonNumber(r.final.mape));
     o.insert("fraction", r.final.fraction);
     o.insert("runs", static_cast<qint64>(r.final.runs));
     QJsonArray checkpoints;
@@ -362,27 +361,27 @@ QJsonObject toJson(const PlanReplay& r) {
     o.insert("curve", curve);
     QJsonArray groups;
     for (const auto& g : r.groups) {
-        QJsonObject j{{"name", q(g.name)}, {"pool", static_cast<qint64>(g.poolRuns)}, {"targets", static_cast<qint64>(g.targetRuns)}};
+        QJsonObject j{{"name", jsonText(g.name)}, {"pool", static_cast<qint64>(g.poolRuns)}, {"targets", static_cast<qint64>(g.targetRuns)}};
         if (!g.error.empty()) {
-            j.insert("error", q(g.error));
+            j.insert("error", jsonText(g.error));
             groups.append(j);
             continue;
         }
         j.insert("pool_cost", g.poolCost);
         QJsonArray picks;
         for (const auto& p : g.picks)
-            picks.append(QJsonObject{{"run", q(p.run)}, {"cost", p.cost}, {"fraction", p.fraction}, {"r2", numberOrNull(p.r2)},
-                                     {"mape", numberOrNull(p.mape)}, {"initial", p.initial}});
+            picks.append(QJsonObject{{"run", jsonText(p.run)}, {"cost", p.cost}, {"fraction", p.fraction}, {"r2", jsonNumber(p.r2)},
+                                     {"mape", jsonNumber(p.mape)}, {"initial", p.initial}});
         j.insert("picks", picks);
         QJsonObject params;
         for (std::size_t k = 0; k < g.params.size() && k < r.law.parameters.size(); ++k)
-            params.insert(q(r.law.parameters[k].name), numberOrNull(g.params[k]));
+            params.insert(jsonText(r.law.parameters[k].name), jsonNumber(g.params[k]));
         j.insert("params", params);
         groups.append(j);
     }
     o.insert("groups", groups);
     QJsonArray skipped;
-    for (const auto& s : r.skipped) skipped.append(q(s));
+    for (const auto& s : r.skipped) skipped.append(jsonText(s));
     o.insert("skipped", skipped);
     return o;
 }
