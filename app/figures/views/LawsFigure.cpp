@@ -252,7 +252,13 @@ ViewFigure::Job LawsFigure::job(const FigureInput& in) const {
 }
 
 void LawsFigure::take(std::any answer) {
-    if (auto* a = std::any_cast<Answer>(&answer)) answer_ = std::move(*a);
+    auto* a = std::any_cast<Answer>(&answer);
+    if (!a) return;
+    answer_ = std::move(*a);
+    // shown_ points into the analyses just replaced: repoint it now, not at the next draw, since
+    // the window reads it (Explain, the table) in between.
+    shown_.clear();
+    for (std::size_t i = 0; i < answer_.analyses.size(); ++i) shown_.push_back({answer_.labels[i], answer_.analyses[i].get()});
 }
 
 QString LawsFigure::problem() const {
@@ -271,8 +277,6 @@ QString LawsFigure::problem() const {
 void LawsFigure::draw(const FigureInput& in) {
     const Theme& theme = Theme::current();
     refresh(in);
-    shown_.clear();
-    for (std::size_t i = 0; i < answer_.analyses.size(); ++i) shown_.push_back({answer_.labels[i], answer_.analyses[i].get()});
     const auto& runs = in.study->runs().runs;
     const QString axis = controls().choice(kAxis);
 
