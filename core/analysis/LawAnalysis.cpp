@@ -326,9 +326,7 @@ QJsonObject lawToJson(const fit::LawDefinition& law) {
     if (!law.name.empty()) o.insert("name", jsonText(law.name));
     if (law.loss == fit::LawLoss::Huber) o.insert("huber_delta", law.huberDelta);
     if (!law.linear.empty()) {
-        QJsonArray lin;
-        for (const auto& l : law.linear) lin.append(jsonText(l));
-        o.insert("linear", lin);
+        o.insert("linear", stringsJson(law.linear));
     }
     if (!law.citation.empty()) o.insert("citation", jsonText(law.citation));
     if (!law.description.empty()) o.insert("description", jsonText(law.description));
@@ -455,9 +453,7 @@ data::Expected<fit::LawDefinition> lawFromRequest(const LawRequest& r) {
 
 QJsonObject toJson(const LawAnalysis& a) {
     QJsonObject o{{"law", lawToJson(a.law)}, {"target", jsonText(a.target)}};
-    QJsonArray vars;
-    for (const auto& v : a.variables) vars.append(jsonText(v));
-    o.insert("variables", vars);
+    o.insert("variables", stringsJson(a.variables));
     if (a.error) o.insert("error", jsonText(*a.error));
     QJsonArray groups;
     for (const auto& g : a.groups) {
@@ -479,9 +475,7 @@ QJsonObject toJson(const LawAnalysis& a) {
         j.insert("n_params", static_cast<qint64>(g.quality.k));
         j.insert("projected", g.fit.projected);
         if (!g.fit.sharedParameters.empty()) {
-            QJsonArray shared;
-            for (const auto& n : g.fit.sharedParameters) shared.append(jsonText(n));
-            j.insert("shared", shared);
+            j.insert("shared", stringsJson(g.fit.sharedParameters));
             j.insert("joint_objective", jsonNumber(g.fit.jointObjective));
         }
         if (g.fit.projected) {
@@ -530,9 +524,7 @@ QJsonObject toJson(const LawAnalysis& a) {
         t.insert("level", a.level);
         o.insert("test", t);
     }
-    QJsonArray skipped;
-    for (const auto& s : a.skipped) skipped.append(jsonText(s));
-    o.insert("skipped", skipped);
+    o.insert("skipped", stringsJson(a.skipped));
     return o;
 }
 

@@ -365,9 +365,7 @@ QJsonObject toJson(const PlanCandidates& r) {
         groups.append(j);
     }
     o.insert("groups", groups);
-    QJsonArray skipped;
-    for (const auto& s : r.skipped) skipped.append(jsonText(s));
-    o.insert("skipped", skipped);
+    o.insert("skipped", stringsJson(r.skipped));
     return o;
 }
 

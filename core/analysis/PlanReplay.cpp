@@ -380,9 +380,7 @@ QJsonObject toJson(const PlanReplay& r) {
         groups.append(j);
     }
     o.insert("groups", groups);
-    QJsonArray skipped;
-    for (const auto& s : r.skipped) skipped.append(jsonText(s));
-    o.insert("skipped", skipped);
+    o.insert("skipped", stringsJson(r.skipped));
     return o;
 }
 
