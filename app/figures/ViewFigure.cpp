@@ -49,10 +49,6 @@ QStringList ViewFigure::setControls(const QJsonObject& incoming, const FigureInp
     return notes;
 }
 
-void ViewFigure::compute(const FigureInput& in, const fit::FitControl& control) {
-    if (Job j = job(in)) take(j(control));
-}
-
 void ViewFigure::placeInScenes(const QSizeF& size) {
     for (QChart* chart : made_) {
         if (chart->scene()) continue;

@@ -9,7 +9,6 @@
 #include <QSizeF>
 #include <QString>
 #include <QStringList>
-#include <any>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -64,18 +63,14 @@ public:
     // choices refilled after each; a note for each value or name that could not be set.
     QStringList setControls(const QJsonObject& values, const FigureInput& in);
 
-    // The figure's analyses as a job for a worker thread: made on the calling thread, it holds
-    // copies of what it reads and returns the answer, which take() hands to the figure. Empty for
-    // figures whose draw() needs nothing more.
-    using Job = std::function<std::any(const fit::FitControl& control)>;
-    virtual Job job(const FigureInput& in) const {
+    // The figure's analyses run to their answer and handed to the figure, on this thread (headless
+    // renders, tests); a figure whose window runs a second job after the first (bootstrap bands)
+    // runs both. Figures with analyses derive from FigureWithAnswer, whose job()/take() carry their
+    // own Answer type.
+    virtual void compute(const FigureInput& in, const fit::FitControl& control = {}) {
         (void)in;
-        return {};
+        (void)control;
     }
-    virtual void take(std::any answer) { (void)answer; }
-    // job() and take() at once, on this thread (headless renders, tests); a figure whose window
-    // runs a second job after the first (bootstrap bands) runs both.
-    virtual void compute(const FigureInput& in, const fit::FitControl& control = {});
 
     // Draws the present answer into the charts.
     virtual void draw(const FigureInput& in) = 0;
@@ -108,6 +103,23 @@ private:
     Controls controls_;
     std::vector<QChart*> made_;
     std::vector<std::unique_ptr<QGraphicsScene>> scenes_;
+};
+
+// A job for a worker thread with an answer of type T: made on the calling thread, it holds copies
+// of what it reads and returns its answer.
+template <class T>
+using JobOf = std::function<T(const fit::FitControl& control)>;
+
+// A figure whose analyses give one typed answer: `Derived` names `Answer`, makes the job with
+// `JobOf<Answer> job(const FigureInput&) const` (empty: nothing to compute) and takes its answer
+// with `void take(Answer)`. The window runs the job on a worker thread (gui::JobRunner<Answer>).
+template <class Derived>
+class FigureWithAnswer : public ViewFigure {
+public:
+    void compute(const FigureInput& in, const fit::FitControl& control = {}) override {
+        auto& self = static_cast<Derived&>(*this);
+        if (auto j = self.job(in)) self.take(j(control));
+    }
 };
 
 // The runs a job reads: `in.runsSnapshot()`, else a copy of the study's.

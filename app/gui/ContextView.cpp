@@ -83,7 +83,7 @@ ContextView::ContextView(Session* session, QWidget* parent)
     layout->addLayout(chartRow, 1);
     layout->addWidget(numbers_);
 
-    jobs_ = new JobRunner([this](std::any answer) {
+    jobs_ = new JobRunner<figures::ContextFigure::Answer>([this](figures::ContextFigure::Answer answer) {
         figure_->take(std::move(answer));
         redraw();
     }, this);

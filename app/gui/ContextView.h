@@ -61,7 +61,7 @@ public:
 private:
     void redraw();
 
-    JobRunner* jobs_;
+    JobRunner<figures::ContextFigure::Answer>* jobs_;
 
     Session* session_;
     std::unique_ptr<figures::ContextFigure> figure_;

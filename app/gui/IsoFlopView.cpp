@@ -43,16 +43,16 @@ IsoFlopView::IsoFlopView(Session* session, QWidget* parent)
     layout->addLayout(chartRow_, 1);
     layout->addLayout(pickRow);
     layout->addWidget(summary_);
-    bands_ = new JobRunner([this](std::any answer) {
+    bands_ = new JobRunner<figures::IsoFlopFigure::Bands>([this](figures::IsoFlopFigure::Bands answer) {
         figure_->takeBands(std::move(answer));
         redraw();
     }, this);
-    fits_ = new JobRunner([this](std::any answer) {
+    fits_ = new JobRunner<figures::IsoFlopFigure::Answer>([this](figures::IsoFlopFigure::Answer answer) {
         figure_->take(std::move(answer));
         addContextViews();
         redraw();
         // The bootstrap bands of the laws, off the UI thread too.
-        if (figures::ViewFigure::Job job = figure_->bandsJob()) bands_->start(std::move(job));
+        if (figures::JobOf<figures::IsoFlopFigure::Bands> job = figure_->bandsJob()) bands_->start(std::move(job));
     }, this);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &IsoFlopView::recompute);
     for (auto signal : {&Session::selectionChanged, &Session::styleChanged}) connect(session_, signal, this, &IsoFlopView::redraw);

@@ -62,8 +62,8 @@ private:
     std::vector<PlotView*> contextViews_;
     QLabel* budgetValue_;
     QLabel* summary_;
-    JobRunner* fits_;   // the fits; new fits replace those under way, and their bands
-    JobRunner* bands_;  // the bootstrap bands of the fits shown, once they are drawn
+    JobRunner<figures::IsoFlopFigure::Answer>* fits_;   // the fits; new fits replace those under way, and their bands
+    JobRunner<figures::IsoFlopFigure::Bands>* bands_;  // the bootstrap bands of the fits shown, once they are drawn
     QJsonObject fitControls_;  // the controls of the fits asked for last
 };
 

@@ -1,28 +1,15 @@
 #include "app/gui/JobRunner.h"
 
 #include <QPointer>
-#include <QtConcurrent/QtConcurrent>
-
-#include "app/gui/JobPool.h"
 
 namespace scalex::gui {
 
-JobRunner::JobRunner(std::function<void(std::any)> done, QObject* parent)
-    : QObject(parent), done_(std::move(done)), watcher_(new QFutureWatcher<std::any>(this)) {
-    connect(watcher_, &QFutureWatcherBase::finished, this, &JobRunner::deliver);
-}
-
-JobRunner::~JobRunner() {
-    if (cancel_) cancel_->store(true);
-    watcher_->waitForFinished();
-}
-
-void JobRunner::start(Job job) {
+JobRunnerBase::Started JobRunnerBase::begin() {
     cancel();
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     pending_ = true;
     const std::uint64_t generation = ++generation_;
-    QPointer<JobRunner> self(this);
+    QPointer<JobRunnerBase> self(this);
     // Forwarded to the UI thread when the share done moves by a percent (a fit reports thousands
     // of items) or a phase begins; dropped there when it comes after the job's answer or from a
     // job since replaced (the queue may hold a report behind the answer).
@@ -32,41 +19,30 @@ void JobRunner::start(Job job) {
                 emit self->progressed(static_cast<qint64>(done), static_cast<qint64>(total), phase);
         }, Qt::QueuedConnection);
     };
-    // The watcher follows the new job: the answer of the one it replaces never arrives.
-    watcher_->setFuture(QtConcurrent::run(jobPool(), [job = std::move(job), cancel = cancel_, report] {
-        fit::FitControl control;
-        control.cancel = cancel.get();
-        control.progress = [report](std::size_t done, std::size_t total) {
-            if (total > 0 && (done == total || done * 100 / total != (done - 1) * 100 / total)) report(done, total, QString());
-        };
-        control.phase = [report](const char* phase, std::size_t done, std::size_t total) {
-            if (done == 0 || total == 0 || done == total || done * 100 / total != (done - 1) * 100 / total)
-                report(done, total, QString::fromUtf8(phase));
-        };
-        if (control.cancelled()) return std::any();  // replaced before it began
-        return job(control);
-    }));
+    return {cancel_, report};
 }
 
-void JobRunner::cancel() {
+fit::FitControl JobRunnerBase::controlOf(const Started& started) {
+    fit::FitControl control;
+    control.cancel = started.cancel.get();
+    auto report = started.report;
+    control.progress = [report](std::size_t done, std::size_t total) {
+        if (total > 0 && (done == total || done * 100 / total != (done - 1) * 100 / total)) report(done, total, QString());
+    };
+    control.phase = [report](const char* phase, std::size_t done, std::size_t total) {
+        if (done == 0 || total == 0 || done == total || done * 100 / total != (done - 1) * 100 / total)
+            report(done, total, QString::fromUtf8(phase));
+    };
+    return control;
+}
+
+void JobRunnerBase::cancel() {
     if (cancel_) cancel_->store(true);
     pending_ = false;
 }
 
-void JobRunner::interrupt() {
+void JobRunnerBase::interrupt() {
     if (cancel_) cancel_->store(true);
-}
-
-void JobRunner::finish() {
-    if (!pending_) return;
-    watcher_->waitForFinished();
-    deliver();
-}
-
-void JobRunner::deliver() {
-    if (!pending_ || !watcher_->isFinished() || watcher_->isCanceled()) return;  // taken already, or replaced
-    pending_ = false;
-    done_(watcher_->result());
 }
 
 }  // namespace scalex::gui

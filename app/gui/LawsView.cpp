@@ -89,7 +89,7 @@ LawsView::LawsView(Session* session, QWidget* parent)
     layout->addLayout(charts, 1);
     layout->addWidget(note_);
     layout->addWidget(table_);
-    jobs_ = new JobRunner([this](std::any answer) {
+    jobs_ = new JobRunner<figures::LawsFigure::Answer>([this](figures::LawsFigure::Answer answer) {
         figure_->take(std::move(answer));
         redraw();
     }, this);

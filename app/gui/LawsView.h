@@ -55,7 +55,7 @@ private:
     void redraw();
     // The controls' values that change a fit (all but the chart's axis).
     QJsonObject fitValues() const;
-    JobRunner* jobs_;
+    JobRunner<figures::LawsFigure::Answer>* jobs_;
     Session* session_;
     std::unique_ptr<figures::LawsFigure> figure_;
     ControlBinding* controls_;

@@ -56,9 +56,9 @@ LossSurfaceView::LossSurfaceView(Session* session, QWidget* parent)
     layout->addWidget(view_, 1);
     stackWhenNarrow(layout, 440);  // the settings above the chart on a narrow window
 
-    fit_ = new JobRunner([this](std::any answer) { onFitDone(std::move(answer)); }, this);
+    fit_ = new JobRunner<figures::LossSurfaceFigure::Answer>([this](figures::LossSurfaceFigure::Answer answer) { onFitDone(std::move(answer)); }, this);
     // The screening of the starts, then the phases after it: the bar restarts with the phase's name.
-    connect(fit_, &JobRunner::progressed, this, [this](qint64 done, qint64 total, const QString& phase) {
+    connect(fit_, &JobRunnerBase::progressed, this, [this](qint64 done, qint64 total, const QString& phase) {
         if (!phase.isEmpty()) {
             progress_->setRange(0, static_cast<int>(total));
             progress_->setFormat(phase + QStringLiteral(": %v / %m"));
@@ -170,8 +170,8 @@ ViewPanel::TablesJob LossSurfaceView::tablesJob() {
     const figures::FigureInput in = figureInput(session_);
     if (!fitting()) return figure_->tablesJob(in);
     // The fit under way: its answer, waited for by the job.
-    QFuture<std::any> running = fit_->future();
-    return figure_->tablesJobOf(in, [running](const fit::FitControl& control) -> std::any {
+    QFuture<std::optional<figures::LossSurfaceFigure::Fitted>> running = fit_->future();
+    return figure_->tablesJobOf(in, [running](const fit::FitControl& control) -> std::optional<figures::LossSurfaceFigure::Fitted> {
         while (!running.isFinished()) {
             if (control.cancelled()) return {};
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -191,7 +191,7 @@ void LossSurfaceView::fitDone() {
     progress_->setValue(progress_->maximum());
 }
 
-void LossSurfaceView::onFitDone(std::any answer) {
+void LossSurfaceView::onFitDone(figures::LossSurfaceFigure::Answer answer) {
     fitDone();
     figure_->take(std::move(answer));
     redraw();

@@ -65,7 +65,7 @@ signals:
 
 private:
     void redraw();
-    void onFitDone(std::any answer);
+    void onFitDone(figures::LossSurfaceFigure::Answer answer);
     // The buttons and the bar when a fit ends, is cancelled or dropped.
     void fitDone();
     void forgetFit();
@@ -83,7 +83,7 @@ private:
     QLabel* summary_;
     QJsonObject choiceShown_;  // fittedChoice() when last drawn
     QJsonObject fitControls_;  // the controls of the fit shown or under way
-    JobRunner* fit_;  // the fit; another choice of runs drops the one under way
+    JobRunner<figures::LossSurfaceFigure::Answer>* fit_;  // the fit; another choice of runs drops the one under way
     QString source_;  // the study the run-set choice was made for
 };
 

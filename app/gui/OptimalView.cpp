@@ -180,14 +180,14 @@ OptimalView::OptimalView(Session* session, QWidget* parent)
     stackWhenNarrow(layout, 460);  // the query above the answers on a narrow window
 
     // The IsoFLOP laws' answer first; then the L(N,D) fits of the study's series it waits for.
-    fits_ = new JobRunner([this](std::any answer) {
+    fits_ = new JobRunner<figures::OptimalFigure::Answer>([this](figures::OptimalFigure::Answer answer) {
         figure_->take(std::move(answer));
         show();
     }, this);
-    jobs_ = new JobRunner([this](std::any answer) {
+    jobs_ = new JobRunner<figures::OptimalFigure::Answer>([this](figures::OptimalFigure::Answer answer) {
         figure_->take(std::move(answer));
         show();
-        if (figures::ViewFigure::Job fits = figure_->surfaceJob()) fits_->start(std::move(fits));
+        if (figures::JobOf<figures::OptimalFigure::Answer> fits = figure_->surfaceJob()) fits_->start(std::move(fits));
     }, this);
     // The answer is the study's runs' and settings' alone (no other view's fit); hidden, the view
     // recomputes when it is next shown.

@@ -100,8 +100,8 @@ private:
     PlotView* pathView_;
     PlotView* computeView_;
     QLabel* seriesNote_;  // the series without an optimum, and why
-    JobRunner* jobs_;  // the query's answer; a newer query replaces the one under way
-    JobRunner* fits_;  // the L(N,D) fits of the study's series that answer waits for, and the answer with them
+    JobRunner<figures::OptimalFigure::Answer>* jobs_;  // the query's answer; a newer query replaces the one under way
+    JobRunner<figures::OptimalFigure::Answer>* fits_;  // the L(N,D) fits of the study's series that answer waits for, and the answer with them
 };
 
 }  // namespace scalex::gui

@@ -50,7 +50,7 @@ OverTrainingView::OverTrainingView(Session* session, QWidget* parent)
     layout->addLayout(charts, 1);
     layout->addWidget(note_);
     layout->addWidget(table_);
-    jobs_ = new JobRunner([this](std::any answer) {
+    jobs_ = new JobRunner<figures::OverTrainingFigure::Answer>([this](figures::OverTrainingFigure::Answer answer) {
         figure_->take(std::move(answer));
         redraw();
     }, this);

@@ -47,7 +47,7 @@ private:
     // on a copy of the runs; the view keeps what it drew until they are done.
     void recompute();
     void redraw();
-    JobRunner* jobs_;
+    JobRunner<figures::OverTrainingFigure::Answer>* jobs_;
     Session* session_;
     std::unique_ptr<figures::OverTrainingFigure> figure_;
     ControlBinding* controls_;

@@ -40,14 +40,14 @@ ParetoView::ParetoView(Session* session, QWidget* parent)
     intervalWatcher_ = new QFutureWatcher<std::optional<fit::BootstrapInterval>>(this);
     connect(intervalWatcher_, &QFutureWatcherBase::finished, this, &ParetoView::intervalDone);
     // The frontiers first; then the L(N,D) fits their curves wait for.
-    fits_ = new JobRunner([this](std::any answer) {
-        figure_->take(std::move(answer));
+    fits_ = new JobRunner<figures::ParetoFigure::Surfaces>([this](figures::ParetoFigure::Surfaces answer) {
+        figure_->takeSurfaces(std::move(answer));
         redraw();
     }, this);
-    jobs_ = new JobRunner([this](std::any answer) {
+    jobs_ = new JobRunner<figures::ParetoFigure::Answer>([this](figures::ParetoFigure::Answer answer) {
         figure_->take(std::move(answer));
         redraw();
-        if (figures::ViewFigure::Job fits = figure_->surfaceJob()) fits_->start(std::move(fits));
+        if (figures::JobOf<figures::ParetoFigure::Surfaces> fits = figure_->surfaceJob()) fits_->start(std::move(fits));
     }, this);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged}) connect(session_, signal, this, &ParetoView::recompute);
     for (auto signal : {&Session::selectionChanged, &Session::styleChanged})

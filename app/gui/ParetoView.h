@@ -62,8 +62,8 @@ private:
     PlotView* fitView_;
     std::optional<fit::BootstrapInterval> intervalShown_;
     QLabel* summary_;
-    JobRunner* jobs_;
-    JobRunner* fits_;  // the L(N,D) fits of the answer taken last
+    JobRunner<figures::ParetoFigure::Answer>* jobs_;
+    JobRunner<figures::ParetoFigure::Surfaces>* fits_;  // the L(N,D) fits of the answer taken last
     // The points the interval is (being) computed for, A then B; the interval once known.
     std::vector<fit::ComputeLossPoint> intervalKey_[2];
     std::optional<fit::BootstrapInterval> intervalOfKey_;

@@ -113,15 +113,15 @@ TEST(JobRunner, DeliversTheLastJobsAnswerAndNoProgressAfterIt) {
     ensureApplication();
     std::vector<int> answers;
     int reports = 0;
-    scalex::gui::JobRunner runner([&](std::any a) { answers.push_back(std::any_cast<int>(a)); }, nullptr);
-    QObject::connect(&runner, &scalex::gui::JobRunner::progressed, [&](qint64, qint64, const QString&) { ++reports; });
+    scalex::gui::JobRunner<int> runner([&](int a) { answers.push_back(a); }, nullptr);
+    QObject::connect(&runner, &scalex::gui::JobRunnerBase::progressed, [&](qint64, qint64, const QString&) { ++reports; });
     std::atomic<bool> release{false};
-    runner.start([&](const scalex::fit::FitControl& control) -> std::any {
+    runner.start([&](const scalex::fit::FitControl& control) {
         while (!release && !control.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
         control.progress(1, 1);
         return 1;
     });
-    runner.start([](const scalex::fit::FitControl& control) -> std::any {
+    runner.start([](const scalex::fit::FitControl& control) {
         for (std::size_t i = 1; i <= 4; ++i) control.progress(i, 4);  // queued on the UI thread
         control.phase("refining", 0, 2);
         control.phase("refining", 2, 2);
@@ -137,7 +137,7 @@ TEST(JobRunner, DeliversTheLastJobsAnswerAndNoProgressAfterIt) {
 
     // While a job runs, its progress arrives.
     std::atomic<bool> reported{false};
-    runner.start([&](const scalex::fit::FitControl& control) -> std::any {
+    runner.start([&](const scalex::fit::FitControl& control) {
         control.progress(1, 2);
         reported = true;
         while (!release.exchange(false) && !control.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));

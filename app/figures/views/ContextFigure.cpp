@@ -76,7 +76,7 @@ std::optional<fit::PowerLaw> ContextFigure::recostedLaw(bool xlstm) const {
     return a ? a->recount.law : std::nullopt;
 }
 
-ViewFigure::Job ContextFigure::job(const FigureInput& in) const {
+JobOf<ContextFigure::Answer> ContextFigure::job(const FigureInput& in) const {
     const analysis::Study& study = *in.study;
     const bool refit = fittedAt_ != refits_;
     // What the job reads is copied here: the study may change meanwhile. The surfaces are the job's.
@@ -101,7 +101,7 @@ ViewFigure::Job ContextFigure::job(const FigureInput& in) const {
     query.configs = study.paper().modelConfigs;
     query.convention = study.convention();
     return [table = runsForJob(in), settings = study.settings(), inputs = std::move(inputs),
-            paper = std::move(paper), query = std::move(query), refits = refits_](const fit::FitControl& control) -> std::any {
+            paper = std::move(paper), query = std::move(query), refits = refits_](const fit::FitControl& control) -> Answer {
         Answer out;
         out.refits = refits;
         // Each family's L(N,D) fitted to its own runs (kept from an earlier fit of the same runs and settings).
@@ -121,9 +121,8 @@ ViewFigure::Job ContextFigure::job(const FigureInput& in) const {
     };
 }
 
-void ContextFigure::take(std::any answer) {
-    auto* a = std::any_cast<Answer>(&answer);
-    if (!a) return;
+void ContextFigure::take(Answer answer) {
+    Answer* a = &answer;
     answer_ = std::move(a->answer);
     surfaces_ = std::move(a->surfaces);
     profiles_.clear();

@@ -18,15 +18,22 @@
 
 namespace scalex::figures {
 
-class ContextFigure : public ViewFigure {
+class ContextFigure : public FigureWithAnswer<ContextFigure> {
 public:
+    // An answer and the number of refits asked for when its job was made.
+    struct Answer {
+        analysis::ContextAnswer answer;
+        int refits = 0;
+        std::vector<std::pair<accounting::Family, analysis::FamilySurface>> surfaces;
+    };
+
     ContextFigure();
     QString viewId() const override { return QStringLiteral("context"); }
     // Everything the controls drive (analysis::answerContextQuery); the IsoFLOP profiles are
     // fitted only in the first job and after refitProfiles(), the others recount the last ones;
     // the loss surfaces are fitted once for the runs and settings (kept by analysis::groupSurface).
-    Job job(const FigureInput& in) const override;
-    void take(std::any answer) override;
+    JobOf<Answer> job(const FigureInput& in) const;
+    void take(Answer answer);
     void draw(const FigureInput& in) override;
     std::vector<QChart*> charts() const override;
     // Neither family has a loss surface (no runs to fit, and the study is not the paper's).
@@ -62,12 +69,6 @@ public:
     QString surfaceNote(bool xlstm) const;
 
 private:
-    // An answer and the number of refits asked for when its job was made.
-    struct Answer {
-        analysis::ContextAnswer answer;
-        int refits = 0;
-        std::vector<std::pair<accounting::Family, analysis::FamilySurface>> surfaces;
-    };
     PlotChart* lawChart_;
     PlotChart* trendChart_;
     analysis::ContextAnswer answer_;

@@ -121,8 +121,8 @@ void InferenceFigure::refresh(const FigureInput& in) {
     controls().at(kXlstm).enabled = !sizesLayout();
 }
 
-ViewFigure::Job InferenceFigure::job(const FigureInput& in) const {
-    return [data = shownData(*in.study), options = options_](const fit::FitControl&) -> std::any {
+JobOf<InferenceFigure::Answer> InferenceFigure::job(const FigureInput& in) const {
+    return [data = shownData(*in.study), options = options_](const fit::FitControl&) -> Answer {
         Answer answer;
         answer.data = data;
         if (data) answer.fits = analysis::runtimeFitAnalysis(*data, options);
@@ -130,8 +130,8 @@ ViewFigure::Job InferenceFigure::job(const FigureInput& in) const {
     };
 }
 
-void InferenceFigure::take(std::any answer) {
-    Answer a = std::any_cast<Answer>(std::move(answer));
+void InferenceFigure::take(Answer answer) {
+    Answer a = std::move(answer);
     data_ = std::move(a.data);
     fits_ = std::move(a.fits);
 }

@@ -16,16 +16,21 @@
 
 namespace scalex::figures {
 
-class InferenceFigure : public ViewFigure {
+class InferenceFigure : public FigureWithAnswer<InferenceFigure> {
 public:
+    struct Answer {
+        std::optional<data::InferenceData> data;
+        analysis::RuntimeFitAnalysis fits;
+    };
+
     InferenceFigure();
     QString viewId() const override { return QStringLiteral("inference"); }
     // Refills the batch sizes and models from the study's measurements; a new set of measurements
     // shows every batch size and the largest model of each family first.
     void refresh(const FigureInput& in) override;
     // Fits the runtime model of every measured model and stage (analysis::runtimeFitAnalysis).
-    Job job(const FigureInput& in) const override;
-    void take(std::any answer) override;
+    JobOf<Answer> job(const FigureInput& in) const;
+    void take(Answer answer);
     void draw(const FigureInput& in) override;
     // The utilisation chart joins the two stage charts once there are measurements.
     std::vector<QChart*> charts() const override;
@@ -42,10 +47,6 @@ public:
     bool sizesLayout() const;
 
 private:
-    struct Answer {
-        std::optional<data::InferenceData> data;
-        analysis::RuntimeFitAnalysis fits;
-    };
     // What tells one set of measurements from another (none: no measurements).
     struct DataKey {
         std::string name, source;

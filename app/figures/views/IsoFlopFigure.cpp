@@ -44,15 +44,7 @@ constexpr BudgetRange kRanges[] = {{"fig4", 5e18, 2e20}, {"context-tables", 5e18
 
 QString labelOf(const std::string& series) { return QString::fromStdString(data::seriesLabel(series)); }
 
-using Bands = std::vector<fit::BootstrapResult>;
-
 }  // namespace
-
-// The answer of the fits' job: the fits, and the copy of the runs they point into.
-struct IsoFlopFigure::Fits {
-    std::shared_ptr<const data::RunTable> table;
-    analysis::IsoFlopAnswer answer;
-};
 
 IsoFlopFigure::IsoFlopFigure() : profileChart_(makeChart()), lawChart_(makeChart()), bandBudgets_(logGrid(1e18, 1e24, 25)) {
     controls().add(choiceControl(kPanels, QObject::tr("Show"),
@@ -136,7 +128,7 @@ QJsonObject IsoFlopFigure::fitControls() const {
     return {{kFamily, controls().at(kFamily).value}, {kRange, controls().at(kRange).value}, {kContext, controls().at(kContext).value}};
 }
 
-ViewFigure::Job IsoFlopFigure::job(const FigureInput& in) const {
+JobOf<IsoFlopFigure::Answer> IsoFlopFigure::job(const FigureInput& in) const {
     const analysis::Study& study = *in.study;
     analysis::IsoFlopQuery query;
     query.scope = study.filter();
@@ -153,16 +145,15 @@ ViewFigure::Job IsoFlopFigure::job(const FigureInput& in) const {
     // One context length for every fit, when one is chosen (else each series' preferred one).
     if (const QString chosen = controls().choice(kContext); chosen != kEachOwn) query.scope.context = chosen.toDouble();
     return [table = runsForJob(in), settings = study.settings(), paper = study.paper(), query = std::move(query)](
-               const fit::FitControl& control) -> std::any {
+               const fit::FitControl& control) {
         return Fits{table, analysis::answerIsoFlopQuery(*table, settings, paper, query, control)};
     };
 }
 
-void IsoFlopFigure::take(std::any answer) {
-    auto* fits = std::any_cast<Fits>(&answer);
-    if (!fits || fits->answer.cancelled) return;
-    runs_ = std::move(fits->table);
-    answer_ = std::move(fits->answer);
+void IsoFlopFigure::take(Fits fits) {
+    if (fits.answer.cancelled) return;
+    runs_ = std::move(fits.table);
+    answer_ = std::move(fits.answer);
     bands_.assign(answer_.fits.size(), std::nullopt);
     bandsKnown_ = false;
     picked_.clear();
@@ -170,16 +161,16 @@ void IsoFlopFigure::take(std::any answer) {
 }
 
 void IsoFlopFigure::compute(const FigureInput& in, const fit::FitControl& control) {
-    ViewFigure::compute(in, control);
-    if (Job bands = bandsJob()) takeBands(bands(control));
+    FigureWithAnswer::compute(in, control);
+    if (JobOf<Bands> bands = bandsJob()) takeBands(bands(control));
 }
 
-ViewFigure::Job IsoFlopFigure::bandsJob() const {
+JobOf<IsoFlopFigure::Bands> IsoFlopFigure::bandsJob() const {
     if (answer_.fits.empty()) return {};
     // Bootstrap bands for the power laws: copies of each fit's runs as it read them.
     std::vector<std::pair<std::vector<fit::IsoFlopRun>, fit::IsoFlopSettings>> inputs;
     for (const auto& f : answer_.fits) inputs.emplace_back(analysis::IsoFlopAnswer::inputsOf(f), f.analysis.settings);
-    return [inputs = std::move(inputs), budgets = bandBudgets_](const fit::FitControl& control) -> std::any {
+    return [inputs = std::move(inputs), budgets = bandBudgets_](const fit::FitControl& control) {
         fit::BootstrapSettings boot;
         boot.resamples = 200;
         Bands out;
@@ -189,10 +180,8 @@ ViewFigure::Job IsoFlopFigure::bandsJob() const {
     };
 }
 
-void IsoFlopFigure::takeBands(std::any answer) {
-    const auto* r = std::any_cast<Bands>(&answer);
-    if (!r) return;
-    for (std::size_t k = 0; k < r->size() && k < bands_.size(); ++k) bands_[k] = (*r)[k];
+void IsoFlopFigure::takeBands(Bands bands) {
+    for (std::size_t k = 0; k < bands.size() && k < bands_.size(); ++k) bands_[k] = std::move(bands[k]);
     bandsKnown_ = true;
 }
 
@@ -240,14 +229,13 @@ ViewFigure::TablesJob IsoFlopFigure::tablesJob(const FigureInput&) const {
                              QObject::tr("Power laws N*(H), D*(H) at every context length")};
     // Copies of the fits (which point into the copy of the runs the job keeps alive) and of the
     // intervals known; those not yet known are bootstrapped here.
-    return [titles, runs = runs_, answer = answer_, known = bands_, bands = bandsKnown_ ? Job() : bandsJob()](
+    return [titles, runs = runs_, answer = answer_, known = bands_, bands = bandsKnown_ ? JobOf<Bands>() : bandsJob()](
                const fit::FitControl& control) -> std::vector<FigureTable> {
         auto intervals = known;
         if (bands) {
-            const std::any r = bands(control);
+            const Bands b = bands(control);
             if (control.cancelled()) return {};
-            if (const auto* b = std::any_cast<Bands>(&r))
-                for (std::size_t k = 0; k < b->size() && k < intervals.size(); ++k) intervals[k] = (*b)[k];
+            for (std::size_t k = 0; k < b.size() && k < intervals.size(); ++k) intervals[k] = b[k];
         }
         const auto shown = analysis::isoFlopShown(answer, intervals);
         const auto perContext = analysis::isoFlopShownPerContext(answer);

@@ -14,15 +14,23 @@
 
 namespace scalex::figures {
 
-class IsoFlopFigure : public ViewFigure {
+class IsoFlopFigure : public FigureWithAnswer<IsoFlopFigure> {
 public:
+    // The answer of the fits' job: the fits, and the copy of the runs they point into.
+    struct Fits {
+        std::shared_ptr<const data::RunTable> table;
+        analysis::IsoFlopAnswer answer;
+    };
+    using Answer = Fits;
+    using Bands = std::vector<fit::BootstrapResult>;
+
     IsoFlopFigure();
     QString viewId() const override { return QStringLiteral("isoflop"); }
     // The series with IsoFLOP runs into the "family" choice (each series, and the pair).
     void refresh(const FigureInput& in) override;
     // The fits (analysis::answerIsoFlopQuery) of the series and budgets the controls name.
-    Job job(const FigureInput& in) const override;
-    void take(std::any answer) override;
+    JobOf<Answer> job(const FigureInput& in) const;
+    void take(Answer answer);
     // The fits, then their bootstrap bands.
     void compute(const FigureInput& in, const fit::FitControl& control = {}) override;
     void draw(const FigureInput& in) override;
@@ -33,8 +41,8 @@ public:
 
     // The 95 % bootstrap bands of the laws of the fits taken last, as a second job (empty when
     // there are none to fit); takeBands() hands its answer to the figure.
-    Job bandsJob() const;
-    void takeBands(std::any answer);
+    JobOf<Bands> bandsJob() const;
+    void takeBands(Bands bands);
     bool bandsKnown() const { return bandsKnown_; }
     // The values of the controls the fits depend on (a change of another control only redraws).
     QJsonObject fitControls() const;
@@ -60,7 +68,6 @@ public:
     QString problem() const override;
 
 private:
-    struct Fits;
     void makeContextCharts();
     QColor seriesColour(const FigureInput& in, std::size_t k) const;
     int runIndex(const data::Run* run) const;

@@ -229,7 +229,7 @@ void LawsFigure::refresh(const FigureInput& in) {
     controls().at(kSplit).enabled = controls().text(kTrain).trimmed().isEmpty() && controls().text(kTest).trimmed().isEmpty();
 }
 
-ViewFigure::Job LawsFigure::job(const FigureInput& in) const {
+JobOf<LawsFigure::Answer> LawsFigure::job(const FigureInput& in) const {
     struct Slot {
         std::string label;
         fit::LawDefinition law;
@@ -240,7 +240,7 @@ ViewFigure::Job LawsFigure::job(const FigureInput& in) const {
         if (auto law = lawOf(k, in, &error)) fits.push_back({labelOf(k), *law});
     const analysis::LawFitOptions opts = options(in, &error);
     if (!error.isEmpty()) fits.clear();  // a split that cannot be read fits nothing
-    return [table = runsForJob(in), settings = in.study->settings(), fits, opts](const fit::FitControl& control) -> std::any {
+    return [table = runsForJob(in), settings = in.study->settings(), fits, opts](const fit::FitControl& control) -> Answer {
         Answer a;
         for (const Slot& s : fits) {
             if (control.cancelled()) break;
@@ -251,9 +251,8 @@ ViewFigure::Job LawsFigure::job(const FigureInput& in) const {
     };
 }
 
-void LawsFigure::take(std::any answer) {
-    auto* a = std::any_cast<Answer>(&answer);
-    if (!a) return;
+void LawsFigure::take(Answer answer) {
+    Answer* a = &answer;
     answer_ = std::move(*a);
     // shown_ points into the analyses just replaced: repoint it now, not at the next draw, since
     // the window reads it (Explain, the table) in between.

@@ -18,8 +18,13 @@
 
 namespace scalex::figures {
 
-class LawsFigure : public ViewFigure {
+class LawsFigure : public FigureWithAnswer<LawsFigure> {
 public:
+    struct Answer {
+        std::vector<std::string> labels;
+        std::vector<std::shared_ptr<const analysis::LawAnalysis>> analyses;
+    };
+
     static constexpr int kLaws = 3;
 
     LawsFigure();
@@ -27,8 +32,8 @@ public:
     // Checks every law and the split against the study (the errors under the fields).
     void refresh(const FigureInput& in) override;
     // The fits of every law that compiles; a law with an error is not fitted.
-    Job job(const FigureInput& in) const override;
-    void take(std::any answer) override;
+    JobOf<Answer> job(const FigureInput& in) const;
+    void take(Answer answer);
     void draw(const FigureInput& in) override;
     std::vector<QChart*> charts() const override;
     QString problem() const override;
@@ -49,10 +54,6 @@ public:
     QString summary() const { return summary_; }
 
 private:
-    struct Answer {
-        std::vector<std::string> labels;
-        std::vector<std::shared_ptr<const analysis::LawAnalysis>> analyses;
-    };
     // The law in slot k as the controls state it; none when the slot is off or the law is wrong
     // (the error in lawErrors_).
     std::optional<fit::LawDefinition> lawOf(int k, const FigureInput& in, QString* error) const;

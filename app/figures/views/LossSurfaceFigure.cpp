@@ -180,15 +180,15 @@ QString LossSurfaceFigure::fittingText(const FigureInput& in) const {
     return QObject::tr("Fitting %1 runs from %2 starts…").arg(available).arg(starts(in));
 }
 
-ViewFigure::Job LossSurfaceFigure::job(const FigureInput& in) const {
+JobOf<LossSurfaceFigure::Answer> LossSurfaceFigure::job(const FigureInput& in) const {
     if (const QString why = fitProblem(in); !why.isEmpty())
-        return [why](const fit::FitControl&) -> std::any {
+        return [why](const fit::FitControl&) -> Fitted {
             Fitted f;
             f.error = why;
             return f;
         };
     return [table = runsForJob(in), common = in.study->settings(), group = *group(in), settings = settingsChosen(in)](
-               const fit::FitControl& control) -> std::any {
+               const fit::FitControl& control) -> Fitted {
         Fitted f{table, analysis::lossSurfaceAnalysis(*table, common, group, settings, control), common, settings, {},
                  std::make_shared<TablesCache>()};
         // Kept for the views that draw this series' surface with the same runs and settings.
@@ -212,10 +212,8 @@ void LossSurfaceFigure::forget() {
     error_.clear();
 }
 
-void LossSurfaceFigure::take(std::any answer) {
-    auto* f = std::any_cast<Fitted>(&answer);
-    if (!f) return;
-    fitted_ = std::move(*f);
+void LossSurfaceFigure::take(Fitted answer) {
+    fitted_ = std::move(answer);
     extrapolation_ = fitted_->analysis.extrapolation;
     error_ = fitted_->error;
     if (error_.isEmpty() && fitted_->analysis.error) error_ = QString::fromStdString(*fitted_->analysis.error);
@@ -229,11 +227,11 @@ void LossSurfaceFigure::take(std::any answer) {
 }
 
 ViewFigure::TablesJob LossSurfaceFigure::tablesJob(const FigureInput& in) const {
-    if (fitted_) return tablesJobOf(in, [f = *fitted_](const fit::FitControl&) -> std::any { return f; });
-    return tablesJobOf(in, job(in));
+    if (fitted_) return tablesJobOf(in, [f = *fitted_](const fit::FitControl&) -> std::optional<Fitted> { return f; });
+    return tablesJobOf(in, [fit = job(in)](const fit::FitControl& control) -> std::optional<Fitted> { return fit(control); });
 }
 
-ViewFigure::TablesJob LossSurfaceFigure::tablesJobOf(const FigureInput& in, Job answer) const {
+ViewFigure::TablesJob LossSurfaceFigure::tablesJobOf(const FigureInput& in, JobOf<std::optional<Fitted>> answer) const {
     // Every series in scope at the context this figure would fit it at (the one shown is its fit).
     std::vector<analysis::SeriesGroup> defaults;
     const auto all = groups(in);
@@ -241,8 +239,8 @@ ViewFigure::TablesJob LossSurfaceFigure::tablesJobOf(const FigureInput& in, Job 
         if (const auto g = defaultGroup(all, name)) defaults.push_back(*g);
     const QString title = QObject::tr("Fit parameters with intervals, every series");
     return [answer, defaults, title](const fit::FitControl& control) -> std::vector<FigureTable> {
-        const std::any given = answer ? answer(control) : std::any();
-        const auto* f = std::any_cast<Fitted>(&given);
+        const std::optional<Fitted> given = answer ? answer(control) : std::nullopt;
+        const Fitted* f = given ? &*given : nullptr;
         if (!f) return {};
         if (f->tables) {
             std::lock_guard lock(f->tables->mutex);

@@ -18,16 +18,34 @@
 
 namespace scalex::figures {
 
-class LossSurfaceFigure : public ViewFigure {
+class LossSurfaceFigure : public FigureWithAnswer<LossSurfaceFigure> {
 public:
+    // What a fit gives: the analysis points into `table`, a copy of the study's runs taken when
+    // it started (same order, so indices carry over); the settings it used; the export tables of
+    // it once computed.
+    struct TablesCache {
+        std::mutex mutex;
+        std::optional<std::vector<FigureTable>> tables;
+    };
+    struct Fitted {
+        std::shared_ptr<const data::RunTable> table;
+        analysis::LossSurfaceAnalysis analysis;  // with its extrapolation check
+        analysis::AnalysisSettings common;
+        // Always set on a fit (optional: a default would build the paper's grid in app code).
+        std::optional<fit::LossSurfaceSettings> settings;
+        QString error;  // could not fit
+        std::shared_ptr<TablesCache> tables;
+    };
+    using Answer = Fitted;
+
     LossSurfaceFigure();
     ~LossSurfaceFigure() override;
     QString viewId() const override { return QStringLiteral("surface"); }
     void refresh(const FigureInput& in) override;
     // Fits the chosen series at the chosen context with the chosen settings; the answer holds why
     // it could not (too few runs) instead.
-    Job job(const FigureInput& in) const override;
-    void take(std::any answer) override;
+    JobOf<Answer> job(const FigureInput& in) const;
+    void take(Answer answer);
     void draw(const FigureInput& in) override;
     std::vector<QChart*> charts() const override;
     QString problem() const override { return error_; }
@@ -38,7 +56,7 @@ public:
     TablesJob tablesJob(const FigureInput& in) const override;
     // The same for the fit `answer` gives (what job() returns; run on the worker thread, so it
     // may wait for a fit under way).
-    TablesJob tablesJobOf(const FigureInput& in, Job answer) const;
+    TablesJob tablesJobOf(const FigureInput& in, JobOf<std::optional<Fitted>> answer) const;
 
     // The series and context chosen ("Transformer, T = 8192"); none when no runs are in scope.
     std::optional<analysis::SeriesGroup> group(const FigureInput& in) const;
@@ -61,22 +79,6 @@ public:
     QString summary() const { return summary_; }
 
 private:
-    // What a fit gives: the analysis points into `table`, a copy of the study's runs taken when
-    // it started (same order, so indices carry over); the settings it used; the export tables of
-    // it once computed.
-    struct TablesCache {
-        std::mutex mutex;
-        std::optional<std::vector<FigureTable>> tables;
-    };
-    struct Fitted {
-        std::shared_ptr<const data::RunTable> table;
-        analysis::LossSurfaceAnalysis analysis;  // with its extrapolation check
-        analysis::AnalysisSettings common;
-        // Always set on a fit (optional: a default would build the paper's grid in app code).
-        std::optional<fit::LossSurfaceSettings> settings;
-        QString error;  // could not fit
-        std::shared_ptr<TablesCache> tables;
-    };
     std::vector<analysis::SeriesGroup> groups(const FigureInput& in) const;
     // What the colour map shows (set by draw(); empty: no map): the N and D box, the fit and the
     // colours. drawColourMap() paints it at the plot area's pixel size and returns the lowest and

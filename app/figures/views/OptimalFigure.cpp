@@ -129,13 +129,13 @@ QString OptimalFigure::inputProblem(double* contextOut) const {
 
 bool OptimalFigure::quickJob() const { return !inputProblem().isEmpty(); }
 
-ViewFigure::Job OptimalFigure::job(const FigureInput& in) const {
+JobOf<OptimalFigure::Answer> OptimalFigure::job(const FigureInput& in) const {
     Answer shown;
     shown.overtrainPercent = static_cast<int>(controls().number(kOvertrain));
     if (const QString why = inputProblem(&shown.shownContext); !why.isEmpty()) {
         // Nothing to compute: the problem is the answer (no series, no grids).
         shown.answer.problem = why.toStdString();
-        return [shown](const fit::FitControl&) -> std::any { return shown; };
+        return [shown](const fit::FitControl&) -> Answer { return shown; };
     }
     analysis::OptimalQuery query;
     query.given = givenOf(controls().choice(kMode));
@@ -149,7 +149,7 @@ ViewFigure::Job OptimalFigure::job(const FigureInput& in) const {
     query.fitSurfaces = false;  // the second job's (surfaceJob), unless kept from an earlier fit
     // What the job reads is copied here, on the calling thread (the study may change while it runs).
     return [table = runsForJob(in), settings = in.study->settings(), paper = in.study->paper(), query, shown](
-               const fit::FitControl& control) -> std::any {
+               const fit::FitControl& control) -> Answer {
         Answer out = shown;
         out.inputs = analysis::optimalInputs(*table, settings, paper, query, control);
         out.answer = analysis::answerOptimalQuery(out.inputs, query, control);
@@ -170,9 +170,9 @@ void OptimalFigure::lawsWhereNoSurface(Answer& out, const fit::FitControl& contr
     out.answer = std::move(laws);
 }
 
-ViewFigure::Job OptimalFigure::surfaceJob() const {
+JobOf<OptimalFigure::Answer> OptimalFigure::surfaceJob() const {
     if (!waiting_) return {};
-    return [waiting = waiting_](const fit::FitControl& control) -> std::any {
+    return [waiting = waiting_](const fit::FitControl& control) -> Answer {
         Answer out = *waiting;
         analysis::fitOptimalSurfaces(out.inputs, *out.table, out.settings, out.answer.query, control);
         out.answer = analysis::answerOptimalQuery(out.inputs, out.answer.query, control);
@@ -182,12 +182,11 @@ ViewFigure::Job OptimalFigure::surfaceJob() const {
 }
 
 void OptimalFigure::compute(const FigureInput& in, const fit::FitControl& control) {
-    ViewFigure::compute(in, control);
-    if (Job fits = surfaceJob()) take(fits(control));
+    FigureWithAnswer::compute(in, control);
+    if (JobOf<Answer> fits = surfaceJob()) take(fits(control));
 }
 
-void OptimalFigure::take(std::any answer) {
-    Answer taken = std::any_cast<Answer>(std::move(answer));
+void OptimalFigure::take(Answer taken) {
     answer_ = taken.answer;
     shownContext_ = taken.shownContext;
     overtrainPercent_ = taken.overtrainPercent;

@@ -21,8 +21,23 @@
 
 namespace scalex::figures {
 
-class OptimalFigure : public ViewFigure {
+class OptimalFigure : public FigureWithAnswer<OptimalFigure> {
 public:
+    // What a job answers: the answer, the context the charts name (the last readable one, also on
+    // a problem) and the over-training percentage asked; and what the L(N,D) fits the answer
+    // waits for read (the runs, the settings, the series and the query).
+    struct Answer {
+        analysis::OptimalAnswer answer;
+        double shownContext = 8192;
+        int overtrainPercent = 100;
+        std::shared_ptr<const data::RunTable> table;
+        analysis::AnalysisSettings settings;
+        std::vector<analysis::OptimalSeriesInput> inputs;
+        // Where no series has a loss surface that answers and IsoFLOP laws do, the laws answer
+        // (the surfaces' reasons kept here, for the notes).
+        std::string surfacesFailed;
+    };
+
     OptimalFigure();
     QString viewId() const override { return QStringLiteral("optimal"); }
     // A new mode ("Given") resets the value to that mode's default (1e22, 7e9, 2.3); a new study
@@ -35,13 +50,13 @@ public:
     // analysis::groupSurface keeps them). A query the
     // controls do not make (an unreadable value, context or inference tokens) answers at once with
     // its problem (quickJob()).
-    Job job(const FigureInput& in) const override;
-    void take(std::any answer) override;
+    JobOf<Answer> job(const FigureInput& in) const;
+    void take(Answer answer);
     // The answer, then the L(N,D) fits it waits for.
     void compute(const FigureInput& in, const fit::FitControl& control = {}) override;
     // The L(N,D) fits of the study's series that the answer taken last waits for, and the answer
     // with them, as a second job (take() takes its answer); empty when it waits for none.
-    Job surfaceJob() const;
+    JobOf<Answer> surfaceJob() const;
     void draw(const FigureInput& in) override;
     // The chart chosen under "Chart".
     std::vector<QChart*> charts() const override;
@@ -74,20 +89,6 @@ public:
     QString shortReason(const analysis::OptimalSeriesAnswer& a) const;
 
 private:
-    // What a job answers: the answer, the context the charts name (the last readable one, also on
-    // a problem) and the over-training percentage asked; and what the L(N,D) fits the answer
-    // waits for read (the runs, the settings, the series and the query).
-    struct Answer {
-        analysis::OptimalAnswer answer;
-        double shownContext = 8192;
-        int overtrainPercent = 100;
-        std::shared_ptr<const data::RunTable> table;
-        analysis::AnalysisSettings settings;
-        std::vector<analysis::OptimalSeriesInput> inputs;
-        // Where no series has a loss surface that answers and IsoFLOP laws do, the laws answer
-        // (the surfaces' reasons kept here, for the notes).
-        std::string surfacesFailed;
-    };
     // The answer by the laws where the surfaces give none (see Answer::surfacesFailed).
     static void lawsWhereNoSurface(Answer& out, const fit::FitControl& control);
     // Why the controls make no query; empty when they make one (its context in `context`).

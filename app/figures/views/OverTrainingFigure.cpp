@@ -63,15 +63,15 @@ void OverTrainingFigure::refresh(const FigureInput& in) {
     controls().at(kContext).enabled = contexts.size() > 1;
 }
 
-ViewFigure::Job OverTrainingFigure::job(const FigureInput& in) const {
-    return [table = runsForJob(in), settings = in.study->settings()](const fit::FitControl&) -> std::any {
+JobOf<OverTrainingFigure::Answer> OverTrainingFigure::job(const FigureInput& in) const {
+    return [table = runsForJob(in), settings = in.study->settings()](const fit::FitControl&) -> Answer {
         // The analyses the verbs run (outliers off their line left out unless kept).
         return Answer{table, analysis::slopeAnalyses(*table, settings, fit::SlopeSettings{})};
     };
 }
 
-void OverTrainingFigure::take(std::any answer) {
-    if (auto* a = std::any_cast<Answer>(&answer)) answer_ = std::move(*a);
+void OverTrainingFigure::take(Answer answer) {
+    answer_ = std::move(answer);
 }
 
 QString OverTrainingFigure::problem() const {

@@ -12,15 +12,21 @@
 
 namespace scalex::figures {
 
-class OverTrainingFigure : public ViewFigure {
+class OverTrainingFigure : public FigureWithAnswer<OverTrainingFigure> {
 public:
+    // The analyses and the runs they point into.
+    struct Answer {
+        std::shared_ptr<const data::RunTable> table;
+        std::vector<analysis::SlopeAnalysis> analyses;
+    };
+
     OverTrainingFigure();
     QString viewId() const override { return QStringLiteral("overtraining"); }
     void refresh(const FigureInput& in) override;
     // The slope analyses of every series (their outlier checks take seconds on 20,000 runs), on a
     // copy of the runs.
-    Job job(const FigureInput& in) const override;
-    void take(std::any answer) override;
+    JobOf<Answer> job(const FigureInput& in) const;
+    void take(Answer answer);
     void draw(const FigureInput& in) override;
     std::vector<QChart*> charts() const override;
     // η and λ per tokens/param M and series, with 95 % bootstrap intervals of η.
@@ -36,11 +42,6 @@ public:
     const std::vector<QStringList>& panelRows() const { return panelRows_; }
 
 private:
-    // The analyses and the runs they point into.
-    struct Answer {
-        std::shared_ptr<const data::RunTable> table;
-        std::vector<analysis::SlopeAnalysis> analyses;
-    };
     void fillPanelTable(const FigureInput& in);
     PlotChart* charts_[2];
     Answer answer_;

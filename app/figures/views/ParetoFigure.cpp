@@ -136,7 +136,7 @@ QString ParetoFigure::problem() const {
     return QObject::tr("no runs with compute and loss in scope%1").arg(scope_);
 }
 
-ViewFigure::Job ParetoFigure::job(const FigureInput& in) const {
+JobOf<ParetoFigure::Answer> ParetoFigure::job(const FigureInput& in) const {
     const analysis::Study& study = *in.study;
     Answer shown;
     shown.withSurfaces = surfacesDrawn();
@@ -144,7 +144,7 @@ ViewFigure::Job ParetoFigure::job(const FigureInput& in) const {
     shown.settings = study.settings();
     // The paper's surfaces stand in on the paper's study alone.
     for (Family f : kFamilies) shown.paper.push_back(study.isPaperStudy() ? study.paperSurface(f) : std::nullopt);
-    return [table = runsForJob(in), shown](const fit::FitControl&) -> std::any {
+    return [table = runsForJob(in), shown](const fit::FitControl&) {
         Answer out = shown;
         out.table = table;
         out.analyses = analysis::paretoAnalyses(*table, out.settings);  // the analyses the verbs run
@@ -160,10 +160,10 @@ ViewFigure::Job ParetoFigure::job(const FigureInput& in) const {
     };
 }
 
-ViewFigure::Job ParetoFigure::surfaceJob() const {
+JobOf<ParetoFigure::Surfaces> ParetoFigure::surfaceJob() const {
     if (!answer_.surfacesPending || !answer_.table) return {};
     return [table = answer_.table, settings = answer_.settings, context = answer_.surfaceContext,
-            paper = answer_.paper](const fit::FitControl& control) -> std::any {
+            paper = answer_.paper](const fit::FitControl& control) {
         Surfaces out{table, context, {}};
         for (std::size_t i = 0; i < std::size(kFamilies); ++i)
             out.surfaces.push_back({kFamilies[i], analysis::familySurface(*table, settings, kFamilies[i], context, paper[i], control)});
@@ -172,17 +172,17 @@ ViewFigure::Job ParetoFigure::surfaceJob() const {
 }
 
 void ParetoFigure::compute(const FigureInput& in, const fit::FitControl& control) {
-    ViewFigure::compute(in, control);
-    if (Job fits = surfaceJob()) take(fits(control));
+    FigureWithAnswer::compute(in, control);
+    if (JobOf<Surfaces> fits = surfaceJob()) takeSurfaces(fits(control));
 }
 
-void ParetoFigure::take(std::any answer) {
-    if (auto* a = std::any_cast<Answer>(&answer)) answer_ = std::move(*a);
+void ParetoFigure::take(Answer answer) { answer_ = std::move(answer); }
+
+void ParetoFigure::takeSurfaces(Surfaces s) {
     // The fits of the answer's runs at its context (not of an answer that replaced it).
-    if (auto* s = std::any_cast<Surfaces>(&answer); s && s->table == answer_.table && sameContext(s->context, answer_.surfaceContext)) {
-        answer_.surfaces = std::move(s->surfaces);
-        answer_.surfacesPending = false;
-    }
+    if (s.table != answer_.table || !sameContext(s.context, answer_.surfaceContext)) return;
+    answer_.surfaces = std::move(s.surfaces);
+    answer_.surfacesPending = false;
 }
 
 void ParetoFigure::draw(const FigureInput& in) {

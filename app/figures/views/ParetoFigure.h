@@ -17,8 +17,27 @@
 
 namespace scalex::figures {
 
-class ParetoFigure : public ViewFigure {
+class ParetoFigure : public FigureWithAnswer<ParetoFigure> {
 public:
+    // The analyses and the runs they point into.
+    struct Answer {
+        std::shared_ptr<const data::RunTable> table;
+        std::vector<analysis::ParetoAnalysis> analyses;
+        bool withSurfaces = false;  // the surfaces below were asked for (L̂(N,D) drawn)
+        double surfaceContext = std::numeric_limits<double>::quiet_NaN();
+        std::vector<std::pair<accounting::Family, analysis::FamilySurface>> surfaces;
+        // Some are still to be fitted (surfaceJob), from these settings and the paper's surfaces.
+        bool surfacesPending = false;
+        analysis::AnalysisSettings settings;
+        std::vector<std::optional<fit::LossSurfaceParams>> paper;
+    };
+    // What surfaceJob() answers: the surfaces of the answer's runs at its context.
+    struct Surfaces {
+        std::shared_ptr<const data::RunTable> table;
+        double context = 0;
+        std::vector<std::pair<accounting::Family, analysis::FamilySurface>> surfaces;
+    };
+
     ParetoFigure();
     QString viewId() const override { return QStringLiteral("pareto"); }
     void refresh(const FigureInput& in) override;
@@ -27,11 +46,12 @@ public:
     // runs at the context shown where it is kept (analysis::keptFamilySurface: the paper's surface
     // stands in on the paper's study where the runs give none). Fits still to be made are the
     // second job (surfaceJob()), so that the frontiers need not wait for them.
-    Job job(const FigureInput& in) const override;
-    void take(std::any answer) override;
+    JobOf<Answer> job(const FigureInput& in) const;
+    void take(Answer answer);
     // The L(N,D) fits the answer taken last waits for, as a job (take() takes its answer); empty
     // when it waits for none.
-    Job surfaceJob() const;
+    JobOf<Surfaces> surfaceJob() const;
+    void takeSurfaces(Surfaces surfaces);
     // The analyses, then the fits they wait for.
     void compute(const FigureInput& in, const fit::FitControl& control = {}) override;
     void draw(const FigureInput& in) override;
@@ -62,24 +82,6 @@ public:
     IntervalJob intervalJob() const;
 
 private:
-    // The analyses and the runs they point into.
-    struct Answer {
-        std::shared_ptr<const data::RunTable> table;
-        std::vector<analysis::ParetoAnalysis> analyses;
-        bool withSurfaces = false;  // the surfaces below were asked for (L̂(N,D) drawn)
-        double surfaceContext = std::numeric_limits<double>::quiet_NaN();
-        std::vector<std::pair<accounting::Family, analysis::FamilySurface>> surfaces;
-        // Some are still to be fitted (surfaceJob), from these settings and the paper's surfaces.
-        bool surfacesPending = false;
-        analysis::AnalysisSettings settings;
-        std::vector<std::optional<fit::LossSurfaceParams>> paper;
-    };
-    // What surfaceJob() answers: the surfaces of the answer's runs at its context.
-    struct Surfaces {
-        std::shared_ptr<const data::RunTable> table;
-        double context = 0;
-        std::vector<std::pair<accounting::Family, analysis::FamilySurface>> surfaces;
-    };
     double contextShown() const;  // NaN: runs that give none
     bool surfacesDrawn() const;
     void drawSurfaceCurves(PlotChart* chart, const FigureInput& in, double context);
