@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/accounting/Family.h"
+#include "core/analysis/ResultCache.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/analysis/SurfaceFits.h"
@@ -33,6 +34,33 @@ std::string noLawsBecause(const IsoFlopAnalysis& a) {
 GroupSurface surfaceOf(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
                        const OptimalQuery& query, const fit::FitControl& control) {
     return groupSurface(table, settings, group, query.surfaceFit, control);
+}
+
+// A group's IsoFLOP laws and the runs they were fitted to (values, no pointers into the table), or
+// why it has none: one result of the cache (ResultCache.h) for every view and verb that asks.
+struct GroupIsoFlopLaws {
+    std::optional<OptimalPowerLaws> laws;
+    std::vector<fit::IsoFlopRun> runs;
+    fit::IsoFlopSettings settings;
+    std::string problem;
+};
+
+std::shared_ptr<const GroupIsoFlopLaws> isoFlopLawsOf(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group) {
+    const SeriesGroup runs = studySet(table, group, data::ExperimentSet::IsoFlop);
+    const ResultKey key{"isoflop-laws", runs.label(), canonicalJson(settings.toJson()), runsRevision(table, runs.filter)};
+    return ResultCache::shared().get<GroupIsoFlopLaws>(key, [&] {
+        const IsoFlopAnalysis iso = isoFlopAnalysis(table, settings, runs);
+        GroupIsoFlopLaws out;
+        if (iso.result.nOptLaw && iso.result.dOptLaw) {
+            out.laws = OptimalPowerLaws{iso.result.nOptLaw->coefficient, iso.result.nOptLaw->exponent, iso.result.dOptLaw->coefficient,
+                                        iso.result.dOptLaw->exponent};
+            for (const data::Run* r : iso.runs) out.runs.push_back({r->params, r->tokens, r->flops, r->loss()});
+            out.settings = iso.settings;
+        } else {
+            out.problem = noLawsBecause(iso);
+        }
+        return std::make_shared<const GroupIsoFlopLaws>(std::move(out));
+    });
 }
 
 void takeSurface(OptimalSeriesInput& in, const GroupSurface& s) {
@@ -83,15 +111,11 @@ std::vector<OptimalSeriesInput> optimalInputs(const data::RunTable& table, const
         in.context = g.context;
         const fit::PowerLaw perToken = computePerTokenOfRuns(table, g.filter);
         in.computePerToken = [perToken](double n) { return perToken(n); };
-        const IsoFlopAnalysis iso = isoFlopAnalysis(table, settings, studySet(table, g, data::ExperimentSet::IsoFlop));
-        if (iso.result.nOptLaw && iso.result.dOptLaw) {
-            in.laws = OptimalPowerLaws{iso.result.nOptLaw->coefficient, iso.result.nOptLaw->exponent, iso.result.dOptLaw->coefficient,
-                                       iso.result.dOptLaw->exponent};
-            for (const data::Run* r : iso.runs) in.isoFlopRuns.push_back({r->params, r->tokens, r->flops, r->loss()});
-            in.isoFlopSettings = iso.settings;
-        } else {
-            in.lawsProblem = noLawsBecause(iso);
-        }
+        const auto iso = isoFlopLawsOf(table, settings, g);
+        in.laws = iso->laws;
+        in.isoFlopRuns = iso->runs;
+        in.isoFlopSettings = iso->settings;
+        in.lawsProblem = iso->problem;
         if (query.fitSurfaces || surfaceCannotFit(table, settings, g)) takeSurface(in, surfaceOf(table, settings, g, query, control));
         else if (auto kept = keptGroupSurface(table, settings, g, query.surfaceFit)) takeSurface(in, *kept);
         else in.surfacePending = true;

@@ -1,15 +1,11 @@
 #include "core/analysis/SurfaceFits.h"
 
-#include <QByteArrayView>
-#include <QCryptographicHash>
-#include <algorithm>
-#include <chrono>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <cmath>
-#include <condition_variable>
-#include <cstdio>
-#include <deque>
-#include <mutex>
 #include <vector>
+
+#include "core/analysis/ResultCache.h"
 
 namespace scalex::analysis {
 
@@ -17,137 +13,57 @@ namespace {
 
 bool sameContext(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
-// What a fit is made from: the values of the group's runs that the analysis reads (N, D, loss, and
-// whether the user ticked the run in, which keeps it from being left out as an outlier), the
-// analysis settings, the group's label (it names the problems) and the fit settings. Runs with the
-// same values in another study or another window are the same fit.
-struct Key {
-    std::string runs;   // a digest of the runs' values, in order
-    AnalysisSettings settings;
-    std::string label;
-    std::string fit;    // the fit settings, every field
-    friend bool operator==(const Key&, const Key&) = default;
-};
-
-void appendNumber(std::string& out, double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g,", v);
-    out += buf;
-}
-
-// Every field of the fit settings that the fit reads.
-std::string fitKey(const fit::LossSurfaceSettings& s) {
-    std::string out;
-    for (double v : {s.huberDelta, s.fitGamma ? 1.0 : 0.0, s.stopDelta, s.screenStopDelta, static_cast<double>(s.refineCount),
-                     static_cast<double>(s.screenPoints), s.basinTolerance, static_cast<double>(s.basinRefineCount),
-                     static_cast<double>(s.maxIterations), static_cast<double>(s.keepBest), s.spreadTolerance})
-        appendNumber(out, v);
-    for (const auto* axis : {&s.grid.logA, &s.grid.logB, &s.grid.logE, &s.grid.alpha, &s.grid.beta, &s.grid.gamma}) {
-        out += '[';
-        for (double v : *axis) appendNumber(out, v);
-        out += ']';
-    }
-    for (const auto& bound : {s.bounds.lower, s.bounds.upper})
-        for (double v : bound.asArray()) appendNumber(out, v);
+// What a fit is made from: the values of the group's runs that the analysis reads (their
+// revision stamp: runs with the same values in another study or another window are the same fit),
+// the analysis settings, the group's label (it names the problems) and every field of the fit
+// settings.
+QJsonArray numbers(const std::vector<double>& values) {
+    QJsonArray out;
+    for (double v : values) out.append(v);
     return out;
 }
 
-Key keyOf(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group, const fit::LossSurfaceSettings& fitSettings) {
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    std::size_t count = 0;
-    for (const auto& run : table.runs) {
-        if (!passes(run, group.filter)) continue;
-        const double values[] = {run.params, run.tokens, run.loss(), run.userIncluded.value_or(false) ? 1.0 : 0.0};
-        hash.addData(QByteArrayView(reinterpret_cast<const char*>(values), sizeof values));
-        ++count;
-    }
-    return {std::to_string(count) + ":" + hash.result().toHex().toStdString(), settings, group.label(), fitKey(fitSettings)};
+QJsonObject fitSettingsJson(const fit::LossSurfaceSettings& s) {
+    QJsonObject grid;
+    grid["logA"] = numbers(s.grid.logA);
+    grid["logB"] = numbers(s.grid.logB);
+    grid["logE"] = numbers(s.grid.logE);
+    grid["alpha"] = numbers(s.grid.alpha);
+    grid["beta"] = numbers(s.grid.beta);
+    grid["gamma"] = numbers(s.grid.gamma);
+    const auto lower = s.bounds.lower.asArray(), upper = s.bounds.upper.asArray();
+    return {{"huber_delta", s.huberDelta},
+            {"fit_gamma", s.fitGamma},
+            {"stop_delta", s.stopDelta},
+            {"screen_stop_delta", s.screenStopDelta},
+            {"refine_count", static_cast<double>(s.refineCount)},
+            {"screen_points", static_cast<double>(s.screenPoints)},
+            {"basin_tolerance", s.basinTolerance},
+            {"basin_refine_count", static_cast<double>(s.basinRefineCount)},
+            {"max_iterations", static_cast<double>(s.maxIterations)},
+            {"keep_best", static_cast<double>(s.keepBest)},
+            {"spread_tolerance", s.spreadTolerance},
+            {"grid", grid},
+            {"lower", numbers({lower.begin(), lower.end()})},
+            {"upper", numbers({upper.begin(), upper.end()})}};
 }
 
-// The fits kept, oldest first, and those under way: a job asking for a fit that another is making
-// waits for it rather than making it again (the window's views start theirs together).
-class KeptFits {
-public:
-    // The kept fit of `key`, waiting for it while another thread makes it; nothing when it is
-    // neither kept nor under way: the caller then makes it and hands it to done().
-    std::optional<GroupSurface> findOrClaim(const Key& key, const fit::FitControl& control) {
-        std::unique_lock lock(mutex_);
-        for (;;) {
-            const auto it = std::find_if(fits_.begin(), fits_.end(), [&](const Entry& e) { return e.key == key; });
-            if (it == fits_.end()) {
-                fits_.push_back({key, std::nullopt});
-                return std::nullopt;
-            }
-            if (it->surface) return it->surface;
-            if (control.cancelled()) return cancelledFit(key.label);
-            changed_.wait_for(lock, std::chrono::milliseconds(20));  // and look at the cancel flag again
-        }
-    }
-    std::optional<GroupSurface> find(const Key& key) {
-        std::lock_guard lock(mutex_);
-        for (const auto& e : fits_)
-            if (e.key == key) return e.surface;
-        return std::nullopt;
-    }
-    // The fit claimed by findOrClaim: kept, or (cancelled) left to the next that asks.
-    void done(const Key& key, const GroupSurface& surface) {
-        {
-            std::lock_guard lock(mutex_);
-            const auto it = std::find_if(fits_.begin(), fits_.end(), [&](const Entry& e) { return e.key == key && !e.surface; });
-            if (it != fits_.end()) {
-                if (surface.cancelled) fits_.erase(it);
-                else it->surface = surface;
-            }
-            dropOldest();
-        }
-        changed_.notify_all();
-    }
-    // A fit made elsewhere, unless the same is kept or under way.
-    void keep(Key key, const GroupSurface& surface) {
-        {
-            std::lock_guard lock(mutex_);
-            if (std::any_of(fits_.begin(), fits_.end(), [&](const Entry& e) { return e.key == key; })) return;
-            fits_.push_back({std::move(key), surface});
-            dropOldest();
-        }
-        changed_.notify_all();
-    }
+ResultKey keyOf(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group, const fit::LossSurfaceSettings& fitSettings) {
+    return {"loss-surface", group.label(), canonicalJson(QJsonObject{{"settings", settings.toJson()}, {"fit", fitSettingsJson(fitSettings)}}),
+            runsRevision(table, group.filter)};
+}
 
-    static GroupSurface cancelledFit(const std::string& label) {
-        GroupSurface s;
-        s.problem = label + ": its L(N,D) fit was cancelled.";
-        s.cancelled = true;
-        return s;
-    }
-
-private:
-    struct Entry {
-        Key key;
-        std::optional<GroupSurface> surface;  // none: under way
-    };
-    void dropOldest() {
-        std::size_t kept = 0;
-        for (const auto& e : fits_) kept += e.surface ? 1 : 0;
-        for (auto it = fits_.begin(); kept > kMaxFits && it != fits_.end();)
-            if (it->surface) it = fits_.erase(it), --kept;
-            else ++it;
-    }
-    // Enough for every series and context of a few studies and settings.
-    static constexpr std::size_t kMaxFits = 64;
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    std::deque<Entry> fits_;
-};
-
-KeptFits& keptFits() {
-    static KeptFits fits;
-    return fits;
+GroupSurface cancelledFit(const std::string& label) {
+    GroupSurface s;
+    s.problem = label + ": its L(N,D) fit was cancelled.";
+    s.cancelled = true;
+    return s;
 }
 
 GroupSurface surfaceOf(const LossSurfaceAnalysis& a) {
     GroupSurface s;
     if (a.error) s.problem = *a.error + ".";
-    else if (a.fit.cancelled) s = KeptFits::cancelledFit(a.group.label());
+    else if (a.fit.cancelled) s = cancelledFit(a.group.label());
     else s.surface = a.fit.best;
     return s;
 }
@@ -158,17 +74,15 @@ GroupSurface groupSurface(const data::RunTable& table, const AnalysisSettings& s
                           const fit::LossSurfaceSettings& base, const fit::FitControl& control) {
     const SeriesGroup runs = studySet(table, group, data::ExperimentSet::TokenParam);
     const fit::LossSurfaceSettings fitSettings = lossSurfaceSettings(settings, base);
-    const Key key = keyOf(table, settings, runs, fitSettings);
-    if (auto kept = keptFits().findOrClaim(key, control)) return *kept;
-    GroupSurface s;
-    try {
-        s = surfaceOf(lossSurfaceAnalysis(table, settings, runs, fitSettings, control));
-    } catch (...) {
-        keptFits().done(key, KeptFits::cancelledFit(key.label));  // released for the next that asks
-        throw;
-    }
-    keptFits().done(key, s);
-    return s;
+    std::optional<GroupSurface> cancelled;  // this thread's fit, cut short: returned, not kept
+    const auto kept = ResultCache::shared().get<GroupSurface>(keyOf(table, settings, runs, fitSettings), [&]() -> std::shared_ptr<const GroupSurface> {
+        GroupSurface s = surfaceOf(lossSurfaceAnalysis(table, settings, runs, fitSettings, control));
+        if (!s.cancelled) return std::make_shared<const GroupSurface>(std::move(s));
+        cancelled = std::move(s);
+        return nullptr;
+    }, control);
+    if (kept) return *kept;
+    return cancelled ? *cancelled : cancelledFit(runs.label());  // cancelled here, or while another thread fitted it
 }
 
 GroupSurface groupSurface(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
@@ -179,13 +93,14 @@ GroupSurface groupSurface(const data::RunTable& table, const AnalysisSettings& s
 std::optional<GroupSurface> keptGroupSurface(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
                                              const fit::LossSurfaceSettings& base) {
     const SeriesGroup runs = studySet(table, group, data::ExperimentSet::TokenParam);
-    return keptFits().find(keyOf(table, settings, runs, lossSurfaceSettings(settings, base)));
+    if (const auto kept = ResultCache::shared().find<GroupSurface>(keyOf(table, settings, runs, lossSurfaceSettings(settings, base)))) return *kept;
+    return std::nullopt;
 }
 
 void keepGroupSurface(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
                       const fit::LossSurfaceSettings& fitSettings, const LossSurfaceAnalysis& analysis) {
     const GroupSurface s = surfaceOf(analysis);
-    if (!s.cancelled) keptFits().keep(keyOf(table, settings, group, fitSettings), s);
+    if (!s.cancelled) ResultCache::shared().put(keyOf(table, settings, group, fitSettings), std::make_shared<const GroupSurface>(s));
 }
 
 std::optional<SeriesGroup> surfaceGroup(const data::RunTable& table, const AnalysisSettings& settings, const std::string& series,

@@ -3,8 +3,9 @@
 // context length, the Pareto front's L̂(N,D)): each series group's own fit, the loss-surface
 // analysis of its runs (SeriesAnalyses.h), or the paper's fitted surfaces where the study is the
 // paper's. A fit is made once for the same runs, analysis settings and fit settings and then kept
-// for every view, render and verb of the process, so that what a view shows depends on the study
-// and the settings alone, never on which view fitted first, and nothing is fitted twice.
+// for every view, render and verb of the process (in ResultCache, keyed "loss-surface"), so that
+// what a view shows depends on the study and the settings alone, never on which view fitted first,
+// and nothing is fitted twice.
 #include <optional>
 #include <string>
 
@@ -29,7 +30,7 @@ struct GroupSurface {
 // Huber δ and γ over the grid and stops of `base` (lossSurfaceSettings). A fit is kept by what it
 // is made from: the same values of the group's runs (N, D, loss, ticked in by the user), analysis
 // settings and fit settings give the kept fit back at once, or wait for it while another thread
-// makes it; the last 64 fits are kept.
+// makes it (ResultCache::shared()).
 GroupSurface groupSurface(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
                           const fit::LossSurfaceSettings& base, const fit::FitControl& control = {});
 // The same with the default grid and stops (the paper's 8000 starts, screened).

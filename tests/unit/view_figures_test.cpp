@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QtCharts/QChart>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <utility>
 
@@ -24,7 +25,9 @@
 #include "app/gui/Recipes.h"
 #include "app/gui/Session.h"
 #include "app/gui/ViewPanel.h"
+#include "core/analysis/ResultCache.h"
 #include "core/analysis/Study.h"
+#include "core/data/Export.h"
 #include "core/data/RunTableIo.h"
 #include "tests/support/GuiApp.h"
 #include "tests/support/TestData.h"
@@ -430,6 +433,7 @@ TEST_F(ViewFigures, AHeadlessRenderNamesAnUnknownViewOrControlAndWritesNothing) 
 
 #include <QtCharts/QAbstractSeries>
 #include <array>
+#include <atomic>
 #include <map>
 
 #include "app/figures/PlotChart.h"
@@ -464,6 +468,43 @@ std::map<std::string, std::array<double, 3>> optimaOf(const analysis::OptimalAns
     return out;
 }
 }  // namespace
+
+// The compute-optimal figure takes the L(N,D) fits and IsoFLOP laws of the study's series from the
+// one result cache (core/analysis/ResultCache.h): the same numbers to the last digit whether the
+// loss-surface view fitted the series first or not, and after it the figure fits nothing again.
+TEST_F(ViewFigures, TheComputeOptimalFigureGivesTheSameNumbersWhicheverViewFittedFirst) {
+    QTemporaryDir dir;
+    const analysis::Study study = labStudy(writeLabStudy(dir));
+    const figures::FigureInput in{&study};
+    // The figure's tables as JSON records, and the fit steps it reported.
+    auto optimal = [&](std::size_t* steps) {
+        auto figure = figures::makeFigure("optimal");
+        EXPECT_TRUE(figure->setControls(QJsonObject{{"method", "surface"}, {"value", "1e21"}}, in).isEmpty());
+        std::atomic<std::size_t> reported{0};
+        fit::FitControl control;
+        control.progress = [&](std::size_t, std::size_t) { ++reported; };
+        figure->compute(in, control);
+        QByteArray out;
+        for (const auto& t : figure->tablesJob(in)(fit::FitControl{})) out += t.id.toUtf8() + ": " + data::toRecordsJson(t.table) + "\n";
+        *steps = reported;
+        return out;
+    };
+    analysis::ResultCache::shared().clear();
+    std::size_t steps = 0;
+    const QByteArray alone = optimal(&steps);
+    EXPECT_GT(steps, 0u) << "fitted the series' surfaces";
+    EXPECT_TRUE(alone.contains("\"query\"") || alone.contains("query: ")) << alone.toStdString();
+
+    analysis::ResultCache::shared().clear();
+    auto surface = figures::makeFigure("surface");
+    for (const std::string& series : study.seriesNames()) {
+        const QStringList notes = surface->setControls(QJsonObject{{"series", QString::fromStdString(series)}}, in);
+        if (!notes.isEmpty()) continue;  // a series the loss-surface view does not fit
+        surface->compute(in);
+    }
+    EXPECT_EQ(optimal(&steps), alone);
+    EXPECT_EQ(steps, 0u) << "the surfaces the loss-surface view fitted are reused";
+}
 
 // The figure answers for the study's series with the analysis' numbers (what `scalex predict
 // optimal` prints); the paper's models only when switched on.
