@@ -19,6 +19,7 @@
 #include "app/cli/Verbs.h"
 #include "core/analysis/AnalysisJson.h"
 #include "core/analysis/BootstrapAnalysis.h"
+#include "core/analysis/ContextStudy.h"
 #include "core/analysis/IsoFlopTrend.h"
 #include "core/analysis/LawAnalysis.h"
 #include "core/analysis/LossSurfaceFitSettings.h"
@@ -371,6 +372,60 @@ int runSlopes(const QStringList& args) {
     return kExitOk;
 }
 
+// ---- context -------------------------------------------------------------------------------
+
+int runContext(const QStringList& args) {
+    QCommandLineParser p;
+    p.setApplicationDescription("Compute-optimal N*, D* across context lengths: each family's L(N,D) with its FLOPs recounted at every "
+                                "context T, its IsoFLOP runs recounted at T, and N*, D* at a budget over T (tab:context_optima).");
+    addCommonOptions(p);
+    const ContextOptions defaults;
+    p.addOptions({
+        {"context", QStringLiteral("Context length T of N*(H) and of the recounted law (default %1).").arg(defaults.context), "T"},
+        {"budget", QStringLiteral("Training budget H of N*, D* over the context lengths (default %1).").arg(defaults.budget), "H"},
+    });
+    parseOrThrow(p, args);
+    if (p.isSet("help")) {
+        printText(p.helpText());
+        return kExitOk;
+    }
+    ContextOptions options;
+    if (auto t = doubleOption(p, "context")) options.context = *t;
+    if (auto h = doubleOption(p, "budget")) options.budget = *h;
+    if (!(options.context > 0)) throw UsageError(("--context must be a positive number of tokens, got " + p.value("context")).toStdString());
+    if (!(options.budget > 0)) throw UsageError(("--budget must be a positive number of FLOPs, got " + p.value("budget")).toStdString());
+    Inputs in = readInputs(p);
+    const ContextResult r = contextAnalysis(in.table(), in.settings(), contextRequest(in.study.study, options), in.control);
+    if (r.answer.series.empty()) {
+        std::string why;
+        for (const auto& [family, s] : r.surfaces) why += (why.empty() ? "" : "; ") + (s.problem.empty() ? std::string(accounting::familyLabel(family)) + ": no runs" : s.problem);
+        throw UsageError("no family has a loss surface to recount at other context lengths (" + why + ")");
+    }
+    QJsonArray series;
+    QString t;
+    QTextStream out(&t);
+    for (const auto& a : r.answer.series) {
+        QJsonObject o{{"name", jsonText(a.name)},
+                      {"family", jsonText(accounting::familyName(a.family))},
+                      {"n_opt", a.sweep.here.params},
+                      {"d_opt", a.sweep.here.tokens}};
+        for (const auto& [family, s] : r.surfaces)
+            if (family == a.family) {
+                o.insert("fitted_to", jsonText(s.paper ? std::string("the paper's surface") : s.fittedTo));
+                o.insert("surface", toJson(*s.surface));
+            }
+        series.append(o);
+        out << QString::fromStdString(a.name) << ": at T = " << options.context << ", H = " << options.budget << ": N* = "
+            << QString::fromStdString(formatCount(a.sweep.here.params)) << ", D* = " << QString::fromStdString(formatCount(a.sweep.here.tokens)) << "\n";
+    }
+    out.flush();
+    if (p.isSet("json"))
+        printJson(QJsonObject{{"context", options.context}, {"budget", options.budget}, {"series", series},
+                              {"optima", toRecords(contextOptimaTable(r.answer))}});
+    else printText(t);
+    return kExitOk;
+}
+
 // ---- pareto --------------------------------------------------------------------------------
 
 int runPareto(const QStringList& args) {
@@ -626,14 +681,15 @@ int runLaw(const QStringList& args) {
 }  // namespace
 
 int verbFit(const QStringList& args) {
-    const QString usage = "expected `scalex fit lnd|isoflop|slopes|pareto|bootstrap|law|runtime [options]`";
+    const QString usage = "expected `scalex fit lnd|isoflop|slopes|pareto|context|bootstrap|law|runtime [options]`";
     if (args.size() < 2 || args[1] == "--help" || args[1] == "-h" || args[1] == "help") {
         if (args.size() >= 2) {
-            printText("Usage: scalex fit <lnd|isoflop|slopes|pareto|bootstrap|law|runtime> [options]\n"
+            printText("Usage: scalex fit <lnd|isoflop|slopes|pareto|context|bootstrap|law|runtime> [options]\n"
                       "  lnd        parametric loss surface L(N,D)\n"
                       "  isoflop    IsoFLOP parabolas and N*(H), D*(H) power laws\n"
                       "  slopes     over-training exponents eta per tokens/param ratio\n"
                       "  pareto     loss-over-compute frontiers and their comparison\n"
+                      "  context    compute-optimal N*, D* across context lengths\n"
                       "  bootstrap  percentile intervals of a fit (--of lnd|isoflop|slopes)\n"
                       "  law        any law as a formula (or a shipped one), scored on held-out runs\n"
                       "  runtime    inference runtime model\n"
@@ -648,6 +704,7 @@ int verbFit(const QStringList& args) {
     if (sub == "isoflop") return runIsoFlop(rest);
     if (sub == "slopes") return runSlopes(rest);
     if (sub == "pareto") return runPareto(rest);
+    if (sub == "context") return runContext(rest);
     if (sub == "bootstrap") return runBootstrap(rest);
     if (sub == "law") return runLaw(rest);
     if (sub == "runtime") return runFitRuntime(rest);

@@ -52,7 +52,7 @@ int verbRender(const QStringList& args) {
         {"font", "Font family of the paper style.", "family", "DejaVu Sans"},
         {"dpi", "PNG resolution.", "dpi", "300"},
         {"paper-figures", "Regenerate the paper's figures 1, 3, 4, 5, 6 and its appendix tables into the directory --out."},
-        {"recipe", "Render the figure recipe NAME saved in the --project (all: every recipe, into the directory --out).", "name"},
+        {"recipe", "Render the figure recipe NAME saved in the --project (all: every recipe, into the directory --out); to a .tex, .csv or .json --out, write its view's --table as the recipe sets the view.", "name"},
         {"save-recipe", "Also keep this figure as recipe NAME in the --project (a .scalex file, saved in place).", "name"},
         {"list-recipes", "List the figure recipes of the --project."},
         {"set", "Set a control of the --view first, as in the window (repeatable); see --list-controls.", "name=value"},
@@ -93,7 +93,8 @@ int verbRender(const QStringList& args) {
         QStringList written, warnings;
         QString error;
         const StudyInput in = loadStudy({p.value("project")});
-        if (!figures::renderRecipes(in.study, p.value("project"), p.value("recipe"), p.value("out"), &written, &warnings, &error))
+        if (!figures::renderRecipes(in.study, p.value("project"), p.value("recipe"), p.value("out"), &written, &warnings, &error,
+                                    p.value("table")))
             throw UsageError(error.toStdString());
         for (const QString& w : warnings) printError(QStringLiteral("scalex render: warning: %1\n").arg(w));
         printText(QStringLiteral("scalex render: wrote %1\n").arg(written.join(", ")));

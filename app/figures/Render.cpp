@@ -249,7 +249,7 @@ bool applyRecipeScope(analysis::Study& study, const data::FigureRecipe& recipe, 
 }
 
 bool renderRecipe(const analysis::Study& original, const data::FigureRecipe& recipe, const QString& out, QStringList* warnings,
-                  QString* error) {
+                  QString* error, const std::optional<QString>& table) {
     analysis::Study study = original;  // nothing of one recipe leaks into the next
     RenderRequest request;
     if (!applyRecipeScope(study, recipe, &request.selection, warnings, error)) return false;
@@ -270,11 +270,11 @@ bool renderRecipe(const analysis::Study& original, const data::FigureRecipe& rec
         *warnings << figure->setControls(recipe.controls, in);
         request.controls = figure->controls().values();
     }
-    return renderFigure(study, request, error);
+    return table ? renderTable(study, request, *table, error) : renderFigure(study, request, error);
 }
 
 bool renderRecipes(const analysis::Study& study, const QString& projectLabel, const QString& name, const QString& out,
-                   QStringList* written, QStringList* warnings, QString* error) {
+                   QStringList* written, QStringList* warnings, QString* error, const QString& tableId) {
     const data::FigureRecipes& recipes = study.recipes();
     std::vector<std::string> names;
     QStringList known;
@@ -300,7 +300,9 @@ bool renderRecipes(const analysis::Study& study, const QString& projectLabel, co
     for (const std::string& n : names) {
         const data::FigureRecipe& recipe = recipes.at(n);
         const QString file = QString::fromStdString(n + "." + recipe.format);
-        if (!intoDirectory && !out.isEmpty() && QFileInfo(out).suffix().toLower() != QString::fromStdString(recipe.format)) {
+        // One recipe to a table file: the table of its view as the recipe sets it.
+        const bool table = !intoDirectory && tableSuffixes().contains(QFileInfo(out).suffix().toLower());
+        if (!intoDirectory && !out.isEmpty() && !table && QFileInfo(out).suffix().toLower() != QString::fromStdString(recipe.format)) {
             *error = QStringLiteral("--out: recipe '%1' makes a .%2 file, not '%3'")
                          .arg(QString::fromStdString(n), QString::fromStdString(recipe.format), out);
             return false;
@@ -308,7 +310,7 @@ bool renderRecipes(const analysis::Study& study, const QString& projectLabel, co
         const QString path = intoDirectory ? QDir(out.isEmpty() ? QStringLiteral(".") : out).filePath(file)
                                            : (out.isEmpty() ? file : out);
         QStringList notes;
-        if (!renderRecipe(study, recipe, path, &notes, error)) {
+        if (!renderRecipe(study, recipe, path, &notes, error, table ? std::optional<QString>(tableId) : std::nullopt)) {
             *error = QStringLiteral("recipe '%1': %2").arg(QString::fromStdString(n), *error);
             return false;
         }

@@ -6,6 +6,7 @@
 #include <QSet>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 #include "app/figures/FigureWriter.h"
 #include "core/data/FigureRecipe.h"
@@ -54,14 +55,15 @@ FigureStyle styleOf(const data::FigureRecipe& recipe);
 bool applyRecipeScope(analysis::Study& study, const data::FigureRecipe& recipe, QSet<int>* selection, QStringList* warnings,
                       QString* error);
 // Renders `recipe` from a copy of `study` to `out`; `warnings` also gets the controls that could
-// not be set.
+// not be set. With `table`: writes that table of the recipe's view instead (renderTable; empty: its first).
 bool renderRecipe(const analysis::Study& study, const data::FigureRecipe& recipe, const QString& out, QStringList* warnings,
-                  QString* error);
+                  QString* error, const std::optional<QString>& table = std::nullopt);
 // Renders the recipe `name` of the study's project to `out` (empty: "<name>.<format>" in the
 // current directory); `name` "all" renders every recipe into the directory `out`. `written` gets
-// the paths; `projectLabel` names the project in errors.
+// the paths; `projectLabel` names the project in errors. One recipe to a .tex, .csv or .json `out`
+// writes the table `tableId` of its view (empty: the first) with the recipe's controls and scope.
 bool renderRecipes(const analysis::Study& study, const QString& projectLabel, const QString& name, const QString& out,
-                   QStringList* written, QStringList* warnings, QString* error);
+                   QStringList* written, QStringList* warnings, QString* error, const QString& tableId = {});
 
 // Regenerates the counterparts of the paper's figures 1, 3, 4, 5 and 6 (and the roofline and the
 // context optimum) as PDF and PNG, and its appendix tables as LaTeX and CSV, into `outDir`. A

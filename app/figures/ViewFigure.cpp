@@ -75,7 +75,7 @@ QString unknownViewError(const QString& view) {
 std::vector<std::pair<QString, QStringList>> viewTables() {
     return {{"runs", {"runs"}},         {"pareto", {"frontier"}},          {"surface", {"fit"}},
             {"overtraining", {"slopes"}}, {"isoflop", {"laws", "optima", "contexts"}}, {"context", {"optima"}},
-            {"optimal", {"sizes", "query", "methods"}}, {"laws", {"laws", "params", "predictions"}}};
+            {"optimal", {"sizes", "query", "methods"}}, {"inference", {"fits"}}, {"laws", {"laws", "params", "predictions"}}};
 }
 
 QStringList tableViews() {

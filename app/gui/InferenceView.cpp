@@ -34,7 +34,7 @@ InferenceView::InferenceView(Session* session, QWidget* parent)
         // once stacked (and made tall) keeps the page taller than the window after unstacking.
         views_[i]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     }
-    controls_ = new ControlBinding(&figure_->controls(), [this] { redraw(); }, this);
+    controls_ = new ControlBinding(&figure_->controls(), [this] { controlsChanged(); }, this);
     const figures::Controls& c = figure_->controls();
     load_ = new QPushButton(tr("Load measurements…"), this);
     answer_ = new QLabel(this);
@@ -51,7 +51,7 @@ InferenceView::InferenceView(Session* session, QWidget* parent)
 
     auto* form = new QFormLayout();
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);
-    for (const QString name : {"budget", "prefill", "factor"}) form->addRow(c.at(name).label, controls_->make(name, this));
+    for (const QString name : {"budget", "prefill", "factor", "loss"}) form->addRow(c.at(name).label, controls_->make(name, this));
     auto* deployBox = new QWidget(this);
     auto* deploy = new QVBoxLayout(deployBox);
     deploy->setContentsMargins(0, 0, 0, 0);
@@ -95,9 +95,16 @@ std::vector<QChart*> InferenceView::charts() const { return figure_->charts(); }
 QStringList InferenceView::applyControls(const QJsonObject& values) {
     const QStringList notes = figure_->setControls(values, figureInput(session_));
     controls_->showAll();
-    redraw();
+    controlsChanged();
     return notes;
 }
+
+void InferenceView::controlsChanged() {
+    if (figure_->controls().choice(QStringLiteral("loss")) != fittedWith_) refit();
+    else redraw();
+}
+
+std::vector<ViewTable> InferenceView::tables() { return figure_->tablesJob(figureInput(session_))(fit::FitControl{}); }
 
 bool InferenceView::loadMeasurements(const QString& path, QString* error) {
     auto set = data::loadProjectInference(path, QFileInfo(path).completeBaseName().toStdString());
@@ -113,6 +120,7 @@ bool InferenceView::loadMeasurements(const QString& path, QString* error) {
 void InferenceView::refit() {
     const figures::FigureInput in = figureInput(session_);
     figure_->refresh(in);
+    fittedWith_ = figure_->controls().choice(QStringLiteral("loss"));
     figure_->compute(in);
     if (const auto& data = figure_->measurements())
         status_->setText(tr("%1: %2 points of %3 models")

@@ -33,6 +33,7 @@ public:
     std::vector<QChart*> charts() const override;
     figures::ViewFigure* figure() const override { return figure_.get(); }
     QStringList applyControls(const QJsonObject& values) override;
+    std::vector<ViewTable> tables() override;
 
     // Loads the study's measurement CSV (its df_dict files beside it give the architectures) into
     // the project, which shows one set of measurements at a time.
@@ -47,6 +48,9 @@ public:
     void refresh() { redraw(); }
 
 private:
+    // A change of the controls: the fit's options refit, any other redraws.
+    void controlsChanged();
+    QString fittedWith_;  // the fit options (the "loss" control) of the fits shown
     // Fits the project's measurements (the few fits run at once, on this thread) and draws them.
     void refit();
     void redraw();

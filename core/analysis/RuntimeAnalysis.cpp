@@ -260,4 +260,31 @@ inference::CrossoverAnswer xlstmCrossover(const ModelConfig& transformer, const 
                                          options.work, minContext, maxContext);
 }
 
+data::ExportTable runtimeFitTable(const RuntimeFitAnalysis& analysis) {
+    data::ExportTable t;
+    t.caption = "The runtime model fitted to every measured model and stage: TTFT $= \\mathrm{FLOPs}/\\alpha_{\\mathrm{eff}} + \\varepsilon$ "
+                "(prefill), step time $= \\mathrm{bytes}/\\beta_{\\mathrm{eff}} + \\varepsilon\\,(+\\,\\kappa B)$ (decode).";
+    t.label = "tab:runtime_fits";
+    t.columns = {{"model", "Model", data::CellStyle::Text},
+                 {"family", "Family", data::CellStyle::Text},
+                 {"stage", "Stage", data::CellStyle::Text},
+                 {"alpha_eff", "$\\alpha_{\\mathrm{eff}}$ (FLOP/s)", data::CellStyle::Scientific},
+                 {"beta_eff", "$\\beta_{\\mathrm{eff}}$ (byte/s)", data::CellStyle::Scientific},
+                 {"eps", "$\\varepsilon$ (s)", data::CellStyle::Scientific},
+                 {"batch_term", "$\\kappa$ (s)", data::CellStyle::Scientific},
+                 {"rmse", "RMSE (s)", data::CellStyle::Scientific},
+                 {"r2", "$R^2$", data::CellStyle::Fixed3},
+                 {"n_points", "Points", data::CellStyle::Integer}};
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    for (const auto& m : analysis.models)
+        for (const auto& s : m.stages) {
+            const bool prefill = s.stage == inference::Stage::Prefill;
+            const inference::StageFit& f = s.fit;
+            t.rows.push_back({m.model.model, std::string(accounting::familyName(m.model.family)), std::string(analysis::stageName(s.stage)),
+                              prefill ? f.model.rate : none, prefill ? none : f.model.rate, f.model.overhead, f.model.batchTerm, f.rmse, f.r2,
+                              static_cast<double>(f.nPoints)});
+        }
+    return t;
+}
+
 }  // namespace scalex::analysis

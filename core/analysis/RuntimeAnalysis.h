@@ -15,6 +15,7 @@
 
 #include "core/accounting/Family.h"
 #include "core/accounting/ModelConfig.h"
+#include "core/data/Export.h"
 #include "core/data/InferenceMeasurements.h"
 #include "core/inference/Accelerator.h"
 #include "core/inference/Deployment.h"
@@ -102,6 +103,11 @@ struct RuntimeFitAnalysis {
 // with no stages.
 RuntimeFitAnalysis runtimeFitAnalysis(const data::InferenceData& data, const RuntimeFitOptions& options,
                                       const std::vector<inference::Stage>& stages = {}, const std::string& model = {});
+
+// The fits as the inference view exports them: one row per model and stage with the numbers of
+// `scalex fit runtime --json` (alpha_eff or beta_eff, eps, batch_term, rmse, r2, points), the
+// models without an architecture left out.
+data::ExportTable runtimeFitTable(const RuntimeFitAnalysis& analysis);
 
 // ---- rates ----------------------------------------------------------------------------------
 

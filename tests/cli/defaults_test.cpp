@@ -500,3 +500,110 @@ TEST(OneAnswer, SlopesAndParetoFrontsAreTheSameByEveryPath) {
     expectSlopesTableIsTheFit(renderedTable(dir, {"--project", project, "--view", "overtraining", "--table", "slopes"}), slopes.json(), 8192);
     expectFrontierTableIsTheFit(renderedTable(dir, {"--project", project, "--view", "pareto", "--table", "frontier"}), pareto.json(), 8192);
 }
+
+namespace {
+
+// Every row of a rendered table is the record of the verb's JSON at the same key column, every
+// number to the last digit (the CSV writes doubles in their shortest exact form; an empty cell is
+// the JSON's null).
+void expectTableIsTheRecords(const std::vector<QMap<QString, QString>>& table, const QJsonArray& records, const QStringList& keys) {
+    ASSERT_FALSE(table.empty());
+    ASSERT_EQ(static_cast<qsizetype>(table.size()), records.size());
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        const QMap<QString, QString>& row = table[i];
+        const QJsonObject record = records[static_cast<qsizetype>(i)].toObject();
+        for (const QString& key : keys) EXPECT_EQ(row[key], record[key].toVariant().toString()) << key.toStdString() << " of row " << i;
+        for (auto it = row.begin(); it != row.end(); ++it) {
+            if (keys.contains(it.key())) continue;
+            ASSERT_TRUE(record.contains(it.key())) << it.key().toStdString() << " is in the table only";
+            const QJsonValue v = record[it.key()];
+            if (v.isNull()) EXPECT_TRUE(it.value().isEmpty()) << it.key().toStdString() << " of row " << i;
+            else EXPECT_EQ(it.value().toDouble(), v.toDouble()) << it.key().toStdString() << " of row " << i;
+        }
+    }
+}
+
+// `fit runtime --json` as records of the inference view's fits table (the columns the table has).
+QJsonArray runtimeRecords(const QJsonObject& fit) {
+    QJsonArray out;
+    for (const auto& f : fit["fits"].toArray()) {
+        QJsonObject o = f.toObject(), record;
+        for (const char* key : {"model", "family", "stage", "alpha_eff", "beta_eff", "eps", "batch_term", "rmse", "r2", "n_points"})
+            record[key] = o[key];
+        out.append(record);
+    }
+    return out;
+}
+
+}  // namespace
+
+// The context-length analysis of a quarter of the example's Token/Param runs (every fourth row, so
+// that each family's L(N,D) fits quickly): `fit context --json`, the context view's optima table,
+// the same from a converted project and through a recipe saved in it, give the same numbers to the
+// last digit, with no options and at another budget.
+TEST(OneAnswer, ContextOptimaAreTheSameByEveryPath) {
+    QTemporaryDir dir;
+    QFile example(scalex::test::sourcePath("datasets/example/generated-tokenparam-ctx8192.csv"));
+    ASSERT_TRUE(example.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QString runs = dir.filePath("quarter.csv");
+    QFile quarter(runs);
+    ASSERT_TRUE(quarter.open(QIODevice::WriteOnly | QIODevice::Text));
+    for (int line = 1; !example.atEnd(); ++line) {
+        const QByteArray row = example.readLine();
+        if (line == 1 || line % 4 == 0) quarter.write(row);
+    }
+    quarter.close();
+    const QString project = dir.filePath("quarter.scalex");
+    ASSERT_EQ(runScalex({"convert", runs, project}).exitCode, 0);
+    const std::pair<QStringList, QStringList> options[] = {{{}, {}}, {{"--budget", "1e21"}, {"--set", "budget=1e21"}}};
+    QJsonArray byDefault;
+    for (const auto& [flags, controls] : options) {
+        SCOPED_TRACE(flags.join(' ').toStdString());
+        const auto fit = runScalex(QStringList{"fit", "context", "--data", runs, "--json"} + flags);
+        ASSERT_EQ(fit.exitCode, 0) << fit.err.toStdString();
+        const QJsonArray optima = fit.json()["optima"].toArray();
+        ASSERT_EQ(optima.size(), 33) << "512 to 131072 tokens, four contexts per octave";
+        EXPECT_NE(optima, byDefault) << "the budget changes the optima";
+        byDefault = optima;
+        expectTableIsTheRecords(renderedTable(dir, QStringList{"--data", runs, "--view", "context", "--table", "optima"} + controls), optima, {"context"});
+        expectTableIsTheRecords(renderedTable(dir, QStringList{"--project", project, "--view", "context", "--table", "optima"} + controls), optima,
+                                {"context"});
+        const QString recipe = flags.isEmpty() ? "plain" : "budget";
+        ASSERT_EQ(runScalex(QStringList{"render", "--project", project, "--view", "context", "--out", dir.filePath(recipe + ".svg"), "--save-recipe",
+                                        recipe} + controls)
+                      .exitCode,
+                  0);
+        expectTableIsTheRecords(renderedTable(dir, {"--project", project, "--recipe", recipe, "--table", "optima"}), optima, {"context"});
+    }
+}
+
+// The runtime-model fit of the study's inference measurements: `fit runtime --json`, the inference
+// view's fits table, the same from a converted project and through a recipe saved in it, give the
+// same numbers to the last digit, with the default residuals and with squared ones.
+TEST(OneAnswer, RuntimeFitsAreTheSameByEveryPath) {
+    SCALEX_REQUIRE_SHARED();
+    QTemporaryDir dir;
+    const QString measurements = scalex::test::sharedPath("data/xlstm/inference_results.csv");
+    const QString project = dir.filePath("inference.scalex");
+    ASSERT_EQ(runScalex({"convert", measurements, project}).exitCode, 0);
+    const std::pair<QStringList, QStringList> options[] = {{{}, {}}, {{"--loss", "l2"}, {"--set", "loss=l2"}}};
+    QJsonArray byDefault;
+    for (const auto& [flags, controls] : options) {
+        SCOPED_TRACE(flags.join(' ').toStdString());
+        const auto fit = runScalex(QStringList{"fit", "runtime", "--data", measurements, "--json"} + flags);
+        ASSERT_EQ(fit.exitCode, 0) << fit.err.toStdString();
+        const QJsonArray records = runtimeRecords(fit.json());
+        ASSERT_EQ(records.size(), 36) << "prefill and decode of the 18 measured models";
+        EXPECT_NE(records, byDefault) << "the residuals change the fits";
+        byDefault = records;
+        const QStringList keys{"model", "family", "stage"};
+        expectTableIsTheRecords(renderedTable(dir, QStringList{"--data", measurements, "--view", "inference", "--table", "fits"} + controls), records, keys);
+        expectTableIsTheRecords(renderedTable(dir, QStringList{"--project", project, "--view", "inference", "--table", "fits"} + controls), records, keys);
+        const QString recipe = flags.isEmpty() ? "plain" : "squared";
+        ASSERT_EQ(runScalex(QStringList{"render", "--project", project, "--view", "inference", "--out", dir.filePath(recipe + ".svg"),
+                                        "--save-recipe", recipe} + controls)
+                      .exitCode,
+                  0);
+        expectTableIsTheRecords(renderedTable(dir, {"--project", project, "--recipe", recipe, "--table", "fits"}), records, keys);
+    }
+}

@@ -339,7 +339,7 @@ TEST(RenderVerb, SetsTheViewsControlsListsThemAndKeepsThemInRecipes) {
     const QString at22 = dir.filePath("at22.csv"), at20 = dir.filePath("at20.csv");
     r = runScalex({"render", "--view", "context", "--list-controls"});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
-    ASSERT_TRUE(r.out.contains(QString::fromUtf8("budget\tchoice\t10²² FLOPs\t"))) << r.out.toStdString();
+    ASSERT_TRUE(r.out.contains(QString::fromUtf8("budget\tchoice\t1e22 (10²² FLOPs)\t"))) << r.out.toStdString();
     ASSERT_EQ(runScalex({"render", "--view", "context", "--out", at22}).exitCode, 0);
     r = runScalex({"render", "--view", "context", "--set", QString::fromUtf8("budget=10²⁰ FLOPs"), "--out", at20});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();

@@ -10,6 +10,8 @@
 #include "app/figures/PlotChart.h"
 #include "app/figures/Theme.h"
 #include "core/analysis/Study.h"
+#include "core/data/Export.h"
+#include "core/analysis/ContextStudy.h"
 #include "core/analysis/SurfaceFits.h"
 
 namespace scalex::figures {
@@ -20,12 +22,9 @@ namespace {
 
 constexpr int kStepsPerOctave = ContextFigure::kStepsPerOctave;
 constexpr double kMinContext = ContextFigure::kMinContext;
-constexpr int kOctaves = ContextFigure::kOctaves;
 constexpr double kBudgets[] = {1e20, 1e21, 1e22, 1e23, 1e24};
 const QString kContext = QStringLiteral("context");
 const QString kBudget = QStringLiteral("budget");
-
-double nearestMultipleOf64(double t) { return std::max(64.0, std::round(t / 64.0) * 64.0); }
 
 QString labelOf(Family f) {
     const std::string_view label = accounting::familyLabel(f);
@@ -34,11 +33,9 @@ QString labelOf(Family f) {
 
 }  // namespace
 
-int ContextFigure::positions() { return kOctaves * kStepsPerOctave + 1; }
+int ContextFigure::positions() { return static_cast<int>(analysis::contextTrendGrid().size()); }
 
-double ContextFigure::contextAt(int pos) {
-    return nearestMultipleOf64(kMinContext * std::pow(2.0, static_cast<double>(pos) / kStepsPerOctave));
-}
+double ContextFigure::contextAt(int pos) { return analysis::contextTrendGrid()[static_cast<std::size_t>(pos)]; }
 
 int ContextFigure::positionOf(double t) {
     return static_cast<int>(std::lround(std::log2(t / kMinContext) * kStepsPerOctave));
@@ -50,9 +47,10 @@ ContextFigure::ContextFigure() : lawChart_(makeChart()), trendChart_(makeChart()
     for (int pos = 0; pos < positions(); ++pos) contexts.push_back(contextAt(pos));
     controls().add(valueControl(kContext, QObject::tr("Context length T"), std::move(contexts), contextAt(positionOf(8192)), 0,
                                 QObject::tr("Context length T: 512 … 131072 tokens (the study trained at 2048, 8192 and 16384)")));
-    // The budgets are named by their text, as recipes kept them before choices had keys.
+    // The budgets are keyed by their number (`--set budget=1e21`, as `scalex fit context --budget`);
+    // recipes that kept the text ("10²¹ FLOPs") still set them by it.
     std::vector<ControlChoice> budgets;
-    for (double h : kBudgets) budgets.push_back(textChoice(formatTickValue(h) + QObject::tr(" FLOPs")));
+    for (double h : kBudgets) budgets.push_back({QString::fromStdString(data::formatScientific(h)), formatTickValue(h) + QObject::tr(" FLOPs")});
     const QString budget = budgets[2].key;
     controls().add(choiceControl(kBudget, QObject::tr("Budget"), std::move(budgets), budget));
 }
@@ -78,46 +76,19 @@ std::optional<fit::PowerLaw> ContextFigure::recostedLaw(bool xlstm) const {
 
 JobOf<ContextFigure::Answer> ContextFigure::job(const FigureInput& in) const {
     const analysis::Study& study = *in.study;
-    const bool refit = fittedAt_ != refits_;
+    analysis::ContextOptions options;
+    options.context = context();
+    options.budget = budget();
     // What the job reads is copied here: the study may change meanwhile. The surfaces are the job's.
-    std::vector<analysis::ContextSeriesInput> inputs;
-    std::vector<std::optional<fit::LossSurfaceParams>> paper;
-    for (Family f : {Family::Transformer, Family::Xlstm}) {
-        analysis::ContextSeriesInput input;
-        input.name = accounting::familyLabel(f);
-        input.family = f;
-        input.isoFlopRuns = study.filter(f);
-        if (!refit)
+    analysis::ContextRequest request = analysis::contextRequest(study, options);
+    if (fittedAt_ == refits_)
+        for (auto& input : request.inputs)
             for (const auto& [name, profiles] : profiles_)
                 if (name == input.name) input.profiles = profiles;
-        inputs.push_back(std::move(input));
-        // The paper's surfaces stand in on the paper's study alone.
-        paper.push_back(study.isPaperStudy() ? study.paperSurface(f) : std::nullopt);
-    }
-    analysis::ContextQuery query;
-    query.context = context();
-    query.budget = budget();
-    for (int pos = 0; pos < positions(); ++pos) query.contexts.push_back(contextAt(pos));
-    query.configs = study.paper().modelConfigs;
-    query.convention = study.convention();
-    return [table = runsForJob(in), settings = study.settings(), inputs = std::move(inputs),
-            paper = std::move(paper), query = std::move(query), refits = refits_](const fit::FitControl& control) -> Answer {
-        Answer out;
-        out.refits = refits;
-        // Each family's L(N,D) fitted to its own runs (kept from an earlier fit of the same runs and settings).
-        std::vector<analysis::ContextSeriesInput> withSurface;
-        for (std::size_t i = 0; i < inputs.size(); ++i) {
-            const analysis::FamilySurface s = analysis::familySurface(*table, settings, inputs[i].family, std::nullopt, paper[i], control);
-            if (control.cancelled()) return out;
-            out.surfaces.push_back({inputs[i].family, s});
-            if (!s.surface) continue;
-            analysis::ContextSeriesInput in = inputs[i];
-            in.surface = *s.surface;
-            withSurface.push_back(std::move(in));
-        }
-        // The profiles handed in are reused; the others (all of them after a refit) are fitted.
-        out.answer = analysis::answerContextQuery(*table, settings, withSurface, query, control);
-        return out;
+    return [table = runsForJob(in), settings = study.settings(), request = std::move(request), refits = refits_](
+               const fit::FitControl& control) -> Answer {
+        analysis::ContextResult r = analysis::contextAnalysis(*table, settings, request, control);
+        return Answer{std::move(r.answer), refits, std::move(r.surfaces)};
     };
 }
 

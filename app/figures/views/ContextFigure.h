@@ -13,6 +13,7 @@
 
 #include "app/figures/ViewFigure.h"
 #include "core/analysis/ContextAnalysis.h"
+#include "core/analysis/ContextStudy.h"
 #include "core/analysis/SurfaceFits.h"
 #include "core/analysis/FitTypes.h"
 
@@ -48,9 +49,9 @@ public:
     double context() const;
     double budget() const;
     // The context lengths of the slider: 512 to 131072, four steps an octave, multiples of 64.
-    static constexpr int kStepsPerOctave = 4;
-    static constexpr double kMinContext = 512;
-    static constexpr int kOctaves = 8;  // 512 ... 131072
+    static constexpr int kStepsPerOctave = analysis::kContextStepsPerOctave;
+    static constexpr double kMinContext = analysis::kMinTrendContext;
+    static constexpr int kOctaves = analysis::kTrendOctaves;  // 512 ... 131072
     static int positions();
     static double contextAt(int position);
     static int positionOf(double context);

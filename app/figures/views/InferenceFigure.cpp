@@ -32,6 +32,7 @@ const QString kAccelerator = QStringLiteral("accelerator");
 const QString kBudget = QStringLiteral("budget");
 const QString kPrefill = QStringLiteral("prefill");
 const QString kFactor = QStringLiteral("factor");
+const QString kLoss = QStringLiteral("loss");
 const QString kAllBatches = QStringLiteral("all");
 // The keys of the choices are their untranslated texts, as recipes kept them before there were keys.
 const QString kTimeToFirstToken = QStringLiteral("Time to first token");
@@ -76,6 +77,17 @@ InferenceFigure::InferenceFigure() {
     controls().add(textControl(kBudget, QObject::tr("Budget (ms) for the shown stage"), QStringLiteral("50")));
     controls().add(textControl(kPrefill, QObject::tr("Prefill length"), QStringLiteral("8192")));
     controls().add(textControl(kFactor, QObject::tr("xLSTM advantage factor"), QStringLiteral("2")));
+    // The fit's residuals, as `scalex fit runtime --loss`.
+    controls().add(choiceControl(kLoss, QObject::tr("Fit residuals"),
+                                 {{QStringLiteral("l1"), QObject::tr("absolute relative (l1)")},
+                                  {QStringLiteral("l2"), QObject::tr("squared relative (l2)")}},
+                                 analysis::RuntimeFitOptions{}.robust ? QStringLiteral("l1") : QStringLiteral("l2")));
+}
+
+analysis::RuntimeFitOptions InferenceFigure::options() const {
+    analysis::RuntimeFitOptions options;
+    options.robust = controls().choice(kLoss) == QLatin1String("l1");
+    return options;
 }
 
 std::vector<QChart*> InferenceFigure::charts() const {
@@ -122,11 +134,18 @@ void InferenceFigure::refresh(const FigureInput& in) {
 }
 
 JobOf<InferenceFigure::Answer> InferenceFigure::job(const FigureInput& in) const {
-    return [data = shownData(*in.study), options = options_](const fit::FitControl&) -> Answer {
+    return [data = shownData(*in.study), options = options()](const fit::FitControl&) -> Answer {
         Answer answer;
         answer.data = data;
         if (data) answer.fits = analysis::runtimeFitAnalysis(*data, options);
         return answer;
+    };
+}
+
+ViewFigure::TablesJob InferenceFigure::tablesJob(const FigureInput&) const {
+    return [fits = fits_](const fit::FitControl&) {
+        return std::vector<FigureTable>{{QStringLiteral("fits"), QObject::tr("Runtime model of every measured model and stage"),
+                                         analysis::runtimeFitTable(fits)}};
     };
 }
 
@@ -175,7 +194,7 @@ void InferenceFigure::drawModel(PlotChart* chart, const std::string& model, Fami
     if (fit && fit->ok) {
         stageModel = fit->model;
     } else {
-        const auto rates = analysis::acceleratorRates(analysis::paperAcceleratorOr(controls().choice(kAccelerator).toStdString()), options_);
+        const auto rates = analysis::acceleratorRates(analysis::paperAcceleratorOr(controls().choice(kAccelerator).toStdString()), options());
         stageModel = stage == Stage::Prefill ? rates.prefill : rates.decode;
     }
     const int nb = static_cast<int>(batches.size());
@@ -189,7 +208,7 @@ void InferenceFigure::drawModel(PlotChart* chart, const std::string& model, Fami
                 if (p.model == model && p.batch == b && ms > 0 && p.prefill > 0) measured.push_back({p.prefill, ms / 1000.0});
             }
         for (double T = 128; T <= 16384 * 1.01; T *= std::pow(2.0, 0.25))
-            curve.push_back({T, analysis::stageSeconds(stage, stageModel, config, b, T, options_)});
+            curve.push_back({T, analysis::stageSeconds(stage, stageModel, config, b, T, options())});
         if (!measured.empty()) chart->addScatter(QObject::tr("B=%1").arg(b), color, measured, 6);
         auto* line = chart->addLine(measured.empty() ? QObject::tr("B=%1").arg(b) : QString(), color, curve, 1.5);
         if (!measured.empty()) PlotChart::hideFromLegend(chart, line);
@@ -243,7 +262,7 @@ void InferenceFigure::drawSizes(PlotChart* chart, Stage stage) {
     std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
         return std::tie(a.family, a.style, a.params) < std::tie(b.family, b.style, b.params);
     });
-    const auto rates = analysis::acceleratorRates(analysis::paperAcceleratorOr(controls().choice(kAccelerator).toStdString()), options_);
+    const auto rates = analysis::acceleratorRates(analysis::paperAcceleratorOr(controls().choice(kAccelerator).toStdString()), options());
     for (const Line& l : lines) {
         const auto& v = sizes[{static_cast<int>(l.family), static_cast<int>(l.style)}];
         const auto rank = static_cast<int>(std::lower_bound(v.begin(), v.end(), l.params) - v.begin());
@@ -257,7 +276,7 @@ void InferenceFigure::drawSizes(PlotChart* chart, Stage stage) {
                 if (p.model == l.measured && p.batch == b && ms > 0 && p.prefill > 0) measured.push_back({p.prefill, ms / 1000.0});
             }
         for (double T = 128; T <= 16384 * 1.01; T *= std::pow(2.0, 0.25))
-            curve.push_back({T, analysis::stageSeconds(stage, model, l.config, b, T, options_)});
+            curve.push_back({T, analysis::stageSeconds(stage, model, l.config, b, T, options())});
         chart->addLine(l.name, color, curve, 1.5, l.style);
         if (!measured.empty()) PlotChart::hideFromLegend(chart, chart->addScatter(l.name, color, measured, 5));
     }
@@ -315,7 +334,7 @@ void InferenceFigure::draw(const FigureInput& in) {
     } else {
         // Without measurements the curves assume the runtime options' share of the roofs (the
         // roofline bound itself by default, as `scalex predict`): show that.
-        const double assumed = stage == Stage::Prefill ? options_.alphaFraction : options_.betaFraction;
+        const double assumed = stage == Stage::Prefill ? options().alphaFraction : options().betaFraction;
         u->addLine(QObject::tr("assumed without measurements (%1 %)").arg(assumed * 100), theme.muted, {{1e8, assumed}, {1e10, assumed}},
                    1.5, Qt::DashLine);
     }
@@ -334,14 +353,14 @@ void InferenceFigure::answerDeployment() {
     const auto acc = analysis::paperAcceleratorOr(controls().choice(kAccelerator).toStdString());
     // Rates: interpolated over the measured models of a family when there are fits, else the
     // accelerator's roofs at the runtime options' share.
-    auto ratesFor = [this, &acc](Family family) { return analysis::fittedOrRooflineRates(fits_, family, acc, options_); };
+    auto ratesFor = [this, &acc](Family family) { return analysis::fittedOrRooflineRates(fits_, family, acc, options()); };
     QString text;
     QString error;
     const auto table = data::loadAppendixConfigs(QString::fromLatin1(kConfigs), &error);
     for (Family f : {Family::Transformer, Family::Xlstm}) {
         const auto candidates = table ? analysis::appendixCandidates(*table, f, false) : std::vector<inference::Candidate>{};
         const auto answer =
-            analysis::largestModelWithinBudget(candidates, stage, budgetMs / 1000.0, batch, prefill, ratesFor(f), options_);
+            analysis::largestModelWithinBudget(candidates, stage, budgetMs / 1000.0, batch, prefill, ratesFor(f), options());
         const QString name = QString::fromUtf8(accounting::familyLabel(f).data());
         if (answer.best) {
             const auto& e = answer.evaluated[*answer.best];
@@ -356,7 +375,7 @@ void InferenceFigure::answerDeployment() {
     }
     const auto t = fallbackModel(Family::Transformer), x = fallbackModel(Family::Xlstm);
     const auto cross = analysis::xlstmCrossover(t, ratesFor(Family::Transformer)(t), x, ratesFor(Family::Xlstm)(x), stage, batch,
-                                                factor, options_, 1, 1 << 20);
+                                                factor, options(), 1, 1 << 20);
     text += cross.context ? QObject::tr("The 7B xLSTM is %1× faster than the 7B Transformer from a context of <b>%2</b> tokens (batch %3).")
                                 .arg(factor)
                                 .arg(*cross.context, 0, 'f', 0)

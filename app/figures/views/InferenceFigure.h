@@ -32,6 +32,8 @@ public:
     JobOf<Answer> job(const FigureInput& in) const;
     void take(Answer answer);
     void draw(const FigureInput& in) override;
+    // fits: the runtime model of every measured model and stage (analysis::runtimeFitTable).
+    TablesJob tablesJob(const FigureInput& in) const override;
     // The utilisation chart joins the two stage charts once there are measurements.
     std::vector<QChart*> charts() const override;
     // The utilisation chart, shown beside the deployment questions (also without measurements).
@@ -67,7 +69,8 @@ private:
 
     PlotChart* charts_[3];
     // The runtime model's options, the verbs' defaults: the fits, and the rates without fits.
-    const analysis::RuntimeFitOptions options_;
+    // The runtime fit's options as the controls set them (the rest the analysis' defaults).
+    analysis::RuntimeFitOptions options() const;
     std::optional<data::InferenceData> data_;
     analysis::RuntimeFitAnalysis fits_;
     std::optional<DataKey> shownKey_;  // the measurements the batch and model choices are of
