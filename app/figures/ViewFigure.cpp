@@ -65,7 +65,10 @@ std::shared_ptr<const data::RunTable> runsForJob(const FigureInput& in) {
 }
 
 QStringList figureViews() {
-    return {"pareto", "curves", "surface", "overtraining", "isoflop", "context", "optimal", "breakdown", "roofline", "inference", "laws"};
+    QStringList views;
+    for (const FigureEntry& e : figureRegistry())
+        if (e.make) views << e.id;
+    return views;
 }
 
 QString unknownViewError(const QString& view) {
@@ -73,9 +76,10 @@ QString unknownViewError(const QString& view) {
 }
 
 std::vector<std::pair<QString, QStringList>> viewTables() {
-    return {{"runs", {"runs"}},         {"pareto", {"frontier"}},          {"surface", {"fit"}},
-            {"overtraining", {"slopes"}}, {"isoflop", {"laws", "optima", "contexts"}}, {"context", {"optima"}},
-            {"optimal", {"sizes", "query", "methods"}}, {"inference", {"fits"}}, {"laws", {"laws", "params", "predictions"}}};
+    std::vector<std::pair<QString, QStringList>> out;
+    for (const FigureEntry& e : figureRegistry())
+        if (!e.tables.isEmpty()) out.emplace_back(e.id, e.tables);
+    return out;
 }
 
 QStringList tableViews() {

@@ -26,9 +26,12 @@
 #include <QProgressDialog>
 #include <QtConcurrent/QtConcurrent>
 #include <atomic>
+#include <map>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
+#include "app/figures/views/Figures.h"
 #include "app/gui/AnalysisViews.h"
 #include "app/gui/ContextView.h"
 #include "app/gui/ExportDialog.h"
@@ -77,18 +80,26 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     explainDock_->setMinimumWidth(200);
     addDockWidget(Qt::RightDockWidgetArea, explainDock_);
 
-    addPanel(new RunsView(session_, this));
-    addPanel(new ParetoView(session_, this));
-    addPanel(new LossCurvesView(session_, this));
-    addPanel(new LossSurfaceView(session_, this));
-    addPanel(new OverTrainingView(session_, this));
-    addPanel(new IsoFlopView(session_, this));
-    addPanel(new ContextView(session_, this));
-    addPanel(new OptimalView(session_, this));
-    addPanel(new FlopBreakdownView(session_, this));
-    addPanel(new RooflineView(session_, this));
-    addPanel(new InferenceView(session_, this));
-    addPanel(new LawsView(session_, this));
+    // The window's views, in the registry's order (figures::figureRegistry): each id's view widget.
+    using MakeView = std::function<ViewPanel*(Session*, QWidget*)>;
+    const auto make = [](auto tag) -> MakeView {
+        using View = typename decltype(tag)::type;
+        return [](Session* session, QWidget* parent) -> ViewPanel* { return new View(session, parent); };
+    };
+    const std::map<QString, MakeView> viewOf{
+        {"runs", make(std::type_identity<RunsView>())},          {"pareto", make(std::type_identity<ParetoView>())},
+        {"curves", make(std::type_identity<LossCurvesView>())},  {"surface", make(std::type_identity<LossSurfaceView>())},
+        {"overtraining", make(std::type_identity<OverTrainingView>())}, {"isoflop", make(std::type_identity<IsoFlopView>())},
+        {"context", make(std::type_identity<ContextView>())},    {"optimal", make(std::type_identity<OptimalView>())},
+        {"breakdown", make(std::type_identity<FlopBreakdownView>())}, {"roofline", make(std::type_identity<RooflineView>())},
+        {"inference", make(std::type_identity<InferenceView>())}, {"laws", make(std::type_identity<LawsView>())}};
+    for (const figures::FigureEntry& entry : figures::figureRegistry()) {
+        const auto view = viewOf.find(entry.id);
+        if (view == viewOf.end()) qFatal("MainWindow: no view widget for the registered view '%s'", qPrintable(entry.id));
+        ViewPanel* panel = view->second(session_, this);
+        Q_ASSERT(panel->viewId() == entry.id);
+        addPanel(panel);
+    }
 
     lessonPane_ = new LessonPane(this);
     lessonDock_ = new QDockWidget(tr("Lesson"), this);

@@ -14,18 +14,36 @@
 
 namespace scalex::figures {
 
+namespace {
+
+template <class Figure>
+std::function<std::unique_ptr<ViewFigure>()> maker() {
+    return [] { return std::make_unique<Figure>(); };
+}
+
+}  // namespace
+
+const std::vector<FigureEntry>& figureRegistry() {
+    static const std::vector<FigureEntry> entries{
+        {"runs", {}, {"runs"}},
+        {"pareto", maker<ParetoFigure>(), {"frontier"}},
+        {"curves", maker<LossCurvesFigure>(), {}},
+        {"surface", maker<LossSurfaceFigure>(), {"fit"}},
+        {"overtraining", maker<OverTrainingFigure>(), {"slopes"}},
+        {"isoflop", maker<IsoFlopFigure>(), {"laws", "optima", "contexts"}},
+        {"context", maker<ContextFigure>(), {"optima"}},
+        {"optimal", maker<OptimalFigure>(), {"sizes", "query", "methods"}},
+        {"breakdown", maker<FlopBreakdownFigure>(), {}},
+        {"roofline", maker<RooflineFigure>(), {}},
+        {"inference", maker<InferenceFigure>(), {"fits"}},
+        {"laws", maker<LawsFigure>(), {"laws", "params", "predictions"}},
+    };
+    return entries;
+}
+
 std::unique_ptr<ViewFigure> makeViewFigure(const QString& id) {
-    if (id == QLatin1String("pareto")) return std::make_unique<ParetoFigure>();
-    if (id == QLatin1String("curves")) return std::make_unique<LossCurvesFigure>();
-    if (id == QLatin1String("overtraining")) return std::make_unique<OverTrainingFigure>();
-    if (id == QLatin1String("context")) return std::make_unique<ContextFigure>();
-    if (id == QLatin1String("surface")) return std::make_unique<LossSurfaceFigure>();
-    if (id == QLatin1String("isoflop")) return std::make_unique<IsoFlopFigure>();
-    if (id == QLatin1String("optimal")) return std::make_unique<OptimalFigure>();
-    if (id == QLatin1String("breakdown")) return std::make_unique<FlopBreakdownFigure>();
-    if (id == QLatin1String("roofline")) return std::make_unique<RooflineFigure>();
-    if (id == QLatin1String("laws")) return std::make_unique<LawsFigure>();
-    if (id == QLatin1String("inference")) return std::make_unique<InferenceFigure>();
+    for (const FigureEntry& e : figureRegistry())
+        if (e.id == id && e.make) return e.make();
     return nullptr;
 }
 
