@@ -169,8 +169,8 @@ TEST(FitVerb, BadInputIsOneLineAndExitTwo) {
     };
     const std::vector<Case> cases{
         // (the list of fits ends with `runtime` where the runtime-model verbs are built in)
-        {{"fit"}, "scalex fit: expected `scalex fit lnd|isoflop|slopes|pareto|bootstrap"},
-        {{"fit", "chinchilla"}, "scalex fit: unknown fit 'chinchilla' (expected `scalex fit lnd|isoflop|slopes|pareto|bootstrap"},
+        {{"fit"}, "scalex fit: expected `scalex fit lnd|isoflop|slopes|pareto|context|bootstrap"},
+        {{"fit", "chinchilla"}, "scalex fit: unknown fit 'chinchilla' (expected `scalex fit lnd|isoflop|slopes|pareto|context|bootstrap"},
         {{"fit", "lnd", "--json"}, "scalex fit: missing required option --data (the run table), or --example"},
         {{"fit", "lnd", "--data", tokenParam(), "--gamma", "2"}, "scalex fit: --gamma expects free or fixed_1 (or fixed, 1), got '2'"},
         {{"fit", "lnd", "--data", tokenParam(), "--family", "mamba"}, "scalex fit: --family expects transformer or xlstm (or an alias), got 'mamba'"},
@@ -178,6 +178,7 @@ TEST(FitVerb, BadInputIsOneLineAndExitTwo) {
         {{"fit", "isoflop", "--data", tokenParam(), "--budget-range", "5e19"}, "scalex fit: --budget-range expects two numbers: LO HI"},
         {{"fit", "isoflop", "--data", tokenParam(), "--budget-range", "5e19", "1e19"}, "scalex fit: --budget-range expects two numbers LO < HI, got '5e19 1e19'"},
         {{"fit", "bootstrap", "--data", tokenParam()}, "scalex fit: missing required option --of (lnd, isoflop or slopes)"},
+        {{"fit", "context", "--data", tokenParam(), "--budget", "0"}, "scalex fit: --budget must be a positive number of FLOPs, got 0"},
         {{"fit", "lnd", "--data", tokenParam(), "--ctx", "4096"}, "scalex fit: no usable runs in " + tokenParam() + " match the filters"},
     };
     for (const auto& c : cases) {

@@ -149,7 +149,7 @@ JobOf<ParetoFigure::Answer> ParetoFigure::job(const FigureInput& in) const {
         out.table = table;
         out.analyses = analysis::paretoAnalyses(*table, out.settings);  // the analyses the verbs run
         // The L(N,D) of each family at the context shown when it is drawn: fitted once for these
-        // runs and settings (analysis::groupSurface keeps it for every view), else still to come.
+        // runs and settings (kept in analysis::ResultCache for every view), else still to come.
         if (out.withSurfaces)
             for (std::size_t i = 0; i < std::size(kFamilies); ++i) {
                 auto s = analysis::keptFamilySurface(*table, out.settings, kFamilies[i], out.surfaceContext, out.paper[i]);

@@ -48,7 +48,7 @@ public:
     // second job (surfaceJob()), so that the frontiers need not wait for them.
     JobOf<Answer> job(const FigureInput& in) const;
     void take(Answer answer);
-    // The L(N,D) fits the answer taken last waits for, as a job (take() takes its answer); empty
+    // The L(N,D) fits the answer taken last waits for, as a job (takeSurfaces() takes its answer); empty
     // when it waits for none.
     JobOf<Surfaces> surfaceJob() const;
     void takeSurfaces(Surfaces surfaces);
