@@ -98,7 +98,6 @@ void TextColumn::keepRows(const std::vector<bool>& keep) {
         for (std::size_t i = 0; i < codes_.size(); ++i)
             if (keep[i]) codes_[out++] = codes_[i];
         codes_.resize(out);
-        codes_.shrink_to_fit();
         return;
     }
     std::size_t begin = 0, write = 0;
@@ -111,10 +110,10 @@ void TextColumn::keepRows(const std::vector<bool>& keep) {
         }
         begin = end;
     }
+    // No shrink_to_fit: a column loses a few rows (each run's last), and a copy of the rest would
+    // cost more time and for a moment more memory than the spare capacity.
     ends_.resize(out);
-    ends_.shrink_to_fit();
     pool_.resize(write);
-    pool_.shrink_to_fit();
 }
 
 std::size_t TextColumn::bytes() const {
