@@ -48,8 +48,14 @@ void TextColumn::push(std::string_view cell) {
         codes_.assign(constantRows_, 0u);
         constant_ = false;
     }
+    // A run's rows repeat its name and size, and runs logged on one schedule repeat the same steps in
+    // turn: the last code and the one after it are tried before hashing.
     if (dictionary_[lastCode_] == cell) {
         codes_.push_back(lastCode_);
+        return;
+    }
+    if (lastCode_ + 1 < dictionary_.size() && dictionary_[lastCode_ + 1] == cell) {
+        codes_.push_back(++lastCode_);
         return;
     }
     if (auto it = index_.find(cell); it != index_.end()) {
