@@ -981,8 +981,12 @@ Expected<RunTable> buildDelimited(std::string_view text, const std::string& file
         TableBuilder::Previous previous;
         for (;;) {
             Batch b;
+            if (options.progress && !options.progress(static_cast<double>(scanner.position()) / static_cast<double>(text.size()))) {
+                b.error = LoadError{file, 0, "", kLoadCancelled};
+                b.last = true;
+            }
             b.along.reserve(kBatchRows);
-            while (b.along.size() < kBatchRows) {
+            while (!b.last && b.along.size() < kBatchRows) {
                 auto more = scanner.next(rec, file, &header);
                 if (!more) b.error = more.error();
                 else if (*more && rows++ >= options.maxRows)
