@@ -165,6 +165,13 @@ int runGui(int argc, char** argv) {
             std::fprintf(stderr, "scalex: %s\n", qPrintable(window.lastError()));
             if (headless) return 2;
             window.openExample(false);
+        } else if (window.loading()) {
+            // Read in the background: a file that turns out unusable leaves the example open, as above.
+            QObject::connect(&window, &MainWindow::loadFinished, &window, [&window](bool opened) {
+                if (opened) return;
+                std::fprintf(stderr, "scalex: %s\n", qPrintable(window.lastError()));
+                window.openExample(false);
+            });
         }
     } else if (parser.isSet("example") || headless) {
         if (!window.openExample(!headless) && headless) {

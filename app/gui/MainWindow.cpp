@@ -132,7 +132,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         loadingBox_->hide();
         auto loaded = loader_->takeResult();
         if (!loaded && loaded.error().message == data::kLoadCancelled) {
-            statusBar()->showMessage(tr("Opening %1 cancelled").arg(QFileInfo(loader_->path()).fileName()), 8000);
+            lastError_ = tr("Opening %1 cancelled").arg(QFileInfo(loader_->path()).fileName());
+            statusBar()->showMessage(lastError_, 8000);
             emit loadFinished(false);
             return;
         }

@@ -637,7 +637,10 @@ public:
         }
 
         const std::string flopMode = lower(r.text(RunField::FlopMode));
-        if (prev) {
+        // Only a whole row of a run along its training (a step and a name) is kept for the rows after it.
+        if (prev) prev->valid = run.problems.empty() && rec.cells.size() == header.size() && known(run.step) &&
+                                !(run.runId.empty() && run.name.empty());
+        if (prev && prev->valid) {
             prev->read = run;
             prev->alongOfRead = false;
             prev->flopMode = flopMode;
@@ -645,9 +648,8 @@ public:
         }
         deriveColumns(run, flopMode, derivation, fileBudget);
         checkPlausibility(run);
-        if (prev) {
-            prev->valid = run.problems.empty() && rec.cells.size() == header.size() && known(run.step) &&
-                          !(run.runId.empty() && run.name.empty());
+        if (prev && prev->valid) {
+            prev->valid = run.problems.empty();
             prev->built = run;
             prev->cells.assign(rec.cells.begin(), rec.cells.end());
         }
