@@ -6,7 +6,10 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -38,6 +41,7 @@
 #include "app/gui/FigureExport.h"
 #include "app/gui/Recipes.h"
 #include "app/gui/RecipesDialog.h"
+#include "app/gui/RunTableLoader.h"
 #include "app/gui/FlopBreakdownView.h"
 #include "app/gui/InferenceView.h"
 #include "app/gui/JobPool.h"
@@ -116,6 +120,36 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildMenus();
     statusProject_ = new QLabel(tr("No project"), this);
     statusBar()->addPermanentWidget(statusProject_);
+    loader_ = new RunTableLoader(this);
+    loadingBox_ = new QWidget(this);
+    loadingBox_->setObjectName(QStringLiteral("LoadingBox"));
+    auto* loadingLayout = new QHBoxLayout(loadingBox_);
+    loadingLayout->setContentsMargins(0, 0, 0, 0);
+    loadingBar_ = new QProgressBar(loadingBox_);
+    loadingBar_->setRange(0, 100);
+    loadingBar_->setMaximumWidth(200);
+    auto* cancelLoad = new QPushButton(tr("Cancel"), loadingBox_);
+    cancelLoad->setObjectName(QStringLiteral("CancelLoad"));
+    loadingLayout->addWidget(loadingBar_);
+    loadingLayout->addWidget(cancelLoad);
+    statusBar()->addPermanentWidget(loadingBox_);
+    loadingBox_->hide();
+    connect(cancelLoad, &QPushButton::clicked, this, &MainWindow::cancelLoading);
+    connect(loader_, &RunTableLoader::progressed, this, [this](int percent) {
+        loadingBar_->setValue(percent);
+        emit loadProgressed(percent);
+    });
+    connect(loader_, &RunTableLoader::finished, this, [this] {
+        loadingBox_->hide();
+        auto loaded = loader_->takeResult();
+        if (!loaded && loaded.error().message == data::kLoadCancelled) {
+            lastError_ = tr("Opening %1 cancelled").arg(QFileInfo(loader_->path()).fileName());
+            statusBar()->showMessage(lastError_, 8000);
+            emit loadFinished(false);
+            return;
+        }
+        emit loadFinished(runTableRead(std::move(loaded), loader_->path(), loadInteractive_));
+    });
     statusBar()->showMessage(tr("Ready"));
     resize(1280, 800);
     restoreLayout();
@@ -396,7 +430,12 @@ bool MainWindow::openPath(const QString& path, bool interactive) {
         switch (data::dataFileKind(path)) {
             case data::DataFileKind::LossCurves: return openLossCurves(path, interactive);
             case data::DataFileKind::InferenceMeasurements: return openMeasurements(path, interactive);
-            default: return openRunTable(path, interactive);
+            default:
+                if (interactive && QFileInfo(path).size() >= kBackgroundLoadBytes) {
+                    loadRunTableInBackground(path, interactive);
+                    return true;
+                }
+                return openRunTable(path, interactive);
         }
     }
     auto loaded = data::loadProject(path);
@@ -412,7 +451,22 @@ bool MainWindow::openPath(const QString& path, bool interactive) {
 }
 
 bool MainWindow::openRunTable(const QString& path, bool interactive) {
-    auto loaded = data::loadRunTable(path.toStdString());
+    return runTableRead(data::loadRunTable(path.toStdString()), path, interactive);
+}
+
+void MainWindow::loadRunTableInBackground(const QString& path, bool interactive) {
+    loadInteractive_ = interactive;
+    loadingBar_->setValue(0);
+    loadingBox_->show();
+    statusBar()->showMessage(tr("Opening %1 …").arg(QFileInfo(path).fileName()));
+    loader_->start(path);
+}
+
+bool MainWindow::loading() const { return loader_->busy(); }
+
+void MainWindow::cancelLoading() { loader_->cancel(); }
+
+bool MainWindow::runTableRead(data::Expected<data::RunTable> loaded, const QString& path, bool interactive) {
     if (!loaded) {
         reportError(tr("Could not open the file"), QString::fromStdString(loaded.error().toString()), interactive);
         return false;

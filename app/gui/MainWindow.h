@@ -3,11 +3,13 @@
 
 #include "app/gui/FigureExport.h"
 #include "core/data/Lesson.h"
+#include "core/data/RunTableIo.h"
 #include <optional>
 #include <vector>
 
 class QImage;
 class QLabel;
+class QProgressBar;
 class QTabWidget;
 class QTextBrowser;
 class QDockWidget;
@@ -18,6 +20,7 @@ class ViewPanel;
 class Session;
 class LessonPane;
 class HighlightFrame;
+class RunTableLoader;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -58,9 +61,17 @@ public:
     // Loads a run table (CSV, TSV, JSON, JSON Lines, .csv.gz). On failure shows the error and
     // leaves the current data untouched; returns whether the file was opened.
     bool openRunTable(const QString& path, bool interactive = true);
+    // Reads a run table on a worker thread while the window goes on drawing the project it has,
+    // with progress and Cancel in the status bar; loadFinished says how it ended (a failed or
+    // cancelled load leaves the project as it was). Returns at once.
+    void loadRunTableInBackground(const QString& path, bool interactive = true);
+    bool loading() const;
+    void cancelLoading();
     // Opens a .scalex project, a run table, loss curves or inference measurements (told apart by
-    // their columns as `scalex check` does); the same error rules.
+    // their columns as `scalex check` does); the same error rules. An interactive open of a run
+    // table of kBackgroundLoadBytes or more loads in the background and returns true at once.
     bool openPath(const QString& path, bool interactive = true);
+    static constexpr qint64 kBackgroundLoadBytes = 4 << 20;
     // Adds a loss-curves file's curves to the project (the loss-curves view shows them).
     bool openLossCurves(const QString& path, bool interactive = true);
     // Loads inference measurements into the inference view and the project.
@@ -79,6 +90,10 @@ public:
     bool exportView(const QString& path, FigureStyle style, const QString& recipe = QString(), bool interactive = true);
     // Writes the current view's table `tableId` (its first when empty) as .tex, .csv or .json.
     bool exportTable(const QString& tableId, const QString& path, bool interactive = true);
+
+signals:
+    void loadProgressed(int percent);
+    void loadFinished(bool opened);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -106,6 +121,8 @@ private:
     void refreshRecentMenu();
     void reportError(const QString& title, const QString& message, bool interactive);
     void projectOpened(const QString& label);
+    // Takes a run table read for `path` as the project (or reports its error).
+    bool runTableRead(data::Expected<data::RunTable> loaded, const QString& path, bool interactive);
     void applyStyle();
     // Every view draws again in the current style (after a theme change or a paper-style export);
     // the views that are not views of their own (breakdown, roofline, inference) only `only` when given.
@@ -127,6 +144,10 @@ private:
     QTextBrowser* explain_ = nullptr;
     QDockWidget* explainDock_ = nullptr;
     QLabel* statusProject_ = nullptr;
+    RunTableLoader* loader_ = nullptr;
+    QWidget* loadingBox_ = nullptr;  // progress and Cancel of a background load, in the status bar
+    QProgressBar* loadingBar_ = nullptr;
+    bool loadInteractive_ = true;
     std::vector<ViewPanel*> panels_;
 };
 

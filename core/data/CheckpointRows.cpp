@@ -16,11 +16,26 @@ void CheckpointRows::reserve(std::size_t rows) {
     for (auto& c : cells_) c.reserve(rows);
 }
 
-void CheckpointRows::append(std::uint32_t templateRun, std::uint32_t runsBefore, const Run& row,
+CheckpointValues CheckpointValues::of(const Run& run) {
+    return {run.sourceLine, run.step, run.tokens, run.flops, run.valLoss, run.trainLoss, run.tokensSource, run.flopsSource};
+}
+
+void CheckpointValues::into(Run& run) const {
+    run.sourceLine = line;
+    run.step = step;
+    run.tokens = tokens;
+    run.flops = flops;
+    run.valLoss = valLoss;
+    run.trainLoss = trainLoss;
+    run.tokensSource = tokensSource;
+    run.flopsSource = flopsSource;
+}
+
+void CheckpointRows::append(std::uint32_t templateRun, std::uint32_t runsBefore, const CheckpointValues& row,
                             const std::string_view* cells) {
     template_.push_back(templateRun);
     runsBefore_.push_back(runsBefore);
-    line_.push_back(row.sourceLine);
+    line_.push_back(row.line);
     step_.push_back(row.step);
     tokens_.push_back(row.tokens);
     flops_.push_back(row.flops);
@@ -29,6 +44,11 @@ void CheckpointRows::append(std::uint32_t templateRun, std::uint32_t runsBefore,
     sources_.push_back(static_cast<std::uint8_t>(static_cast<unsigned>(row.tokensSource) |
                                                  (static_cast<unsigned>(row.flopsSource) << 4)));
     for (std::size_t c = 0; c < cells_.size(); ++c) cells_[c].push(cells[c]);
+}
+
+CheckpointValues CheckpointRows::point(std::size_t i) const {
+    return {line_[i], step_[i], tokens_[i], flops_[i], valLoss_[i], trainLoss_[i], static_cast<Provenance>(sources_[i] & 0xF),
+            static_cast<Provenance>(sources_[i] >> 4)};
 }
 
 double CheckpointRows::loss(std::size_t i) const { return known(valLoss_[i]) ? valLoss_[i] : trainLoss_[i]; }
@@ -44,14 +64,7 @@ std::string CheckpointRows::joinedCells(std::size_t i) const {
 
 void CheckpointRows::fill(std::size_t i, const Run& templ, Run& out, bool withCells) const {
     out = templ;
-    out.sourceLine = line_[i];
-    out.step = step_[i];
-    out.tokens = tokens_[i];
-    out.flops = flops_[i];
-    out.valLoss = valLoss_[i];
-    out.trainLoss = trainLoss_[i];
-    out.tokensSource = static_cast<Provenance>(sources_[i] & 0xF);
-    out.flopsSource = static_cast<Provenance>(sources_[i] >> 4);
+    point(i).into(out);
     out.intermediateCheckpoint = true;
     out.raw.header = withCells ? header_ : nullptr;
     if (withCells) out.raw.joined = joinedCells(i);
@@ -64,7 +77,6 @@ void CheckpointRows::keepRows(const std::vector<bool>& keep) {
         for (std::size_t i = 0; i < v.size(); ++i)
             if (keep[i]) v[o++] = v[i];
         v.resize(o);
-        v.shrink_to_fit();
     };
     filter(template_);
     filter(runsBefore_);

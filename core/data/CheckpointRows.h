@@ -18,6 +18,16 @@ namespace scalex::data {
 struct Run;
 enum class Provenance;
 
+// What a checkpoint row holds beside its template: the fields that change along training.
+struct CheckpointValues {
+    int line = 0;
+    double step = 0, tokens = 0, flops = 0, valLoss = 0, trainLoss = 0;
+    Provenance tokensSource{}, flopsSource{};
+    static CheckpointValues of(const Run& run);
+    // Writes these fields into `run` (whose other fields are its template's).
+    void into(Run& run) const;
+};
+
 class CheckpointRows {
 public:
     using Header = std::shared_ptr<const std::vector<std::string>>;
@@ -29,7 +39,7 @@ public:
 
     // Appends `row` (read from `cells`, one per header column), whose other fields equal those of the table's run
     // `templateRun`; `runsBefore` of the table's runs come before it in the source.
-    void append(std::uint32_t templateRun, std::uint32_t runsBefore, const Run& row, const std::string_view* cells);
+    void append(std::uint32_t templateRun, std::uint32_t runsBefore, const CheckpointValues& row, const std::string_view* cells);
 
     std::uint32_t templateRun(std::size_t i) const { return template_[i]; }
     std::uint32_t runsBefore(std::size_t i) const { return runsBefore_[i]; }
@@ -43,6 +53,7 @@ public:
     double valLoss(std::size_t i) const { return valLoss_[i]; }
     double trainLoss(std::size_t i) const { return trainLoss_[i]; }
     double loss(std::size_t i) const;  // as Run::loss
+    CheckpointValues point(std::size_t i) const;
     std::size_t columns() const { return cells_.size(); }
     std::string_view cell(std::size_t i, std::size_t column) const { return cells_[column].at(i); }
     // The cells as RawCells::joined holds them.

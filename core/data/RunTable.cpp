@@ -42,12 +42,16 @@ void forEachRow(const RunTable& table, const std::function<void(const Run&)>& f,
     // Each block's rows come after `runOffset + runsBefore` runs; blocks are in table order.
     std::vector<std::size_t> next(table.compactCheckpoints.size(), 0);
     Run scratch;
+    const Run* filledFrom = nullptr;  // the template `scratch` holds, when only the curve changes row to row
     auto compactUpTo = [&](std::size_t runsDone) {
         for (std::size_t b = 0; b < table.compactCheckpoints.size(); ++b) {
             const CheckpointBlock& block = table.compactCheckpoints[b];
             if (!block.rows) continue;
             for (std::size_t& i = next[b]; i < block.rows->size() && block.runOffset + block.rows->runsBefore(i) <= runsDone; ++i) {
-                block.rows->fill(i, table.templateOf(block, i), scratch, withCells);
+                const Run& templ = table.templateOf(block, i);
+                if (!withCells && &templ == filledFrom) block.rows->point(i).into(scratch);
+                else block.rows->fill(i, templ, scratch, withCells);
+                filledFrom = withCells ? nullptr : &templ;
                 f(scratch);
             }
         }

@@ -380,6 +380,13 @@ bool sameButCurve(const Run& a, const Run& b) {
            b.problems.empty() && a.userIncluded == b.userIncluded && a.raw.header == b.raw.header;
 }
 
+// The fields CheckpointRows keeps per row (CheckpointValues); every other mapped column is the same
+// along a run's training.
+bool isCurveField(RunField f) {
+    return f == RunField::Step || f == RunField::Tokens || f == RunField::Flops || f == RunField::ValLoss ||
+           f == RunField::TrainLoss;
+}
+
 // What the header says about every row: the column of each field.
 struct TableLayout {
     std::vector<std::string> header;
@@ -387,6 +394,8 @@ struct TableLayout {
     std::array<int, kRunFieldCount> columns{};
     std::vector<ColumnChoice> report;
     std::shared_ptr<const std::vector<std::string>> shared;
+    // The columns of fields that stay the same along a run's training (all mapped ones but the curve's).
+    std::vector<int> fixedColumns;
 };
 
 Expected<TableLayout> layoutFor(std::vector<std::string> header, int headerLine, const std::string& file,
@@ -463,6 +472,10 @@ Expected<TableLayout> layoutFor(std::vector<std::string> header, int headerLine,
     layout.header = header;
     layout.headerLine = headerLine;
     layout.columns = columns;
+    for (std::size_t f = 0; f < kRunFieldCount; ++f)
+        if (columns[f] >= 0 && !isCurveField(static_cast<RunField>(f))) layout.fixedColumns.push_back(columns[f]);
+    std::sort(layout.fixedColumns.begin(), layout.fixedColumns.end());
+    layout.fixedColumns.erase(std::unique(layout.fixedColumns.begin(), layout.fixedColumns.end()), layout.fixedColumns.end());
     layout.report = std::move(report);
     layout.shared = std::make_shared<const std::vector<std::string>>(std::move(header));
     return layout;
@@ -506,9 +519,55 @@ public:
         }
     }
 
+    // The last row built in full, for the rows of the same run after it (buildAlong). Views into
+    // the text: valid while the text is.
+    struct Previous {
+        bool valid = false;
+        Run read;   // as read from the cells, before derivation
+        Run built;  // as built
+        std::string flopMode;
+        double fileBudget = kUnknown;
+        std::vector<std::string_view> cells;
+        // The run buildAlong made last, and whether it was made from this `read` (then only what
+        // reading the curve, derivation and the checks change differs from `read`).
+        Run along;
+        bool alongOfRead = false;
+    };
+
+    // The run of a record that repeats the previous row's cells in every field that stays the same
+    // along training: the previous row's fields with this row's curve read and derived again, as
+    // build() would make it, in prev.along. False (and prev.along unspecified) where that is not so
+    // or the row has a problem; build() then reads it in full.
+    bool buildAlong(const RecordView& rec, Previous& prev) const {
+        if (!prev.valid || !rec.notes.empty() || rec.cells.size() != layout_.header.size()) return false;
+        for (int c : layout_.fixedColumns)
+            if (rec.cells[static_cast<std::size_t>(c)] != prev.cells[static_cast<std::size_t>(c)]) return false;
+        for (std::string_view c : rec.cells)
+            if (hasHighBytes(c)) return false;
+        Run& out = prev.along;
+        if (!prev.alongOfRead) {
+            out = prev.read;
+            prev.alongOfRead = true;
+        } else {
+            // What deriveColumns and checkPlausibility write beside the curve (readCurve sets the rest).
+            out.params = prev.read.params;
+            out.paramsSource = prev.read.paramsSource;
+            out.budget = prev.read.budget;
+            out.problems.clear();
+        }
+        out.sourceLine = rec.line;
+        RowReader r(layout_.header, layout_.columns, rec.cells, out);
+        readCurve(r, out);
+        if (!out.problems.empty()) return false;
+        deriveColumns(out, prev.flopMode, derivation_, prev.fileBudget);
+        checkPlausibility(out);
+        return out.problems.empty() && known(out.step) && sameButCurve(out, prev.built);
+    }
+
     // The run a record stands for (touches nothing of the builder: any thread may build while
-    // another places). Cells re-read as UTF-8 are kept in `fixed`.
-    Run build(RecordView& rec, std::deque<std::string>& fixed) const {
+    // another places). Cells re-read as UTF-8 are kept in `fixed`. With `prev`: kept there for the
+    // rows after it.
+    Run build(RecordView& rec, std::deque<std::string>& fixed, Previous* prev = nullptr) const {
         const std::vector<std::string>& header = layout_.header;
         Run run;
         run.sourceLine = rec.line;
@@ -565,20 +624,53 @@ public:
         run.vocab = r.count(RunField::Vocab);
         run.chunk = r.count(RunField::Chunk);
         run.params = r.number(RunField::Params);
+        if (known(run.params)) run.paramsSource = Provenance::FromFile;
+        readCurve(r, run);
+        bool ok = true;
+        if (has(RunField::SelectedInPaper)) {
+            run.selectedInPaper = parseBool(r.text(RunField::SelectedInPaper), &ok);
+            if (!ok) r.problem(RunField::SelectedInPaper, "'" + r.text(RunField::SelectedInPaper) + "' is not true or false");
+        }
+        if (has(RunField::Included)) {
+            run.userIncluded = parseBool(r.text(RunField::Included), &ok);
+            if (!ok) r.problem(RunField::Included, "'" + r.text(RunField::Included) + "' is not true or false");
+        }
+
+        const std::string flopMode = lower(r.text(RunField::FlopMode));
+        // Only a whole row of a run along its training (a step and a name) is kept for the rows after it.
+        if (prev) prev->valid = run.problems.empty() && rec.cells.size() == header.size() && known(run.step) &&
+                                !(run.runId.empty() && run.name.empty());
+        if (prev && prev->valid) {
+            prev->read = run;
+            prev->alongOfRead = false;
+            prev->flopMode = flopMode;
+            prev->fileBudget = fileBudget;
+        }
+        deriveColumns(run, flopMode, derivation, fileBudget);
+        checkPlausibility(run);
+        if (prev && prev->valid) {
+            prev->valid = run.problems.empty();
+            prev->built = run;
+            prev->cells.assign(rec.cells.begin(), rec.cells.end());
+        }
+        return run;
+    }
+
+    // What changes along training (D, C, the step and the losses), the numbers read between them
+    // (so that problems keep the columns' order) and the provenance of N, D and C (whose columns read
+    // as the file gives them, or else as known or missing).
+    void readCurve(RowReader& r, Run& run) const {
         run.tokens = r.number(RunField::Tokens);
         run.flops = r.number(RunField::Flops);
         run.batchSize = r.number(RunField::BatchSize);
         run.steps = r.number(RunField::Steps);
         run.learningRate = r.number(RunField::LearningRate);
-        if (has(RunField::Step) && !r.text(RunField::Step).empty()) {
-            const std::string& cell = r.text(RunField::Step);
-            run.step = cell == "0" ? 0.0 : r.number(RunField::Step);
-        }
+        run.step = kUnknown;
+        if (const std::string cell = r.text(RunField::Step); !cell.empty()) run.step = cell == "0" ? 0.0 : r.number(RunField::Step);
         run.valLoss = r.number(RunField::ValLoss);
         run.trainLoss = r.number(RunField::TrainLoss);
-        if (known(run.params)) run.paramsSource = Provenance::FromFile;
-        if (known(run.tokens)) run.tokensSource = Provenance::FromFile;
-        if (known(run.flops)) run.flopsSource = Provenance::FromFile;
+        run.tokensSource = known(run.tokens) ? Provenance::FromFile : Provenance::Missing;
+        run.flopsSource = known(run.flops) ? Provenance::FromFile : Provenance::Missing;
         const std::pair<RunField, Provenance*> sources[] = {{RunField::ParamsSource, &run.paramsSource},
                                                              {RunField::TokensSource, &run.tokensSource},
                                                              {RunField::FlopsSource, &run.flopsSource}};
@@ -590,19 +682,6 @@ public:
             if (ok) *target = p;
             else r.problem(field, "'" + s + "' is not a provenance (expected file, derived, 6nd_fallback or nominal_budget)");
         }
-        bool ok = true;
-        if (has(RunField::SelectedInPaper)) {
-            run.selectedInPaper = parseBool(r.text(RunField::SelectedInPaper), &ok);
-            if (!ok) r.problem(RunField::SelectedInPaper, "'" + r.text(RunField::SelectedInPaper) + "' is not true or false");
-        }
-        if (has(RunField::Included)) {
-            run.userIncluded = parseBool(r.text(RunField::Included), &ok);
-            if (!ok) r.problem(RunField::Included, "'" + r.text(RunField::Included) + "' is not true or false");
-        }
-
-        deriveColumns(run, lower(r.text(RunField::FlopMode)), derivation, fileBudget);
-        checkPlausibility(run);
-        return run;
     }
 
     // Keeps a built run: as columns beside its run's first row, or as a full run.
@@ -619,32 +698,36 @@ public:
                 lastKeyText_ = k;
             }
             key = lastKey_;
-            if (key->rows++ == 0) {
-                key->firstStep = run.step;
-                key->last = ordinal;
-                key->lastStep = run.step;
-                key->lastTokens = run.tokens;
-            } else {
-                if (run.step != key->firstStep) checkpoints_ = true;
-                // The last checkpoint: the largest step, then the most tokens, then the later row.
-                if (run.step > key->lastStep || (run.step == key->lastStep && !(run.tokens < key->lastTokens))) {
-                    key->last = ordinal;
-                    key->lastStep = run.step;
-                    key->lastTokens = run.tokens;
-                }
-            }
+            advance(*key, run.step, run.tokens, ordinal);
         }
         const bool whole = run.problems.empty() && cellCount == layout_.header.size();
         run.raw.header = layout_.shared;
+        previousTemplate_ = kNone;
         if (key && whole && key->templateRun != kNone && sameButCurve(runs_[key->templateRun], run)) {
-            location_.push_back(kCompact | static_cast<std::uint32_t>(store_->size()));
-            store_->append(key->templateRun, static_cast<std::uint32_t>(runs_.size()), run, cells);
+            previousTemplate_ = key->templateRun;
+            appendCompact(CheckpointValues::of(run), cells);
             return;
         }
-        if (key && whole && key->templateRun == kNone) key->templateRun = static_cast<std::uint32_t>(runs_.size());
+        if (key && whole && key->templateRun == kNone) previousTemplate_ = key->templateRun = static_cast<std::uint32_t>(runs_.size());
         join(cells, cellCount, run.raw.joined);
         location_.push_back(static_cast<std::uint32_t>(runs_.size()));
         runs_.push_back(std::move(run));
+    }
+
+    // Keeps a row buildAlong made: it belongs to the run of the row placed before it and equals
+    // that row but for `point`.
+    void placeAlong(const CheckpointValues& point, const std::string_view* cells, std::size_t cellCount, std::uint64_t hash) {
+        if (previousTemplate_ == kNone) {
+            // The row before was kept in full (it differs from its run's first row): so is this one.
+            Run run = runs_.back();
+            point.into(run);
+            place(std::move(run), cells, cellCount, hash);
+            return;
+        }
+        const auto ordinal = static_cast<std::uint32_t>(location_.size());
+        hashes_.push_back(hash);
+        advance(*lastKey_, point.step, point.tokens, ordinal);
+        appendCompact(point, cells);
     }
 
     Expected<RunTable> finish() {
@@ -658,26 +741,41 @@ public:
         // Identical rows: equal hashes, then equal cells; each names the first of its kind.
         std::unordered_map<std::uint32_t, int> duplicateOf;
         {
-            std::vector<std::pair<std::uint64_t, std::uint32_t>> byHash;
-            byHash.reserve(n);
+            // The rows in order of the top 32 bits of their hash (rows in source order within),
+            // by two stable counting passes of 16 bits: a few times faster than a comparison sort.
+            auto top = [&](std::uint32_t o) { return static_cast<std::uint32_t>(hashes_[o] >> 32); };
+            std::vector<std::uint32_t> order, byLow;
+            order.reserve(n);
             for (std::uint32_t o = 0; o < n; ++o)
-                if (hashes_[o]) byHash.emplace_back(hashes_[o], o);
-            hashes_ = {};
-            std::sort(byHash.begin(), byHash.end());
-            for (std::size_t i = 0; i < byHash.size();) {
+                if (hashes_[o]) order.push_back(o);
+            byLow.resize(order.size());
+            for (int shift : {0, 16}) {
+                std::vector<std::size_t> start((1u << 16) + 1, 0);
+                for (std::uint32_t o : order) ++start[((top(o) >> shift) & 0xFFFFu) + 1];
+                for (std::size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
+                for (std::uint32_t o : order) byLow[start[(top(o) >> shift) & 0xFFFFu]++] = o;
+                order.swap(byLow);
+            }
+            byLow = {};
+            for (std::size_t i = 0; i < order.size();) {
                 std::size_t j = i + 1;
-                while (j < byHash.size() && byHash[j].first == byHash[i].first) ++j;
+                while (j < order.size() && top(order[j]) == top(order[i])) ++j;
                 for (std::size_t k = i + 1; k < j; ++k) {
-                    const std::string cells = joinedOf(byHash[k].second);
-                    for (std::size_t e = i; e < k; ++e)
-                        if (!duplicateOf.count(byHash[e].second) && joinedOf(byHash[e].second) == cells) {
-                            duplicateOf.emplace(byHash[k].second, lineOf(byHash[e].second));
+                    std::optional<std::string> cells;
+                    for (std::size_t e = i; e < k; ++e) {
+                        if (hashes_[order[e]] != hashes_[order[k]] || duplicateOf.count(order[e])) continue;
+                        if (!cells) cells = joinedOf(order[k]);
+                        if (joinedOf(order[e]) == *cells) {
+                            duplicateOf.emplace(order[k], lineOf(order[e]));
                             break;
                         }
+                    }
                 }
                 i = j;
             }
+            hashes_ = {};
         }
+       
         std::vector<bool> last(n, false);
         std::size_t rowsAlong = 0;
         for (const auto& [k, key] : keys_) {
@@ -758,6 +856,28 @@ private:
         double firstStep = 0, lastStep = 0, lastTokens = 0;
     };
 
+    void advance(Key& key, double step, double tokens, std::uint32_t ordinal) {
+        if (key.rows++ == 0) {
+            key.firstStep = step;
+            key.last = ordinal;
+            key.lastStep = step;
+            key.lastTokens = tokens;
+            return;
+        }
+        if (step != key.firstStep) checkpoints_ = true;
+        // The last checkpoint: the largest step, then the most tokens, then the later row.
+        if (step > key.lastStep || (step == key.lastStep && !(tokens < key.lastTokens))) {
+            key.last = ordinal;
+            key.lastStep = step;
+            key.lastTokens = tokens;
+        }
+    }
+
+    void appendCompact(const CheckpointValues& point, const std::string_view* cells) {
+        location_.push_back(kCompact | static_cast<std::uint32_t>(store_->size()));
+        store_->append(previousTemplate_, static_cast<std::uint32_t>(runs_.size()), point, cells);
+    }
+
     std::string joinedOf(std::uint32_t ordinal) const {
         const std::uint32_t loc = location_[ordinal];
         return loc & kCompact ? store_->joinedCells(loc & ~kCompact) : runs_[loc].raw.joined;
@@ -779,6 +899,7 @@ private:
     std::vector<std::uint64_t> hashes_;    // per source row: of its cells (0: none)
     std::unordered_map<std::string, Key> keys_;
     Key* lastKey_ = nullptr;
+    std::uint32_t previousTemplate_ = kNone;  // the template of the row placed last, when it is compact or one
     std::string lastKeyText_;
     bool checkpoints_ = false;
     std::string joined_;
@@ -842,7 +963,9 @@ Expected<RunTable> buildDelimited(std::string_view text, const std::string& file
     // Two threads: one reads records and builds their runs, the other places them (the two halves
     // of a row's work take about as long). Batches keep the order of the rows.
     struct Batch {
-        std::vector<Run> runs;
+        std::vector<Run> runs;          // rows built in full
+        std::vector<CheckpointValues> points;  // rows built along the row before them
+        std::vector<bool> along;        // per row: which of the two
         std::vector<std::string_view> cells;  // the rows' cells back to back
         std::vector<std::size_t> cellEnd;
         std::vector<std::uint64_t> hashes;
@@ -857,10 +980,15 @@ Expected<RunTable> buildDelimited(std::string_view text, const std::string& file
     bool stop = false;
     std::thread reader([&] {
         std::string scratch;
+        TableBuilder::Previous previous;
         for (;;) {
             Batch b;
-            b.runs.reserve(kBatchRows);
-            while (b.runs.size() < kBatchRows) {
+            if (options.progress && !options.progress(static_cast<double>(scanner.position()) / static_cast<double>(text.size()))) {
+                b.error = LoadError{file, 0, "", kLoadCancelled};
+                b.last = true;
+            }
+            b.along.reserve(kBatchRows);
+            while (!b.last && b.along.size() < kBatchRows) {
                 auto more = scanner.next(rec, file, &header);
                 if (!more) b.error = more.error();
                 else if (*more && rows++ >= options.maxRows)
@@ -869,9 +997,20 @@ Expected<RunTable> buildDelimited(std::string_view text, const std::string& file
                     b.last = true;
                     break;
                 }
+                bool inText = true;
                 for (auto& c : rec.cells)
-                    if (c.data() < text.data() || c.data() + c.size() > text.data() + text.size()) c = b.owned.emplace_back(c);
-                b.runs.push_back(builder.build(rec, b.owned));
+                    if (c.data() < text.data() || c.data() + c.size() > text.data() + text.size()) {
+                        c = b.owned.emplace_back(c);
+                        inText = false;
+                    }
+                const bool along = builder.buildAlong(rec, previous);
+                b.along.push_back(along);
+                if (along) b.points.push_back(CheckpointValues::of(previous.along));
+                else {
+                    b.runs.push_back(builder.build(rec, b.owned, &previous));
+                    // The cells of a row kept for the next one must outlive this batch.
+                    if (!inText) previous.valid = false;
+                }
                 b.hashes.push_back(TableBuilder::hashCells(rec.cells.data(), rec.cells.size(), scratch));
                 b.cells.insert(b.cells.end(), rec.cells.begin(), rec.cells.end());
                 b.cellEnd.push_back(b.cells.size());
@@ -895,9 +1034,11 @@ Expected<RunTable> buildDelimited(std::string_view text, const std::string& file
             queue.pop_front();
             changed.notify_all();
         }
-        std::size_t begin = 0;
-        for (std::size_t i = 0; i < b.runs.size(); ++i) {
-            builder.place(std::move(b.runs[i]), b.cells.data() + begin, b.cellEnd[i] - begin, b.hashes[i]);
+        std::size_t begin = 0, run = 0, point = 0;
+        for (std::size_t i = 0; i < b.along.size(); ++i) {
+            const std::string_view* cells = b.cells.data() + begin;
+            if (b.along[i]) builder.placeAlong(b.points[point++], cells, b.cellEnd[i] - begin, b.hashes[i]);
+            else builder.place(std::move(b.runs[run++]), cells, b.cellEnd[i] - begin, b.hashes[i]);
             begin = b.cellEnd[i];
         }
         last = b.last;

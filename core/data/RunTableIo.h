@@ -6,6 +6,7 @@
 // marked (Run::problems), never dropped.
 #include <QByteArray>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,7 +40,12 @@ struct LoadOptions {
     std::int64_t maxBytes = kDefaultMaxBytes;  // file size, and text size after gunzip
     std::int64_t maxRows = kDefaultMaxRows;
     std::int64_t compactCheckpointsFrom = kDefaultCompactCheckpointsFrom;
+    // Called now and then while a delimited table is read, from the reading thread, with the share
+    // of the text read (0 to 1); returning false stops the load, which then fails with kLoadCancelled.
+    std::function<bool(double)> progress;
 };
+
+inline constexpr const char* kLoadCancelled = "the load was cancelled";
 
 Expected<RunTable> loadRunTable(const std::string& path, const LoadOptions& options = {});
 

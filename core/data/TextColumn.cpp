@@ -48,8 +48,14 @@ void TextColumn::push(std::string_view cell) {
         codes_.assign(constantRows_, 0u);
         constant_ = false;
     }
+    // A run's rows repeat its name and size, and runs logged on one schedule repeat the same steps in
+    // turn: the last code and the one after it are tried before hashing.
     if (dictionary_[lastCode_] == cell) {
         codes_.push_back(lastCode_);
+        return;
+    }
+    if (lastCode_ + 1 < dictionary_.size() && dictionary_[lastCode_ + 1] == cell) {
+        codes_.push_back(++lastCode_);
         return;
     }
     if (auto it = index_.find(cell); it != index_.end()) {
@@ -98,7 +104,6 @@ void TextColumn::keepRows(const std::vector<bool>& keep) {
         for (std::size_t i = 0; i < codes_.size(); ++i)
             if (keep[i]) codes_[out++] = codes_[i];
         codes_.resize(out);
-        codes_.shrink_to_fit();
         return;
     }
     std::size_t begin = 0, write = 0;
@@ -111,10 +116,10 @@ void TextColumn::keepRows(const std::vector<bool>& keep) {
         }
         begin = end;
     }
+    // No shrink_to_fit: a column loses a few rows (each run's last), and a copy of the rest would
+    // cost more time and for a moment more memory than the spare capacity.
     ends_.resize(out);
-    ends_.shrink_to_fit();
     pool_.resize(write);
-    pool_.shrink_to_fit();
 }
 
 std::size_t TextColumn::bytes() const {

@@ -41,7 +41,7 @@ private:
     std::deque<std::string> dictionary_;
     std::unordered_map<std::string_view, std::uint32_t> index_;
     std::uint32_t lastCode_ = 0;
-    std::size_t reserved_ = 0;  // rows announced by reserve()  // a run's rows repeat its name and size: checked before hashing
+    std::size_t reserved_ = 0;  // rows announced by reserve()
     // Pool form: the cells back to back, and where each ends.
     std::string pool_;
     std::vector<std::uint64_t> ends_;

@@ -206,3 +206,49 @@ TEST(TextColumn, AConstantColumnCostsNothingPerRowUntilAValueDiffers) {
     EXPECT_EQ(c.at(0), "");
     EXPECT_EQ(c.at(1), "x");
 }
+
+// Rows of a run after its first are read along the row before them (only the cells that change
+// along training are read again); each must equal the run the reader makes of it read on its own,
+// whatever is derived from those cells: C = 6ND, N = C/6D, N and C from the architecture, D from
+// steps x batch x context, a provenance column, and problems in the middle of a run.
+TEST(CheckpointRows, ARowReadAlongItsRunEqualsTheRowReadAlone) {
+    const std::string header =
+        "run_name,step,model_family,d_model,n_layers,n_heads,num_params,num_tokens_training,num_flops_training,"
+        "num_train_steps,global_batch_size,context_length,loss,tokens_source\n";
+    const std::vector<std::string> lines = {
+        // C = 6ND per row
+        "a,100,,,,,20000000,1000000000,,,,,3.5,", "a,200,,,,,20000000,2000000000,,,,,3.2,",
+        "a,300,,,,,20000000,3000000000,,,,,3.1,",
+        // N = C/6D, which changes along the run
+        "b,100,,,,,,1000000000,2e17,,,,3.5,", "b,200,,,,,,2000000000,3e17,,,,3.3,", "b,300,,,,,,3000000000,3.5e17,,,,3.2,",
+        // N and C from the architecture
+        "c,100,xlstm,512,10,4,,1000000000,,,,2048,3.5,", "c,200,xlstm,512,10,4,,2000000000,,,,2048,3.3,",
+        "c,300,xlstm,512,10,4,,4000000000,,,,2048,3.1,",
+        // D from steps x batch x context, and a provenance column
+        "d,100,,,,,30000000,,,1000,256,2048,3.5,derived", "d,200,,,,,30000000,,,1000,256,2048,3.4,derived",
+        // problems between good rows: a loss that is no number, a tokens cell that is negative, then good again
+        "e,100,,,,,20000000,1000000000,,,,,3.5,", "e,200,,,,,20000000,2000000000,,,,,n/a,",
+        "e,300,,,,,20000000,-5,,,,,3.2,", "e,400,,,,,20000000,4000000000,,,,,3.1,", "e,500,,,,,20000000,5000000000,,,,,3.0,",
+    };
+    std::string all = header;
+    for (const auto& l : lines) all += l + "\n";
+    const RunTable table = load(QByteArray::fromStdString(all), 0);
+    std::vector<std::string> along;
+    forEachRow(table, [&](const scalex::data::Run& r) {
+        scalex::data::Run copy = r;
+        copy.sourceLine = 0;
+        copy.intermediateCheckpoint = false;
+        copy.raw.header.reset();
+        along.push_back(describe(copy));
+    });
+    ASSERT_EQ(along.size(), lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const RunTable alone = load(QByteArray::fromStdString(header + lines[i] + "\n"), 0);
+        ASSERT_EQ(alone.runs.size(), 1u);
+        scalex::data::Run r = alone.runs[0];
+        r.sourceLine = 0;
+        r.raw.header.reset();
+        EXPECT_EQ(along[i], describe(r)) << lines[i];
+    }
+    EXPECT_FALSE(table.compactCheckpoints.empty());
+}

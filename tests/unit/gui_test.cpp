@@ -50,6 +50,7 @@
 #include "app/gui/RooflineView.h"
 #include "app/gui/RunsView.h"
 #include "app/gui/Session.h"
+#include "tests/bench/CheckpointStudy.h"
 #include "app/figures/Theme.h"
 #include "app/gui/FigureNames.h"
 #include "app/gui/ViewPanel.h"
@@ -1546,4 +1547,57 @@ TEST_F(Gui, FlopBreakdownShowsTheMlstmStateAndTheCellShare) {
     const QPointF hundred = xChart->mapToScene(xChart->mapToPosition(QPointF(0, 100), percentBars));
     EXPECT_LE(percentLabels.front()->sceneBoundingRect().bottom(), hundred.y() + 0.5);
     EXPECT_TRUE(xChart->mapRectToScene(xChart->plotArea()).contains(percentLabels.front()->sceneBoundingRect()));
+}
+
+// A large study loads on a worker thread: openPath returns at once with the project as it was,
+// progress reaches the window through its event loop (which therefore turns while the table is
+// read), and the table becomes the project when it is read. Cancel leaves the project unchanged.
+TEST_F(Gui, ALargeStudyLoadsOffTheUiThreadWithProgressAndCancel) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("checkpoints.csv");
+    {
+        QFile f(path);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        const std::string text = scalex::bench::checkpointStudy(200, 1000);
+        f.write(text.data(), static_cast<qint64>(text.size()));
+    }
+    ASSERT_GE(QFileInfo(path).size(), MainWindow::kBackgroundLoadBytes);
+    Session* s = window->session();
+    const std::size_t before = s->runs().rowCount();
+    const QString label = s->sourceLabel();
+    std::vector<bool> finished;
+    int progressed = 0;
+    bool projectKeptWhileLoading = true;
+    QObject::connect(window.get(), &MainWindow::loadFinished, [&](bool opened) { finished.push_back(opened); });
+    QObject::connect(window.get(), &MainWindow::loadProgressed, [&](int) {
+        ++progressed;
+        projectKeptWhileLoading = projectKeptWhileLoading && window->loading() && s->runs().rowCount() == before;
+    });
+    auto waitForLoad = [&](std::size_t loads) {
+        QEventLoop loop;
+        QTimer::singleShot(120000, &loop, &QEventLoop::quit);  // a bound on a hang, not a timing
+        QObject::connect(window.get(), &MainWindow::loadFinished, &loop, &QEventLoop::quit);
+        if (finished.size() < loads) loop.exec();
+        ASSERT_EQ(finished.size(), loads);
+    };
+
+    window->loadRunTableInBackground(path, false);
+    EXPECT_TRUE(window->loading());
+    window->cancelLoading();
+    waitForLoad(1);
+    EXPECT_FALSE(finished[0]);
+    EXPECT_FALSE(window->loading());
+    EXPECT_EQ(s->runs().rowCount(), before);
+    EXPECT_EQ(s->sourceLabel(), label);
+
+    progressed = 0;
+    EXPECT_TRUE(window->openPath(path, true));
+    EXPECT_TRUE(window->loading());
+    EXPECT_EQ(s->runs().rowCount(), before);  // openPath returned before the table was read
+    waitForLoad(2);
+    EXPECT_TRUE(finished[1]) << window->lastError().toStdString();
+    EXPECT_GE(progressed, 1);
+    EXPECT_TRUE(projectKeptWhileLoading);
+    EXPECT_EQ(s->runs().rowCount(), 200000u);
+    EXPECT_NE(s->sourceLabel(), label);
 }
