@@ -119,6 +119,8 @@ int runCandidates(const QCommandLineParser& p) {
         options.pick = static_cast<std::size_t>(k);
     }
     if (p.isSet("group")) options.groupColumn = p.value("group").toStdString();
+    if (p.isSet("simulate")) options.simulate = static_cast<std::size_t>(*intOption(p, "simulate", 2));
+    if (p.isSet("seed")) options.seed = static_cast<std::uint64_t>(*intOption(p, "seed", 0));
     const QStringList files = p.values("data");
     if (files.isEmpty()) throw UsageError("missing required option --data (the study's runs the law is fitted on)");
     StudyInput in = loadStudy(files, p);
@@ -156,6 +158,16 @@ int runCandidates(const QCommandLineParser& p) {
             out << "  " << ++k << ". N " << g4(pick.n) << "  D " << g4(pick.d) << "  cost " << g4(pick.cost) << "  score " << g4(pick.score)
                 << "  +/- after " << (pick.halfWidthAfter.empty() ? QString("n/a") : g4(pick.halfWidthAfter.front())) << "\n";
             out << "     why: " << QString::fromStdString(pick.why) << "\n";
+        }
+        if (!g.simulated.empty())
+            out << "  simulated over " << options.simulate << " seeds (the law drawn from its fit, losses with its noise, refitted; medians):\n";
+        for (const auto& b : g.simulated) {
+            out << "    " << QString::fromStdString(b.strategy).leftJustified(9) << g4(b.runs) << " runs for " << g4(b.spent);
+            if (!b.halfWidth.empty())
+                out << ": +/- " << g4(b.halfWidth.front()) << " left, |error| " << g4(b.error.front()) << " [" << g4(b.errorLow.front()) << ", "
+                    << g4(b.errorHigh.front()) << "]";
+            if (b.failed) out << " (" << b.failed << " refits failed)";
+            out << "\n";
         }
     }
     if (!r.skipped.empty()) out << r.skipped.size() << " runs skipped (first: " << QString::fromStdString(r.skipped.front()) << ")\n";
@@ -281,6 +293,8 @@ int verbPlan(const QStringList& args) {
         {"cost", "A run's cost as an expression over columns (default 6*N*D).", "EXPR"},
         {"budget", "--replay: the fraction of the pool's cost to spend, per group; else the batch's total cost.", "x"},
         {"seed", "Seed of the random picks and the fits' starts.", "K", "1"},
+        {"simulate", "Simulate the batch over R seeds before spending: the interval and error it would leave, beside random and "
+                     "cheapest-first batches of the same cost.", "R"},
         {"strategy", "planner (expected drop of the target's variance per cost), random or cheapest.", "name", "planner"},
         {"group", "One plan per value of this column (default: one per series and context length).", "column"},
         {"threads", "Worker threads (default: every core).", "n"},

@@ -16,7 +16,10 @@
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/data/Series.h"
 #include "core/analysis/RunSelection.h"
+#include "core/analysis/PlanReplay.h"
+#include "core/fit/Bootstrap.h"
 #include "core/fit/RunDesign.h"
+#include "core/fit/SplitMix64.h"
 
 namespace scalex::analysis {
 
@@ -68,6 +71,99 @@ struct Planned {
 // sd is that of ln ŷ: the delta method gives ŷ·sd).
 double halfWidth(const fit::CompiledLaw& law, double predicted, double sd) {
     return kZ95 * sd * (law.definition.space == fit::LawSpace::Log ? std::abs(predicted) : 1.0);
+}
+
+// The candidates a strategy takes for at most `cost`: the planner's picks; random: candidates in a
+// shuffled order, each taken while it fits; cheapest: the same in ascending cost.
+std::vector<std::size_t> batchOf(PlanStrategy strategy, const std::vector<std::size_t>& picks, const std::vector<double>& costs, double cost,
+                                 fit::SplitMix64& rng) {
+    if (strategy == PlanStrategy::Planner) return picks;
+    std::vector<std::size_t> order(costs.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    if (strategy == PlanStrategy::Random)
+        for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+    else
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return costs[a] < costs[b]; });
+    std::vector<std::size_t> batch;
+    double spent = 0;
+    for (std::size_t c : order)
+        if (spent + costs[c] <= cost * (1 + 1e-12)) {
+            batch.push_back(c);
+            spent += costs[c];
+        }
+    return batch;
+}
+
+double median(std::vector<double> v, double q = 0.5) {
+    v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
+    if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+    std::sort(v.begin(), v.end());
+    return fit::percentile(v, q);
+}
+
+// The batch simulated before it is spent (see PlanCandidatesOptions::simulate): per seed one draw
+// of the law's parameters (the truth of that seed) shared by the three strategies, the batch's
+// losses drawn from it with the residual noise, the law refitted from the current optimum on the
+// study's runs and the batch, and the target scored against the drawn law.
+std::vector<SimulatedBatch> simulateBatches(const fit::CompiledLaw& law, const fit::LawData& runs, const std::vector<double>& params,
+                                            const Planned& planned, const std::vector<std::size_t>& picks, double spent, double sigma2,
+                                            const PlanCandidatesOptions& options) {
+    // Draws of the law consistent with the runs: the bootstrap over runs, each replicate refitted
+    // from the optimum (the curvature's Gaussian draws leave the curved valley of a law like
+    // E + A/N^alpha and give truths the runs contradict).
+    std::vector<std::vector<double>> truths;
+    for (auto& theta : fit::bootstrapLawFits(law, runs, params, static_cast<int>(options.simulate), options.seed, options.fit))
+        if (!theta.empty()) truths.push_back(std::move(theta));
+    std::vector<std::vector<double>> atCandidates, atTargets;  // the drawn laws' values, per seed
+    for (const auto& theta : truths) {
+        atCandidates.push_back(fit::predictLaw(law, planned.candidates, theta));
+        atTargets.push_back(fit::predictLaw(law, planned.targets, theta));
+    }
+    const double sigma = std::sqrt(sigma2);
+    const bool logSpace = law.definition.space == fit::LawSpace::Log;
+    std::vector<SimulatedBatch> out;
+    for (PlanStrategy strategy : {PlanStrategy::Planner, PlanStrategy::Random, PlanStrategy::Cheapest}) {
+        const auto index = static_cast<std::uint64_t>(strategy);
+        const std::size_t nTargets = planned.targets.size();
+        std::vector<double> count, cost;
+        std::vector<std::vector<double>> halfWidths(nTargets), errors(nTargets);
+        SimulatedBatch b;
+        b.strategy = planStrategyName(strategy);
+        for (std::size_t s = 0; s < truths.size(); ++s) {
+            fit::SplitMix64 rng = fit::SplitMix64::stream(options.seed + 1000003 * (index + 1), s);
+            const auto batch = batchOf(strategy, picks, planned.cost, spent, rng);
+            fit::LawData data = runs;
+            double batchCost = 0;
+            for (std::size_t c : batch) {
+                const double y = atCandidates[s][c];
+                data.add(planned.candidates.row(c), logSpace ? y * std::exp(sigma * rng.normal()) : y + sigma * rng.normal());
+                batchCost += planned.cost[c];
+            }
+            count.push_back(static_cast<double>(batch.size()));
+            cost.push_back(batchCost);
+            const auto refit = fit::fitLawFrom(law, data, params, options.fit);
+            if (!std::isfinite(refit.objective)) {
+                ++b.failed;
+                continue;
+            }
+            const auto predicted = fit::predictLaw(law, planned.targets, refit.params);
+            const auto after = fit::scoreAfter(law, data, refit.params, planned.candidates, {}, planned.targets);
+            for (std::size_t t = 0; t < nTargets; ++t) {
+                halfWidths[t].push_back(halfWidth(law, predicted[t], after.targetSd[t]));
+                errors[t].push_back(std::abs(predicted[t] - atTargets[s][t]));
+            }
+        }
+        b.runs = median(count);
+        b.spent = median(cost);
+        for (std::size_t t = 0; t < nTargets; ++t) {
+            b.halfWidth.push_back(median(halfWidths[t]));
+            b.error.push_back(median(errors[t]));
+            b.errorLow.push_back(median(errors[t], 0.25));
+            b.errorHigh.push_back(median(errors[t], 0.75));
+        }
+        out.push_back(std::move(b));
+    }
+    return out;
 }
 
 void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Planned& planned, const PlanCandidatesOptions& options,
@@ -127,6 +223,8 @@ void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Plan
         g.picks.push_back(std::move(p));
         scores = after;
     }
+    if (options.simulate > 0 && !picked.empty())
+        g.simulated = simulateBatches(law, runs, f.params, planned, picked, g.spent, before.sigma2, options);
     for (std::size_t t = 0; t < predicted.size(); ++t) {
         CandidateTarget ct;
         ct.label = planned.targetLabels[t];
@@ -362,10 +460,25 @@ QJsonObject toJson(const PlanCandidates& r) {
                                      {"why", jsonText(p.why)}});
         }
         j.insert("picks", picks);
+        if (!g.simulated.empty()) {
+            auto numbers = [](const std::vector<double>& v) {
+                QJsonArray a;
+                for (double x : v) a.append(jsonNumber(x));
+                return a;
+            };
+            QJsonArray simulated;
+            for (const auto& b : g.simulated)
+                simulated.append(QJsonObject{{"strategy", jsonText(b.strategy)}, {"runs", jsonNumber(b.runs)}, {"spent", jsonNumber(b.spent)},
+                                             {"halfwidth", numbers(b.halfWidth)}, {"error", numbers(b.error)}, {"error_low", numbers(b.errorLow)},
+                                             {"error_high", numbers(b.errorHigh)}, {"failed", static_cast<qint64>(b.failed)}});
+            j.insert("simulated", simulated);
+        }
         groups.append(j);
     }
     o.insert("groups", groups);
     o.insert("skipped", stringsJson(r.skipped));
+    o.insert("simulate", static_cast<qint64>(r.options.simulate));
+    o.insert("seed", static_cast<qint64>(r.options.seed));
     return o;
 }
 

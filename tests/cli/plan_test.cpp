@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QFile>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <cmath>
 
@@ -150,6 +151,35 @@ TEST(PlanCli, PickJsonContract) {
         }
         EXPECT_LE(spent, 1e21 * (1 + 1e-12));
     }
+}
+
+// --simulate R: per group, the planner's batch and random and cheapest-first batches of no more
+// cost, simulated over R seeds, with the interval and the target's error each leaves; in the text,
+// one line per strategy.
+TEST(PlanCli, SimulateReportsThreeStrategiesOfTheSameCost) {
+    SCALEX_REQUIRE_SHARED();
+    const QStringList args{"--grid-n", "1e8:8e9:5", "--grid-d", "2e9:2e11:5", "--budget", "1e20", "--simulate", "10", "--seed", "2"};
+    const auto r = runScalex(pickArgs(args + QStringList{"--json"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_EQ(r.json().value("simulate").toInt(), 10);
+    for (const auto& g : r.json().value("groups").toArray()) {
+        const QJsonArray simulated = g.toObject().value("simulated").toArray();
+        ASSERT_EQ(simulated.size(), 3);
+        const double spent = g.toObject().value("spent").toDouble();
+        QStringList strategies;
+        for (const auto& s : simulated) {
+            const QJsonObject b = s.toObject();
+            strategies << b.value("strategy").toString();
+            EXPECT_LE(b.value("spent").toDouble(), spent * (1 + 1e-12));
+            EXPECT_GT(b.value("halfwidth").toArray().first().toDouble(), 0);
+            EXPECT_TRUE(b.value("error").toArray().first().isDouble());
+        }
+        EXPECT_EQ(strategies, (QStringList{"planner", "random", "cheapest"}));
+    }
+    const auto text = runScalex(pickArgs(args));
+    ASSERT_EQ(text.exitCode, 0) << text.err.toStdString();
+    EXPECT_EQ(text.out.count("simulated over 10 seeds"), 2) << text.out.toStdString();
+    EXPECT_EQ(text.out.count(QRegularExpression("\\n    cheapest +\\d+ runs for ")), 2) << text.out.toStdString();
 }
 
 TEST(PlanCli, PickErrorsAreOneLineWithExitTwo) {

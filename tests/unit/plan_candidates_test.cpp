@@ -148,3 +148,37 @@ TEST(PlanCandidates, BadInputsAreOneLineErrors) {
     o.gridD.reset();
     expectError(o, "no candidates");
 }
+
+// Simulating the batch before spending it: the bootstrap's draws of the law, the batch's losses
+// from them with the fit's noise, refitted. The planner's batch leaves about the interval the
+// linearisation promised, random and cheapest-first batches keep to the planner's cost, and for a
+// target far beyond the study the planner's batch leaves a narrower interval than the cheapest runs.
+TEST(PlanCandidates, SimulatedBatchAgainstRandomAndCheapest) {
+    const auto study = generatedStudy();
+    auto o = gridOptions();
+    o.budget = 2e20;
+    o.simulate = 20;
+    o.seed = 5;
+    const PlanCandidates r = planCandidates(study, AnalysisSettings{}, chinchilla(), o);
+    ASSERT_FALSE(r.error) << *r.error;
+    const auto& g = r.groups.front();
+    ASSERT_EQ(g.simulated.size(), 3u);
+    EXPECT_EQ(g.simulated[0].strategy, "planner");
+    EXPECT_EQ(g.simulated[1].strategy, "random");
+    EXPECT_EQ(g.simulated[2].strategy, "cheapest");
+    const auto& planner = g.simulated[0];
+    EXPECT_EQ(planner.runs, static_cast<double>(g.picks.size()));
+    EXPECT_DOUBLE_EQ(planner.spent, g.spent);
+    for (const auto& b : g.simulated) {
+        EXPECT_LE(b.spent, g.spent * (1 + 1e-12)) << b.strategy;
+        EXPECT_EQ(b.failed, 0u) << b.strategy;
+        ASSERT_EQ(b.halfWidth.size(), 1u);
+        EXPECT_LE(b.errorLow[0], b.error[0]);
+        EXPECT_LE(b.error[0], b.errorHigh[0]);
+    }
+    EXPECT_NEAR(planner.halfWidth[0], g.targets[0].halfWidthAfter, 0.3 * g.targets[0].halfWidthAfter);
+    EXPECT_LT(planner.halfWidth[0], g.simulated[2].halfWidth[0]);
+    // The same seed gives the same simulation.
+    const PlanCandidates again = planCandidates(study, AnalysisSettings{}, chinchilla(), o);
+    EXPECT_EQ(again.groups.front().simulated[1].error, g.simulated[1].error);
+}
