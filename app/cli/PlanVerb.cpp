@@ -49,7 +49,15 @@ int runReplay(const QCommandLineParser& p) {
     StudyInput in = loadStudy(files, p);
     fit::FitControl control;
     if (auto t = intOption(p, "threads", 1)) control.threads = static_cast<int>(*t);
-    const PlanReplay r = replayPlan(in.table(), in.settings(), law, options, control);
+    std::optional<ReplayCurves> curves;
+    if (p.isSet("curve")) {
+        if (p.isSet("strategy")) throw UsageError("--curve replays every strategy; leave out --strategy");
+        const auto seeds = p.isSet("seeds") ? static_cast<std::size_t>(*intOption(p, "seeds", 1)) : kReplayCurveRandomSeeds;
+        curves = replayCurves(in.table(), in.settings(), law, options, seeds, control);
+        if (curves->error) throw UsageError(*curves->error);
+        writeAtomically(p.value("curve"), QByteArray::fromStdString(replayCurvesCsv(*curves)));
+    }
+    const PlanReplay r = curves ? curves->planner : replayPlan(in.table(), in.settings(), law, options, control);
     if (r.error) throw UsageError(*r.error);
     if (p.isSet("json")) {
         printJson(toJson(r));
@@ -77,6 +85,9 @@ int runReplay(const QCommandLineParser& p) {
     out << "budget spent (" << fixed(100 * r.final.fraction, 2) << " %, " << r.final.runs << " runs): target R^2 " << fixed(r.final.r2, 4)
         << ", mean |rel err| " << fixed(100 * r.final.mape, 2) << " %\n";
     if (!r.skipped.empty()) out << r.skipped.size() << " pool runs skipped (first: " << QString::fromStdString(r.skipped.front()) << ")\n";
+    if (curves)
+        out << "curve of the target's error against cost (planner, cheapest-first, random over " << curves->randomSeeds << " seeds) written to "
+            << p.value("curve") << "\n";
     out.flush();
     printText(t);
     return kExitOk;
@@ -308,7 +319,10 @@ int verbPlan(const QStringList& args) {
         {"width", "--design: decades of N from the smallest to the largest size of a budget.", "W", QString::number(kDesignDefaults.width)},
         {"budget-span", "--design: decades from the smallest budget to the largest.", "decades", QString::number(kDesignDefaults.budgetSpan)},
         {"sigma", "--design: the noise of a run's loss (standard deviation).", "S", QString::number(kDesignDefaults.sigma)},
-        {"seeds", "--design: simulated studies.", "R", QString::number(kDesignDefaults.seeds)},
+        {"seeds", "--design: simulated studies (default " + QString::number(kDesignDefaults.seeds) + "); --curve: random plans (default " +
+                      QString::number(kReplayCurveRandomSeeds) + ").", "R"},
+        {"curve", "--replay: also replay cheapest-first and random plans (--seeds) and write the target's error and R^2 against the "
+                  "cost spent, per strategy, as CSV (packaging/tools/plot_replay_curve.py draws it).", "file"},
         {"out", "--design: write the planned runs as CSV (name, params, tokens, flops, budget, empty loss).", "file"},
     });
     addLawOptions(p, 32);

@@ -9,6 +9,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <cmath>
+#include <map>
 
 #include "tests/cli/ScalexProcess.h"
 #include "tests/support/TestData.h"
@@ -80,6 +81,47 @@ TEST(PlanCli, ReplayJsonContract) {
     const auto small = runScalex(replayArgs({"--budget", "0.03", "--json"}));
     ASSERT_EQ(small.exitCode, 0) << small.err.toStdString();
     EXPECT_EQ(small.json().value("checkpoints").toArray().size(), 1);
+}
+
+// --curve: the target's error and R^2 against the cost spent for the three strategies, on one grid
+// of fractions up to the budget; the planner's column at the checkpoints is the replay's own score.
+TEST(PlanCli, ReplayCurveCsvAgreesWithTheCheckpoints) {
+    SCALEX_REQUIRE_SHARED();
+    QTemporaryDir dir;
+    const QString path = dir.filePath("curve.csv");
+    const auto r = runScalex(replayArgs({"--budget", "0.1", "--seed", "3", "--curve", path, "--seeds", "4", "--json"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    ASSERT_GE(lines.size(), 40);
+    const QStringList header = lines[0].split(',');
+    EXPECT_EQ(header, QString("fraction,planner_mape,cheapest_mape,random_mape,random_mape_low,random_mape_high,planner_r2,cheapest_r2,random_r2,"
+                              "random_r2_low,random_r2_high")
+                          .split(','));
+    std::map<double, QStringList> byFraction;
+    double previous = 0;
+    for (int i = 1; i < lines.size(); ++i) {
+        const QStringList cells = lines[i].split(',');
+        ASSERT_EQ(cells.size(), header.size()) << lines[i].toStdString();
+        const double fraction = cells[0].toDouble();
+        EXPECT_GT(fraction, previous);
+        previous = fraction;
+        EXPECT_LE(cells[4].toDouble(), cells[3].toDouble());
+        EXPECT_LE(cells[3].toDouble(), cells[5].toDouble());
+        byFraction[fraction] = cells;
+    }
+    EXPECT_NEAR(previous, 0.1, 1e-12);
+    for (const auto& c : r.json().value("checkpoints").toArray()) {
+        const QJsonObject point = c.toObject();
+        const auto it = byFraction.find(point.value("at").toDouble());
+        ASSERT_NE(it, byFraction.end()) << point.value("at").toDouble();
+        EXPECT_NEAR(it->second[6].toDouble(), point.value("r2").toDouble(), 1e-6 * std::abs(point.value("r2").toDouble()));
+        EXPECT_NEAR(it->second[1].toDouble(), point.value("mape").toDouble(), 1e-6);
+    }
+    const auto both = runScalex(replayArgs({"--budget", "0.1", "--curve", path, "--strategy", "random"}));
+    EXPECT_EQ(both.exitCode, 2);
+    EXPECT_TRUE(both.err.contains("--curve replays every strategy")) << both.err.toStdString();
 }
 
 TEST(PlanCli, ReplayCostExpressionAndText) {
