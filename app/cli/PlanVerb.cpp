@@ -169,7 +169,11 @@ int runCandidates(const QCommandLineParser& p) {
             out << "  " << ++k << ". N " << g4(pick.n) << "  D " << g4(pick.d) << "  cost " << g4(pick.cost) << "  score " << g4(pick.score)
                 << "  +/- after " << (pick.halfWidthAfter.empty() ? QString("n/a") : g4(pick.halfWidthAfter.front())) << "\n";
             out << "     why: " << QString::fromStdString(pick.why) << "\n";
+            if (!g.rivals.empty()) out << "     separates the rival fits by " << g4(pick.separation) << " residual SDs\n";
         }
+        if (g.separating)
+            out << "  rival fits: " << QString::fromStdString(g.separating->why) << "\n     the run: N " << g4(g.separating->n) << "  D "
+                << g4(g.separating->d) << "  cost " << g4(g.separating->cost) << "\n";
         if (!g.simulated.empty())
             out << "  simulated over " << options.simulate << " seeds (the law drawn from its fit, losses with its noise, refitted; medians):\n";
         for (const auto& b : g.simulated) {

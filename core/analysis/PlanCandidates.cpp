@@ -189,6 +189,30 @@ void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Plan
     if (nIndex != law.variables.end())
         for (std::size_t i = 0; i < runs.size(); ++i) largestN = std::max(largestN, runs.row(i)[static_cast<std::size_t>(nIndex - law.variables.begin())]);
 
+    // Rival fits, and how far apart each candidate would put them (in residual SDs, law's space).
+    const double sigma = std::sqrt(before.sigma2);
+    const bool logSpace = law.definition.space == fit::LawSpace::Log;
+    const auto inSpace = [&](double y) { return logSpace ? std::log(y) : y; };
+    const std::vector<double> atCandidates = fit::predictLaw(law, planned.candidates, f.params);
+    std::vector<double> separation(planned.candidates.size(), 0.0);
+    for (const auto& o : f.optima) {
+        if (!(o.objective <= f.objective * (1 + options.rivalTolerance))) continue;
+        const auto targetsThere = fit::predictLaw(law, planned.targets, o.params);
+        const auto differs = [&](const std::vector<double>& a) {
+            for (std::size_t t = 0; t < a.size(); ++t)
+                if (!(std::abs(inSpace(a[t]) - inSpace(targetsThere[t])) <= 1e-3 * sigma)) return true;
+            return false;
+        };
+        if (!differs(predicted) || std::any_of(g.rivals.begin(), g.rivals.end(), [&](const RivalFit& r) { return !differs(r.predicted); }))
+            continue;
+        g.rivals.push_back({f.objective > 0 ? o.objective / f.objective : 1.0, o.params, targetsThere});
+        const auto there = fit::predictLaw(law, planned.candidates, o.params);
+        for (std::size_t c = 0; c < there.size(); ++c) {
+            const double s = std::abs(inSpace(there[c]) - inSpace(atCandidates[c])) / sigma;
+            if (std::isfinite(s)) separation[c] = std::max(separation[c], s);
+        }
+    }
+
     const std::size_t maxPicks = options.pick ? *options.pick : (options.budget ? planned.candidates.size() : 5);
     const double budget = options.budget.value_or(std::numeric_limits<double>::infinity());
     std::vector<std::size_t> picked;
@@ -212,6 +236,7 @@ void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Plan
         p.d = planned.d[best];
         p.cost = planned.cost[best];
         p.score = scores.perCost[best];
+        p.separation = separation[best];
         p.reduction = before.targetVariance > 0 ? scores.reduction[best] / before.targetVariance : 0.0;
         for (std::size_t t = 0; t < predicted.size(); ++t) p.halfWidthAfter.push_back(halfWidth(law, predicted[t], after.targetSd[t]));
         std::string why = "lowers the target's predictive variance by " + g4(100 * p.reduction) + " % of its value before the batch for " + g4(p.cost) +
@@ -222,6 +247,33 @@ void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Plan
         p.why = why;
         g.picks.push_back(std::move(p));
         scores = after;
+    }
+    if (!g.rivals.empty()) {
+        // The cheapest affordable run that tells the fits apart (kSeparates SDs), else the one that separates them most.
+        constexpr double kSeparates = 3;
+        const std::size_t none = planned.candidates.size();
+        std::size_t cheapest = none, widest = none;
+        for (std::size_t c = 0; c < planned.candidates.size(); ++c) {
+            if (!(planned.cost[c] <= budget * (1 + 1e-12))) continue;
+            if (separation[c] >= kSeparates && (cheapest == none || planned.cost[c] < planned.cost[cheapest])) cheapest = c;
+            if (widest == none || separation[c] > separation[widest]) widest = c;
+        }
+        const std::size_t best = cheapest != none ? cheapest : widest;
+        if (best != none) {
+            CandidatePick p;
+            p.run = planned.labels[best];
+            p.n = planned.n[best];
+            p.d = planned.d[best];
+            p.cost = planned.cost[best];
+            p.separation = separation[best];
+            const std::string others = g.rivals.size() == 1 ? "1 other optimum" : std::to_string(g.rivals.size()) + " other optima";
+            p.why = others + " of the multi-start fit within " + g4(100 * options.rivalTolerance) +
+                    " % of the best objective predict the target differently; a run here lies " + g4(p.separation) +
+                    " residual SDs between them and the best fit, " +
+                    (cheapest != none ? "the cheapest affordable candidate to tell them apart (" + g4(kSeparates) + " SDs or more)"
+                                      : "the most of any affordable candidate (none reaches " + g4(kSeparates) + " SDs)");
+            g.separating = std::move(p);
+        }
     }
     if (options.simulate > 0 && !picked.empty())
         g.simulated = simulateBatches(law, runs, f.params, planned, picked, g.spent, before.sigma2, options);
@@ -457,9 +509,23 @@ QJsonObject toJson(const PlanCandidates& r) {
             for (double h : p.halfWidthAfter) after.append(jsonNumber(h));
             picks.append(QJsonObject{{"run", jsonText(p.run)}, {"N", jsonNumber(p.n)}, {"D", jsonNumber(p.d)}, {"cost", p.cost},
                                      {"score", jsonNumber(p.score)}, {"reduction", jsonNumber(p.reduction)}, {"halfwidth_after", after},
-                                     {"why", jsonText(p.why)}});
+                                     {"separation", jsonNumber(p.separation)}, {"why", jsonText(p.why)}});
         }
         j.insert("picks", picks);
+        QJsonArray rivals;
+        for (const auto& rival : g.rivals) {
+            QJsonObject values;
+            for (std::size_t k = 0; k < rival.params.size() && k < r.law.parameters.size(); ++k)
+                values.insert(jsonText(r.law.parameters[k].name), jsonNumber(rival.params[k]));
+            QJsonArray predicted;
+            for (double y : rival.predicted) predicted.append(jsonNumber(y));
+            rivals.append(QJsonObject{{"objective_ratio", jsonNumber(rival.objectiveRatio)}, {"params", values}, {"predicted", predicted}});
+        }
+        j.insert("rivals", rivals);
+        if (g.separating)
+            j.insert("separating", QJsonObject{{"run", jsonText(g.separating->run)}, {"N", jsonNumber(g.separating->n)}, {"D", jsonNumber(g.separating->d)},
+                                               {"cost", g.separating->cost}, {"separation", jsonNumber(g.separating->separation)},
+                                               {"why", jsonText(g.separating->why)}});
         if (!g.simulated.empty()) {
             auto numbers = [](const std::vector<double>& v) {
                 QJsonArray a;
