@@ -191,7 +191,6 @@ int runCandidates(const QCommandLineParser& p) {
     return kExitOk;
 }
 
-
 // --param NAME=VALUE of the design's prior (the same option states bounds for a fit).
 std::map<std::string, double> priorValues(const QCommandLineParser& p) {
     std::map<std::string, double> values;
@@ -225,6 +224,7 @@ QString estimateText(const DesignEstimate& e, int digits) {
 
 int runDesign(const QCommandLineParser& p) {
     StudyDesignOptions options;
+    if (p.isSet("formula")) throw UsageError("--design takes a shipped --law with its values (--param NAME=VALUE), not --formula");
     for (const char* name : {"study-budget", "target-budget"})
         if (!p.isSet(name)) throw UsageError(std::string("--design needs --") + name + " FLOPS");
     options.studyBudget = *doubleOption(p, "study-budget");

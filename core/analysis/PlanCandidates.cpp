@@ -94,13 +94,6 @@ std::vector<std::size_t> batchOf(PlanStrategy strategy, const std::vector<std::s
     return batch;
 }
 
-double median(std::vector<double> v, double q = 0.5) {
-    v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
-    if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
-    std::sort(v.begin(), v.end());
-    return fit::percentile(v, q);
-}
-
 // The batch simulated before it is spent (see PlanCandidatesOptions::simulate): per seed one draw
 // of the law's parameters (the truth of that seed) shared by the three strategies, the batch's
 // losses drawn from it with the residual noise, the law refitted from the current optimum on the
@@ -153,13 +146,13 @@ std::vector<SimulatedBatch> simulateBatches(const fit::CompiledLaw& law, const f
                 errors[t].push_back(std::abs(predicted[t] - atTargets[s][t]));
             }
         }
-        b.runs = median(count);
-        b.spent = median(cost);
+        b.runs = fit::finitePercentile(count, 0.5);
+        b.spent = fit::finitePercentile(cost, 0.5);
         for (std::size_t t = 0; t < nTargets; ++t) {
-            b.halfWidth.push_back(median(halfWidths[t]));
-            b.error.push_back(median(errors[t]));
-            b.errorLow.push_back(median(errors[t], 0.25));
-            b.errorHigh.push_back(median(errors[t], 0.75));
+            b.halfWidth.push_back(fit::finitePercentile(halfWidths[t], 0.5));
+            b.error.push_back(fit::finitePercentile(errors[t], 0.5));
+            b.errorLow.push_back(fit::finitePercentile(errors[t], 0.25));
+            b.errorHigh.push_back(fit::finitePercentile(errors[t], 0.75));
         }
         out.push_back(std::move(b));
     }

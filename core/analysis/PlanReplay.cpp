@@ -382,12 +382,9 @@ ReplayCurves replayCurves(const data::RunTable& table, const AnalysisSettings& s
             r2.push_back(q.r2);
             mape.push_back(q.mape);
         }
-        std::sort(r2.begin(), r2.end());
-        std::sort(mape.begin(), mape.end());
-        const double nan = std::numeric_limits<double>::quiet_NaN();
-        auto at = [&](const std::vector<double>& v, double q) { return v.empty() ? nan : fit::percentile(v, q); };
-        p.randomR2 = at(r2, 0.5), p.randomR2Low = at(r2, 0.25), p.randomR2High = at(r2, 0.75);
-        p.randomMape = at(mape, 0.5), p.randomMapeLow = at(mape, 0.25), p.randomMapeHigh = at(mape, 0.75);
+        using fit::finitePercentile;
+        p.randomR2 = finitePercentile(r2, 0.5), p.randomR2Low = finitePercentile(r2, 0.25), p.randomR2High = finitePercentile(r2, 0.75);
+        p.randomMape = finitePercentile(mape, 0.5), p.randomMapeLow = finitePercentile(mape, 0.25), p.randomMapeHigh = finitePercentile(mape, 0.75);
         out.points.push_back(p);
     }
     return out;

@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <sstream>
 #include <variant>
 
@@ -102,12 +103,9 @@ DesignOutcome simulateWith(const StudyDesign& design, const CompiledPrior& truth
     return fitOutcome(runs, isoFlopSettingsOf(design), design.options.targetBudget);
 }
 
-DesignEstimate estimateOf(std::vector<double> values, double prior, double level) {
-    values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }), values.end());
-    if (values.empty()) return {prior, NAN, NAN, NAN};
-    std::sort(values.begin(), values.end());
+DesignEstimate estimateOf(const std::vector<double>& values, double prior, double level) {
     const double tail = (1 - level) / 2;
-    return {prior, fit::percentile(values, 0.5), fit::percentile(values, tail), fit::percentile(values, 1 - tail)};
+    return {prior, fit::finitePercentile(values, 0.5), fit::finitePercentile(values, tail), fit::finitePercentile(values, 1 - tail)};
 }
 
 QJsonObject estimateJson(const DesignEstimate& e) {

@@ -300,6 +300,7 @@ TEST(PlanCli, DesignErrorsAreOneLineWithExitTwo) {
         {{"--study-budget", "1e20", "--target-budget", "1e23", "--ladder", "1e8,x"}, "--ladder: 'x' is not a positive number"},
         {{"--study-budget", "1e20", "--target-budget", "1e23", "--ladder", "1e7,1e10"}, "the ladder has fewer than 3 distinct sizes near N*"},
         {{"--study-budget", "1e20", "--target-budget", "1e23", "--param", "a=5"}, "--param with --design sets the values of a --law"},
+        {{"--study-budget", "1e20", "--target-budget", "1e23", "--formula", "L = E + A/N^a"}, "--design takes a shipped --law"},
     };
     for (const auto& [extra, needle] : cases) {
         const auto r = runScalex(QStringList{"plan", "--design"} + extra);
