@@ -1,5 +1,6 @@
 #include "app/cli/CliSupport.h"
 
+#include <QSaveFile>
 #include <cmath>
 #include <cstdio>
 
@@ -115,5 +116,11 @@ void write(std::FILE* stream, const QString& text) {
 
 void printText(const QString& text) { write(stdout, text); }
 void printError(const QString& text) { write(stderr, text); }
+
+void writeAtomically(const QString& path, const QByteArray& bytes) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        throw UsageError(("cannot write '" + path + "': " + f.errorString()).toStdString());
+}
 
 }  // namespace scalex::cli

@@ -46,6 +46,9 @@ accounting::ModelConfig modelFromOptions(const QCommandLineParser& parser, accou
 void printJson(const QJsonObject& object);
 void printJson(const QJsonDocument& document);
 
+// Writes `bytes` to `path` atomically (QSaveFile); UsageError naming the path when it cannot.
+void writeAtomically(const QString& path, const QByteArray& bytes);
+
 // Writes `text` to stdout.
 void printText(const QString& text);
 // Writes `text` to stderr (warnings: the verb goes on).

@@ -30,12 +30,6 @@ std::optional<Kind> inputKind(const QString& path) {
     return std::nullopt;
 }
 
-void writeAtomically(const QString& path, const QByteArray& bytes) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        throw UsageError(("cannot write '" + path + "': " + f.errorString()).toStdString());
-}
-
 std::string tableNameFor(const QString& path) {
     QString stem = QFileInfo(path).fileName();
     for (const char* ext : {".gz", ".csv", ".tsv", ".txt", ".jsonl", ".ndjson", ".json"})

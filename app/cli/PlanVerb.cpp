@@ -1,12 +1,15 @@
 // scalex plan: which runs to train next (issue "Plan the next runs").
 //   --replay   a finished study replayed run by run: the planner against random and cheapest-first
 //              picks of the same budget, scored on the target runs
+//   --design   a study from nothing: IsoFLOP budgets and sizes for a study budget, centred on a prior
+//              law's N*, with the interval on the exponent and on N*(H) that design would give
 //   otherwise  the next runs of a study: candidates (a planned-runs CSV or an N × D grid) ranked by
 //              the drop of the target's predictive variance per unit cost, a batch picked greedily
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTextStream>
 #include <cmath>
+#include <map>
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/LawOptions.h"
@@ -14,6 +17,7 @@
 #include "app/cli/Verbs.h"
 #include "core/analysis/PlanCandidates.h"
 #include "core/analysis/PlanReplay.h"
+#include "core/analysis/StudyDesign.h"
 #include "core/data/RunTableIo.h"
 
 namespace scalex::cli {
@@ -45,7 +49,15 @@ int runReplay(const QCommandLineParser& p) {
     StudyInput in = loadStudy(files, p);
     fit::FitControl control;
     if (auto t = intOption(p, "threads", 1)) control.threads = static_cast<int>(*t);
-    const PlanReplay r = replayPlan(in.table(), in.settings(), law, options, control);
+    std::optional<ReplayCurves> curves;
+    if (p.isSet("curve")) {
+        if (p.isSet("strategy")) throw UsageError("--curve replays every strategy; leave out --strategy");
+        const auto seeds = p.isSet("seeds") ? static_cast<std::size_t>(*intOption(p, "seeds", 1)) : kReplayCurveRandomSeeds;
+        curves = replayCurves(in.table(), in.settings(), law, options, seeds, control);
+        if (curves->error) throw UsageError(*curves->error);
+        writeAtomically(p.value("curve"), QByteArray::fromStdString(replayCurvesCsv(*curves)));
+    }
+    const PlanReplay r = curves ? curves->planner : replayPlan(in.table(), in.settings(), law, options, control);
     if (r.error) throw UsageError(*r.error);
     if (p.isSet("json")) {
         printJson(toJson(r));
@@ -73,6 +85,9 @@ int runReplay(const QCommandLineParser& p) {
     out << "budget spent (" << fixed(100 * r.final.fraction, 2) << " %, " << r.final.runs << " runs): target R^2 " << fixed(r.final.r2, 4)
         << ", mean |rel err| " << fixed(100 * r.final.mape, 2) << " %\n";
     if (!r.skipped.empty()) out << r.skipped.size() << " pool runs skipped (first: " << QString::fromStdString(r.skipped.front()) << ")\n";
+    if (curves)
+        out << "curve of the target's error against cost (planner, cheapest-first, random over " << curves->randomSeeds << " seeds) written to "
+            << p.value("curve") << "\n";
     out.flush();
     printText(t);
     return kExitOk;
@@ -115,6 +130,8 @@ int runCandidates(const QCommandLineParser& p) {
         options.pick = static_cast<std::size_t>(k);
     }
     if (p.isSet("group")) options.groupColumn = p.value("group").toStdString();
+    if (p.isSet("simulate")) options.simulate = static_cast<std::size_t>(*intOption(p, "simulate", 2));
+    if (p.isSet("seed")) options.seed = static_cast<std::uint64_t>(*intOption(p, "seed", 0));
     const QStringList files = p.values("data");
     if (files.isEmpty()) throw UsageError("missing required option --data (the study's runs the law is fitted on)");
     StudyInput in = loadStudy(files, p);
@@ -152,6 +169,20 @@ int runCandidates(const QCommandLineParser& p) {
             out << "  " << ++k << ". N " << g4(pick.n) << "  D " << g4(pick.d) << "  cost " << g4(pick.cost) << "  score " << g4(pick.score)
                 << "  +/- after " << (pick.halfWidthAfter.empty() ? QString("n/a") : g4(pick.halfWidthAfter.front())) << "\n";
             out << "     why: " << QString::fromStdString(pick.why) << "\n";
+            if (!g.rivals.empty()) out << "     separates the rival fits by " << g4(pick.separation) << " residual SDs\n";
+        }
+        if (g.separating)
+            out << "  rival fits: " << QString::fromStdString(g.separating->why) << "\n     the run: N " << g4(g.separating->n) << "  D "
+                << g4(g.separating->d) << "  cost " << g4(g.separating->cost) << "\n";
+        if (!g.simulated.empty())
+            out << "  simulated over " << options.simulate << " seeds (the law drawn from its fit, losses with its noise, refitted; medians):\n";
+        for (const auto& b : g.simulated) {
+            out << "    " << QString::fromStdString(b.strategy).leftJustified(9) << g4(b.runs) << " runs for " << g4(b.spent);
+            if (!b.halfWidth.empty())
+                out << ": +/- " << g4(b.halfWidth.front()) << " left, |error| " << g4(b.error.front()) << " [" << g4(b.errorLow.front()) << ", "
+                    << g4(b.errorHigh.front()) << "]";
+            if (b.failed) out << " (" << b.failed << " refits failed)";
+            out << "\n";
         }
     }
     if (!r.skipped.empty()) out << r.skipped.size() << " runs skipped (first: " << QString::fromStdString(r.skipped.front()) << ")\n";
@@ -160,9 +191,96 @@ int runCandidates(const QCommandLineParser& p) {
     return kExitOk;
 }
 
+// --param NAME=VALUE of the design's prior (the same option states bounds for a fit).
+std::map<std::string, double> priorValues(const QCommandLineParser& p) {
+    std::map<std::string, double> values;
+    for (const QString& v : p.values("param")) {
+        const auto eq = v.indexOf('=');
+        bool ok = false;
+        const double x = eq > 0 ? v.mid(eq + 1).toDouble(&ok) : 0.0;
+        if (!ok || !std::isfinite(x)) throw UsageError(("--param '" + v + "': with --design, NAME=VALUE (a number)").toStdString());
+        values[v.left(eq).trimmed().toStdString()] = x;
+    }
+    return values;
+}
+
+std::vector<double> ladderOption(const QCommandLineParser& p) {
+    std::vector<double> ladder;
+    for (const QString& item : p.value("ladder").split(',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const double n = item.trimmed().toDouble(&ok);
+        if (!ok || !(n > 0) || !std::isfinite(n))
+            throw UsageError(("--ladder: '" + item + "' is not a positive number of parameters").toStdString());
+        ladder.push_back(n);
+    }
+    if (ladder.empty()) throw UsageError("--ladder: give sizes separated by commas, e.g. 1e8,2e8,4e8");
+    return ladder;
+}
+
+QString estimateText(const DesignEstimate& e, int digits) {
+    const auto f = [&](double v) { return std::isfinite(v) ? QString::number(v, 'g', digits) : QStringLiteral("n/a"); };
+    return f(e.median) + " [" + f(e.lower) + ", " + f(e.upper) + "] (prior " + f(e.prior) + ")";
+}
+
+int runDesign(const QCommandLineParser& p) {
+    StudyDesignOptions options;
+    if (p.isSet("formula")) throw UsageError("--design takes a shipped --law with its values (--param NAME=VALUE), not --formula");
+    for (const char* name : {"study-budget", "target-budget"})
+        if (!p.isSet(name)) throw UsageError(std::string("--design needs --") + name + " FLOPS");
+    options.studyBudget = *doubleOption(p, "study-budget");
+    options.targetBudget = *doubleOption(p, "target-budget");
+    if (p.isSet("law")) {
+        auto prior = shippedDesignPrior(p.value("law").toStdString(), priorValues(p));
+        if (!prior) throw UsageError("--law: " + prior.error().message);
+        options.prior = std::move(*prior);
+    } else {
+        if (p.isSet("param")) throw UsageError("--param with --design sets the values of a --law; the paper's prior has its own");
+        auto tables = data::loadPaperTables();
+        if (!tables) throw UsageError(tables.error().toString());
+        auto prior = paperDesignPrior(*tables, p.isSet("family") ? familyOption(p) : accounting::Family::Xlstm);
+        if (!prior) throw UsageError(prior.error().message);
+        options.prior = std::move(*prior);
+    }
+    if (p.isSet("ladder")) options.ladder = ladderOption(p);
+    if (p.isSet("budgets")) options.budgets = static_cast<std::size_t>(*intOption(p, "budgets", 2));
+    if (p.isSet("sizes-per-budget")) options.sizesPerBudget = static_cast<std::size_t>(*intOption(p, "sizes-per-budget", 3));
+    if (p.isSet("width")) options.width = *doubleOption(p, "width");
+    if (p.isSet("budget-span")) options.budgetSpan = *doubleOption(p, "budget-span");
+    if (p.isSet("sigma")) options.sigma = *doubleOption(p, "sigma");
+    if (p.isSet("seeds")) options.seeds = static_cast<std::size_t>(*intOption(p, "seeds", 2));
+    if (p.isSet("seed")) options.seed = static_cast<std::uint64_t>(*intOption(p, "seed", 0));
+    const StudyDesign d = designStudy(options);
+    if (d.error) throw UsageError(*d.error);
+    if (p.isSet("out")) writeAtomically(p.value("out"), QByteArray::fromStdString(plannedRunsCsv(d)));
+    if (p.isSet("json")) {
+        printJson(toJson(d));
+        return kExitOk;
+    }
+    QString t;
+    QTextStream out(&t);
+    out << "design: " << d.runs.size() << " runs in " << d.budgets.size() << " IsoFLOP budgets, cost " << g4(d.cost) << " of " << g4(options.studyBudget)
+        << " FLOPs\nprior: " << QString::fromStdString(options.prior.law.name) << ", " << QString::fromStdString(options.prior.source) << "\n";
+    for (std::size_t k = 0; k < d.budgets.size(); ++k) {
+        out << "  C " << g4(d.budgets[k]) << ": N* (prior) " << g4(d.nOptPrior[k]) << ", sizes";
+        for (const auto& r : d.runs)
+            if (r.budget == d.budgets[k]) out << " " << g4(r.params);
+        out << "\n";
+    }
+    out << "simulated " << d.simulated << " studies (sigma " << g4(options.sigma) << ", " << d.failed << " without a power law); median ["
+        << fixed(100 * options.level, 0) << " % interval]:\n";
+    out << "  exponent a of N* ~ C^a: " << estimateText(d.exponentN, 4) << "\n";
+    out << "  exponent b of D* ~ C^b: " << estimateText(d.exponentD, 4) << "\n";
+    out << "  N*(H = " << g4(options.targetBudget) << "): " << estimateText(d.nOptTarget, 4) << "\n";
+    if (p.isSet("out")) out << "planned runs written to " << p.value("out") << " (fill the loss column, then load it as a study)\n";
+    out.flush();
+    printText(t);
+    return kExitOk;
+}
+
 }  // namespace
 
 int verbPlan(const QStringList& args) {
+    const StudyDesignOptions kDesignDefaults;
     QCommandLineParser p;
     p.setApplicationDescription(
         "Plan the next runs for a law (--formula/--param or --law, as `scalex fit law`).\n"
@@ -172,7 +290,11 @@ int verbPlan(const QStringList& args) {
         "the cost and when the budget is spent.\n"
         "Otherwise: fit the law on the study's runs in scope (--data), score each candidate (--candidates FILE.csv of planned runs "
         "with N, D and optional cost columns, or --grid-n/--grid-d) by the expected drop of the target's predictive variance per "
-        "unit cost, and pick a batch greedily up to --pick K runs or --budget total cost.");
+        "unit cost, and pick a batch greedily up to --pick K runs or --budget total cost.\n"
+        "--design: a study from nothing. IsoFLOP budgets log-spaced up to what --study-budget allows (each run of a budget "
+        "costs 6ND = that budget), sizes per budget centred on the prior's N*(C) (--law NAME with --param NAME=VALUE, else "
+        "the paper's L(N,D) of --family, xlstm by default), and the median and 95 % interval of the exponent of N* ~ C^a and "
+        "of N*(--target-budget) over simulated studies (the prior's losses plus noise --sigma). --out writes the planned runs.");
     p.addHelpOption();
     p.addOptions({
         {"data", "Run table or .scalex project (repeatable).", "file"},
@@ -186,15 +308,32 @@ int verbPlan(const QStringList& args) {
         {"cost", "A run's cost as an expression over columns (default 6*N*D).", "EXPR"},
         {"budget", "--replay: the fraction of the pool's cost to spend, per group; else the batch's total cost.", "x"},
         {"seed", "Seed of the random picks and the fits' starts.", "K", "1"},
+        {"simulate", "Simulate the batch over R seeds before spending: the interval and error it would leave, beside random and "
+                     "cheapest-first batches of the same cost.", "R"},
         {"strategy", "planner (expected drop of the target's variance per cost), random or cheapest.", "name", "planner"},
         {"group", "One plan per value of this column (default: one per series and context length).", "column"},
         {"threads", "Worker threads (default: every core).", "n"},
         {"json", "Print one JSON object."},
+        {"design", "Design an IsoFLOP study from nothing (see above)."},
+        {"study-budget", "--design: the study's total compute (FLOPs).", "C"},
+        {"target-budget", "--design: the budget H whose N*(H) the study is for (FLOPs).", "H"},
+        {"ladder", "--design: the model sizes that can be trained, comma-separated (default: any size).", "N1,N2,..."},
+        {"budgets", "--design: IsoFLOP budgets.", "K", QString::number(kDesignDefaults.budgets)},
+        {"sizes-per-budget", "--design: model sizes per budget.", "M", QString::number(kDesignDefaults.sizesPerBudget)},
+        {"width", "--design: decades of N from the smallest to the largest size of a budget.", "W", QString::number(kDesignDefaults.width)},
+        {"budget-span", "--design: decades from the smallest budget to the largest.", "decades", QString::number(kDesignDefaults.budgetSpan)},
+        {"sigma", "--design: the noise of a run's loss (standard deviation).", "S", QString::number(kDesignDefaults.sigma)},
+        {"seeds", "--design: simulated studies (default " + QString::number(kDesignDefaults.seeds) + "); --curve: random plans (default " +
+                      QString::number(kReplayCurveRandomSeeds) + ").", "R"},
+        {"curve", "--replay: also replay cheapest-first and random plans (--seeds) and write the target's error and R^2 against the "
+                  "cost spent, per strategy, as CSV (packaging/tools/plot_replay_curve.py draws it).", "file"},
+        {"out", "--design: write the planned runs as CSV (name, params, tokens, flops, budget, empty loss).", "file"},
     });
     addLawOptions(p, 32);
     addScopeOptions(p);
     if (!parseVerbArguments(p, args)) return kExitOk;
     if (p.isSet("replay")) return runReplay(p);
+    if (p.isSet("design")) return runDesign(p);
     return runCandidates(p);
 }
 

@@ -16,7 +16,10 @@
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/data/Series.h"
 #include "core/analysis/RunSelection.h"
+#include "core/analysis/PlanReplay.h"
+#include "core/fit/Bootstrap.h"
 #include "core/fit/RunDesign.h"
+#include "core/fit/SplitMix64.h"
 
 namespace scalex::analysis {
 
@@ -70,6 +73,92 @@ double halfWidth(const fit::CompiledLaw& law, double predicted, double sd) {
     return kZ95 * sd * (law.definition.space == fit::LawSpace::Log ? std::abs(predicted) : 1.0);
 }
 
+// The candidates a strategy takes for at most `cost`: the planner's picks; random: candidates in a
+// shuffled order, each taken while it fits; cheapest: the same in ascending cost.
+std::vector<std::size_t> batchOf(PlanStrategy strategy, const std::vector<std::size_t>& picks, const std::vector<double>& costs, double cost,
+                                 fit::SplitMix64& rng) {
+    if (strategy == PlanStrategy::Planner) return picks;
+    std::vector<std::size_t> order(costs.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    if (strategy == PlanStrategy::Random)
+        for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+    else
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return costs[a] < costs[b]; });
+    std::vector<std::size_t> batch;
+    double spent = 0;
+    for (std::size_t c : order)
+        if (spent + costs[c] <= cost * (1 + 1e-12)) {
+            batch.push_back(c);
+            spent += costs[c];
+        }
+    return batch;
+}
+
+// The batch simulated before it is spent (see PlanCandidatesOptions::simulate): per seed one draw
+// of the law's parameters (the truth of that seed) shared by the three strategies, the batch's
+// losses drawn from it with the residual noise, the law refitted from the current optimum on the
+// study's runs and the batch, and the target scored against the drawn law.
+std::vector<SimulatedBatch> simulateBatches(const fit::CompiledLaw& law, const fit::LawData& runs, const std::vector<double>& params,
+                                            const Planned& planned, const std::vector<std::size_t>& picks, double spent, double sigma2,
+                                            const PlanCandidatesOptions& options) {
+    // Draws of the law consistent with the runs: the bootstrap over runs, each replicate refitted
+    // from the optimum (the curvature's Gaussian draws leave the curved valley of a law like
+    // E + A/N^alpha and give truths the runs contradict).
+    std::vector<std::vector<double>> truths;
+    for (auto& theta : fit::bootstrapLawFits(law, runs, params, static_cast<int>(options.simulate), options.seed, options.fit))
+        if (!theta.empty()) truths.push_back(std::move(theta));
+    std::vector<std::vector<double>> atCandidates, atTargets;  // the drawn laws' values, per seed
+    for (const auto& theta : truths) {
+        atCandidates.push_back(fit::predictLaw(law, planned.candidates, theta));
+        atTargets.push_back(fit::predictLaw(law, planned.targets, theta));
+    }
+    const double sigma = std::sqrt(sigma2);
+    const bool logSpace = law.definition.space == fit::LawSpace::Log;
+    std::vector<SimulatedBatch> out;
+    for (PlanStrategy strategy : {PlanStrategy::Planner, PlanStrategy::Random, PlanStrategy::Cheapest}) {
+        const auto index = static_cast<std::uint64_t>(strategy);
+        const std::size_t nTargets = planned.targets.size();
+        std::vector<double> count, cost;
+        std::vector<std::vector<double>> halfWidths(nTargets), errors(nTargets);
+        SimulatedBatch b;
+        b.strategy = planStrategyName(strategy);
+        for (std::size_t s = 0; s < truths.size(); ++s) {
+            fit::SplitMix64 rng = fit::SplitMix64::stream(options.seed + 1000003 * (index + 1), s);
+            const auto batch = batchOf(strategy, picks, planned.cost, spent, rng);
+            fit::LawData data = runs;
+            double batchCost = 0;
+            for (std::size_t c : batch) {
+                const double y = atCandidates[s][c];
+                data.add(planned.candidates.row(c), logSpace ? y * std::exp(sigma * rng.normal()) : y + sigma * rng.normal());
+                batchCost += planned.cost[c];
+            }
+            count.push_back(static_cast<double>(batch.size()));
+            cost.push_back(batchCost);
+            const auto refit = fit::fitLawFrom(law, data, params, options.fit);
+            if (!std::isfinite(refit.objective)) {
+                ++b.failed;
+                continue;
+            }
+            const auto predicted = fit::predictLaw(law, planned.targets, refit.params);
+            const auto after = fit::scoreAfter(law, data, refit.params, planned.candidates, {}, planned.targets);
+            for (std::size_t t = 0; t < nTargets; ++t) {
+                halfWidths[t].push_back(halfWidth(law, predicted[t], after.targetSd[t]));
+                errors[t].push_back(std::abs(predicted[t] - atTargets[s][t]));
+            }
+        }
+        b.runs = fit::finitePercentile(count, 0.5);
+        b.spent = fit::finitePercentile(cost, 0.5);
+        for (std::size_t t = 0; t < nTargets; ++t) {
+            b.halfWidth.push_back(fit::finitePercentile(halfWidths[t], 0.5));
+            b.error.push_back(fit::finitePercentile(errors[t], 0.5));
+            b.errorLow.push_back(fit::finitePercentile(errors[t], 0.25));
+            b.errorHigh.push_back(fit::finitePercentile(errors[t], 0.75));
+        }
+        out.push_back(std::move(b));
+    }
+    return out;
+}
+
 void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Planned& planned, const PlanCandidatesOptions& options,
                const fit::FitControl& control, PlanCandidatesGroup& g) {
     g.runs = runs.size();
@@ -92,6 +181,30 @@ void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Plan
     const auto nIndex = std::find(law.variables.begin(), law.variables.end(), "N");
     if (nIndex != law.variables.end())
         for (std::size_t i = 0; i < runs.size(); ++i) largestN = std::max(largestN, runs.row(i)[static_cast<std::size_t>(nIndex - law.variables.begin())]);
+
+    // Rival fits, and how far apart each candidate would put them (in residual SDs, law's space).
+    const double sigma = std::sqrt(before.sigma2);
+    const bool logSpace = law.definition.space == fit::LawSpace::Log;
+    const auto inSpace = [&](double y) { return logSpace ? std::log(y) : y; };
+    const std::vector<double> atCandidates = fit::predictLaw(law, planned.candidates, f.params);
+    std::vector<double> separation(planned.candidates.size(), 0.0);
+    for (const auto& o : f.optima) {
+        if (!(o.objective <= f.objective * (1 + options.rivalTolerance))) continue;
+        const auto targetsThere = fit::predictLaw(law, planned.targets, o.params);
+        const auto differs = [&](const std::vector<double>& a) {
+            for (std::size_t t = 0; t < a.size(); ++t)
+                if (!(std::abs(inSpace(a[t]) - inSpace(targetsThere[t])) <= 1e-3 * sigma)) return true;
+            return false;
+        };
+        if (!differs(predicted) || std::any_of(g.rivals.begin(), g.rivals.end(), [&](const RivalFit& r) { return !differs(r.predicted); }))
+            continue;
+        g.rivals.push_back({f.objective > 0 ? o.objective / f.objective : 1.0, o.params, targetsThere});
+        const auto there = fit::predictLaw(law, planned.candidates, o.params);
+        for (std::size_t c = 0; c < there.size(); ++c) {
+            const double s = std::abs(inSpace(there[c]) - inSpace(atCandidates[c])) / sigma;
+            if (std::isfinite(s)) separation[c] = std::max(separation[c], s);
+        }
+    }
 
     const std::size_t maxPicks = options.pick ? *options.pick : (options.budget ? planned.candidates.size() : 5);
     const double budget = options.budget.value_or(std::numeric_limits<double>::infinity());
@@ -116,6 +229,7 @@ void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Plan
         p.d = planned.d[best];
         p.cost = planned.cost[best];
         p.score = scores.perCost[best];
+        p.separation = separation[best];
         p.reduction = before.targetVariance > 0 ? scores.reduction[best] / before.targetVariance : 0.0;
         for (std::size_t t = 0; t < predicted.size(); ++t) p.halfWidthAfter.push_back(halfWidth(law, predicted[t], after.targetSd[t]));
         std::string why = "lowers the target's predictive variance by " + g4(100 * p.reduction) + " % of its value before the batch for " + g4(p.cost) +
@@ -127,6 +241,35 @@ void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Plan
         g.picks.push_back(std::move(p));
         scores = after;
     }
+    if (!g.rivals.empty()) {
+        // The cheapest affordable run that tells the fits apart (kSeparates SDs), else the one that separates them most.
+        constexpr double kSeparates = 3;
+        const std::size_t none = planned.candidates.size();
+        std::size_t cheapest = none, widest = none;
+        for (std::size_t c = 0; c < planned.candidates.size(); ++c) {
+            if (!(planned.cost[c] <= budget * (1 + 1e-12))) continue;
+            if (separation[c] >= kSeparates && (cheapest == none || planned.cost[c] < planned.cost[cheapest])) cheapest = c;
+            if (widest == none || separation[c] > separation[widest]) widest = c;
+        }
+        const std::size_t best = cheapest != none ? cheapest : widest;
+        if (best != none) {
+            CandidatePick p;
+            p.run = planned.labels[best];
+            p.n = planned.n[best];
+            p.d = planned.d[best];
+            p.cost = planned.cost[best];
+            p.separation = separation[best];
+            const std::string others = g.rivals.size() == 1 ? "1 other optimum" : std::to_string(g.rivals.size()) + " other optima";
+            p.why = others + " of the multi-start fit within " + g4(100 * options.rivalTolerance) +
+                    " % of the best objective predict the target differently; a run here lies " + g4(p.separation) +
+                    " residual SDs between them and the best fit, " +
+                    (cheapest != none ? "the cheapest affordable candidate to tell them apart (" + g4(kSeparates) + " SDs or more)"
+                                      : "the most of any affordable candidate (none reaches " + g4(kSeparates) + " SDs)");
+            g.separating = std::move(p);
+        }
+    }
+    if (options.simulate > 0 && !picked.empty())
+        g.simulated = simulateBatches(law, runs, f.params, planned, picked, g.spent, before.sigma2, options);
     for (std::size_t t = 0; t < predicted.size(); ++t) {
         CandidateTarget ct;
         ct.label = planned.targetLabels[t];
@@ -359,13 +502,42 @@ QJsonObject toJson(const PlanCandidates& r) {
             for (double h : p.halfWidthAfter) after.append(jsonNumber(h));
             picks.append(QJsonObject{{"run", jsonText(p.run)}, {"N", jsonNumber(p.n)}, {"D", jsonNumber(p.d)}, {"cost", p.cost},
                                      {"score", jsonNumber(p.score)}, {"reduction", jsonNumber(p.reduction)}, {"halfwidth_after", after},
-                                     {"why", jsonText(p.why)}});
+                                     {"separation", jsonNumber(p.separation)}, {"why", jsonText(p.why)}});
         }
         j.insert("picks", picks);
+        QJsonArray rivals;
+        for (const auto& rival : g.rivals) {
+            QJsonObject values;
+            for (std::size_t k = 0; k < rival.params.size() && k < r.law.parameters.size(); ++k)
+                values.insert(jsonText(r.law.parameters[k].name), jsonNumber(rival.params[k]));
+            QJsonArray predicted;
+            for (double y : rival.predicted) predicted.append(jsonNumber(y));
+            rivals.append(QJsonObject{{"objective_ratio", jsonNumber(rival.objectiveRatio)}, {"params", values}, {"predicted", predicted}});
+        }
+        j.insert("rivals", rivals);
+        if (g.separating)
+            j.insert("separating", QJsonObject{{"run", jsonText(g.separating->run)}, {"N", jsonNumber(g.separating->n)}, {"D", jsonNumber(g.separating->d)},
+                                               {"cost", g.separating->cost}, {"separation", jsonNumber(g.separating->separation)},
+                                               {"why", jsonText(g.separating->why)}});
+        if (!g.simulated.empty()) {
+            auto numbers = [](const std::vector<double>& v) {
+                QJsonArray a;
+                for (double x : v) a.append(jsonNumber(x));
+                return a;
+            };
+            QJsonArray simulated;
+            for (const auto& b : g.simulated)
+                simulated.append(QJsonObject{{"strategy", jsonText(b.strategy)}, {"runs", jsonNumber(b.runs)}, {"spent", jsonNumber(b.spent)},
+                                             {"halfwidth", numbers(b.halfWidth)}, {"error", numbers(b.error)}, {"error_low", numbers(b.errorLow)},
+                                             {"error_high", numbers(b.errorHigh)}, {"failed", static_cast<qint64>(b.failed)}});
+            j.insert("simulated", simulated);
+        }
         groups.append(j);
     }
     o.insert("groups", groups);
     o.insert("skipped", stringsJson(r.skipped));
+    o.insert("simulate", static_cast<qint64>(r.options.simulate));
+    o.insert("seed", static_cast<qint64>(r.options.seed));
     return o;
 }
 

@@ -8,6 +8,7 @@
 // targets, not candidates).
 #include <QJsonObject>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -43,6 +44,15 @@ struct PlanCandidatesOptions {
     std::string cost;                        // expression over columns; empty: the table's cost column, else 6*N*D
     std::optional<double> budget;            // total cost of the batch, per group
     std::optional<std::size_t> pick;         // runs per batch; none: 5, or as many as the budget allows
+    // Simulate the batch before spending (item 3): this many seeds (0: no simulation), each drawing
+    // the law's parameters from the fit's uncertainty (a bootstrap replicate) and the batch's
+    // losses from them plus the residual noise, refitting, and scoring the target against the drawn law; beside random and
+    // cheapest-first batches of the same cost on the same draws.
+    std::size_t simulate = 0;
+    std::uint64_t seed = 1;
+    // Rival fits: refined multi-start optima whose objective lies within this fraction of the best's
+    // and whose predictions differ from it (the runs do not decide between them).
+    double rivalTolerance = 0.05;
     fit::LawFitSettings fit;
 };
 
@@ -53,7 +63,27 @@ struct CandidatePick {
     double score = 0;      // the drop of the target's predictive variance per unit cost, when picked
     double reduction = 0;  // that drop as a fraction of the variance before the batch
     std::vector<double> halfWidthAfter;  // per target point, with the picks so far
+    // How far apart the best fit and its most distant rival predict at this run, in residual
+    // standard deviations (in the law's space); 0 without rivals. One run here separates them by that.
+    double separation = 0;
     std::string why;
+};
+
+struct RivalFit {
+    double objectiveRatio = 1;  // its objective over the best's
+    std::vector<double> params;
+    std::vector<double> predicted;  // per target point
+};
+
+// What a batch left in the simulation, over the seeds: the median of each quantity, and the spread
+// (quartiles) of the target's error.
+struct SimulatedBatch {
+    std::string strategy;        // planner, random, cheapest
+    double runs = 0, spent = 0;  // medians (random batches differ by seed)
+    // Per target point: the 95 % half-width of the refitted law's prediction (its curvature), and
+    // |prediction − the drawn law's value| with its quartiles.
+    std::vector<double> halfWidth, error, errorLow, errorHigh;
+    std::size_t failed = 0;  // seeds whose refit did not converge (left out of the medians)
 };
 
 struct CandidateTarget {
@@ -69,6 +99,11 @@ struct PlanCandidatesGroup {
     std::vector<CandidateTarget> targets;
     std::vector<CandidatePick> picks;
     double spent = 0;
+    std::vector<RivalFit> rivals;               // most alike first
+    // With rivals: the cheapest affordable candidate that separates them by 3 residual SDs or more,
+    // else the one that separates them most.
+    std::optional<CandidatePick> separating;
+    std::vector<SimulatedBatch> simulated;  // planner, random, cheapest (options.simulate > 0 and a batch picked)
     std::string error;  // the group could not be planned; nothing else is set
 };
 
@@ -89,7 +124,9 @@ PlanCandidates planCandidates(const data::RunTable& study, const AnalysisSetting
 
 // {law, target, cost, budget, pick, groups: [{name, runs, candidates, params, spent, targets: [{label,
 // predicted, halfwidth_before, halfwidth_after}], picks: [{run, N, D, cost, score, reduction,
-// halfwidth_after, why}], error}], skipped}
+// halfwidth_after, separation, why}], rivals: [{objective_ratio, params{}, predicted[]}], separating:
+// {run, N, D, cost, separation, why} (with rivals), simulated: [{strategy, runs, spent, halfwidth[], error[], error_low[],
+// error_high[], failed}], error}], skipped, simulate, seed}
 QJsonObject toJson(const PlanCandidates& plan);
 
 }  // namespace scalex::analysis

@@ -5,8 +5,10 @@
 #include <QJsonValue>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 
 #include "core/analysis/LawAnalysis.h"
@@ -14,6 +16,7 @@
 #include "core/analysis/RunCost.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/data/Series.h"
+#include "core/fit/Bootstrap.h"
 #include "core/fit/RunDesign.h"
 #include "core/fit/SplitMix64.h"
 
@@ -332,6 +335,70 @@ PlanReplay replayPlan(const data::RunTable& table, const AnalysisSettings& setti
     for (double c : options.checkpoints)
         if (c <= options.budget * (1 + 1e-12)) r.checkpoints.push_back({c, pooledAt(r.groups, c)});
     return r;
+}
+
+ReplayCurves replayCurves(const data::RunTable& table, const AnalysisSettings& settings, const fit::LawDefinition& law,
+                          const PlanReplayOptions& options, std::size_t randomSeeds, const fit::FitControl& control) {
+    ReplayCurves out;
+    out.randomSeeds = randomSeeds;
+    auto run = [&](PlanStrategy strategy, std::uint64_t seed) {
+        PlanReplayOptions o = options;
+        o.strategy = strategy;
+        o.seed = seed;
+        return replayPlan(table, settings, law, o, control);
+    };
+    out.planner = run(PlanStrategy::Planner, options.seed);
+    if (out.planner.error) {
+        out.error = out.planner.error;
+        return out;
+    }
+    const PlanReplay cheapest = run(PlanStrategy::Cheapest, options.seed);
+    std::vector<PlanReplay> random;
+    for (std::size_t s = 0; s < randomSeeds; ++s) random.push_back(run(PlanStrategy::Random, options.seed + 1 + s));
+
+    // Every replay starts from the same cheapest runs; the grid starts where all of them have theirs.
+    double start = 0;
+    for (const PlanReplay* r : {static_cast<const PlanReplay*>(&out.planner), &cheapest})
+        for (const auto& g : r->groups)
+            if (!g.stateFraction.empty()) start = std::max(start, g.stateFraction.front());
+    std::vector<double> grid;
+    const int steps = 40;
+    for (int k = 0; k < steps; ++k) grid.push_back(start * std::pow(options.budget / start, static_cast<double>(k) / steps));
+    grid.push_back(options.budget);
+    for (double c : options.checkpoints)
+        if (c > start && c <= options.budget) grid.push_back(c);
+    std::sort(grid.begin(), grid.end());
+    grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+
+    for (double f : grid) {
+        ReplayCurvePoint p;
+        p.fraction = f;
+        const PlanPoint a = pooledAt(out.planner.groups, f), b = pooledAt(cheapest.groups, f);
+        p.plannerR2 = a.r2, p.plannerMape = a.mape, p.cheapestR2 = b.r2, p.cheapestMape = b.mape;
+        std::vector<double> r2, mape;
+        for (const auto& r : random) {
+            if (r.error) continue;
+            const PlanPoint q = pooledAt(r.groups, f);
+            r2.push_back(q.r2);
+            mape.push_back(q.mape);
+        }
+        using fit::finitePercentile;
+        p.randomR2 = finitePercentile(r2, 0.5), p.randomR2Low = finitePercentile(r2, 0.25), p.randomR2High = finitePercentile(r2, 0.75);
+        p.randomMape = finitePercentile(mape, 0.5), p.randomMapeLow = finitePercentile(mape, 0.25), p.randomMapeHigh = finitePercentile(mape, 0.75);
+        out.points.push_back(p);
+    }
+    return out;
+}
+
+std::string replayCurvesCsv(const ReplayCurves& curves) {
+    std::ostringstream s;
+    s.precision(8);
+    s << "fraction,planner_mape,cheapest_mape,random_mape,random_mape_low,random_mape_high,planner_r2,cheapest_r2,random_r2,random_r2_low,"
+         "random_r2_high\n";
+    for (const auto& p : curves.points)
+        s << p.fraction << ',' << p.plannerMape << ',' << p.cheapestMape << ',' << p.randomMape << ',' << p.randomMapeLow << ',' << p.randomMapeHigh
+          << ',' << p.plannerR2 << ',' << p.cheapestR2 << ',' << p.randomR2 << ',' << p.randomR2Low << ',' << p.randomR2High << '\n';
+    return s.str();
 }
 
 QJsonObject toJson(const PlanReplay& r) {

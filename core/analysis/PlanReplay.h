@@ -94,4 +94,26 @@ PlanReplay replayPlan(const data::RunTable& table, const AnalysisSettings& setti
 // picks: [{run, cost, fraction, r2, initial}], params, error}], skipped}
 QJsonObject toJson(const PlanReplay& replay);
 
+// The replay's curve of the target's error against the cost spent, for the three strategies (the
+// issue's figure): the planner (options.seed), cheapest-first, and random over `randomSeeds` seeds
+// (options.seed + 1, + 2, ...), each scored (pooled over groups) on one grid of cost fractions:
+// 40 log-spaced from where every replay has its initial runs to the budget, and the checkpoints.
+inline constexpr std::size_t kReplayCurveRandomSeeds = 20;
+struct ReplayCurvePoint {
+    double fraction = 0;  // of the pool's cost
+    double plannerR2 = 0, cheapestR2 = 0, plannerMape = 0, cheapestMape = 0;
+    // Random plans: the median over seeds and the quartiles.
+    double randomR2 = 0, randomR2Low = 0, randomR2High = 0, randomMape = 0, randomMapeLow = 0, randomMapeHigh = 0;
+};
+struct ReplayCurves {
+    PlanReplay planner;  // the planner's replay as replayPlan gives it
+    std::size_t randomSeeds = 0;
+    std::vector<ReplayCurvePoint> points;
+    std::optional<std::string> error;  // as replayPlan's
+};
+ReplayCurves replayCurves(const data::RunTable& table, const AnalysisSettings& settings, const fit::LawDefinition& law,
+                          const PlanReplayOptions& options, std::size_t randomSeeds = kReplayCurveRandomSeeds, const fit::FitControl& control = {});
+// fraction,planner_mape,cheapest_mape,random_mape,random_mape_low,random_mape_high,planner_r2,cheapest_r2,random_r2,random_r2_low,random_r2_high
+std::string replayCurvesCsv(const ReplayCurves& curves);
+
 }  // namespace scalex::analysis

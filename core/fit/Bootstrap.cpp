@@ -60,6 +60,12 @@ double percentile(std::span<const double> sorted, double q) {
     return sorted[lo] + (pos - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
 }
 
+double finitePercentile(std::vector<double> values, double q) {
+    values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }), values.end());
+    std::sort(values.begin(), values.end());
+    return percentile(values, q);
+}
+
 BootstrapResult bootstrap(std::size_t nItems, std::span<const int> strata, const std::vector<std::string>& names,
                           const std::vector<double>& estimate, const BootstrapStatistic& statistic,
                           const BootstrapSettings& settings, const FitControl& control) {

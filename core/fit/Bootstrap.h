@@ -48,6 +48,8 @@ std::vector<std::size_t> resampleIndices(std::size_t n, std::span<const int> str
 
 // Percentile of sorted values with linear interpolation (numpy's default).
 double percentile(std::span<const double> sorted, double q);
+// The same of the finite values among `values` (any order); NaN when none is finite.
+double finitePercentile(std::vector<double> values, double q);
 
 // The generic engine: `statistic` maps the indices of a replicate to named values (NaN when
 // undefined for that replicate); `estimate` are the values on the full data, in the same order

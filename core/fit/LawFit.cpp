@@ -555,6 +555,9 @@ std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const La
         r.iterations = best.iterations;
         r.nNearBest = nearBest;
         r.seconds = seconds;
+        for (std::size_t n = 0; n < refine && n < done.size(); ++n)
+            if (std::isfinite(done[n]->objective))
+                r.optima.push_back({done[n]->params[g], groups == 1 ? done[n]->objective : lawObjective(law, data[g], done[n]->params[g])});
         if (r.cancelled) r.warnings.push_back("cancelled: " + std::to_string(r.nStarts) + " of " + std::to_string(points.size()) + " starts ran");
         if (!best.converged) r.warnings.push_back("the best start did not converge within the iteration limit");
         for (std::size_t j = 0; j < k; ++j) {

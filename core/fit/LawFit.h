@@ -50,6 +50,12 @@ struct LawFitSettings {
     double spreadTolerance = 1e-4;  // starts within this relative distance of the best "reach" it
 };
 
+// A start's end point after refinement.
+struct LawOptimum {
+    std::vector<double> params;
+    double objective = 0;  // of this group (as LawFitResult::objective)
+};
+
 struct LawFitResult {
     std::vector<double> params;      // in CompiledLaw parameter order
     double objective = 0;            // Σ ρ(r) over the runs (of this group)
@@ -60,6 +66,9 @@ struct LawFitResult {
     std::size_t nStarts = 0;
     std::size_t nConverged = 0;
     std::size_t nNearBest = 0;       // starts ending within spreadTolerance of the best objective
+    // The refined starts' end points (up to refineCount), best first, the best among them: where
+    // several lie close in objective but apart in parameters, the runs do not decide between them.
+    std::vector<LawOptimum> optima;
     int iterations = 0;              // of the best start
     double seconds = 0;
     bool cancelled = false;

@@ -2,6 +2,7 @@
 // SplitMix64 (Steele, Lea & Flood 2014): a small, well-mixed generator whose sequence is fixed by
 // its seed on every platform (unlike the standard distributions, whose algorithms the library
 // chooses), so resamples and synthetic data are the same everywhere.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -33,6 +34,12 @@ struct SplitMix64 {
     }
     // Uniform in [0, 1) with 53 random bits.
     double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+    // Standard normal by Box & Muller (1958), one draw per call from two uniforms (1 − u keeps the
+    // log finite), so that simulated losses are the same everywhere too.
+    double normal() {
+        const double u = 1.0 - uniform(), v = uniform();
+        return std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * 3.14159265358979323846 * v);
+    }
 };
 
 }  // namespace scalex::fit

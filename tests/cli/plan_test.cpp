@@ -4,7 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <QJsonArray>
+#include <QFile>
 #include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <cmath>
+#include <map>
 
 #include "tests/cli/ScalexProcess.h"
 #include "tests/support/TestData.h"
@@ -78,6 +83,47 @@ TEST(PlanCli, ReplayJsonContract) {
     EXPECT_EQ(small.json().value("checkpoints").toArray().size(), 1);
 }
 
+// --curve: the target's error and R^2 against the cost spent for the three strategies, on one grid
+// of fractions up to the budget; the planner's column at the checkpoints is the replay's own score.
+TEST(PlanCli, ReplayCurveCsvAgreesWithTheCheckpoints) {
+    SCALEX_REQUIRE_SHARED();
+    QTemporaryDir dir;
+    const QString path = dir.filePath("curve.csv");
+    const auto r = runScalex(replayArgs({"--budget", "0.1", "--seed", "3", "--curve", path, "--seeds", "4", "--json"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    ASSERT_GE(lines.size(), 40);
+    const QStringList header = lines[0].split(',');
+    EXPECT_EQ(header, QString("fraction,planner_mape,cheapest_mape,random_mape,random_mape_low,random_mape_high,planner_r2,cheapest_r2,random_r2,"
+                              "random_r2_low,random_r2_high")
+                          .split(','));
+    std::map<double, QStringList> byFraction;
+    double previous = 0;
+    for (int i = 1; i < lines.size(); ++i) {
+        const QStringList cells = lines[i].split(',');
+        ASSERT_EQ(cells.size(), header.size()) << lines[i].toStdString();
+        const double fraction = cells[0].toDouble();
+        EXPECT_GT(fraction, previous);
+        previous = fraction;
+        EXPECT_LE(cells[4].toDouble(), cells[3].toDouble());
+        EXPECT_LE(cells[3].toDouble(), cells[5].toDouble());
+        byFraction[fraction] = cells;
+    }
+    EXPECT_NEAR(previous, 0.1, 1e-12);
+    for (const auto& c : r.json().value("checkpoints").toArray()) {
+        const QJsonObject point = c.toObject();
+        const auto it = byFraction.find(point.value("at").toDouble());
+        ASSERT_NE(it, byFraction.end()) << point.value("at").toDouble();
+        EXPECT_NEAR(it->second[6].toDouble(), point.value("r2").toDouble(), 1e-6 * std::abs(point.value("r2").toDouble()));
+        EXPECT_NEAR(it->second[1].toDouble(), point.value("mape").toDouble(), 1e-6);
+    }
+    const auto both = runScalex(replayArgs({"--budget", "0.1", "--curve", path, "--strategy", "random"}));
+    EXPECT_EQ(both.exitCode, 2);
+    EXPECT_TRUE(both.err.contains("--curve replays every strategy")) << both.err.toStdString();
+}
+
 TEST(PlanCli, ReplayCostExpressionAndText) {
     SCALEX_REQUIRE_SHARED();
     const auto r = runScalex(replayArgs({"--budget", "0.05", "--cost", "N*D"}));
@@ -149,6 +195,35 @@ TEST(PlanCli, PickJsonContract) {
     }
 }
 
+// --simulate R: per group, the planner's batch and random and cheapest-first batches of no more
+// cost, simulated over R seeds, with the interval and the target's error each leaves; in the text,
+// one line per strategy.
+TEST(PlanCli, SimulateReportsThreeStrategiesOfTheSameCost) {
+    SCALEX_REQUIRE_SHARED();
+    const QStringList args{"--grid-n", "1e8:8e9:5", "--grid-d", "2e9:2e11:5", "--budget", "1e20", "--simulate", "10", "--seed", "2"};
+    const auto r = runScalex(pickArgs(args + QStringList{"--json"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_EQ(r.json().value("simulate").toInt(), 10);
+    for (const auto& g : r.json().value("groups").toArray()) {
+        const QJsonArray simulated = g.toObject().value("simulated").toArray();
+        ASSERT_EQ(simulated.size(), 3);
+        const double spent = g.toObject().value("spent").toDouble();
+        QStringList strategies;
+        for (const auto& s : simulated) {
+            const QJsonObject b = s.toObject();
+            strategies << b.value("strategy").toString();
+            EXPECT_LE(b.value("spent").toDouble(), spent * (1 + 1e-12));
+            EXPECT_GT(b.value("halfwidth").toArray().first().toDouble(), 0);
+            EXPECT_TRUE(b.value("error").toArray().first().isDouble());
+        }
+        EXPECT_EQ(strategies, (QStringList{"planner", "random", "cheapest"}));
+    }
+    const auto text = runScalex(pickArgs(args));
+    ASSERT_EQ(text.exitCode, 0) << text.err.toStdString();
+    EXPECT_EQ(text.out.count("simulated over 10 seeds"), 2) << text.out.toStdString();
+    EXPECT_EQ(text.out.count(QRegularExpression("\\n    cheapest +\\d+ runs for ")), 2) << text.out.toStdString();
+}
+
 TEST(PlanCli, PickErrorsAreOneLineWithExitTwo) {
     SCALEX_REQUIRE_SHARED();
     const QStringList grid{"--grid-n", "1e8:8e9:5", "--grid-d", "2e9:2e11:5"};
@@ -156,6 +231,81 @@ TEST(PlanCli, PickErrorsAreOneLineWithExitTwo) {
                                      grid + QStringList{"--target", "N=7e9,D=2e12,T=8192"}, QStringList{}}) {
         const auto r = runScalex(pickArgs(extra));
         EXPECT_EQ(r.exitCode, 2) << extra.join(' ').toStdString();
+        EXPECT_EQ(r.err.trimmed().count('\n'), 0) << r.err.toStdString();
+    }
+}
+
+// --design: the planned runs as a CSV, the losses filled in from the prior the design reports
+// (its law's values, no noise), loaded back as a study by `check` and `fit isoflop`: the IsoFLOP
+// exponents come back as the prior's, which the design's JSON states.
+TEST(PlanCli, DesignRoundTripsThroughAStudy) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString planned = dir.filePath("planned.csv");
+    const auto r = runScalex({"plan", "--design", "--study-budget", "3e20", "--target-budget", "1e23", "--budgets", "4", "--sizes-per-budget", "6",
+                              "--seeds", "50", "--out", planned, "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject j = r.json();
+    EXPECT_LE(j["cost"].toDouble(), 3e20);
+    EXPECT_EQ(j["runs"].toArray().size(), 24);
+    const QJsonObject v = j["prior"].toObject()["values"].toObject();
+    ASSERT_EQ(j["prior"].toObject()["law"].toObject()["name"].toString(), "xlstm");
+    const double a = j["exponent_n"].toObject()["prior"].toDouble();
+    EXPECT_NEAR(a, v["beta"].toDouble() / (v["alpha"].toDouble() + v["beta"].toDouble()), 1e-6);
+    EXPECT_LT(j["exponent_n"].toObject()["lower"].toDouble(), a);
+    EXPECT_GT(j["exponent_n"].toObject()["upper"].toDouble(), a);
+
+    QFile in(planned);
+    ASSERT_TRUE(in.open(QIODevice::ReadOnly));
+    QStringList lines = QString::fromUtf8(in.readAll()).split('\n', Qt::SkipEmptyParts);
+    in.close();
+    ASSERT_EQ(lines.size(), 25);
+    EXPECT_EQ(lines[0], "name,params,tokens,flops,budget,loss");
+    for (int i = 1; i < lines.size(); ++i) {
+        const QStringList f = lines[i].split(',');
+        ASSERT_EQ(f.size(), 6);
+        EXPECT_TRUE(f[5].isEmpty());
+        const double n = f[1].toDouble(), d = f[2].toDouble();
+        // Eq. l_nd: exp(e) + (exp(a - alpha ln N) + exp(b - beta ln D))^gamma.
+        const double loss = std::exp(v["e"].toDouble()) + std::pow(std::exp(v["a"].toDouble() - v["alpha"].toDouble() * std::log(n)) +
+                                                                        std::exp(v["b"].toDouble() - v["beta"].toDouble() * std::log(d)),
+                                                                    v["gamma"].toDouble());
+        lines[i] = f.mid(0, 5).join(',') + "," + QString::number(loss, 'g', 15);
+    }
+    const QString filled = dir.filePath("filled.csv");
+    QFile out(filled);
+    ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+    out.write((lines.join('\n') + '\n').toUtf8());
+    out.close();
+
+    const auto check = runScalex({"check", filled});
+    EXPECT_EQ(check.exitCode, 0) << check.out.toStdString() << check.err.toStdString();
+    EXPECT_TRUE(check.out.contains("24 rows, 24 usable, 0 with problems, 24 in the analyses")) << check.out.toStdString();
+    const auto fit = runScalex({"fit", "isoflop", "--data", filled, "--json"});
+    ASSERT_EQ(fit.exitCode, 0) << fit.err.toStdString();
+    EXPECT_NEAR(fit.json()["a"].toDouble(), a, 1e-4);
+    EXPECT_NEAR(fit.json()["b"].toDouble(), 1 - a, 1e-4);
+
+    // Before the losses are in, the planned runs load with every row flagged, none dropped.
+    const auto empty = runScalex({"check", planned});
+    EXPECT_TRUE(empty.out.contains("24 rows, 0 usable, 24 with problems")) << empty.out.toStdString();
+}
+
+TEST(PlanCli, DesignErrorsAreOneLineWithExitTwo) {
+    const std::vector<std::pair<QStringList, QString>> cases = {
+        {{"--target-budget", "1e23"}, "--design needs --study-budget FLOPS"},
+        {{"--study-budget", "1e20", "--target-budget", "1e23", "--law", "nope"}, "--law: no shipped law 'nope'"},
+        {{"--study-budget", "1e20", "--target-budget", "1e23", "--law", "chinchilla", "--param", "alpha=0:2"}, "--param 'alpha=0:2': with --design, NAME=VALUE"},
+        {{"--study-budget", "1e20", "--target-budget", "1e23", "--law", "compute"}, "the prior law cannot place N*(C)"},
+        {{"--study-budget", "1e20", "--target-budget", "1e23", "--ladder", "1e8,x"}, "--ladder: 'x' is not a positive number"},
+        {{"--study-budget", "1e20", "--target-budget", "1e23", "--ladder", "1e7,1e10"}, "the ladder has fewer than 3 distinct sizes near N*"},
+        {{"--study-budget", "1e20", "--target-budget", "1e23", "--param", "a=5"}, "--param with --design sets the values of a --law"},
+        {{"--study-budget", "1e20", "--target-budget", "1e23", "--formula", "L = E + A/N^a"}, "--design takes a shipped --law"},
+    };
+    for (const auto& [extra, needle] : cases) {
+        const auto r = runScalex(QStringList{"plan", "--design"} + extra);
+        EXPECT_EQ(r.exitCode, 2) << extra.join(' ').toStdString() << "\n" << r.out.toStdString();
+        EXPECT_TRUE(r.err.contains(needle)) << needle.toStdString() << " not in: " << r.err.toStdString();
         EXPECT_EQ(r.err.trimmed().count('\n'), 0) << r.err.toStdString();
     }
 }

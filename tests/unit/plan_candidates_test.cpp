@@ -148,3 +148,88 @@ TEST(PlanCandidates, BadInputsAreOneLineErrors) {
     o.gridD.reset();
     expectError(o, "no candidates");
 }
+
+// Simulating the batch before spending it: the bootstrap's draws of the law, the batch's losses
+// from them with the fit's noise, refitted. The planner's batch leaves about the interval the
+// linearisation promised, random and cheapest-first batches keep to the planner's cost, and for a
+// target far beyond the study the planner's batch leaves a narrower interval than the cheapest runs.
+TEST(PlanCandidates, SimulatedBatchAgainstRandomAndCheapest) {
+    const auto study = generatedStudy();
+    auto o = gridOptions();
+    o.budget = 2e20;
+    o.simulate = 20;
+    o.seed = 5;
+    const PlanCandidates r = planCandidates(study, AnalysisSettings{}, chinchilla(), o);
+    ASSERT_FALSE(r.error) << *r.error;
+    const auto& g = r.groups.front();
+    ASSERT_EQ(g.simulated.size(), 3u);
+    EXPECT_EQ(g.simulated[0].strategy, "planner");
+    EXPECT_EQ(g.simulated[1].strategy, "random");
+    EXPECT_EQ(g.simulated[2].strategy, "cheapest");
+    const auto& planner = g.simulated[0];
+    EXPECT_EQ(planner.runs, static_cast<double>(g.picks.size()));
+    EXPECT_DOUBLE_EQ(planner.spent, g.spent);
+    for (const auto& b : g.simulated) {
+        EXPECT_LE(b.spent, g.spent * (1 + 1e-12)) << b.strategy;
+        EXPECT_EQ(b.failed, 0u) << b.strategy;
+        ASSERT_EQ(b.halfWidth.size(), 1u);
+        EXPECT_LE(b.errorLow[0], b.error[0]);
+        EXPECT_LE(b.error[0], b.errorHigh[0]);
+    }
+    EXPECT_NEAR(planner.halfWidth[0], g.targets[0].halfWidthAfter, 0.3 * g.targets[0].halfWidthAfter);
+    EXPECT_LT(planner.halfWidth[0], g.simulated[2].halfWidth[0]);
+    // The same seed gives the same simulation.
+    const PlanCandidates again = planCandidates(study, AnalysisSettings{}, chinchilla(), o);
+    EXPECT_EQ(again.groups.front().simulated[1].error, g.simulated[1].error);
+}
+
+// Where the multi-start fits disagree: a loss floor the runs have not reached (L = max(E, a − b ln N)
+// with every run above any E in range) leaves E undetermined, so refined starts end at different
+// floors with the same objective. They are reported as rivals, and the run that separates them is
+// the cheapest candidate large enough to reach below the floors; runs inside the study's range
+// cannot tell them apart.
+TEST(PlanCandidates, RivalFitsAndTheRunThatSeparatesThem) {
+    QByteArray csv = "run_id,params,tokens,loss\n";
+    fit::SplitMix64 rng{11};
+    for (int k = 0; k < 12; ++k) {
+        const double n = 1e7 * std::pow(10.0, k / 5.5);
+        csv += QStringLiteral("r%1,%2,%3,%4\n").arg(k).arg(n, 0, 'g', 12).arg(20 * n, 0, 'g', 12).arg(5 - 0.1 * std::log(n) + 0.002 * rng.normal(), 0, 'g', 12).toUtf8();
+    }
+    const auto study = data::parseRunTable(csv, "floor.csv");
+    ASSERT_TRUE(study) << study.error().toString();
+    fit::LawDefinition law;
+    law.formula = "L = max(E, a - b*log(N))";
+    law.parameters = {{"E", 1.5, 3}, {"a", 0, 10}, {"b", 0, 1}};
+    PlanCandidatesOptions o;
+    o.targetPoints = {*parseTargetPoint("N=1e15")};
+    o.gridN = *parseGridAxis("1e8:1e15:8");
+    o.gridD = *parseGridAxis("1e9:1e9:1");
+    o.pick = 2;
+    const PlanCandidates r = planCandidates(*study, AnalysisSettings{}, law, o);
+    ASSERT_FALSE(r.error) << *r.error;
+    const auto& g = r.groups.front();
+    ASSERT_FALSE(g.rivals.empty());
+    for (const auto& rival : g.rivals) {
+        EXPECT_LE(rival.objectiveRatio, 1 + o.rivalTolerance);
+        EXPECT_GT(std::abs(rival.predicted[0] - g.targets[0].predicted), 1e-3);
+        EXPECT_NE(rival.params[0], g.params[0]);  // another floor
+    }
+    ASSERT_TRUE(g.separating);
+    EXPECT_GE(g.separating->separation, 3);
+    EXPECT_NE(g.separating->why.find("tell them apart"), std::string::npos) << g.separating->why;
+    // It is the first grid size (a decade apart) where the fitted line has fallen below the highest
+    // floor: a decade smaller, every fit predicts the same line, so no run there separates them.
+    double highestFloor = g.params[0];
+    for (const auto& rival : g.rivals) highestFloor = std::max(highestFloor, rival.params[0]);
+    const auto line = [&](double n) { return g.params[1] - g.params[2] * std::log(n); };
+    EXPECT_LT(line(g.separating->n), highestFloor);
+    EXPECT_GT(line(g.separating->n / 10), highestFloor);
+    EXPECT_GT(g.separating->n, 1e9);  // beyond the study's runs
+    // A Chinchilla-form study fitted with its own form has no rival: its other optima are far worse.
+    auto grid = gridOptions();
+    grid.pick = 1;
+    const PlanCandidates clean = planCandidates(generatedStudy(), AnalysisSettings{}, chinchilla(), grid);
+    ASSERT_FALSE(clean.error);
+    EXPECT_TRUE(clean.groups.front().rivals.empty());
+    EXPECT_FALSE(clean.groups.front().separating);
+}
