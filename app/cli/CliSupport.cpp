@@ -1,5 +1,7 @@
 #include "app/cli/CliSupport.h"
 
+#include <QSaveFile>
+
 #include <cmath>
 #include <cstdio>
 
@@ -95,6 +97,12 @@ accounting::ModelConfig modelFromOptions(const QCommandLineParser& p, accounting
     if (!ov.dQk && !ov.dHv && c.dQk * c.nHeads * (family == Family::Xlstm ? 2 : 1) != c.dModel)
         throw UsageError(("--" + headsOption + " must divide --d-model (or give --d-qk and --d-hv)").toStdString());
     return c;
+}
+
+void writeAtomically(const QString& path, const QByteArray& bytes) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        throw UsageError(("cannot write '" + path + "': " + f.errorString()).toStdString());
 }
 
 void printJson(const QJsonObject& object) { printJson(QJsonDocument(object)); }

@@ -3,7 +3,6 @@
 // as `scalex check` does) make one project. Output is written atomically (QSaveFile), so a
 // failure leaves no half file.
 #include <QFileInfo>
-#include <QSaveFile>
 #include <cstring>
 #include <set>
 
@@ -28,12 +27,6 @@ std::optional<Kind> inputKind(const QString& path) {
     for (const char* ext : {".csv", ".tsv", ".txt", ".json", ".jsonl", ".ndjson"})
         if (p.endsWith(QLatin1String(ext))) return Kind::RunTable;
     return std::nullopt;
-}
-
-void writeAtomically(const QString& path, const QByteArray& bytes) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        throw UsageError(("cannot write '" + path + "': " + f.errorString()).toStdString());
 }
 
 std::string tableNameFor(const QString& path) {
