@@ -95,15 +95,28 @@ void Study::addRuns(data::RunTable runs, const std::string& name) {
     mergeTables();
 }
 
+namespace {
+// A usable name for a set added to `sets`, unique among them: `name` (or `fallback`), then name-2, name-3, ...
+template <class Set>
+std::string uniqueSetName(const std::vector<Set>& sets, const std::string& name, const char* fallback) {
+    std::string base = tableNameFrom(name);
+    if (!data::validTableName(base)) base = fallback;
+    auto taken = [&](const std::string& n) { return std::any_of(sets.begin(), sets.end(), [&](const auto& c) { return c.name == n; }); };
+    std::string out = base;
+    for (int i = 2; taken(out); ++i) out = base + "-" + std::to_string(i);
+    return out;
+}
+}  // namespace
+
 void Study::addCurves(data::ProjectCurves curves) {
-    curves.name = tableNameFrom(curves.name);
-    if (!data::validTableName(curves.name)) curves.name = "curves";
-    auto taken = [this](const std::string& name) {
-        return std::any_of(project_.curves.begin(), project_.curves.end(), [&](const auto& c) { return c.name == name; });
-    };
-    const std::string base = curves.name;
-    for (int i = 2; taken(curves.name); ++i) curves.name = base + "-" + std::to_string(i);
+    curves.name = uniqueSetName(project_.curves, curves.name, "curves");
     project_.curves.push_back(std::move(curves));
+}
+
+std::string Study::addSpec(data::ProjectSpec spec) {
+    spec.name = uniqueSetName(project_.specs, spec.name, "model");
+    project_.specs.push_back(std::move(spec));
+    return project_.specs.back().name;
 }
 
 void Study::setInference(data::ProjectInference inference) {

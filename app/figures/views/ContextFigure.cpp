@@ -18,6 +18,17 @@ using accounting::Family;
 
 namespace {
 
+// A family's colour, or for a ladder its own colour by its place among the ladders.
+QColor seriesColor(const analysis::ContextSeriesAnswer& a, const analysis::ContextAnswer& answer) {
+    if (!a.ladder) return Theme::current().family(a.family);
+    int index = 0;
+    for (const auto& s : answer.series) {
+        if (&s == &a) break;
+        index += s.ladder ? 1 : 0;
+    }
+    return Theme::current().series(a.name, index);
+}
+
 constexpr int kStepsPerOctave = ContextFigure::kStepsPerOctave;
 constexpr double kMinContext = ContextFigure::kMinContext;
 constexpr int kOctaves = ContextFigure::kOctaves;
@@ -94,13 +105,23 @@ ViewFigure::Job ContextFigure::job(const FigureInput& in) const {
         // The paper's surfaces stand in on the paper's study alone.
         paper.push_back(study.isPaperStudy() ? study.paperSurface(f) : std::nullopt);
     }
+    // The project's model specs, each as a ladder whose c_T(N) moves N* on the Transformer's surface.
+    std::vector<analysis::ContextSeriesInput> ladders;
+    for (const auto& spec : study.specs()) {
+        analysis::ContextSeriesInput input;
+        input.name = spec.name + " ladder";
+        input.family = Family::Transformer;
+        input.ladder = accounting::specLadder(spec.spec);
+        input.profiles = std::vector<analysis::RecountableProfile>{};
+        ladders.push_back(std::move(input));
+    }
     analysis::ContextQuery query;
     query.context = context();
     query.budget = budget();
     for (int pos = 0; pos < positions(); ++pos) query.contexts.push_back(contextAt(pos));
     query.configs = study.paper().modelConfigs;
     query.convention = study.convention();
-    return [table = runsForJob(in), settings = study.settings(), inputs = std::move(inputs),
+    return [table = runsForJob(in), settings = study.settings(), inputs = std::move(inputs), ladders = std::move(ladders),
             paper = std::move(paper), query = std::move(query), refits = refits_](const fit::FitControl& control) -> std::any {
         Answer out;
         out.refits = refits;
@@ -114,6 +135,11 @@ ViewFigure::Job ContextFigure::job(const FigureInput& in) const {
             analysis::ContextSeriesInput in = inputs[i];
             in.surface = *s.surface;
             withSurface.push_back(std::move(in));
+            if (inputs[i].family == Family::Transformer)
+                for (analysis::ContextSeriesInput ladder : ladders) {
+                    ladder.surface = *s.surface;
+                    withSurface.push_back(std::move(ladder));
+                }
         }
         // The profiles handed in are reused; the others (all of them after a refit) are fitted.
         out.answer = analysis::answerContextQuery(*table, settings, withSurface, query, control);
@@ -185,7 +211,7 @@ void ContextFigure::draw(const FigureInput& in) {
     bool at8k = false, studyFit = false, studyPointsShown = false;
     double trendLo = 1e300, trendHi = 0;
     for (const auto& a : answer_.series) {
-        const QColor color = theme.family(a.family);
+        const QColor color = seriesColor(a, answer_);
         const QString name = QString::fromStdString(a.name);
         // N*(H) at this context and at the study's main context, and N* at H0 over every context of the slider.
         const analysis::ContextSweep& sweep = a.sweep;
@@ -201,7 +227,7 @@ void ContextFigure::draw(const FigureInput& in) {
         }
         // The study's own per-context IsoFLOP power laws (Tab. estimated_optimal_*_context_*).
         for (const auto& law : paper.isoflopPowerLaws) {
-            if (law.family != a.family || static_cast<double>(law.context) != T ||
+            if (a.ladder || law.family != a.family || static_cast<double>(law.context) != T ||
                 law.sourceTable.find("context") == std::string::npos)
                 continue;
             std::vector<QPointF> line;
@@ -219,7 +245,7 @@ void ContextFigure::draw(const FigureInput& in) {
         PlotChart::hideFromLegend(trendChart_, trendChart_->addScatter(QString(), color, {{T, sweep.here.params}}, 11));
         std::vector<QPointF> studyPoints;
         for (const auto& law : paper.isoflopPowerLaws)
-            if (law.family == a.family && law.sourceTable.find("context") != std::string::npos)
+            if (!a.ladder && law.family == a.family && law.sourceTable.find("context") != std::string::npos)
                 studyPoints.push_back({static_cast<double>(law.context), law.coefN * std::pow(H0, law.exponentN)});
         for (const QPointF& p : studyPoints) trendLo = std::min(trendLo, p.y()), trendHi = std::max(trendHi, p.y());
         if (!studyPoints.empty()) {
@@ -249,7 +275,7 @@ void ContextFigure::draw(const FigureInput& in) {
     for (const auto& a : answer_.series) {
         const auto& here = a.sweep.here;
         numbers << QObject::tr("<b style='color:%1'>%2</b> N* = %3, D* = %4 (%5 tokens/param)")
-                       .arg(theme.family(a.family).name(), QString::fromStdString(a.name), formatCount(here.params), formatCount(here.tokens))
+                       .arg(seriesColor(a, answer_).name(), QString::fromStdString(a.name), formatCount(here.params), formatCount(here.tokens))
                        .arg(here.tokens / here.params, 0, 'f', 1);
     }
     for (const Family f : {Family::Transformer, Family::Xlstm})
