@@ -63,6 +63,8 @@ public:
     bool openPath(const QString& path, bool interactive = true);
     // Adds a loss-curves file's curves to the project (the loss-curves view shows them).
     bool openLossCurves(const QString& path, bool interactive = true);
+    // Reads a model's config.json or a spec file into the project's specs (File > Add model).
+    bool addModel(const QString& path, bool interactive = true);
     // Loads inference measurements into the inference view and the project.
     bool openMeasurements(const QString& path, bool interactive = true);
     bool openExample(bool interactive = true);
@@ -94,6 +96,7 @@ private:
 
     void openFileDialog();
     void addFileDialog();
+    void addModelDialog();
     void saveAsDialog();
     void exportViewDialog();
     void exportTableDialog();

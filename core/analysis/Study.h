@@ -114,6 +114,6 @@ private:
 };
 
 // A name for a project's table from a file name or label: letters, digits, '.', '_', '-'.
-std::string tableNameFrom(const std::string& label);
+std::string tableNameFrom(const std::string& label, bool keepDots = false);  // keepDots: a name, not a file name
 
 }  // namespace scalex::analysis
