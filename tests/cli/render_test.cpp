@@ -479,15 +479,14 @@ TEST(RenderVerb, ModelsOfAnyArchitectureBesideThePapers) {
         "num_key_value_heads": 4, "intermediate_size": 5504, "vocab_size": 50304})");
     f.close();
     const QString codestral = scalex::test::sourcePath("tests/data/fuzz/hf_config/mamba_codestral.json");
-    for (const QStringList& view : {QStringList{"--view", "context", "--set", "context=32768"}, QStringList{"--view", "roofline"},
-                                    QStringList{"--view", "breakdown", "--set", "compare=models"}}) {
+    for (const QStringList& view : {QStringList{"--view", "roofline"}, QStringList{"--view", "breakdown", "--set", "compare=models"}}) {
         const QString out = dir.filePath(view[1] + ".png");
         const auto r = runScalex(QStringList{"render"} + view + QStringList{"--model", gqa, "--model", codestral, "--out", out, "--dpi", "60"});
         ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
         QImage image(out);
         EXPECT_FALSE(image.isNull()) << view[1].toStdString();
     }
-    // The context table lists the ladder's optima beside the paper's models.
+    // The context view's table lists the ladder's optima beside the paper's models.
     const auto table = runScalex({"render", "--view", "context", "--model", gqa, "--out", dir.filePath("context.csv")});
     ASSERT_EQ(table.exitCode, 0) << table.err.toStdString();
     const QByteArray csv = fileBytes(dir.filePath("context.csv"));

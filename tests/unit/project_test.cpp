@@ -575,7 +575,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadProject{"manifest_not_json.scalex", "/manifest.json, line 3: not valid JSON: unterminated object at offset 55"},
         BadProject{"manifest_not_object.scalex", "/manifest.json: expected a JSON object"},
         BadProject{"future_version.scalex",
-                   "/manifest.json, column 'format_version': format version 99 is newer than this Scalex reads (2); open it "
+                   "/manifest.json, column 'format_version': format version 99 is newer than this Scalex reads (3); open it "
                    "with a newer Scalex"},
         BadProject{"wrong_format.scalex",
                    "/manifest.json, column 'format': not a Scalex project manifest (expected \"format\": \"scalex-project\")"},
