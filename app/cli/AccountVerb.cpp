@@ -14,6 +14,7 @@
 #include "core/accounting/ParamCount.h"
 #include "core/accounting/SpecAccounting.h"
 #include "core/data/HfConfig.h"
+#include "core/data/SpecJson.h"
 
 namespace scalex::cli {
 
@@ -157,15 +158,19 @@ QString specText(const ModelSpec& s) {
     return t;
 }
 
-// --config: any architecture a Hugging Face config.json describes, counted from its spec.
+// --config or --spec: any architecture a Hugging Face config.json or a spec file describes,
+// counted from its spec; --write-spec saves the spec in Scalex's JSON.
 int accountConfig(const QCommandLineParser& p, const FlopConvention& convention, const ByteWidths& bytes) {
+    const char* source = p.isSet("spec") ? "spec" : "config";
+    if (p.isSet("spec") && p.isSet("config")) throw UsageError("--spec and --config are two sources of one model: give one");
     for (const char* option : {"family", "d-model", "n-layers", "n-heads", "n-kv-heads", "d-qk", "d-hv", "d-ff", "vocab",
                                "chunk", "cache", "prefill", "generate"})
         if (p.isSet(option))
-            throw UsageError(QStringLiteral("--%1 does not go with --config (the file gives the architecture)").arg(option).toStdString());
-    const auto model = data::readHfConfig(p.value("config").toStdString());
+            throw UsageError(QStringLiteral("--%1 does not go with --%2 (the file gives the architecture)").arg(option, source).toStdString());
+    const auto model = data::readModelFile(p.value(source).toStdString());
     if (!model) throw UsageError(model.error().toString());
     const ModelSpec& spec = model->spec;
+    if (p.isSet("write-spec")) writeAtomically(p.value("write-spec"), data::specJsonBytes(spec));
     const double ctx = static_cast<double>(*intOption(p, "ctx"));
     const double batch = static_cast<double>(*intOption(p, "batch"));
     const ParamCounts params = paramCounts(spec);
@@ -202,7 +207,7 @@ int accountConfig(const QCommandLineParser& p, const FlopConvention& convention,
     }
     QJsonObject out{
         {"config", specJson(spec)},
-        {"config_file", p.value("config")},
+        {"config_file", p.value(source)},
         {"config_fields", QJsonObject{{"used", fieldsJson(report.used)},
                                       {"ignored", fieldsJson(report.ignored)},
                                       {"assumed", fieldsJson(report.assumed)}}},
@@ -236,6 +241,8 @@ int verbAccount(const QStringList& args) {
     for (const auto& t : data::hfModelTypes()) types += (types.isEmpty() ? "" : ", ") + QString::fromStdString(t);
     p.addOptions({
         {"config", "A Hugging Face config.json (" + types + "; state-spaces' mamba configs) instead of --family and the sizes.", "file"},
+        {"spec", "A model spec in Scalex's JSON (as --write-spec writes it) instead of --family and the sizes.", "file"},
+        {"write-spec", "With --config or --spec: write the model's spec in Scalex's JSON to this file.", "file"},
         {"ctx", "Training context length T.", "n", "8192"},
         {"convention", "FLOP convention: study, appendix, chinchilla or 6nd.", "name", "study"},
         {"batch", "Inference batch size B.", "n", "1"},
@@ -260,7 +267,8 @@ int verbAccount(const QStringList& args) {
             if (*v < 0) throw UsageError(QStringLiteral("--%1 must not be negative").arg(b.name).toStdString());
             bytes.*(b.field) = *v;
         }
-    if (p.isSet("config")) return accountConfig(p, *convention, bytes);
+    if (p.isSet("config") || p.isSet("spec")) return accountConfig(p, *convention, bytes);
+    if (p.isSet("write-spec")) throw UsageError("--write-spec needs --config or --spec");
 
     const Family family = familyOption(p);
     const ModelConfig config = modelFromOptions(p, family);

@@ -98,6 +98,12 @@ accounting::ModelConfig modelFromOptions(const QCommandLineParser& p, accounting
     return c;
 }
 
+void writeAtomically(const QString& path, const QByteArray& bytes) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        throw UsageError(("cannot write '" + path + "': " + f.errorString()).toStdString());
+}
+
 void printJson(const QJsonObject& object) { printJson(QJsonDocument(object)); }
 
 void printJson(const QJsonDocument& document) {
@@ -116,11 +122,5 @@ void write(std::FILE* stream, const QString& text) {
 
 void printText(const QString& text) { write(stdout, text); }
 void printError(const QString& text) { write(stderr, text); }
-
-void writeAtomically(const QString& path, const QByteArray& bytes) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        throw UsageError(("cannot write '" + path + "': " + f.errorString()).toStdString());
-}
 
 }  // namespace scalex::cli

@@ -43,11 +43,11 @@ accounting::Family familyOption(const QCommandLineParser& parser, const QString&
 accounting::ModelConfig modelFromOptions(const QCommandLineParser& parser, accounting::Family family,
                                          const QString& headsOption = QStringLiteral("n-heads"));
 
+// Writes a file atomically (QSaveFile); a UsageError naming the file when it cannot.
+void writeAtomically(const QString& path, const QByteArray& bytes);
+
 void printJson(const QJsonObject& object);
 void printJson(const QJsonDocument& document);
-
-// Writes `bytes` to `path` atomically (QSaveFile); UsageError naming the path when it cannot.
-void writeAtomically(const QString& path, const QByteArray& bytes);
 
 // Writes `text` to stdout.
 void printText(const QString& text);

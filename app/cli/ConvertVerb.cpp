@@ -3,7 +3,6 @@
 // as `scalex check` does) make one project. Output is written atomically (QSaveFile), so a
 // failure leaves no half file.
 #include <QFileInfo>
-#include <QSaveFile>
 #include <cstring>
 #include <set>
 

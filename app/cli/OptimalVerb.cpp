@@ -3,6 +3,7 @@
 // and the lifetime optimum once inference tokens are counted; the paper's models on the paper's
 // study or as a reference. The numbers are the Compute-optimal view's (analysis::optimalInputs,
 // analysis::answerOptimalQuery).
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QTextStream>
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "core/analysis/ComputeOptimal.h"
 #include "core/analysis/OptimalInputs.h"
 #include "core/data/RunTable.h"
+#include "core/data/SpecJson.h"
 
 namespace scalex::cli {
 
@@ -73,6 +75,10 @@ int predictOptimal(const QStringList& args) {
         {"inference-tokens", "Tokens the model serves over its life (each costs a forward pass, c(N)/3).", "tokens", "0"},
         {"huber-delta", "Huber delta of the L(N,D) fits, and which of the paper's loss surfaces (Tab. lnd_fit_params) "
                         "(default: the project's, else 0.001).", "delta"},
+        {"ladder", "A model file (Scalex's spec JSON or a Hugging Face config.json) whose architecture, sized to any N "
+                   "(its aspect ratio, head widths and FFN ratio kept), answers with its own FLOPs per token c_T(N) on the "
+                   "paper's loss surface of --ladder-surface; may be given more than once.", "file"},
+        {"ladder-surface", "The paper's loss surface the ladders answer on: transformer (default) or xlstm.", "family"},
         {"resamples", "Bootstrap resamples for the intervals of the IsoFLOP laws (0: none).", "n", "200"},
         {"keep-outliers", "Keep the runs far from their IsoFLOP profile or L(N,D) surface in the fits."},
         {"threads", "Worker threads (default: every core).", "n"},
@@ -121,6 +127,16 @@ int predictOptimal(const QStringList& args) {
     query.paperStudy = in.study.isPaperStudy();
     query.paperModels = p.isSet("reference") ? p.value("reference") == "paper" : query.paperStudy;
     query.intervals.resamples = resamples;
+    for (const QString& file : p.values("ladder")) {
+        const auto model = data::readModelFile(file.toStdString());
+        if (!model) throw UsageError("--ladder: " + model.error().toString());
+        accounting::ModelLadder ladder = accounting::specLadder(model->spec);
+        // Named by its file, unless that is a config.json: then by its model type.
+        const QString stem = QFileInfo(file).completeBaseName();
+        if (stem != "config") ladder.name = stem.toStdString();
+        query.ladders.push_back(std::move(ladder));
+    }
+    if (p.isSet("ladder-surface")) query.ladderSurface = familyOption(p, "ladder-surface");
     const auto inputs = analysis::optimalInputs(in.table(), settings, in.study.paper(), query, control);
     if (inputs.empty())
         throw UsageError("no series to answer for: no runs in scope with N, D, C and loss (--reference paper shows the paper's models)");
@@ -152,9 +168,10 @@ int predictOptimal(const QStringList& args) {
         const QString name = QString::fromStdString(s.name);
         const analysis::OptimalSeriesAnswer* surface = k < bySurface.series.size() ? &bySurface.series[k] : nullptr;
         const analysis::OptimalSeriesAnswer* laws = k < byLaws.series.size() ? &byLaws.series[k] : nullptr;
-        QJsonObject entry{{"name", QString::fromStdString(s.paper && s.family ? std::string(accounting::familyName(*s.family)) : s.series)},
+        QJsonObject entry{{"name", QString::fromStdString(s.paper && s.family ? std::string(accounting::familyName(*s.family))
+                                                          : s.ladder ? s.name : s.series)},
                           {"label", name},
-                          {"source", s.paper ? "paper" : "study"}};
+                          {"source", s.paper ? "paper" : s.ladder ? "ladder" : "study"}};
         if (s.family) entry["family"] = QString::fromStdString(std::string(accounting::familyName(*s.family)));
         if (std::isfinite(s.context)) entry["context"] = s.context;
         auto row = [&](const char* label, const analysis::OptimalSeriesAnswer& a) {

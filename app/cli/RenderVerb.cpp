@@ -8,6 +8,7 @@
 #include "app/figures/Render.h"
 #include "app/figures/ViewFigure.h"
 #include "core/data/Project.h"
+#include "core/data/SpecJson.h"
 
 namespace scalex::cli {
 
@@ -58,6 +59,9 @@ int verbRender(const QStringList& args) {
         {"set", "Set a control of the --view first, as in the window (repeatable); see --list-controls.", "name=value"},
         {"list-controls", "List the controls of the --view: name, kind, current value, choices."},
         {"keep-outliers", "Keep the runs far from their IsoFLOP profile in the fits."},
+        {"model", "Add a model of any architecture (Scalex's spec JSON or a Hugging Face config.json) to the project's "
+                  "specs, as File > Add model does: the context view draws its ladder, the roofline view its operating "
+                  "points, the breakdown view's side-by-side mode its bars (repeatable).", "file"},
     });
     addScopeOptions(p);
     if (!parseVerbArguments(p, args)) return kExitOk;
@@ -148,6 +152,11 @@ int verbRender(const QStringList& args) {
         if (p.isSet("save-recipe")) checkRecipeTarget(p.value("project"), p.value("save-recipe"));
     }
     StudyInput in = openStudy(p.value("project"), p);
+    for (const QString& file : p.values("model")) {
+        const auto model = data::readModelFile(file.toStdString());
+        if (!model) throw UsageError("--model: " + model.error().toString());
+        in.study.addSpec({QFileInfo(file).completeBaseName().toStdString(), file.toStdString(), model->spec});
+    }
     if (p.isSet("keep-outliers")) {
         analysis::AnalysisSettings s = in.study.settings();
         s.keepOutliers = true;

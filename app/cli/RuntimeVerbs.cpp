@@ -7,14 +7,18 @@
 #include <QJsonObject>
 #include <QTextStream>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Verbs.h"
+#include "core/accounting/ModelLadder.h"
 #include "core/accounting/ParamCount.h"
+#include "core/accounting/SpecAccounting.h"
 #include "core/analysis/AnalysisJson.h"
 #include "core/analysis/RuntimeAnalysis.h"
 #include "core/data/InferenceMeasurements.h"
+#include "core/data/SpecJson.h"
 #include "gpu/BenchJson.h"
 
 namespace scalex::cli {
@@ -277,10 +281,71 @@ analysis::SourcedRates ratesOf(const analysis::RateSource& src, const ModelConfi
     return r;
 }
 
+// A model of any architecture from a model file (--spec, --against, --ladder): Scalex's spec JSON
+// or a config.json. Its rates are the accelerator's roofs: the fits are of the study's families.
+ModelSpec specOption(const QCommandLineParser& p, const char* name) {
+    const auto model = data::readModelFile(p.value(name).toStdString());
+    if (!model) usage(QStringLiteral("--%1: ").arg(name) + q(model.error().toString()));
+    return model->spec;
+}
+
+inference::RuntimeRates specRates(const QCommandLineParser& p, const analysis::RateSource& src, const char* option) {
+    if (p.isSet("fit")) usage(QStringLiteral("--fit gives rates of the study's families; with --%1 the rates are the accelerator's roofs").arg(option));
+    for (const char* o : {"family", "d-model", "n-layers", "n-heads", "n-kv-heads", "d-qk", "d-hv", "d-ff", "vocab", "chunk"})
+        if (p.optionNames().contains(o) && p.isSet(o)) usage(QStringLiteral("--%1 does not go with --%2 (the file gives the architecture)").arg(o, option));
+    return analysis::acceleratorRates(src.accelerator, src.options);
+}
+
+QJsonObject specSummary(const ModelSpec& spec) {
+    const ParamCounts n = paramCounts(spec);
+    return {{"name", q(spec.name)}, {"d_model", qint64(spec.dModel)}, {"n_layers", qint64(spec.layers.size())},
+            {"params", qint64(n.total())}, {"params_active", qint64(n.activeTotal())}};
+}
+
 double positiveMs(const QCommandLineParser& p, const char* name) {
     const double v = *doubleOption(p, name);
     if (!(v > 0)) usage(QStringLiteral("--%1 must be positive, got %2").arg(name, p.value(name)));
     return v * 1e-3;
+}
+
+// predict runtime --spec: any architecture at the accelerator's roofs.
+int predictSpecRuntime(const QCommandLineParser& p) {
+    RuntimeFitOptions s;
+    readWorkOptions(p, s);
+    const analysis::RateSource src = rateSource(p, s);
+    const inference::RuntimeRates rates = specRates(p, src, "spec");
+    const ModelSpec spec = specOption(p, "spec");
+    const double batch = static_cast<double>(*intOption(p, "batch"));
+    const double prefill = static_cast<double>(*intOption(p, "prefill", 0));
+    const inference::Prediction x = analysis::predictRuntime(spec, batch, prefill, rates, s);
+    const double touched = expertsTouched(spec, batch);
+    if (!p.isSet("json")) {
+        QString out;
+        QTextStream t(&out);
+        t << q(spec.name) << " d_model " << spec.dModel << ", " << spec.layers.size() << " layers, " << paramCounts(spec).total()
+          << " parameters (active " << paramCounts(spec).activeTotal() << "); batch " << batch << ", prefill " << prefill << "\n";
+        if (touched > 0) t << "experts     " << QString::number(touched, 'g', 4) << " of " << spec.moe.nRouted << " read per MoE layer a step\n";
+        t << "TTFT        " << QString::number(x.ttft * 1e3, 'g', 6) << " ms\n"
+          << "step time   " << QString::number(x.stepTime * 1e3, 'g', 6) << " ms\n"
+          << "throughput  " << QString::number(x.throughput, 'g', 6) << " tokens/s\n"
+          << "memory      " << QString::number(x.memoryBytes() / 1e9, 'g', 6) << " GB (weights "
+          << QString::number(x.weightBytes / 1e9, 'g', 6) << ", cache " << QString::number(x.cacheBytes / 1e9, 'g', 6) << ")\n";
+        printText(out);
+        return kExitOk;
+    }
+    QJsonObject out = toJson(x);
+    out["model"] = specSummary(spec);
+    out["model_file"] = p.value("spec");
+    out["experts_touched"] = touched;
+    out["batch"] = batch;
+    out["prefill"] = prefill;
+    out["generated_tokens"] = s.work.generatedTokens;
+    out["convention"] = q(s.work.convention.name);
+    out["f_causal"] = s.work.convention.ops.causal;
+    out["accelerator"] = toJson(src.accelerator);
+    out["rates"] = toJson(rates, src.accelerator);
+    printJson(out);
+    return kExitOk;
 }
 
 int predictRuntime(const QStringList& args) {
@@ -290,8 +355,11 @@ int predictRuntime(const QStringList& args) {
     addModelOptions(p, true);
     addRateOptions(p);
     addWorkOptions(p);
-    p.addOptions({{"batch", "Batch size B.", "n", "1"}, {"prefill", "Prefill length T_p.", "n", "0"}, {"json", "Print one JSON object."}});
+    p.addOptions({{"batch", "Batch size B.", "n", "1"}, {"prefill", "Prefill length T_p.", "n", "0"}, {"json", "Print one JSON object."},
+                  {"spec", "Any architecture from a model file (Scalex's spec JSON or a Hugging Face config.json) instead of "
+                           "--family and the sizes, at the accelerator's roofs.", "file"}});
     if (!parseVerbArguments(p, args)) return kExitOk;
+    if (p.isSet("spec")) return predictSpecRuntime(p);
     const Family family = familyOption(p);
     if (family == Family::Xlstm && p.isSet("n-kv-heads"))
         usage("--n-kv-heads applies to Transformers only (an mLSTM has no key/value head groups)");
@@ -331,6 +399,61 @@ int predictRuntime(const QStringList& args) {
     return kExitOk;
 }
 
+using LabelOf = std::function<std::string(std::size_t)>;
+
+QJsonArray evaluatedJson(const inference::MaxModelAnswer& a, Stage stage, const LabelOf& label) {
+    QJsonArray evaluated;
+    for (const auto& e : a.evaluated)
+        evaluated.append(QJsonObject{{"label", q(label(e.index))},
+                                     {"params", e.params},
+                                     {stage == Stage::Prefill ? "ttft_ms" : "step_ms", e.seconds * 1e3},
+                                     {"meets_budget", e.meetsBudget}});
+    return evaluated;
+}
+
+void printMaxModelText(const inference::MaxModelAnswer& a, Stage stage, double budget, double batch, double prefill,
+                       const LabelOf& label) {
+    QString out;
+    QTextStream t(&out);
+    t << (stage == Stage::Prefill ? "TTFT" : "step-time") << " budget " << budget * 1e3 << " ms at batch " << batch
+      << ", prefill " << prefill << ": ";
+    if (a.best)
+        t << q(label(*a.best)) << " (" << qint64(a.evaluated[*a.best].params) << " parameters, "
+          << QString::number(a.evaluated[*a.best].seconds * 1e3, 'g', 5) << " ms)\n";
+    else
+        t << "no candidate meets it\n";
+    printText(out);
+}
+
+// predict max-model --ladder: the largest rung of any architecture's ladder within the budget.
+int predictLadderMaxModel(const QCommandLineParser& p, Stage stage, double budget, double batch, double prefill,
+                          const RuntimeFitOptions& s, const analysis::RateSource& src) {
+    const inference::RuntimeRates rates = specRates(p, src, "ladder");
+    const ModelSpec base = specOption(p, "ladder");
+    const auto cands = analysis::ladderCandidates(specLadder(base));
+    const inference::MaxModelAnswer a = analysis::largestModelWithinBudget(cands, stage, budget, batch, prefill, rates, s);
+    const LabelOf label = [&](std::size_t i) { return cands[i].label; };
+    if (!p.isSet("json")) {
+        printMaxModelText(a, stage, budget, batch, prefill, label);
+        return kExitOk;
+    }
+    QJsonValue best(QJsonValue::Null);
+    if (a.best)
+        best = QJsonObject{{"label", q(cands[*a.best].label)},
+                           {"model", specSummary(cands[*a.best].spec)},
+                           {"prediction", toJson(analysis::predictRuntime(cands[*a.best].spec, batch, prefill, rates, s))}};
+    printJson(QJsonObject{{"ladder", q(base.name)},
+                          {"stage", q(analysis::stageName(stage))},
+                          {"budget_ms", budget * 1e3},
+                          {"batch", batch},
+                          {"prefill", prefill},
+                          {"candidates", "ladder"},
+                          {"accelerator", toJson(src.accelerator)},
+                          {"best", best},
+                          {"evaluated", evaluatedJson(a, stage, label)}});
+    return kExitOk;
+}
+
 int predictMaxModel(const QStringList& args) {
     QCommandLineParser p;
     p.setApplicationDescription(
@@ -349,12 +472,13 @@ int predictMaxModel(const QStringList& args) {
         {"n-layers", "Sweep depth.", "n", "32"},
         {"head-dim", "Sweep head width (Transformer d_qk = d_hv; mLSTM d_hv, d_qk half of it).", "n", "128"},
         {"chunk", "mLSTM chunk size L of the xLSTM candidates (the study's inference kernels ran at 128).", "n", "64"},
+        {"ladder", "Candidates of any architecture: the model file's spec (Scalex's spec JSON or a config.json) sized to "
+                   "widths 256 to 16384 (its aspect ratio, head widths and FFN ratio kept), at the accelerator's roofs.", "file"},
         {"json", "Print one JSON object."},
     });
     addRateOptions(p);
     addWorkOptions(p);
     if (!parseVerbArguments(p, args)) return kExitOk;
-    const Family family = familyOption(p);
     if (p.isSet("ttft-ms") == p.isSet("step-ms")) usage("give exactly one of --ttft-ms and --step-ms");
     const Stage stage = p.isSet("ttft-ms") ? Stage::Prefill : Stage::Decode;
     const double budget = positiveMs(p, stage == Stage::Prefill ? "ttft-ms" : "step-ms");
@@ -363,6 +487,8 @@ int predictMaxModel(const QStringList& args) {
     RuntimeFitOptions s;
     readWorkOptions(p, s);
     const analysis::RateSource src = rateSource(p, s);
+    if (p.isSet("ladder")) return predictLadderMaxModel(p, stage, budget, batch, prefill, s, src);
+    const Family family = familyOption(p);
 
     std::vector<inference::Candidate> cands;
     const QString kind = p.value("candidates");
@@ -389,12 +515,7 @@ int predictMaxModel(const QStringList& args) {
 
     const inference::RatesFor rates = [&](const ModelConfig& c) { return ratesOf(src, c).rates; };
     const inference::MaxModelAnswer a = analysis::largestModelWithinBudget(cands, stage, budget, batch, prefill, rates, s);
-    QJsonArray evaluated;
-    for (const auto& e : a.evaluated)
-        evaluated.append(QJsonObject{{"label", q(cands[e.index].label)},
-                                     {"params", e.params},
-                                     {stage == Stage::Prefill ? "ttft_ms" : "step_ms", e.seconds * 1e3},
-                                     {"meets_budget", e.meetsBudget}});
+    const QJsonArray evaluated = evaluatedJson(a, stage, [&](std::size_t i) { return cands[i].label; });
     QJsonValue best(QJsonValue::Null);
     if (a.best) {
         const inference::Candidate& c = cands[*a.best];
@@ -406,16 +527,7 @@ int predictMaxModel(const QStringList& args) {
         best = b;
     }
     if (!p.isSet("json")) {
-        QString out;
-        QTextStream t(&out);
-        t << (stage == Stage::Prefill ? "TTFT" : "step-time") << " budget " << budget * 1e3 << " ms at batch " << batch
-          << ", prefill " << prefill << ": ";
-        if (a.best)
-            t << q(cands[*a.best].label) << " (" << qint64(a.evaluated[*a.best].params) << " parameters, "
-              << QString::number(a.evaluated[*a.best].seconds * 1e3, 'g', 5) << " ms)\n";
-        else
-            t << "no candidate meets it\n";
-        printText(out);
+        printMaxModelText(a, stage, budget, batch, prefill, [&](std::size_t i) { return cands[i].label; });
         return kExitOk;
     }
     printJson(QJsonObject{{"family", q(familyName(family))},
@@ -427,6 +539,41 @@ int predictMaxModel(const QStringList& args) {
                           {"accelerator", toJson(src.accelerator)},
                           {"best", best},
                           {"evaluated", evaluated}});
+    return kExitOk;
+}
+
+// predict crossover --spec --against: between any two architectures at the accelerator's roofs.
+int predictSpecCrossover(const QCommandLineParser& p, Stage stage, double factor) {
+    if (p.isSet("xlstm-n-heads")) usage("--xlstm-n-heads does not go with --spec (the file gives the architecture)");
+    RuntimeFitOptions s;
+    readWorkOptions(p, s);
+    const analysis::RateSource src = rateSource(p, s);
+    const inference::RuntimeRates rates = specRates(p, src, "spec");
+    const ModelSpec model = specOption(p, "spec"), baseline = specOption(p, "against");
+    const double batch = static_cast<double>(*intOption(p, "batch"));
+    const double maxContext = static_cast<double>(*intOption(p, "max-context", 2));
+    const inference::CrossoverAnswer a = analysis::specCrossover(baseline, model, rates, stage, batch, factor, s, 1, maxContext);
+    if (!p.isSet("json")) {
+        QString out;
+        QTextStream t(&out);
+        t << q(model.name) << " against " << q(baseline.name) << ", " << analysis::stageName(stage).data() << ", batch " << batch
+          << ": advantage " << QString::number(a.advantageAtStart, 'g', 4) << " at T = 1, "
+          << QString::number(a.advantageAtEnd, 'g', 4) << " at T = " << maxContext << "; factor " << factor << " "
+          << (a.context ? "from T = " + QString::number(*a.context, 'f', 0) : QStringLiteral("not reached")) << "\n";
+        printText(out);
+        return kExitOk;
+    }
+    printJson(QJsonObject{{"stage", q(analysis::stageName(stage))},
+                          {"factor", factor},
+                          {"batch", batch},
+                          {"context", a.context ? QJsonValue(*a.context) : QJsonValue(QJsonValue::Null)},
+                          {"advantage_at_1", a.advantageAtStart},
+                          {"advantage_at_max_context", a.advantageAtEnd},
+                          {"max_context", maxContext},
+                          {"model", specSummary(model)},
+                          {"baseline", specSummary(baseline)},
+                          {"accelerator", toJson(src.accelerator)},
+                          {"rates", toJson(rates, src.accelerator)}});
     return kExitOk;
 }
 
@@ -443,6 +590,8 @@ int predictCrossover(const QStringList& args) {
         {"stage", "prefill (TTFT) or decode (step time).", "stage", "decode"},
         {"batch", "Batch size B.", "n", "1"},
         {"max-context", "Upper end of the search.", "n", "16777216"},
+        {"spec", "Any architecture (Scalex's spec JSON or a config.json) in place of the xLSTM; with --against.", "file"},
+        {"against", "The baseline of --spec in place of the Transformer (e.g. a GQA or MLA model's config.json).", "file"},
         {"json", "Print one JSON object."},
     });
     addRateOptions(p);
@@ -453,6 +602,8 @@ int predictCrossover(const QStringList& args) {
     if (!(factor > 0)) usage("--factor must be positive, got " + p.value("factor"));
     const auto stage = analysis::parseStage(p.value("stage").toStdString());
     if (!stage) usage("--stage: unknown stage '" + p.value("stage") + "' (expected prefill or decode)");
+    if (p.isSet("spec") != p.isSet("against")) usage("--spec and --against go together (the model and its baseline)");
+    if (p.isSet("spec")) return predictSpecCrossover(p, *stage, factor);
     if (p.isSet("d-qk") || p.isSet("d-hv"))
         usage("--d-qk/--d-hv would apply to both models; crossover uses the study's head widths");
     const ModelConfig t = configFrom(p, Family::Transformer);

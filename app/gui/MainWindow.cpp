@@ -1,5 +1,8 @@
 #include "app/gui/MainWindow.h"
+
 #include "app/gui/PlotView.h"
+#include "core/accounting/SpecAccounting.h"
+#include "core/data/SpecJson.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -198,6 +201,7 @@ void MainWindow::buildMenus() {
     QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openFileDialog);
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("&Add run table…"), this, &MainWindow::addFileDialog);
+    file->addAction(tr("Add &model…"), this, &MainWindow::addModelDialog);
     QMenu* examples = file->addMenu(tr("Open &example"));
     examples->addAction(tr("&Generated study (the paper's laws)"), this, [this] { openExample(); });
     examples->addAction(tr("G&emstones (real checkpoints, MIT licence)"), this, [this] { openGemstonesExample(); });
@@ -266,6 +270,33 @@ void MainWindow::addFileDialog() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Add a run table"), QString(),
                                                       tr("Run tables (*.csv *.tsv *.json *.jsonl *.csv.gz);;All files (*)"));
     if (!path.isEmpty()) addRunTable(path);
+}
+
+void MainWindow::addModelDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Add a model (a Hugging Face config.json or a Scalex spec)"), QString(),
+                                                      tr("Model files (*.json);;All files (*)"));
+    if (!path.isEmpty()) addModel(path);
+}
+
+bool MainWindow::addModel(const QString& path, bool interactive) {
+    const auto model = data::readModelFile(path.toStdString());
+    if (!model) {
+        reportError(tr("Could not read the model"), QString::fromStdString(model.error().toString()), interactive);
+        return false;
+    }
+    // A config.json is named by its folder (the model's name on the hub), any other file by its stem.
+    const QFileInfo info(path);
+    const QString stem = info.completeBaseName() == QLatin1String("config") ? info.dir().dirName() : info.completeBaseName();
+    const accounting::ParamCounts n = accounting::paramCounts(model->spec);
+    const std::string name = session_->addSpec({stem.toStdString(), path.toStdString(), model->spec});
+    showView(QStringLiteral("context"));
+    statusBar()->showMessage(tr("Added model %1: %2 parameters (%3 active), drawn in the Context, Roofline and Breakdown views "
+                                "and saved with the project")
+                                 .arg(QString::fromStdString(name))
+                                 .arg(n.total())
+                                 .arg(n.activeTotal()),
+                             8000);
+    return true;
 }
 
 void MainWindow::exportViewDialog() {

@@ -74,6 +74,8 @@ public:
     static constexpr qint64 kBackgroundLoadBytes = 4 << 20;
     // Adds a loss-curves file's curves to the project (the loss-curves view shows them).
     bool openLossCurves(const QString& path, bool interactive = true);
+    // Reads a model's config.json or a spec file into the project's specs (File > Add model).
+    bool addModel(const QString& path, bool interactive = true);
     // Loads inference measurements into the inference view and the project.
     bool openMeasurements(const QString& path, bool interactive = true);
     bool openExample(bool interactive = true);
@@ -109,6 +111,7 @@ private:
 
     void openFileDialog();
     void addFileDialog();
+    void addModelDialog();
     void saveAsDialog();
     void exportViewDialog();
     void exportTableDialog();

@@ -48,6 +48,13 @@ void Session::addCurves(data::ProjectCurves curves) {
     emit curvesChanged();
 }
 
+std::string Session::addSpec(data::ProjectSpec spec) {
+    const std::string name = study_.addSpec(std::move(spec));
+    emit specsChanged();
+    emit settingsChanged();  // the views that draw the project's specs redraw on settings
+    return name;
+}
+
 void Session::setInference(data::ProjectInference inference) {
     study_.setInference(std::move(inference));
     emit inferenceChanged();

@@ -55,6 +55,8 @@ public:
     const std::vector<data::ProjectInference>& inferenceSets() const { return study_.inferenceSets(); }
     // Appends a curve set (its name made unique among the sets).
     void addCurves(data::ProjectCurves curves);
+    // Adds a model spec to the project (saved with it); returns the name it got.
+    std::string addSpec(data::ProjectSpec spec);
     // Replaces the measurements with this set.
     void setInference(data::ProjectInference inference);
     // The current state as a project (tables with the user's include toggles, the settings).
@@ -113,6 +115,7 @@ signals:
     void recipesChanged();
     void curvesChanged();
     void inferenceChanged();
+    void specsChanged();
     void styleChanged();
 
 private:

@@ -1,6 +1,7 @@
 #include "core/accounting/SpecAccounting.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace scalex::accounting {
 
@@ -325,6 +326,48 @@ double kvCacheBytes(const ModelSpec& s, double T, double batch, double bytesPerE
 double cacheBytes(const ModelSpec& s, double T, double batch, const ByteWidths& b) {
     const CacheElements e = cacheElements(s, T);
     return batch * (e.kv * b.qkv + e.state * b.state);
+}
+
+double expertsTouched(const ModelSpec& s, double tokens) {
+    if (s.layerCount(FeedForwardKind::Moe) == 0 || s.moe.nRouted <= 0) return 0;
+    const double E = static_cast<double>(s.moe.nRouted), k = static_cast<double>(s.moe.topK);
+    return E * (1 - std::pow(1 - k / E, std::max(tokens, 0.0)));
+}
+
+namespace {
+// Parameters of the routed experts of all MoE layers (gated: gate, up and down of d x d_expert).
+double routedExpertParams(const ModelSpec& s) {
+    return static_cast<double>(s.layerCount(FeedForwardKind::Moe)) * static_cast<double>(s.moe.nRouted) * 3.0 *
+           static_cast<double>(s.dModel) * static_cast<double>(s.moe.expertWidth);
+}
+}  // namespace
+
+double weightBytes(const ModelSpec& s, const ByteWidths& b) {
+    const ParamGroups g = paramCounts(s).all;
+    const double matrices = static_cast<double>(g.embedding + g.head);
+    return (static_cast<double>(g.total()) - matrices) * b.weights + matrices * b.embedding;
+}
+
+double weightBytesRead(const ModelSpec& s, double tokens, const ByteWidths& b) {
+    const ParamGroups g = paramCounts(s).all;
+    const double routed = routedExpertParams(s);
+    const double touched = s.moe.nRouted > 0 ? expertsTouched(s, tokens) / static_cast<double>(s.moe.nRouted) : 0;
+    const double rest = static_cast<double>(g.total() - g.embedding - g.head) - routed;
+    // A tied head reads the embedding matrix once as the head.
+    const double head = static_cast<double>(s.tiedEmbeddings ? g.embedding : g.head);
+    const double lookup = std::min(tokens, static_cast<double>(s.vocab)) * static_cast<double>(s.dModel);
+    return (rest + routed * touched) * b.weights + (head + (s.tiedEmbeddings ? 0.0 : lookup)) * b.embedding;
+}
+
+ByteSplit decodeStepBytes(const ModelSpec& s, double batch, double context, const ByteWidths& b) {
+    ByteSplit out;
+    out.weights = weightBytesRead(s, batch, b);
+    out.linear = out.weights;
+    const CacheElements cache = cacheElements(s, context), oneToken = cacheElements(s, 1);
+    // Read the cache once (within the windows) and write the new token's keys and values; read and
+    // write each recurrent state.
+    out.seqMix = batch * (cache.kv + oneToken.kv) * b.qkv + batch * 2 * cache.state * b.state;
+    return out;
 }
 
 }  // namespace scalex::accounting

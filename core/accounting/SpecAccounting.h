@@ -67,4 +67,24 @@ double kvCacheBytes(const ModelSpec& spec, double context, double batch, double 
 // The same with the appendix's widths: the KV cache at bytes_qkv, recurrent states at bytes_Cmn.
 double cacheBytes(const ModelSpec& spec, double context, double batch, const ByteWidths& bytes);
 
+// ---- memory traffic of inference (the roofline's decode stage) ----
+
+// Routed experts a batch of `tokens` tokens is expected to touch in one MoE layer, each token
+// choosing top-k of E uniformly: E (1 - (1 - k/E)^tokens). 0 for a spec without experts.
+double expertsTouched(const ModelSpec& spec, double tokens);
+
+// Bytes of all weights at rest: the embedding and LM-head matrices at bytes_W_emb, the rest at bytes_W.
+double weightBytes(const ModelSpec& spec, const ByteWidths& bytes);
+
+// Bytes one forward step of `tokens` tokens reads from the weights: every weight but the routed
+// experts, and of those the expected touched experts (expertsTouched); the embedding table is
+// looked up, `tokens` rows of it.
+double weightBytesRead(const ModelSpec& spec, double tokens, const ByteWidths& bytes);
+
+// Bytes of one decoding step of `batch` sequences at context T (the roofline's decode work): the
+// weights read (weightBytesRead of `batch` tokens), the cache read (the KV cache within windows or
+// latent vectors at bytes_qkv) and its new token written, and recurrent states read and written
+// (at bytes_Cmn). Activations between layers stay on chip and are not counted.
+ByteSplit decodeStepBytes(const ModelSpec& spec, double batch, double context, const ByteWidths& bytes);
+
 }  // namespace scalex::accounting

@@ -10,6 +10,7 @@
 
 #include "core/accounting/ModelConfig.h"
 #include "core/accounting/ParamCount.h"
+#include "core/accounting/SpecAccounting.h"
 
 namespace scalex::analysis {
 
@@ -49,18 +50,28 @@ std::optional<fit::OptimalPoint> solveOptimal(const OptimalMethod& method, Optim
     return solveFor([&](const fit::OptimalPoint& o) { return o.loss <= value; });
 }
 
+accounting::ModelLadder paperLadder(const std::vector<data::PaperModelConfig>& configs, accounting::Family family) {
+    accounting::ModelLadder ladder{std::string(accounting::familyName(family)), {}};
+    for (const auto& m : configs)
+        if (m.family == family) ladder.rungs.push_back(accounting::fromPaperConfig(m.config()));
+    for (std::int64_t d : {5120, 6144, 8192, 12288, 16384})
+        ladder.rungs.push_back(accounting::fromPaperConfig(
+            accounting::makeStudyConfig(family, d, d / 128, family == accounting::Family::Transformer ? d / 128 : d / 512)));
+    return ladder;
+}
+
+fit::ComputePerToken ladderComputePerToken(const accounting::ModelLadder& ladder, double context,
+                                           const accounting::FlopConvention& convention) {
+    std::vector<std::pair<double, double>> samples;
+    for (const auto& spec : ladder.rungs)
+        samples.push_back({static_cast<double>(accounting::paramCounts(spec).activeTotal()),
+                           accounting::trainingFlopsPerToken(spec, context, convention)});
+    return fit::smoothComputePerToken(samples);
+}
+
 fit::ComputePerToken studyComputePerToken(const std::vector<data::PaperModelConfig>& configs, accounting::Family family,
                                           double context, const accounting::FlopConvention& convention) {
-    std::vector<std::pair<double, double>> samples;
-    auto add = [&](const accounting::ModelConfig& c) {
-        samples.push_back({static_cast<double>(accounting::countParameters(c).total()),
-                           accounting::trainingFlopsPerToken(c, context, convention)});
-    };
-    for (const auto& m : configs)
-        if (m.family == family) add(m.config());
-    for (std::int64_t d : {5120, 6144, 8192, 12288, 16384})
-        add(accounting::makeStudyConfig(family, d, d / 128, family == accounting::Family::Transformer ? d / 128 : d / 512));
-    return fit::smoothComputePerToken(samples);
+    return ladderComputePerToken(paperLadder(configs, family), context, convention);
 }
 
 std::optional<OptimalPowerLaws> paperOptimalLaws(const data::PaperTables& paper, accounting::Family family, double context) {

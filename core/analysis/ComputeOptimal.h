@@ -19,6 +19,7 @@
 
 #include "core/accounting/Family.h"
 #include "core/accounting/FlopCount.h"
+#include "core/accounting/ModelLadder.h"
 #include "core/data/PaperTables.h"
 #include "core/data/RunTable.h"
 #include "core/fit/Bootstrap.h"
@@ -52,10 +53,16 @@ struct OptimalMethod {
 // a target loss lies at or below the surface's irreducible loss E or has no surface to be read off.
 std::optional<fit::OptimalPoint> solveOptimal(const OptimalMethod& method, OptimalGiven given, double value);
 
-// The training compute per token c_T(N) of the study's architectures at context length T: the
-// exact FLOP count of the study's model configurations, smoothed over N (fit::smoothComputePerToken),
-// continued past its largest models by its shape rules (d/n_layer = 128, heads of 128 for attention,
-// of d_hv 512 for mLSTM).
+// The training compute per token c_T(N) of a ladder's architecture at context length T: the exact
+// FLOP count of its rungs (SpecAccounting.h) over their active parameters, smoothed over N
+// (fit::smoothComputePerToken).
+fit::ComputePerToken ladderComputePerToken(const accounting::ModelLadder& ladder, double context,
+                                           const accounting::FlopConvention& convention);
+// The study's architecture of `family` as a ladder: the study's model configurations, continued past
+// its largest models by its shape rules (d/n_layer = 128, heads of 128 for attention, of d_hv 512
+// for mLSTM).
+accounting::ModelLadder paperLadder(const std::vector<data::PaperModelConfig>& configs, accounting::Family family);
+// c_T(N) of the paper's ladder of `family`.
 fit::ComputePerToken studyComputePerToken(const std::vector<data::PaperModelConfig>& configs, accounting::Family family,
                                           double context, const accounting::FlopConvention& convention);
 
@@ -106,6 +113,7 @@ struct OptimalSeriesInput {
     int seriesIndex = -1;                   // the series' place among the study's series (its colour); -1: none
     double context = std::numeric_limits<double>::quiet_NaN();  // of its runs (NaN: not given), or of the paper's model's count
     bool paper = false;                     // one of the paper's models (Tab. lnd_fit_params, Tab. isoflop powerlaws)
+    bool ladder = false;                    // a model ladder of OptimalQuery::ladders
     std::optional<accounting::Family> family;
     std::optional<fit::LossSurfaceParams> surface;
     std::string surfaceProblem;             // why there is no surface (empty: a generic reason)
@@ -137,6 +145,11 @@ struct OptimalQuery {
     // paper's study (`paperStudy`) the paper's models answer for its Transformer and xLSTM series.
     bool paperModels = false;
     bool paperStudy = false;
+    // Architectures of any kind as model ladders: each answers as a series with its own c_T(N) on
+    // the paper's loss surface of `ladderSurface` (what the optimum would be if that surface held for
+    // it: the FLOPs per token, not the loss, are the architecture's), with no IsoFLOP laws.
+    std::vector<accounting::ModelLadder> ladders;
+    accounting::Family ladderSurface = accounting::Family::Transformer;
     // The L(N,D) fits of the study's series: made with the inputs, or left to fitOptimalSurfaces
     // (the window answers with the IsoFLOP laws first); the grid and stops of those fits (Huber δ
     // and γ come from the analysis settings, as every L(N,D) analysis's).

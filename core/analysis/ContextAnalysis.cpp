@@ -8,7 +8,7 @@ namespace scalex::analysis {
 
 const ContextSeriesAnswer* ContextAnswer::find(accounting::Family family) const {
     for (const auto& s : series)
-        if (s.family == family) return &s;
+        if (s.family == family && !s.ladder) return &s;
     return nullptr;
 }
 
@@ -24,9 +24,10 @@ ContextAnswer answerContextQuery(const data::RunTable& table, const AnalysisSett
         ContextSeriesAnswer a;
         a.name = in.name;
         a.family = in.family;
+        a.ladder = in.ladder.has_value();
         if (in.profiles) {
             a.profiles = *in.profiles;
-        } else {
+        } else if (!in.ladder) {
             RunFilter filter = in.isoFlopRuns;
             filter.experimentSet = data::ExperimentSet::IsoFlop;
             filter.context = preferredContext(table, filter);  // the context the IsoFLOP view fits at
@@ -37,7 +38,10 @@ ContextAnswer answerContextQuery(const data::RunTable& table, const AnalysisSett
         }
         if (control.cancelled()) return {};
         if (a.profiles.size() >= 2) a.recount = recountAtContext(a.profiles, query.context, query.convention);
-        const auto perToken = [&](double t) { return studyComputePerToken(query.configs, in.family, t, query.convention); };
+        const auto perToken = [&](double t) {
+            return in.ladder ? ladderComputePerToken(*in.ladder, t, query.convention)
+                             : studyComputePerToken(query.configs, in.family, t, query.convention);
+        };
         a.sweep = contextSweep(in.surface, perToken, query.context, query.budget, query.budgets, query.contexts, query.referenceContext);
         answer.series.push_back(std::move(a));
     }

@@ -10,6 +10,7 @@
 
 #include "core/accounting/Family.h"
 #include "core/accounting/FlopCount.h"
+#include "core/accounting/ModelLadder.h"
 #include "core/analysis/AnalysisSettings.h"
 #include "core/analysis/ComputeOptimal.h"
 #include "core/analysis/RunSelection.h"
@@ -24,6 +25,8 @@ namespace scalex::analysis {
 struct ContextSeriesInput {
     std::string name;               // the series' label ("Transformer")
     accounting::Family family;      // c_T(N) is recounted from the family's architectures
+    // ... or from this ladder's (any architecture; its IsoFLOP profiles are those given, if any).
+    std::optional<accounting::ModelLadder> ladder;
     fit::LossSurfaceParams surface;
     RunFilter isoFlopRuns;          // the series' IsoFLOP runs (fitted at their preferred context)
     // Profiles already fitted for these runs and settings (a previous answer's), or none: fitted here.
@@ -43,6 +46,7 @@ struct ContextQuery {
 struct ContextSeriesAnswer {
     std::string name;
     accounting::Family family = accounting::Family::Transformer;
+    bool ladder = false;                        // c_T(N) of a ladder (ContextSeriesInput::ladder)
     ContextSweep sweep;                         // over the query's budgets and contexts
     std::vector<RecountableProfile> profiles;   // the IsoFLOP profiles recounted below
     RecountedLaw recount;                       // at T (empty with fewer than two profiles)

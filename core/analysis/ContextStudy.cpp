@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/accounting/ModelLadder.h"
 #include "core/analysis/Study.h"
 
 namespace scalex::analysis {
@@ -26,6 +27,14 @@ ContextRequest contextRequest(const Study& study, const ContextOptions& options)
         r.inputs.push_back(std::move(input));
         // The paper's surfaces stand in on the paper's study alone.
         r.paper.push_back(study.isPaperStudy() ? study.paperSurface(f) : std::nullopt);
+    }
+    for (const auto& spec : study.specs()) {
+        ContextSeriesInput input;
+        input.name = spec.name + " ladder";
+        input.family = accounting::Family::Transformer;
+        input.ladder = accounting::specLadder(spec.spec);
+        input.profiles = std::vector<RecountableProfile>{};
+        r.ladders.push_back(std::move(input));
     }
     r.query.context = options.context;
     r.query.budget = options.budget;
@@ -51,6 +60,11 @@ ContextResult contextAnalysis(const data::RunTable& table, const AnalysisSetting
         ContextSeriesInput in = request.inputs[i];
         in.surface = *s.surface;
         withSurface.push_back(std::move(in));
+        if (request.inputs[i].family == accounting::Family::Transformer)
+            for (ContextSeriesInput ladder : request.ladders) {
+                ladder.surface = *s.surface;
+                withSurface.push_back(std::move(ladder));
+            }
     }
     // Profiles handed in with the inputs are reused; the others are fitted.
     out.answer = answerContextQuery(table, settings, withSurface, request.query, control);

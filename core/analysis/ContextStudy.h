@@ -34,6 +34,8 @@ struct ContextOptions {
 struct ContextRequest {
     std::vector<ContextSeriesInput> inputs;  // Transformer, xLSTM: their IsoFLOP runs (no surface yet)
     std::vector<std::optional<fit::LossSurfaceParams>> paper;  // per input: the paper's surface on the paper's study
+    // The project's model specs, each as a ladder whose c_T(N) moves N* on the Transformer's surface.
+    std::vector<ContextSeriesInput> ladders;
     ContextQuery query;
 };
 ContextRequest contextRequest(const Study& study, const ContextOptions& options);

@@ -93,6 +93,22 @@ OptimalSeriesInput paperModel(const data::PaperTables& paper, accounting::Family
     return in;
 }
 
+OptimalSeriesInput ladderModel(const data::PaperTables& paper, const accounting::ModelLadder& ladder,
+                               const AnalysisSettings& settings, const OptimalQuery& query) {
+    OptimalSeriesInput in;
+    const std::string surfaceLabel(accounting::familyLabel(query.ladderSurface));
+    in.name = ladder.name + " (ladder, " + surfaceLabel + " surface)";
+    in.context = query.context;
+    in.ladder = true;
+    in.surface = paperSurface(paper, query.ladderSurface, settings.huberDelta);
+    if (!in.surface) in.surfaceProblem = surfaceLabel + ": the paper's tables give no loss surface.";
+    const auto convention = accounting::conventionByName(settings.convention).value_or(accounting::studyConvention());
+    in.computePerToken = ladderComputePerToken(ladder, query.context, convention);
+    in.referencePerToken = ladderComputePerToken(ladder, query.referenceContext, convention);
+    in.lawsProblem = ladder.name + ": a model ladder has no IsoFLOP runs; the loss-surface method answers for it.";
+    return in;
+}
+
 }  // namespace
 
 std::vector<OptimalSeriesInput> optimalInputs(const data::RunTable& table, const AnalysisSettings& settings,
@@ -124,6 +140,7 @@ std::vector<OptimalSeriesInput> optimalInputs(const data::RunTable& table, const
     if (query.paperModels)
         for (accounting::Family f : {accounting::Family::Transformer, accounting::Family::Xlstm})
             out.push_back(paperModel(paper, f, settings, query));
+    for (const auto& ladder : query.ladders) out.push_back(ladderModel(paper, ladder, settings, query));
     return out;
 }
 

@@ -26,7 +26,9 @@ namespace scalex::analysis {
 // at query.context (paperOptimalLaws) and the exact count c_T(N) of the paper's model
 // configurations under the settings' FLOP convention. Beside another study's series they are named
 // "Transformer (paper)", "xLSTM (paper)"; on the paper's study (query.paperStudy) they answer for
-// its Transformer and xLSTM series, under those names, in place of fits to its runs.
+// its Transformer and xLSTM series, under those names, in place of fits to its runs. Last, each of
+// query.ladders as "<name> (ladder, Transformer surface)": c_T(N) of its rungs
+// (ladderComputePerToken) on the paper's surface of query.ladderSurface.
 std::vector<OptimalSeriesInput> optimalInputs(const data::RunTable& table, const AnalysisSettings& settings,
                                               const data::PaperTables& paper, const OptimalQuery& query,
                                               const fit::FitControl& control = {});

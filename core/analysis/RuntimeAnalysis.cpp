@@ -287,4 +287,27 @@ data::ExportTable runtimeFitTable(const RuntimeFitAnalysis& analysis) {
     return t;
 }
 
+inference::Prediction predictRuntime(const accounting::ModelSpec& spec, double batch, double prefill,
+                                     const inference::RuntimeRates& rates, const RuntimeFitOptions& options) {
+    return inference::predict(spec, batch, prefill, rates, options.work);
+}
+
+std::vector<inference::SpecCandidate> ladderCandidates(const accounting::ModelLadder& ladder) {
+    std::vector<inference::SpecCandidate> out;
+    for (const auto& rung : ladder.rungs) out.push_back({rung.name, rung});
+    return out;
+}
+
+inference::MaxModelAnswer largestModelWithinBudget(const std::vector<inference::SpecCandidate>& candidates, Stage stage,
+                                                   double budgetSeconds, double batch, double prefill,
+                                                   const inference::RuntimeRates& rates, const RuntimeFitOptions& options) {
+    return inference::largestWithinBudget(candidates, stage, budgetSeconds, batch, prefill, rates, options.work);
+}
+
+inference::CrossoverAnswer specCrossover(const accounting::ModelSpec& baseline, const accounting::ModelSpec& model,
+                                         const inference::RuntimeRates& rates, Stage stage, double batch, double factor,
+                                         const RuntimeFitOptions& options, double minContext, double maxContext) {
+    return inference::advantageCrossover(baseline, model, rates, stage, batch, factor, options.work, minContext, maxContext);
+}
+
 }  // namespace scalex::analysis

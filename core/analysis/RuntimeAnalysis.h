@@ -16,6 +16,8 @@
 #include "core/accounting/Family.h"
 #include "core/accounting/ModelConfig.h"
 #include "core/data/Export.h"
+#include "core/accounting/ModelLadder.h"
+#include "core/accounting/ModelSpec.h"
 #include "core/data/InferenceMeasurements.h"
 #include "core/inference/Accelerator.h"
 #include "core/inference/Deployment.h"
@@ -188,5 +190,26 @@ inference::CrossoverAnswer xlstmCrossover(const accounting::ModelConfig& transfo
                                           inference::Stage stage, double batch, double factor,
                                           const RuntimeFitOptions& options, double minContext = 1,
                                           double maxContext = 16777216);
+
+// ---- any architecture: model specs at the accelerator's rates --------------------------------
+
+// TTFT, step time, throughput and memory of any spec (inference::predict): MoE layers read the
+// experts a batch is expected to touch, sliding windows cap the cache read, latent attention reads
+// its compressed vectors, recurrent layers their states.
+inference::Prediction predictRuntime(const accounting::ModelSpec& spec, double batch, double prefill,
+                                     const inference::RuntimeRates& rates, const RuntimeFitOptions& options);
+// The rungs of a ladder as candidates, labelled by their names.
+std::vector<inference::SpecCandidate> ladderCandidates(const accounting::ModelLadder& ladder);
+// The candidate with the most parameters within the budget (inference::largestWithinBudget).
+inference::MaxModelAnswer largestModelWithinBudget(const std::vector<inference::SpecCandidate>& candidates,
+                                                   inference::Stage stage, double budgetSeconds, double batch,
+                                                   double prefill, const inference::RuntimeRates& rates,
+                                                   const RuntimeFitOptions& options);
+// The smallest context at which `model` is `factor` times faster than `baseline` in the stage
+// (e.g. a state-space model against a GQA Transformer; inference::advantageCrossover).
+inference::CrossoverAnswer specCrossover(const accounting::ModelSpec& baseline, const accounting::ModelSpec& model,
+                                         const inference::RuntimeRates& rates, inference::Stage stage, double batch,
+                                         double factor, const RuntimeFitOptions& options, double minContext = 1,
+                                         double maxContext = 16777216);
 
 }  // namespace scalex::analysis

@@ -13,8 +13,9 @@ Study::Study() {
     if (auto tables = data::loadPaperTables()) paper_ = std::move(*tables);
 }
 
-std::string tableNameFrom(const std::string& label) {
-    std::string name = label.substr(0, label.find('.'));
+
+std::string tableNameFrom(const std::string& label, bool keepDots) {
+    std::string name = keepDots ? label : label.substr(0, label.find('.'));
     for (char& c : name)
         if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-')) c = '_';
     return name.empty() ? std::string("runs") : name;
@@ -95,15 +96,28 @@ void Study::addRuns(data::RunTable runs, const std::string& name) {
     mergeTables();
 }
 
+namespace {
+// A usable name for a set added to `sets`, unique among them: `name` (or `fallback`), then name-2, name-3, ...
+template <class Set>
+std::string uniqueSetName(const std::vector<Set>& sets, const std::string& name, const char* fallback, bool keepDots = false) {
+    std::string base = tableNameFrom(name, keepDots);
+    if (!data::validTableName(base)) base = fallback;
+    auto taken = [&](const std::string& n) { return std::any_of(sets.begin(), sets.end(), [&](const auto& c) { return c.name == n; }); };
+    std::string out = base;
+    for (int i = 2; taken(out); ++i) out = base + "-" + std::to_string(i);
+    return out;
+}
+}  // namespace
+
 void Study::addCurves(data::ProjectCurves curves) {
-    curves.name = tableNameFrom(curves.name);
-    if (!data::validTableName(curves.name)) curves.name = "curves";
-    auto taken = [this](const std::string& name) {
-        return std::any_of(project_.curves.begin(), project_.curves.end(), [&](const auto& c) { return c.name == name; });
-    };
-    const std::string base = curves.name;
-    for (int i = 2; taken(curves.name); ++i) curves.name = base + "-" + std::to_string(i);
+    curves.name = uniqueSetName(project_.curves, curves.name, "curves");
     project_.curves.push_back(std::move(curves));
+}
+
+std::string Study::addSpec(data::ProjectSpec spec) {
+    spec.name = uniqueSetName(project_.specs, spec.name, "model", /*keepDots=*/true);
+    project_.specs.push_back(std::move(spec));
+    return project_.specs.back().name;
 }
 
 void Study::setInference(data::ProjectInference inference) {

@@ -50,6 +50,9 @@ public:
     void setIncludeToggles(const std::vector<std::optional<bool>>& toggles);
 
     const std::vector<data::ProjectCurves>& curveSets() const { return project_.curves; }
+    // Adds a model spec under a usable name unique among the project's specs; returns that name.
+    std::string addSpec(data::ProjectSpec spec);
+    const std::vector<data::ProjectSpec>& specs() const { return project_.specs; }
     const std::vector<data::ProjectInference>& inferenceSets() const { return project_.inference; }
     const data::FigureRecipes& recipes() const { return project_.recipes; }
     void setRecipe(const std::string& name, const data::FigureRecipe& recipe) { project_.recipes[name] = recipe; }
@@ -111,6 +114,6 @@ private:
 };
 
 // A name for a project's table from a file name or label: letters, digits, '.', '_', '-'.
-std::string tableNameFrom(const std::string& label);
+std::string tableNameFrom(const std::string& label, bool keepDots = false);  // keepDots: a name, not a file name
 
 }  // namespace scalex::analysis

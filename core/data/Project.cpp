@@ -1,6 +1,8 @@
 #include <QFileInfo>
 #include "core/data/Project.h"
 
+#include "core/data/SpecJson.h"
+
 #include <QBuffer>
 #include <QDateTime>
 #include <QFile>
@@ -29,6 +31,7 @@ const QString kRecipes = QStringLiteral("recipes.json");
 const QString kResults = QStringLiteral("results.json");
 
 QString tableFile(const std::string& name) { return QStringLiteral("runs/%1.csv").arg(QString::fromStdString(name)); }
+QString specFile(const std::string& name) { return QStringLiteral("specs/%1.json").arg(QString::fromStdString(name)); }
 QString curvesFile(const std::string& name) { return QStringLiteral("curves/%1.csv").arg(QString::fromStdString(name)); }
 QString inferenceFile(const std::string& name) { return QStringLiteral("inference/%1.csv").arg(QString::fromStdString(name)); }
 QString dfDictFile(const std::string& name, std::size_t k) {
@@ -154,6 +157,12 @@ Expected<QByteArray> writeProject(const Project& project) {
             return whole("project", "inference set name '" + m.name + "' is not usable as a file name (letters, digits, '.', '_', '-')");
         if (!names.insert(m.name).second) return whole("project", "two inference sets are named '" + m.name + "'");
     }
+    names.clear();
+    for (const auto& m : project.specs) {
+        if (!validTableName(m.name))
+            return whole("project", "model spec name '" + m.name + "' is not usable as a file name (letters, digits, '.', '_', '-')");
+        if (!names.insert(m.name).second) return whole("project", "two model specs are named '" + m.name + "'");
+    }
 
     QJsonArray tables;
     for (const auto& t : project.tables)
@@ -165,7 +174,7 @@ Expected<QByteArray> writeProject(const Project& project) {
     // curves and measurements on the next save, and every other project keeps its bytes.
     const bool sets = !project.curves.empty() || !project.inference.empty();
     QJsonObject manifest{{"format", QLatin1String(kProjectFormatName)},
-                         {"format_version", sets ? 2 : 1},
+                         {"format_version", !project.specs.empty() ? 3 : sets ? 2 : 1},
                          {"title", QString::fromStdString(project.title)},
                          {"tables", tables},
                          {"settings", kSettings},
@@ -196,6 +205,14 @@ Expected<QByteArray> writeProject(const Project& project) {
         }
         manifest["inference"] = inference;
     }
+    if (!project.specs.empty()) {
+        QJsonArray specs;
+        for (const auto& m : project.specs)
+            specs.append(QJsonObject{{"name", QString::fromStdString(m.name)},
+                                     {"file", specFile(m.name)},
+                                     {"source", QString::fromStdString(m.source)}});
+        manifest["specs"] = specs;
+    }
 
     std::vector<std::pair<QString, QByteArray>> entries;
     entries.emplace_back(kManifest, jsonBytes(manifest));
@@ -205,6 +222,7 @@ Expected<QByteArray> writeProject(const Project& project) {
         entries.emplace_back(inferenceFile(m.name), m.csv);
         for (std::size_t k = 0; k < m.dfDicts.size(); ++k) entries.emplace_back(dfDictFile(m.name, k), m.dfDicts[k]);
     }
+    for (const auto& m : project.specs) entries.emplace_back(specFile(m.name), specJsonBytes(m.spec));
     entries.emplace_back(kSettings, jsonBytes(project.settings.toJson()));
     entries.emplace_back(kRecipes, jsonBytes(recipesToJson(project.recipes)));
     entries.emplace_back(kResults, jsonBytes(project.results));
@@ -412,6 +430,7 @@ private:
 
         if (auto e = readCurves(m, p)) return *e;
         if (auto e = readInference(m, p)) return *e;
+        if (auto e = readSpecs(m, p)) return *e;
 
         auto settings = optionalObject(kSettings);
         if (!settings) return settings.error();
@@ -511,6 +530,18 @@ private:
                             data->source = set.source;
                             set.data = std::move(*data);
                             p.inference.push_back(std::move(set));
+                            return std::nullopt;
+                        });
+    }
+
+    std::optional<LoadError> readSpecs(const QJsonObject& m, Project& p) {
+        return readSets(m, "specs", "model spec", &specFile,
+                        [&](const std::string&, const QJsonObject& o, const std::string& name, const QString& entry) -> std::optional<LoadError> {
+                            auto bytes = listedEntry(entry);
+                            if (!bytes) return bytes.error();
+                            auto spec = parseSpecJson(*bytes, where(entry));
+                            if (!spec) return spec.error();
+                            p.specs.push_back({name, o.value("source").toString().toStdString(), std::move(*spec)});
                             return std::nullopt;
                         });
     }

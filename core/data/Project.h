@@ -9,10 +9,12 @@
 //   settings.json   ProjectSettings: every analysis and view
 //   recipes.json    figure recipes
 //   results.json    fitted results
+//   specs/<name>.json    model specs in Scalex's spec JSON (SpecJson.h)
 // Curves and measurements are kept as the bytes they were read from (validated by parsing them)
 // and parsed again on loading: both readers keep only part of a file (the df_dict format has
 // dozens of columns), and the bytes lose nothing. A project holding them is format version 2;
-// one without them is written as version 1, byte for byte as before.
+// one without them is written as version 1, byte for byte as before; one holding model specs is
+// version 3 (older Scalex refuses it rather than dropping the specs on its next save).
 // Loading returns a project or one LoadError and never touches the caller's current project.
 // The reader refuses entries that leave their folder and inflates under size limits.
 #include <QByteArray>
@@ -23,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "core/accounting/ModelSpec.h"
 #include "core/data/FigureRecipe.h"
 #include "core/data/InferenceMeasurements.h"
 #include "core/data/LoadError.h"
@@ -34,7 +37,7 @@ namespace scalex::data {
 
 // The newest version this Scalex writes and reads; 1 (run tables only) still loads and is what a
 // project without curves or inference measurements is written as.
-inline constexpr int kProjectFormatVersion = 2;
+inline constexpr int kProjectFormatVersion = 3;
 inline constexpr const char* kProjectFormatName = "scalex-project";
 
 struct ProjectTable {
@@ -60,6 +63,13 @@ struct ProjectInference {
     InferenceData data;
 };
 
+// A model spec the project keeps: by name, with the file it was read from.
+struct ProjectSpec {
+    std::string name;  // unique among the specs; as a table name (specs/<name>.json)
+    std::string source;
+    accounting::ModelSpec spec;
+};
+
 // Parses and validates the bytes of a set; `file` names them in errors.
 Expected<ProjectCurves> makeProjectCurves(std::string name, QByteArray csv, const std::string& file);
 Expected<ProjectInference> makeProjectInference(std::string name, QByteArray csv, std::vector<QByteArray> dfDicts,
@@ -79,6 +89,7 @@ struct Project {
     QJsonObject results;  // analysis name -> fitted result
     std::vector<ProjectCurves> curves;
     std::vector<ProjectInference> inference;
+    std::vector<ProjectSpec> specs;
 
     const ProjectTable* table(const std::string& name) const;
     // The runs of every table, in table order, as one table with every table's notes (and, for

@@ -3,29 +3,26 @@
 #include <cmath>
 
 #include "core/accounting/ParamCount.h"
+#include "core/accounting/SpecAccounting.h"
 
 namespace scalex::inference {
 
 using namespace scalex::accounting;
 
 namespace {
-double stageTime(Stage stage, const ModelConfig& c, const RuntimeRates& r, double batch, double prefill,
-                 const WorkSettings& s) {
+template <class Model>
+double stageTime(Stage stage, const Model& c, const RuntimeRates& r, double batch, double prefill, const WorkSettings& s) {
     const StageModel& m = stage == Stage::Prefill ? r.prefill : r.decode;
     return m.time(stageWork(stage, c, batch, prefill, s), batch);
 }
-}  // namespace
 
-MaxModelAnswer largestWithinBudget(const std::vector<Candidate>& candidates, Stage stage, double budgetSeconds,
-                                   double batch, double prefill, const RatesFor& rates, const WorkSettings& settings) {
+// The largest of `count` candidates within the budget, each given by its parameters and time.
+MaxModelAnswer largest(std::size_t count, double budgetSeconds, const std::function<CandidateTime(std::size_t)>& timeOf) {
     MaxModelAnswer a;
     double bestParams = -1;
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-        const ModelConfig& c = candidates[i].config;
-        CandidateTime t;
+    for (std::size_t i = 0; i < count; ++i) {
+        CandidateTime t = timeOf(i);
         t.index = i;
-        t.params = static_cast<double>(countParameters(c).total());
-        t.seconds = stageTime(stage, c, rates(c), batch, prefill, settings);
         t.meetsBudget = t.seconds <= budgetSeconds;
         if (t.meetsBudget && t.params > bestParams) {
             bestParams = t.params;
@@ -34,6 +31,31 @@ MaxModelAnswer largestWithinBudget(const std::vector<Candidate>& candidates, Sta
         a.evaluated.push_back(t);
     }
     return a;
+}
+
+CrossoverAnswer crossover(const std::function<double(double)>& adv, double factor, double minContext, double maxContext);
+}  // namespace
+
+MaxModelAnswer largestWithinBudget(const std::vector<Candidate>& candidates, Stage stage, double budgetSeconds,
+                                   double batch, double prefill, const RatesFor& rates, const WorkSettings& settings) {
+    return largest(candidates.size(), budgetSeconds, [&](std::size_t i) {
+        const ModelConfig& c = candidates[i].config;
+        CandidateTime t;
+        t.params = static_cast<double>(countParameters(c).total());
+        t.seconds = stageTime(stage, c, rates(c), batch, prefill, settings);
+        return t;
+    });
+}
+
+MaxModelAnswer largestWithinBudget(const std::vector<SpecCandidate>& candidates, Stage stage, double budgetSeconds,
+                                   double batch, double prefill, const RuntimeRates& rates, const WorkSettings& settings) {
+    return largest(candidates.size(), budgetSeconds, [&](std::size_t i) {
+        const ModelSpec& c = candidates[i].spec;
+        CandidateTime t;
+        t.params = static_cast<double>(paramCounts(c).total());
+        t.seconds = stageTime(stage, c, rates, batch, prefill, settings);
+        return t;
+    });
 }
 
 std::vector<Candidate> widthSweep(Family family, std::int64_t dMin, std::int64_t dMax, std::int64_t dStep,
@@ -66,7 +88,22 @@ double xlstmAdvantage(const ModelConfig& t, const RuntimeRates& tr, const ModelC
 CrossoverAnswer advantageCrossover(const ModelConfig& t, const RuntimeRates& tr, const ModelConfig& x,
                                    const RuntimeRates& xr, Stage stage, double batch, double factor,
                                    const WorkSettings& s, double minContext, double maxContext) {
-    auto adv = [&](double ctx) { return xlstmAdvantage(t, tr, x, xr, stage, batch, ctx, s); };
+    return crossover([&](double ctx) { return xlstmAdvantage(t, tr, x, xr, stage, batch, ctx, s); }, factor, minContext, maxContext);
+}
+
+double specAdvantage(const ModelSpec& baseline, const ModelSpec& model, const RuntimeRates& rates, Stage stage, double batch,
+                     double context, const WorkSettings& s) {
+    return stageTime(stage, baseline, rates, batch, context, s) / stageTime(stage, model, rates, batch, context, s);
+}
+
+CrossoverAnswer advantageCrossover(const ModelSpec& baseline, const ModelSpec& model, const RuntimeRates& rates, Stage stage,
+                                   double batch, double factor, const WorkSettings& s, double minContext, double maxContext) {
+    return crossover([&](double ctx) { return specAdvantage(baseline, model, rates, stage, batch, ctx, s); }, factor, minContext,
+                     maxContext);
+}
+
+namespace {
+CrossoverAnswer crossover(const std::function<double(double)>& adv, double factor, double minContext, double maxContext) {
     CrossoverAnswer a;
     a.advantageAtStart = adv(minContext);
     a.advantageAtEnd = adv(maxContext);
@@ -95,5 +132,6 @@ CrossoverAnswer advantageCrossover(const ModelConfig& t, const RuntimeRates& tr,
     a.context = hi;
     return a;
 }
+}  // namespace
 
 }  // namespace scalex::inference

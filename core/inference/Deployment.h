@@ -18,6 +18,12 @@ struct Candidate {
     accounting::ModelConfig config;
 };
 
+// A candidate of any architecture (a rung of a model ladder, a published model).
+struct SpecCandidate {
+    std::string label;
+    accounting::ModelSpec spec;
+};
+
 // Rates to use for a candidate (fixed accelerator fractions, or the fit of the nearest measured model).
 using RatesFor = std::function<RuntimeRates(const accounting::ModelConfig&)>;
 
@@ -37,6 +43,10 @@ struct MaxModelAnswer {
 // (batch, prefill) is at most budgetSeconds.
 MaxModelAnswer largestWithinBudget(const std::vector<Candidate>& candidates, Stage stage, double budgetSeconds,
                                    double batch, double prefill, const RatesFor& rates, const WorkSettings& settings);
+
+// The same among specs, at one set of rates (an accelerator's roofs).
+MaxModelAnswer largestWithinBudget(const std::vector<SpecCandidate>& candidates, Stage stage, double budgetSeconds,
+                                   double batch, double prefill, const RuntimeRates& rates, const WorkSettings& settings);
 
 // Width sweep of study-rule configurations: d_model from dMin to dMax in steps of dStep at fixed
 // depth, heads of width headDim (Transformer d_qk = d_hv = headDim; mLSTM d_hv = headDim,
@@ -61,5 +71,13 @@ CrossoverAnswer advantageCrossover(const accounting::ModelConfig& transformer, c
                                    const accounting::ModelConfig& xlstm, const RuntimeRates& xlstmRates, Stage stage,
                                    double batch, double factor, const WorkSettings& settings, double minContext = 1,
                                    double maxContext = 16777216);
+
+// Between any two specs at one set of rates: the baseline's time over the model's for the stage
+// at (batch, context), and the smallest context at which it reaches `factor` (as above).
+double specAdvantage(const accounting::ModelSpec& baseline, const accounting::ModelSpec& model, const RuntimeRates& rates,
+                     Stage stage, double batch, double context, const WorkSettings& settings);
+CrossoverAnswer advantageCrossover(const accounting::ModelSpec& baseline, const accounting::ModelSpec& model,
+                                   const RuntimeRates& rates, Stage stage, double batch, double factor,
+                                   const WorkSettings& settings, double minContext = 1, double maxContext = 16777216);
 
 }  // namespace scalex::inference

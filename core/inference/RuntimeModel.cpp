@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/accounting/ParamCount.h"
+#include "core/accounting/SpecAccounting.h"
 
 namespace scalex::inference {
 
@@ -40,6 +41,34 @@ double decodeWork(const ModelConfig& c, double batch, double prefill, const Work
 
 double stageWork(Stage stage, const ModelConfig& c, double batch, double prefill, const WorkSettings& s) {
     return stage == Stage::Prefill ? prefillWork(c, batch, prefill, s) : decodeWork(c, batch, prefill, s);
+}
+
+double prefillWork(const ModelSpec& spec, double batch, double prefill, const WorkSettings& s) {
+    const double tokens = prefillTokens(prefill);
+    return batch * tokens * forwardFlopsPerToken(spec, tokens, s.convention).total();
+}
+
+double decodeWork(const ModelSpec& spec, double batch, double prefill, const WorkSettings& s) {
+    return accounting::decodeStepBytes(spec, batch, prefill + meanStep(s), s.bytes).total();
+}
+
+double stageWork(Stage stage, const ModelSpec& spec, double batch, double prefill, const WorkSettings& s) {
+    return stage == Stage::Prefill ? prefillWork(spec, batch, prefill, s) : decodeWork(spec, batch, prefill, s);
+}
+
+Prediction predict(const ModelSpec& spec, double batch, double prefill, const RuntimeRates& rates, const WorkSettings& s) {
+    Prediction p;
+    const double tokens = prefillTokens(prefill);
+    p.prefillFlops = prefillWork(spec, batch, prefill, s);
+    p.prefillBytes = weightBytesRead(spec, batch * tokens, s.bytes) + accounting::cacheBytes(spec, tokens, batch, s.bytes);
+    p.decodeFlops = batch * forwardFlopsPerToken(spec, prefill + meanStep(s), s.convention).total();
+    p.decodeBytes = decodeWork(spec, batch, prefill, s);
+    p.ttft = rates.prefill.time(p.prefillFlops, batch);
+    p.stepTime = rates.decode.time(p.decodeBytes, batch);
+    p.throughput = batch / p.stepTime;
+    p.weightBytes = accounting::weightBytes(spec, s.bytes);
+    p.cacheBytes = accounting::cacheBytes(spec, prefill + s.generatedTokens, batch, s.bytes);
+    return p;
 }
 
 RuntimeRates ratesFromAccelerator(const Accelerator& a, double alphaFraction, double betaFraction) {

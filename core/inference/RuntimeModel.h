@@ -13,6 +13,7 @@
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/MemoryOps.h"
 #include "core/accounting/ModelConfig.h"
+#include "core/accounting/ModelSpec.h"
 #include "core/inference/Accelerator.h"
 
 namespace scalex::inference {
@@ -52,6 +53,14 @@ double prefillWork(const accounting::ModelConfig& config, double batch, double p
 double decodeWork(const accounting::ModelConfig& config, double batch, double prefill, const WorkSettings& settings);
 double stageWork(Stage stage, const accounting::ModelConfig& config, double batch, double prefill,
                  const WorkSettings& settings);
+
+// The same work for any model spec (core/accounting/SpecAccounting.h): the prefill's FLOPs are
+// B T_p forward FLOPs per token at context T_p; a step's bytes are decodeStepBytes of the spec at
+// the mean step position (routed experts touched by the batch, the KV cache within windows or the
+// latent vectors, recurrent states).
+double prefillWork(const accounting::ModelSpec& spec, double batch, double prefill, const WorkSettings& settings);
+double decodeWork(const accounting::ModelSpec& spec, double batch, double prefill, const WorkSettings& settings);
+double stageWork(Stage stage, const accounting::ModelSpec& spec, double batch, double prefill, const WorkSettings& settings);
 
 // Rates of one stage (Eq. runtimes): time = work / rate + overhead + batchTerm * batch.
 struct StageModel {
@@ -100,6 +109,11 @@ struct Prediction {
 };
 
 Prediction predict(const accounting::ModelConfig& config, double batch, double prefill, const RuntimeRates& rates,
+                   const WorkSettings& settings);
+
+// The prediction for any model spec: prefill bytes are the weights the prefill's tokens read and
+// the cache it writes; decode FLOPs are B forward FLOPs per token at the step's context.
+Prediction predict(const accounting::ModelSpec& spec, double batch, double prefill, const RuntimeRates& rates,
                    const WorkSettings& settings);
 
 // Bytes of the weights alone: parameters x bytes_W, embedding and LM head at bytes_W_emb.

@@ -115,6 +115,19 @@ TEST(AccountVerb, ConfigGivesTotalAndActiveParametersCacheAndTheFieldsItRead) {
     EXPECT_TRUE(hasField(fields["assumed"].toArray(), "head_dim"));
     EXPECT_GT(j["train_flops_per_token_over_6n"].toDouble(), 1.0);
 
+    // --write-spec saves the model in Scalex's spec JSON; --spec reads it back to the same numbers.
+    const QString spec = dir.filePath("mixtral.spec.json");
+    const auto written = runScalex({"account", "--config", mixtral, "--write-spec", spec, "--json"});
+    ASSERT_EQ(written.exitCode, 0) << written.err.toStdString();
+    const auto fromSpec = runScalex({"account", "--spec", spec, "--ctx", "8192", "--batch", "4", "--json"});
+    ASSERT_EQ(fromSpec.exitCode, 0) << fromSpec.err.toStdString();
+    for (const char* key : {"params", "params_active", "cache_bytes", "fwd_flops_per_token"})
+        EXPECT_EQ(fromSpec.json()[key], j[key]) << key;
+    EXPECT_EQ(fromSpec.json()["config"].toObject()["model_type"].toString(), "mixtral");
+    const auto noSource = runScalex({"account", "--write-spec", spec});
+    EXPECT_EQ(noSource.exitCode, 2);
+    EXPECT_EQ(noSource.err.trimmed(), "scalex account: --write-spec needs --config or --spec");
+
     // The readable form names the fields too.
     const auto text = runScalex({"account", "--config", mixtral});
     ASSERT_EQ(text.exitCode, 0) << text.err.toStdString();

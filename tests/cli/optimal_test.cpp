@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <cmath>
+#include <map>
 
 #include "tests/cli/ScalexProcess.h"
 #include "tests/support/LabStudy.h"
@@ -145,4 +146,42 @@ TEST(OptimalVerb, TheViewsTableHasTheVerbsNumbers) {
     EXPECT_EQ(c["model"].toString(), "lab-c");
     EXPECT_TRUE(c["note"].toString().startsWith("lab-c: no IsoFLOP law")) << c["note"].toString().toStdString();
     EXPECT_TRUE(c["n_opt"].isNull());
+}
+
+// --ladder: any architecture, sized to any N, answers with its own c_T(N) on the paper's
+// Transformer surface; its N* falls with the context as attention's FLOPs grow, less where a
+// sliding window caps them.
+TEST(OptimalVerb, LaddersMoveTheirOptimumWithTheContext) {
+    QTemporaryDir dir;
+    const auto write = [&](const char* name, const char* json) {
+        QFile f(dir.filePath(name));
+        EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(json);
+        return f.fileName();
+    };
+    const QString gqa = write("gqa.json", R"({"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16,
+        "num_attention_heads": 16, "num_key_value_heads": 4, "intermediate_size": 5504, "vocab_size": 50304})");
+    const QString window = write("window.json", R"({"model_type": "mistral", "hidden_size": 2048, "num_hidden_layers": 16,
+        "num_attention_heads": 16, "num_key_value_heads": 4, "intermediate_size": 5504, "vocab_size": 50304, "sliding_window": 4096})");
+    std::map<QString, double> nStar[2];
+    int i = 0;
+    for (const char* context : {"2048", "32768"}) {
+        const auto r = runScalex({"predict", "optimal", "--budget", "1e22", "--context", context, "--method", "surface",
+                                  "--resamples", "0", "--ladder", gqa, "--ladder", window, "--json"});
+        ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+        for (const char* name : {"gqa", "window"}) {
+            const QString label = QString(name) + " (ladder, Transformer surface)";
+            const QJsonObject s = seriesNamed(r.json(), label);
+            EXPECT_EQ(s["source"].toString(), "ladder");
+            EXPECT_EQ(s["name"].toString(), label);
+            nStar[i][name] = s["surface"].toObject()["params"].toDouble();
+        }
+        ++i;
+    }
+    EXPECT_LT(nStar[1]["gqa"], 0.9 * nStar[0]["gqa"]);
+    EXPECT_LT(nStar[0]["window"] - nStar[1]["window"], 0.5 * (nStar[0]["gqa"] - nStar[1]["gqa"]));
+    const auto bad = runScalex({"predict", "optimal", "--budget", "1e22", "--ladder", write("bad.json", R"({"model_type": "llava"})")});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_TRUE(bad.err.contains("--ladder: ")) << bad.err.toStdString();
+    EXPECT_TRUE(bad.err.contains("bad.json, column 'model_type'")) << bad.err.toStdString();
 }

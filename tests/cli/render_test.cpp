@@ -466,3 +466,33 @@ TEST(RenderVerb, IsoFlopLawsCarryThePapersExponentsAndTheBudgetIsSetByValue) {
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_TRUE(bad.err.contains("the control 'budget' has no value '4.5e20'")) << bad.err.toStdString();
 }
+
+// --model adds architectures of any kind: the context view draws a GQA model's ladder beside the
+// paper's models (its own colour, named in the legend's series), the roofline its operating
+// points, the breakdown its bars side by side; a bad file is one error naming it.
+TEST(RenderVerb, ModelsOfAnyArchitectureBesideThePapers) {
+    QTemporaryDir dir;
+    const QString gqa = dir.filePath("gqa-2b.json");
+    QFile f(gqa);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(R"({"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16, "num_attention_heads": 16,
+        "num_key_value_heads": 4, "intermediate_size": 5504, "vocab_size": 50304})");
+    f.close();
+    const QString codestral = scalex::test::sourcePath("tests/data/fuzz/hf_config/mamba_codestral.json");
+    for (const QStringList& view : {QStringList{"--view", "roofline"}, QStringList{"--view", "breakdown", "--set", "compare=models"}}) {
+        const QString out = dir.filePath(view[1] + ".png");
+        const auto r = runScalex(QStringList{"render"} + view + QStringList{"--model", gqa, "--model", codestral, "--out", out, "--dpi", "60"});
+        ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+        QImage image(out);
+        EXPECT_FALSE(image.isNull()) << view[1].toStdString();
+    }
+    // The context view's table lists the ladder's optima beside the paper's models.
+    const auto table = runScalex({"render", "--view", "context", "--model", gqa, "--out", dir.filePath("context.csv")});
+    ASSERT_EQ(table.exitCode, 0) << table.err.toStdString();
+    const QByteArray csv = fileBytes(dir.filePath("context.csv"));
+    EXPECT_TRUE(csv.contains("gqa_2b_ladder_n_opt")) << csv.left(300).toStdString();
+    const auto bad = runScalex({"render", "--view", "context", "--model", dir.filePath("none.json"), "--out", dir.filePath("x.png")});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_TRUE(bad.err.contains("--model: ")) << bad.err.toStdString();
+    EXPECT_TRUE(bad.err.contains("none.json")) << bad.err.toStdString();
+}

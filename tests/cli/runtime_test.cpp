@@ -238,3 +238,41 @@ TEST(PredictVerb, OptimalByBothMethodsWithTheLifetimeOptimum) {
     EXPECT_EQ(floor.exitCode, 2);
     EXPECT_TRUE(floor.err.contains("Transformer cannot reach a loss of 1: its irreducible loss E is")) << floor.err.toStdString();
 }
+
+// Any architecture from its config.json: the roofline of Mixtral at a batch (experts touched), the
+// largest rung of Mistral's ladder within a step budget, and a state-space model against attention.
+TEST(PredictVerb, AnyArchitectureFromItsConfig) {
+    const QString dir = scalex::test::sourcePath("tests/data/fuzz/hf_config/");
+    const auto r = runScalex({"predict", "runtime", "--spec", dir + "mixtral_8x7b.json", "--batch", "8", "--prefill", "8192",
+                              "--accelerator", "H100", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject j = r.json();
+    EXPECT_NEAR(j["experts_touched"].toDouble(), 8 * (1 - std::pow(0.75, 8)), 1e-12);
+    EXPECT_EQ(j["model"].toObject()["params_active"].toInteger(), 12879925248);
+    EXPECT_DOUBLE_EQ(j["step_ms"].toDouble() * 1e-3 * 3.35e12, j["decode_step_bytes"].toDouble());
+    EXPECT_GT(j["decode_step_bytes"].toDouble(), 2 * 12879925248.0);  // more than the active weights
+
+    const auto m = runScalex({"predict", "max-model", "--ladder", dir + "mistral_7b.json", "--step-ms", "5", "--prefill", "8192", "--json"});
+    ASSERT_EQ(m.exitCode, 0) << m.err.toStdString();
+    const QJsonObject best = m.json()["best"].toObject();
+    EXPECT_EQ(best["label"].toString(), "mistral d=4096");
+    EXPECT_LE(best["prediction"].toObject()["step_ms"].toDouble(), 5.0);
+
+    const auto c = runScalex({"predict", "crossover", "--spec", dir + "mamba_codestral.json", "--against", dir + "llama2_7b.json",
+                              "--factor", "2", "--batch", "16", "--json"});
+    ASSERT_EQ(c.exitCode, 0) << c.err.toStdString();
+    EXPECT_GT(c.json()["context"].toDouble(), 1000);
+    EXPECT_EQ(c.json()["baseline"].toObject()["name"].toString(), "llama");
+    // Against a sliding window the factor is never reached.
+    const auto w = runScalex({"predict", "crossover", "--spec", dir + "mamba_codestral.json", "--against", dir + "mistral_7b.json",
+                              "--factor", "2", "--batch", "16", "--json"});
+    ASSERT_EQ(w.exitCode, 0) << w.err.toStdString();
+    EXPECT_TRUE(w.json()["context"].isNull());
+
+    const auto bad = runScalex({"predict", "crossover", "--spec", dir + "mamba_codestral.json", "--factor", "2"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_EQ(bad.err.trimmed(), "scalex predict: --spec and --against go together (the model and its baseline)");
+    const auto both = runScalex({"predict", "runtime", "--spec", dir + "llama2_7b.json", "--d-model", "1024"});
+    EXPECT_EQ(both.exitCode, 2);
+    EXPECT_TRUE(both.err.contains("--d-model does not go with --spec")) << both.err.toStdString();
+}

@@ -1,7 +1,8 @@
-// libFuzzer target for the Hugging Face config reader (core/data/HfConfig: a model's config.json,
-// `scalex account --config`). Any bytes must give a model spec or one error that names the file;
-// whatever loads must be countable: parameters, FLOPs per token and the cache, finite and
-// consistent (active at most total, the groups adding up).
+// libFuzzer target for the model file reader (core/data/SpecJson: a Hugging Face config.json or
+// Scalex's spec JSON, `scalex account --config`). Any bytes must give a model spec or one error that
+// names the file; whatever loads must be countable: parameters, FLOPs per token and the cache,
+// finite and consistent (active at most total, the groups adding up), and must come back the same
+// through the spec JSON.
 //
 // Run it (clang; from the repository root, see README.md):
 //   ninja -C build-fuzz scalex_fuzz_hf_config && mkdir -p build-fuzz/corpus-hf_config && \
@@ -15,12 +16,12 @@
 #include <cstdlib>
 
 #include "core/accounting/SpecAccounting.h"
-#include "core/data/HfConfig.h"
+#include "core/data/SpecJson.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace scalex;
     const QByteArray bytes = QByteArray::fromRawData(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
-    const auto model = data::parseHfConfig(bytes, "config.json");
+    const auto model = data::parseModelFile(bytes, "config.json");
     if (!model) {
         if (model.error().message.empty() || model.error().file != "config.json") std::abort();
         return 0;
@@ -28,6 +29,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const accounting::ModelSpec& spec = model->spec;
     if (accounting::validate(spec)) {
         std::fprintf(stderr, "a spec the reader accepted does not validate\n");
+        std::abort();
+    }
+    const auto back = data::parseSpecJson(data::specJsonBytes(spec), "spec.json");
+    if (!back || !(*back == spec)) {
+        std::fprintf(stderr, "the spec does not come back through its JSON: %s\n", back ? "a different spec" : back.error().toString().c_str());
         std::abort();
     }
     const auto params = accounting::paramCounts(spec);

@@ -763,3 +763,87 @@ TEST(OptimalStudy, SurfacesFittedAfterTheLawsGiveTheSameAnswer) {
         EXPECT_EQ(again[k].surfaceProblem, inputs[k].surfaceProblem);
     }
 }
+
+// Model ladders (core/accounting/ModelLadder.h): c_T(N) of any architecture.
+#include "core/accounting/ModelLadder.h"
+#include "core/accounting/SpecAccounting.h"
+
+namespace {
+namespace acc = scalex::accounting;
+
+// A Llama-style ladder base: d 2048, 16 layers of 16 heads of 128, FFN 5504, the study's vocabulary.
+acc::ModelSpec llamaBase(std::int64_t kvHeads) {
+    acc::ModelSpec s = acc::fromPaperConfig(acc::makeStudyConfig(Family::Transformer, 2048, 16, 16, {.nKvHeads = kvHeads, .dFf = 5504}));
+    s.name = kvHeads == 16 ? "mha" : "gqa";
+    return s;
+}
+}  // namespace
+
+TEST(ModelLadder, ThePapersArchitecturesAsLaddersAreTheirExactCounts) {
+    // Every rung of the paper's ladders is a spec whose count is the appendix count of its
+    // configuration, so c_T(N) is the study's, number for number.
+    const auto& paper = paperTables();
+    const auto conv = scalex::accounting::studyConvention();
+    for (Family f : {Family::Transformer, Family::Xlstm}) {
+        const acc::ModelLadder ladder = an::paperLadder(paper.modelConfigs, f);
+        std::vector<acc::ModelConfig> configs;
+        for (const auto& m : paper.modelConfigs)
+            if (m.family == f) configs.push_back(m.config());
+        for (std::int64_t d : {5120, 6144, 8192, 12288, 16384})
+            configs.push_back(acc::makeStudyConfig(f, d, d / 128, f == Family::Transformer ? d / 128 : d / 512));
+        ASSERT_EQ(ladder.rungs.size(), configs.size());
+        for (std::size_t i = 0; i < configs.size(); ++i)
+            for (double T : {2048.0, 8192.0, 32768.0}) {
+                EXPECT_EQ(acc::paramCounts(ladder.rungs[i]).activeTotal(), acc::countParameters(configs[i]).total());
+                EXPECT_EQ(acc::trainingFlopsPerToken(ladder.rungs[i], T, conv), acc::trainingFlopsPerToken(configs[i], T, conv));
+            }
+    }
+}
+
+TEST(ModelLadder, ScalingASpecKeepsItsShapeAndGrowsItsWidth) {
+    const acc::ModelSpec base = llamaBase(4);
+    EXPECT_TRUE(acc::scaleSpec(base, 2048) == base);
+    const acc::ModelSpec big = acc::scaleSpec(base, 4096);
+    EXPECT_EQ(big.layers.size(), 32u);  // d / n_layers = 128 kept
+    EXPECT_EQ(big.attention.nHeads, 32);
+    EXPECT_EQ(big.attention.nKvHeads, 8);  // 4 query heads per key/value head kept
+    EXPECT_EQ(big.attention.dQk, 128);
+    EXPECT_EQ(big.feedForward.width, 11008);  // 5504 x 2, a multiple of 64
+    EXPECT_EQ(big.vocab, base.vocab);
+    // A hybrid's pattern is stretched: 1 attention in 4 stays 1 in 4.
+    acc::ModelSpec hybrid = acc::fromPaperConfig(acc::makeStudyConfig(Family::Xlstm, 1024, 8, 4));
+    hybrid.attention = {.nHeads = 8, .nKvHeads = 8, .dQk = 128, .dV = 128};
+    for (std::size_t i = 3; i < 8; i += 4) hybrid.layers[i].mixer = acc::MixerKind::Attention;
+    const acc::ModelSpec wide = acc::scaleSpec(hybrid, 2048);
+    EXPECT_EQ(wide.layerCount(acc::MixerKind::Attention), 4);
+    EXPECT_EQ(wide.layerCount(acc::MixerKind::Mlstm), 12);
+    EXPECT_EQ(wide.mlstm.nHeads, 8);
+    EXPECT_FALSE(acc::validate(wide).has_value());
+    for (const auto& rung : acc::specLadder(base).rungs) EXPECT_FALSE(acc::validate(rung).has_value()) << rung.name;
+}
+
+TEST(ModelLadder, GroupedQueryAttentionGrowsWithContextAsMultiHeadDoesPerWidthAndMorePerParameter) {
+    // Attention's cost over the keys is per query head (Tab. flop_counts_attention); fewer key/value
+    // heads save projection weights, not the T-dependent part. At the width of the base, 16 layers x
+    // 16 heads x 2 F_causal T (d_qk + d_v + F_softmax / 2), three times for training, from T = 2048
+    // to 32768: 3 x 256 x 30720 x 258.5 = 6,098,780,160 FLOPs per token for both.
+    const auto conv = scalex::accounting::studyConvention();
+    const acc::ModelSpec mha = llamaBase(16), gqa = llamaBase(4);
+    for (const auto& s : {mha, gqa})
+        EXPECT_DOUBLE_EQ(acc::trainingFlopsPerToken(s, 32768, conv) - acc::trainingFlopsPerToken(s, 2048, conv), 6098780160.0);
+    // Per parameter the GQA model is wider and deeper (its attention is 2.5 d^2 a layer, not 4 d^2),
+    // so its c_T(N) grows more with T than the MHA model's of the same N.
+    const auto growth = [&](const acc::ModelSpec& base, double n) {
+        const acc::ModelLadder ladder = acc::specLadder(base);
+        return an::ladderComputePerToken(ladder, 32768, conv)(n) / an::ladderComputePerToken(ladder, 2048, conv)(n);
+    };
+    for (double n : {4e8, 1.4e9, 7e9}) {
+        EXPECT_GT(growth(gqa, n), growth(mha, n)) << n;
+        EXPECT_GT(growth(mha, n), 1.2) << n;
+    }
+    // A sliding window (Mistral's 4096 on every layer) stops most of the growth past the window.
+    acc::ModelSpec window = gqa;
+    window.attention.slidingWindow = 4096;
+    for (auto& l : window.layers) l.local = true;
+    EXPECT_LT(growth(window, 1.4e9) - 1, 0.25 * (growth(gqa, 1.4e9) - 1));
+}

@@ -59,6 +59,7 @@
 #include "core/fit/PowerLaw.h"
 #include "tests/support/GuiApp.h"
 #include "app/gui/ChoiceKeys.h"
+#include "core/accounting/SpecAccounting.h"
 #include "tests/support/TestData.h"
 
 using namespace scalex::gui;
@@ -1600,4 +1601,26 @@ TEST_F(Gui, ALargeStudyLoadsOffTheUiThreadWithProgressAndCancel) {
     EXPECT_TRUE(projectKeptWhileLoading);
     EXPECT_EQ(s->runs().rowCount(), 200000u);
     EXPECT_NE(s->sourceLabel(), label);
+}
+
+// File > Add model: a config.json becomes one of the project's specs, named by its folder, and
+// is saved with the project; a bad file adds nothing.
+TEST_F(Gui, AddModelPutsAConfigIntoTheProjectsSpecs) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(QDir(dir.path()).mkdir("Mistral-7B-v0.1"));
+    const QString config = dir.filePath("Mistral-7B-v0.1/config.json");
+    ASSERT_TRUE(QFile::copy(scalex::test::sourcePath("tests/data/fuzz/hf_config/mistral_7b.json"), config));
+    ASSERT_TRUE(window->addModel(config, false));
+    const auto& specs = window->session()->study().specs();
+    ASSERT_EQ(specs.size(), 1u);
+    EXPECT_EQ(specs[0].name, "Mistral-7B-v0.1");
+    EXPECT_EQ(scalex::accounting::paramCounts(specs[0].spec).total(), 7'241'732'096);
+    EXPECT_EQ(window->session()->study().project().specs.size(), 1u);  // what saving writes
+    const QString bad = dir.filePath("bad.json");
+    QFile f(bad);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(R"({"model_type": "llava"})");
+    f.close();
+    EXPECT_FALSE(window->addModel(bad, false));
+    EXPECT_EQ(window->session()->study().specs().size(), 1u);
 }

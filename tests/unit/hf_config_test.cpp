@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <QByteArray>
+#include <QJsonArray>
 #include <algorithm>
 #include <cmath>
 
 #include "core/accounting/SpecAccounting.h"
 #include "core/data/HfConfig.h"
+#include "core/data/SpecJson.h"
 
 using namespace scalex::accounting;
 using namespace scalex::data;
@@ -515,4 +517,69 @@ TEST(HfConfig, BadConfigsAreOneErrorNamingTheField) {
     EXPECT_EQ(e.line, 2);
     e = readError("[1, 2]");
     EXPECT_NE(e.message.find("JSON object"), std::string::npos);
+}
+
+// Scalex's own spec JSON: every config above, and the paper's two, come back as the same spec.
+TEST(SpecJson, EveryConfigRoundTripsThroughTheSpecJson) {
+    std::vector<ModelSpec> specs = {fromPaperConfig(makeStudyConfig(Family::Transformer, 1024, 24, 16)),
+                                    fromPaperConfig(makeStudyConfig(Family::Xlstm, 1024, 24, 4))};
+    for (const char* json : {kLlama2_7b, kMistral7b, kMixtral8x7b, kGpt2, kPythia160m, kQwen25_7b, kQwen25_05b, kQwen3_8b,
+                             kQwen3_30bA3b, kQwen15MoeA27b, kDeepseekV3, kGemma2_9b, kGemma7b, kPhi3Mini, kOlmo2_7b,
+                             kMamba130mHf, kMamba130m, kMamba2_130m, kMambaCodestral, kJamba, kXlstm7b})
+        specs.push_back(read(json).spec);
+    for (const ModelSpec& spec : specs) {
+        const QByteArray bytes = specJsonBytes(spec);
+        auto back = parseSpecJson(bytes, "spec.json");
+        ASSERT_TRUE(back) << back.error().toString() << "\n" << bytes.toStdString();
+        EXPECT_TRUE(*back == spec) << bytes.toStdString();
+        EXPECT_EQ(paramCounts(*back).total(), paramCounts(spec).total());
+        // A model file is either kind: the spec JSON and a config.json give the same spec.
+        auto file = parseModelFile(bytes, "spec.json");
+        ASSERT_TRUE(file);
+        EXPECT_TRUE(file->spec == spec);
+    }
+    auto fromConfig = parseModelFile(QByteArray(kMistral7b), "config.json");
+    ASSERT_TRUE(fromConfig);
+    EXPECT_EQ(fromConfig->report.modelType, "mistral");
+    // Layers are written as runs: Mistral's 32 local layers are one run.
+    const QJsonObject mistral = specToJson(read(kMistral7b).spec);
+    ASSERT_EQ(mistral.value("layers").toArray().size(), 1);
+    EXPECT_EQ(mistral.value("layers").toArray()[0].toObject().value("repeat").toInt(), 32);
+    EXPECT_EQ(mistral.value("layers").toArray()[0].toObject().value("local").toBool(), true);
+    EXPECT_FALSE(mistral.contains("mamba"));  // blocks no layer uses and left empty are not written
+}
+
+TEST(SpecJson, BadSpecsAreOneErrorNamingTheField) {
+    const auto error = [](const char* json) {
+        auto r = parseSpecJson(QByteArray(json), "spec.json");
+        EXPECT_FALSE(r.ok());
+        return r.ok() ? LoadError{} : r.error();
+    };
+    const std::string head = R"({"format": "scalex-model-spec", "format_version": 1, "d_model": 64, "vocab": 100, )";
+    const std::string layers = R"("layers": [{"mixer": "attention", "feed_forward": "dense", "repeat": 2}])";
+    const std::string att = R"("attention": {"n_heads": 4, "n_kv_heads": 2, "d_qk": 16, "d_v": 16}, "feed_forward": {"width": 128}, )";
+    ASSERT_TRUE(parseSpecJson(QByteArray::fromStdString(head + att + layers + "}"), "spec.json").ok());
+
+    LoadError e = error((head + att + R"("layers": [{"mixer": "rwkv"}]})").c_str());
+    EXPECT_EQ(e.column, "layers[0].mixer");
+    EXPECT_EQ(e.message, "expected one of attention, mlstm, mamba, got \"rwkv\"");
+    e = error((head + att + layers + R"(, "n_layers": 2})").c_str());
+    EXPECT_EQ(e.column, "n_layers");
+    EXPECT_EQ(e.message, "unknown field of a model spec");
+    e = error((head + R"("attention": {"n_heads": 4, "n_kv_heads": 3, "d_qk": 16, "d_v": 16}, "feed_forward": {"width": 128}, )" + layers + "}").c_str());
+    EXPECT_EQ(e.column, "attention.n_kv_heads");
+    EXPECT_EQ(e.message, "the 4 query heads must be a multiple of the 3 key/value heads");
+    e = error((head + R"("attention": {"n_heads": "4"}, )" + layers + "}").c_str());
+    EXPECT_EQ(e.column, "attention.n_heads");
+    EXPECT_EQ(e.message, "expected a whole number of at least 0, got \"4\"");
+    e = error((head + att + R"("layers": [{"mixer": "attention", "repeat": 0}]})").c_str());
+    EXPECT_EQ(e.column, "layers[0].repeat");
+    e = error(R"({"format": "scalex-model-spec", "format_version": 1, "d_model": 64, "vocab": 100})");
+    EXPECT_EQ(e.column, "layers");
+    EXPECT_EQ(e.message, "missing; a spec lists its layers");
+    e = error(R"({"format": "scalex-model-spec", "format_version": 2, "layers": []})");
+    EXPECT_EQ(e.column, "format_version");
+    e = error(R"({"model_type": "llama"})");
+    EXPECT_EQ(e.column, "format");
+    EXPECT_EQ(e.file, "spec.json");
 }

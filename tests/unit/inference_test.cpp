@@ -614,3 +614,78 @@ TEST(PredictCommand, MeasuredRoofsOfABenchFileAsAccelerator) {
                                              ": the benchmark has no usable roofs (memory_bandwidth must be positive)");
     }
 }
+
+// ---- any architecture: the roofline of a model spec ----
+#include "core/accounting/ModelLadder.h"
+#include "core/accounting/SpecAccounting.h"
+
+namespace {
+accounting::ModelSpec mixtralSpec() {
+    accounting::ModelSpec s;
+    s.name = "mixtral";
+    s.dModel = 4096;
+    s.vocab = 32000;
+    s.attention = {.nHeads = 32, .nKvHeads = 8, .dQk = 128, .dV = 128};
+    s.moe = {.nRouted = 8, .topK = 2, .expertWidth = 14336};
+    s.layers.assign(32, {accounting::MixerKind::Attention, false, accounting::FeedForwardKind::Moe});
+    return s;
+}
+}  // namespace
+
+TEST(SpecRuntime, MixtureOfExpertsDecodeReadsTheTouchedExpertsAtTheBandwidthRoof) {
+    const Accelerator h100 = *analysis::paperAccelerator("H100");
+    const RuntimeRates rates = ratesFromAccelerator(h100);
+    WorkSettings w;
+    w.generatedTokens = 1;  // the step at context T_p + 1
+    const accounting::ModelSpec s = mixtralSpec();
+    ASSERT_FALSE(accounting::validate(s));
+    const Prediction p = predict(s, 1, 8191, rates, w);
+    // 25,497,714,688 bytes of weights (a quarter of the routed experts) and 1,073,872,896 of KV cache
+    // at T = 8192 (SpecAccounting.DecodeStepReads... counts them by hand), over 3.35 TB/s.
+    EXPECT_DOUBLE_EQ(p.decodeBytes, 25497714688.0 + 1073872896.0);
+    EXPECT_DOUBLE_EQ(p.stepTime, (25497714688.0 + 1073872896.0) / 3.35e12);
+    EXPECT_NEAR(p.stepTime * 1e3, 7.932, 1e-3);
+    // A batch of 8 reads 7.2 of the 8 experts: 2.6 times the weights for 8 times the tokens.
+    const Prediction p8 = predict(s, 8, 8191, rates, w);
+    EXPECT_NEAR(p8.decodeBytes - 8 * 1073872896.0, 2 * (1343492096.0 + 45097156608.0 * (1 - std::pow(0.75, 8)) + 131072000.0 + 8 * 4096), 1);
+    // TTFT: B T_p forward FLOPs per token at T_p (F_causal 1) over 989 TFLOP/s.
+    EXPECT_DOUBLE_EQ(p.ttft, 8191 * accounting::forwardFlopsPerToken(s, 8191, w.convention).total() / 989e12);
+    EXPECT_DOUBLE_EQ(p.weightBytes, 2 * 46702792704.0);
+    EXPECT_DOUBLE_EQ(p.cacheBytes, 2 * 32.0 * 2 * 8 * 128 * 8192);
+}
+
+TEST(SpecRuntime, LargestRungWithinBudgetAndCrossoverBetweenAnyTwoSpecs) {
+    const RuntimeRates rates = ratesFromAccelerator(*analysis::paperAccelerator("H100"));
+    const WorkSettings w;
+    accounting::ModelSpec gqa = mixtralSpec();
+    gqa.name = "gqa";
+    gqa.feedForward.width = 14336;
+    for (auto& l : gqa.layers) l.feedForward = accounting::FeedForwardKind::Dense;
+    const auto ladder = accounting::specLadder(gqa);
+    std::vector<SpecCandidate> candidates;
+    for (const auto& r : ladder.rungs) candidates.push_back({r.name, r});
+    const MaxModelAnswer a = largestWithinBudget(candidates, Stage::Decode, 5e-3, 1, 4096, rates, w);
+    ASSERT_TRUE(a.best);
+    EXPECT_LE(a.evaluated[*a.best].seconds, 5e-3);
+    ASSERT_LT(*a.best + 1, candidates.size());
+    EXPECT_GT(a.evaluated[*a.best + 1].seconds, 5e-3);  // the next rung is over the budget
+    EXPECT_EQ(candidates[*a.best].spec.dModel, 4096);
+
+    // A Mamba model against the GQA Transformer: the step advantage grows with the context as the
+    // KV cache does, and the crossover is where it first reaches the factor.
+    accounting::ModelSpec mamba = gqa;
+    mamba.name = "mamba";
+    mamba.mamba = {.version = 2, .dInner = 8192, .dState = 128, .dConv = 4, .nHeads = 128, .nGroups = 8};
+    for (auto& l : mamba.layers) l.mixer = accounting::MixerKind::Mamba;
+    ASSERT_FALSE(accounting::validate(mamba));
+    const CrossoverAnswer c = advantageCrossover(gqa, mamba, rates, Stage::Decode, 16, 2.0, w);
+    ASSERT_TRUE(c.context);
+    EXPECT_LT(c.advantageAtStart, 2.0);
+    EXPECT_GE(specAdvantage(gqa, mamba, rates, Stage::Decode, 16, *c.context, w), 2.0);
+    EXPECT_LT(specAdvantage(gqa, mamba, rates, Stage::Decode, 16, *c.context - 1, w), 2.0);
+    // A sliding window caps the cache, so the Mamba model never gets twice as fast against it.
+    accounting::ModelSpec window = gqa;
+    window.attention.slidingWindow = 4096;
+    for (auto& l : window.layers) l.local = true;
+    EXPECT_FALSE(advantageCrossover(window, mamba, rates, Stage::Decode, 16, 2.0, w).context);
+}

@@ -225,6 +225,57 @@ TEST(SpecAccounting, LatentAttentionCachesTheCompressedVectorAndRopeKey) {
     EXPECT_EQ(paramCounts(s).all.attention, 4 * attn);
 }
 
+// The bytes of one decoding step: the weights the batch reads (the routed experts it is expected to
+// touch), the cache within windows or latent vectors, and recurrent states read and written.
+TEST(SpecAccounting, DecodeStepReadsTheExpertsABatchTouchesAndTheCacheItKeeps) {
+    ModelSpec s = llamaSpec(4096, 32, 32, 8, 14336, 32000);  // Mixtral-8x7B
+    for (auto& l : s.layers) l.feedForward = FeedForwardKind::Moe;
+    s.moe = {.nRouted = 8, .topK = 2, .expertWidth = 14336};
+    // E (1 - (1 - k/E)^B): 2 of 8 for one token, 8 (1 - 0.75^8) = 7.1991 for eight.
+    EXPECT_DOUBLE_EQ(expertsTouched(s, 1), 2.0);
+    EXPECT_DOUBLE_EQ(expertsTouched(s, 8), 8 * (1 - std::pow(0.75, 8)));
+    EXPECT_EQ(expertsTouched(llamaSpec(4096, 32, 32, 8, 14336, 32000), 8), 0.0);
+    const ByteWidths bf16;  // 2 bytes for weights, embeddings and the KV cache
+    // Hand count at B = 1, T = 8192: attention, norms and routers 1,343,492,096 weights; the routed
+    // experts 32 x 8 x 3 x 4096 x 14336 = 45,097,156,608, a quarter of them read; the LM head
+    // 131,072,000 and one embedding row of 4096; the KV cache 32 x 2 x 8 x 128 x 8192 elements and
+    // the new token's 32 x 2 x 8 x 128.
+    const double routed = 32.0 * 8 * 3 * 4096 * 14336;
+    EXPECT_EQ(routed, 45097156608.0);
+    const double rest = 46702792704.0 - 2 * 131072000.0 - routed;
+    EXPECT_EQ(rest, 1343492096.0);
+    const ByteSplit step = decodeStepBytes(s, 1, 8192, bf16);
+    EXPECT_DOUBLE_EQ(step.weights, 2 * (rest + routed / 4 + 131072000.0 + 4096));
+    EXPECT_DOUBLE_EQ(step.seqMix, 2 * (32.0 * 2 * 8 * 128 * 8192 + 32.0 * 2 * 8 * 128));
+    EXPECT_DOUBLE_EQ(step.total(), 25497714688.0 + 1073872896.0);
+    // At B = 1 the weights read are the active parameters less the embedding table, plus its row.
+    EXPECT_DOUBLE_EQ(step.weights / 2, static_cast<double>(paramCounts(s).activeTotal()) - 131072000.0 + 4096);
+    // A batch of 64 touches all but 8 x 0.75^64 of the experts.
+    EXPECT_NEAR(decodeStepBytes(s, 64, 8192, bf16).weights, 2 * (rest + routed + 131072000.0 + 64 * 4096), 2 * routed * 1e-7);
+    EXPECT_DOUBLE_EQ(weightBytes(s, bf16), 2 * 46702792704.0);
+
+    // A sliding window of 4096 reads 4096 tokens' keys and values at any longer context.
+    ModelSpec mistral = llamaSpec(4096, 32, 32, 8, 14336, 32000);
+    mistral.attention.slidingWindow = 4096;
+    for (auto& l : mistral.layers) l.local = true;
+    EXPECT_DOUBLE_EQ(decodeStepBytes(mistral, 4, 32768, bf16).seqMix, 4 * 2 * (32.0 * 2 * 8 * 128 * 4096 + 32.0 * 2 * 8 * 128));
+    // Latent attention reads d_c + d_h^R = 576 elements a token and layer (DeepSeek-V3's 61 layers).
+    ModelSpec mla = llamaSpec(7168, 61, 128, 128, 18432, 129280);
+    mla.attention.dQk = 192;
+    mla.attention.dV = 128;
+    mla.attention.qLoraRank = 1536;
+    mla.attention.kvLoraRank = 512;
+    mla.attention.ropeDim = 64;
+    EXPECT_DOUBLE_EQ(decodeStepBytes(mla, 1, 8192, bf16).seqMix, 2 * 61.0 * 576 * 8193);
+    // A Mamba layer reads and writes its constant state at bytes_Cmn (4).
+    ModelSpec mamba = llamaSpec(768, 2, 12, 12, 3072, 50280);
+    mamba.mamba = {.version = 1, .dInner = 1536, .dState = 16, .dConv = 4, .dtRank = 48};
+    for (auto& l : mamba.layers) l = {MixerKind::Mamba, false, FeedForwardKind::None};
+    const double state = 2.0 * (1536 * 4 + 1536 * 16);  // two layers of conv and SSM state
+    EXPECT_DOUBLE_EQ(cacheElements(mamba, 1).state, state);
+    EXPECT_DOUBLE_EQ(decodeStepBytes(mamba, 3, 1e6, bf16).seqMix, 3 * 2 * state * 4);
+}
+
 TEST(ModelSpecValidation, NamesTheField) {
     ModelSpec s = llamaSpec(4096, 32, 32, 8, 14336, 32000);
     ASSERT_FALSE(validate(s));

@@ -18,6 +18,7 @@
 #include "core/data/Export.h"
 #include "core/data/Project.h"
 #include "core/data/ProjectHistory.h"
+#include "core/accounting/ModelConfig.h"
 #include "core/data/RunTableIo.h"
 #include "tests/support/TestData.h"
 
@@ -448,6 +449,41 @@ TEST(Project, ProjectsWithoutCurvesOrMeasurementsAreVersion1AsBefore) {
     }
 }
 
+TEST(Project, ModelSpecsRoundTripAsVersion3AndOlderProjectsStillOpen) {
+    using namespace scalex::accounting;
+    Project p = richProject();
+    ModelSpec gqa = fromPaperConfig(makeStudyConfig(Family::Transformer, 2048, 24, 16, {.nKvHeads = 4}));
+    gqa.name = "gqa";
+    ModelSpec hybrid = fromPaperConfig(makeStudyConfig(Family::Xlstm, 1024, 4, 4));
+    hybrid.attention = {.nHeads = 8, .nKvHeads = 2, .dQk = 128, .dV = 128, .slidingWindow = 512};
+    hybrid.layers[1] = {MixerKind::Attention, true, FeedForwardKind::Dense};
+    hybrid.layers[3] = {MixerKind::Attention, false, FeedForwardKind::Dense};
+    p.specs = {{"gqa-2b", "gqa.json", gqa}, {"hybrid", "", hybrid}};
+    auto bytes = writeProject(p);
+    ASSERT_TRUE(bytes) << bytes.error().toString();
+    EXPECT_EQ(manifestOf(*bytes).value("format_version").toInt(), 3);
+    auto back = readProject(*bytes, "p.scalex");
+    ASSERT_TRUE(back) << back.error().toString();
+    ASSERT_EQ(back->specs.size(), 2u);
+    EXPECT_EQ(back->specs[0].name, "gqa-2b");
+    EXPECT_EQ(back->specs[0].source, "gqa.json");
+    EXPECT_TRUE(back->specs[0].spec == gqa);
+    EXPECT_TRUE(back->specs[1].spec == hybrid);
+    EXPECT_EQ(back->tables.size(), p.tables.size());
+    EXPECT_EQ(*writeProject(p), *bytes);  // deterministic
+    // A project without specs keeps its version; the version-1 and -2 projects on disk open with none.
+    p.specs.clear();
+    EXPECT_EQ(manifestOf(*writeProject(p)).value("format_version").toInt(), 1);
+    for (const char* path : {"resources/example/example.scalex", "tests/data/projects/with_sets.scalex"}) {
+        auto old = loadProject(sourcePath(path));
+        ASSERT_TRUE(old) << path << ": " << old.error().toString();
+        EXPECT_TRUE(old->specs.empty());
+    }
+    // Two specs of one name are refused on writing.
+    p.specs = {{"a", "", gqa}, {"a", "", gqa}};
+    EXPECT_EQ(writeProject(p).error().message, "two model specs are named 'a'");
+}
+
 TEST(Project, BadCurvesOrMeasurementEntriesNameTheEntryLineAndColumn) {
     auto bytes = writeProject(projectWithSets());
     ASSERT_TRUE(bytes);
@@ -539,7 +575,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadProject{"manifest_not_json.scalex", "/manifest.json, line 3: not valid JSON: unterminated object at offset 55"},
         BadProject{"manifest_not_object.scalex", "/manifest.json: expected a JSON object"},
         BadProject{"future_version.scalex",
-                   "/manifest.json, column 'format_version': format version 99 is newer than this Scalex reads (2); open it "
+                   "/manifest.json, column 'format_version': format version 99 is newer than this Scalex reads (3); open it "
                    "with a newer Scalex"},
         BadProject{"wrong_format.scalex",
                    "/manifest.json, column 'format': not a Scalex project manifest (expected \"format\": \"scalex-project\")"},

@@ -20,6 +20,17 @@ using accounting::Family;
 
 namespace {
 
+// A family's colour, or for a ladder its own colour by its place among the ladders.
+QColor seriesColor(const analysis::ContextSeriesAnswer& a, const analysis::ContextAnswer& answer) {
+    if (!a.ladder) return Theme::current().family(a.family);
+    int index = 0;
+    for (const auto& s : answer.series) {
+        if (&s == &a) break;
+        index += s.ladder ? 1 : 0;
+    }
+    return Theme::current().series(a.name, index);
+}
+
 constexpr int kStepsPerOctave = ContextFigure::kStepsPerOctave;
 constexpr double kMinContext = ContextFigure::kMinContext;
 constexpr double kBudgets[] = {1e20, 1e21, 1e22, 1e23, 1e24};
@@ -155,7 +166,7 @@ void ContextFigure::draw(const FigureInput& in) {
     bool at8k = false, studyFit = false, studyPointsShown = false;
     double trendLo = 1e300, trendHi = 0;
     for (const auto& a : answer_.series) {
-        const QColor color = theme.family(a.family);
+        const QColor color = seriesColor(a, answer_);
         const QString name = QString::fromStdString(a.name);
         // N*(H) at this context and at the study's main context, and N* at H0 over every context of the slider.
         const analysis::ContextSweep& sweep = a.sweep;
@@ -171,7 +182,7 @@ void ContextFigure::draw(const FigureInput& in) {
         }
         // The study's own per-context IsoFLOP power laws (Tab. estimated_optimal_*_context_*).
         for (const auto& law : paper.isoflopPowerLaws) {
-            if (law.family != a.family || static_cast<double>(law.context) != T ||
+            if (a.ladder || law.family != a.family || static_cast<double>(law.context) != T ||
                 law.sourceTable.find("context") == std::string::npos)
                 continue;
             std::vector<QPointF> line;
@@ -189,7 +200,7 @@ void ContextFigure::draw(const FigureInput& in) {
         PlotChart::hideFromLegend(trendChart_, trendChart_->addScatter(QString(), color, {{T, sweep.here.params}}, 11));
         std::vector<QPointF> studyPoints;
         for (const auto& law : paper.isoflopPowerLaws)
-            if (law.family == a.family && law.sourceTable.find("context") != std::string::npos)
+            if (!a.ladder && law.family == a.family && law.sourceTable.find("context") != std::string::npos)
                 studyPoints.push_back({static_cast<double>(law.context), law.coefN * std::pow(H0, law.exponentN)});
         for (const QPointF& p : studyPoints) trendLo = std::min(trendLo, p.y()), trendHi = std::max(trendHi, p.y());
         if (!studyPoints.empty()) {
@@ -219,7 +230,7 @@ void ContextFigure::draw(const FigureInput& in) {
     for (const auto& a : answer_.series) {
         const auto& here = a.sweep.here;
         numbers << QObject::tr("<b style='color:%1'>%2</b> N* = %3, D* = %4 (%5 tokens/param)")
-                       .arg(theme.family(a.family).name(), QString::fromStdString(a.name), formatCount(here.params), formatCount(here.tokens))
+                       .arg(seriesColor(a, answer_).name(), QString::fromStdString(a.name), formatCount(here.params), formatCount(here.tokens))
                        .arg(here.tokens / here.params, 0, 'f', 1);
     }
     for (const Family f : {Family::Transformer, Family::Xlstm})

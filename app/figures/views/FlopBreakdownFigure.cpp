@@ -20,6 +20,7 @@
 #include "core/accounting/CacheSize.h"
 #include "core/accounting/MemoryOps.h"
 #include "core/accounting/ParamCount.h"
+#include "core/accounting/SpecAccounting.h"
 #include "core/analysis/Study.h"
 #include "core/data/PaperTables.h"
 
@@ -33,6 +34,8 @@ const QString kTransformerPreset = QStringLiteral("transformerPreset");
 const QString kXlstmPreset = QStringLiteral("xlstmPreset");
 const QString kQuantity = QStringLiteral("quantity");
 const QString kShares = QStringLiteral("shares");
+const QString kCompare = QStringLiteral("compare");
+constexpr double kSideBySideContexts[] = {8192, 131072};
 
 struct Preset {
     QString label;
@@ -93,6 +96,30 @@ std::array<double, 3> barValues(const ModelConfig& cfg, double T, Metric metric,
     }
     return {0, 0, 0};
 }
+
+// The same for any model spec (SpecAccounting.h).
+std::array<double, 3> barValues(const ModelSpec& spec, double T, Metric metric, const FlopConvention& convention) {
+    const ByteWidths bytes;
+    switch (metric) {
+        case Metric::ForwardFlopsPerToken: {
+            const FlopSplit f = forwardFlopsPerToken(spec, T, convention);
+            return {f.linear, f.seqMix, f.other};
+        }
+        case Metric::DecodeStepBytes: {
+            const ByteSplit b = decodeStepBytes(spec, 1, T, bytes);
+            return {b.linear, b.seqMix, b.other};
+        }
+        case Metric::CacheBytes:
+            return {0, cacheBytes(spec, T, 1, bytes), 0};
+    }
+    return {0, 0, 0};
+}
+
+// One bar of a chart: its category label and its three parts.
+struct Bar {
+    QString category;
+    std::array<double, 3> values;
+};
 
 // One decimal below 10 %, where a share of 1.3 % would otherwise read as 1 %.
 QString formatShare(double percent) {
@@ -175,6 +202,10 @@ FlopBreakdownFigure::FlopBreakdownFigure() : transformerChart_(makePlainChart())
                                   {QStringLiteral("state"), QObject::tr("KV cache / mLSTM state (bytes, batch 1)")}},
                                  QStringLiteral("flops")));
     controls().add(switchControl(kShares, QObject::tr("Shares (%)"), false));
+    controls().add(choiceControl(kCompare, QObject::tr("Compare"),
+                                 {{QStringLiteral("contexts"), QObject::tr("Each model over the context length")},
+                                  {QStringLiteral("models"), QObject::tr("The models side by side at 8k and 128k (with File > Add model)")}},
+                                 QStringLiteral("contexts")));
     refresh({});
 }
 
@@ -235,11 +266,48 @@ void FlopBreakdownFigure::draw(const FigureInput& in) {
     const bool cache = metric == Metric::CacheBytes;
     // The cache has one part per model: its share would be 100 % for every bar.
     const bool percent = controls().on(kShares) && !cache;
+    // The bars of each chart: each preset over the contexts, or every model side by side at a context.
+    const bool sideBySide = controls().choice(kCompare) == QLatin1String("models");
+    struct ChartBars {
+        QString title;
+        QColor color;
+        QString seqMixName;
+        std::vector<Bar> bars;
+    };
+    std::array<ChartBars, 2> charts;
+    const auto partName = [&](bool recurrent) {
+        if (cache) return recurrent ? QObject::tr("mLSTM state (C, n, m per head)") : QObject::tr("KV cache");
+        if (metric == Metric::DecodeStepBytes) return recurrent ? QObject::tr("mLSTM cell (state read)") : QObject::tr("Attention (KV cache read)");
+        return recurrent ? QObject::tr("mLSTM cell") : QObject::tr("Attention core");
+    };
+    if (sideBySide) {
+        for (std::size_t k = 0; k < charts.size(); ++k) {
+            const double T = kSideBySideContexts[k];
+            ChartBars& c = charts[k];
+            c.title = QObject::tr("The models at T = %1").arg(contextLabel(T));
+            c.color = theme.accent;
+            c.seqMixName = cache ? QObject::tr("Cache or state") : metric == Metric::DecodeStepBytes ? QObject::tr("Sequence mix (cache read)")
+                                                                                                       : QObject::tr("Sequence mix");
+            for (const ModelConfig* cfg : {&transformer_, &xlstm_})
+                c.bars.push_back({QString::fromUtf8(familyLabel(cfg->family).data()), barValues(*cfg, T, metric, convention_)});
+            for (const auto& spec : in.study->specs())
+                c.bars.push_back({QString::fromStdString(spec.name), barValues(spec.spec, T, metric, convention_)});
+        }
+    } else {
+        for (const ModelConfig* cfg : {&transformer_, &xlstm_}) {
+            ChartBars& c = charts[cfg == &xlstm_ ? 1 : 0];
+            c.title = QStringLiteral("%1 %2").arg(QString::fromUtf8(familyLabel(cfg->family).data()),
+                                                 formatCount(static_cast<double>(countParameters(*cfg).total())));
+            c.color = theme.family(cfg->family);
+            c.seqMixName = partName(cfg->family == Family::Xlstm);
+            for (double T : contexts()) c.bars.push_back({contextLabel(T), barValues(*cfg, T, metric, convention_)});
+        }
+    }
     // One scale for both charts, so the bars compare across families.
     double maxTotal = 0, minTotal = std::numeric_limits<double>::infinity();
-    for (const ModelConfig* cfg : {&transformer_, &xlstm_})
-        for (double T : contexts()) {
-            const auto v = barValues(*cfg, T, metric, convention_);
+    for (const ChartBars& c : charts)
+        for (const Bar& b : c.bars) {
+            const auto& v = b.values;
             maxTotal = std::max(maxTotal, v[0] + v[1] + v[2]);
             if (v[0] + v[1] + v[2] > 0) minTotal = std::min(minTotal, v[0] + v[1] + v[2]);
         }
@@ -253,30 +321,27 @@ void FlopBreakdownFigure::draw(const FigureInput& in) {
     // below the smallest, so that it stands tall.
     const double logLo = std::floor(std::log10(minTotal) - 0.5);
     const double logHi = std::ceil(std::log10(maxTotal) + 0.3);
-    for (const ModelConfig* cfg : {&transformer_, &xlstm_}) {
-        const bool isX = cfg == &xlstm_;
-        QChart* chart = isX ? xlstmChart_ : transformerChart_;
-        QMetaObject::Connection& placing = placing_[isX ? 1 : 0];
+    for (std::size_t k = 0; k < charts.size(); ++k) {
+        const ChartBars& bars = charts[k];
+        QChart* chart = k == 1 ? xlstmChart_ : transformerChart_;
+        QMetaObject::Connection& placing = placing_[k];
         clearChart(chart, placing);
         theme.applyTo(chart);
         chart->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);  // filled swatches: bars are areas
         auto* linear = new QBarSet(QObject::tr("Linear layers"));
         // The cache metric has one part: the KV cache of attention, the fixed-size state of the mLSTM.
-        auto* seqMix = new QBarSet(cache ? (isX ? QObject::tr("mLSTM state (C, n, m per head)") : QObject::tr("KV cache"))
-                                   : metric == Metric::DecodeStepBytes
-                                       ? (isX ? QObject::tr("mLSTM cell (state read)") : QObject::tr("Attention (KV cache read)"))
-                                       : (isX ? QObject::tr("mLSTM cell") : QObject::tr("Attention core")));
+        auto* seqMix = new QBarSet(bars.seqMixName);
         // "Other": norms, activations, embedding (the Explain pane lists them); short, so the legend fits.
         auto* other = new QBarSet(QObject::tr("Other"));
         linear->setColor(theme.muted);
-        seqMix->setColor(theme.family(cfg->family));
+        seqMix->setColor(bars.color);
         other->setColor(theme.grid.darker(115));
         QStringList categories;
         std::vector<double> tops;  // where each label goes, in axis units
         QStringList texts;
-        for (double T : contexts()) {
-            categories << contextLabel(T);
-            const auto v = barValues(*cfg, T, metric, convention_);
+        for (const Bar& bar : bars.bars) {
+            categories << bar.category;
+            const auto& v = bar.values;
             const double total = v[0] + v[1] + v[2];
             if (cache) {
                 *seqMix << std::log10(std::max(v[1], 1.0));
@@ -299,7 +364,7 @@ void FlopBreakdownFigure::draw(const FigureInput& in) {
         chart->addSeries(series);
         auto* x = new QBarCategoryAxis();
         x->append(categories);
-        x->setTitleText(QObject::tr("Context length T"));
+        x->setTitleText(sideBySide ? QObject::tr("Model") : QObject::tr("Context length T"));
         x->setTruncateLabels(false);  // "128k" whole in a narrow window
         x->setLabelsFont(QFont(theme.fontFamily, theme.basePointSize - 2));
         QValueAxis* y = nullptr;
@@ -336,8 +401,7 @@ void FlopBreakdownFigure::draw(const FigureInput& in) {
         chart->addAxis(y, Qt::AlignLeft);
         series->attachAxis(x);
         series->attachAxis(y);
-        chart->setTitle(QStringLiteral("%1 %2").arg(QString::fromUtf8(familyLabel(cfg->family).data()),
-                                                   formatCount(static_cast<double>(countParameters(*cfg).total()))));
+        chart->setTitle(bars.title);
         chart->legend()->setAlignment(Qt::AlignBottom);
 
         // The sequence-mix share (or the cache size) above each bar, in the colour of its part:
@@ -349,7 +413,7 @@ void FlopBreakdownFigure::draw(const FigureInput& in) {
             label->setZValue(100);  // above the bars and grid
             labels.push_back(label);
         }
-        const QColor color = theme.family(cfg->family);
+        const QColor color = bars.color;
         placing = QObject::connect(chart, &QChart::plotAreaChanged, chart,
                                    [chart, series, labels, tops, color] { placeValueLabels(chart, series, labels, tops, color); });
         placeValueLabels(chart, series, labels, tops, color);

@@ -12,6 +12,7 @@
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/MemoryOps.h"
 #include "core/analysis/RuntimeAnalysis.h"
+#include "core/analysis/Study.h"
 
 namespace scalex::figures {
 
@@ -62,7 +63,7 @@ RooflineFigure::RooflineFigure() : roofChart_(makeChart()), timeChart_(makeChart
 std::vector<QChart*> RooflineFigure::charts() const { return {roofChart_, timeChart_}; }
 
 void RooflineFigure::draw(const FigureInput& in) {
-    (void)in;  // the accelerators are the paper's; measured roofs come from setReport
+    // The accelerators are the paper's; measured roofs come from setReport.
     const Theme& theme = Theme::current();
     const auto accelerators = analysis::paperAccelerators();
     const auto chosen = analysis::paperAcceleratorOr(controls().choice(kAccelerator).toStdString());
@@ -114,6 +115,23 @@ void RooflineFigure::draw(const FigureInput& in) {
                                 {decodeI, std::min(chosen.flops, decodeI * chosen.memoryBandwidth)}},
                                12, true);
     }
+    // The project's models of any architecture at the same operating points (the runtime model's
+    // work of a spec: the experts the batch touches, windowed or latent caches, recurrent states).
+    QStringList specSteps;
+    const analysis::RuntimeFitOptions options;
+    const inference::RuntimeRates rates = analysis::acceleratorRates(chosen, options);
+    for (std::size_t i = 0; i < in.study->specs().size(); ++i) {
+        const auto& spec = in.study->specs()[i];
+        const inference::Prediction p = analysis::predictRuntime(spec.spec, batch, 8192, rates, options);
+        const QColor color = theme.series(spec.name, static_cast<int>(i));
+        const double prefillI = p.prefillIntensity(), decodeI = p.decodeIntensity();
+        roofChart_->addScatter(QString::fromStdString(spec.name), color,
+                               {{prefillI, std::min(chosen.flops, prefillI * chosen.memoryBandwidth)},
+                                {decodeI, std::min(chosen.flops, decodeI * chosen.memoryBandwidth)}},
+                               10, false);
+        specSteps << QObject::tr("%1: step %2 ms, TTFT %3 s").arg(QString::fromStdString(spec.name))
+                         .arg(p.stepTime * 1e3, 0, 'g', 3).arg(p.ttft, 0, 'g', 3);
+    }
     roofChart_->setAxes(roofChart_->xSpec(), roofChart_->ySpec());
 
     // Runtime over T: the roofline model on the chosen accelerator, and the measurements.
@@ -147,6 +165,8 @@ void RooflineFigure::draw(const FigureInput& in) {
     summary_ = QObject::tr("Roofline crossover on %1: the mLSTM becomes faster than attention from T ≈ %2.")
                    .arg(QString::fromStdString(chosen.name))
                    .arg(crossover_ > 0 ? QString::number(crossover_, 'f', 0) : QObject::tr("—"));
+    if (!specSteps.isEmpty())
+        summary_ += QObject::tr(" At prefill 8192, batch %1 on the roofs: %2.").arg(batch).arg(specSteps.join(QStringLiteral("; ")));
     if (report_) {
         const auto measured = gpu::crossoverTokens(*report_);
         summary_ += QObject::tr(" Measured on %1: fp32 GEMM %2 GFLOP/s, triad %3 GB/s%4.")
