@@ -158,8 +158,10 @@ QString InferenceView::explainHtml() const {
               "<p><i>TTFT and step time (Fig. 6)</i> draws both stages for several model sizes at once, "
               "colour by size, Transformers solid (Llama 3 dotted) and xLSTMs dashed, as the paper's Fig. 6.</p><p>%1</p>")
         .arg(measurements() ? tr("Fitted to %1 measured points.").arg(measurements()->points.size())
-                   : tr("No measurements loaded: curves use 40&nbsp;% of the accelerator's FLOP/s and 60&nbsp;% of its bandwidth. "
-                        "Load the study's inference_results CSV to see measured points and fits."));
+                   : tr("No measurements loaded: curves use %1&nbsp;% of the accelerator's FLOP/s and %2&nbsp;% of its bandwidth "
+                        "(the roofline bound). Load the study's inference_results CSV to see measured points and fits.")
+                         .arg(100 * figure_->options().alphaFraction)
+                         .arg(100 * figure_->options().betaFraction));
 }
 
 }  // namespace scalex::gui

@@ -27,7 +27,11 @@ LossCurvesView::LossCurvesView(Session* session, QWidget* parent)
     layout->addWidget(summary_);
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::curvesChanged,
                         &Session::styleChanged})
-        connect(session_, signal, this, &LossCurvesView::redraw);
+        connect(session_, signal, this, [this] {
+            // Opening a project emits each of these once: the curves are drawn once (a million
+            // checkpoints take a quarter of a second to draw).
+            if (session_->changeCount() != drawnAt_) redraw();
+        });
     redraw();
 }
 
@@ -43,6 +47,7 @@ QChart* LossCurvesView::primaryChart() const { return figure_->charts().front();
 void LossCurvesView::redraw() {
     if (deferWhileHidden([this] { redraw(); })) return;
     figure_->draw(figureInput(session_));
+    drawnAt_ = session_->changeCount();
     summary_->setText(figure_->summary());
     emit explainChanged();
 }

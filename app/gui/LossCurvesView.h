@@ -1,6 +1,7 @@
 #pragma once
 // Loss curves: the checkpoints of each run along its training, loss over tokens or over compute.
 // A curve's end is the run the other views show (and select).
+#include <cstdint>
 #include <memory>
 
 #include "app/figures/views/LossCurvesFigure.h"
@@ -34,6 +35,7 @@ private:
     ControlBinding* controls_;
     PlotView* view_;
     QLabel* summary_;
+    std::uint64_t drawnAt_ = ~std::uint64_t{0};  // Session::changeCount() when last drawn
 };
 
 }  // namespace scalex::gui

@@ -13,6 +13,7 @@ void Session::setRuns(data::RunTable runs, const QString& label) {
 }
 
 void Session::setProject(data::Project project, const QString& path) {
+    ++changes_;
     snapshot_.reset();
     const std::string problem = study_.setProject(std::move(project));
     projectPath_ = path;
@@ -31,6 +32,7 @@ void Session::setProject(data::Project project, const QString& path) {
 }
 
 std::optional<data::LoadError> Session::groupRunsBy(const std::vector<std::string>& columns) {
+    ++changes_;
     snapshot_.reset();
     if (auto e = study_.groupRunsBy(columns)) return e;
     emit runsChanged();
@@ -38,17 +40,20 @@ std::optional<data::LoadError> Session::groupRunsBy(const std::vector<std::strin
 }
 
 void Session::addRuns(data::RunTable runs, const QString& name) {
+    ++changes_;
     snapshot_.reset();
     study_.addRuns(std::move(runs), name.toStdString());
     emit runsChanged();
 }
 
 void Session::addCurves(data::ProjectCurves curves) {
+    ++changes_;
     study_.addCurves(std::move(curves));
     emit curvesChanged();
 }
 
 std::string Session::addSpec(data::ProjectSpec spec) {
+    ++changes_;
     const std::string name = study_.addSpec(std::move(spec));
     emit specsChanged();
     emit settingsChanged();  // the views that draw the project's specs redraw on settings
@@ -56,22 +61,26 @@ std::string Session::addSpec(data::ProjectSpec spec) {
 }
 
 void Session::setInference(data::ProjectInference inference) {
+    ++changes_;
     study_.setInference(std::move(inference));
     emit inferenceChanged();
 }
 
 void Session::setSettings(const AnalysisSettings& settings) {
+    ++changes_;
     study_.setSettings(settings);
     emit settingsChanged();
 }
 
 void Session::setIncluded(int index, bool included) {
     if (!study_.setIncluded(index, included)) return;
+    ++changes_;
     snapshot_.reset();
     emit runsChanged();
 }
 
 void Session::setIncludeToggles(const std::vector<std::optional<bool>>& toggles) {
+    ++changes_;
     snapshot_.reset();
     study_.setIncludeToggles(toggles);
     emit runsChanged();
@@ -89,6 +98,7 @@ void Session::removeRecipe(const std::string& name) {
 void Session::setSelection(const QSet<int>& selection) {
     if (selection == selection_) return;
     selection_ = selection;
+    ++changes_;
     emit selectionChanged();
 }
 

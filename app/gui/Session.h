@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <array>
+#include <cstdint>
 #include <optional>
 
 #include "core/accounting/FlopCount.h"
@@ -66,7 +67,10 @@ public:
     bool generated() const { return study_.generated(); }
     void setSettings(const AnalysisSettings& settings);
     // The theme, fonts or a figure's restyling changed: the views draw again, without refitting.
-    void restyle() { emit styleChanged(); }
+    void restyle() {
+        ++changes_;
+        emit styleChanged();
+    }
     // The user's include/exclude toggle of one run (index into runs().runs).
     void setIncluded(int index, bool included);
     // Every run's toggle at once (nullopt: the run's default), with one runsChanged.
@@ -82,6 +86,11 @@ public:
     std::string dataDigest() const { return study_.dataDigest(); }
     // Changes when the runs' values or series change, not when a run is toggled (Study::runsRevision).
     std::uint64_t runsRevision() const { return study_.runsRevision(); }
+
+    // Counts the changes of what the views draw: one change (opening a project) may emit several
+    // signals (runs, settings, selection, curves), and a view that draws all of it at once answers
+    // the first and skips the rest (changeCount() unchanged since it drew).
+    std::uint64_t changeCount() const { return changes_; }
 
     // Runs selected in any view (indices into runs().runs), highlighted in all views.
     const QSet<int>& selection() const { return selection_; }
@@ -125,6 +134,7 @@ private:
     QString sourceLabel_;
     QString settingsProblem_;
     QString projectPath_;
+    std::uint64_t changes_ = 0;
 };
 
 }  // namespace scalex::gui

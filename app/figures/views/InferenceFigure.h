@@ -48,6 +48,10 @@ public:
     // The Fig. 6 layout: both stages for several model sizes.
     bool sizesLayout() const;
 
+    // The runtime fit's options as the controls set them (the rest the analysis' defaults, the
+    // verbs' defaults): the fits, and the rates without fits.
+    analysis::RuntimeFitOptions options() const;
+
 private:
     // What tells one set of measurements from another (none: no measurements).
     struct DataKey {
@@ -68,9 +72,6 @@ private:
     void answerDeployment();
 
     PlotChart* charts_[3];
-    // The runtime model's options, the verbs' defaults: the fits, and the rates without fits.
-    // The runtime fit's options as the controls set them (the rest the analysis' defaults).
-    analysis::RuntimeFitOptions options() const;
     std::optional<data::InferenceData> data_;
     analysis::RuntimeFitAnalysis fits_;
     std::optional<DataKey> shownKey_;  // the measurements the batch and model choices are of
