@@ -309,6 +309,15 @@ double positiveMs(const QCommandLineParser& p, const char* name) {
 }
 
 // predict runtime --spec: any architecture at the accelerator's roofs.
+// TTFT, step time, throughput and memory of a prediction, one line each.
+void printPredictionLines(QTextStream& t, const inference::Prediction& x) {
+    t << "TTFT        " << QString::number(x.ttft * 1e3, 'g', 6) << " ms\n"
+      << "step time   " << QString::number(x.stepTime * 1e3, 'g', 6) << " ms\n"
+      << "throughput  " << QString::number(x.throughput, 'g', 6) << " tokens/s\n"
+      << "memory      " << QString::number(x.memoryBytes() / 1e9, 'g', 6) << " GB (weights "
+      << QString::number(x.weightBytes / 1e9, 'g', 6) << ", cache " << QString::number(x.cacheBytes / 1e9, 'g', 6) << ")\n";
+}
+
 int predictSpecRuntime(const QCommandLineParser& p) {
     RuntimeFitOptions s;
     readWorkOptions(p, s);
@@ -325,11 +334,7 @@ int predictSpecRuntime(const QCommandLineParser& p) {
         t << q(spec.name) << " d_model " << spec.dModel << ", " << spec.layers.size() << " layers, " << paramCounts(spec).total()
           << " parameters (active " << paramCounts(spec).activeTotal() << "); batch " << batch << ", prefill " << prefill << "\n";
         if (touched > 0) t << "experts     " << QString::number(touched, 'g', 4) << " of " << spec.moe.nRouted << " read per MoE layer a step\n";
-        t << "TTFT        " << QString::number(x.ttft * 1e3, 'g', 6) << " ms\n"
-          << "step time   " << QString::number(x.stepTime * 1e3, 'g', 6) << " ms\n"
-          << "throughput  " << QString::number(x.throughput, 'g', 6) << " tokens/s\n"
-          << "memory      " << QString::number(x.memoryBytes() / 1e9, 'g', 6) << " GB (weights "
-          << QString::number(x.weightBytes / 1e9, 'g', 6) << ", cache " << QString::number(x.cacheBytes / 1e9, 'g', 6) << ")\n";
+        printPredictionLines(t, x);
         printText(out);
         return kExitOk;
     }
@@ -376,12 +381,8 @@ int predictRuntime(const QStringList& args) {
         QString out;
         QTextStream t(&out);
         t << familyLabel(c.family).data() << " d_model " << c.dModel << ", " << c.nLayers << " layers, "
-          << countParameters(c).total() << " parameters; batch " << batch << ", prefill " << prefill << "\n"
-          << "TTFT        " << QString::number(x.ttft * 1e3, 'g', 6) << " ms\n"
-          << "step time   " << QString::number(x.stepTime * 1e3, 'g', 6) << " ms\n"
-          << "throughput  " << QString::number(x.throughput, 'g', 6) << " tokens/s\n"
-          << "memory      " << QString::number(x.memoryBytes() / 1e9, 'g', 6) << " GB (weights "
-          << QString::number(x.weightBytes / 1e9, 'g', 6) << ", cache " << QString::number(x.cacheBytes / 1e9, 'g', 6) << ")\n";
+          << countParameters(c).total() << " parameters; batch " << batch << ", prefill " << prefill << "\n";
+        printPredictionLines(t, x);
         printText(out);
         return kExitOk;
     }
