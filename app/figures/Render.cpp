@@ -118,6 +118,12 @@ bool renderTable(const analysis::Study& study, const RenderRequest& request, con
     if (!figure) return false;
     const ViewFigure::TablesJob job = figure->tablesJob(in);
     const std::vector<FigureTable> tables = job ? job(fit::FitControl{}) : std::vector<FigureTable>{};
+    // A header alone would pass for an answer: a table the study gives no rows is an error.
+    for (const FigureTable& t : tables)
+        if ((tableId.isEmpty() ? &t == &tables.front() : t.id == tableId) && t.table.rows.empty()) {
+            *error = QStringLiteral("the view '%1' has no rows in its table '%2' for this study; nothing written").arg(request.view, t.id);
+            return false;
+        }
     return writeTable(tables, request.view, tableId, request.out, error);
 }
 

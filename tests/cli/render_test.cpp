@@ -74,6 +74,9 @@ TEST(RenderVerb, BadRequestsFailWithOneLineAndWriteNothing) {
         {{"render", "--view", "pareto"}, "--out"},
         {{"render", "--view", "pareto", "--out", dir.filePath("a.png"), "--size", "big"}, "--size"},
         {{"render", "--view", "pareto", "--out", dir.filePath("a.png"), "--project", dir.filePath("missing.scalex")}, "missing.scalex"},
+        // The example has no inference measurements: no header-only table passes for an answer.
+        {{"render", "--example", "--view", "inference", "--table", "fits", "--out", dir.filePath("a.csv")},
+         "has no rows in its table 'fits'"},
     };
     for (const auto& c : cases) {
         const auto r = runScalex(c.args);
@@ -82,6 +85,7 @@ TEST(RenderVerb, BadRequestsFailWithOneLineAndWriteNothing) {
         EXPECT_EQ(r.err.trimmed().count('\n'), 0) << r.err.toStdString();
     }
     EXPECT_FALSE(QFile::exists(dir.filePath("a.png")));
+    EXPECT_FALSE(QFile::exists(dir.filePath("a.csv")));
 }
 
 TEST(RenderVerb, PaperFiguresRegeneratesTheFiguresAndTablesFromTheExample) {
