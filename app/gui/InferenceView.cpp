@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "app/gui/FlowLayout.h"
@@ -67,7 +68,13 @@ InferenceView::InferenceView(Session* session, QWidget* parent)
     models->addWidget(views_[1], 1);
     auto* lower = new QHBoxLayout();
     lower->addWidget(views_[2], 1);
-    lower->addWidget(deployBox, 1);
+    // The questions scroll rather than take height from the charts above (presentation fonts).
+    auto* deployScroll = new QScrollArea(this);
+    deployScroll->setWidget(deployBox);
+    deployScroll->setWidgetResizable(true);
+    deployScroll->setFrameShape(QFrame::NoFrame);
+    deployScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    lower->addWidget(deployScroll, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addLayout(models, 1);
