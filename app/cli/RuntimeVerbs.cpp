@@ -544,6 +544,17 @@ int predictMaxModel(const QStringList& args) {
 }
 
 // predict crossover --spec --against: between any two architectures at the accelerator's roofs.
+// The keys every crossover answer has, whichever models it compares.
+QJsonObject crossoverJson(const inference::CrossoverAnswer& a, Stage stage, double factor, double batch, double maxContext) {
+    return {{"stage", q(analysis::stageName(stage))},
+            {"factor", factor},
+            {"batch", batch},
+            {"context", a.context ? QJsonValue(*a.context) : QJsonValue(QJsonValue::Null)},
+            {"advantage_at_1", a.advantageAtStart},
+            {"advantage_at_max_context", a.advantageAtEnd},
+            {"max_context", maxContext}};
+}
+
 int predictSpecCrossover(const QCommandLineParser& p, Stage stage, double factor) {
     if (p.isSet("xlstm-n-heads")) usage("--xlstm-n-heads does not go with --spec (the file gives the architecture)");
     RuntimeFitOptions s;
@@ -564,17 +575,12 @@ int predictSpecCrossover(const QCommandLineParser& p, Stage stage, double factor
         printText(out);
         return kExitOk;
     }
-    printJson(QJsonObject{{"stage", q(analysis::stageName(stage))},
-                          {"factor", factor},
-                          {"batch", batch},
-                          {"context", a.context ? QJsonValue(*a.context) : QJsonValue(QJsonValue::Null)},
-                          {"advantage_at_1", a.advantageAtStart},
-                          {"advantage_at_max_context", a.advantageAtEnd},
-                          {"max_context", maxContext},
-                          {"model", specSummary(model)},
-                          {"baseline", specSummary(baseline)},
-                          {"accelerator", toJson(src.accelerator)},
-                          {"rates", toJson(rates, src.accelerator)}});
+    QJsonObject json = crossoverJson(a, stage, factor, batch, maxContext);
+    json["model"] = specSummary(model);
+    json["baseline"] = specSummary(baseline);
+    json["accelerator"] = toJson(src.accelerator);
+    json["rates"] = toJson(rates, src.accelerator);
+    printJson(json);
     return kExitOk;
 }
 
@@ -635,18 +641,12 @@ int predictCrossover(const QStringList& args) {
         printText(out);
         return kExitOk;
     }
-    QJsonObject out{{"stage", q(analysis::stageName(*stage))},
-                    {"factor", factor},
-                    {"batch", batch},
-                    {"context", a.context ? QJsonValue(*a.context) : QJsonValue(QJsonValue::Null)},
-                    {"advantage_at_1", a.advantageAtStart},
-                    {"advantage_at_max_context", a.advantageAtEnd},
-                    {"max_context", maxContext},
-                    {"transformer", toJson(t)},
-                    {"xlstm", toJson(x)},
-                    {"accelerator", toJson(src.accelerator)},
-                    {"transformer_rates", toJson(rt.rates, src.accelerator)},
-                    {"xlstm_rates", toJson(rx.rates, src.accelerator)}};
+    QJsonObject out = crossoverJson(a, *stage, factor, batch, maxContext);
+    out["transformer"] = toJson(t);
+    out["xlstm"] = toJson(x);
+    out["accelerator"] = toJson(src.accelerator);
+    out["transformer_rates"] = toJson(rt.rates, src.accelerator);
+    out["xlstm_rates"] = toJson(rx.rates, src.accelerator);
     if (rt.fitted) out["rates_from_fit"] = QJsonObject{{"transformer", analysis::sourceJson(rt)}, {"xlstm", analysis::sourceJson(rx)}};
     printJson(out);
     return kExitOk;
