@@ -166,8 +166,7 @@ QAreaSeries* PlotChart::addBand(const QString& name, const QColor& color, const 
 
 void PlotChart::clearSeries() {
     removeAllSeries();
-    delete bundle_;
-    bundle_ = nullptr;
+    if (bundle_) bundle_->clear();  // kept: the image of its curves serves a redraw of the same ones
     Theme::current().applyTo(this);  // a redraw takes up a changed theme, presentation mode or zoom
     haveData_ = false;
 }

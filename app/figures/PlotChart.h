@@ -42,6 +42,8 @@ public:
     // A line drawn with others in one item (CurveBundle.h): no legend entry and no hover, for
     // views of hundreds of curves.
     void addBundledLine(const QColor& color, const std::vector<QPointF>& data, double width = 2.0);
+    // The item the bundled lines are drawn in; null before the first.
+    CurveBundle* bundle() const { return bundle_; }
     // A shaded band between two curves sampled at the same x.
     QAreaSeries* addBand(const QString& name, const QColor& color, const std::vector<QPointF>& lower,
                          const std::vector<QPointF>& upper);
@@ -75,7 +77,7 @@ private:
     int builtTarget_[2] = {0, 0};  // the target each axis was built with (horizontal, vertical); 0: linear
     void attach(QXYSeries* series);
 
-    CurveBundle* bundle_ = nullptr;  // deleted with the series
+    CurveBundle* bundle_ = nullptr;  // an item of the chart, emptied with the series
     AxisSpec xSpec_, ySpec_;
     double dataXlo_ = 0, dataXhi_ = 0, dataYlo_ = 0, dataYhi_ = 0;
     bool haveData_ = false;

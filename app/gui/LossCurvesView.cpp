@@ -14,7 +14,15 @@ namespace scalex::gui {
 LossCurvesView::LossCurvesView(Session* session, QWidget* parent)
     : ViewPanel(parent), session_(session), figure_(std::make_unique<figures::LossCurvesFigure>()) {
     view_ = new PlotView(static_cast<PlotChart*>(figure_->charts().front()), this);
-    controls_ = new ControlBinding(&figure_->controls(), [this] { redraw(); }, this);
+    jobs_ = new JobRunner<figures::LossCurvesFigure::Answer>([this](figures::LossCurvesFigure::Answer answer) {
+        figure_->take(std::move(answer));
+        drawnAt_ = ~std::uint64_t{0};
+        redraw();
+    }, this);
+    controls_ = new ControlBinding(&figure_->controls(), [this] {
+        computedAt_ = ~std::uint64_t{0};  // another axis: the curves are gathered again
+        recompute();
+    }, this);
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     auto* top = new QHBoxLayout();
@@ -25,27 +33,39 @@ LossCurvesView::LossCurvesView(Session* session, QWidget* parent)
     layout->addLayout(top);
     layout->addWidget(view_, 1);
     layout->addWidget(summary_);
-    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::selectionChanged, &Session::curvesChanged,
-                        &Session::styleChanged})
+    // Opening a project emits several of these: the curves are gathered and drawn once.
+    for (auto signal : {&Session::runsChanged, &Session::settingsChanged})
         connect(session_, signal, this, [this] {
-            // Opening a project emits each of these once: the curves are drawn once (a million
-            // checkpoints take a quarter of a second to draw).
+            if (session_->changeCount() != computedAt_) recompute();
+        });
+    for (auto signal : {&Session::selectionChanged, &Session::curvesChanged, &Session::styleChanged})
+        connect(session_, signal, this, [this] {
             if (session_->changeCount() != drawnAt_) redraw();
         });
-    redraw();
+    recompute();
 }
+
+LossCurvesView::~LossCurvesView() = default;
 
 QStringList LossCurvesView::applyControls(const QJsonObject& values) {
     const QStringList notes = figure_->setControls(values, figureInput(session_));
     controls_->showAll();
-    redraw();
+    computedAt_ = ~std::uint64_t{0};
+    recompute();
     return notes;
+}
+
+void LossCurvesView::recompute() {
+    if (deferWhileHidden([this] { recompute(); }, 1)) return;
+    computedAt_ = session_->changeCount();
+    jobs_->start(figure_->job(figureInput(session_)));
+    if (session_->runs().rowCount() < kDrawAtOnceRows) jobs_->finish();
 }
 
 QChart* LossCurvesView::primaryChart() const { return figure_->charts().front(); }
 
 void LossCurvesView::redraw() {
-    if (deferWhileHidden([this] { redraw(); })) return;
+    if (jobs_->running() || deferWhileHidden([this] { redraw(); })) return;  // drawn when the curves come
     figure_->draw(figureInput(session_));
     drawnAt_ = session_->changeCount();
     summary_->setText(figure_->summary());

@@ -37,6 +37,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "app/figures/CurveBundle.h"
+#include "app/figures/PlotChart.h"
 #include "app/figures/views/Figures.h"
 #include "app/gui/AnalysisViews.h"
 #include "app/gui/ContextView.h"
@@ -772,7 +774,13 @@ QImage MainWindow::screenshot() {
         redrawViews(panel);
         settle();
     }
-    return grab().toImage();
+    QImage shot = grab().toImage();
+    // Curves the window shows as an image made on a worker thread (CurveBundle.h) are in it once made.
+    bool imageMade = false;
+    if (ViewPanel* panel = currentPanel())
+        for (QChart* chart : panel->charts())
+            if (auto* plot = qobject_cast<figures::PlotChart*>(chart); plot && plot->bundle()) imageMade = plot->bundle()->finishImage() || imageMade;
+    return imageMade ? grab().toImage() : shot;
 }
 
 void MainWindow::endLesson() {

@@ -4,7 +4,10 @@
 //   new context, refit the N*(H) power laws, re-solve the optima on the loss surface, redraw;
 // - a paper-style SVG export of the loss surface of a 20,000-run project;
 // - regrouping a 20,000-run project into series and back (the Runs view's "Group runs by"), up to
-//   the visible view's redraw: what the UI thread does before the next event.
+//   the visible view's redraw: what the UI thread does before the next event;
+// - a table of a million checkpoints opened in the background on the Loss curves view: the UI
+//   thread's longest gap between two events from the start of the load to the curves drawn, and a
+//   repaint of the drawn curves.
 #include <benchmark/benchmark.h>
 
 #include <QApplication>
@@ -19,6 +22,7 @@
 #include "app/gui/Session.h"
 #include "core/data/Project.h"
 #include "tests/support/LargeProject.h"
+#include "tests/support/UiStallWatchdog.h"
 #include "CheckpointStudy.h"
 
 #include <QTemporaryDir>
@@ -86,6 +90,79 @@ void BM_OpenCheckpointTableToFirstPaint(benchmark::State& state) {
     state.counters["in_process_ms"] = inProcessMs;
 }
 BENCHMARK(BM_OpenCheckpointTableToFirstPaint)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+
+// A generated table of checkpoints (CheckpointStudy.h: `runs` runs of 1000 checkpoints) in `dir`;
+// empty, with the benchmark marked skipped, when it cannot be written.
+QString writeCheckpointTable(benchmark::State& state, const QTemporaryDir& dir, int runs) {
+    const QString file = dir.filePath(QStringLiteral("log.csv"));
+    QFile f(file);
+    const std::string text = scalex::bench::checkpointStudy(runs, 1000);
+    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
+        state.SkipWithError("cannot write the table");
+        return {};
+    }
+    return file;
+}
+
+// A window (never shown on screen) on the Loss curves view that opens the table at `file` in the
+// background as a person would; returns once the table is the project and the curves are drawn.
+// `watchdog`, when given, watches the UI thread throughout.
+std::unique_ptr<scalex::gui::MainWindow> openCheckpointTable(benchmark::State& state, const QString& file,
+                                                             scalex::test::UiStallWatchdog* watchdog = nullptr) {
+    application();
+    auto window = std::make_unique<scalex::gui::MainWindow>();
+    window->setAttribute(Qt::WA_DontShowOnScreen, true);
+    window->resize(1280, 800);
+    window->show();
+    window->showView(QStringLiteral("curves"));
+    QApplication::processEvents();
+    bool done = false, opened = false;
+    QObject::connect(window.get(), &scalex::gui::MainWindow::loadFinished, [&](bool ok) { opened = ok, done = true; });
+    if (watchdog) watchdog->current = QStringLiteral("load");
+    window->loadRunTableInBackground(file, false);
+    QElapsedTimer bound;
+    bound.start();
+    while (!done && bound.elapsed() < 300000) QApplication::processEvents(QEventLoop::AllEvents, 20);
+    if (!opened) {
+        state.SkipWithError("the table did not open");
+        return nullptr;
+    }
+    if (watchdog) watchdog->current = QStringLiteral("draw");
+    window->currentPanel()->computeNow();
+    for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);  // the paints that follow
+    return window;
+}
+
+// The UI thread's longest gap between two events while a table of state.range(0) runs of 1000
+// checkpoints loads in the background and the Loss curves view draws it (the aim: 200 ms).
+void BM_CheckpointTableLongestUiGap(benchmark::State& state) {
+    QTemporaryDir dir;
+    const QString file = writeCheckpointTable(state, dir, static_cast<int>(state.range(0)));
+    if (file.isEmpty()) return;
+    double longest = 0, longestCpu = 0;
+    for (auto _ : state) {
+        scalex::test::UiStallWatchdog watchdog;
+        if (!openCheckpointTable(state, file, &watchdog)) return;
+        longest = std::max(longest, watchdog.longestMs());
+        longestCpu = std::max(longestCpu, watchdog.longestCpuMs());
+        state.counters["longest_gap_ms"] = longest;
+        state.counters["longest_gap_ui_cpu_ms"] = longestCpu;
+        state.SetLabel(watchdog.longestAction().toStdString());
+    }
+}
+BENCHMARK(BM_CheckpointTableLongestUiGap)->Arg(1000)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+
+// The drawn Loss curves of state.range(0) runs of 1000 checkpoints painted again (an expose, a
+// hover, a dialog closed over them): the window's whole paint on the UI thread.
+void BM_CheckpointCurvesRepaint(benchmark::State& state) {
+    QTemporaryDir dir;
+    const QString file = writeCheckpointTable(state, dir, static_cast<int>(state.range(0)));
+    if (file.isEmpty()) return;
+    auto window = openCheckpointTable(state, file);
+    if (!window) return;
+    for (auto _ : state) benchmark::DoNotOptimize(window->currentPanel()->grab());
+}
+BENCHMARK(BM_CheckpointCurvesRepaint)->Arg(1000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_ContextSliderStep(benchmark::State& state) {
     application();

@@ -10,6 +10,12 @@
 // The seed is printed at the start and with every failure; SCALEX_RANDOM_SEED=<seed> replays a
 // run, SCALEX_RANDOM_ACTIONS=<n> sets the number of actions on the example (the large project
 // gets 3n / 22: 4,400 and 600 by default, 5,000 in all).
+//
+// SCALEX_RANDOM_ACTIONS_ROWS=<rows> (opt-in: it takes minutes) also opens a generated table of
+// checkpoints of that many rows (runs of 1000 checkpoints, tests/bench/CheckpointStudy.h) in the
+// background as a person would, on the Loss curves view, and runs n / 22 random actions on it; the
+// UI thread may not stall for more than 200 ms from the moment the load starts (SCALEX_STALL_ON_CPU=1:
+// the UI thread's own CPU time in a stall, for a machine busy with other work).
 #include <gtest/gtest.h>
 
 #include <QAbstractSpinBox>
@@ -20,6 +26,7 @@
 #include <QDialog>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QPointer>
@@ -48,64 +55,15 @@
 #include "tests/support/GuiApp.h"
 #include "tests/support/LargeProject.h"
 #include "tests/support/TestData.h"
+#include "tests/support/UiStallWatchdog.h"
+#include "tests/bench/CheckpointStudy.h"
 
 using namespace scalex;
 using namespace scalex::gui;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// Pings the UI thread every few milliseconds from a thread of its own; the time a ping waits for
-// its answer is the UI thread's stall. Each stall is charged to the action under way when the
-// answer came (`current`, set by the UI thread).
-class Watchdog {
-public:
-    Watchdog() : receiver_(new QObject) {
-        thread_ = std::thread([this] {
-            while (!stop_) {
-                if (!pending_.exchange(true)) {
-                    const auto sent = Clock::now();
-                    QMetaObject::invokeMethod(receiver_.get(), [this, sent] { answer(sent); }, Qt::QueuedConnection);
-                }
-                std::this_thread::sleep_for(std::chrono::milliseconds(2));
-            }
-        });
-    }
-    ~Watchdog() {
-        stop_ = true;
-        thread_.join();
-        receiver_.reset();  // drops an unanswered ping
-    }
-    // Names the action a stall was charged to once the action knows its name.
-    void rename(const QString& from, const QString& to) {
-        if (longestAction_ == from) longestAction_ = to;
-    }
-    QString current;
-    double longestMs() const { return longestMs_; }
-    QString longestAction() const { return longestAction_; }
-
-private:
-    void answer(Clock::time_point sent) {
-        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - sent).count();
-        // SCALEX_STALL_REPORT_MS=N lists every stall longer than N ms with its action.
-        static const double reportMs = qEnvironmentVariableIsSet("SCALEX_STALL_REPORT_MS") ? qEnvironmentVariable("SCALEX_STALL_REPORT_MS").toDouble() : 0;
-        // The stall's end on the monotonic clock, to find it in a profile (`perf record -k CLOCK_MONOTONIC`).
-        if (reportMs > 0 && ms > reportMs)
-            std::printf("stall %.0f ms during %s (ended at %.3f s monotonic)\n", ms, qPrintable(current),
-                        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count());
-        if (ms > longestMs_) {
-            longestMs_ = ms;
-            longestAction_ = current;
-        }
-        pending_ = false;
-    }
-    std::unique_ptr<QObject> receiver_;
-    std::thread thread_;
-    std::atomic<bool> stop_{false}, pending_{false};
-    double longestMs_ = 0;
-    QString longestAction_;
-};
+using Watchdog = test::UiStallWatchdog;
 
 // Critical and fatal messages from Qt or the program are failures; warnings are counted.
 std::atomic<int> criticalMessages{0}, warningMessages{0};
@@ -152,6 +110,7 @@ protected:
         closer->start(10);
     }
     void TearDown() override {
+        watchdog.reset();
         window.reset();
         QApplication::processEvents();
         qInstallMessageHandler(nullptr);
@@ -347,7 +306,8 @@ protected:
     }
 
     void run(int actions, const char* what) {
-        Watchdog watchdog;
+        if (!watchdog) watchdog = std::make_unique<Watchdog>();
+        Watchdog& watchdog = *this->watchdog;
         std::map<QString, std::pair<int, double>> byKind;  // kind -> (count, longest ms)
         QString slowest;
         double slowestMs = 0;
@@ -381,10 +341,10 @@ protected:
         }
         // Let the work still under way finish, as a person waiting would.
         for (int i = 0; i < 20; ++i) QApplication::processEvents(QEventLoop::AllEvents, 50);
-        std::printf("%s: %d actions, %d dialogs cancelled, %d warnings; longest UI stall %.0f ms (during %s); slowest action "
-                    "%.0f ms (%s)\n",
+        std::printf("%s: %d actions, %d dialogs cancelled, %d warnings; longest UI stall %.0f ms (during %s); most UI thread CPU in "
+                    "one stall %.0f ms (during %s); slowest action %.0f ms (%s)\n",
                     what, actions, dialogsClosed, warningMessages.load(), watchdog.longestMs(), qPrintable(watchdog.longestAction()),
-                    slowestMs, qPrintable(slowest));
+                    watchdog.longestCpuMs(), qPrintable(watchdog.longestCpuAction()), slowestMs, qPrintable(slowest));
         for (const auto& [kind, stats] : byKind) std::printf("  %-8s %5d actions, longest %.0f ms\n", qPrintable(kind), stats.first, stats.second);
         EXPECT_EQ(criticalMessages.load(), 0);
     }
@@ -394,6 +354,7 @@ protected:
     std::mt19937_64 random;
     QTemporaryDir dir;
     std::unique_ptr<MainWindow> window;
+    std::unique_ptr<Watchdog> watchdog;  // started by run(), or before it to watch a load
     QTimer* closer = nullptr;
     int dialogsClosed = 0;
 };
@@ -413,4 +374,44 @@ TEST_F(RandomActions, OnAProjectOf20000Runs) {
     ASSERT_EQ(window->session()->runs().runs.size(), 20000u);
     QApplication::processEvents();
     run(std::max(1, exampleActions * 3 / 22), "20,000 runs");
+}
+
+// A training log's worth of checkpoints (SCALEX_RANDOM_ACTIONS_ROWS rows; skipped when unset): the
+// window reads it in the background while it goes on answering, draws its loss curves, then takes
+// random actions; no stall of the UI thread over 200 ms from the start of the load to the end.
+TEST_F(RandomActions, OnAStudyOfManyRows) {
+    const int rows = qEnvironmentVariableIntValue("SCALEX_RANDOM_ACTIONS_ROWS");
+    if (rows <= 0) GTEST_SKIP() << "SCALEX_RANDOM_ACTIONS_ROWS=<rows> (e.g. 1000000) runs it";
+    const int runs = std::max(1, rows / 1000);
+    const QString path = dir.filePath("checkpoints.csv");
+    {
+        QFile f(path);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        const std::string text = bench::checkpointStudy(runs, 1000);
+        ASSERT_EQ(f.write(text.data(), static_cast<qint64>(text.size())), static_cast<qint64>(text.size()));
+    }
+    ASSERT_TRUE(window->showView("curves"));
+    QApplication::processEvents();
+    bool opened = false, done = false;
+    QObject::connect(window.get(), &MainWindow::loadFinished, [&](bool ok) { opened = ok, done = true; });
+    watchdog = std::make_unique<Watchdog>();
+    watchdog->current = QStringLiteral("loading %1 rows").arg(runs * 1000);
+    QElapsedTimer timer;
+    timer.start();
+    window->loadRunTableInBackground(path, false);
+    while (!done && timer.elapsed() < 300000) QApplication::processEvents(QEventLoop::AllEvents, 20);  // a bound on a hang
+    ASSERT_TRUE(opened) << window->lastError().toStdString();
+    // The curves drawn after the load: events until the views' work is done, still watched.
+    watchdog->current = QStringLiteral("drawing the loss curves of %1 rows").arg(runs * 1000);
+    for (int i = 0; i < 20; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+    ASSERT_EQ(window->session()->runs().rowCount(), static_cast<std::size_t>(runs) * 1000u);
+    std::printf("loaded and drawn in %lld ms; longest UI stall so far %.0f ms (during %s)\n", static_cast<long long>(timer.elapsed()),
+                watchdog->longestMs(), qPrintable(watchdog->longestAction()));
+    run(std::max(1, exampleActions / 22), "many rows");
+    // On a machine busy with other work a stall's wall time stretches with the load:
+    // SCALEX_STALL_ON_CPU=1 holds the UI thread's own CPU time in a stall to the limit instead.
+    if (qEnvironmentVariableIntValue("SCALEX_STALL_ON_CPU") == 1)
+        EXPECT_LE(watchdog->longestCpuMs(), 200.0) << "during " << watchdog->longestCpuAction().toStdString();
+    else
+        EXPECT_LE(watchdog->longestMs(), 200.0) << "during " << watchdog->longestAction().toStdString();
 }

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <QDir>
 #include <QFile>
@@ -1601,6 +1602,29 @@ TEST_F(Gui, ALargeStudyLoadsOffTheUiThreadWithProgressAndCancel) {
     EXPECT_TRUE(projectKeptWhileLoading);
     EXPECT_EQ(s->runs().rowCount(), 200000u);
     EXPECT_NE(s->sourceLabel(), label);
+
+    // The curves of 200,000 rows are gathered on a worker thread and drawn when they come; on screen
+    // the bundle of curves is an image made on a worker thread too, in a screenshot once made.
+    ASSERT_GT(s->runs().rowCount(), LossCurvesView::kDrawAtOnceRows);
+    ASSERT_TRUE(window->showView("curves"));
+    auto* curves = view<LossCurvesView>();
+    ASSERT_NE(curves, nullptr);
+    curves->computeNow();
+    EXPECT_EQ(curves->curveCount(), 200);
+    const QImage shot = window->screenshot();
+    auto* plot = curves->findChild<PlotView*>();
+    ASSERT_NE(plot, nullptr);
+    const QRect area = plot->mapFromScene(plot->chart()->plotArea()).boundingRect().adjusted(2, 2, -2, -2);
+    const QPoint origin = plot->viewport()->mapTo(window.get(), area.topLeft());
+    const QImage inside = shot.copy(QRect(origin, area.size()));
+    // The plot's background is its commonest colour; 200 curves across it cover a good share of it
+    // (the grid alone a few per cent).
+    std::map<QRgb, int> colours;
+    for (int y = 0; y < inside.height(); ++y)
+        for (int x = 0; x < inside.width(); ++x) ++colours[inside.pixel(x, y)];
+    const int background = std::max_element(colours.begin(), colours.end(), [](auto& a, auto& b) { return a.second < b.second; })->second;
+    const double covered = 1.0 - static_cast<double>(background) / (static_cast<double>(inside.width()) * inside.height());
+    EXPECT_GT(covered, 0.15) << "the curves are missing from the screenshot";
 }
 
 // File > Add model: a config.json becomes one of the project's specs, named by its folder, and

@@ -51,6 +51,37 @@ std::vector<QPointF> decimated(const std::vector<QPointF>& line, std::size_t thr
 
 }  // namespace
 
+JobOf<LossCurvesFigure::Answer> LossCurvesFigure::job(const FigureInput& in) const {
+    const bool overCompute = controls().choice(QStringLiteral("axis")) == QLatin1String("compute");
+    return [runs = runsForJob(in), settings = in.study->settings(), overCompute](const fit::FitControl&) {
+        const auto curves = analysis::lossCurves(*runs, settings);
+        std::vector<std::size_t> order(curves.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return curves[a].last()->params < curves[b].last()->params;
+        });
+        // A thousand curves of a thousand checkpoints draw as fast as a few: each keeps the points
+        // that shape it on the log-log axes (Decimation.h), within a budget for the whole view.
+        const std::size_t perCurve = std::max<std::size_t>(kMinPointsPerCurve, kPointBudget / std::max<std::size_t>(curves.size(), 1));
+        Answer answer;
+        answer.curves.reserve(curves.size());
+        for (std::size_t i : order) {
+            const auto& c = curves[i];
+            std::vector<QPointF> line;
+            for (const auto& p : c.checkpoints) {
+                const double x = overCompute ? p.flops : p.tokens;
+                if (x > 0 && p.loss > 0) line.push_back({x, p.loss});
+            }
+            const data::Run* last = c.last();
+            const std::ptrdiff_t endRun = last - runs->runs.data();
+            answer.curves.push_back({c.series, c.run, decimated(line, perCurve), {overCompute ? last->flops : last->tokens, last->loss()},
+                                     endRun >= 0 && endRun < static_cast<std::ptrdiff_t>(runs->runs.size()) ? static_cast<int>(endRun) : -1,
+                                     static_cast<int>(c.checkpoints.size())});
+        }
+        return answer;
+    };
+}
+
 void LossCurvesFigure::draw(const FigureInput& in) {
     const analysis::Study& study = *in.study;
     const Theme& theme = Theme::current();
@@ -58,21 +89,13 @@ void LossCurvesFigure::draw(const FigureInput& in) {
     chart_->clearSeries();
     chart_->setAxes({overCompute ? QObject::tr("Training compute C (FLOPs)") : QObject::tr("Training tokens D"), true, 1e9, 1e12},
                     {QObject::tr("Validation loss"), true, 2, 5});
-    const auto curves = analysis::lossCurves(study.runs(), study.settings());
+    const auto& curves = answer_.curves;
     curves_ = static_cast<int>(curves.size());
     checkpoints_ = 0;
     // Several series: a colour each; one series: its runs from small to large along a ramp.
     std::map<std::string, int> perSeries;
     for (const auto& c : curves) ++perSeries[c.series];
-    std::vector<std::size_t> order(curves.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return curves[a].last()->params < curves[b].last()->params;
-    });
     const bool oneSeries = perSeries.size() == 1;
-    // A thousand curves of a thousand checkpoints draw as fast as a few: each keeps the points that
-    // shape it on the log-log axes (Decimation.h), within a budget for the whole view.
-    const std::size_t perCurve = std::max<std::size_t>(kMinPointsPerCurve, kPointBudget / std::max<std::size_t>(curves.size(), 1));
     // A legend entry per run while they fit; past that one per series, the colours ordered by size.
     const bool legendPerRun = curves.size() <= 8;
     // Past a few dozen curves each series' first is a series of the chart (its legend entry), the
@@ -81,26 +104,18 @@ void LossCurvesFigure::draw(const FigureInput& in) {
     std::map<std::string, bool> listed;
     std::vector<RunPoint> ends;
     int rank = 0;
-    for (std::size_t i : order) {
-        const auto& c = curves[i];
+    for (const auto& c : curves) {
         const QColor colour = oneSeries ? theme.sequential(rank++, static_cast<int>(curves.size()))
                                         : theme.series(c.series, study.seriesIndex(c.series));
-        std::vector<QPointF> line;
-        for (const auto& p : c.checkpoints) {
-            const double x = overCompute ? p.flops : p.tokens;
-            if (x > 0 && p.loss > 0) line.push_back({x, p.loss});
-        }
-        line = decimated(line, perCurve);
-        checkpoints_ += static_cast<int>(c.checkpoints.size());
+        checkpoints_ += c.checkpoints;
         QString name = legendPerRun ? QString::fromStdString(c.run) : QString::fromStdString(data::seriesLabel(c.series));
         if (bundled && listed.count(c.series)) {
-            chart_->addBundledLine(colour, line, 1.6);
+            chart_->addBundledLine(colour, c.line, 1.6);
         } else {
-            auto* s = chart_->addLine(name, colour, line, 1.6);
+            auto* s = chart_->addLine(name, colour, c.line, 1.6);
             if (!legendPerRun && !listed.emplace(c.series, true).second) PlotChart::hideFromLegend(chart_, s);
         }
-        const data::Run* last = c.last();
-        ends.push_back({{overCompute ? last->flops : last->tokens, last->loss()}, study.indexOf(last)});
+        ends.push_back({c.end, c.endRun});
     }
     // The curve sets (curves files: one row per logged step, joined on run_id): the validation
     // loss where logged, a colour per set, over compute where the joined run gives C per token.
