@@ -7,8 +7,13 @@
 #include <QJsonObject>
 #include <QSaveFile>
 #include <zlib.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -927,8 +932,36 @@ Expected<RunTable> buildTable(RawTable raw, const std::string& file, const LoadO
     return builder.finish();
 }
 
-// CSV and TSV straight from the text, one record at a time.
-Expected<RunTable> buildDelimited(std::string_view text, const std::string& file, char delimiter, const LoadOptions& options) {
+// Gives the memory of the text read so far back to the system while a table is read (the text is
+// read once, front to back): a table of millions of rows is then never held whole twice, as text
+// and as columns. Only for a buffer the reader owns and nobody reads after it; a page given back
+// reads as zeros, so nothing that still points into it may lie before the offset released to.
+class TextRelease {
+public:
+    TextRelease(std::string_view text, bool enabled) : text_(text), enabled_(enabled) {}
+    void before(std::size_t offset) {
+#ifdef __linux__
+        static const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+        if (!enabled_ || offset <= released_) return;
+        const auto base = reinterpret_cast<std::uintptr_t>(text_.data());
+        const std::uintptr_t begin = (base + released_ + page - 1) / page * page, end = (base + offset) / page * page;
+        if (end > begin + (4u << 20) && madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED) == 0)
+            released_ = end - base;  // in steps of a few MiB
+#else
+        (void)offset;
+#endif
+    }
+
+private:
+    std::string_view text_;
+    bool enabled_;
+    std::size_t released_ = 0;
+};
+
+// CSV and TSV straight from the text, one record at a time. `releaseText`: the text's buffer is the
+// reader's own and may be given back as it is read (TextRelease).
+Expected<RunTable> buildDelimited(std::string_view text, const std::string& file, char delimiter, const LoadOptions& options,
+                                  bool releaseText) {
     DelimitedScanner scanner(text, delimiter);
     RecordView rec;
     auto first = scanner.next(rec, file, nullptr);
@@ -970,6 +1003,7 @@ Expected<RunTable> buildDelimited(std::string_view text, const std::string& file
         std::vector<std::size_t> cellEnd;
         std::vector<std::uint64_t> hashes;
         std::deque<std::string> owned;  // cells not in the text (unescaped quotes, re-read UTF-8)
+        std::size_t textEnd = 0;        // where in the text its last row ends
         std::optional<LoadError> error;
         bool last = false;
     };
@@ -978,10 +1012,20 @@ Expected<RunTable> buildDelimited(std::string_view text, const std::string& file
     std::condition_variable changed;
     std::deque<Batch> queue;
     bool stop = false;
+    // The text before the rows still to be placed, and before the cells the reader compares rows
+    // with (those of the last row built in full), is read: given back as the reading goes on.
+    std::atomic<std::size_t> placedTo{0};
+    TextRelease release(text, releaseText);
     std::thread reader([&] {
         std::string scratch;
         TableBuilder::Previous previous;
         for (;;) {
+            std::size_t inUse = placedTo.load();
+            if (previous.valid)
+                for (std::string_view c : previous.cells)
+                    if (c.data() >= text.data() && c.data() <= text.data() + text.size())
+                        inUse = std::min(inUse, static_cast<std::size_t>(c.data() - text.data()));
+            release.before(inUse);
             Batch b;
             if (options.progress && !options.progress(static_cast<double>(scanner.position()) / static_cast<double>(text.size()))) {
                 b.error = LoadError{file, 0, "", kLoadCancelled};
@@ -1015,6 +1059,7 @@ Expected<RunTable> buildDelimited(std::string_view text, const std::string& file
                 b.cells.insert(b.cells.end(), rec.cells.begin(), rec.cells.end());
                 b.cellEnd.push_back(b.cells.size());
             }
+            b.textEnd = scanner.position();
             const bool last = b.last;
             std::unique_lock lock(mutex);
             changed.wait(lock, [&] { return stop || queue.size() < kQueued; });
@@ -1043,6 +1088,7 @@ Expected<RunTable> buildDelimited(std::string_view text, const std::string& file
         }
         last = b.last;
         error = std::move(b.error);
+        placedTo = b.textEnd;
     }
     {
         std::lock_guard lock(mutex);
@@ -1121,8 +1167,11 @@ Expected<QByteArray> gunzip(const QByteArray& compressed, const std::string& nam
     return out;
 }
 
-Expected<RunTable> parseRunTable(const QByteArray& input, const std::string& name, const LoadOptions& options) {
-    QByteArray bytes = input;
+namespace {
+
+// parseRunTable; `owned`: the caller hands over its only reference to the bytes, which the reader
+// may then give back to the system as it reads them.
+Expected<RunTable> parseText(QByteArray bytes, const std::string& name, const LoadOptions& options, bool owned) {
     if (bytes.size() > options.maxBytes)
         return LoadError{name, 0, "",
                          "the file has " + std::to_string(bytes.size()) + " bytes, over the run-table limit of " +
@@ -1133,6 +1182,7 @@ Expected<RunTable> parseRunTable(const QByteArray& input, const std::string& nam
         auto inflated = gunzip(bytes, name, options.maxBytes);
         if (!inflated) return inflated.error();
         bytes = std::move(*inflated);
+        owned = true;  // the inflated text is the reader's alone
     } else if (endsWith(lower(name), ".gz"))
         return LoadError{name, 0, "", "the name ends in .gz but the data is not gzip (no gzip header)"};
 
@@ -1171,11 +1221,17 @@ Expected<RunTable> parseRunTable(const QByteArray& input, const std::string& nam
                            options.maxRows);
             break;
         case RunTableFormat::JsonLines: raw = readJsonLines(text, name, options.maxRows); break;
-        case RunTableFormat::Tsv: return buildDelimited(text, name, detectDelimiter(text, '\t'), options);
-        default: return buildDelimited(text, name, detectDelimiter(text, ','), options);
+        case RunTableFormat::Tsv: return buildDelimited(text, name, detectDelimiter(text, '\t'), options, owned);
+        default: return buildDelimited(text, name, detectDelimiter(text, ','), options, owned);
     }
     if (!raw) return raw.error();
     return buildTable(std::move(*raw), name, options);
+}
+
+}  // namespace
+
+Expected<RunTable> parseRunTable(const QByteArray& bytes, const std::string& name, const LoadOptions& options) {
+    return parseText(bytes, name, options, false);
 }
 
 Expected<RunTable> loadRunTable(const std::string& path, const LoadOptions& options) {
@@ -1186,7 +1242,9 @@ Expected<RunTable> loadRunTable(const std::string& path, const LoadOptions& opti
         return LoadError{path, 0, "",
                          "the file has " + std::to_string(f.size()) + " bytes, over the run-table limit of " +
                              std::to_string(options.maxBytes >> 20) + " MiB (LoadOptions::maxBytes)"};
-    return parseRunTable(f.readAll(), path, options);
+    QByteArray bytes = f.readAll();
+    f.close();
+    return parseText(std::move(bytes), path, options, true);
 }
 
 std::string formatField(const Run& r, RunField field) {
