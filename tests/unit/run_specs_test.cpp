@@ -155,7 +155,7 @@ TEST(RunSpecs, ASeriesOfSpecsIsItsOwnLadderForTheContextAnalysisAndTheOptimum) {
     const auto ladder = data::seriesSpecLadder(study.runs(), series);
     ASSERT_TRUE(ladder);
     // The distinct specs, from the smallest up, then the largest sized up to the wider default widths.
-    ASSERT_EQ(ladder->rungs.size(), 2u + 9u);
+    ASSERT_EQ(ladder->rungs.size(), 2u + 10u);  // 768 to 16384
     EXPECT_EQ(ladder->rungs[0].name, "gqa-small");
     EXPECT_EQ(ladder->rungs[1].name, "gqa-large");
     EXPECT_TRUE(ladder->rungs[2] == accounting::scaleSpec(spec(kLarge), 768));
@@ -166,7 +166,7 @@ TEST(RunSpecs, ASeriesOfSpecsIsItsOwnLadderForTheContextAnalysisAndTheOptimum) {
     ASSERT_EQ(request.seriesLadders.size(), 1u);
     EXPECT_EQ(request.seriesLadders[0].name, series);
     ASSERT_TRUE(request.seriesLadders[0].ladder);
-    EXPECT_EQ(request.seriesLadders[0].ladder->rungs.size(), 2u);
+    EXPECT_EQ(request.seriesLadders[0].ladder->rungs.size(), 12u);
     EXPECT_EQ(request.seriesLadders[0].isoFlopRuns.series, series);
 
     // The compute-optimal query counts c_T(N) from the specs at the runs' context (and the
@@ -191,7 +191,9 @@ TEST(RunSpecs, AFamilySeriesNamingSpecsCountsThemInPlaceOfThePapersConfiguration
     const analysis::ContextRequest request = analysis::contextRequest(study, {});
     ASSERT_EQ(request.inputs.size(), 2u);
     ASSERT_TRUE(request.inputs[0].runSpecs);
-    EXPECT_EQ(request.inputs[0].runSpecs->rungs.size(), 2u);
+    ASSERT_EQ(request.inputs[0].runSpecs->rungs.size(), 12u);
+    EXPECT_EQ(request.inputs[0].runSpecs->rungs[0].name, "gqa-small");
+    EXPECT_EQ(request.inputs[0].runSpecs->rungs[1].name, "gqa-large");
     EXPECT_FALSE(request.inputs[1].runSpecs);  // no xLSTM runs
     EXPECT_TRUE(request.seriesLadders.empty());
 }
