@@ -399,6 +399,7 @@ int runContext(const QStringList& args) {
     if (r.answer.series.empty()) {
         std::string why;
         for (const auto& [family, s] : r.surfaces) why += (why.empty() ? "" : "; ") + (s.problem.empty() ? std::string(accounting::familyLabel(family)) + ": no runs" : s.problem);
+        for (const auto& [name, s] : r.seriesSurfaces) why += "; " + name + ": " + s.problem;
         throw UsageError("no family has a loss surface to recount at other context lengths (" + why + ")");
     }
     QJsonArray series;
@@ -409,8 +410,16 @@ int runContext(const QStringList& args) {
                       {"family", jsonText(accounting::familyName(a.family))},
                       {"n_opt", a.sweep.here.params},
                       {"d_opt", a.sweep.here.tokens}};
+        // c_T(N) from the specs the series' runs name (a series of no family: on its own surface).
+        if (a.runSpecs) o.insert("compute_per_token", "the runs' specs");
+        const bool ownSurface = a.runSpecs && a.ladder;
+        for (const auto& [name, s] : r.seriesSurfaces)
+            if (ownSurface && name == a.name && s.surface) {
+                o.insert("fitted_to", jsonText(name));
+                o.insert("surface", toJson(*s.surface));
+            }
         for (const auto& [family, s] : r.surfaces)
-            if (family == a.family) {
+            if (!ownSurface && family == a.family) {
                 o.insert("fitted_to", jsonText(s.paper ? std::string("the paper's surface") : s.fittedTo));
                 o.insert("surface", toJson(*s.surface));
             }

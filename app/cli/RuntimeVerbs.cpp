@@ -282,18 +282,20 @@ analysis::SourcedRates ratesOf(const analysis::RateSource& src, const ModelConfi
 }
 
 // A model of any architecture from a model file (--spec, --against, --ladder): Scalex's spec JSON
-// or a config.json. Its rates are the accelerator's roofs: the fits are of the study's families.
+// or a config.json. Its rates are the accelerator's roofs, or a fitted model's that --fit-model names.
 ModelSpec specOption(const QCommandLineParser& p, const char* name) {
     const auto model = data::readModelFile(p.value(name).toStdString());
     if (!model) usage(QStringLiteral("--%1: ").arg(name) + q(model.error().toString()));
     return model->spec;
 }
 
-inference::RuntimeRates specRates(const QCommandLineParser& p, const analysis::RateSource& src, const char* option) {
-    if (p.isSet("fit")) usage(QStringLiteral("--fit gives rates of the study's families; with --%1 the rates are the accelerator's roofs").arg(option));
+// The rates of `spec`: the accelerator's roofs, or with --fit those of the fitted model --fit-model names.
+analysis::SourcedRates specRates(const QCommandLineParser& p, const analysis::RateSource& src, const char* option, const ModelSpec& spec) {
     for (const char* o : {"family", "d-model", "n-layers", "n-heads", "n-kv-heads", "d-qk", "d-hv", "d-ff", "vocab", "chunk"})
         if (p.optionNames().contains(o) && p.isSet(o)) usage(QStringLiteral("--%1 does not go with --%2 (the file gives the architecture)").arg(o, option));
-    return analysis::acceleratorRates(src.accelerator, src.options);
+    analysis::SourcedRates r = src.rates(spec);
+    if (!r.error.empty()) usage(QStringLiteral("--fit with --%1: ").arg(option) + q(r.error));
+    return r;
 }
 
 QJsonObject specSummary(const ModelSpec& spec) {
@@ -322,8 +324,9 @@ int predictSpecRuntime(const QCommandLineParser& p) {
     RuntimeFitOptions s;
     readWorkOptions(p, s);
     const analysis::RateSource src = rateSource(p, s);
-    const inference::RuntimeRates rates = specRates(p, src, "spec");
     const ModelSpec spec = specOption(p, "spec");
+    const analysis::SourcedRates sourced = specRates(p, src, "spec", spec);
+    const inference::RuntimeRates& rates = sourced.rates;
     const double batch = static_cast<double>(*intOption(p, "batch"));
     const double prefill = static_cast<double>(*intOption(p, "prefill", 0));
     const inference::Prediction x = analysis::predictRuntime(spec, batch, prefill, rates, s);
@@ -334,6 +337,7 @@ int predictSpecRuntime(const QCommandLineParser& p) {
         t << q(spec.name) << " d_model " << spec.dModel << ", " << spec.layers.size() << " layers, " << paramCounts(spec).total()
           << " parameters (active " << paramCounts(spec).activeTotal() << "); batch " << batch << ", prefill " << prefill << "\n";
         if (touched > 0) t << "experts     " << QString::number(touched, 'g', 4) << " of " << spec.moe.nRouted << " read per MoE layer a step\n";
+        if (sourced.fitted) t << "rates       prefill of " << q(sourced.prefillFrom) << ", decode of " << q(sourced.decodeFrom) << " (--fit)\n";
         printPredictionLines(t, x);
         printText(out);
         return kExitOk;
@@ -362,7 +366,7 @@ int predictRuntime(const QStringList& args) {
     addWorkOptions(p);
     p.addOptions({{"batch", "Batch size B.", "n", "1"}, {"prefill", "Prefill length T_p.", "n", "0"}, {"json", "Print one JSON object."},
                   {"spec", "Any architecture from a model file (Scalex's spec JSON or a Hugging Face config.json) instead of "
-                           "--family and the sizes, at the accelerator's roofs.", "file"}});
+                           "--family and the sizes, at the accelerator's roofs (with --fit, at the rates of the fitted model --fit-model names).", "file"}});
     if (!parseVerbArguments(p, args)) return kExitOk;
     if (p.isSet("spec")) return predictSpecRuntime(p);
     const Family family = familyOption(p);
@@ -429,8 +433,8 @@ void printMaxModelText(const inference::MaxModelAnswer& a, Stage stage, double b
 // predict max-model --ladder: the largest rung of any architecture's ladder within the budget.
 int predictLadderMaxModel(const QCommandLineParser& p, Stage stage, double budget, double batch, double prefill,
                           const RuntimeFitOptions& s, const analysis::RateSource& src) {
-    const inference::RuntimeRates rates = specRates(p, src, "ladder");
     const ModelSpec base = specOption(p, "ladder");
+    const inference::RuntimeRates rates = specRates(p, src, "ladder", base).rates;
     const auto cands = analysis::ladderCandidates(specLadder(base));
     const inference::MaxModelAnswer a = analysis::largestModelWithinBudget(cands, stage, budget, batch, prefill, rates, s);
     const LabelOf label = [&](std::size_t i) { return cands[i].label; };
@@ -560,8 +564,8 @@ int predictSpecCrossover(const QCommandLineParser& p, Stage stage, double factor
     RuntimeFitOptions s;
     readWorkOptions(p, s);
     const analysis::RateSource src = rateSource(p, s);
-    const inference::RuntimeRates rates = specRates(p, src, "spec");
     const ModelSpec model = specOption(p, "spec"), baseline = specOption(p, "against");
+    const inference::RuntimeRates rates = specRates(p, src, "spec", model).rates;
     const double batch = static_cast<double>(*intOption(p, "batch"));
     const double maxContext = static_cast<double>(*intOption(p, "max-context", 2));
     const inference::CrossoverAnswer a = analysis::specCrossover(baseline, model, rates, stage, batch, factor, s, 1, maxContext);

@@ -84,6 +84,7 @@ StudyInput loadStudy(const QStringList& files, const data::LoadOptions& options)
                 if (const std::string why = in.study.setProject(std::move(*project)); !why.empty())
                     throw UsageError(file.toStdString() + ": " + why);
             } else {
+                for (auto& spec : project->specs) in.study.addSpec(std::move(spec));
                 for (auto& t : project->tables) in.study.addRuns(std::move(t.table), t.name);
             }
         } else {
@@ -95,6 +96,8 @@ StudyInput loadStudy(const QStringList& files, const data::LoadOptions& options)
     const std::vector<std::string> by = options.seriesBy.empty() ? in.study.settings().seriesBy : options.seriesBy;
     if (!by.empty())
         if (auto e = in.study.groupRunsBy(by)) throw UsageError(e->toString());
+    // A run naming a spec nobody has would be counted with no architecture: refused, as a bad cell.
+    if (!in.study.specErrors().empty()) throw UsageError(in.study.specErrors().front().toString());
     return in;
 }
 

@@ -94,6 +94,7 @@ ContextView::ContextView(Session* session, QWidget* parent)
     };
     connect(session_, &Session::settingsChanged, this, refit);
     connect(session_, &Session::runsChanged, this, refit);
+    connect(session_, &Session::specsChanged, this, refit);  // a ladder per spec
     connect(session_, &Session::styleChanged, this, [this] {
         if (jobs_->running()) return;  // drawn when the answer comes
         if (!deferWhileHidden([this] { redraw(); }, -1)) redraw();

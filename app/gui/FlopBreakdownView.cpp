@@ -50,8 +50,9 @@ FlopBreakdownView::FlopBreakdownView(Session* session, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addLayout(row, 1);
-    // The FLOP convention of the project's settings (study, appendix, chinchilla or 6ND).
-    for (auto signal : {&Session::settingsChanged, &Session::styleChanged}) connect(session_, signal, this, &FlopBreakdownView::redraw);
+    // The FLOP convention of the project's settings (study, appendix, chinchilla or 6ND) and its specs.
+    for (auto signal : {&Session::settingsChanged, &Session::specsChanged, &Session::styleChanged})
+        connect(session_, signal, this, &FlopBreakdownView::redraw);
     redraw();
 }
 

@@ -92,7 +92,7 @@ InferenceView::InferenceView(Session* session, QWidget* parent)
     });
     // A project opened brings its own measurements, or none.
     connect(session_, &Session::inferenceChanged, this, &InferenceView::refit);
-    connect(session_, &Session::styleChanged, this, &InferenceView::redraw);
+    for (auto signal : {&Session::specsChanged, &Session::styleChanged}) connect(session_, signal, this, &InferenceView::redraw);
     refit();
 }
 

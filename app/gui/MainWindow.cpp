@@ -58,6 +58,7 @@
 #include "app/gui/RooflineView.h"
 #include "app/gui/RunsView.h"
 #include "app/gui/Session.h"
+#include "app/gui/SpecEditorDialog.h"
 #include "core/data/DataFileKind.h"
 #include "core/data/ProjectHistory.h"
 #include "core/data/RunTableIo.h"
@@ -204,6 +205,10 @@ void MainWindow::buildMenus() {
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("&Add run table…"), this, &MainWindow::addFileDialog);
     file->addAction(tr("Add &model…"), this, &MainWindow::addModelDialog);
+    file->addAction(tr("Edit model &specs…"), this, [this] {
+        SpecEditorDialog dialog(session_, this);
+        dialog.exec();
+    });
     QMenu* examples = file->addMenu(tr("Open &example"));
     examples->addAction(tr("&Generated study (the paper's laws)"), this, [this] { openExample(); });
     examples->addAction(tr("G&emstones (real checkpoints, MIT licence)"), this, [this] { openGemstonesExample(); });

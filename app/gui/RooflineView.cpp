@@ -69,7 +69,8 @@ RooflineView::RooflineView(Session* session, QWidget* parent)
         QString error;
         if (!path.isEmpty() && !loadReport(path, &error)) status_->setText(error);
     });
-    connect(session_, &Session::styleChanged, this, &RooflineView::redraw);
+    // The project's specs are drawn as operating points and over T.
+    for (auto signal : {&Session::specsChanged, &Session::styleChanged}) connect(session_, signal, this, &RooflineView::redraw);
     redraw();
 }
 

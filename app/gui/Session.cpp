@@ -29,6 +29,7 @@ void Session::setProject(data::Project project, const QString& path) {
     emit selectionChanged();
     emit curvesChanged();
     emit inferenceChanged();
+    emit specsChanged();
 }
 
 std::optional<data::LoadError> Session::groupRunsBy(const std::vector<std::string>& columns) {
@@ -52,12 +53,27 @@ void Session::addCurves(data::ProjectCurves curves) {
     emit curvesChanged();
 }
 
+void Session::runsRecounted(std::uint64_t revision) {
+    if (study_.runsRevision() == revision) return;
+    snapshot_.reset();
+    emit runsChanged();
+}
+
 std::string Session::addSpec(data::ProjectSpec spec) {
     ++changes_;
+    const std::uint64_t revision = study_.runsRevision();
     const std::string name = study_.addSpec(std::move(spec));
     emit specsChanged();
-    emit settingsChanged();  // the views that draw the project's specs redraw on settings
+    runsRecounted(revision);
     return name;
+}
+
+void Session::setSpec(data::ProjectSpec spec) {
+    const std::uint64_t revision = study_.runsRevision();
+    if (!study_.setSpec(std::move(spec))) return;
+    ++changes_;
+    emit specsChanged();
+    runsRecounted(revision);
 }
 
 void Session::setInference(data::ProjectInference inference) {
@@ -68,8 +84,10 @@ void Session::setInference(data::ProjectInference inference) {
 
 void Session::setSettings(const AnalysisSettings& settings) {
     ++changes_;
+    const std::uint64_t revision = study_.runsRevision();
     study_.setSettings(settings);
     emit settingsChanged();
+    runsRecounted(revision);
 }
 
 void Session::setIncluded(int index, bool included) {

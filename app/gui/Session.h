@@ -58,6 +58,9 @@ public:
     void addCurves(data::ProjectCurves curves);
     // Adds a model spec to the project (saved with it); returns the name it got.
     std::string addSpec(data::ProjectSpec spec);
+    // Replaces the project's spec of that name (adds it when there is none).
+    void setSpec(data::ProjectSpec spec);
+    const std::vector<data::ProjectSpec>& specs() const { return study_.specs(); }
     // Replaces the measurements with this set.
     void setInference(data::ProjectInference inference);
     // The current state as a project (tables with the user's include toggles, the settings).
@@ -135,6 +138,9 @@ private:
     QString settingsProblem_;
     QString projectPath_;
     std::uint64_t changes_ = 0;
+    // After a change of the specs or the convention: runs that name a spec were counted anew
+    // (Study::rebindSpecs) when the runs' revision moved since `revision`.
+    void runsRecounted(std::uint64_t revision);
 };
 
 }  // namespace scalex::gui

@@ -25,22 +25,23 @@ ContextAnswer answerContextQuery(const data::RunTable& table, const AnalysisSett
         a.name = in.name;
         a.family = in.family;
         a.ladder = in.ladder.has_value();
+        a.runSpecs = in.runSpecs.has_value() || in.series.has_value();
         if (in.profiles) {
             a.profiles = *in.profiles;
-        } else if (!in.ladder) {
+        } else if (!in.ladder || in.series) {
             RunFilter filter = in.isoFlopRuns;
             filter.experimentSet = data::ExperimentSet::IsoFlop;
             filter.context = preferredContext(table, filter);  // the context the IsoFLOP view fits at
             if (filter.context) {
-                const SeriesGroup group{std::string(accounting::familyName(in.family)), *filter.context, filter};
+                const SeriesGroup group{in.series ? *in.series : std::string(accounting::familyName(in.family)), *filter.context, filter};
                 a.profiles = recountableProfiles(table, settings, group);
             }
         }
         if (control.cancelled()) return {};
         if (a.profiles.size() >= 2) a.recount = recountAtContext(a.profiles, query.context, query.convention);
         const auto perToken = [&](double t) {
-            return in.ladder ? ladderComputePerToken(*in.ladder, t, query.convention)
-                             : studyComputePerToken(query.configs, in.family, t, query.convention);
+            if (const auto& ladder = in.ladder ? in.ladder : in.runSpecs) return ladderComputePerToken(*ladder, t, query.convention);
+            return studyComputePerToken(query.configs, in.family, t, query.convention);
         };
         a.sweep = contextSweep(in.surface, perToken, query.context, query.budget, query.budgets, query.contexts, query.referenceContext);
         answer.series.push_back(std::move(a));

@@ -27,6 +27,12 @@ struct ContextSeriesInput {
     accounting::Family family;      // c_T(N) is recounted from the family's architectures
     // ... or from this ladder's (any architecture; its IsoFLOP profiles are those given, if any).
     std::optional<accounting::ModelLadder> ladder;
+    // A family's series whose runs name their specs (data/RunSpecs.h): c_T(N) of those specs in
+    // place of the paper's configurations.
+    std::optional<accounting::ModelLadder> runSpecs;
+    // A series of no family whose runs name their specs: its IsoFLOP runs (isoFlopRuns) are
+    // fitted under this name, and c_T(N) is its ladder's.
+    std::optional<std::string> series;
     fit::LossSurfaceParams surface;
     RunFilter isoFlopRuns;          // the series' IsoFLOP runs (fitted at their preferred context)
     // Profiles already fitted for these runs and settings (a previous answer's), or none: fitted here.
@@ -46,7 +52,8 @@ struct ContextQuery {
 struct ContextSeriesAnswer {
     std::string name;
     accounting::Family family = accounting::Family::Transformer;
-    bool ladder = false;                        // c_T(N) of a ladder (ContextSeriesInput::ladder)
+    bool ladder = false;                        // c_T(N) of a ladder (ContextSeriesInput::ladder), not a family's
+    bool runSpecs = false;                      // c_T(N) of the specs the series' runs name
     ContextSweep sweep;                         // over the query's budgets and contexts
     std::vector<RecountableProfile> profiles;   // the IsoFLOP profiles recounted below
     RecountedLaw recount;                       // at T (empty with fewer than two profiles)

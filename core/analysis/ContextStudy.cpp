@@ -5,6 +5,7 @@
 
 #include "core/accounting/ModelLadder.h"
 #include "core/analysis/Study.h"
+#include "core/data/RunSpecs.h"
 
 namespace scalex::analysis {
 
@@ -24,6 +25,8 @@ ContextRequest contextRequest(const Study& study, const ContextOptions& options)
         input.name = accounting::familyLabel(f);
         input.family = f;
         input.isoFlopRuns = study.filter(f);
+        if (const auto series = familySeries(study.runs(), study.settings(), f))
+            input.runSpecs = data::seriesSpecLadder(study.runs(), *series);
         r.inputs.push_back(std::move(input));
         // The paper's surfaces stand in on the paper's study alone.
         r.paper.push_back(study.isPaperStudy() ? study.paperSurface(f) : std::nullopt);
@@ -35,6 +38,19 @@ ContextRequest contextRequest(const Study& study, const ContextOptions& options)
         input.ladder = accounting::specLadder(spec.spec);
         input.profiles = std::vector<RecountableProfile>{};
         r.ladders.push_back(std::move(input));
+    }
+    for (const std::string& series : study.seriesNames()) {
+        if (accounting::parseFamily(series)) continue;
+        auto ladder = data::seriesSpecLadder(study.runs(), series);
+        if (!ladder) continue;
+        ContextSeriesInput input;
+        input.name = series;
+        input.family = accounting::Family::Transformer;
+        input.series = series;
+        input.ladder = std::move(ladder);
+        input.isoFlopRuns = study.filter();
+        input.isoFlopRuns.series = series;
+        r.seriesLadders.push_back(std::move(input));
     }
     r.query.context = options.context;
     r.query.budget = options.budget;
@@ -65,6 +81,23 @@ ContextResult contextAnalysis(const data::RunTable& table, const AnalysisSetting
                 ladder.surface = *s.surface;
                 withSurface.push_back(std::move(ladder));
             }
+    }
+    for (const ContextSeriesInput& input : request.seriesLadders) {
+        const auto group = surfaceGroup(table, settings, *input.series);
+        GroupSurface s;
+        if (group)
+            s = groupSurface(table, settings, *group, control);
+        else
+            s.problem = "no runs in scope";
+        if (control.cancelled()) {
+            out.cancelled = true;
+            return out;
+        }
+        out.seriesSurfaces.push_back({*input.series, s});
+        if (!s.surface) continue;
+        ContextSeriesInput in = input;
+        in.surface = *s.surface;
+        withSurface.push_back(std::move(in));
     }
     // Profiles handed in with the inputs are reused; the others are fitted.
     out.answer = answerContextQuery(table, settings, withSurface, request.query, control);

@@ -36,6 +36,9 @@ struct ContextRequest {
     std::vector<std::optional<fit::LossSurfaceParams>> paper;  // per input: the paper's surface on the paper's study
     // The project's model specs, each as a ladder whose c_T(N) moves N* on the Transformer's surface.
     std::vector<ContextSeriesInput> ladders;
+    // The series of no family whose runs name their specs (data/RunSpecs.h): each on its own
+    // surface (groupSurface of surfaceGroup) with c_T(N) of its runs' specs.
+    std::vector<ContextSeriesInput> seriesLadders;
     ContextQuery query;
 };
 ContextRequest contextRequest(const Study& study, const ContextOptions& options);
@@ -43,6 +46,7 @@ ContextRequest contextRequest(const Study& study, const ContextOptions& options)
 struct ContextResult {
     ContextAnswer answer;  // the families with a surface
     std::vector<std::pair<accounting::Family, FamilySurface>> surfaces;  // every family's, or why none
+    std::vector<std::pair<std::string, GroupSurface>> seriesSurfaces;     // every seriesLadders' one, or why none
     bool cancelled = false;
 };
 ContextResult contextAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const ContextRequest& request,

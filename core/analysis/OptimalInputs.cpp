@@ -9,6 +9,7 @@
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/analysis/SurfaceFits.h"
+#include "core/data/RunSpecs.h"
 #include "core/data/Series.h"
 
 namespace scalex::analysis {
@@ -125,8 +126,15 @@ std::vector<OptimalSeriesInput> optimalInputs(const data::RunTable& table, const
         in.series = g.series;
         in.seriesIndex = static_cast<int>(std::find(names.begin(), names.end(), g.series) - names.begin());
         in.context = g.context;
-        const fit::PowerLaw perToken = computePerTokenOfRuns(table, g.filter);
-        in.computePerToken = [perToken](double n) { return perToken(n); };
+        if (const auto ladder = data::seriesSpecLadder(table, g.series)) {
+            // The runs name their specs: c_T(N) is counted from them at the runs' context.
+            const auto convention = accounting::conventionByName(settings.convention).value_or(accounting::studyConvention());
+            in.computePerToken = ladderComputePerToken(*ladder, std::isnan(g.context) ? query.context : g.context, convention);
+            in.referencePerToken = ladderComputePerToken(*ladder, query.referenceContext, convention);
+        } else {
+            const fit::PowerLaw perToken = computePerTokenOfRuns(table, g.filter);
+            in.computePerToken = [perToken](double n) { return perToken(n); };
+        }
         const auto iso = isoFlopLawsOf(table, settings, g);
         in.laws = iso->laws;
         in.isoFlopRuns = iso->runs;

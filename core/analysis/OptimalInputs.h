@@ -20,7 +20,9 @@ namespace scalex::analysis {
 //  - its surface: groupSurface (SurfaceFits.h), lossSurfaceAnalysis of its token/param runs at the
 //    settings' Huber δ and γ over query.surfaceFit's grid, with query.fitSurfaces; else the fit
 //    kept for the same runs and settings, or left pending for fitOptimalSurfaces;
-//  - c(N) from its runs' own C/D (computePerTokenOfRuns), so C follows the table's FLOP convention.
+//  - c(N) from its runs' own C/D (computePerTokenOfRuns), so C follows the table's FLOP convention;
+//    where every run of the series names a spec (data/RunSpecs.h), c_T(N) of those specs
+//    (seriesSpecLadder, ladderComputePerToken) at the runs' context.
 // Then, with query.paperModels, the paper's Transformer and xLSTM: the surfaces of Tab.
 // lnd_fit_params at the settings' Huber δ (1e-3 where the paper has no other), the IsoFLOP laws
 // at query.context (paperOptimalLaws) and the exact count c_T(N) of the paper's model

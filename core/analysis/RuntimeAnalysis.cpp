@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/accounting/ParamCount.h"
+#include "core/accounting/SpecAccounting.h"
 #include "core/data/StrictCsv.h"
 
 namespace scalex::analysis {
@@ -162,18 +163,31 @@ std::optional<std::vector<FittedRates>> loadFittedRates(const QString& path, QSt
 }
 
 SourcedRates RateSource::rates(const ModelConfig& config) const {
+    return fittedRates(static_cast<double>(accounting::countParameters(config).total()), config.family);
+}
+
+SourcedRates RateSource::rates(const accounting::ModelSpec& spec) const {
+    if (!fits.empty() && fitModel.empty()) {
+        SourcedRates out;
+        out.fitted = true;
+        out.error = "the fits are of the study's models and a spec is of no family: name the fitted model whose rates it takes (--fit-model)";
+        return out;
+    }
+    return fittedRates(static_cast<double>(accounting::paramCounts(spec).total()), std::nullopt);
+}
+
+SourcedRates RateSource::fittedRates(double n, std::optional<accounting::Family> family) const {
     SourcedRates out;
     out.rates = acceleratorRates(accelerator, options);
     if (fits.empty()) return out;
     out.fitted = true;
-    const double n = static_cast<double>(accounting::countParameters(config).total());
     for (Stage s : {Stage::Prefill, Stage::Decode}) {
         // The fit of the stage nearest in parameters, of the named model or else of the family.
         const FittedRates* e = nullptr;
         double bestDistance = std::numeric_limits<double>::infinity();
         for (const auto& f : fits) {
             if (f.stage != s) continue;
-            if (!fitModel.empty() ? f.model != fitModel : f.family != config.family) continue;
+            if (!fitModel.empty() ? f.model != fitModel : f.family != family) continue;
             const double d = std::fabs(std::log(f.params / n));
             if (d < bestDistance) {
                 bestDistance = d;
@@ -182,7 +196,7 @@ SourcedRates RateSource::rates(const ModelConfig& config) const {
         }
         if (!e) {
             out.error = "no " + std::string(inference::stageName(s)) + " fit for " +
-                        (fitModel.empty() ? "family " + std::string(accounting::familyName(config.family)) : "model " + fitModel);
+                        (fitModel.empty() ? "family " + std::string(accounting::familyName(*family)) : "model " + fitModel);
             return out;
         }
         inference::StageModel& target = s == Stage::Prefill ? out.rates.prefill : out.rates.decode;
@@ -191,7 +205,7 @@ SourcedRates RateSource::rates(const ModelConfig& config) const {
         if (interpolate && fitModel.empty()) {
             std::vector<inference::SizedStageModel> sized;
             for (const auto& f : fits)
-                if (f.stage == s && f.family == config.family) sized.push_back({f.params, f.rates});
+                if (f.stage == s && f.family == family) sized.push_back({f.params, f.rates});
             target = inference::interpolateRates(sized, n);
             used = "interpolated in log N over " + std::to_string(sized.size()) + " fits";
         }

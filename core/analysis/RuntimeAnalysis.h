@@ -149,6 +149,14 @@ struct RateSource {
     bool interpolate = false;
 
     SourcedRates rates(const accounting::ModelConfig& config) const;
+    // The rates of any architecture: the accelerator's without fits; with fits, those of the model
+    // `fitModel` names (the fitted model nearest in parameters among its entries), whose kernels the
+    // user says the spec's run like: a spec is of no family, so without `fitModel` it is an error.
+    SourcedRates rates(const accounting::ModelSpec& spec) const;
+
+private:
+    // The fits nearest to n parameters, of `fitModel` or else of `family`.
+    SourcedRates fittedRates(double n, std::optional<accounting::Family> family) const;
 };
 
 // Rates for the deployment questions of the inference view: interpolated in log N over the fits

@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/accounting/SpecAccounting.h"
 #include "core/data/RunDerivation.h"
 #include "core/fit/ComputeOptimal.h"
 #include "core/fit/FitControl.h"
@@ -363,8 +364,13 @@ std::vector<RecountableProfile> recountableProfiles(const data::RunTable& table,
         if (!prof.fitted) continue;
         RecountableProfile p;
         p.nOpt = prof.nOpt;
-        for (std::size_t i : prof.runs)
-            if (auto cfg = data::runArchitecture(*a.runs[i])) p.runs.push_back({*cfg, a.runs[i]->tokens});
+        for (std::size_t i : prof.runs) {
+            const data::Run& run = *a.runs[i];
+            if (run.spec)
+                p.runs.push_back({*run.spec, run.tokens});
+            else if (auto cfg = data::runArchitecture(run))
+                p.runs.push_back({accounting::fromPaperConfig(*cfg), run.tokens});
+        }
         if (!p.runs.empty()) out.push_back(std::move(p));
     }
     return out;
@@ -375,7 +381,7 @@ RecountedLaw recountAtContext(const std::vector<RecountableProfile>& profiles, d
     RecountedLaw out;
     for (const auto& p : profiles) {
         double sum = 0;
-        for (const auto& [cfg, tokens] : p.runs) sum += accounting::trainingFlops(cfg, context, tokens, convention);
+        for (const auto& [spec, tokens] : p.runs) sum += accounting::trainingFlopsPerToken(spec, context, convention) * tokens;
         out.budgets.push_back(sum / static_cast<double>(p.runs.size()));
         out.optima.push_back(p.nOpt);
     }

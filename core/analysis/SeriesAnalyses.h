@@ -12,6 +12,7 @@
 
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/ModelConfig.h"
+#include "core/accounting/ModelSpec.h"
 #include "core/analysis/AnalysisSettings.h"
 #include "core/analysis/RunSelection.h"
 #include "core/fit/Bootstrap.h"
@@ -88,10 +89,11 @@ fit::BootstrapResult isoFlopIntervals(std::span<const fit::IsoFlopRun> runs, con
 // budgets can be recounted at another context with the same N*.
 struct RecountableProfile {
     double nOpt = 0;
-    std::vector<std::pair<accounting::ModelConfig, double>> runs;  // architecture, tokens
+    std::vector<std::pair<accounting::ModelSpec, double>> runs;  // architecture, tokens
 };
 // The group's profiles (isoFlopAnalysis: outliers left out unless kept) whose runs name an
-// architecture the accounting knows.
+// architecture the accounting knows: the spec a run names (data/RunSpecs.h), else its family's
+// configuration from its columns (data::runArchitecture).
 std::vector<RecountableProfile> recountableProfiles(const data::RunTable& table, const AnalysisSettings& settings,
                                                     const SeriesGroup& group);
 // The profiles' budgets recounted at context T (each the mean training FLOPs of its runs), their

@@ -5,6 +5,7 @@
 
 #include "core/analysis/ComputeOptimal.h"
 #include "core/analysis/SurfaceFits.h"
+#include "core/data/RunSpecs.h"
 #include "core/data/Series.h"
 
 namespace scalex::analysis {
@@ -60,7 +61,29 @@ void Study::mergeTables() {
     origin_.reserve(runs_.runs.size());
     for (std::size_t t = 0; t < project_.tables.size(); ++t)
         for (std::size_t r = 0; r < project_.tables[t].table.runs.size(); ++r) origin_.push_back({t, r});
+    bindSpecs();
     series_ = data::seriesNames(runs_);
+}
+
+void Study::bindSpecs() {
+    specErrors_.clear();
+    data::RunSpecBinder binder(project_.specs, convention());
+    for (std::size_t i = 0; i < runs_.runs.size() && i < origin_.size(); ++i)
+        if (auto e = binder.bind(runs_.runs[i], project_.tables[origin_[i].first].table.source)) specErrors_.push_back(std::move(*e));
+}
+
+void Study::rebindSpecs() {
+    const bool named = !specErrors_.empty() ||
+                       std::any_of(runs_.runs.begin(), runs_.runs.end(), [](const data::Run& r) { return !r.specName.empty(); });
+    if (!named) return;
+    copyToggles(project_.tables);
+    mergeTables();
+}
+
+void Study::setSettings(const AnalysisSettings& settings) {
+    const bool recount = settings.convention != settings_.convention;
+    settings_ = settings;
+    if (recount) rebindSpecs();
 }
 
 std::optional<data::LoadError> Study::groupRunsBy(const std::vector<std::string>& columns) {
@@ -117,7 +140,21 @@ void Study::addCurves(data::ProjectCurves curves) {
 std::string Study::addSpec(data::ProjectSpec spec) {
     spec.name = uniqueSetName(project_.specs, spec.name, "model", /*keepDots=*/true);
     project_.specs.push_back(std::move(spec));
+    rebindSpecs();
     return project_.specs.back().name;
+}
+
+bool Study::setSpec(data::ProjectSpec spec) {
+    for (auto& s : project_.specs)
+        if (s.name == spec.name) {
+            if (s.spec == spec.spec && s.source == spec.source) return false;
+            s = std::move(spec);
+            rebindSpecs();
+            return true;
+        }
+    project_.specs.push_back(std::move(spec));
+    rebindSpecs();
+    return true;
 }
 
 void Study::setInference(data::ProjectInference inference) {

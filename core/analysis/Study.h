@@ -35,7 +35,8 @@ public:
 
     const data::RunTable& runs() const { return runs_; }
     const AnalysisSettings& settings() const { return settings_; }
-    void setSettings(const AnalysisSettings& settings) { settings_ = settings; }
+    // A change of the FLOP convention recounts the compute of runs that name a spec.
+    void setSettings(const AnalysisSettings& settings);
     accounting::FlopConvention convention() const;
 
     // Groups the runs of every table into series by these columns (empty: each table's default);
@@ -52,7 +53,12 @@ public:
     const std::vector<data::ProjectCurves>& curveSets() const { return project_.curves; }
     // Adds a model spec under a usable name unique among the project's specs; returns that name.
     std::string addSpec(data::ProjectSpec spec);
+    // Replaces the spec of that name (adds it when there is none); false when nothing changed.
+    bool setSpec(data::ProjectSpec spec);
     const std::vector<data::ProjectSpec>& specs() const { return project_.specs; }
+    // Runs whose `spec` cell names no spec of the project and no model file (data/RunSpecs.h), one
+    // error each (file, line, field `spec`); those runs are kept with the error as a problem.
+    const std::vector<data::LoadError>& specErrors() const { return specErrors_; }
     const std::vector<data::ProjectInference>& inferenceSets() const { return project_.inference; }
     const data::FigureRecipes& recipes() const { return project_.recipes; }
     void setRecipe(const std::string& name, const data::FigureRecipe& recipe) { project_.recipes[name] = recipe; }
@@ -101,6 +107,11 @@ private:
     // Writes the include toggles of the merged runs into `tables` (the project's, or a copy of them).
     void copyToggles(std::vector<data::ProjectTable>& tables) const;
     void mergeTables();
+    // Binds the merged runs to the specs they name (data::RunSpecBinder).
+    void bindSpecs();
+    // mergeTables again (toggles kept) when a run names a spec: the specs or the convention changed.
+    void rebindSpecs();
+    std::vector<data::LoadError> specErrors_;
     mutable std::optional<std::string> digest_;  // dataDigest(), until the tables change
     static std::uint64_t nextRevision();
     std::uint64_t revision_ = 0;

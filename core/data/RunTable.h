@@ -17,7 +17,14 @@
 #include "core/accounting/Family.h"
 #include "core/data/CheckpointRows.h"
 
+namespace scalex::accounting {
+struct ModelSpec;
+}
+
 namespace scalex::data {
+
+// The column a run names its model spec in (RunSpecs.h).
+inline constexpr const char* kSpecColumn = "spec";
 
 inline constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
 inline bool known(double v) { return !std::isnan(v); }
@@ -51,6 +58,10 @@ struct Run {
     std::optional<accounting::Family> family;  // architecture family, for accounting; empty when unknown
     ExperimentSet experimentSet = ExperimentSet::Other;
     double context = kUnknown;  // training context length T
+    // The model spec the run names in its `spec` column (a spec of the project or a model file;
+    // RunSpecs.h), once the study has bound it: its accounting gives N and C where the file does not.
+    std::string specName;
+    std::shared_ptr<const accounting::ModelSpec> spec;
 
     // Architecture (0 = unknown)
     std::int64_t dModel = 0, nLayers = 0, nHeads = 0, nKvHeads = 0, dQk = 0, dHv = 0, dFf = 0, vocab = 0, chunk = 0;

@@ -458,14 +458,16 @@ Expected<TableLayout> layoutFor(std::vector<std::string> header, int headerLine,
     };
     // Two of N, D and C give the third (C = 6ND); N may also come from the architecture, D from
     // steps x batch x context, C from a nominal budget.
-    const bool haveN = has(RunField::Params) || (has(RunField::Family) && has(RunField::DModel) &&
-                                                  has(RunField::NLayers) && has(RunField::NHeads));
+    // ... or from the model spec each run names (RunSpecs.h), bound when the study is put together.
+    const bool specColumn = std::any_of(header.begin(), header.end(), [](const std::string& h) { return normalizeColumnName(h) == kSpecColumn; });
+    const bool haveN = has(RunField::Params) || specColumn ||
+                       (has(RunField::Family) && has(RunField::DModel) && has(RunField::NLayers) && has(RunField::NHeads));
     const bool haveD = has(RunField::Tokens) || (has(RunField::Steps) && has(RunField::BatchSize) && has(RunField::Context));
     const bool haveC = has(RunField::Flops) || has(RunField::Budget);
     if (!haveN && !(haveD && haveC))
         return missing(RunField::Params, "N, the parameter count (expected a column such as " + spellings(RunField::Params) +
                                              "; the architecture columns model_family, d_model, n_layers, n_heads; "
-                                             "or both D and C, to derive N = C/6D)");
+                                             "a spec column naming each run's model spec; or both D and C, to derive N = C/6D)");
     if (!haveD && !(haveN && haveC))
         return missing(RunField::Tokens, "D, the training tokens (expected a column such as " + spellings(RunField::Tokens) +
                                              "; num_train_steps, global_batch_size and context_length; "

@@ -198,3 +198,59 @@ TEST(FitVerb, BadInputIsOneLineAndExitTwo) {
     EXPECT_TRUE(r.err.startsWith("scalex fit: " + missing)) << r.err.toStdString();
     EXPECT_EQ(r.err.trimmed().count('\n'), 0);
 }
+
+// A run naming a spec the project does not have and no file is: one error naming file, line and field.
+TEST(FitVerb, AnUnknownSpecOfARunNamesFileLineAndField) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("runs.csv");
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("run,spec,context_length,num_tokens_training,val_loss\na,gqa.json,2048,1e9,3.5\n");
+    f.close();
+    const auto r = runScalex({"fit", "context", "--data", path});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.err.trimmed(), "scalex fit: " + path + ", line 2, column 'spec': unknown spec 'gqa.json': no spec of the project has "
+                               "this name (it has none) and no model file is at " + dir.filePath("gqa.json"));
+}
+
+// A series whose runs name their specs (four sizes of one GQA architecture, files beside the table):
+// `fit context` fits its own surface and moves N* with T through the specs' FLOPs per token.
+TEST(FitVerb, ContextOfASeriesWhoseRunsNameTheirSpecs) {
+    QTemporaryDir dir;
+    QString runs = "run,spec,context_length,num_tokens_training,val_loss\n";
+    for (int d : {384, 768, 1536, 2048}) {
+        const int heads = d / 64, kv = heads / 4, layers = d / 64, ff = 64 * static_cast<int>(std::lround(8.0 * d / 3 / 64));
+        QFile spec(dir.filePath(QStringLiteral("gqa-%1.json").arg(d)));
+        ASSERT_TRUE(spec.open(QIODevice::WriteOnly));
+        spec.write(QStringLiteral(R"({"format": "scalex-model-spec", "format_version": 1, "name": "gqa-%1", "d_model": %1,
+            "vocab": 50304, "attention": {"n_heads": %2, "n_kv_heads": %3, "d_qk": 64, "d_v": 64},
+            "feed_forward": {"width": %4, "gated": true}, "layers": [{"mixer": "attention", "repeat": %5}]})")
+                       .arg(d).arg(heads).arg(kv).arg(ff).arg(layers).toUtf8());
+        // Losses on Chinchilla's surface (Hoffmann et al. 2022, Eq. 10) at the hand-counted N.
+        const double n = 2.0 * 50304 * d + layers * (2.0 * d * d + 2.0 * d * kv * 64 + 3.0 * d * ff + 2.0 * d) + d;
+        for (int ratio : {5, 20, 80, 160}) {
+            const double tokens = ratio * n;
+            const double loss = 1.69 + 406.4 / std::pow(n, 0.34) + 410.7 / std::pow(tokens, 0.28);
+            runs += QStringLiteral("d%1-r%2,gqa-%1.json,8192,%3,%4\n").arg(d).arg(ratio).arg(tokens, 0, 'g', 9).arg(loss, 0, 'f', 6);
+        }
+    }
+    const QString path = dir.filePath("gqa.csv");
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(runs.toUtf8());
+    f.close();
+    const auto r = runScalex({"fit", "context", "--data", path, "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject j = r.json();
+    const QJsonArray series = j["series"].toArray();
+    ASSERT_EQ(series.size(), 1);
+    const QJsonObject s = series[0].toObject();
+    EXPECT_EQ(s["name"].toString(), "gqa");
+    EXPECT_EQ(s["compute_per_token"].toString(), "the runs' specs");
+    EXPECT_EQ(s["fitted_to"].toString(), "gqa");
+    EXPECT_GT(s["n_opt"].toDouble(), 0);
+    // Attention's FLOPs grow with T: at one budget the optimum shrinks from 512 to 131072 tokens.
+    const QJsonArray optima = j["optima"].toArray();
+    ASSERT_GE(optima.size(), 2);
+    EXPECT_LT(optima.last().toObject()["gqa_n_opt"].toDouble(), 0.8 * optima.first().toObject()["gqa_n_opt"].toDouble());
+}

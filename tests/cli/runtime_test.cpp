@@ -276,3 +276,31 @@ TEST(PredictVerb, AnyArchitectureFromItsConfig) {
     EXPECT_EQ(both.exitCode, 2);
     EXPECT_TRUE(both.err.contains("--d-model does not go with --spec")) << both.err.toStdString();
 }
+
+// --fit with --spec: a spec is of no family, so the fitted model whose rates it takes is named with
+// --fit-model; without it the verb says so in one line.
+TEST(PredictVerb, ASpecTakesTheRatesOfTheFittedModelItNames) {
+    const QString llama = scalex::test::sourcePath("tests/data/fuzz/hf_config/llama2_7b.json");
+    QTemporaryDir dir;
+    const QString path = dir.filePath("fit.json");
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(R"({"fits": [{"model": "m", "family": "transformer", "stage": "prefill", "num_params": 7e9, "alpha_eff": 4e14,
+                           "eps": 0.002, "batch_term": 0},
+                          {"model": "m", "family": "transformer", "stage": "decode", "num_params": 7e9, "beta_eff": 2e12,
+                           "eps": 0.001, "batch_term": 0}]})");
+    f.close();
+    const auto refused = runScalex({"predict", "runtime", "--spec", llama, "--fit", path});
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_EQ(refused.err.trimmed(), "scalex predict: --fit with --spec: the fits are of the study's models and a spec is of no "
+                                     "family: name the fitted model whose rates it takes (--fit-model)");
+    const auto r = runScalex({"predict", "runtime", "--spec", llama, "--fit", path, "--fit-model", "m", "--batch", "2", "--prefill",
+                              "4096", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject j = r.json();
+    EXPECT_NEAR(j["ttft_ms"].toDouble(), 1e3 * (j["prefill_flops"].toDouble() / 4e14 + 0.002), 1e-9);
+    EXPECT_NEAR(j["step_ms"].toDouble(), 1e3 * (j["decode_step_bytes"].toDouble() / 2e12 + 0.001), 1e-9);
+    const auto text = runScalex({"predict", "runtime", "--spec", llama, "--fit", path, "--fit-model", "m"});
+    ASSERT_EQ(text.exitCode, 0) << text.err.toStdString();
+    EXPECT_TRUE(text.out.contains("rates       prefill of m, decode of m (--fit)")) << text.out.toStdString();
+}

@@ -520,7 +520,7 @@ const ErrorCase kErrorCases[] = {
     {"utf16_bom.csv", 1, "", "the file is UTF-16 encoded; expected UTF-8 text (save it as UTF-8)"},
     {"missing_params.csv", 1, "num_params",
      "no column for N, the parameter count (expected a column such as num_params, params, n, n_params, parameters, ...; "
-     "the architecture columns model_family, d_model, n_layers, n_heads; or both D and C, to derive N = C/6D)"},
+     "the architecture columns model_family, d_model, n_layers, n_heads; a spec column naming each run's model spec; or both D and C, to derive N = C/6D)"},
     {"missing_tokens.csv", 1, "num_tokens_training",
      "no column for D, the training tokens (expected a column such as num_tokens_training, tokens, d, num_tokens, "
      "n_tokens, ...; num_train_steps, global_batch_size and context_length; or compute C, such as num_flops_training, "
@@ -532,7 +532,7 @@ const ErrorCase kErrorCases[] = {
      "the header has this column more than once (columns 5 and 6): which one holds val_loss is ambiguous"},
     {"wrong_delimiter_spaces.csv", 1, "num_params",
      "no column for N, the parameter count (expected a column such as num_params, params, n, n_params, parameters, ...; "
-     "the architecture columns model_family, d_model, n_layers, n_heads; or both D and C, to derive N = C/6D) (the "
+     "the architecture columns model_family, d_model, n_layers, n_heads; a spec column naming each run's model spec; or both D and C, to derive N = C/6D) (the "
      "header reads as a single column 'run_id model_family num_params num_tokens_training val_loss': is the file comma-, "
      "tab- or semicolon-separated?)"},
     {"unterminated_quote.csv", 3, "model_family",

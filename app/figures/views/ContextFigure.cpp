@@ -93,9 +93,10 @@ JobOf<ContextFigure::Answer> ContextFigure::job(const FigureInput& in) const {
     // What the job reads is copied here: the study may change meanwhile. The surfaces are the job's.
     analysis::ContextRequest request = analysis::contextRequest(study, options);
     if (fittedAt_ == refits_)
-        for (auto& input : request.inputs)
-            for (const auto& [name, profiles] : profiles_)
-                if (name == input.name) input.profiles = profiles;
+        for (auto* inputs : {&request.inputs, &request.seriesLadders})
+            for (auto& input : *inputs)
+                for (const auto& [name, profiles] : profiles_)
+                    if (name == input.name) input.profiles = profiles;
     return [table = runsForJob(in), settings = study.settings(), request = std::move(request), refits = refits_](
                const fit::FitControl& control) -> Answer {
         analysis::ContextResult r = analysis::contextAnalysis(*table, settings, request, control);
@@ -148,7 +149,7 @@ void ContextFigure::draw(const FigureInput& in) {
     bool recounted = false, recountedLaw = false;
     for (const auto& a : answer_.series) {
         if (a.recount.budgets.empty()) continue;
-        const QColor color = theme.family(a.family).darker(150);
+        const QColor color = seriesColor(a, answer_).darker(150);
         std::vector<QPointF> pts;
         for (std::size_t i = 0; i < a.recount.budgets.size(); ++i) pts.push_back({a.recount.budgets[i], a.recount.optima[i]});
         const QString name = QString::fromStdString(a.name);

@@ -11,6 +11,7 @@
 #include "app/figures/Theme.h"
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/MemoryOps.h"
+#include "core/accounting/SpecAccounting.h"
 #include "core/analysis/RuntimeAnalysis.h"
 #include "core/analysis/Study.h"
 
@@ -40,6 +41,16 @@ double modelTime(bool mlstm, double T, const inference::Accelerator& a) {
     const double flops = mlstm ? accounting::mlstmCellChunkwiseFlops(c, T, conv) : accounting::attentionCoreFlops(c, T, T, conv.ops);
     const double b = mlstm ? c.nHeads * accounting::chunkCount(T, c.chunk) * accounting::mlstmChunkBytes(128, 256, c.chunk, bytes).total()
                            : accounting::attentionBytes(c, T, T, bytes);
+    return std::max(flops / a.flops, b / a.memoryBandwidth);
+}
+
+// The same for any spec, its layers averaged: the sequence-mix FLOPs of a T-token forward pass
+// (SpecAccounting.h: attention within its window, mLSTM cell, Mamba scan) and the cache or states
+// it writes (bf16), batch 1.
+double specLayerTime(const accounting::ModelSpec& spec, double T, const inference::Accelerator& a) {
+    const double layers = static_cast<double>(std::max<std::size_t>(1, spec.layers.size()));
+    const double flops = T * accounting::forwardFlopsPerToken(spec, T, accounting::appendixConvention()).seqMix / layers;
+    const double b = accounting::kvCacheBytes(spec, T, 1, 2) / layers;
     return std::max(flops / a.flops, b / a.memoryBandwidth);
 }
 
@@ -137,7 +148,7 @@ void RooflineFigure::draw(const FigureInput& in) {
     // Runtime over T: the roofline model on the chosen accelerator, and the measurements.
     timeChart_->clearSeries();
     timeChart_->setAxes({QObject::tr("Context length T"), true, 256, 131072}, {QObject::tr("Layer time, B = 1 (s)"), true, 1e-6, 10});
-    timeChart_->setTitle(QObject::tr("Attention vs mLSTM"));
+    timeChart_->setTitle(in.study->specs().empty() ? QObject::tr("Attention vs mLSTM") : QObject::tr("Attention vs mLSTM and the project's models"));
     const auto tGrid = logGrid(256, 131072, 60);
     std::vector<QPointF> att, mlstm;
     crossover_ = 0;
@@ -150,6 +161,14 @@ void RooflineFigure::draw(const FigureInput& in) {
                         Qt::DashLine);
     timeChart_->addLine(QObject::tr("mLSTM, %1 roofline").arg(QString::fromStdString(chosen.name)), theme.family(Family::Xlstm), mlstm, 2.0,
                         Qt::DashLine);
+    // The project's specs, in the colours of their operating points.
+    for (std::size_t i = 0; i < in.study->specs().size(); ++i) {
+        const auto& spec = in.study->specs()[i];
+        std::vector<QPointF> pts;
+        for (double T : tGrid) pts.push_back({T, specLayerTime(spec.spec, T, chosen)});
+        timeChart_->addLine(QObject::tr("%1, mix per layer").arg(QString::fromStdString(spec.name)), theme.series(spec.name, static_cast<int>(i)),
+                            pts, 1.8, Qt::DotLine);
+    }
     if (report_) {
         for (const auto& [kind, family] : {std::pair{gpu::kAttentionPrefill, Family::Transformer}, {gpu::kMlstmChunkwise, Family::Xlstm}}) {
             std::vector<QPointF> pts;
