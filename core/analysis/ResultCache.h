@@ -19,8 +19,8 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
-#include <string>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <typeindex>
 

@@ -6,7 +6,6 @@
 // contexts is analysed at each apart (runs with no context given form a group of their own).
 #include <QJsonObject>
 #include <cmath>
-#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,6 +14,7 @@
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/ModelConfig.h"
 #include "core/analysis/AnalysisSettings.h"
+#include "core/analysis/KeptRuns.h"
 #include "core/analysis/RunSelection.h"
 #include "core/fit/Bootstrap.h"
 #include "core/fit/Extrapolation.h"
@@ -264,7 +264,6 @@ SeriesComparison compareSeriesUncached(const std::vector<ParetoAnalysis>& analys
 
 // The run pointers each result holds, in one fixed order: a result kept in ResultCache keeps them
 // as indices (KeptRuns.h).
-using RunVisitor = std::function<void(const data::Run*&)>;
 void visitRuns(IsoFlopAnalysis& analysis, const RunVisitor& visit);
 void visitRuns(LossSurfaceAnalysis& analysis, const RunVisitor& visit);
 void visitRuns(SlopeAnalysis& analysis, const RunVisitor& visit);
