@@ -1,6 +1,7 @@
 #include "core/analysis/LawAnalysis.h"
 #include "core/analysis/AnalysisJson.h"
 
+#include <QJsonArray>
 #include <QJsonValue>
 #include <algorithm>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/analysis/LawVariables.h"
+#include "core/analysis/ResultCache.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/analysis/Study.h"
 #include "core/data/Series.h"
@@ -41,8 +43,60 @@ LawAnalysis fitLawAnalysis(const Study& study, const fit::LawDefinition& law, co
     return fitLawAnalysis(study.runs(), study.settings(), law, options, control);
 }
 
+namespace {
+
+QJsonValue keyConditions(const std::optional<std::vector<RowCondition>>& conditions) {
+    if (!conditions) return QJsonValue();
+    QJsonArray out;
+    for (const auto& c : *conditions) out.append(QString::fromStdString(c.text()));
+    return out;
+}
+
+// The options of a law fit as a key of ResultCache.
+QJsonObject keyJson(const LawFitOptions& o) {
+    QJsonArray shared, queries;
+    for (const auto& s : o.shared) shared.append(QString::fromStdString(s));
+    for (const auto& q : o.queries) {
+        QJsonArray given;
+        for (const auto& [name, value] : q.given) given.append(QJsonArray{QString::fromStdString(name), keyNumber(value)});
+        queries.append(QJsonObject{{"kind", static_cast<int>(q.kind)}, {"given", given}, {"value", keyNumber(q.value)}});
+    }
+    const fit::LawFitSettings& f = o.fit;
+    return {{"group", o.groupColumn ? QJsonValue(QString::fromStdString(*o.groupColumn)) : QJsonValue()},
+            {"shared", shared},
+            {"train", keyConditions(o.train)},
+            {"test", keyConditions(o.test)},
+            {"leave_one_out", o.leaveOneOut ? QJsonValue(QString::fromStdString(*o.leaveOneOut)) : QJsonValue()},
+            {"fit", QJsonObject{{"starts", f.starts}, {"seed", QString::number(f.seed)}, {"projection", f.projection},
+                                {"screen_stop", keyNumber(f.screenStop)}, {"stop_delta", keyNumber(f.stopDelta)},
+                                {"refine_count", f.refineCount}, {"max_iterations", f.maxIterations},
+                                {"spread_tolerance", keyNumber(f.spreadTolerance)}}},
+            {"resamples", o.resamples},
+            {"level", keyNumber(o.level)},
+            {"seed", QString::number(o.seed)},
+            {"queries", queries},
+            {"interval", static_cast<int>(o.interval)}};
+}
+
+}  // namespace
+
 LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const fit::LawDefinition& law,
                            const LawFitOptions& options, const fit::FitControl& control) {
+    // Kept by the law, the options and every cell of the runs (a law may read any column).
+    const QJsonObject key{{"law", lawToJson(law)}, {"settings", settings.toJson()}, {"options", keyJson(options)}};
+    return ResultCache::shared().getUnlessCancelled<LawAnalysis>(
+        {"law-fit", law.name, canonicalJson(key), selectionRevision(table, settings.scope.filter())},
+        [&] { return computeLawAnalysis(table, settings, law, options, control); }, control,
+        [&] {
+            LawAnalysis cancelled;  // while another thread fitted the same
+            cancelled.law = law;
+            cancelled.error = "cancelled";
+            return cancelled;
+        });
+}
+
+LawAnalysis computeLawAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const fit::LawDefinition& law,
+                               const LawFitOptions& options, const fit::FitControl& control) {
     LawAnalysis a;
     a.law = law;
     a.level = options.level;

@@ -85,8 +85,14 @@ struct LawAnalysis {
     fit::LawIntervalMethod interval = fit::LawIntervalMethod::Bootstrap;  // of the queries
 };
 
+// Kept in ResultCache by the law, the settings, the options and every cell of the runs: the laws
+// view, its export and `scalex fit law` fit the same law once (a cancelled fit is not kept and
+// says "cancelled").
 LawAnalysis fitLawAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const fit::LawDefinition& law,
                            const LawFitOptions& options = {}, const fit::FitControl& control = {});
+// The same computed afresh and not kept.
+LawAnalysis computeLawAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const fit::LawDefinition& law,
+                               const LawFitOptions& options = {}, const fit::FitControl& control = {});
 LawAnalysis fitLawAnalysis(const Study& study, const fit::LawDefinition& law, const LawFitOptions& options = {},
                            const fit::FitControl& control = {});
 

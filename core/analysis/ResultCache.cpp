@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <chrono>
+#include <cmath>
 
 #include "core/analysis/RunSelection.h"
 #include "core/data/RunTable.h"
@@ -33,6 +34,52 @@ std::string runsRevision(const data::RunTable& table, const RunFilter& filter) {
     }
     return std::to_string(count) + ":" + hash.result().toHex().toStdString();
 }
+
+RevisionDigest::RevisionDigest() : hash_(std::make_unique<QCryptographicHash>(QCryptographicHash::Sha256)) {}
+RevisionDigest::~RevisionDigest() = default;
+
+RevisionDigest& RevisionDigest::addBytes(const void* data, std::size_t size) {
+    hash_->addData(QByteArrayView(static_cast<const char*>(data), static_cast<qsizetype>(size)));
+    ++count_;
+    return *this;
+}
+
+RevisionDigest& RevisionDigest::add(const std::string& text) {
+    add(static_cast<double>(text.size()));
+    return addBytes(text.data(), text.size());
+}
+
+std::string RevisionDigest::result() const { return std::to_string(count_) + ":" + hash_->result().toHex().toStdString(); }
+
+std::string selectionRevision(const data::RunTable& table, const RunFilter& filter) {
+    RevisionDigest d;
+    RunFilter everySweepRun = filter;
+    everySweepRun.allSweepRuns = true;
+    const std::vector<std::string>* header = nullptr;
+    for (std::size_t i = 0; i < table.runs.size(); ++i) {
+        const data::Run& run = table.runs[i];
+        // An analysis reads the runs in scope and those their sweep's best stands for, no other.
+        const bool in = passes(run, filter), inSweep = passes(run, everySweepRun);
+        if (!in && !inSweep) continue;
+        const double values[] = {static_cast<double>(i), in ? 1.0 : 0.0, inSweep ? 1.0 : 0.0,
+                                 run.params, run.tokens, run.flops, run.loss(), run.context, run.budget,
+                                 run.userIncluded ? (*run.userIncluded ? 1.0 : 0.0) : -1.0,
+                                 static_cast<double>(run.sourceLine), static_cast<double>(run.problems.size()),
+                                 static_cast<double>(run.experimentSet), run.family ? static_cast<double>(*run.family) : -1.0,
+                                 static_cast<double>(run.dModel), static_cast<double>(run.nLayers), static_cast<double>(run.nHeads),
+                                 static_cast<double>(run.nKvHeads), static_cast<double>(run.dFf), static_cast<double>(run.vocab)};
+        d.add(std::span<const double>(values));
+        for (const std::string* text : {&run.runId, &run.name, &run.series, &run.sweepLeftOut, &run.raw.joined}) d.add(*text);
+        // Every cell as read: laws and conditions may read any column.
+        if (run.raw.header && run.raw.header.get() != header) {
+            header = run.raw.header.get();
+            for (const std::string& column : *header) d.add(column);
+        }
+    }
+    return d.result();
+}
+
+QJsonValue keyNumber(double value) { return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QString::number(value)); }
 
 ResultCache& ResultCache::shared() {
     static ResultCache cache;
@@ -118,6 +165,8 @@ void ResultCache::clear() {
         if (!it->underWay) it = entries_.erase(it);
         else ++it;
 }
+
+std::size_t ResultCache::computed() const { return computed_; }
 
 std::size_t ResultCache::size() const {
     std::lock_guard lock(mutex_);

@@ -10,17 +10,23 @@
 // results used least recently are dropped first.
 #include <QJsonObject>
 #include <QJsonValue>
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <typeindex>
 
 #include "core/analysis/FitTypes.h"
+
+class QCryptographicHash;
 
 namespace scalex::data {
 struct RunTable;
@@ -46,6 +52,46 @@ std::string canonicalJson(const QJsonValue& value);
 // values an analysis reads (N, D, C, loss, context, budget, whether the user ticked the run in).
 std::string runsRevision(const data::RunTable& table, const RunFilter& filter);
 
+// The revision stamp of a result that names runs (KeptRuns.h): the runs an analysis of `filter`
+// reads (those that pass it, with and without every sweep run), each with its index and what an
+// analysis reads or reports of it (ids, source line, series, the numbers, sweep, problems, every
+// cell as read). The same stamp: the same runs at the same indices, so a kept result's runs are
+// the caller's runs at those indices.
+std::string selectionRevision(const data::RunTable& table, const RunFilter& filter);
+
+// A revision stamp made of the values an analysis reads that are not runs (measurements, a fit's
+// points): numbers and texts added one after the other.
+class RevisionDigest {
+public:
+    RevisionDigest();
+    ~RevisionDigest();
+    RevisionDigest(const RevisionDigest&) = delete;
+    RevisionDigest& operator=(const RevisionDigest&) = delete;
+    RevisionDigest& add(double value) { return addBytes(&value, sizeof value); }
+    RevisionDigest& add(const std::string& text);
+    // Plain values (points of doubles, with no padding) as their bytes.
+    template <class T>
+    RevisionDigest& add(std::span<const T> values) {
+        static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % sizeof(double) == 0);
+        add(static_cast<double>(values.size()));
+        return addBytes(values.data(), values.size_bytes());
+    }
+    std::string result() const;
+
+private:
+    RevisionDigest& addBytes(const void* data, std::size_t size);
+    std::unique_ptr<QCryptographicHash> hash_;
+    std::size_t count_ = 0;
+};
+template <class T>
+std::string valuesRevision(std::span<const T> values) {
+    RevisionDigest d;
+    d.add(values);
+    return d.result();
+}
+// A number for an options key: finite ones as JSON numbers, others ("inf", "nan") as text.
+QJsonValue keyNumber(double value);
+
 class ResultCache {
 public:
     explicit ResultCache(std::size_t capacity = 256) : capacity_(capacity) {}
@@ -62,6 +108,7 @@ public:
         if (c.value) return std::static_pointer_cast<const T>(c.value);
         if (!c.mine) return nullptr;
         std::shared_ptr<const T> made;
+        ++computed_;
         try {
             made = compute();
         } catch (...) {
@@ -70,6 +117,25 @@ public:
         }
         release(key, made);
         return made;
+    }
+    // The result of `key`: kept, else `compute()` (returning a T) on this thread, kept unless
+    // `control` was cancelled by then: that result is handed back and not kept. `whenCancelled()`
+    // where `control` is cancelled while another thread computes it.
+    template <class T, class Compute, class WhenCancelled>
+    T getUnlessCancelled(const ResultKey& key, Compute compute, const fit::FitControl& control, WhenCancelled whenCancelled) {
+        std::optional<T> handedBack;
+        const auto kept = get<T>(
+            key,
+            [&]() -> std::shared_ptr<const T> {
+                T made = compute();
+                if (!control.cancelled()) return std::make_shared<const T>(std::move(made));
+                handedBack = std::move(made);
+                return nullptr;
+            },
+            control);
+        if (kept) return *kept;
+        if (handedBack) return std::move(*handedBack);
+        return whenCancelled();
     }
     // The kept result of `key`; computes nothing.
     template <class T>
@@ -83,6 +149,8 @@ public:
     }
     void clear();
     std::size_t size() const;
+    // How many results this cache has computed (get's `compute` run), since it was made.
+    std::size_t computed() const;
 
 private:
     struct Entry {
@@ -106,6 +174,7 @@ private:
     void dropOldest();
 
     std::size_t capacity_;
+    std::atomic<std::size_t> computed_{0};
     mutable std::mutex mutex_;
     std::condition_variable changed_;
     Entries entries_;  // most recently used last

@@ -9,6 +9,8 @@
 
 #include "core/accounting/ParamCount.h"
 #include "core/accounting/SpecAccounting.h"
+#include "core/analysis/AnalysisJson.h"
+#include "core/analysis/ResultCache.h"
 #include "core/data/StrictCsv.h"
 
 namespace scalex::analysis {
@@ -92,8 +94,56 @@ const RuntimeStageFit* RuntimeFitAnalysis::find(const std::string& model, Stage 
     return nullptr;
 }
 
+namespace {
+
+// The options of a runtime fit as a key of ResultCache.
+QJsonObject keyJson(const RuntimeFitOptions& o, const std::vector<Stage>& stages, const std::string& model) {
+    const accounting::FlopConvention& c = o.work.convention;
+    RevisionDigest work;  // plain numbers, compared whole
+    work.add(std::span<const accounting::OpFactors>(&c.ops, 1)).add(std::span<const accounting::ByteWidths>(&o.work.bytes, 1));
+    QJsonArray stageNames;
+    for (Stage s : stages) stageNames.append(QString::fromUtf8(analysis::stageName(s)));
+    return {{"convention", QString::fromStdString(c.name)},
+            {"cell", static_cast<int>(c.cell)},
+            {"study_gate_projection", c.studyGateProjection},
+            {"six_nd", c.sixNd},
+            {"training_multiplier", keyNumber(c.trainingMultiplier)},
+            {"work", QString::fromStdString(work.result())},
+            {"generated_tokens", keyNumber(o.work.generatedTokens)},
+            {"batch_term", o.batchTerm ? QJsonValue(*o.batchTerm) : QJsonValue()},
+            {"robust", o.robust},
+            {"variable_share", keyNumber(o.variableShare)},
+            {"alpha_fraction", keyNumber(o.alphaFraction)},
+            {"beta_fraction", keyNumber(o.betaFraction)},
+            {"stages", stageNames},
+            {"model", QString::fromStdString(model)}};
+}
+
+// The revision stamp of measurements: every point and model as the fit reads them.
+std::string measurementsRevision(const data::InferenceData& data) {
+    RevisionDigest d;
+    for (const auto& pt : data.points) {
+        const double values[] = {static_cast<double>(pt.family), pt.batch, pt.prefill, pt.numParams, pt.ttftMs, pt.stepMs,
+                                 static_cast<double>(pt.line)};
+        d.add(pt.model).add(pt.familyTag).add(std::span<const double>(values));
+    }
+    for (const auto& m : data.models)
+        d.add(m.model).add(m.familyTag).add(static_cast<double>(m.family)).add(m.numParams).add(m.architectureSource)
+            .add(m.config ? canonicalJson(toJson(*m.config)) : std::string("none"));
+    return d.result();
+}
+
+}  // namespace
+
 RuntimeFitAnalysis runtimeFitAnalysis(const data::InferenceData& data, const RuntimeFitOptions& options,
                                       const std::vector<Stage>& stages, const std::string& model) {
+    const ResultKey key{"runtime-fit", data.source, canonicalJson(keyJson(options, stages, model)), measurementsRevision(data)};
+    return *ResultCache::shared().get<RuntimeFitAnalysis>(
+        key, [&] { return std::make_shared<const RuntimeFitAnalysis>(computeRuntimeFitAnalysis(data, options, stages, model)); });
+}
+
+RuntimeFitAnalysis computeRuntimeFitAnalysis(const data::InferenceData& data, const RuntimeFitOptions& options,
+                                             const std::vector<Stage>& stages, const std::string& model) {
     const std::vector<Stage> fitted = stages.empty() ? std::vector<Stage>{Stage::Prefill, Stage::Decode} : stages;
     RuntimeFitAnalysis out;
     for (const auto& m : data.models) {

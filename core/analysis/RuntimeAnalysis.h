@@ -103,8 +103,13 @@ struct RuntimeFitAnalysis {
 // to every measured model of `data` with an architecture, for each of `stages` (empty: prefill
 // and decode), or only to `model` when it is given. Models without an architecture are listed
 // with no stages.
+// Kept in ResultCache by the measurements' values and the options: the inference view, its export
+// and `scalex fit runtime` fit the same measurements once.
 RuntimeFitAnalysis runtimeFitAnalysis(const data::InferenceData& data, const RuntimeFitOptions& options,
                                       const std::vector<inference::Stage>& stages = {}, const std::string& model = {});
+// The same computed afresh and not kept.
+RuntimeFitAnalysis computeRuntimeFitAnalysis(const data::InferenceData& data, const RuntimeFitOptions& options,
+                                             const std::vector<inference::Stage>& stages = {}, const std::string& model = {});
 
 // The fits as the inference view exports them: one row per model and stage with the numbers of
 // `scalex fit runtime --json` (alpha_eff or beta_eff, eps, batch_term, rmse, r2, points), the

@@ -1,5 +1,7 @@
 #include "core/analysis/SeriesAnalyses.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -9,12 +11,91 @@
 #include <stdexcept>
 
 #include "core/accounting/SpecAccounting.h"
+#include "core/analysis/KeptRuns.h"
+#include "core/analysis/ResultCache.h"
 #include "core/data/RunDerivation.h"
 #include "core/fit/ComputeOptimal.h"
 #include "core/fit/FitControl.h"
 #include "core/data/Series.h"
 
 namespace scalex::analysis {
+
+namespace {
+
+// ---- the keys of the results kept in ResultCache (KeptRuns.h) ------------------------------
+
+QJsonArray keyNumbers(const std::vector<double>& values) {
+    QJsonArray out;
+    for (double v : values) out.append(keyNumber(v));
+    return out;
+}
+
+QJsonObject keyJson(const fit::IsoFlopSettings& s) {
+    return {{"budgets", keyNumbers(s.budgets)}, {"tolerance", keyNumber(s.tolerance)}, {"fit_min", keyNumber(s.fitMin)},
+            {"fit_max", keyNumber(s.fitMax)}, {"min_runs", s.minRunsPerProfile}, {"kept_budgets", keyNumbers(s.keptBudgets)}};
+}
+
+QJsonObject keyJson(const fit::SlopeSettings& s) {
+    return {{"ratios", keyNumbers(s.ratios)}, {"tolerance", keyNumber(s.tolerance)}, {"min_runs", s.minRuns}};
+}
+
+QJsonObject keyJson(const fit::BootstrapSettings& b) {
+    return {{"resamples", b.resamples}, {"seed", QString::number(b.seed)}, {"level", keyNumber(b.level)}, {"refit_from_grid", b.refitFromGrid}};
+}
+
+// The key of a result read from the runs of `filter` in `table`.
+ResultKey runsKey(const char* analysis, const std::string& scope, const data::RunTable& table, const RunFilter& filter,
+                  const QJsonObject& options) {
+    return {analysis, scope, canonicalJson(options), selectionRevision(table, filter)};
+}
+
+}  // namespace
+
+QJsonObject lossSurfaceSettingsJson(const fit::LossSurfaceSettings& s) {
+    QJsonObject grid;
+    grid["logA"] = keyNumbers(s.grid.logA);
+    grid["logB"] = keyNumbers(s.grid.logB);
+    grid["logE"] = keyNumbers(s.grid.logE);
+    grid["alpha"] = keyNumbers(s.grid.alpha);
+    grid["beta"] = keyNumbers(s.grid.beta);
+    grid["gamma"] = keyNumbers(s.grid.gamma);
+    const auto lower = s.bounds.lower.asArray(), upper = s.bounds.upper.asArray();
+    return {{"huber_delta", s.huberDelta},
+            {"fit_gamma", s.fitGamma},
+            {"stop_delta", s.stopDelta},
+            {"screen_stop_delta", s.screenStopDelta},
+            {"refine_count", static_cast<double>(s.refineCount)},
+            {"screen_points", static_cast<double>(s.screenPoints)},
+            {"basin_tolerance", s.basinTolerance},
+            {"basin_refine_count", static_cast<double>(s.basinRefineCount)},
+            {"max_iterations", static_cast<double>(s.maxIterations)},
+            {"keep_best", static_cast<double>(s.keepBest)},
+            {"spread_tolerance", s.spreadTolerance},
+            {"grid", grid},
+            {"lower", keyNumbers({lower.begin(), lower.end()})},
+            {"upper", keyNumbers({upper.begin(), upper.end()})}};
+}
+
+namespace {
+
+// The runs fitted, those left out as outliers, and those their sweep's best stands for.
+template <class Analysis>
+void visitFittedAndLeftOut(Analysis& a, const RunVisitor& visit) {
+    for (auto& r : a.runs) visit(r);
+    for (auto& f : a.outliers) visit(f.run);
+    for (auto& r : a.notBestOfSweep) visit(r);
+}
+
+}  // namespace
+
+void visitRuns(LossSurfaceAnalysis& a, const RunVisitor& visit) { visitFittedAndLeftOut(a, visit); }
+void visitRuns(IsoFlopAnalysis& a, const RunVisitor& visit) { visitFittedAndLeftOut(a, visit); }
+void visitRuns(SlopeAnalysis& a, const RunVisitor& visit) { visitFittedAndLeftOut(a, visit); }
+
+void visitRuns(ParetoAnalysis& a, const RunVisitor& visit) {
+    for (auto& r : a.runs) visit(r);
+    for (auto& r : a.notBestOfSweep) visit(r);
+}
 
 using data::known;
 
@@ -133,6 +214,13 @@ fit::IsoFlopSettings isoFlopSettingsFor(const std::vector<const data::Run*>& run
 
 IsoFlopAnalysis isoFlopAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
                                 const fit::IsoFlopSettings& base, bool budgetsGiven) {
+    const QJsonObject options{{"settings", settings.toJson()}, {"isoflop", keyJson(base)}, {"budgets_given", budgetsGiven}};
+    return cachedWithRuns<IsoFlopAnalysis>(runsKey("isoflop", group.label(), table, group.filter, options), table,
+                                           [&] { return computeIsoFlopAnalysis(table, settings, group, base, budgetsGiven); });
+}
+
+IsoFlopAnalysis computeIsoFlopAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
+                                       const fit::IsoFlopSettings& base, bool budgetsGiven) {
     IsoFlopAnalysis a;
     a.group = group;
     auto sel = isoFlopRuns(table, group.filter);
@@ -229,6 +317,20 @@ fit::LossSurfaceSettings lossSurfaceSettings(const AnalysisSettings& settings) {
 
 LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
                                         const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control) {
+    const QJsonObject options{{"settings", settings.toJson()}, {"fit", lossSurfaceSettingsJson(fitSettings)}};
+    return cachedWithRuns<LossSurfaceAnalysis>(
+        runsKey("loss-surface-analysis", group.label(), table, group.filter, options), table,
+        [&] { return computeLossSurfaceAnalysis(table, settings, group, fitSettings, control); }, control,
+        [&] {
+            LossSurfaceAnalysis a;  // cancelled while another thread fitted the same runs
+            a.group = group;
+            a.fit.cancelled = true;
+            return a;
+        });
+}
+
+LossSurfaceAnalysis computeLossSurfaceAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
+                                               const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control) {
     LossSurfaceAnalysis a;
     a.group = group;
     auto sel = lossSurfacePoints(table, group.filter);
@@ -438,19 +540,42 @@ std::optional<BudgetProfile> profileAtBudget(const fit::IsoFlopResult& result, d
 fit::BootstrapResult isoFlopIntervals(std::span<const fit::IsoFlopRun> runs, const fit::IsoFlopSettings& settings,
                                       std::span<const double> queryBudgets, const fit::BootstrapSettings& bootstrap) {
     if (runs.empty()) return {};
-    return fit::bootstrapIsoFlop(runs, settings, queryBudgets, bootstrap);
+    const QJsonObject options{{"isoflop", keyJson(settings)}, {"bootstrap", keyJson(bootstrap)},
+                              {"query_budgets", keyNumbers({queryBudgets.begin(), queryBudgets.end()})}};
+    const ResultKey key{"isoflop-intervals", "the fit's runs", canonicalJson(options), valuesRevision(runs)};
+    return *ResultCache::shared().get<fit::BootstrapResult>(key, [&] {
+        return std::make_shared<const fit::BootstrapResult>(fit::bootstrapIsoFlop(runs, settings, queryBudgets, bootstrap));
+    });
 }
 
 fit::BootstrapResult surfaceIntervals(const LossSurfaceAnalysis& analysis, const fit::LossSurfaceSettings& fitSettings,
                                       const fit::BootstrapSettings& bootstrap, const fit::FitControl& control) {
     if (analysis.error || analysis.points.empty()) return {};
-    return fit::bootstrapLossSurface(analysis.points, analysis.fit, fitSettings, {}, bootstrap, control);
+    // Kept by the fit's points, its optima (where the resamples start) and the settings.
+    RevisionDigest inputs;
+    inputs.add(std::span<const fit::LossPoint>(analysis.points));
+    for (double p : analysis.fit.best.asArray()) inputs.add(p);
+    for (const auto* starts : {&analysis.fit.basins, &analysis.fit.bestStarts})
+        for (const fit::LossSurfaceStart& b : *starts) {
+            inputs.add(static_cast<double>(b.index)).add(b.objective);
+            for (double p : b.init.asArray()) inputs.add(p);
+            for (double p : b.fitted.asArray()) inputs.add(p);
+        }
+    const QJsonObject options{{"fit", lossSurfaceSettingsJson(fitSettings)}, {"bootstrap", keyJson(bootstrap)}};
+    return ResultCache::shared().getUnlessCancelled<fit::BootstrapResult>(
+        {"surface-intervals", analysis.group.label(), canonicalJson(options), inputs.result()},
+        [&] { return fit::bootstrapLossSurface(analysis.points, analysis.fit, fitSettings, {}, bootstrap, control); }, control,
+        [] { return fit::BootstrapResult{}; });
 }
 
 fit::BootstrapResult slopeIntervals(const SlopeAnalysis& analysis, const fit::SlopeSettings& settings,
                                     const fit::BootstrapSettings& bootstrap) {
     if (analysis.points.empty()) return {};
-    return fit::bootstrapSlopes(analysis.points, settings, bootstrap);
+    const QJsonObject options{{"slopes", keyJson(settings)}, {"bootstrap", keyJson(bootstrap)}};
+    const ResultKey key{"slope-intervals", analysis.group.label(), canonicalJson(options),
+                        valuesRevision(std::span<const fit::ComputeLossPoint>(analysis.points))};
+    return *ResultCache::shared().get<fit::BootstrapResult>(
+        key, [&] { return std::make_shared<const fit::BootstrapResult>(fit::bootstrapSlopes(analysis.points, settings, bootstrap)); });
 }
 
 fit::PowerLaw computePerTokenOfRuns(const data::RunTable& table, const RunFilter& filter) {
@@ -471,6 +596,13 @@ fit::PowerLaw computePerTokenOfRuns(const data::RunTable& table, const RunFilter
 
 std::vector<SlopeAnalysis> slopeAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
                                          const fit::SlopeSettings& slopeSettings) {
+    const QJsonObject options{{"settings", settings.toJson()}, {"slopes", keyJson(slopeSettings)}};
+    return cachedWithRuns<std::vector<SlopeAnalysis>>(runsKey("slopes", "every series", table, settings.scope.filter(), options), table,
+                                                      [&] { return computeSlopeAnalyses(table, settings, slopeSettings); });
+}
+
+std::vector<SlopeAnalysis> computeSlopeAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
+                                                const fit::SlopeSettings& slopeSettings) {
     std::vector<SlopeAnalysis> out;
     for (const auto& g : seriesGroups(table, settings)) {
         auto sel = computeLossPoints(table, studySet(table, g.filter, data::ExperimentSet::TokenParam));
@@ -485,6 +617,12 @@ std::vector<SlopeAnalysis> slopeAnalyses(const data::RunTable& table, const Anal
 }
 
 std::vector<ParetoAnalysis> paretoAnalyses(const data::RunTable& table, const AnalysisSettings& settings) {
+    const QJsonObject options{{"settings", settings.toJson()}};
+    return cachedWithRuns<std::vector<ParetoAnalysis>>(runsKey("pareto", "every series", table, settings.scope.filter(), options), table,
+                                                       [&] { return computeParetoAnalyses(table, settings); });
+}
+
+std::vector<ParetoAnalysis> computeParetoAnalyses(const data::RunTable& table, const AnalysisSettings& settings) {
     std::vector<ParetoAnalysis> out;
     for (const auto& g : seriesGroups(table, settings)) {
         auto sel = computeLossPoints(table, g.filter);
@@ -576,9 +714,26 @@ std::optional<SeriesComparison> compareSeries(const std::vector<ParetoAnalysis>&
                                               int samples, const fit::FitControl& control) {
     const auto pair = comparedPair(analyses);
     if (!pair) return std::nullopt;
-    SeriesComparison c;
-    c.a = pair->first;
+    // Kept by the points of the pair it compares (the comparison reads nothing else).
+    const auto& A = analyses[pair->first];
+    const auto& B = analyses[pair->second];
+    const QJsonObject options{{"bootstrap", keyJson(bootstrap)}, {"samples", samples}};
+    const ResultKey key{"pareto-comparison", A.group.label() + " / " + B.group.label(), canonicalJson(options),
+                        valuesRevision(std::span<const fit::ComputeLossPoint>(A.points)) + "/" +
+                            valuesRevision(std::span<const fit::ComputeLossPoint>(B.points))};
+    SeriesComparison c = ResultCache::shared().getUnlessCancelled<SeriesComparison>(
+        key, [&] { return compareSeriesUncached(analyses, *pair, bootstrap, samples, control); }, control,
+        [] { return SeriesComparison{}; });  // cancelled while another thread compared the same
+    c.a = pair->first;  // the same pair, at its places in these analyses
     c.b = pair->second;
+    return c;
+}
+
+SeriesComparison compareSeriesUncached(const std::vector<ParetoAnalysis>& analyses, std::pair<std::size_t, std::size_t> pair,
+                                       const fit::BootstrapSettings& bootstrap, int samples, const fit::FitControl& control) {
+    SeriesComparison c;
+    c.a = pair.first;
+    c.b = pair.second;
     const auto& A = analyses[c.a];
     const auto& B = analyses[c.b];
     c.comparison = fit::compareFrontiers(A.frontier, B.frontier, samples);

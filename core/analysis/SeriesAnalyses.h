@@ -4,6 +4,7 @@
 // verbs and the figure recipes call these, so the same runs and settings give the same numbers by
 // every path. No analysis mixes context lengths: a series whose runs were trained at several
 // contexts is analysed at each apart (runs with no context given form a group of their own).
+#include <QJsonObject>
 #include <cmath>
 #include <optional>
 #include <span>
@@ -14,6 +15,7 @@
 #include "core/accounting/ModelConfig.h"
 #include "core/accounting/ModelSpec.h"
 #include "core/analysis/AnalysisSettings.h"
+#include "core/analysis/KeptRuns.h"
 #include "core/analysis/RunSelection.h"
 #include "core/fit/Bootstrap.h"
 #include "core/fit/Extrapolation.h"
@@ -74,13 +76,18 @@ struct IsoFlopAnalysis {
 // `settings`; the tolerance widened (up to 0.5) so that every run keeps its file's budget.
 fit::IsoFlopSettings isoFlopSettingsFor(const std::vector<const data::Run*>& runs, const AnalysisSettings& settings,
                                         const fit::IsoFlopSettings& base = {}, bool budgetsGiven = false);
+// Kept in ResultCache by the group's runs and the settings (KeptRuns.h): asked again for the same
+// runs and settings, by any view, export or verb, it is not computed again.
 IsoFlopAnalysis isoFlopAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
                                 const fit::IsoFlopSettings& base = {}, bool budgetsGiven = false);
+// The same computed afresh and not kept (what the kept result is, to the last digit).
+IsoFlopAnalysis computeIsoFlopAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
+                                       const fit::IsoFlopSettings& base = {}, bool budgetsGiven = false);
 std::vector<IsoFlopAnalysis> isoFlopAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
                                              const fit::IsoFlopSettings& base = {}, bool budgetsGiven = false);
 
 // Intervals of the laws (a, A, b, B) and of N*, D* at each query budget: the runs resampled within
-// each budget (fit::bootstrapIsoFlop). Takes the fit's input, so it can run off a GUI thread on a copy.
+// each budget (fit::bootstrapIsoFlop); kept in ResultCache by the runs' values and the settings. Takes the fit's input, so it can run off a GUI thread on a copy.
 fit::BootstrapResult isoFlopIntervals(std::span<const fit::IsoFlopRun> runs, const fit::IsoFlopSettings& settings,
                                       std::span<const double> queryBudgets, const fit::BootstrapSettings& bootstrap);
 
@@ -140,8 +147,14 @@ struct LossSurfaceAnalysis {
 // a base, over the paper's grid and stops (made here, so that app code that asks builds no grid).
 fit::LossSurfaceSettings lossSurfaceSettings(const AnalysisSettings& settings, fit::LossSurfaceSettings base);
 fit::LossSurfaceSettings lossSurfaceSettings(const AnalysisSettings& settings);
+// Kept in ResultCache by the group's runs, the settings and the fit settings, as isoFlopAnalysis (a
+// cancelled fit is handed back and not kept); computeLossSurfaceAnalysis afresh.
 LossSurfaceAnalysis lossSurfaceAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
                                         const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control = {});
+LossSurfaceAnalysis computeLossSurfaceAnalysis(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group,
+                                               const fit::LossSurfaceSettings& fitSettings, const fit::FitControl& control = {});
+// The fit settings as the key of a kept result (ResultCache.h).
+QJsonObject lossSurfaceSettingsJson(const fit::LossSurfaceSettings& settings);
 std::vector<LossSurfaceAnalysis> lossSurfaceAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
                                                      const fit::LossSurfaceSettings& fitSettings,
                                                      const fit::FitControl& control = {});
@@ -192,7 +205,8 @@ SurfaceGuides surfaceGuides(const fit::LossSurfaceParams& surface, const fit::Po
 fit::PowerLaw computePerTokenOfRuns(const data::RunTable& table, const RunFilter& filter);
 
 // 95 % (settings.level) intervals of the surface's parameters: the analysis' runs resampled and
-// refitted (fit::bootstrapLossSurface), "logA" … "gamma".
+// refitted (fit::bootstrapLossSurface), "logA" … "gamma"; kept in ResultCache by the fit's points
+// and optimum and the settings (cancelled: none, not kept).
 fit::BootstrapResult surfaceIntervals(const LossSurfaceAnalysis& analysis, const fit::LossSurfaceSettings& fitSettings,
                                       const fit::BootstrapSettings& bootstrap, const fit::FitControl& control = {});
 
@@ -208,11 +222,15 @@ struct SlopeAnalysis {
     std::vector<fit::SlopePrediction> extrapolation;
     std::vector<const data::Run*> notBestOfSweep;  // in scope, left out for their sweep's best (Run::sweepLeftOut)
 };
-// Intervals of η per ratio ("eta(M)"), the runs resampled within each ratio group.
+// Intervals of η per ratio ("eta(M)"), the runs resampled within each ratio group; kept in
+// ResultCache by the analysis' points and the settings.
 fit::BootstrapResult slopeIntervals(const SlopeAnalysis& analysis, const fit::SlopeSettings& settings,
                                     const fit::BootstrapSettings& bootstrap);
+// Kept in ResultCache by the runs and settings, as isoFlopAnalysis; computeSlopeAnalyses afresh.
 std::vector<SlopeAnalysis> slopeAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
                                          const fit::SlopeSettings& slopeSettings = {});
+std::vector<SlopeAnalysis> computeSlopeAnalyses(const data::RunTable& table, const AnalysisSettings& settings,
+                                                const fit::SlopeSettings& slopeSettings = {});
 
 // ---- Pareto ---------------------------------------------------------------------------------
 
@@ -223,7 +241,9 @@ struct ParetoAnalysis {
     std::vector<fit::FrontierPoint> frontier;  // indices into points / runs
     std::vector<const data::Run*> notBestOfSweep;  // in scope, left out for their sweep's best (Run::sweepLeftOut)
 };
+// Kept in ResultCache by the runs and settings, as isoFlopAnalysis; computeParetoAnalyses afresh.
 std::vector<ParetoAnalysis> paretoAnalyses(const data::RunTable& table, const AnalysisSettings& settings);
+std::vector<ParetoAnalysis> computeParetoAnalyses(const data::RunTable& table, const AnalysisSettings& settings);
 
 // Which two frontiers a comparison sets side by side: the study's families as the paper does
 // (A = xLSTM, B = Transformer), else the first two groups. Empty when there are fewer than two.
@@ -237,8 +257,19 @@ struct SeriesComparison {
     fit::FrontierComparison comparison;
     fit::BootstrapResult intervals;  // none when bootstrap.resamples is 0
 };
+// Kept in ResultCache by the pair's points and the settings (a cancelled comparison is not kept).
 std::optional<SeriesComparison> compareSeries(const std::vector<ParetoAnalysis>& analyses, const fit::BootstrapSettings& bootstrap,
                                               int samples = 50, const fit::FitControl& control = {});
+// The comparison of `pair` computed afresh and not kept.
+SeriesComparison compareSeriesUncached(const std::vector<ParetoAnalysis>& analyses, std::pair<std::size_t, std::size_t> pair,
+                                       const fit::BootstrapSettings& bootstrap, int samples = 50, const fit::FitControl& control = {});
+
+// The run pointers each result holds, in one fixed order: a result kept in ResultCache keeps them
+// as indices (KeptRuns.h).
+void visitRuns(IsoFlopAnalysis& analysis, const RunVisitor& visit);
+void visitRuns(LossSurfaceAnalysis& analysis, const RunVisitor& visit);
+void visitRuns(SlopeAnalysis& analysis, const RunVisitor& visit);
+void visitRuns(ParetoAnalysis& analysis, const RunVisitor& visit);
 
 // ---- loss curves ----------------------------------------------------------------------------
 

@@ -17,39 +17,8 @@ bool sameContext(double a, double b) { return a == b || (std::isnan(a) && std::i
 // revision stamp: runs with the same values in another study or another window are the same fit),
 // the analysis settings, the group's label (it names the problems) and every field of the fit
 // settings.
-QJsonArray numbers(const std::vector<double>& values) {
-    QJsonArray out;
-    for (double v : values) out.append(v);
-    return out;
-}
-
-QJsonObject fitSettingsJson(const fit::LossSurfaceSettings& s) {
-    QJsonObject grid;
-    grid["logA"] = numbers(s.grid.logA);
-    grid["logB"] = numbers(s.grid.logB);
-    grid["logE"] = numbers(s.grid.logE);
-    grid["alpha"] = numbers(s.grid.alpha);
-    grid["beta"] = numbers(s.grid.beta);
-    grid["gamma"] = numbers(s.grid.gamma);
-    const auto lower = s.bounds.lower.asArray(), upper = s.bounds.upper.asArray();
-    return {{"huber_delta", s.huberDelta},
-            {"fit_gamma", s.fitGamma},
-            {"stop_delta", s.stopDelta},
-            {"screen_stop_delta", s.screenStopDelta},
-            {"refine_count", static_cast<double>(s.refineCount)},
-            {"screen_points", static_cast<double>(s.screenPoints)},
-            {"basin_tolerance", s.basinTolerance},
-            {"basin_refine_count", static_cast<double>(s.basinRefineCount)},
-            {"max_iterations", static_cast<double>(s.maxIterations)},
-            {"keep_best", static_cast<double>(s.keepBest)},
-            {"spread_tolerance", s.spreadTolerance},
-            {"grid", grid},
-            {"lower", numbers({lower.begin(), lower.end()})},
-            {"upper", numbers({upper.begin(), upper.end()})}};
-}
-
 ResultKey keyOf(const data::RunTable& table, const AnalysisSettings& settings, const SeriesGroup& group, const fit::LossSurfaceSettings& fitSettings) {
-    return {"loss-surface", group.label(), canonicalJson(QJsonObject{{"settings", settings.toJson()}, {"fit", fitSettingsJson(fitSettings)}}),
+    return {"loss-surface", group.label(), canonicalJson(QJsonObject{{"settings", settings.toJson()}, {"fit", lossSurfaceSettingsJson(fitSettings)}}),
             runsRevision(table, group.filter)};
 }
 

@@ -75,6 +75,7 @@ TEST(ResultCache, ComputesOnceForTheSameKeyAndAgainWhenAnOptionOrTheRevisionChan
     EXPECT_EQ(compute.calls, 3);
     EXPECT_EQ(*otherRevision, 5.0);
     EXPECT_EQ(cache.size(), 3u);
+    EXPECT_EQ(cache.computed(), 3u) << "the count of results computed";
 
     // find() computes nothing; clear() forgets.
     EXPECT_EQ(cache.find<double>(keyOf(options, revision)), first);
@@ -93,6 +94,26 @@ TEST(ResultCache, TheRevisionIsThatOfTheRunsTheScopeReads) {
     EXPECT_EQ(an::runsRevision(table, transformer), before);
     table.runs[0].userIncluded = true;  // ticked in by the user
     EXPECT_NE(an::runsRevision(table, transformer), before);
+}
+
+// A result that names runs is kept by the runs it reads at their indices (KeptRuns.h): a run out of
+// scope changes nothing, the same runs at other indices or with another cell do.
+TEST(ResultCache, TheSelectionRevisionIsThatOfTheRunsReadAtTheirIndices) {
+    scalex::data::RunTable table = tableOf(3.1);
+    table.runs[1].series = "xlstm";
+    an::RunFilter transformer;
+    transformer.series = "transformer";
+    const std::string before = an::selectionRevision(table, transformer);
+    table.runs[1].valLoss = 2.9;  // out of scope
+    EXPECT_EQ(an::selectionRevision(table, transformer), before);
+    scalex::data::RunTable moved = table;
+    moved.runs.insert(moved.runs.begin(), moved.runs[1]);  // the same runs, the one in scope one place later
+    EXPECT_NE(an::selectionRevision(moved, transformer), before);
+    table.runs[0].sweepLeftOut = "not the best of its sweep: lr 0.004";  // out of scope now, in the sweep
+    EXPECT_NE(an::selectionRevision(table, transformer), before);
+    table.runs[0].sweepLeftOut.clear();
+    table.runs[0].raw.joined = "a cell a law may read";
+    EXPECT_NE(an::selectionRevision(table, transformer), before);
 }
 
 TEST(ResultCache, AResultNotKeptIsComputedByTheNextAskAndTheOldestGoFirst) {

@@ -130,7 +130,7 @@ TEST(SurfaceFits, AFitMadeElsewhereOrUnderWayIsTaken) {
     const auto transformer = an::surfaceGroup(study.runs(), fixed, "transformer");
     ASSERT_TRUE(transformer);
     Counting once;  // the items of one fit, not kept
-    an::lossSurfaceAnalysis(study.runs(), fixed, *transformer, an::lossSurfaceSettings(fixed, grid), once.control());
+    an::computeLossSurfaceAnalysis(study.runs(), fixed, *transformer, an::lossSurfaceSettings(fixed, grid), once.control());
     Counting both;
     std::vector<an::GroupSurface> results(2);
     std::vector<std::thread> threads;
