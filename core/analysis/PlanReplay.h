@@ -23,6 +23,7 @@
 #include "core/fit/FitControl.h"
 #include "core/fit/LawDefinition.h"
 #include "core/fit/LawFit.h"
+#include "core/fit/RunDesign.h"
 
 namespace scalex::analysis {
 
@@ -38,6 +39,7 @@ struct PlanReplayOptions {
     std::uint64_t seed = 1;
     PlanStrategy strategy = PlanStrategy::Planner;
     std::vector<double> checkpoints{0.01, 0.05, 0.10};
+    fit::DesignModel design;  // what the planner's ranking assumes beyond the law (its misfit)
     fit::LawFitSettings fit = [] {
         fit::LawFitSettings s;
         s.starts = 32;  // each step also restarts from the previous optimum

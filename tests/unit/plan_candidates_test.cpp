@@ -73,7 +73,7 @@ TEST(PlanCandidates, FirstPickExtendsNAndTheBatchNarrowsTheInterval) {
     for (const auto& p : g.picks) {
         EXPECT_LT(p.halfWidthAfter[0], previous);
         previous = p.halfWidthAfter[0];
-        EXPECT_NE(p.why.find("variance"), std::string::npos);
+        EXPECT_NE(p.why.find("expected squared error"), std::string::npos);
     }
     EXPECT_DOUBLE_EQ(g.targets[0].halfWidthAfter, previous);
 }
@@ -152,13 +152,15 @@ TEST(PlanCandidates, BadInputsAreOneLineErrors) {
 // Simulating the batch before spending it: the bootstrap's draws of the law, the batch's losses
 // from them with the fit's noise, refitted. The planner's batch leaves about the interval the
 // linearisation promised, random and cheapest-first batches keep to the planner's cost, and for a
-// target far beyond the study the planner's batch leaves a narrower interval than the cheapest runs.
+// target far beyond the study the V-optimal batch (no misfit assumed, as in the draws) leaves a
+// narrower interval than the cheapest runs.
 TEST(PlanCandidates, SimulatedBatchAgainstRandomAndCheapest) {
     const auto study = generatedStudy();
     auto o = gridOptions();
     o.budget = 2e20;
     o.simulate = 20;
     o.seed = 5;
+    o.design.misfit = 0;  // the draws come from the law itself: no misfit, so the plain V-optimal batch
     const PlanCandidates r = planCandidates(study, AnalysisSettings{}, chinchilla(), o);
     ASSERT_FALSE(r.error) << *r.error;
     const auto& g = r.groups.front();
@@ -186,8 +188,8 @@ TEST(PlanCandidates, SimulatedBatchAgainstRandomAndCheapest) {
 // Where the multi-start fits disagree: a loss floor the runs have not reached (L = max(E, a − b ln N)
 // with every run above any E in range) leaves E undetermined, so refined starts end at different
 // floors with the same objective. They are reported as rivals, and the run that separates them is
-// the cheapest candidate large enough to reach below the floors; runs inside the study's range
-// cannot tell them apart.
+// the cheapest candidate large enough to reach below the floors, and the top pick; runs inside the
+// study's range cannot tell them apart.
 TEST(PlanCandidates, RivalFitsAndTheRunThatSeparatesThem) {
     QByteArray csv = "run_id,params,tokens,loss\n";
     fit::SplitMix64 rng{11};
@@ -225,6 +227,23 @@ TEST(PlanCandidates, RivalFitsAndTheRunThatSeparatesThem) {
     EXPECT_LT(line(g.separating->n), highestFloor);
     EXPECT_GT(line(g.separating->n / 10), highestFloor);
     EXPECT_GT(g.separating->n, 1e9);  // beyond the study's runs
+    // The ranking counts the rivals' disagreement at the target: for N = 1e13, where the best fit's
+    // line and one rival's floor part, the top pick is the run that tells them apart (one slot per
+    // run and no misfit assumed, so that only the rivals and the linearisation rank; per FLOP the
+    // runs a thousand times cheaper come first).
+    o.targetPoints = {*parseTargetPoint("N=1e13")};
+    o.design.misfit = 0;
+    o.cost = "1";
+    const PlanCandidates near = planCandidates(*study, AnalysisSettings{}, law, o);
+    ASSERT_FALSE(near.error) << *near.error;
+    const auto& h = near.groups.front();
+    ASSERT_FALSE(h.rivals.empty());
+    ASSERT_TRUE(h.separating);
+    ASSERT_FALSE(h.picks.empty());
+    EXPECT_EQ(h.picks.front().run, h.separating->run);
+    EXPECT_GE(h.picks.front().separation, 3);
+    EXPECT_GT(h.picks.front().separated, 0.5);  // most of what it removes is the rivals' disagreement
+    EXPECT_NE(h.picks.front().why.find("rival fits"), std::string::npos) << h.picks.front().why;
     // A Chinchilla-form study fitted with its own form has no rival: its other optima are far worse.
     auto grid = gridOptions();
     grid.pick = 1;
