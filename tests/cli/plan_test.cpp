@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QFile>
+#include <QImage>
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -122,6 +123,32 @@ TEST(PlanCli, ReplayCurveCsvAgreesWithTheCheckpoints) {
     const auto both = runScalex(replayArgs({"--budget", "0.1", "--curve", path, "--strategy", "random"}));
     EXPECT_EQ(both.exitCode, 2);
     EXPECT_TRUE(both.err.contains("--curve replays every strategy")) << both.err.toStdString();
+}
+
+// --curve OUT.svg|png|pdf: the same curves as a figure Scalex draws (app/figures/ReplayCurveFigure):
+// the planner, the random median with its quartiles, cheapest-first, in the legend and as text in
+// the SVG; a suffix no figure has is one line, exit 2.
+TEST(PlanCli, ReplayCurveFigure) {
+    SCALEX_REQUIRE_SHARED();
+    QTemporaryDir dir;
+    const QString svg = dir.filePath("curve.svg");
+    const auto r = runScalex(replayArgs({"--budget", "0.05", "--curve", svg, "--seeds", "3", "--title", "xLSTM tokenparam"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    for (const char* label : {"planner", "random: median", "random: quartiles over 3 seeds", "cheapest first", "xLSTM tokenparam",
+                              "Target's mean relative error (%)"})
+        EXPECT_TRUE(text.contains(QString::fromUtf8(label))) << label;
+    const QString png = dir.filePath("curve.png");
+    ASSERT_EQ(runScalex(replayArgs({"--budget", "0.05", "--curve", png, "--seeds", "3", "--size", "single"})).exitCode, 0);
+    const QImage image(png);
+    EXPECT_FALSE(image.isNull());
+    EXPECT_GT(image.width(), 900);  // 3.25 in at 300 dpi
+    const auto bad = runScalex(replayArgs({"--budget", "0.05", "--curve", dir.filePath("curve.txt"), "--seeds", "3"}));
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_EQ(bad.err.trimmed().count('\n'), 0) << bad.err.toStdString();
+    EXPECT_TRUE(bad.err.contains("curve.txt")) << bad.err.toStdString();
 }
 
 TEST(PlanCli, ReplayCostExpressionAndText) {
