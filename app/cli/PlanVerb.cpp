@@ -15,6 +15,7 @@
 #include "app/cli/LawOptions.h"
 #include "app/cli/StudyInput.h"
 #include "app/cli/Verbs.h"
+#include "app/figures/PlanFigure.h"
 #include "app/figures/ReplayCurveFigure.h"
 #include "core/analysis/PlanCandidates.h"
 #include "core/analysis/PlanReplay.h"
@@ -39,6 +40,15 @@ fit::DesignModel designModelOption(const QCommandLineParser& p) {
         if (!(m.lengthScale > 0)) throw UsageError("--misfit-length is a positive number of decades; got " + p.value("misfit-length").toStdString());
     }
     return m;
+}
+
+// A figure for --curve or --show, at --size; an error names the option and the file.
+template <typename Write>
+void writeFigureOption(const QCommandLineParser& p, const QString& out, const char* option, Write write) {
+    figures::FigureStyle style;
+    QString error;
+    if (p.isSet("size") && !figures::parseFigureSize(p.value("size"), &style, &error)) throw UsageError("--size: " + error.toStdString());
+    if (!write(style, &error)) throw UsageError(std::string(option) + " " + out.toStdString() + ": " + error.toStdString());
 }
 
 QString fixed(double v, int digits) { return std::isfinite(v) ? QString::number(v, 'f', digits) : QStringLiteral("n/a"); }
@@ -75,11 +85,10 @@ int runReplay(const QCommandLineParser& p) {
         if (out.endsWith(".csv", Qt::CaseInsensitive)) {
             writeAtomically(out, QByteArray::fromStdString(replayCurvesCsv(*curves)));
         } else {
-            figures::FigureStyle style;
-            QString error;
-            if (p.isSet("size") && !figures::parseFigureSize(p.value("size"), &style, &error)) throw UsageError("--size: " + error.toStdString());
             const QString title = p.isSet("title") ? p.value("title") : QStringLiteral("Replay: %1").arg(QString::fromStdString(law.formula));
-            if (!figures::writeReplayCurveFigure(*curves, title, out, style, &error)) throw UsageError("--curve " + out.toStdString() + ": " + error.toStdString());
+            writeFigureOption(p, out, "--curve", [&](const figures::FigureStyle& style, QString* error) {
+                return figures::writeReplayCurveFigure(*curves, title, out, style, error);
+            });
         }
     }
     const PlanReplay r = curves ? curves->planner : replayPlan(in.table(), in.settings(), law, options, control);
@@ -173,6 +182,12 @@ int runCandidates(const QCommandLineParser& p) {
     if (auto t = intOption(p, "threads", 1)) control.threads = static_cast<int>(*t);
     const PlanCandidates r = planCandidates(in.table(), in.settings(), law, options, planned ? &*planned : nullptr, control);
     if (r.error) throw UsageError(*r.error);
+    if (p.isSet("show")) {
+        const QString title = p.isSet("title") ? p.value("title") : QStringLiteral("Plan: %1").arg(QString::fromStdString(law.formula));
+        writeFigureOption(p, p.value("show"), "--show", [&](const figures::FigureStyle& style, QString* error) {
+            return figures::writePlanFigure(r, in.table(), in.settings(), title, p.value("show"), style, error);
+        });
+    }
     if (p.isSet("json")) {
         printJson(toJson(r));
         return kExitOk;
@@ -357,8 +372,10 @@ int verbPlan(const QStringList& args) {
                       QString::number(kReplayCurveRandomSeeds) + ").", "R"},
         {"curve", "--replay: also replay cheapest-first and random plans (--seeds) and write the target's error against the cost "
                   "spent, per strategy: a figure (.pdf, .svg, .png) or CSV with R^2 too (.csv).", "file"},
-        {"title", "--curve: the figure's title (default: the law).", "text"},
-        {"size", "--curve: the figure's size, e.g. 3.25x2.4in, 16x9cm, single, double (default), slides.", "WxH"},
+        {"show", "Draw the picks in the N-D plane with the study's runs, the target and lines of equal 6ND, each pick with its "
+                 "cost and the target's half-width after it: a figure (.pdf, .svg, .png).", "file"},
+        {"title", "--curve, --show: the figure's title (default: the law).", "text"},
+        {"size", "--curve, --show: the figure's size, e.g. 3.25x2.4in, 16x9cm, single, double (default), slides.", "WxH"},
         {"out", "--design: write the planned runs as CSV (name, params, tokens, flops, budget, empty loss).", "file"},
     });
     addLawOptions(p, 32);

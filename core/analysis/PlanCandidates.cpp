@@ -260,7 +260,8 @@ void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Plan
         p.separated = total > 0 ? separated / total : 0.0;
         for (std::size_t r = 0; r < rivalSpread.size(); ++r) rivalLeft[r] *= spreadLeft(rivalSeparation[r][best]);
         for (std::size_t t = 0; t < predicted.size(); ++t) p.halfWidthAfter.push_back(halfWidth(law, predicted[t], after.targetSd[t]));
-        std::string why = "lowers the target's expected squared error (with the rival fits' disagreement) by " + g4(100 * p.reduction) +
+        std::string why = "lowers the target's expected squared error" + std::string(rivalSpread.empty() ? "" : " (with the rival fits' disagreement)") + " by " +
+                          g4(100 * p.reduction) +
                           " % of its value before the batch for " + g4(p.cost) +
                           " cost, the most per unit cost of " + std::to_string(left) + " affordable candidates";
         if (p.separated > 0)

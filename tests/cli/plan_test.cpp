@@ -225,6 +225,33 @@ TEST(PlanCli, PickJsonContract) {
 // --simulate R: per group, the planner's batch and random and cheapest-first batches of no more
 // cost, simulated over R seeds, with the interval and the target's error each leaves; in the text,
 // one line per strategy.
+// --show OUT.svg: the picks drawn in the N-D plane with the study's runs and the target, each pick
+// in the legend with its cost and the target's half-width after it.
+TEST(PlanCli, ShowDrawsThePicks) {
+    SCALEX_REQUIRE_SHARED();
+    QTemporaryDir dir;
+    const QString svg = dir.filePath("plan.svg");
+    const auto r = runScalex({"plan", "--data", tokenParam(), "--formula", "L = E + A/N^alpha + B/D^beta", "--param", "E=0:10", "--param",
+                              "A=0:1e6", "--param", "B=0:1e7", "--param", "alpha=0:2", "--param", "beta=0:2", "--target", "N=7e9,D=2e12",
+                              "--grid-n", "1e8:8e9:4", "--grid-d", "2e9:2e11:3", "--pick", "2", "--show", svg, "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    for (const char* label : {"study's runs", "target", "6ND = const", "Parameters N", "Training tokens D"})
+        EXPECT_TRUE(text.contains(QString::fromUtf8(label))) << label;
+    // Every pick of the JSON is in the legend, numbered, with its cost.
+    for (const auto& g : r.json().value("groups").toArray()) {
+        int k = 0;
+        for (const auto& pick : g.toObject().value("picks").toArray()) {
+            const QString cost = QString::number(pick.toObject().value("cost").toDouble(), 'g', 3);
+            EXPECT_TRUE(text.contains(QStringLiteral("%1. N").arg(++k))) << k;
+            EXPECT_TRUE(text.contains("cost " + cost)) << cost.toStdString();
+        }
+        EXPECT_GE(k, 1);
+    }
+}
+
 TEST(PlanCli, SimulateReportsThreeStrategiesOfTheSameCost) {
     SCALEX_REQUIRE_SHARED();
     const QStringList args{"--grid-n", "1e8:8e9:5", "--grid-d", "2e9:2e11:5", "--budget", "1e20", "--simulate", "10", "--seed", "2"};
