@@ -182,6 +182,7 @@ int runCandidates(const QCommandLineParser& p) {
     if (auto t = intOption(p, "threads", 1)) control.threads = static_cast<int>(*t);
     const PlanCandidates r = planCandidates(in.table(), in.settings(), law, options, planned ? &*planned : nullptr, control);
     if (r.error) throw UsageError(*r.error);
+    if (p.isSet("out")) writeAtomically(p.value("out"), QByteArray::fromStdString(pickedRunsCsv(r)));
     if (p.isSet("show")) {
         const QString title = p.isSet("title") ? p.value("title") : QStringLiteral("Plan: %1").arg(QString::fromStdString(law.formula));
         writeFigureOption(p, p.value("show"), "--show", [&](const figures::FigureStyle& style, QString* error) {
@@ -376,7 +377,9 @@ int verbPlan(const QStringList& args) {
                  "cost and the target's half-width after it: a figure (.pdf, .svg, .png).", "file"},
         {"title", "--curve, --show: the figure's title (default: the law).", "text"},
         {"size", "--curve, --show: the figure's size, e.g. 3.25x2.4in, 16x9cm, single, double (default), slides.", "WxH"},
-        {"out", "--design: write the planned runs as CSV (name, params, tokens, flops, budget, empty loss).", "file"},
+        {"out", "Write the planned runs as CSV with an empty loss: --design's grid (name, params, tokens, flops, budget), or "
+                "the picks (name, the --group column, params, tokens, cost, halfwidth_after); loaded beside the study, the loss "
+                "surface view draws them as planned runs.", "file"},
     });
     addLawOptions(p, 32);
     addScopeOptions(p);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 
 #include "core/analysis/LawAnalysis.h"
@@ -571,6 +572,30 @@ QJsonObject toJson(const PlanCandidates& r) {
     o.insert("simulate", static_cast<qint64>(r.options.simulate));
     o.insert("seed", static_cast<qint64>(r.options.seed));
     return o;
+}
+
+std::string pickedRunsCsv(const PlanCandidates& plan) {
+    std::ostringstream s;
+    s.precision(10);
+    const std::string column = plan.options.groupColumn.value_or("");
+    s << "name," << (column.empty() ? "" : column + ",") << "params,tokens,cost,halfwidth_after,loss\n";
+    for (const auto& g : plan.groups) {
+        int k = 0;
+        for (const auto& p : g.picks) {
+            ++k;
+            if (!(p.n > 0 && p.d > 0)) continue;
+            // Names and values with a comma or quote are quoted (RFC 4180).
+            auto cell = [](const std::string& text) {
+                if (text.find_first_of(",\"\n") == std::string::npos) return text;
+                std::string q = "\"";
+                for (char c : text) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+                return q + "\"";
+            };
+            s << cell("planned " + g.name + " " + std::to_string(k)) << ',' << (column.empty() ? "" : cell(g.name) + ",") << std::llround(p.n) << ','
+              << std::llround(p.d) << ',' << p.cost << ',' << (p.halfWidthAfter.empty() ? std::nan("") : p.halfWidthAfter.front()) << ",\n";
+        }
+    }
+    return s.str();
 }
 
 }  // namespace scalex::analysis

@@ -135,4 +135,10 @@ PlanCandidates planCandidates(const data::RunTable& study, const AnalysisSetting
 // error_high[], failed}], error}], skipped, simulate, seed}
 QJsonObject toJson(const PlanCandidates& plan);
 
+// The picks as a table of planned runs, to load beside the study (the views draw a run with N and D
+// and no loss yet as planned): name (group, order, N, D), the group column (`groupColumn`, when the
+// plan was grouped by one) with the group's name, params, tokens, cost, the target's 95 %
+// half-width after the pick (first target), and an empty loss.
+std::string pickedRunsCsv(const PlanCandidates& plan);
+
 }  // namespace scalex::analysis

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/analysis/PlanCandidates.h"
+#include "core/analysis/SeriesAnalyses.h"
 #include "core/data/RunTableIo.h"
 #include "core/fit/SplitMix64.h"
 
@@ -251,4 +252,47 @@ TEST(PlanCandidates, RivalFitsAndTheRunThatSeparatesThem) {
     ASSERT_FALSE(clean.error);
     EXPECT_TRUE(clean.groups.front().rivals.empty());
     EXPECT_FALSE(clean.groups.front().separating);
+}
+
+// The picks as planned runs (plan --out): loaded beside the study they are runs of their group's
+// series with N, D and cost and no loss, kept with that problem and out of every fit, and the loss
+// surface draws them as planned.
+TEST(PlanCandidates, PicksLoadBackAsPlannedRuns) {
+    auto o = gridOptions();
+    o.pick = 3;
+    o.groupColumn = "family";
+    QByteArray csv = "run_id,family,params,tokens,loss\n";
+    for (const auto& run : generatedStudy().runs)
+        csv += QStringLiteral("%1,xlstm,%2,%3,%4\n").arg(QString::fromStdString(run.runId)).arg(run.params, 0, 'g', 12).arg(run.tokens, 0, 'g', 12).arg(run.loss(), 0, 'g', 12).toUtf8();
+    const auto study = data::parseRunTable(csv, "study.csv");
+    ASSERT_TRUE(study) << study.error().toString();
+    const PlanCandidates r = planCandidates(*study, AnalysisSettings{}, chinchilla(), o);
+    ASSERT_FALSE(r.error) << *r.error;
+    ASSERT_EQ(r.groups.size(), 1u);
+    const auto& picks = r.groups.front().picks;
+    ASSERT_EQ(picks.size(), 3u);
+    const std::string text = pickedRunsCsv(r);
+    EXPECT_EQ(text.substr(0, text.find('\n')), "name,family,params,tokens,cost,halfwidth_after,loss");
+    const auto planned = data::parseRunTable(QByteArray::fromStdString(text), "picks.csv");
+    ASSERT_TRUE(planned) << planned.error().toString();
+    ASSERT_EQ(planned->runs.size(), 3u);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const data::Run& run = planned->runs[k];
+        EXPECT_EQ(run.name, "planned xlstm " + std::to_string(k + 1));
+        EXPECT_EQ(run.family, accounting::Family::Xlstm);
+        EXPECT_NEAR(run.params, picks[k].n, 0.5);
+        EXPECT_NEAR(run.tokens, picks[k].d, 0.5);
+        EXPECT_TRUE(run.hasProblems());  // no loss yet
+        EXPECT_FALSE(run.included());
+    }
+    // Beside the study's runs, in the same series: the surface draws them as planned, not fitted.
+    data::RunTable both = *study;
+    both.runs.insert(both.runs.end(), planned->runs.begin(), planned->runs.end());
+    RunFilter filter;
+    filter.series = study->runs.front().series;
+    EXPECT_EQ(planned->runs.front().series, *filter.series);
+    const SurfaceRunPoints drawn = surfaceRunPoints(both, filter, {});
+    EXPECT_EQ(drawn.fitted.size(), study->runs.size());
+    ASSERT_EQ(drawn.planned.size(), 3u);
+    EXPECT_EQ(drawn.planned.front(), static_cast<int>(study->runs.size()));
 }
