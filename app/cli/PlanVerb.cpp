@@ -15,6 +15,8 @@
 #include "app/cli/LawOptions.h"
 #include "app/cli/StudyInput.h"
 #include "app/cli/Verbs.h"
+#include "app/figures/PlanFigure.h"
+#include "app/figures/ReplayCurveFigure.h"
 #include "core/analysis/PlanCandidates.h"
 #include "core/analysis/PlanReplay.h"
 #include "core/analysis/StudyDesign.h"
@@ -26,12 +28,36 @@ using namespace scalex::analysis;
 
 namespace {
 
+// --misfit and --misfit-length: what the planner's ranking assumes beyond the law.
+fit::DesignModel designModelOption(const QCommandLineParser& p) {
+    fit::DesignModel m;
+    if (p.isSet("misfit")) {
+        m.misfit = *doubleOption(p, "misfit");
+        if (!(m.misfit >= 0)) throw UsageError("--misfit is a multiple of the residual noise, 0 or more; got " + p.value("misfit").toStdString());
+    }
+    if (p.isSet("misfit-length")) {
+        m.lengthScale = *doubleOption(p, "misfit-length");
+        if (!(m.lengthScale > 0)) throw UsageError("--misfit-length is a positive number of decades; got " + p.value("misfit-length").toStdString());
+    }
+    return m;
+}
+
+// A figure for --curve or --show, at --size; an error names the option and the file.
+template <typename Write>
+void writeFigureOption(const QCommandLineParser& p, const QString& out, const char* option, Write write) {
+    figures::FigureStyle style;
+    QString error;
+    if (p.isSet("size") && !figures::parseFigureSize(p.value("size"), &style, &error)) throw UsageError("--size: " + error.toStdString());
+    if (!write(style, &error)) throw UsageError(std::string(option) + " " + out.toStdString() + ": " + error.toStdString());
+}
+
 QString fixed(double v, int digits) { return std::isfinite(v) ? QString::number(v, 'f', digits) : QStringLiteral("n/a"); }
 
 int runReplay(const QCommandLineParser& p) {
     const fit::LawDefinition law = lawFromOptions(p);
     PlanReplayOptions options;
     applyLawFitOptions(p, options.fit);
+    options.design = designModelOption(p);
     if (!p.isSet("pool")) throw UsageError("--replay needs --pool COND (the runs whose losses the planner may reveal)");
     if (!p.isSet("target")) throw UsageError("--replay needs --target COND (the runs the law is scored on)");
     options.pool = *conditionOptions(p, "pool");
@@ -55,7 +81,15 @@ int runReplay(const QCommandLineParser& p) {
         const auto seeds = p.isSet("seeds") ? static_cast<std::size_t>(*intOption(p, "seeds", 1)) : kReplayCurveRandomSeeds;
         curves = replayCurves(in.table(), in.settings(), law, options, seeds, control);
         if (curves->error) throw UsageError(*curves->error);
-        writeAtomically(p.value("curve"), QByteArray::fromStdString(replayCurvesCsv(*curves)));
+        const QString out = p.value("curve");
+        if (out.endsWith(".csv", Qt::CaseInsensitive)) {
+            writeAtomically(out, QByteArray::fromStdString(replayCurvesCsv(*curves)));
+        } else {
+            const QString title = p.isSet("title") ? p.value("title") : QStringLiteral("Replay: %1").arg(QString::fromStdString(law.formula));
+            writeFigureOption(p, out, "--curve", [&](const figures::FigureStyle& style, QString* error) {
+                return figures::writeReplayCurveFigure(*curves, title, out, style, error);
+            });
+        }
     }
     const PlanReplay r = curves ? curves->planner : replayPlan(in.table(), in.settings(), law, options, control);
     if (r.error) throw UsageError(*r.error);
@@ -99,6 +133,7 @@ int runCandidates(const QCommandLineParser& p) {
     const fit::LawDefinition law = lawFromOptions(p);
     PlanCandidatesOptions options;
     applyLawFitOptions(p, options.fit);
+    options.design = designModelOption(p);
     if (!p.isSet("target")) throw UsageError("missing --target 'N=7e9,D=2e12' (a point, repeatable) or a condition on the planned runs");
     for (const QString& v : p.values("target")) {
         const std::string text = v.toStdString();
@@ -147,6 +182,13 @@ int runCandidates(const QCommandLineParser& p) {
     if (auto t = intOption(p, "threads", 1)) control.threads = static_cast<int>(*t);
     const PlanCandidates r = planCandidates(in.table(), in.settings(), law, options, planned ? &*planned : nullptr, control);
     if (r.error) throw UsageError(*r.error);
+    if (p.isSet("out")) writeAtomically(p.value("out"), QByteArray::fromStdString(pickedRunsCsv(r)));
+    if (p.isSet("show")) {
+        const QString title = p.isSet("title") ? p.value("title") : QStringLiteral("Plan: %1").arg(QString::fromStdString(law.formula));
+        writeFigureOption(p, p.value("show"), "--show", [&](const figures::FigureStyle& style, QString* error) {
+            return figures::writePlanFigure(r, in.table(), in.settings(), title, p.value("show"), style, error);
+        });
+    }
     if (p.isSet("json")) {
         printJson(toJson(r));
         return kExitOk;
@@ -310,6 +352,10 @@ int verbPlan(const QStringList& args) {
         {"seed", "Seed of the random picks and the fits' starts.", "K", "1"},
         {"simulate", "Simulate the batch over R seeds before spending: the interval and error it would leave, beside random and "
                      "cheapest-first batches of the same cost.", "R"},
+        {"misfit", "The law's misfit the ranking allows for, as a multiple of the residual noise (0: the plain V-optimal "
+                   "criterion).", "x", QString::number(fit::DesignModel{}.misfit)},
+        {"misfit-length", "Decades of N and D over which the law's misfit stays alike.", "decades",
+                          QString::number(fit::DesignModel{}.lengthScale)},
         {"strategy", "planner (expected drop of the target's variance per cost), random or cheapest.", "name", "planner"},
         {"group", "One plan per value of this column (default: one per series and context length).", "column"},
         {"threads", "Worker threads (default: every core).", "n"},
@@ -325,9 +371,15 @@ int verbPlan(const QStringList& args) {
         {"sigma", "--design: the noise of a run's loss (standard deviation).", "S", QString::number(kDesignDefaults.sigma)},
         {"seeds", "--design: simulated studies (default " + QString::number(kDesignDefaults.seeds) + "); --curve: random plans (default " +
                       QString::number(kReplayCurveRandomSeeds) + ").", "R"},
-        {"curve", "--replay: also replay cheapest-first and random plans (--seeds) and write the target's error and R^2 against the "
-                  "cost spent, per strategy, as CSV (packaging/tools/plot_replay_curve.py draws it).", "file"},
-        {"out", "--design: write the planned runs as CSV (name, params, tokens, flops, budget, empty loss).", "file"},
+        {"curve", "--replay: also replay cheapest-first and random plans (--seeds) and write the target's error against the cost "
+                  "spent, per strategy: a figure (.pdf, .svg, .png) or CSV with R^2 too (.csv).", "file"},
+        {"show", "Draw the picks in the N-D plane with the study's runs, the target and lines of equal 6ND, each pick with its "
+                 "cost and the target's half-width after it: a figure (.pdf, .svg, .png).", "file"},
+        {"title", "--curve, --show: the figure's title (default: the law).", "text"},
+        {"size", "--curve, --show: the figure's size, e.g. 3.25x2.4in, 16x9cm, single, double (default), slides.", "WxH"},
+        {"out", "Write the planned runs as CSV with an empty loss: --design's grid (name, params, tokens, flops, budget), or "
+                "the picks (name, the --group column, params, tokens, cost, halfwidth_after); loaded beside the study, the loss "
+                "surface view draws them as planned runs.", "file"},
     });
     addLawOptions(p, 32);
     addScopeOptions(p);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 
 #include "core/analysis/LawAnalysis.h"
@@ -140,7 +141,7 @@ std::vector<SimulatedBatch> simulateBatches(const fit::CompiledLaw& law, const f
                 continue;
             }
             const auto predicted = fit::predictLaw(law, planned.targets, refit.params);
-            const auto after = fit::scoreAfter(law, data, refit.params, planned.candidates, {}, planned.targets);
+            const auto after = fit::scoreAfter(law, data, refit.params, planned.candidates, {}, planned.targets, {}, fit::DesignModel{.misfit = 0});
             for (std::size_t t = 0; t < nTargets; ++t) {
                 halfWidths[t].push_back(halfWidth(law, predicted[t], after.targetSd[t]));
                 errors[t].push_back(std::abs(predicted[t] - atTargets[s][t]));
@@ -176,7 +177,7 @@ void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Plan
     }
     g.params = f.params;
     const std::vector<double> predicted = fit::predictLaw(law, planned.targets, f.params);
-    const auto before = fit::scoreCandidates(law, runs, f.params, planned.candidates, planned.cost, planned.targets);
+    const auto before = fit::scoreCandidates(law, runs, f.params, planned.candidates, planned.cost, planned.targets, options.design);
     double largestN = 0;
     const auto nIndex = std::find(law.variables.begin(), law.variables.end(), "N");
     if (nIndex != law.variables.end())
@@ -188,6 +189,10 @@ void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Plan
     const auto inSpace = [&](double y) { return logSpace ? std::log(y) : y; };
     const std::vector<double> atCandidates = fit::predictLaw(law, planned.candidates, f.params);
     std::vector<double> separation(planned.candidates.size(), 0.0);
+    // Per rival: the spread its disagreement adds to the target's error (the two fits as an even
+    // mixture: Σₜ (Δₜ / 2)² in the law's space), and each candidate's separation of it.
+    std::vector<double> rivalSpread;
+    std::vector<std::vector<double>> rivalSeparation;
     for (const auto& o : f.optima) {
         if (!(o.objective <= f.objective * (1 + options.rivalTolerance))) continue;
         const auto targetsThere = fit::predictLaw(law, planned.targets, o.params);
@@ -199,41 +204,69 @@ void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Plan
         if (!differs(predicted) || std::any_of(g.rivals.begin(), g.rivals.end(), [&](const RivalFit& r) { return !differs(r.predicted); }))
             continue;
         g.rivals.push_back({f.objective > 0 ? o.objective / f.objective : 1.0, o.params, targetsThere});
+        double spread = 0;
+        for (std::size_t t = 0; t < predicted.size(); ++t) spread += std::pow((inSpace(predicted[t]) - inSpace(targetsThere[t])) / 2, 2);
+        rivalSpread.push_back(std::isfinite(spread) ? spread : 0.0);
         const auto there = fit::predictLaw(law, planned.candidates, o.params);
+        rivalSeparation.emplace_back(there.size(), 0.0);
         for (std::size_t c = 0; c < there.size(); ++c) {
             const double s = std::abs(inSpace(there[c]) - inSpace(atCandidates[c])) / sigma;
-            if (std::isfinite(s)) separation[c] = std::max(separation[c], s);
+            if (std::isfinite(s)) separation[c] = std::max(separation[c], s), rivalSeparation.back()[c] = s;
         }
     }
+    // A run that puts the two fits s residual SDs apart leaves, in expectation, the weight w of the
+    // wrong one, w = 1 / (1 + e^(s²/2)) (its expected likelihood ratio), so of the rival's spread the
+    // fraction 4w(1 − w) (1 at s = 0, 0.04 at s = 3). The ranking adds what a candidate removes of
+    // the spread to its drop of the expected squared error; `rivalLeft` is what the batch has left.
+    const auto spreadLeft = [](double s) {
+        const double w = 1 / (1 + std::exp(std::min(s * s / 2, 700.0)));
+        return 4 * w * (1 - w);
+    };
+    std::vector<double> rivalLeft(rivalSpread.size(), 1.0);
+    const auto separationGain = [&](std::size_t c) {
+        double gain = 0;
+        for (std::size_t r = 0; r < rivalSpread.size(); ++r) gain += rivalSpread[r] * rivalLeft[r] * (1 - spreadLeft(rivalSeparation[r][c]));
+        return gain;
+    };
 
     const std::size_t maxPicks = options.pick ? *options.pick : (options.budget ? planned.candidates.size() : 5);
     const double budget = options.budget.value_or(std::numeric_limits<double>::infinity());
     std::vector<std::size_t> picked;
     std::vector<char> taken(planned.candidates.size(), 0);
     auto scores = before;
+    std::vector<double> perCost(planned.candidates.size(), 0.0);
     while (picked.size() < maxPicks) {
         std::size_t best = planned.candidates.size(), left = 0;
         for (std::size_t c = 0; c < planned.candidates.size(); ++c) {
             if (taken[c] || g.spent + planned.cost[c] > budget * (1 + 1e-12)) continue;
             ++left;
-            if (scores.perCost[c] > 0 && (best == planned.candidates.size() || scores.perCost[c] > scores.perCost[best])) best = c;
+            perCost[c] = (scores.reduction[c] + separationGain(c)) / planned.cost[c];
+            if (perCost[c] > 0 && (best == planned.candidates.size() || perCost[c] > perCost[best])) best = c;
         }
         if (best == planned.candidates.size()) break;  // nothing affordable lowers the variance
         taken[best] = 1;
         picked.push_back(best);
         g.spent += planned.cost[best];
-        const auto after = fit::scoreAfter(law, runs, f.params, planned.candidates, picked, planned.targets, planned.cost);
+        const auto after = fit::scoreAfter(law, runs, f.params, planned.candidates, picked, planned.targets, planned.cost, options.design);
         CandidatePick p;
         p.run = planned.labels[best];
         p.n = planned.n[best];
         p.d = planned.d[best];
         p.cost = planned.cost[best];
-        p.score = scores.perCost[best];
+        p.score = perCost[best];
         p.separation = separation[best];
-        p.reduction = before.targetVariance > 0 ? scores.reduction[best] / before.targetVariance : 0.0;
+        const double separated = separationGain(best);
+        const double total = before.targetError + std::accumulate(rivalSpread.begin(), rivalSpread.end(), 0.0);
+        p.reduction = total > 0 ? (scores.reduction[best] + separated) / total : 0.0;
+        p.separated = total > 0 ? separated / total : 0.0;
+        for (std::size_t r = 0; r < rivalSpread.size(); ++r) rivalLeft[r] *= spreadLeft(rivalSeparation[r][best]);
         for (std::size_t t = 0; t < predicted.size(); ++t) p.halfWidthAfter.push_back(halfWidth(law, predicted[t], after.targetSd[t]));
-        std::string why = "lowers the target's predictive variance by " + g4(100 * p.reduction) + " % of its value before the batch for " + g4(p.cost) +
+        std::string why = "lowers the target's expected squared error" + std::string(rivalSpread.empty() ? "" : " (with the rival fits' disagreement)") + " by " +
+                          g4(100 * p.reduction) +
+                          " % of its value before the batch for " + g4(p.cost) +
                           " cost, the most per unit cost of " + std::to_string(left) + " affordable candidates";
+        if (p.separated > 0)
+            why += "; " + g4(100 * p.separated) + " % of it by putting the rival fits " + g4(p.separation) + " residual SDs apart";
         if (std::isfinite(p.n) && largestN > 0)
             why += p.n > largestN ? "; N is " + g4(p.n / largestN) + "x the study's largest, so it pins the extrapolation"
                                   : "; N within the study's range (up to " + g4(largestN) + ")";
@@ -501,7 +534,7 @@ QJsonObject toJson(const PlanCandidates& r) {
             QJsonArray after;
             for (double h : p.halfWidthAfter) after.append(jsonNumber(h));
             picks.append(QJsonObject{{"run", jsonText(p.run)}, {"N", jsonNumber(p.n)}, {"D", jsonNumber(p.d)}, {"cost", p.cost},
-                                     {"score", jsonNumber(p.score)}, {"reduction", jsonNumber(p.reduction)}, {"halfwidth_after", after},
+                                     {"score", jsonNumber(p.score)}, {"reduction", jsonNumber(p.reduction)}, {"separated", jsonNumber(p.separated)}, {"halfwidth_after", after},
                                      {"separation", jsonNumber(p.separation)}, {"why", jsonText(p.why)}});
         }
         j.insert("picks", picks);
@@ -539,6 +572,30 @@ QJsonObject toJson(const PlanCandidates& r) {
     o.insert("simulate", static_cast<qint64>(r.options.simulate));
     o.insert("seed", static_cast<qint64>(r.options.seed));
     return o;
+}
+
+std::string pickedRunsCsv(const PlanCandidates& plan) {
+    std::ostringstream s;
+    s.precision(10);
+    const std::string column = plan.options.groupColumn.value_or("");
+    s << "name," << (column.empty() ? "" : column + ",") << "params,tokens,cost,halfwidth_after,loss\n";
+    for (const auto& g : plan.groups) {
+        int k = 0;
+        for (const auto& p : g.picks) {
+            ++k;
+            if (!(p.n > 0 && p.d > 0)) continue;
+            // Names and values with a comma or quote are quoted (RFC 4180).
+            auto cell = [](const std::string& text) {
+                if (text.find_first_of(",\"\n") == std::string::npos) return text;
+                std::string q = "\"";
+                for (char c : text) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+                return q + "\"";
+            };
+            s << cell("planned " + g.name + " " + std::to_string(k)) << ',' << (column.empty() ? "" : cell(g.name) + ",") << std::llround(p.n) << ','
+              << std::llround(p.d) << ',' << p.cost << ',' << (p.halfWidthAfter.empty() ? std::nan("") : p.halfWidthAfter.front()) << ",\n";
+        }
+    }
+    return s.str();
 }
 
 }  // namespace scalex::analysis

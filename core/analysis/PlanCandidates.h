@@ -1,11 +1,12 @@
 #pragma once
 // Which runs to train next for a new study (issue 33, items 1–2): the law fitted on the study's
 // runs in scope, each candidate (a table of planned runs, or a log-spaced N × D grid) scored by the
-// expected drop of the target's predictive variance per unit cost (fit/RunDesign.h, V-optimal on
-// the law's linearisation), and a batch picked greedily: each pick joins the information matrix
-// before the next is scored, up to `pick` runs or `budget` of total cost. The target is a list of
-// points (N=7e9,D=2e12) or the rows of the planned-runs table a condition names (those rows are
-// targets, not candidates).
+// expected drop of the target's squared error per unit cost (fit/RunDesign.h, V-optimal on the
+// law's linearisation with an allowance for its misfit; where rival multi-start fits disagree at
+// the target, plus what a run would remove of that disagreement by telling them apart), and a
+// batch picked greedily: each pick joins the information matrix before the next is scored, up to
+// `pick` runs or `budget` of total cost. The target is a list of points (N=7e9,D=2e12) or the rows
+// of the planned-runs table a condition names (those rows are targets, not candidates).
 #include <QJsonObject>
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include "core/fit/FitControl.h"
 #include "core/fit/LawDefinition.h"
 #include "core/fit/LawFit.h"
+#include "core/fit/RunDesign.h"
 
 namespace scalex::analysis {
 
@@ -53,6 +55,7 @@ struct PlanCandidatesOptions {
     // Rival fits: refined multi-start optima whose objective lies within this fraction of the best's
     // and whose predictions differ from it (the runs do not decide between them).
     double rivalTolerance = 0.05;
+    fit::DesignModel design;  // what the ranking assumes beyond the law (its misfit)
     fit::LawFitSettings fit;
 };
 
@@ -60,8 +63,11 @@ struct CandidatePick {
     std::string run;     // the planned run's label, or "N=…,D=…" on the grid
     double n = 0, d = 0; // NaN where the planned run has none
     double cost = 0;
-    double score = 0;      // the drop of the target's predictive variance per unit cost, when picked
-    double reduction = 0;  // that drop as a fraction of the variance before the batch
+    // The drop of the target's expected squared error (fit/RunDesign.h, with the law's misfit) plus
+    // what the run removes of the rival fits' disagreement at the target, per unit cost, when picked.
+    double score = 0;
+    double reduction = 0;  // that drop as a fraction of the error and disagreement before the batch
+    double separated = 0;  // the part of `reduction` that separating the rival fits removes
     std::vector<double> halfWidthAfter;  // per target point, with the picks so far
     // How far apart the best fit and its most distant rival predict at this run, in residual
     // standard deviations (in the law's space); 0 without rivals. One run here separates them by that.
@@ -124,9 +130,15 @@ PlanCandidates planCandidates(const data::RunTable& study, const AnalysisSetting
 
 // {law, target, cost, budget, pick, groups: [{name, runs, candidates, params, spent, targets: [{label,
 // predicted, halfwidth_before, halfwidth_after}], picks: [{run, N, D, cost, score, reduction,
-// halfwidth_after, separation, why}], rivals: [{objective_ratio, params{}, predicted[]}], separating:
+// separated, halfwidth_after, separation, why}], rivals: [{objective_ratio, params{}, predicted[]}], separating:
 // {run, N, D, cost, separation, why} (with rivals), simulated: [{strategy, runs, spent, halfwidth[], error[], error_low[],
 // error_high[], failed}], error}], skipped, simulate, seed}
 QJsonObject toJson(const PlanCandidates& plan);
+
+// The picks as a table of planned runs, to load beside the study (the views draw a run with N and D
+// and no loss yet as planned): name (group, order, N, D), the group column (`groupColumn`, when the
+// plan was grouped by one) with the group's name, params, tokens, cost, the target's 95 %
+// half-width after the pick (first target), and an empty loss.
+std::string pickedRunsCsv(const PlanCandidates& plan);
 
 }  // namespace scalex::analysis

@@ -144,12 +144,14 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
                 const fit::LawData candidates = runs.pool.subset(affordable);  // their losses are not read
                 std::vector<double> costs;
                 for (std::size_t i : affordable) costs.push_back(runs.cost[i]);
-                const auto scores = fit::scoreCandidates(law, runs.pool.subset(revealed), params, candidates, costs, runs.target);
+                const auto scores = fit::scoreCandidates(law, runs.pool.subset(revealed), params, candidates, costs, runs.target, options.design);
                 double best = 0;
+                pick = n;  // none lowers the target's expected error: the planner stops
                 for (std::size_t c = 0; c < affordable.size(); ++c)
                     if (scores.perCost[c] > best) best = scores.perCost[c], pick = affordable[c];
             }
         }
+        if (pick == n) break;
         taken[pick] = 1;
         spent += runs.cost[pick];
         revealed.push_back(pick);

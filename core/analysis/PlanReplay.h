@@ -4,8 +4,9 @@
 // runs are read only to score the law. Per group, the replay starts from the cheapest pool runs
 // that determine the law (free parameters + 1), then picks one run at a time while the budget (a
 // fraction of the group's total pool cost) allows, refitting after each pick:
-//   planner   the run with the largest expected drop of the target's predictive variance per unit
-//             cost (fit/RunDesign.h, V-optimal on the law's linearisation at the current fit);
+//   planner   the run with the largest expected drop of the target's squared error per unit cost
+//             (fit/RunDesign.h: the law's linearisation at the current fit, with an allowance for
+//             its misfit); it stops when no affordable run lowers it;
 //   random    a run drawn uniformly among those the budget still affords (seeded);
 //   cheapest  the cheapest remaining run.
 // After each pick the target's R² and mean relative error are recorded; pooled over groups they
@@ -23,6 +24,7 @@
 #include "core/fit/FitControl.h"
 #include "core/fit/LawDefinition.h"
 #include "core/fit/LawFit.h"
+#include "core/fit/RunDesign.h"
 
 namespace scalex::analysis {
 
@@ -38,6 +40,7 @@ struct PlanReplayOptions {
     std::uint64_t seed = 1;
     PlanStrategy strategy = PlanStrategy::Planner;
     std::vector<double> checkpoints{0.01, 0.05, 0.10};
+    fit::DesignModel design;  // what the planner's ranking assumes beyond the law (its misfit)
     fit::LawFitSettings fit = [] {
         fit::LawFitSettings s;
         s.starts = 32;  // each step also restarts from the previous optimum

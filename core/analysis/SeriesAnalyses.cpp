@@ -373,8 +373,16 @@ SurfaceRunPoints surfaceRunPoints(const data::RunTable& runs, const RunFilter& f
     double nLo = inf, nHi = -inf, dLo = inf, dHi = -inf;
     for (int i = 0; i < static_cast<int>(runs.runs.size()); ++i) {
         const data::Run& r = runs.runs[static_cast<std::size_t>(i)];
-        if (!passes(r, filter) || !(r.params > 0) || !(r.tokens > 0) || !std::isfinite(r.params) || !std::isfinite(r.tokens)) continue;
-        (flagged.count(i) ? out.leftOut : out.fitted).push_back(i);
+        if (!(r.params > 0) || !(r.tokens > 0) || !std::isfinite(r.params) || !std::isfinite(r.tokens)) continue;
+        if (!std::isfinite(r.loss())) {
+            // Planned: no loss yet; it belongs to the series (a planned run has no context or set).
+            if (filter.series && r.series != *filter.series) continue;
+            out.planned.push_back(i);
+        } else if (passes(r, filter)) {
+            (flagged.count(i) ? out.leftOut : out.fitted).push_back(i);
+        } else {
+            continue;
+        }
         nLo = std::min(nLo, r.params), nHi = std::max(nHi, r.params);
         dLo = std::min(dLo, r.tokens), dHi = std::max(dHi, r.tokens);
     }

@@ -169,8 +169,11 @@ void checkExtrapolation(LossSurfaceAnalysis& analysis, const fit::LossSurfaceSet
 // split into the fitted and those the fit left out (`leftOut`, indices into `runs`), and the box
 // that holds them with a factor of two to spare on each side (that of 1e8..1e9 x 1e9..1e10 when
 // there are none).
+// The runs the loss surface draws: fitted, left out as outliers, and planned (runs of the series
+// with N and D but no loss yet, as `plan --out` and `plan --design --out` write them); the box
+// spans all three.
 struct SurfaceRunPoints {
-    std::vector<int> fitted, leftOut;
+    std::vector<int> fitted, leftOut, planned;
     double nLo = 5e7, nHi = 2e9, dLo = 5e8, dHi = 2e10;
 };
 SurfaceRunPoints surfaceRunPoints(const data::RunTable& runs, const RunFilter& filter, const std::vector<int>& leftOut);

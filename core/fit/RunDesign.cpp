@@ -11,27 +11,94 @@ namespace scalex::fit {
 
 namespace {
 
+// Where the runs lie for the misfit's correlation: each variable in decades (log10) where all its
+// values are positive, else as it is.
+struct Coordinates {
+    std::vector<char> logScale;
+    explicit Coordinates(std::initializer_list<const LawData*> sets) {
+        std::size_t v = 0;
+        for (const LawData* d : sets) v = std::max(v, d->variableCount);
+        logScale.assign(v, 1);
+        for (const LawData* d : sets)
+            for (std::size_t i = 0; i < d->size(); ++i)
+                for (std::size_t k = 0; k < d->variableCount; ++k)
+                    if (!(d->row(i)[k] > 0)) logScale[k] = 0;
+    }
+    Eigen::MatrixXd of(const LawData& d) const {
+        Eigen::MatrixXd z(static_cast<Eigen::Index>(d.size()), static_cast<Eigen::Index>(logScale.size()));
+        for (std::size_t i = 0; i < d.size(); ++i)
+            for (std::size_t k = 0; k < logScale.size(); ++k) {
+                const double x = k < d.variableCount ? d.row(i)[k] : 0.0;
+                z(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k)) = logScale[k] ? std::log10(x) : x;
+            }
+        return z;
+    }
+};
+
+// The misfit's correlation between runs a and b: exp(−‖a − b‖² / 2ℓ²).
+Eigen::MatrixXd correlation(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, double length) {
+    Eigen::MatrixXd k(a.rows(), b.rows());
+    for (Eigen::Index i = 0; i < a.rows(); ++i)
+        for (Eigen::Index j = 0; j < b.rows(); ++j) k(i, j) = std::exp(-(a.row(i) - b.row(j)).squaredNorm() / (2 * length * length));
+    return k;
+}
+
+// Per target, the expected squared error of the law's least-squares prediction, in units of σ², given
+// runs at J (gradients) and Z (where): y = Jθ + δ + ε, θ̂ = A Jᵀ y with A = (JᵀJ)⁻¹, so the error at
+// t is hₜᵀ(δ + ε) − δₜ with hₜ = J A jₜ, and its mean square hₜᵀ(τ²C + σ²I)hₜ − 2τ² hₜᵀcₜ + τ²
+// (C, cₜ the misfit's correlations among the runs and with t). With no misfit (τ = 0) it is the
+// linearisation's variance jₜᵀ A jₜ; with one, a run far from the target can add more misfit than
+// it removes noise, and a cluster of runs counts as one. The parameters' bounds are a prior
+// (uniform: variance (hi − lo)²/12; `prior` its precision in units of 1/σ², added to JᵀJ, and its
+// share jₜᵀAΛAjₜ of the error), so a parameter the runs leave undetermined counts as uncertain
+// as its range, not as infinitely so.
+Eigen::VectorXd predictiveVariance(const Eigen::MatrixXd& J, const Eigen::MatrixXd& Z, const Eigen::MatrixXd& Jt, const Eigen::MatrixXd& Zt,
+                                   const Eigen::VectorXd& prior, const DesignModel& model) {
+    const double r2 = model.misfit * model.misfit;
+    const Eigen::MatrixXd A = inverseLawInformation(J.transpose() * J + Eigen::MatrixXd(prior.asDiagonal()));
+    const Eigen::MatrixXd AJt = A * Jt.transpose();
+    const Eigen::MatrixXd H = J * AJt;  // runs × targets
+    Eigen::VectorXd v = H.colwise().squaredNorm().transpose() + (AJt.array().square().colwise() * prior.array()).colwise().sum().transpose().matrix();
+    if (r2 > 0) {
+        const Eigen::MatrixXd C = correlation(Z, Z, model.lengthScale), Ct = correlation(Z, Zt, model.lengthScale);
+        const Eigen::MatrixXd CH = C * H;
+        for (Eigen::Index t = 0; t < Jt.rows(); ++t) v(t) += r2 * (H.col(t).dot(CH.col(t)) - 2 * H.col(t).dot(Ct.col(t)) + 1);
+    }
+    return v.cwiseMax(0.0);
+}
+
 DesignScores scoreWith(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& candidates,
-                       std::span<const double> costs, std::span<const std::size_t> picked, const LawData& targets) {
+                       std::span<const double> costs, std::span<const std::size_t> picked, const LawData& targets, const DesignModel& model) {
     const auto free = freeLawParameters(law);
     DesignScores out;
     out.sigma2 = lawResidualVariance(law, fitted, params, free.size());
-    const Eigen::MatrixXd J = lawJacobian(law, fitted, params, free);
-    const Eigen::MatrixXd Jc = lawJacobian(law, candidates, params, free);
-    const Eigen::MatrixXd Jt = lawJacobian(law, targets, params, free);
-    Eigen::MatrixXd info = J.transpose() * J;
-    for (std::size_t i : picked) info += Jc.row(static_cast<Eigen::Index>(i)).transpose() * Jc.row(static_cast<Eigen::Index>(i));
-    const Eigen::MatrixXd A = inverseLawInformation(info);
-    const Eigen::MatrixXd JtA = Jt * A;
-    out.targetVariance = out.sigma2 * (JtA.array() * Jt.array()).sum();
-    for (Eigen::Index t = 0; t < Jt.rows(); ++t) out.targetSd.push_back(std::sqrt(std::max(0.0, out.sigma2 * JtA.row(t).dot(Jt.row(t)))));
+    const Coordinates where{&fitted, &candidates, &targets};
+    const Eigen::MatrixXd Jc = lawJacobian(law, candidates, params, free), Zc = where.of(candidates);
+    const Eigen::MatrixXd Jt = lawJacobian(law, targets, params, free), Zt = where.of(targets);
+    // The design: the fitted runs and the batch so far, one spare row for the candidate scored.
+    const Eigen::MatrixXd Jf = lawJacobian(law, fitted, params, free), Zf = where.of(fitted);
+    Eigen::VectorXd prior(static_cast<Eigen::Index>(free.size()));
+    for (std::size_t k = 0; k < free.size(); ++k) {
+        const double range = law.upper[free[k]] - law.lower[free[k]];
+        prior(static_cast<Eigen::Index>(k)) = std::isfinite(range) && range > 0 ? 12 * out.sigma2 / (range * range) : 0.0;
+    }
+    const Eigen::Index n = Jf.rows() + static_cast<Eigen::Index>(picked.size());
+    Eigen::MatrixXd J(n + 1, Jf.cols()), Z(n + 1, Zf.cols());
+    J.topRows(Jf.rows()) = Jf, Z.topRows(Zf.rows()) = Zf;
+    for (std::size_t k = 0; k < picked.size(); ++k) {
+        const auto i = static_cast<Eigen::Index>(picked[k]);
+        J.row(Jf.rows() + static_cast<Eigen::Index>(k)) = Jc.row(i), Z.row(Zf.rows() + static_cast<Eigen::Index>(k)) = Zc.row(i);
+    }
+    // The interval is the law's own (its linearisation); the ranking's error adds the misfit.
+    const Eigen::VectorXd variance = predictiveVariance(J.topRows(n), Z.topRows(n), Jt, Zt, prior, DesignModel{.misfit = 0});
+    const Eigen::VectorXd now = model.misfit > 0 ? predictiveVariance(J.topRows(n), Z.topRows(n), Jt, Zt, prior, model) : variance;
+    out.targetVariance = out.sigma2 * variance.sum();
+    out.targetError = out.sigma2 * now.sum();
+    for (Eigen::Index t = 0; t < variance.size(); ++t) out.targetSd.push_back(std::sqrt(out.sigma2 * variance(t)));
     if (costs.empty()) return out;
-    // Sherman-Morrison: the drop of trace(Jt A Jtᵀ) when row j joins J is ‖Jt A j‖² / (1 + jᵀ A j).
-    const Eigen::MatrixXd Aj = A * Jc.transpose();  // p × candidates
-    const Eigen::MatrixXd JtAj = Jt * Aj;           // targets × candidates
     for (Eigen::Index c = 0; c < Jc.rows(); ++c) {
-        const double lever = Jc.row(c).dot(Aj.col(c));
-        const double drop = out.sigma2 * JtAj.col(c).squaredNorm() / (1 + std::max(0.0, lever));
+        J.row(n) = Jc.row(c), Z.row(n) = Zc.row(c);
+        const double drop = out.sigma2 * (now.sum() - predictiveVariance(J, Z, Jt, Zt, prior, model).sum());
         const double cost = costs[static_cast<std::size_t>(c)];
         out.reduction.push_back(drop);
         out.perCost.push_back(cost > 0 ? drop / cost : 0.0);
@@ -42,13 +109,13 @@ DesignScores scoreWith(const CompiledLaw& law, const LawData& fitted, std::span<
 }  // namespace
 
 DesignScores scoreCandidates(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& candidates,
-                             std::span<const double> costs, const LawData& targets) {
-    return scoreWith(law, fitted, params, candidates, costs, {}, targets);
+                             std::span<const double> costs, const LawData& targets, const DesignModel& model) {
+    return scoreWith(law, fitted, params, candidates, costs, {}, targets, model);
 }
 
 DesignScores scoreAfter(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& candidates,
-                        std::span<const std::size_t> picked, const LawData& targets, std::span<const double> costs) {
-    return scoreWith(law, fitted, params, candidates, costs, picked, targets);
+                        std::span<const std::size_t> picked, const LawData& targets, std::span<const double> costs, const DesignModel& model) {
+    return scoreWith(law, fitted, params, candidates, costs, picked, targets, model);
 }
 
 }  // namespace scalex::fit

@@ -3,16 +3,16 @@
 // 1959; Atkinson, Donev & Tobias 2007, ch. 10) on the law's linearisation at its fit.
 //
 // Why a linearisation and not the bootstrap: the planner scores every candidate at every step;
-// the Gauss-Newton approximation gives the exact change of the posterior covariance when one run
-// is added in closed form (Sherman-Morrison), with the law's exact gradient, so a step costs one
-// p×p inverse plus a matrix product per candidate instead of hundreds of refits. Near the optimum
-// of a least-squares fit it is the curvature the bootstrap estimates.
+// the Gauss-Newton approximation gives the prediction's error with one more run in closed form,
+// with the law's exact gradient, so a step costs a few small matrix products per candidate
+// instead of hundreds of refits. Near the optimum of a least-squares fit it is the curvature the
+// bootstrap estimates.
 //
 // With J the runs' Jacobian (∂ prediction / ∂ parameter, in the law's space: ∂ ln ŷ in log space)
 // and σ² the residual variance, the parameters' covariance is Σ = σ² (JᵀJ)⁻¹ and the target's
-// predictive variance V = trace(J_t Σ J_tᵀ) over the target's points. Adding a run with gradient
-// j lowers it by σ² ‖J_t A j‖² / (1 + jᵀ A j), A = (JᵀJ)⁻¹. The ranking divides that by the run's
-// cost. JᵀJ is scaled to unit diagonal and given a small ridge (1e-6), so parameters the runs do
+// predictive variance V = trace(J_t Σ J_tᵀ) over the target's points; DesignModel below adds the
+// law's misfit to it. A candidate's score is how much V drops with it among the runs, and that
+// per unit of its cost. JᵀJ is scaled to unit diagonal and given a small ridge (1e-6), so parameters the runs do
 // not yet determine count as very uncertain rather than making the inverse fail.
 #include <cstddef>
 #include <span>
@@ -23,12 +23,27 @@
 
 namespace scalex::fit {
 
+// What the ranking assumes beyond the law: a smooth misfit δ(x) of standard deviation τ, correlated
+// as exp(−‖x − x'‖² / 2ℓ²) over the law's variables in decades (Kennedy & O'Hagan 2001), on top of
+// the residual noise σ. The ranking scores the expected squared error of the law's least-squares
+// prediction at the target: runs close to the target (in N and D) count for more, runs clustered
+// together for less, and a run far from the target can make the prediction worse (its drop is
+// negative). A law's residuals on the runs it was fitted to do not show this misfit (the fit
+// absorbs it where the runs are; it appears where the law extrapolates), so τ is a prior: ten
+// times the noise over a decade, e.g. 2 % in loss where runs scatter by 0.2 %. misfit = 0 is the
+// plain V-optimal criterion of the law's linearisation.
+struct DesignModel {
+    double misfit = 10;      // τ / σ
+    double lengthScale = 1;  // ℓ in decades of each variable (its own units where it is not positive)
+};
+
 struct DesignScores {
     double sigma2 = 0;          // residual variance in the law's space (RSS / (n − k), floored)
-    double targetVariance = 0;  // Σ over the target's points of the prediction's variance, now
-    // Per candidate: how much a run there would lower targetVariance, and per unit of its cost.
+    double targetVariance = 0;  // Σ over the target's points of the prediction's variance, now (the law's linearisation)
+    double targetError = 0;     // Σ over the target's points of the expected squared error, with the misfit of the DesignModel
+    // Per candidate: how much a run there would lower targetError, and per unit of its cost.
     std::vector<double> reduction, perCost;
-    // Per target point: the prediction's standard deviation now (in the law's space).
+    // Per target point: the prediction's standard deviation now (in the law's space; the linearisation's).
     std::vector<double> targetSd;
 };
 
@@ -36,12 +51,13 @@ struct DesignScores {
 // the law at `targets` (targets not read either), with the law fitted to `fitted` at `params`.
 // `costs` has one positive cost per candidate. Parameters with lower == upper are held.
 DesignScores scoreCandidates(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& candidates,
-                             std::span<const double> costs, const LawData& targets);
+                             std::span<const double> costs, const LawData& targets, const DesignModel& model = {});
 
 // The same after adding the runs `picked` (indices into candidates) to the fitted runs: what a
 // batch leaves (the predictive variance and each target's standard deviation after it). With
 // `costs`, also every candidate's score on top of the batch (the next greedy pick).
 DesignScores scoreAfter(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& candidates,
-                        std::span<const std::size_t> picked, const LawData& targets, std::span<const double> costs = {});
+                        std::span<const std::size_t> picked, const LawData& targets, std::span<const double> costs = {},
+                        const DesignModel& model = {});
 
 }  // namespace scalex::fit

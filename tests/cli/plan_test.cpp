@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QFile>
+#include <QImage>
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -124,6 +125,32 @@ TEST(PlanCli, ReplayCurveCsvAgreesWithTheCheckpoints) {
     EXPECT_TRUE(both.err.contains("--curve replays every strategy")) << both.err.toStdString();
 }
 
+// --curve OUT.svg|png|pdf: the same curves as a figure Scalex draws (app/figures/ReplayCurveFigure):
+// the planner, the random median with its quartiles, cheapest-first, in the legend and as text in
+// the SVG; a suffix no figure has is one line, exit 2.
+TEST(PlanCli, ReplayCurveFigure) {
+    SCALEX_REQUIRE_SHARED();
+    QTemporaryDir dir;
+    const QString svg = dir.filePath("curve.svg");
+    const auto r = runScalex(replayArgs({"--budget", "0.05", "--curve", svg, "--seeds", "3", "--title", "xLSTM tokenparam"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    for (const char* label : {"planner", "random: median", "random: quartiles over 3 seeds", "cheapest first", "xLSTM tokenparam",
+                              "Target's mean relative error (%)"})
+        EXPECT_TRUE(text.contains(QString::fromUtf8(label))) << label;
+    const QString png = dir.filePath("curve.png");
+    ASSERT_EQ(runScalex(replayArgs({"--budget", "0.05", "--curve", png, "--seeds", "3", "--size", "single"})).exitCode, 0);
+    const QImage image(png);
+    EXPECT_FALSE(image.isNull());
+    EXPECT_GT(image.width(), 900);  // 3.25 in at 300 dpi
+    const auto bad = runScalex(replayArgs({"--budget", "0.05", "--curve", dir.filePath("curve.txt"), "--seeds", "3"}));
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_EQ(bad.err.trimmed().count('\n'), 0) << bad.err.toStdString();
+    EXPECT_TRUE(bad.err.contains("curve.txt")) << bad.err.toStdString();
+}
+
 TEST(PlanCli, ReplayCostExpressionAndText) {
     SCALEX_REQUIRE_SHARED();
     const auto r = runScalex(replayArgs({"--budget", "0.05", "--cost", "N*D"}));
@@ -198,6 +225,33 @@ TEST(PlanCli, PickJsonContract) {
 // --simulate R: per group, the planner's batch and random and cheapest-first batches of no more
 // cost, simulated over R seeds, with the interval and the target's error each leaves; in the text,
 // one line per strategy.
+// --show OUT.svg: the picks drawn in the N-D plane with the study's runs and the target, each pick
+// in the legend with its cost and the target's half-width after it.
+TEST(PlanCli, ShowDrawsThePicks) {
+    SCALEX_REQUIRE_SHARED();
+    QTemporaryDir dir;
+    const QString svg = dir.filePath("plan.svg");
+    const auto r = runScalex({"plan", "--data", tokenParam(), "--formula", "L = E + A/N^alpha + B/D^beta", "--param", "E=0:10", "--param",
+                              "A=0:1e6", "--param", "B=0:1e7", "--param", "alpha=0:2", "--param", "beta=0:2", "--target", "N=7e9,D=2e12",
+                              "--grid-n", "1e8:8e9:4", "--grid-d", "2e9:2e11:3", "--pick", "2", "--show", svg, "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    for (const char* label : {"study's runs", "target", "6ND = const", "Parameters N", "Training tokens D"})
+        EXPECT_TRUE(text.contains(QString::fromUtf8(label))) << label;
+    // Every pick of the JSON is in the legend, numbered, with its cost.
+    for (const auto& g : r.json().value("groups").toArray()) {
+        int k = 0;
+        for (const auto& pick : g.toObject().value("picks").toArray()) {
+            const QString cost = QString::number(pick.toObject().value("cost").toDouble(), 'g', 3);
+            EXPECT_TRUE(text.contains(QStringLiteral("%1. N").arg(++k))) << k;
+            EXPECT_TRUE(text.contains("cost " + cost)) << cost.toStdString();
+        }
+        EXPECT_GE(k, 1);
+    }
+}
+
 TEST(PlanCli, SimulateReportsThreeStrategiesOfTheSameCost) {
     SCALEX_REQUIRE_SHARED();
     const QStringList args{"--grid-n", "1e8:8e9:5", "--grid-d", "2e9:2e11:5", "--budget", "1e20", "--simulate", "10", "--seed", "2"};

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/analysis/PlanCandidates.h"
+#include "core/analysis/SeriesAnalyses.h"
 #include "core/data/RunTableIo.h"
 #include "core/fit/SplitMix64.h"
 
@@ -73,7 +74,7 @@ TEST(PlanCandidates, FirstPickExtendsNAndTheBatchNarrowsTheInterval) {
     for (const auto& p : g.picks) {
         EXPECT_LT(p.halfWidthAfter[0], previous);
         previous = p.halfWidthAfter[0];
-        EXPECT_NE(p.why.find("variance"), std::string::npos);
+        EXPECT_NE(p.why.find("expected squared error"), std::string::npos);
     }
     EXPECT_DOUBLE_EQ(g.targets[0].halfWidthAfter, previous);
 }
@@ -152,13 +153,15 @@ TEST(PlanCandidates, BadInputsAreOneLineErrors) {
 // Simulating the batch before spending it: the bootstrap's draws of the law, the batch's losses
 // from them with the fit's noise, refitted. The planner's batch leaves about the interval the
 // linearisation promised, random and cheapest-first batches keep to the planner's cost, and for a
-// target far beyond the study the planner's batch leaves a narrower interval than the cheapest runs.
+// target far beyond the study the V-optimal batch (no misfit assumed, as in the draws) leaves a
+// narrower interval than the cheapest runs.
 TEST(PlanCandidates, SimulatedBatchAgainstRandomAndCheapest) {
     const auto study = generatedStudy();
     auto o = gridOptions();
     o.budget = 2e20;
     o.simulate = 20;
     o.seed = 5;
+    o.design.misfit = 0;  // the draws come from the law itself: no misfit, so the plain V-optimal batch
     const PlanCandidates r = planCandidates(study, AnalysisSettings{}, chinchilla(), o);
     ASSERT_FALSE(r.error) << *r.error;
     const auto& g = r.groups.front();
@@ -186,8 +189,8 @@ TEST(PlanCandidates, SimulatedBatchAgainstRandomAndCheapest) {
 // Where the multi-start fits disagree: a loss floor the runs have not reached (L = max(E, a − b ln N)
 // with every run above any E in range) leaves E undetermined, so refined starts end at different
 // floors with the same objective. They are reported as rivals, and the run that separates them is
-// the cheapest candidate large enough to reach below the floors; runs inside the study's range
-// cannot tell them apart.
+// the cheapest candidate large enough to reach below the floors, and the top pick; runs inside the
+// study's range cannot tell them apart.
 TEST(PlanCandidates, RivalFitsAndTheRunThatSeparatesThem) {
     QByteArray csv = "run_id,params,tokens,loss\n";
     fit::SplitMix64 rng{11};
@@ -225,6 +228,23 @@ TEST(PlanCandidates, RivalFitsAndTheRunThatSeparatesThem) {
     EXPECT_LT(line(g.separating->n), highestFloor);
     EXPECT_GT(line(g.separating->n / 10), highestFloor);
     EXPECT_GT(g.separating->n, 1e9);  // beyond the study's runs
+    // The ranking counts the rivals' disagreement at the target: for N = 1e13, where the best fit's
+    // line and one rival's floor part, the top pick is the run that tells them apart (one slot per
+    // run and no misfit assumed, so that only the rivals and the linearisation rank; per FLOP the
+    // runs a thousand times cheaper come first).
+    o.targetPoints = {*parseTargetPoint("N=1e13")};
+    o.design.misfit = 0;
+    o.cost = "1";
+    const PlanCandidates near = planCandidates(*study, AnalysisSettings{}, law, o);
+    ASSERT_FALSE(near.error) << *near.error;
+    const auto& h = near.groups.front();
+    ASSERT_FALSE(h.rivals.empty());
+    ASSERT_TRUE(h.separating);
+    ASSERT_FALSE(h.picks.empty());
+    EXPECT_EQ(h.picks.front().run, h.separating->run);
+    EXPECT_GE(h.picks.front().separation, 3);
+    EXPECT_GT(h.picks.front().separated, 0.5);  // most of what it removes is the rivals' disagreement
+    EXPECT_NE(h.picks.front().why.find("rival fits"), std::string::npos) << h.picks.front().why;
     // A Chinchilla-form study fitted with its own form has no rival: its other optima are far worse.
     auto grid = gridOptions();
     grid.pick = 1;
@@ -232,4 +252,47 @@ TEST(PlanCandidates, RivalFitsAndTheRunThatSeparatesThem) {
     ASSERT_FALSE(clean.error);
     EXPECT_TRUE(clean.groups.front().rivals.empty());
     EXPECT_FALSE(clean.groups.front().separating);
+}
+
+// The picks as planned runs (plan --out): loaded beside the study they are runs of their group's
+// series with N, D and cost and no loss, kept with that problem and out of every fit, and the loss
+// surface draws them as planned.
+TEST(PlanCandidates, PicksLoadBackAsPlannedRuns) {
+    auto o = gridOptions();
+    o.pick = 3;
+    o.groupColumn = "family";
+    QByteArray csv = "run_id,family,params,tokens,loss\n";
+    for (const auto& run : generatedStudy().runs)
+        csv += QStringLiteral("%1,xlstm,%2,%3,%4\n").arg(QString::fromStdString(run.runId)).arg(run.params, 0, 'g', 12).arg(run.tokens, 0, 'g', 12).arg(run.loss(), 0, 'g', 12).toUtf8();
+    const auto study = data::parseRunTable(csv, "study.csv");
+    ASSERT_TRUE(study) << study.error().toString();
+    const PlanCandidates r = planCandidates(*study, AnalysisSettings{}, chinchilla(), o);
+    ASSERT_FALSE(r.error) << *r.error;
+    ASSERT_EQ(r.groups.size(), 1u);
+    const auto& picks = r.groups.front().picks;
+    ASSERT_EQ(picks.size(), 3u);
+    const std::string text = pickedRunsCsv(r);
+    EXPECT_EQ(text.substr(0, text.find('\n')), "name,family,params,tokens,cost,halfwidth_after,loss");
+    const auto planned = data::parseRunTable(QByteArray::fromStdString(text), "picks.csv");
+    ASSERT_TRUE(planned) << planned.error().toString();
+    ASSERT_EQ(planned->runs.size(), 3u);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const data::Run& run = planned->runs[k];
+        EXPECT_EQ(run.name, "planned xlstm " + std::to_string(k + 1));
+        EXPECT_EQ(run.family, accounting::Family::Xlstm);
+        EXPECT_NEAR(run.params, picks[k].n, 0.5);
+        EXPECT_NEAR(run.tokens, picks[k].d, 0.5);
+        EXPECT_TRUE(run.hasProblems());  // no loss yet
+        EXPECT_FALSE(run.included());
+    }
+    // Beside the study's runs, in the same series: the surface draws them as planned, not fitted.
+    data::RunTable both = *study;
+    both.runs.insert(both.runs.end(), planned->runs.begin(), planned->runs.end());
+    RunFilter filter;
+    filter.series = study->runs.front().series;
+    EXPECT_EQ(planned->runs.front().series, *filter.series);
+    const SurfaceRunPoints drawn = surfaceRunPoints(both, filter, {});
+    EXPECT_EQ(drawn.fitted.size(), study->runs.size());
+    ASSERT_EQ(drawn.planned.size(), 3u);
+    EXPECT_EQ(drawn.planned.front(), static_cast<int>(study->runs.size()));
 }

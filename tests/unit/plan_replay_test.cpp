@@ -1,5 +1,5 @@
 // The replay of a finished study (core/analysis/PlanReplay): on a study generated from a known law
-// with noise and on the xLSTM study's own runs, the V-optimal planner's target R² at 10 % of the
+// with noise and on the xLSTM study's own runs, the planner's target R² at 1 %, 5 % and 10 % of the
 // pool's cost beats the median of random plans over 20 seeds and the cheapest-first plan; bad
 // targets, empty pools and laws that cannot express the target are errors.
 #include <gtest/gtest.h>
@@ -72,9 +72,9 @@ double median(std::vector<double> v) {
 }
 
 // Planner, cheapest-first and 20 random seeds; prints the checkpoints (the README's table) and
-// checks the planner's R² at 10 % against cheapest-first, and against the random median at 10 %
-// (or, where it does not beat it there, at 1 %).
-void expectPlannerWins(const data::RunTable& table, const PlanReplayOptions& options, const char* study, bool beatsRandomAt10 = true) {
+// checks the planner's R² at 1 %, 5 % and 10 % against the random median and cheapest-first
+// (`cheapestFrom`: the first checkpoint checked against cheapest-first).
+void expectPlannerWins(const data::RunTable& table, const PlanReplayOptions& options, const char* study, std::size_t cheapestFrom = 0) {
     const auto planner = checkpointR2(table, options, PlanStrategy::Planner, 1);
     const auto cheapest = checkpointR2(table, options, PlanStrategy::Cheapest, 1);
     std::vector<std::vector<double>> random(3);
@@ -89,10 +89,9 @@ void expectPlannerWins(const data::RunTable& table, const PlanReplayOptions& opt
         std::sort(sorted.begin(), sorted.end());
         std::printf("%s at %s: planner R2 %.4f, random median %.4f (quartiles %.4f .. %.4f), cheapest %.4f\n", study, at[c], planner[c],
                     median(random[c]), sorted[sorted.size() / 4], sorted[3 * sorted.size() / 4], cheapest[c]);
+        EXPECT_GT(planner[c], median(random[c])) << study << " at " << at[c];
+        if (c >= cheapestFrom) EXPECT_GT(planner[c], cheapest[c]) << study << " at " << at[c];
     }
-    if (beatsRandomAt10) EXPECT_GT(planner[2], median(random[2])) << study;
-    else EXPECT_GT(planner[0], median(random[0])) << study;
-    EXPECT_GT(planner[2], cheapest[2]) << study;
 }
 
 }  // namespace
@@ -103,14 +102,15 @@ TEST(PlanReplay, PlannerBeatsRandomAndCheapestOnAGeneratedStudy) {
     o.pool = conditions({"N<5e9"});
     o.target = conditions({"N>5e9"});
     o.budget = 0.1;
-    expectPlannerWins(table, o, "generated");
+    // At 1 % cheapest-first is as good (R² 0.995 against the planner's 0.993, both at the noise's
+    // bound): the law is exact here, so the cheapest runs already pin it.
+    expectPlannerWins(table, o, "generated", 1);
 }
 
-// On the xLSTM study the planner leads the random median at 1 % of the pool's cost but not at 5 %
-// or 10 % (random plans with independent seeds: -2.6 against the planner's -3.5 in R² at 10 %);
-// it beats cheapest-first throughout. The target (below the random median at 10 %) is
-// not met here yet.
-TEST(PlanReplay, PlannerBeatsCheapestOnTheXlstmStudyAndRandomAtOnePercent) {
+// On the xLSTM study the law's misfit dominates the target's error: the planner wins by the
+// misfit its ranking allows for (fit/RunDesign.h, DesignModel); with misfit 0 (plain V-optimal) it
+// loses to the random median at 5 % and 10 %.
+TEST(PlanReplay, PlannerBeatsRandomAndCheapestOnTheXlstmStudy) {
     SCALEX_REQUIRE_SHARED();
     auto table = data::loadRunTable(test::sharedPath("data/xlstm/tokenparam_runs_ctx8192.csv").toStdString());
     ASSERT_TRUE(table) << table.error().toString();
@@ -119,7 +119,7 @@ TEST(PlanReplay, PlannerBeatsCheapestOnTheXlstmStudyAndRandomAtOnePercent) {
     o.pool = conditions({"N<6e9"});
     o.target = conditions({"N>6e9"});
     o.budget = 0.1;
-    expectPlannerWins(*table, o, "xlstm tokenparam", false);
+    expectPlannerWins(*table, o, "xlstm tokenparam");
 }
 
 TEST(PlanReplay, TheTargetsLossesNeverReachTheFit) {

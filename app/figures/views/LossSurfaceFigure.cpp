@@ -313,8 +313,8 @@ void LossSurfaceFigure::draw(const FigureInput& in) {
         for (const auto& o : analysis_->outliers) flagged.push_back(static_cast<int>(o.run - fitted_->table->runs.data()));
     const auto& runs = study.runs();
     const analysis::SurfaceRunPoints drawn = shown ? analysis::surfaceRunPoints(runs, shown->filter, flagged) : analysis::SurfaceRunPoints{};
-    std::vector<RunPoint> pts, leftOut;
-    for (const auto& [indices, out] : {std::pair{&drawn.fitted, &pts}, std::pair{&drawn.leftOut, &leftOut}})
+    std::vector<RunPoint> pts, leftOut, planned;
+    for (const auto& [indices, out] : {std::pair{&drawn.fitted, &pts}, std::pair{&drawn.leftOut, &leftOut}, std::pair{&drawn.planned, &planned}})
         for (const int i : *indices) out->push_back({{runs.runs[static_cast<std::size_t>(i)].params, runs.runs[static_cast<std::size_t>(i)].tokens}, i});
     const double nLo = drawn.nLo, nHi = drawn.nHi, dLo = drawn.dLo, dHi = drawn.dHi;
     chart_->setAxes({QObject::tr("Parameters N"), true, nLo, nHi, true}, {QObject::tr("Training tokens D"), true, dLo, dHi, true});
@@ -393,8 +393,19 @@ void LossSurfaceFigure::draw(const FigureInput& in) {
         s->setColor(Qt::transparent);
         s->setBorderColor(theme.highlight);
     }
+    // Planned runs (no loss yet): hollow squares in the series' colour.
+    if (QScatterSeries* s = addRunPoints(chart_, in, QObject::tr("planned runs (no loss yet)"), seriesColor, planned, 11)) {
+        s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        s->setColor(Qt::transparent);
+        s->setBorderColor(seriesColor);
+        QPen pen = s->pen();
+        pen.setWidthF(2.0);
+        pen.setColor(seriesColor);
+        s->setPen(pen);
+    }
     std::vector<RunPoint> everyRun = pts;
     everyRun.insert(everyRun.end(), leftOut.begin(), leftOut.end());
+    everyRun.insert(everyRun.end(), planned.begin(), planned.end());
     addSelectionRings(chart_, in, everyRun);
     chart_->setAxes(chart_->xSpec(), chart_->ySpec());  // keep the ranges computed above
 
