@@ -16,7 +16,7 @@ public:
     // What the last draw showed: curves, checkpoints, and the words under the chart.
     int curveCount() const { return curves_; }
     int checkpointCount() const { return checkpoints_; }
-    QString summary() const { return summary_; }
+    QString summary() const override { return summary_; }
 
 private:
     PlotChart* chart_;
