@@ -24,6 +24,19 @@ namespace scalex::gui {
 
 using figures::Control;
 
+namespace {
+
+// A chart view whose height hint is its minimum height rather than the height it last had: the
+// layout of a page of charts (its height, when it scrolls) is then the same whether the charts
+// came before the window showed or after, as on a busy machine.
+class SteadyPlotView : public PlotView {
+public:
+    using PlotView::PlotView;
+    QSize sizeHint() const override { return {PlotView::sizeHint().width(), minimumHeight()}; }
+};
+
+}  // namespace
+
 FigureView::FigureView(const figures::FigureEntry& entry, Session* session, QWidget* parent)
     : ViewPanel(parent), entry_(entry), session_(session), figure_(entry.make()) {
     controls_ = new ControlBinding(&figure_->controls(), [this] { controlChanged(); }, this);
@@ -128,7 +141,6 @@ void FigureView::buildLayout() {
 
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
-    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_->hide();  // until the figure has something to say
     table_ = new QTableWidget(this);
     table_->verticalHeader()->setVisible(false);
@@ -226,19 +238,24 @@ bool FigureView::openFile(const QString& name, const QString& path, QString* err
     return true;
 }
 
-void FigureView::showCharts() {
-    const std::vector<QChart*> shown = figure_->charts();
-    for (QChart* chart : shown) {
+void FigureView::addChartViews() {
+    for (QChart* chart : figure_->charts()) {
         if (std::any_of(chartViews_.begin(), chartViews_.end(), [&](const auto& v) { return v.first == chart; })) continue;
         QChartView* view = nullptr;
-        if (auto* plot = dynamic_cast<PlotChart*>(chart)) view = new PlotView(plot, this);
+        if (auto* plot = dynamic_cast<PlotChart*>(chart)) view = new SteadyPlotView(plot, this);
         else {
             view = new QChartView(chart, this);  // a chart with its own axes (bars)
             view->setRenderHint(QPainter::Antialiasing);
         }
+        view->setVisible(false);  // until its chart is drawn
         chartRow_->addWidget(view, 1);
         chartViews_.emplace_back(chart, view);
     }
+}
+
+void FigureView::showCharts() {
+    addChartViews();
+    const std::vector<QChart*> shown = figure_->charts();
     for (const auto& [chart, view] : chartViews_) view->setVisible(std::find(shown.begin(), shown.end(), chart) != shown.end());
 }
 
@@ -285,7 +302,9 @@ void FigureView::recompute() {
     followUps_->cancel();  // the second job of the analyses replaced
     figures::JobOf<figures::ViewFigure::Taking> job = figure_->takingJob(in);
     if (!job) {
-        redraw();
+        // Opening a project emits runs and settings changes: a figure with nothing to compute
+        // draws once for both.
+        if (session_->changeCount() != drawnAt_) redraw();
         return;
     }
     if (!entry_.layout.busy.isEmpty()) showSummary(entry_.layout.busy);
@@ -297,6 +316,9 @@ void FigureView::redraw() {
     controls_->showAll();
     showReadouts();
     if (jobs_->running() || deferWhileHidden([this] { redraw(); })) return;  // drawn when the analyses are done
+    // A view for each chart the answer brought (one per context length), shown once it is drawn:
+    // a chart view's size hint is the size it last had, so the order is always the same.
+    addChartViews();
     figure_->draw(figureInput(session_));
     drawnAt_ = session_->changeCount();
     showCharts();

@@ -65,7 +65,9 @@ private:
     // Starts the figure's analyses in a job (drawn when the answer comes); draws at once when it has none.
     void recompute();
     void redraw();
-    // A view for each chart the figure shows (made the first time it does), the others hidden.
+    // A view, hidden, for each chart the figure shows that has none yet.
+    void addChartViews();
+    // The views of the charts the figure shows (made the first time it does), the others hidden.
     void showCharts();
     // The slider `widget` with its scale of labelled ticks under it.
     QLayout* sliderWithScale(QWidget* widget, const std::vector<figures::ViewFigure::ScaleMark>& marks);

@@ -263,7 +263,6 @@ TEST_F(Gui, TheTabsAreTheRegistrysViewsWithItsTitlesAndExplainTexts) {
         if (!view) continue;
         ASSERT_TRUE(entry.explain) << entry.id.toStdString() << ": a FigureView's Explain text is the registry's";
         ASSERT_TRUE(window->showView(entry.id));
-        view->computeNow();
         const QString explain = view->explainHtml();
         EXPECT_TRUE(explain.startsWith("<h3>")) << entry.id.toStdString();
         EXPECT_EQ(explain, entry.explain(*view->figure(), figureInput(window->session()))) << entry.id.toStdString();
