@@ -46,6 +46,11 @@ struct FigureInput {
     std::function<void(QXYSeries* drawn, const std::shared_ptr<const std::vector<int>>& runs)> linkRuns;
 };
 
+// A job for a worker thread with an answer of type T: made on the calling thread, it holds copies
+// of what it reads and returns its answer.
+template <class T>
+using JobOf = std::function<T(const fit::FitControl& control)>;
+
 class ViewFigure {
 public:
     virtual ~ViewFigure();
@@ -71,6 +76,73 @@ public:
         (void)in;
         (void)control;
     }
+
+    // The window's generic view runs a figure's analyses through these, whatever its answer's type.
+    // A job whose answer, delivered on the UI thread, is handed to the figure by calling it.
+    using Taking = std::function<void()>;
+    // The figure's analyses as such a job (FigureWithAnswer: job() and take()); empty: nothing to compute.
+    virtual JobOf<Taking> takingJob(const FigureInput& in) {
+        (void)in;
+        return {};
+    }
+    // A second job the window starts once the first one's answer is drawn (bootstrap bands); empty: none.
+    virtual JobOf<Taking> followUpJob() { return {}; }
+    // The values of the controls the analyses depend on: a change of another control only redraws.
+    virtual QJsonObject jobControls() const { return {}; }
+    // The window waits for the analyses and draws them at once rather than when they come (small
+    // studies, whose analyses take less than a frame).
+    virtual bool answersAtOnce(const FigureInput& in) const {
+        (void)in;
+        return false;
+    }
+    // The study's runs or settings have changed (before the analyses run again).
+    virtual void studyChanged() {}
+    // Enables the controls that apply to the others' values (before the window shows them).
+    virtual void enableControls() {}
+    // The read-out beside the widget of the control `name` ("H = 1e21"); empty: none.
+    virtual QString readout(const QString& name) const {
+        (void)name;
+        return {};
+    }
+    // Work the user asks for with a button beside the controls (measure this machine, read a file),
+    // done by the figure and then drawn.
+    struct Action {
+        QString name;        // the button's object name (lessons and tests find it by it)
+        QString text;
+        QString toolTip;
+        QString fileFilter;  // not empty: the button asks for a file of this kind, and openFile() reads it
+        QString busy;        // shown while its job runs, beside a progress bar and a Cancel button
+        QString progress;    // the progress bar's text ("%v of %m kernels")
+    };
+    virtual std::vector<Action> actions() const { return {}; }
+    // The job of the action `name` (empty: none). It reports to control.progress and, cancelled,
+    // stops early with what it has.
+    virtual JobOf<Taking> actionJob(const QString& name) {
+        (void)name;
+        return {};
+    }
+    // Reads the file `path` that the action `name` asked for: empty, or why it could not.
+    virtual QString openFile(const QString& name, const QString& path) {
+        (void)name;
+        (void)path;
+        return {};
+    }
+
+    // The labels of the scale under the slider of the control `name`, spread evenly from its first
+    // position to its last; an emphasised one (the study's own values) stands out. None by default.
+    struct ScaleMark {
+        QString text;
+        bool emphasis = false;
+    };
+    virtual std::vector<ScaleMark> scale(const QString& name) const {
+        (void)name;
+        return {};
+    }
+    // One line on what is drawn (read after draw()); the window shows it under the charts.
+    virtual QString summary() const { return {}; }
+    // A small table of what the charts show (the window's, not an export): headers and rows; none by default.
+    virtual QStringList shownHeaders() const { return {}; }
+    virtual std::vector<QStringList> shownRows() const { return {}; }
 
     // Draws the present answer into the charts.
     virtual void draw(const FigureInput& in) = 0;
@@ -105,11 +177,6 @@ private:
     std::vector<std::unique_ptr<QGraphicsScene>> scenes_;
 };
 
-// A job for a worker thread with an answer of type T: made on the calling thread, it holds copies
-// of what it reads and returns its answer.
-template <class T>
-using JobOf = std::function<T(const fit::FitControl& control)>;
-
 // A figure whose analyses give one typed answer: `Derived` names `Answer`, makes the job with
 // `JobOf<Answer> job(const FigureInput&) const` (empty: nothing to compute) and takes its answer
 // with `void take(Answer)`. The window runs the job on a worker thread (gui::JobRunner<Answer>).
@@ -119,6 +186,14 @@ public:
     void compute(const FigureInput& in, const fit::FitControl& control = {}) override {
         auto& self = static_cast<Derived&>(*this);
         if (auto j = self.job(in)) self.take(j(control));
+    }
+    JobOf<Taking> takingJob(const FigureInput& in) override {
+        auto j = static_cast<Derived&>(*this).job(in);
+        if (!j) return {};
+        return [j = std::move(j), self = static_cast<Derived*>(this)](const fit::FitControl& control) -> Taking {
+            auto answer = std::make_shared<typename Derived::Answer>(j(control));
+            return [self, answer] { self->take(std::move(*answer)); };
+        };
     }
 };
 

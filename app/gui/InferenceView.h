@@ -27,7 +27,6 @@ public:
     explicit InferenceView(Session* session, QWidget* parent = nullptr);
 
     QString viewId() const override { return QStringLiteral("inference"); }
-    QString title() const override { return tr("Inference"); }
     QString explainHtml() const override;
     QChart* primaryChart() const override;
     std::vector<QChart*> charts() const override;

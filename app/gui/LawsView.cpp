@@ -187,26 +187,6 @@ ViewPanel::TablesJob LawsView::tablesJob() {
     return figure_->tablesJob(figureInput(session_));
 }
 
-QString LawsView::explainHtml() const {
-    QString rows;
-    for (const auto& s : figure_->shown())
-        if (s.analysis->test)
-            rows += tr("<li><b>%1</b>: held-out R² %2, mean relative error %3 %</li>")
-                        .arg(QString::fromStdString(s.label))
-                        .arg(s.analysis->test->r2, 0, 'f', 3)
-                        .arg(100 * s.analysis->test->mape, 0, 'f', 2);
-    return tr("<h3>Laws that predict</h3>"
-              "<p>A scaling law is there to predict the run nobody has trained yet. Here up to three laws are fitted "
-              "on the <b>training runs</b> only and asked to predict the <b>held-out runs</b> (by default those of "
-              "the largest tenth of the model sizes), as one would before training them.</p>"
-              "<p>A law is a shipped form from the literature or a formula typed over the study's columns, e.g. "
-              "<code>L = E + A/N^alpha + B/D^beta</code> with its parameters' bounds <code>E=0:10, A=0:1e8, …</code>. "
-              "The left chart puts each prediction against what the run measured (on the dashed line a prediction is "
-              "exact), with its 95 % prediction interval from a bootstrap over the training runs; the right one shows "
-              "the runs over compute with each law's predictions beside the held-out ones.</p>"
-              "<p>The table compares the fits (objective, AIC, BIC, R² on the training runs) with what matters here: "
-              "R² and relative errors on the held-out runs.</p><ul>%1</ul>")
-        .arg(rows);
-}
+QString LawsView::explainHtml() const { return figures::figureEntry(viewId())->explain(*figure_, figureInput(session_)); }
 
 }  // namespace scalex::gui

@@ -28,7 +28,6 @@ public:
     explicit LawsView(Session* session, QWidget* parent = nullptr);
     ~LawsView() override;
     QString viewId() const override { return QStringLiteral("laws"); }
-    QString title() const override { return tr("Laws"); }
     QString explainHtml() const override;
     QChart* primaryChart() const override;
     std::vector<QChart*> charts() const override;

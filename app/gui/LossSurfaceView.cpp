@@ -207,33 +207,6 @@ void LossSurfaceView::redraw() {
     emit explainChanged();
 }
 
-QString LossSurfaceView::explainHtml() const {
-    QString live;
-    if (const auto& fit = figure_->result()) {
-        const auto& b = fit->best;
-        live = tr("<p>Fitted now: E = %1, A = %2, B = %3, α = %4, β = %5, γ = %6 (Huber objective %7 over %8 runs).</p>")
-                   .arg(std::exp(b.logE), 0, 'f', 3)
-                   .arg(formatTickValue(std::exp(b.logA)))
-                   .arg(formatTickValue(std::exp(b.logB)))
-                   .arg(b.alpha, 0, 'f', 3)
-                   .arg(b.beta, 0, 'f', 3)
-                   .arg(b.gamma, 0, 'f', 3)
-                   .arg(fit->objective, 0, 'e', 3)
-                   .arg(fit->nPoints);
-    } else {
-        live = tr("<p>No fit yet: press <b>Fit</b>.</p>");
-    }
-    return tr("<h3>The parametric loss surface</h3>"
-              "<p style='font-size:large'>L̂(N, D) = E + (A·N<sup>−α</sup> + B·D<sup>−β</sup>)<sup>γ</sup></p>"
-              "<p><b>E</b> is the loss no model reaches (the entropy of text); the bracket is what finite size "
-              "<b>N</b> and finite data <b>D</b> add. Larger α means parameters pay off faster, larger β the "
-              "same for data.</p>"
-              "<p>The fit minimises Σ Huber<sub>δ</sub>(ln L − ln L̂) from every point of a grid of starting "
-              "values, because the surface has many near-equal optima.</p>"
-              "<p>Axes: parameters and tokens, both logarithmic. Background and dotted contours: predicted loss. "
-              "Dashed lines: equal training compute C. Red: for each compute budget, the (N, D) on its dashed "
-              "line with the lowest predicted loss — the compute-optimal allocation.</p>")
-        + live;
-}
+QString LossSurfaceView::explainHtml() const { return figures::figureEntry(viewId())->explain(*figure_, figureInput(session_)); }
 
 }  // namespace scalex::gui

@@ -31,7 +31,6 @@ public:
     ~LossSurfaceView() override;
 
     QString viewId() const override { return QStringLiteral("surface"); }
-    QString title() const override { return tr("Loss surface"); }
     QString explainHtml() const override;
     QString problem() const override { return figure_->problem(); }
     QChart* primaryChart() const override;

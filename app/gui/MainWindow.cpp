@@ -41,21 +41,18 @@
 #include "app/figures/PlotChart.h"
 #include "app/figures/views/Figures.h"
 #include "app/gui/AnalysisViews.h"
-#include "app/gui/ContextView.h"
 #include "app/gui/ExportDialog.h"
 #include "app/gui/FigureExport.h"
 #include "app/gui/Recipes.h"
 #include "app/gui/RecipesDialog.h"
 #include "app/gui/RunTableLoader.h"
-#include "app/gui/FlopBreakdownView.h"
+#include "app/gui/FigureView.h"
 #include "app/gui/InferenceView.h"
 #include "app/gui/JobPool.h"
 #include "app/gui/LawsView.h"
 #include "app/gui/LessonPane.h"
-#include "app/gui/LossCurvesView.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/OptimalView.h"
-#include "app/gui/RooflineView.h"
 #include "app/gui/RunsView.h"
 #include "app/gui/Session.h"
 #include "app/gui/SpecEditorDialog.h"
@@ -90,23 +87,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     explainDock_->setMinimumWidth(200);
     addDockWidget(Qt::RightDockWidgetArea, explainDock_);
 
-    // The window's views, in the registry's order (figures::figureRegistry): each id's view widget.
+    // The window's views, in the registry's order (figures::figureRegistry): a FigureView of each
+    // figure, the run table for the entry with none; the views not yet drawn by FigureView keep their class.
     using MakeView = std::function<ViewPanel*(Session*, QWidget*)>;
     const auto make = [](auto tag) -> MakeView {
         using View = typename decltype(tag)::type;
         return [](Session* session, QWidget* parent) -> ViewPanel* { return new View(session, parent); };
     };
-    const std::map<QString, MakeView> viewOf{
-        {"runs", make(std::type_identity<RunsView>())},          {"pareto", make(std::type_identity<ParetoView>())},
-        {"curves", make(std::type_identity<LossCurvesView>())},  {"surface", make(std::type_identity<LossSurfaceView>())},
-        {"overtraining", make(std::type_identity<OverTrainingView>())}, {"isoflop", make(std::type_identity<IsoFlopView>())},
-        {"context", make(std::type_identity<ContextView>())},    {"optimal", make(std::type_identity<OptimalView>())},
-        {"breakdown", make(std::type_identity<FlopBreakdownView>())}, {"roofline", make(std::type_identity<RooflineView>())},
-        {"inference", make(std::type_identity<InferenceView>())}, {"laws", make(std::type_identity<LawsView>())}};
+    const std::map<QString, MakeView> ownView{
+        {"pareto", make(std::type_identity<ParetoView>())},     {"surface", make(std::type_identity<LossSurfaceView>())},
+        {"optimal", make(std::type_identity<OptimalView>())},
+        {"inference", make(std::type_identity<InferenceView>())},
+        {"laws", make(std::type_identity<LawsView>())}};
     for (const figures::FigureEntry& entry : figures::figureRegistry()) {
-        const auto view = viewOf.find(entry.id);
-        if (view == viewOf.end()) qFatal("MainWindow: no view widget for the registered view '%s'", qPrintable(entry.id));
-        ViewPanel* panel = view->second(session_, this);
+        ViewPanel* panel = nullptr;
+        if (!entry.make) panel = new RunsView(session_, this);
+        else if (const auto own = ownView.find(entry.id); own != ownView.end()) panel = own->second(session_, this);
+        else panel = new FigureView(entry, session_, this);
         Q_ASSERT(panel->viewId() == entry.id);
         addPanel(panel);
     }

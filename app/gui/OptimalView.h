@@ -36,7 +36,6 @@ public:
     ~OptimalView() override;
 
     QString viewId() const override { return QStringLiteral("optimal"); }
-    QString title() const override { return tr("Compute-optimal"); }
     QString explainHtml() const override;
     QChart* primaryChart() const override;
     // The chart chosen under "Chart" (N*, D* over H; the N-D path; C against 6ND).

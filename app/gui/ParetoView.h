@@ -26,7 +26,6 @@ public:
     explicit ParetoView(Session* session, QWidget* parent = nullptr);
     ~ParetoView() override;
     QString viewId() const override { return QStringLiteral("pareto"); }
-    QString title() const override { return tr("Pareto front"); }
     QString explainHtml() const override;
     QChart* primaryChart() const override;
     // One chart, or (the paper's Fig. 1) the frontiers beside the fitted loss surface.

@@ -67,7 +67,6 @@ class RunsView : public ViewPanel {
 public:
     explicit RunsView(Session* session, QWidget* parent = nullptr);
     QString viewId() const override { return QStringLiteral("runs"); }
-    QString title() const override { return tr("Runs"); }
     QString explainHtml() const override;
     QTableView* table() const { return table_; }
     // The rows the table shows, in its order, with an `in_analysis` column.

@@ -13,6 +13,7 @@
 
 #include "app/figures/FigureWriter.h"
 #include "app/figures/ViewFigure.h"
+#include "app/figures/views/Figures.h"
 #include "app/gui/FigureNames.h"
 #include "core/analysis/FitTypes.h"
 #include "core/data/Export.h"
@@ -30,7 +31,11 @@ public:
     using QWidget::QWidget;
 
     virtual QString viewId() const = 0;
-    virtual QString title() const = 0;
+    // The registry's title of the view (app/figures/views/Figures.h).
+    virtual QString title() const {
+        const figures::FigureEntry* entry = figures::figureEntry(viewId());
+        return entry ? entry->title : viewId();
+    }
     // HTML for the Explain pane: the formula, the axes, and the live numbers of the current state.
     virtual QString explainHtml() const = 0;
     // The main chart of the view, for exports; null for table-only views.

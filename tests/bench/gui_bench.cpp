@@ -17,7 +17,8 @@
 #include <QProcess>
 #include <QTabWidget>
 
-#include "app/gui/ContextView.h"
+#include "app/figures/views/ContextFigure.h"
+#include "app/gui/FigureView.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/Session.h"
 #include "core/data/Project.h"
@@ -179,12 +180,13 @@ void BM_ContextSliderStep(benchmark::State& state) {
         window.openExample(false);  // the study's data is not beside the checkout
     }
     window.showView(QStringLiteral("context"));
-    auto* view = qobject_cast<scalex::gui::ContextView*>(window.currentPanel());
+    auto* view = qobject_cast<scalex::gui::FigureView*>(window.currentPanel());
     QApplication::processEvents();
     int position = 0;
     for (auto _ : state) {
-        view->setContext(scalex::gui::ContextView::contextAt(position));  // recomputes synchronously
-        view->repaint();                                                 // and draws
+        view->applyControls({{QStringLiteral("context"), scalex::figures::ContextFigure::contextAt(position)}});
+        view->computeNow();  // the job done
+        view->repaint();     // and drawn
         position = (position + 1) % 33;
     }
     state.counters["runs"] = static_cast<double>(window.session()->runs().runs.size());

@@ -11,12 +11,14 @@
 #include <QDir>
 #include <QFile>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <tuple>
 #include <QTemporaryDir>
 #include <QEventLoop>
+#include <QTextDocument>
 #include <QTimer>
 #include <QCheckBox>
 #include <QComboBox>
@@ -35,20 +37,24 @@
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 
+#include "app/figures/views/ContextFigure.h"
+#include "app/figures/views/Figures.h"
+#include "app/figures/views/FlopBreakdownFigure.h"
+#include "app/figures/views/IsoFlopFigure.h"
+#include "app/figures/views/LossCurvesFigure.h"
+#include "app/figures/views/OverTrainingFigure.h"
+#include "app/figures/views/RooflineFigure.h"
 #include "app/gui/AnalysisViews.h"
-#include "app/gui/ContextView.h"
+#include "app/gui/RunPoints.h"
 #include "app/gui/FigureExport.h"
-#include "app/gui/FlopBreakdownView.h"
 #include "app/gui/JobRunner.h"
 #include "app/figures/LogTicks.h"
 #include "app/gui/FigureNames.h"
-#include "app/gui/LossCurvesView.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/InferenceView.h"
 #include "app/gui/OptimalView.h"
 #include "app/gui/PlotView.h"
-#include "app/gui/RooflineView.h"
 #include "app/gui/RunsView.h"
 #include "app/gui/Session.h"
 #include "tests/bench/CheckpointStudy.h"
@@ -64,6 +70,7 @@
 #include "tests/support/TestData.h"
 
 using namespace scalex::gui;
+using scalex::figures::LossCurvesFigure;
 
 namespace {
 
@@ -88,10 +95,21 @@ protected:
             if (auto* v = qobject_cast<View*>(p)) return v;
         return nullptr;
     }
+    // The view of the registered figure `id` (null when it has a view of its own).
+    FigureView* figureView(const QString& id) {
+        for (ViewPanel* p : window->panels())
+            if (p->viewId() == id) return qobject_cast<FigureView*>(p);
+        return nullptr;
+    }
+    // The IsoFLOP view's figure: its fits, the series it shows.
+    scalex::figures::IsoFlopFigure* isoFigure() {
+        FigureView* iso = figureView("isoflop");
+        return iso ? iso->figureAs<scalex::figures::IsoFlopFigure>() : nullptr;
+    }
     // The IsoFLOP view shown, its fits done (they run in a job); null when it cannot be shown.
-    IsoFlopView* fittedIsoFlop() {
+    FigureView* fittedIsoFlop() {
         if (!window->showView("isoflop")) return nullptr;  // a hidden view refits when it is next shown
-        auto* iso = view<IsoFlopView>();
+        auto* iso = figureView("isoflop");
         if (iso) iso->computeNow();
         return iso;
     }
@@ -227,28 +245,64 @@ TEST_F(Gui, OpensOnTheExampleProjectAndEveryViewRenders) {
     }
 }
 
+// The window's tabs are the registry's views in its order, titled as it says; a figure is drawn by
+// the one FigureView unless the window keeps a class of its own for it, and its Explain pane is the
+// registry's text of the figure as drawn.
+TEST_F(Gui, TheTabsAreTheRegistrysViewsWithItsTitlesAndExplainTexts) {
+    const auto& registry = scalex::figures::figureRegistry();
+    ASSERT_EQ(window->views()->count(), static_cast<int>(registry.size()));
+    ASSERT_EQ(window->panels().size(), registry.size());
+    QStringList figures;
+    for (std::size_t i = 0; i < registry.size(); ++i) {
+        const scalex::figures::FigureEntry& entry = registry[i];
+        ViewPanel* panel = window->panels()[i];
+        EXPECT_EQ(panel->viewId(), entry.id);
+        EXPECT_EQ(window->views()->tabText(static_cast<int>(i)), entry.title) << entry.id.toStdString();
+        EXPECT_EQ(panel->title(), entry.title);
+        if (entry.make) figures << entry.id;
+        auto* view = qobject_cast<FigureView*>(panel);
+        if (!view) continue;
+        ASSERT_TRUE(entry.explain) << entry.id.toStdString() << ": a FigureView's Explain text is the registry's";
+        ASSERT_TRUE(window->showView(entry.id));
+        const QString explain = view->explainHtml();
+        EXPECT_TRUE(explain.startsWith("<h3>")) << entry.id.toStdString();
+        EXPECT_EQ(explain, entry.explain(*view->figure(), figureInput(window->session()))) << entry.id.toStdString();
+        QTextDocument text;
+        text.setHtml(explain);
+        EXPECT_EQ(window->explainPane()->toPlainText(), text.toPlainText()) << entry.id.toStdString() << ": the pane shows it";
+    }
+    EXPECT_EQ(figures, scalex::figures::figureViews()) << "the tabs of figures in the order of figureViews()";
+    for (const QString id : {"curves", "overtraining", "isoflop", "context", "breakdown", "roofline"})
+        EXPECT_NE(figureView(id), nullptr) << id.toStdString() << " is drawn by the one view class";
+}
+
 TEST_F(Gui, MovingTheContextSliderChangesTheTransformerOptimum) {
-    auto* context = view<ContextView>();
+    ASSERT_TRUE(window->showView("context"));  // a hidden view computes when it is next shown
+    auto* context = figureView("context");
     ASSERT_NE(context, nullptr);
-    context->setContext(2048);
-    const double at2k = context->optimalParams(false);
-    const double x2k = context->optimalParams(true);
-    context->setContext(65536);
-    const double at64k = context->optimalParams(false);
+    const auto* figure = context->figureAs<scalex::figures::ContextFigure>();
+    auto setContext = [&](double tokens) {
+        context->applyControls({{QStringLiteral("context"), tokens}});
+        context->computeNow();
+    };
+    setContext(2048);
+    const double at2k = figure->optimalParams(false);
+    const double x2k = figure->optimalParams(true);
+    setContext(65536);
+    const double at64k = figure->optimalParams(false);
     EXPECT_LT(at64k, 0.9 * at2k) << "attention FLOPs grow with T, so the Transformer optimum shrinks";
-    EXPECT_NEAR(context->optimalParams(true) / x2k, 1.0, 0.02) << "the xLSTM optimum barely moves";
-    window->showView("context");
+    EXPECT_NEAR(figure->optimalParams(true) / x2k, 1.0, 0.02) << "the xLSTM optimum barely moves";
     EXPECT_TRUE(window->explainPane()->toPlainText().contains("65536")) << "the Explain pane shows the live context";
 }
 
 TEST_F(Gui, ExcludingARunChangesTheFits) {
     auto* iso = fittedIsoFlop();
     ASSERT_NE(iso, nullptr);
-    ASSERT_TRUE(iso->result(false).nOptLaw);
-    const double before = iso->result(false).nOptLaw->exponent;
+    ASSERT_TRUE(isoFigure()->result(false).nOptLaw);
+    const double before = isoFigure()->result(false).nOptLaw->exponent;
     // Exclude the runs of the smallest-loss profile's minimum neighbourhood: every Transformer run of one budget.
     Session* s = window->session();
-    const auto& profile = iso->result(false).profiles.front();
+    const auto& profile = isoFigure()->result(false).profiles.front();
     int excluded = 0;
     for (int i = 0; i < static_cast<int>(s->runs().runs.size()) && excluded < 6; ++i) {
         const auto& r = s->runs().runs[static_cast<std::size_t>(i)];
@@ -261,8 +315,8 @@ TEST_F(Gui, ExcludingARunChangesTheFits) {
     ASSERT_GT(excluded, 0);
     QApplication::processEvents();
     iso->computeNow();  // the fits run in a job
-    ASSERT_TRUE(iso->result(false).nOptLaw);
-    EXPECT_NE(iso->result(false).nOptLaw->exponent, before);
+    ASSERT_TRUE(isoFigure()->result(false).nOptLaw);
+    EXPECT_NE(isoFigure()->result(false).nOptLaw->exponent, before);
 
     auto* surface = view<LossSurfaceView>();
     ASSERT_NE(surface, nullptr);
@@ -354,18 +408,18 @@ TEST_F(Gui, SavedProjectKeepsItsLossCurvesAndMeasurements) {
                                     "llama2_160m,llama2,1,256,162000000,-1,-1,True\n"
                                     "xlstm_160m,xlstm,1,128,165000000,6.5,9.75,False\n");
     Session* s = window->session();
-    auto* curves = view<LossCurvesView>();
+    auto* curves = figureView("curves");
     auto* inference = view<InferenceView>();
     ASSERT_TRUE(curves && inference);
     const std::size_t runs = s->runs().runs.size();
-    const int curvesBefore = curves->curveCount();
+    const int curvesBefore = curves->figureAs<LossCurvesFigure>()->curveCount();
 
     ASSERT_TRUE(window->openPath(curvesFile, false)) << window->lastError().toStdString();
     QApplication::processEvents();
     EXPECT_EQ(s->runs().runs.size(), runs) << "the runs stay";
     ASSERT_EQ(s->curveSets().size(), 1u);
     EXPECT_EQ(s->curveSets()[0].name, "curves_small");
-    EXPECT_EQ(curves->curveCount(), curvesBefore + 2);
+    EXPECT_EQ(curves->figureAs<LossCurvesFigure>()->curveCount(), curvesBefore + 2);
     ASSERT_TRUE(window->openPath(benchFile, false)) << window->lastError().toStdString();
     ASSERT_TRUE(inference->measurements());
     EXPECT_EQ(inference->measurements()->points.size(), 3u);
@@ -378,7 +432,7 @@ TEST_F(Gui, SavedProjectKeepsItsLossCurvesAndMeasurements) {
     QApplication::processEvents();
     EXPECT_TRUE(s->curveSets().empty());
     EXPECT_FALSE(inference->measurements()) << "another project, no measurements";
-    EXPECT_EQ(curves->curveCount(), curvesBefore);
+    EXPECT_EQ(curves->figureAs<LossCurvesFigure>()->curveCount(), curvesBefore);
 
     ASSERT_TRUE(window->openPath(path, false)) << window->lastError().toStdString();
     QApplication::processEvents();
@@ -387,7 +441,7 @@ TEST_F(Gui, SavedProjectKeepsItsLossCurvesAndMeasurements) {
     EXPECT_EQ(s->curveSets()[0].curves.pointCount(), 5u);
     ASSERT_TRUE(window->showView("curves"));
     QApplication::processEvents();
-    EXPECT_EQ(curves->curveCount(), curvesBefore + 2);
+    EXPECT_EQ(curves->figureAs<LossCurvesFigure>()->curveCount(), curvesBefore + 2);
     snapshot("curves-from-project");
     ASSERT_TRUE(inference->measurements());
     EXPECT_EQ(inference->measurements()->points.size(), 3u);
@@ -529,16 +583,21 @@ TEST_F(Gui, PapersLawsAtAContextWithoutLawsSayWhyTheTablesAreEmpty) {
 }
 
 TEST_F(Gui, RooflineRunsTheCpuBenchmarksAndPlotsTheMeasuredRoofs) {
-    auto* roofline = view<RooflineView>();
+    auto* roofline = figureView("roofline");
     ASSERT_NE(roofline, nullptr);
     window->showView("roofline");
-    EXPECT_FALSE(roofline->report());
+    const auto* figure = roofline->figureAs<scalex::figures::RooflineFigure>();
+    EXPECT_FALSE(figure->report());
     const int seriesBefore = static_cast<int>(roofline->primaryChart()->series().size());
-    roofline->runBenchmarks();
-    roofline->waitForBenchmarks();
-    ASSERT_TRUE(roofline->report());
-    EXPECT_GT(roofline->report()->roofs.computeF32, 1e8);
-    EXPECT_GT(roofline->report()->roofs.bandwidth, 1e8);
+    auto* run = roofline->findChild<QPushButton*>("runBenchmarks");
+    ASSERT_NE(run, nullptr);
+    run->click();
+    EXPECT_FALSE(run->isEnabled()) << "one measurement at a time";
+    roofline->computeNow();  // the benchmarks run off the UI thread
+    EXPECT_TRUE(run->isEnabled());
+    ASSERT_TRUE(figure->report());
+    EXPECT_GT(figure->report()->roofs.computeF32, 1e8);
+    EXPECT_GT(figure->report()->roofs.bandwidth, 1e8);
     EXPECT_GT(static_cast<int>(roofline->primaryChart()->series().size()), seriesBefore) << "measured roof and kernels drawn";
     EXPECT_TRUE(window->explainPane()->toPlainText().contains("intensity"));
 }
@@ -786,7 +845,7 @@ TEST_F(Gui, ParetoFig1LayoutPutsTheSurfaceFitBesideTheFrontiers) {
 // The paper's Fig. 4 left: the profiles of both families in one chart, xLSTM as squares, with
 // the minimum of every fitted profile of each; the xLSTM's minima lie lower and at larger N.
 TEST_F(Gui, IsoFlopProfilesOfBothFamiliesInOneChart) {
-    auto* isoflop = view<IsoFlopView>();
+    auto* isoflop = figureView("isoflop");
     ASSERT_NE(isoflop, nullptr);
     window->showView("isoflop");
     isoflop->computeNow();  // the fits run in a job; the series choice lists the series with runs
@@ -807,7 +866,7 @@ TEST_F(Gui, IsoFlopProfilesOfBothFamiliesInOneChart) {
     qsizetype runs[2] = {0, 0};
     std::size_t fitted[2] = {0, 0};
     for (int k = 0; k < 2; ++k)
-        for (const auto& p : isoflop->result(k == 1).profiles) {
+        for (const auto& p : isoFigure()->result(k == 1).profiles) {
             runs[k] += static_cast<qsizetype>(p.runs.size());
             fitted[k] += p.fitted;
         }
@@ -817,8 +876,8 @@ TEST_F(Gui, IsoFlopProfilesOfBothFamiliesInOneChart) {
     EXPECT_EQ(static_cast<std::size_t>(minima[0]->count()), fitted[0]);
     EXPECT_EQ(static_cast<std::size_t>(minima[1]->count()), fitted[1]);
     EXPECT_EQ(minima[1]->markerShape(), QScatterSeries::MarkerShapeRectangle);
-    for (const auto& t : isoflop->result(false).profiles)
-        for (const auto& x : isoflop->result(true).profiles)
+    for (const auto& t : isoFigure()->result(false).profiles)
+        for (const auto& x : isoFigure()->result(true).profiles)
             if (t.fitted && x.fitted && t.budget == x.budget) {
                 EXPECT_LT(x.lossAtNOpt, t.lossAtNOpt) << t.budget;
                 EXPECT_GT(x.nOpt, t.nOpt) << t.budget;
@@ -852,8 +911,8 @@ TEST_F(Gui, IsoFlopProfilesOfBothFamiliesInOneChart) {
 TEST_F(Gui, AnIsoFlopTableExportedWhileItsFitsRunIsOfTheNewFits) {
     auto* iso = fittedIsoFlop();
     ASSERT_NE(iso, nullptr);
-    ASSERT_TRUE(iso->result(false).nOptLaw);
-    const double before = iso->result(false).nOptLaw->exponent;
+    ASSERT_TRUE(isoFigure()->result(false).nOptLaw);
+    const double before = isoFigure()->result(false).nOptLaw->exponent;
     auto* range = iso->findChild<QComboBox*>("range");
     ASSERT_NE(range, nullptr);
     range->setCurrentIndex(range->findData(QStringLiteral("context-tables"), scalex::gui::kChoiceKeyRole));
@@ -861,7 +920,7 @@ TEST_F(Gui, AnIsoFlopTableExportedWhileItsFitsRunIsOfTheNewFits) {
     QTemporaryDir dir;
     const QString path = dir.filePath("laws.csv");
     ASSERT_TRUE(window->exportTable(QStringLiteral("laws"), path, false)) << window->lastError().toStdString();
-    const double after = iso->result(false).nOptLaw->exponent;
+    const double after = isoFigure()->result(false).nOptLaw->exponent;
     EXPECT_NE(after, before) << "budgets 5e18 to 5e19 give another law than 5e18 to 2e20";
     const auto csv = scalex::test::readSimpleCsv(path);
     bool found = false;
@@ -893,8 +952,8 @@ TEST_F(Gui, TheFlopBreakdownCountsWithTheSettingsConvention) {
 TEST_F(Gui, ADarkThemeRedrawsTheViewsWithoutRefitting) {
     auto* iso = fittedIsoFlop();
     ASSERT_NE(iso, nullptr);
-    ASSERT_TRUE(iso->result(false).nOptLaw);
-    const auto profiles = iso->result(false).profiles.size();
+    ASSERT_TRUE(isoFigure()->result(false).nOptLaw);
+    const auto profiles = isoFigure()->result(false).profiles.size();
     const QColor light = iso->charts().front()->backgroundBrush().color();
     // A change of settings or runs is what makes the views refit; a new style is neither.
     int refits = 0;
@@ -906,8 +965,8 @@ TEST_F(Gui, ADarkThemeRedrawsTheViewsWithoutRefitting) {
     EXPECT_NE(light, dark);
     EXPECT_EQ(iso->charts().front()->backgroundBrush().color(), dark);
     EXPECT_EQ(refits, 0);
-    EXPECT_TRUE(iso->result(false).nOptLaw);
-    EXPECT_EQ(iso->result(false).profiles.size(), profiles);
+    EXPECT_TRUE(isoFigure()->result(false).nOptLaw);
+    EXPECT_EQ(isoFigure()->result(false).profiles.size(), profiles);
     ASSERT_TRUE(window->showView("pareto"));
     QApplication::processEvents();
     EXPECT_EQ(window->currentPanel()->charts().front()->backgroundBrush().color(), dark);
@@ -922,7 +981,7 @@ TEST_F(Gui, ADarkThemeRedrawsTheViewsWithoutRefitting) {
 // each the fit of that context's runs alone.
 TEST_F(Gui, IsoFlopFig5LayoutFitsEveryContextLength) {
     using scalex::accounting::Family;
-    auto* isoflop = view<IsoFlopView>();
+    auto* isoflop = figureView("isoflop");
     ASSERT_NE(isoflop, nullptr);
     window->showView("isoflop");
     isoflop->computeNow();
@@ -1066,9 +1125,9 @@ TEST_F(Gui, OpensTheGemstonesExample) {
     // The checkpoints as loss curves: one per run and validation set, 35 checkpoints each.
     ASSERT_TRUE(window->showView("curves"));
     QApplication::processEvents();
-    auto* curves = view<LossCurvesView>();
+    auto* curves = figureView("curves");
     ASSERT_NE(curves, nullptr);
-    EXPECT_EQ(curves->curveCount(), 44);
+    EXPECT_EQ(curves->figureAs<LossCurvesFigure>()->curveCount(), 44);
     qsizetype longest = 0, lines = 0;
     for (QAbstractSeries* s : curves->primaryChart()->series())
         if (auto* line = qobject_cast<QLineSeries*>(s)) {
@@ -1192,7 +1251,7 @@ TEST_F(Gui, IsoFlopViewDrawsTheOutliersItLeavesOut) {
             EXPECT_FALSE(window->session()->inAnalysis(r)) << r.sweepLeftOut;
         }
     EXPECT_EQ(beaten, 1);
-    EXPECT_NEAR(iso->result(false).nOptLaw->exponent, 0.5749, 0.005);
+    EXPECT_NEAR(isoFigure()->result(false).nOptLaw->exponent, 0.5749, 0.005);
     EXPECT_EQ(iso->charts()[0]->title(), "Transformer, T = 8192");
     snapshot("isoflop-outliers");
 }
@@ -1206,7 +1265,7 @@ TEST_F(Gui, TheStudysIsoFlopLawInTheWindowIsTheFitVerbsLaw) {
         << window->lastError().toStdString();
     auto* iso = fittedIsoFlop();
     ASSERT_NE(iso, nullptr);
-    ASSERT_TRUE(iso->result(false).nOptLaw);
+    ASSERT_TRUE(isoFigure()->result(false).nOptLaw);
     const scalex::data::RunTable& runs = window->session()->runs();
     AnalysisSettings settings = window->session()->settings();
     settings.budgetRange = std::pair{5e18, 2e20};
@@ -1215,9 +1274,9 @@ TEST_F(Gui, TheStudysIsoFlopLawInTheWindowIsTheFitVerbsLaw) {
     const auto verb = scalex::analysis::isoFlopAnalysis(
         runs, settings, scalex::analysis::studySet(runs, groups.front(), scalex::data::ExperimentSet::IsoFlop));
     ASSERT_TRUE(verb.result.nOptLaw);
-    EXPECT_DOUBLE_EQ(iso->result(false).nOptLaw->exponent, verb.result.nOptLaw->exponent);
-    EXPECT_DOUBLE_EQ(iso->result(false).nOptLaw->coefficient, verb.result.nOptLaw->coefficient);
-    EXPECT_NEAR(iso->result(false).nOptLaw->exponent, 0.5749087, 1e-6);
+    EXPECT_DOUBLE_EQ(isoFigure()->result(false).nOptLaw->exponent, verb.result.nOptLaw->exponent);
+    EXPECT_DOUBLE_EQ(isoFigure()->result(false).nOptLaw->coefficient, verb.result.nOptLaw->coefficient);
+    EXPECT_NEAR(isoFigure()->result(false).nOptLaw->exponent, 0.5749087, 1e-6);
     EXPECT_EQ(iso->charts()[0]->title(), "Transformer, T = 8192");
 }
 
@@ -1272,16 +1331,17 @@ TEST_F(Gui, OverTrainingViewLeavesOutARunOffItsLine) {
     f.close();
     ASSERT_TRUE(window->openPath(path, false)) << window->lastError().toStdString();
     ASSERT_TRUE(window->showView("overtraining"));
-    auto* over = view<OverTrainingView>();
+    auto* over = figureView("overtraining");
     ASSERT_NE(over, nullptr);
     over->computeNow();  // the slope analyses run off the UI thread
-    ASSERT_TRUE(over->shown(0) && over->shown(1));
-    EXPECT_EQ(over->shown(0)->group.series, "base");
-    EXPECT_EQ(over->shown(1)->group.series, "tuned");
-    EXPECT_TRUE(over->shown(0)->outliers.empty());
-    ASSERT_EQ(over->shown(1)->outliers.size(), 1u);
-    EXPECT_NE(over->shown(1)->outliers[0].outlier.reason.find("above the M = 22 line"), std::string::npos);
-    for (const auto& g : over->shown(1)->result.groups)
+    const auto* slopes = over->figureAs<scalex::figures::OverTrainingFigure>();
+    ASSERT_TRUE(slopes->shown(0) && slopes->shown(1));
+    EXPECT_EQ(slopes->shown(0)->group.series, "base");
+    EXPECT_EQ(slopes->shown(1)->group.series, "tuned");
+    EXPECT_TRUE(slopes->shown(0)->outliers.empty());
+    ASSERT_EQ(slopes->shown(1)->outliers.size(), 1u);
+    EXPECT_NE(slopes->shown(1)->outliers[0].outlier.reason.find("above the M = 22 line"), std::string::npos);
+    for (const auto& g : slopes->shown(1)->result.groups)
         if (g.fitted) EXPECT_NEAR(g.eta, 0.048, 2e-3) << "M = " << g.ratio << ": the spike is out of the fit";
     qsizetype leftOut = -1;
     for (QAbstractSeries* series : over->charts()[1]->series())
@@ -1385,15 +1445,15 @@ TEST_F(Gui, IsoFlopViewFitsEverySeriesOfASweep) {
     for (const auto& [name, a] : expected) {
         series->setCurrentIndex(series->findText(name));
         iso->computeNow();
-        EXPECT_EQ(iso->seriesShown(false), name);
-        ASSERT_TRUE(iso->result(false).nOptLaw) << name;
-        EXPECT_NEAR(iso->result(false).nOptLaw->exponent, a, 1e-6) << name;
+        EXPECT_EQ(isoFigure()->seriesShown(false), name);
+        ASSERT_TRUE(isoFigure()->result(false).nOptLaw) << name;
+        EXPECT_NEAR(isoFigure()->result(false).nOptLaw->exponent, a, 1e-6) << name;
         EXPECT_EQ(iso->charts()[0]->title(), QString::fromLatin1(name));
     }
     series->setCurrentIndex(series->findText("A and B"));
     iso->computeNow();
-    EXPECT_EQ(iso->seriesShown(false), "A");
-    EXPECT_EQ(iso->seriesShown(true), "B");
+    EXPECT_EQ(isoFigure()->seriesShown(false), "A");
+    EXPECT_EQ(isoFigure()->seriesShown(true), "B");
     snapshot("isoflop-sweep");
 }
 
@@ -1447,7 +1507,7 @@ namespace {
 std::vector<QGraphicsSimpleTextItem*> valueLabels(QChart* chart) {
     std::vector<QGraphicsSimpleTextItem*> out;
     for (QGraphicsItem* item : chart->childItems())
-        if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item); text && text->data(0) == FlopBreakdownView::valueLabelTag())
+        if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item); text && text->data(0) == scalex::figures::FlopBreakdownFigure::valueLabelTag())
             out.push_back(text);
     std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->sceneBoundingRect().center().x() < b->sceneBoundingRect().center().x(); });
     return out;
@@ -1461,14 +1521,21 @@ std::vector<QGraphicsSimpleTextItem*> valueLabels(QChart* chart) {
 TEST_F(Gui, FlopBreakdownShowsTheMlstmStateAndTheCellShare) {
     using namespace scalex::accounting;
     ASSERT_TRUE(window->showView("breakdown"));
-    auto* breakdown = view<FlopBreakdownView>();
+    auto* breakdown = figureView("breakdown");
     ASSERT_NE(breakdown, nullptr);
     const ModelConfig transformer = makeStudyConfig(Family::Transformer, 2048, 24, 16);
     const ModelConfig xlstm = makeStudyConfig(Family::Xlstm, 2048, 24, 8);
-    breakdown->setConvention(studyConvention());
-    breakdown->setConfigs(transformer, xlstm);
-    breakdown->setMetric(FlopBreakdownView::Metric::CacheBytes);
-    breakdown->setPercent(true);  // a cache has one part: shares are off for it
+    using scalex::figures::FlopBreakdownFigure;
+    auto setMetric = [&](FlopBreakdownFigure::Metric metric) {
+        breakdown->applyControls({{QStringLiteral("quantity"), FlopBreakdownFigure::metricKey(metric)}});
+    };
+    auto setPercent = [&](bool percent) { breakdown->applyControls({{QStringLiteral("shares"), percent}}); };
+    AnalysisSettings settings = window->session()->settings();
+    settings.convention = studyConvention().name;  // the project's settings count with it
+    window->session()->setSettings(settings);
+    if (breakdown->figureAs<FlopBreakdownFigure>()->selectConfigs(transformer, xlstm)) breakdown->figureChanged();
+    setMetric(FlopBreakdownFigure::Metric::CacheBytes);
+    setPercent(true);  // a cache has one part: shares are off for it
     QApplication::processEvents();
     auto* shares = breakdown->findChild<QCheckBox*>("shares");
     ASSERT_NE(shares, nullptr);
@@ -1476,7 +1543,7 @@ TEST_F(Gui, FlopBreakdownShowsTheMlstmStateAndTheCellShare) {
     EXPECT_TRUE(shares->toolTip().contains("100 %")) << shares->toolTip().toStdString();
 
     const double state = cacheBytes(xlstm, SequenceMix::Mlstm, 1, 2048, ByteWidths{});
-    const double kvMax = cacheBytes(transformer, defaultSequenceMix(transformer), 1, FlopBreakdownView::contexts().back(), ByteWidths{});
+    const double kvMax = cacheBytes(transformer, defaultSequenceMix(transformer), 1, scalex::figures::FlopBreakdownFigure::contexts().back(), ByteWidths{});
     ASSERT_GT(kvMax / state, 500.0);
     const auto charts = breakdown->charts();
     ASSERT_EQ(charts.size(), 2u);
@@ -1497,7 +1564,7 @@ TEST_F(Gui, FlopBreakdownShowsTheMlstmStateAndTheCellShare) {
     auto* stateBars = qobject_cast<QAbstractBarSeries*>(xChart->series().front());
     const QRectF plot = xChart->plotArea();
     const auto stateLabels = valueLabels(xChart);
-    ASSERT_EQ(stateLabels.size(), FlopBreakdownView::contexts().size());
+    ASSERT_EQ(stateLabels.size(), scalex::figures::FlopBreakdownFigure::contexts().size());
     for (int i = 0; i < stateBars->barSets().front()->count(); ++i) {
         const double value = stateBars->barSets().front()->at(i);
         EXPECT_NEAR(std::pow(10.0, value) / state, 1.0, 1e-9);
@@ -1508,18 +1575,18 @@ TEST_F(Gui, FlopBreakdownShowsTheMlstmStateAndTheCellShare) {
     snapshot("breakdown-cache");
 
     // The FLOPs: the cell is a sliver of the xLSTM's bar, its share a label of readable size above it.
-    breakdown->setMetric(FlopBreakdownView::Metric::ForwardFlopsPerToken);
-    breakdown->setPercent(false);
+    setMetric(FlopBreakdownFigure::Metric::ForwardFlopsPerToken);
+    setPercent(false);
     QApplication::processEvents();
     EXPECT_TRUE(shares->isEnabled());
     xChart = breakdown->charts()[1];  // each change of quantity draws new charts
     auto* flopBars = qobject_cast<QAbstractBarSeries*>(xChart->series().value(0));
     ASSERT_NE(flopBars, nullptr);
     const auto cellLabels = valueLabels(xChart);
-    ASSERT_EQ(cellLabels.size(), FlopBreakdownView::contexts().size());
+    ASSERT_EQ(cellLabels.size(), scalex::figures::FlopBreakdownFigure::contexts().size());
     const QRectF flopPlot = xChart->mapRectToScene(xChart->plotArea());
     for (std::size_t i = 0; i < cellLabels.size(); ++i) {
-        const double T = FlopBreakdownView::contexts()[i];
+        const double T = scalex::figures::FlopBreakdownFigure::contexts()[i];
         const FlopSplit f = forwardFlops(xlstm, T, studyConvention());
         const double share = 100.0 * f.seqMix / f.total();
         ASSERT_GT(share, 0.3);
@@ -1538,14 +1605,14 @@ TEST_F(Gui, FlopBreakdownShowsTheMlstmStateAndTheCellShare) {
     snapshot("breakdown-flops");
 
     // As shares the cell is drawn at its true size, and its label still reads above 100 %.
-    breakdown->setPercent(true);
+    setPercent(true);
     QApplication::processEvents();
     xChart = breakdown->charts()[1];
     auto* percentBars = qobject_cast<QAbstractBarSeries*>(xChart->series().value(0));
     ASSERT_NE(percentBars, nullptr);
     EXPECT_EQ(percentBars->type(), QAbstractSeries::SeriesTypePercentBar);
     const auto percentLabels = valueLabels(xChart);
-    ASSERT_EQ(percentLabels.size(), FlopBreakdownView::contexts().size());
+    ASSERT_EQ(percentLabels.size(), scalex::figures::FlopBreakdownFigure::contexts().size());
     const QPointF hundred = xChart->mapToScene(xChart->mapToPosition(QPointF(0, 100), percentBars));
     EXPECT_LE(percentLabels.front()->sceneBoundingRect().bottom(), hundred.y() + 0.5);
     EXPECT_TRUE(xChart->mapRectToScene(xChart->plotArea()).contains(percentLabels.front()->sceneBoundingRect()));
@@ -1605,12 +1672,12 @@ TEST_F(Gui, ALargeStudyLoadsOffTheUiThreadWithProgressAndCancel) {
 
     // The curves of 200,000 rows are gathered on a worker thread and drawn when they come; on screen
     // the bundle of curves is an image made on a worker thread too, in a screenshot once made.
-    ASSERT_GT(s->runs().rowCount(), LossCurvesView::kDrawAtOnceRows);
+    ASSERT_GT(s->runs().rowCount(), LossCurvesFigure::kDrawAtOnceRows);
     ASSERT_TRUE(window->showView("curves"));
-    auto* curves = view<LossCurvesView>();
+    auto* curves = figureView("curves");
     ASSERT_NE(curves, nullptr);
     curves->computeNow();
-    EXPECT_EQ(curves->curveCount(), 200);
+    EXPECT_EQ(curves->figureAs<LossCurvesFigure>()->curveCount(), 200);
     const QImage shot = window->screenshot();
     auto* plot = curves->findChild<PlotView*>();
     ASSERT_NE(plot, nullptr);

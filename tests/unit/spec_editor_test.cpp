@@ -11,8 +11,8 @@
 #include <QtCharts/QAbstractSeries>
 #include <QtCharts/QChart>
 
-#include "app/gui/FlopBreakdownView.h"
-#include "app/gui/RooflineView.h"
+#include "app/figures/views/Figures.h"
+#include "app/gui/FigureView.h"
 #include "app/gui/Session.h"
 #include "app/gui/SpecEditorDialog.h"
 #include "core/accounting/ModelConfig.h"
@@ -55,8 +55,8 @@ TEST(SpecEditor, TheTextIsCheckedAsItIsTypedAndSaveKeepsTheSpec) {
     gui::Session session;
     session.setProject(projectNamingGqa(), QString());
     ASSERT_EQ(session.study().specErrors().size(), 1u);
-    gui::RooflineView roofline(&session);
-    gui::FlopBreakdownView breakdown(&session);
+    gui::FigureView roofline(*figures::figureEntry("roofline"), &session);
+    gui::FigureView breakdown(*figures::figureEntry("breakdown"), &session);
 
     gui::SpecEditorDialog dialog(&session);
     // No spec yet: the dialog starts a new one, the paper's Transformer at d_model 1024.

@@ -15,6 +15,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 
+#include "app/figures/views/IsoFlopFigure.h"
 #include "app/gui/AnalysisViews.h"
 #include "app/gui/FigureExport.h"
 #include "app/figures/LogTicks.h"
@@ -126,7 +127,7 @@ TEST_F(Tables, RunsTableIsWhatTheFilteredTableShows) {
 // IsoFLOP power laws: the exponents and coefficients the view fitted, with bootstrap intervals
 // that contain them; one row per fitted profile with its N*, D*.
 TEST_F(Tables, IsoFlopLawsCarryTheViewsFitAndIntervalsThatBracketIt) {
-    auto* iso = qobject_cast<IsoFlopView*>(show("isoflop"));
+    auto* iso = qobject_cast<FigureView*>(show("isoflop"));
     ASSERT_NE(iso, nullptr);
     const std::vector<ViewTable> tables = iso->tables();
     const ViewTable* laws = find(tables, "laws");
@@ -138,7 +139,7 @@ TEST_F(Tables, IsoFlopLawsCarryTheViewsFitAndIntervalsThatBracketIt) {
     for (const auto& row : t.rows) {
         const bool xlstm = text(row, column(t, "model")) == "xLSTM";
         const bool d = text(row, law) == "D*(H)";
-        const auto& fitted = d ? iso->result(xlstm).dOptLaw : iso->result(xlstm).nOptLaw;
+        const auto& fitted = d ? iso->figureAs<scalex::figures::IsoFlopFigure>()->result(xlstm).dOptLaw : iso->figureAs<scalex::figures::IsoFlopFigure>()->result(xlstm).nOptLaw;
         ASSERT_TRUE(fitted);
         EXPECT_DOUBLE_EQ(number(row, e), fitted->exponent);
         EXPECT_DOUBLE_EQ(number(row, c), fitted->coefficient);
@@ -150,7 +151,7 @@ TEST_F(Tables, IsoFlopLawsCarryTheViewsFitAndIntervalsThatBracketIt) {
     }
     std::size_t profiles = 0;
     for (bool x : {false, true})
-        for (const auto& p : iso->result(x).profiles) profiles += p.fitted;
+        for (const auto& p : iso->figureAs<scalex::figures::IsoFlopFigure>()->result(x).profiles) profiles += p.fitted;
     EXPECT_EQ(optima->table.rows.size(), profiles);
     const QString csv = QString::fromUtf8(scalex::data::toCsv(optima->table));
     EXPECT_TRUE(csv.startsWith(QStringLiteral("model,budget,flops_mean,runs,n_opt,d_opt,loss_at_n_opt,in_power_law\n"))) << csv.toStdString();

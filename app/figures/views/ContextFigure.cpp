@@ -1,5 +1,6 @@
 #include "app/figures/views/ContextFigure.h"
 
+#include <QLocale>
 #include <QObject>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
@@ -50,6 +51,20 @@ double ContextFigure::contextAt(int pos) { return analysis::contextTrendGrid()[s
 
 int ContextFigure::positionOf(double t) {
     return static_cast<int>(std::lround(std::log2(t / kMinContext) * kStepsPerOctave));
+}
+
+QString ContextFigure::readout(const QString& name) const {
+    return name == kContext ? QObject::tr("T = %1").arg(QLocale().toString(static_cast<qlonglong>(context()))) : QString();
+}
+
+std::vector<ViewFigure::ScaleMark> ContextFigure::scale(const QString& name) const {
+    if (name != kContext) return {};
+    std::vector<ScaleMark> marks;
+    for (int o = 0; o <= kOctaves; ++o) {
+        const double t = kMinContext * std::pow(2.0, o);
+        marks.push_back({t >= 1024 ? QString::number(t / 1024) + 'k' : QString::number(t), t == 2048 || t == 8192 || t == 16384});
+    }
+    return marks;
 }
 
 ContextFigure::ContextFigure() : lawChart_(makeChart()), trendChart_(makeChart()) {

@@ -44,6 +44,11 @@ public:
 
     // The runs or settings changed: the next job fits the IsoFLOP profiles anew.
     void refitProfiles() { ++refits_; }
+    void studyChanged() override { refitProfiles(); }
+    // Every control drives the job; the slider reads "T = 8,192" over a scale of its octaves.
+    QJsonObject jobControls() const override { return controls().values(); }
+    QString readout(const QString& name) const override;
+    std::vector<ScaleMark> scale(const QString& name) const override;
 
     // The context length and the budget chosen.
     double context() const;
@@ -64,7 +69,7 @@ public:
     // (none when the runs have no IsoFLOP profiles with architectures).
     std::optional<fit::PowerLaw> recostedLaw(bool xlstm) const;
     // The words under the charts: N*, D* of each family at the context and budget.
-    QString summary() const { return summary_; }
+    QString summary() const override { return summary_; }
     // Where a family's loss surface comes from: "fitted to the runs of Transformer, T = 8192", the
     // paper's and why, or none and why.
     QString surfaceNote(bool xlstm) const;

@@ -1,6 +1,9 @@
 #include "app/figures/views/Figures.h"
 
+#include <QObject>
+
 #include "app/figures/views/ContextFigure.h"
+#include "app/figures/views/Explain.h"
 #include "app/figures/views/IsoFlopFigure.h"
 #include "app/figures/views/FlopBreakdownFigure.h"
 #include "app/figures/views/InferenceFigure.h"
@@ -21,24 +24,47 @@ std::function<std::unique_ptr<ViewFigure>()> maker() {
     return [] { return std::make_unique<Figure>(); };
 }
 
+// A layout with what `set` changes from the defaults.
+ViewLayout layout(const std::function<void(ViewLayout&)>& set) {
+    ViewLayout l;
+    set(l);
+    return l;
+}
+
 }  // namespace
 
 const std::vector<FigureEntry>& figureRegistry() {
     static const std::vector<FigureEntry> entries{
-        {"runs", {}, {"runs"}},
-        {"pareto", maker<ParetoFigure>(), {"frontier"}},
-        {"curves", maker<LossCurvesFigure>(), {}},
-        {"surface", maker<LossSurfaceFigure>(), {"fit"}},
-        {"overtraining", maker<OverTrainingFigure>(), {"slopes"}},
-        {"isoflop", maker<IsoFlopFigure>(), {"laws", "optima", "contexts"}},
-        {"context", maker<ContextFigure>(), {"optima"}},
-        {"optimal", maker<OptimalFigure>(), {"sizes", "query", "methods"}},
-        {"breakdown", maker<FlopBreakdownFigure>(), {}},
-        {"roofline", maker<RooflineFigure>(), {}},
-        {"inference", maker<InferenceFigure>(), {"fits"}},
-        {"laws", maker<LawsFigure>(), {"laws", "params", "predictions"}},
+        {"runs", QObject::tr("Runs"), {}, {"runs"}, {}, {}},
+        {"pareto", QObject::tr("Pareto front"), maker<ParetoFigure>(), {"frontier"}, {}, {}},
+        {"curves", QObject::tr("Loss curves"), maker<LossCurvesFigure>(), {}, explainLossCurves, {}},
+        {"surface", QObject::tr("Loss surface"), maker<LossSurfaceFigure>(), {"fit"}, explainLossSurface, {}},
+        {"overtraining", QObject::tr("Over-training"), maker<OverTrainingFigure>(), {"slopes"}, explainOverTraining,
+         layout([](ViewLayout& l) {
+             l.widestChoices = true;
+             l.busy = QObject::tr("Fitting the power laws…");
+         })},
+        {"isoflop", QObject::tr("IsoFLOP"), maker<IsoFlopFigure>(), {"laws", "optima", "contexts"}, explainIsoFlop,
+         layout([](ViewLayout& l) {
+             l.below = {"pick", "budget"};
+             l.stackWidth = 420;
+             l.busy = QObject::tr("Fitting the IsoFLOP profiles…");
+         })},
+        {"context", QObject::tr("Context length"), maker<ContextFigure>(), {"optima"}, explainContext, layout([](ViewLayout& l) { l.lead = "context"; })},
+        {"optimal", QObject::tr("Compute-optimal"), maker<OptimalFigure>(), {"sizes", "query", "methods"}, {}, {}},
+        {"breakdown", QObject::tr("FLOP breakdown"), maker<FlopBreakdownFigure>(), {}, explainFlopBreakdown,
+         layout([](ViewLayout& l) { l.groups = {{"transformerPreset", "xlstmPreset"}, {"quantity", "shares"}}; })},
+        {"roofline", QObject::tr("Roofline"), maker<RooflineFigure>(), {}, explainRoofline, {}},
+        {"inference", QObject::tr("Inference"), maker<InferenceFigure>(), {"fits"}, {}, {}},
+        {"laws", QObject::tr("Laws"), maker<LawsFigure>(), {"laws", "params", "predictions"}, explainLaws, {}},
     };
     return entries;
+}
+
+const FigureEntry* figureEntry(const QString& id) {
+    for (const FigureEntry& e : figureRegistry())
+        if (e.id == id) return &e;
+    return nullptr;
 }
 
 std::unique_ptr<ViewFigure> makeViewFigure(const QString& id) {

@@ -12,14 +12,42 @@ namespace scalex::figures {
 
 class ViewFigure;
 
+struct FigureInput;
+
+// Where the window puts a figure's controls around its charts (data only: the window's one view
+// class reads it; a figure with no layout gets each control labelled above its charts).
+struct ViewLayout {
+    // Groups of controls above the charts, side by side and wrapping onto more lines on a narrow
+    // window; each group a form (label: widget). Empty: each control a group of its own.
+    std::vector<QStringList> groups;
+    // A slider across the top (a context length the figure is about): its read-out large, the
+    // controls of `groups` under it, beside the slider and its scale (ViewFigure::scale).
+    QString lead;
+    // Controls in one row under the charts (a slider stretched), with their read-outs.
+    QStringList below;
+    // Choices as wide as their longest item (series names) rather than the style's width.
+    bool widestChoices = false;
+    // Charts side by side are stacked when each would be narrower than this.
+    int stackWidth = 480;
+    // Shown while the figure's analyses run ("Fitting …").
+    QString busy;
+};
+
 struct FigureEntry {
     QString id;                                          // the view's id (`--view`, recipes, layouts)
+    QString title;                                       // the window's tab
     std::function<std::unique_ptr<ViewFigure>()> make;   // its figure; empty: a view with no figure (the Runs table)
     QStringList tables;                                  // the ids of its export tables, the default first
+    // The Explain pane's HTML for the figure as drawn now: the formula, the axes, the live numbers.
+    std::function<QString(const ViewFigure& figure, const FigureInput& in)> explain;
+    ViewLayout layout;
 };
 
 // Every view, in the window's order.
 const std::vector<FigureEntry>& figureRegistry();
+
+// The entry of the view `id` (null for an unknown id).
+const FigureEntry* figureEntry(const QString& id);
 
 // A new figure of the view `id`; null for an unknown id or a view with no figure (ViewFigure.h: makeFigure).
 std::unique_ptr<ViewFigure> makeViewFigure(const QString& id);

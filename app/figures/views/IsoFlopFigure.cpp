@@ -88,6 +88,11 @@ void IsoFlopFigure::enableControls() {
     controls().at(kBudget).enabled = controls().on(kPick);
 }
 
+QString IsoFlopFigure::readout(const QString& name) const {
+    if (name != kBudget) return {};
+    return QObject::tr("H = %1").arg(QString::fromStdString(data::formatScientific(controls().number(kBudget))));
+}
+
 void IsoFlopFigure::refresh(const FigureInput& in) {
     const analysis::Study& study = *in.study;
     analysis::IsoFlopQuery query;

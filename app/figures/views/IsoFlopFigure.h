@@ -48,7 +48,19 @@ public:
     QJsonObject fitControls() const;
     // Enables the controls that apply to the others' values: the budget while one is picked, the
     // series outside Fig. 5 (which shows the pair).
-    void enableControls();
+    void enableControls() override;
+    // For the window's view: the fits rerun when these change, the bands follow the fits, the
+    // picked budget reads beside its slider.
+    QJsonObject jobControls() const override { return fitControls(); }
+    JobOf<Taking> followUpJob() override {
+        JobOf<Bands> bands = bandsJob();
+        if (!bands) return {};
+        return [bands = std::move(bands), this](const fit::FitControl& control) -> Taking {
+            auto answer = std::make_shared<Bands>(bands(control));
+            return [this, answer] { takeBands(std::move(*answer)); };
+        };
+    }
+    QString readout(const QString& name) const override;
 
     // The paper's Fig. 5 layout: a chart per context length of the runs, then the laws.
     bool contextsLayout() const;
@@ -64,7 +76,7 @@ public:
     QString seriesLabel(std::size_t k) const;
     const std::optional<analysis::BudgetProfile>& picked(bool second) const;
     // The words under the charts after the last draw.
-    QString summary() const { return summary_; }
+    QString summary() const override { return summary_; }
     QString problem() const override;
 
 private:

@@ -26,6 +26,12 @@ LossCurvesFigure::LossCurvesFigure() : chart_(makeChart()) {
 
 std::vector<QChart*> LossCurvesFigure::charts() const { return {chart_}; }
 
+QJsonObject LossCurvesFigure::jobControls() const {
+    return {{QStringLiteral("axis"), controls().choice(QStringLiteral("axis"))}};
+}
+
+bool LossCurvesFigure::answersAtOnce(const FigureInput& in) const { return in.study->runs().rowCount() < kDrawAtOnceRows; }
+
 QString LossCurvesFigure::problem() const {
     if (curves_ > 0) return {};
     return QObject::tr("no loss curves: the runs in scope have one row each (a table of checkpoints, or a loss-curves file, "

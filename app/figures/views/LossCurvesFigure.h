@@ -31,6 +31,12 @@ public:
     // of what it reads.
     JobOf<Answer> job(const FigureInput& in) const;
     void take(Answer answer) { answer_ = std::move(answer); }
+    // The curves are gathered again for another axis.
+    QJsonObject jobControls() const override;
+    // Studies of fewer rows than this are drawn at once; the curves of larger ones are gathered on
+    // a worker thread and drawn when they come (the chart shows the curves it had meanwhile).
+    static constexpr std::size_t kDrawAtOnceRows = 100'000;
+    bool answersAtOnce(const FigureInput& in) const override;
     // Draws the answer taken last and the study's curve sets.
     void draw(const FigureInput& in) override;
     std::vector<QChart*> charts() const override;
@@ -39,7 +45,7 @@ public:
     // What the last draw showed: curves, checkpoints, and the words under the chart.
     int curveCount() const { return curves_; }
     int checkpointCount() const { return checkpoints_; }
-    QString summary() const { return summary_; }
+    QString summary() const override { return summary_; }
 
 private:
     PlotChart* chart_;

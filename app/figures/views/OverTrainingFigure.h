@@ -35,11 +35,13 @@ public:
     // The analysis drawn in panel k (0 or 1; none when the panel has no series).
     const std::optional<analysis::SlopeAnalysis>& shown(int k) const { return shown_[k]; }
     // The words under the charts: the runs left out, or what the extrapolation column means.
-    QString summary() const { return summary_; }
+    QString summary() const override { return summary_; }
     QString problem() const override;
     // The table beside the charts: η fitted, its extrapolation error and the paper's, per M and panel.
     const QStringList& panelHeaders() const { return panelHeaders_; }
     const std::vector<QStringList>& panelRows() const { return panelRows_; }
+    QStringList shownHeaders() const override { return panelHeaders_; }
+    std::vector<QStringList> shownRows() const override { return panelRows_; }
 
 private:
     void fillPanelTable(const FigureInput& in);

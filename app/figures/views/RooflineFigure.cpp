@@ -14,6 +14,8 @@
 #include "core/accounting/SpecAccounting.h"
 #include "core/analysis/RuntimeAnalysis.h"
 #include "core/analysis/Study.h"
+#include "gpu/Backend.h"
+#include "gpu/BenchJson.h"
 
 namespace scalex::figures {
 
@@ -55,6 +57,42 @@ double specLayerTime(const accounting::ModelSpec& spec, double T, const inferenc
 }
 
 }  // namespace
+
+QString RooflineFigure::summary() const {
+    if (report_) return summary_;
+    return summary_ + QObject::tr(" Press <b>Run benchmarks</b> to measure this machine, or load the JSON of `scalex bench`.");
+}
+
+std::vector<ViewFigure::Action> RooflineFigure::actions() const {
+    return {{QStringLiteral("runBenchmarks"), QObject::tr("Run benchmarks"),
+             QObject::tr("Measure GEMM, bandwidth, attention and mLSTM kernels on this machine's CPU (quick sizes)"), QString(),
+             QObject::tr("Measuring the CPU kernels…"), QObject::tr("%v of %m kernels")},
+            {QStringLiteral("loadResults"), QObject::tr("Load results…"), QString(), QObject::tr("Benchmark JSON (*.json)"), QString(), QString()}};
+}
+
+JobOf<ViewFigure::Taking> RooflineFigure::actionJob(const QString& name) {
+    if (name != QLatin1String("runBenchmarks")) return {};
+    return [this](const fit::FitControl& control) -> Taking {
+        auto backend = gpu::makeCpuBackend();
+        gpu::BenchOptions options;
+        options.quick = true;
+        const gpu::BenchProgress progress = [&control](int done, int total, const std::string&) {
+            if (control.progress) control.progress(static_cast<std::size_t>(done), static_cast<std::size_t>(total));
+        };
+        auto report = std::make_shared<gpu::BenchReport>(gpu::runBench(*backend, options, progress, control.cancel));
+        return [this, report] { setReport(std::move(*report)); };
+    };
+}
+
+QString RooflineFigure::openFile(const QString& name, const QString& path) {
+    if (name != QLatin1String("loadResults")) return {};
+    try {
+        setReport(gpu::loadBenchReport(path));
+        return {};
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+}
 
 RooflineFigure::RooflineFigure() : roofChart_(makeChart()), timeChart_(makeChart()) {
     // Each accelerator named by its description, as recipes keep it.

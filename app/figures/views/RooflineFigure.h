@@ -28,7 +28,13 @@ public:
     // of the xLSTM), and the words under the charts.
     double crossover() const { return crossover_; }
     const std::array<double, 4>& operatingPoints() const { return operating_; }
-    QString summary() const { return summary_; }
+    QString summary() const override;
+
+    // "Run benchmarks" (the CPU kernels at quick sizes, off the UI thread) and "Load results…" (the
+    // JSON of `scalex bench`).
+    std::vector<Action> actions() const override;
+    JobOf<Taking> actionJob(const QString& name) override;
+    QString openFile(const QString& name, const QString& path) override;
 
 private:
     PlotChart* roofChart_;

@@ -1,0 +1,363 @@
+#include "app/gui/FigureView.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSlider>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtCharts/QChartView>
+#include <algorithm>
+
+#include "app/gui/FlowLayout.h"
+#include "app/gui/PlotView.h"
+#include "app/gui/RunPoints.h"
+#include "app/gui/Session.h"
+
+namespace scalex::gui {
+
+using figures::Control;
+
+namespace {
+
+// A chart view whose height hint is its minimum height rather than the height it last had: the
+// layout of a page of charts (its height, when it scrolls) is then the same whether the charts
+// came before the window showed or after, as on a busy machine.
+class SteadyPlotView : public PlotView {
+public:
+    using PlotView::PlotView;
+    QSize sizeHint() const override { return {PlotView::sizeHint().width(), minimumHeight()}; }
+};
+
+}  // namespace
+
+FigureView::FigureView(const figures::FigureEntry& entry, Session* session, QWidget* parent)
+    : ViewPanel(parent), entry_(entry), session_(session), figure_(entry.make()) {
+    controls_ = new ControlBinding(&figure_->controls(), [this] { controlChanged(); }, this);
+    buildLayout();
+    followUps_ = new JobRunner<figures::ViewFigure::Taking>([this](figures::ViewFigure::Taking take) {
+        take();
+        redraw();
+    }, this);
+    jobs_ = new JobRunner<figures::ViewFigure::Taking>([this](figures::ViewFigure::Taking take) {
+        take();
+        redraw();
+        if (figures::JobOf<figures::ViewFigure::Taking> next = figure_->followUpJob()) followUps_->start(std::move(next));
+    }, this);
+    // The project's specs are ladders (context), bars (breakdown) and operating points (roofline).
+    for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::specsChanged})
+        connect(session_, signal, this, [this] {
+            figure_->studyChanged();
+            recompute();
+        });
+    for (auto signal : {&Session::selectionChanged, &Session::curvesChanged, &Session::styleChanged})
+        connect(session_, signal, this, [this] {
+            // Opening a project emits each of these once: the figure is drawn once (a million
+            // checkpoints take a quarter of a second to draw).
+            if (session_->changeCount() != drawnAt_) redraw();
+        });
+    recompute();
+}
+
+FigureView::~FigureView() = default;
+
+void FigureView::buildLayout() {
+    const figures::ViewLayout& layout = entry_.layout;
+    const figures::Controls& c = figure_->controls();
+    auto make = [&](const QString& name, QWidget* parent) {
+        QWidget* widget = controls_->make(name, parent);
+        if (auto* box = qobject_cast<QComboBox*>(widget); box && layout.widestChoices) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        return widget;
+    };
+    // A check box carries its own text; other controls get theirs beside them.
+    auto labelOf = [&](const QString& name) { return c.at(name).kind == Control::Kind::Switch ? QString() : c.at(name).label; };
+    std::vector<QStringList> groups = layout.groups;
+    if (groups.empty())
+        for (const Control& control : c.list())
+            if (!layout.below.contains(control.name) && control.name != layout.lead) groups.push_back({control.name});
+
+    // The controls above the charts wrap onto more lines on a narrow window; under a leading
+    // slider's read-out they are one row.
+    QLayout* above = layout.lead.isEmpty() ? static_cast<QLayout*>(new FlowLayout()) : new QHBoxLayout();
+    for (const QStringList& group : groups) {
+        if (group.size() == 1) {
+            const QString label = labelOf(group.front());
+            QWidget* widget = make(group.front(), this);
+            if (auto* flow = dynamic_cast<FlowLayout*>(above); flow && !label.isEmpty()) flow->addLabelled(label, widget);
+            else {
+                if (!label.isEmpty()) above->addWidget(new QLabel(label, this));
+                above->addWidget(widget);
+            }
+            continue;
+        }
+        auto* box = new QWidget(this);
+        auto* form = new QFormLayout(box);
+        form->setContentsMargins(0, 0, 0, 0);
+        for (const QString& name : group) form->addRow(labelOf(name), make(name, box));
+        above->addWidget(box);
+    }
+    addActions(above);
+
+    // A leading slider across the top: its read-out large above the other controls, beside it.
+    QHBoxLayout* lead = nullptr;
+    if (!layout.lead.isEmpty()) {
+        auto* readout = new QLabel(figure_->readout(layout.lead), this);
+        readout->setMinimumWidth(170);
+        QFont big = readout->font();
+        big.setPointSize(big.pointSize() + 3);
+        big.setBold(true);
+        readout->setFont(big);
+        readouts_.emplace_back(layout.lead, readout);
+        auto* column = new QVBoxLayout();
+        column->addWidget(readout);
+        column->addLayout(above);
+        lead = new QHBoxLayout();
+        lead->addLayout(column);
+        lead->addSpacing(12);
+        lead->addLayout(sliderWithScale(make(layout.lead, this), figure_->scale(layout.lead)), 1);
+    }
+
+    chartRow_ = new QHBoxLayout();
+    showCharts();
+    stackWhenNarrow(chartRow_, layout.stackWidth);
+
+    // Controls under the charts (a slider stretched), each with its read-out.
+    auto* below = new QHBoxLayout();
+    for (const QString& name : layout.below) {
+        below->addWidget(make(name, this), c.at(name).kind == Control::Kind::Value ? 1 : 0);
+        if (const QString text = figure_->readout(name); !text.isEmpty()) {
+            auto* readout = new QLabel(text, this);
+            // Room for the longest value the slider shows, so the slider keeps its length.
+            readout->setMinimumWidth(readout->fontMetrics().horizontalAdvance(text + QStringLiteral(".00")) + 6);
+            below->addWidget(readout);
+            readouts_.emplace_back(name, readout);
+        }
+    }
+
+    summary_ = new QLabel(this);
+    summary_->setWordWrap(true);
+    summary_->hide();  // until the figure has something to say
+    table_ = new QTableWidget(this);
+    table_->verticalHeader()->setVisible(false);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setMaximumHeight(220);
+    table_->setVisible(!figure_->shownHeaders().isEmpty());
+
+    auto* column = new QVBoxLayout(this);
+    column->addLayout(lead ? static_cast<QLayout*>(lead) : above);
+    column->addLayout(chartRow_, 1);
+    if (!layout.below.isEmpty()) column->addLayout(below);
+    else delete below;
+    column->addWidget(summary_);
+    column->addWidget(table_);
+}
+
+QLayout* FigureView::sliderWithScale(QWidget* widget, const std::vector<figures::ViewFigure::ScaleMark>& marks) {
+    auto* box = new QVBoxLayout();
+    box->addWidget(widget);
+    auto* slider = qobject_cast<QSlider*>(widget);
+    if (!slider || marks.size() < 2) return box;
+    // A tick under each label, the labels spread from the first position to the last.
+    const int step = std::max(1, (slider->maximum() - slider->minimum()) / static_cast<int>(marks.size() - 1));
+    slider->setTickPosition(QSlider::TicksBelow);
+    slider->setTickInterval(step);
+    slider->setPageStep(step);
+    auto* row = new QHBoxLayout();
+    row->setContentsMargins(0, 0, 0, 0);
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+        auto* label = new QLabel(marks[i].emphasis ? QStringLiteral("<b>%1</b>▲").arg(marks[i].text) : marks[i].text, this);
+        label->setAlignment(i == 0 ? Qt::AlignLeft : (i + 1 == marks.size() ? Qt::AlignRight : Qt::AlignHCenter));
+        row->addWidget(label, 1);
+    }
+    box->addLayout(row);
+    return box;
+}
+
+void FigureView::addActions(QLayout* row) {
+    for (const figures::ViewFigure::Action& action : figure_->actions()) {
+        auto* button = new QPushButton(action.text, this);
+        button->setObjectName(action.name);
+        button->setToolTip(action.toolTip);
+        row->addWidget(button);
+        if (!action.fileFilter.isEmpty()) {
+            connect(button, &QPushButton::clicked, this, [this, action] {
+                const QString path = QFileDialog::getOpenFileName(this, action.text, QString(), action.fileFilter);
+                if (!path.isEmpty()) openFile(action.name, path);
+            });
+            continue;
+        }
+        auto* cancel = new QPushButton(tr("Cancel"), this);
+        cancel->setEnabled(false);
+        auto* progress = new QProgressBar(this);
+        progress->setMaximumWidth(200);
+        progress->setFormat(action.progress);
+        progress->setToolTip(tr("Progress of %1").arg(action.text));
+        progress->hide();  // shown while the job runs: idle, it reads as an empty text box
+        row->addWidget(cancel);
+        row->addWidget(progress);
+        auto* runner = new JobRunner<figures::ViewFigure::Taking>([this, button, cancel, progress](figures::ViewFigure::Taking take) {
+            progress->hide();
+            button->setEnabled(true);
+            cancel->setEnabled(false);
+            take();
+            redraw();
+        }, this);
+        actionJobs_.push_back(runner);
+        connect(runner, &JobRunnerBase::progressed, progress, [progress](qint64 done, qint64 total) {
+            progress->setRange(0, static_cast<int>(total));
+            progress->setValue(static_cast<int>(done));
+        });
+        connect(cancel, &QPushButton::clicked, runner, &JobRunnerBase::interrupt);  // what it measured still arrives
+        connect(button, &QPushButton::clicked, this, [this, action, runner, button, cancel, progress] {
+            figures::JobOf<figures::ViewFigure::Taking> job = figure_->actionJob(action.name);
+            if (!job || runner->running()) return;
+            button->setEnabled(false);
+            cancel->setEnabled(true);
+            progress->setValue(0);
+            progress->show();
+            showSummary(action.busy);
+            runner->start(std::move(job));
+        });
+    }
+}
+
+bool FigureView::openFile(const QString& name, const QString& path, QString* error) {
+    const QString why = figure_->openFile(name, path);
+    if (error) *error = why;
+    if (!why.isEmpty()) {
+        showSummary(why);
+        return false;
+    }
+    redraw();
+    return true;
+}
+
+void FigureView::addChartViews() {
+    for (QChart* chart : figure_->charts()) {
+        if (std::any_of(chartViews_.begin(), chartViews_.end(), [&](const auto& v) { return v.first == chart; })) continue;
+        QChartView* view = nullptr;
+        if (auto* plot = dynamic_cast<PlotChart*>(chart)) view = new SteadyPlotView(plot, this);
+        else {
+            view = new QChartView(chart, this);  // a chart with its own axes (bars)
+            view->setRenderHint(QPainter::Antialiasing);
+        }
+        view->setVisible(false);  // until its chart is drawn
+        chartRow_->addWidget(view, 1);
+        chartViews_.emplace_back(chart, view);
+    }
+}
+
+void FigureView::showCharts() {
+    addChartViews();
+    const std::vector<QChart*> shown = figure_->charts();
+    for (const auto& [chart, view] : chartViews_) view->setVisible(std::find(shown.begin(), shown.end(), chart) != shown.end());
+}
+
+void FigureView::showSummary(const QString& text) {
+    summary_->setText(text);
+    summary_->setVisible(!text.isEmpty());  // a figure with nothing to say takes no room for it
+}
+
+void FigureView::showReadouts() {
+    for (const auto& [name, label] : readouts_) label->setText(figure_->readout(name));
+}
+
+QChart* FigureView::primaryChart() const {
+    const std::vector<QChart*> shown = figure_->charts();
+    return shown.empty() ? nullptr : shown.front();
+}
+
+std::vector<QChart*> FigureView::charts() const { return figure_->charts(); }
+
+QStringList FigureView::applyControls(const QJsonObject& values) {
+    const QStringList notes = figure_->setControls(values, figureInput(session_));
+    controls_->showAll();
+    controlChanged();
+    return notes;
+}
+
+void FigureView::figureChanged() {
+    controls_->showAll();
+    controlChanged();
+}
+
+void FigureView::controlChanged() {
+    if (figure_->jobControls() != jobControls_) recompute();
+    else redraw();  // or when the analyses under way are done
+}
+
+void FigureView::recompute() {
+    if (deferWhileHidden([this] { recompute(); }, 1)) return;  // the analyses too, when the view is next shown
+    const figures::FigureInput in = figureInput(session_);
+    figure_->refresh(in);  // the choices the study offers now
+    controls_->showAll();
+    showReadouts();
+    jobControls_ = figure_->jobControls();
+    followUps_->cancel();  // the second job of the analyses replaced
+    figures::JobOf<figures::ViewFigure::Taking> job = figure_->takingJob(in);
+    if (!job) {
+        // Opening a project emits runs and settings changes: a figure with nothing to compute
+        // draws once for both.
+        if (session_->changeCount() != drawnAt_) redraw();
+        return;
+    }
+    if (!entry_.layout.busy.isEmpty()) showSummary(entry_.layout.busy);
+    jobs_->start(std::move(job));
+    if (figure_->answersAtOnce(in)) jobs_->finish();
+}
+
+void FigureView::redraw() {
+    figure_->enableControls();
+    controls_->showAll();
+    showReadouts();
+    if (jobs_->running() || deferWhileHidden([this] { redraw(); })) return;  // drawn when the analyses are done
+    // A view for each chart the answer brought (one per context length), shown once it is drawn:
+    // a chart view's size hint is the size it last had, so the order is always the same.
+    addChartViews();
+    figure_->draw(figureInput(session_));
+    drawnAt_ = session_->changeCount();
+    showCharts();
+    controls_->showAll();  // tooltips and choices the drawing set
+    showSummary(figure_->summary());
+    const QStringList headers = figure_->shownHeaders();
+    if (!headers.isEmpty()) {
+        const std::vector<QStringList> rows = figure_->shownRows();
+        table_->setColumnCount(static_cast<int>(headers.size()));
+        table_->setHorizontalHeaderLabels(headers);
+        table_->setRowCount(static_cast<int>(rows.size()));
+        for (int r = 0; r < static_cast<int>(rows.size()); ++r)
+            for (int col = 0; col < rows[static_cast<std::size_t>(r)].size(); ++col)
+                table_->setItem(r, col, new QTableWidgetItem(rows[static_cast<std::size_t>(r)][col]));
+    }
+    table_->setVisible(!headers.isEmpty());
+    emit explainChanged();
+}
+
+void FigureView::computeNow() {
+    for (auto* runner : actionJobs_) runner->finish();
+    jobs_->finish();
+    followUps_->finish();
+    QCoreApplication::processEvents();
+}
+
+std::vector<ViewTable> FigureView::tables() {
+    computeNow();  // the analyses and their second job (bootstrap intervals)
+    TablesJob job = tablesJob();
+    return job ? job(fit::FitControl{}) : std::vector<ViewTable>{};
+}
+
+ViewPanel::TablesJob FigureView::tablesJob() {
+    jobs_->finish();  // the tables are those of the analyses asked for last
+    return figure_->tablesJob(figureInput(session_));
+}
+
+QString FigureView::explainHtml() const { return entry_.explain ? entry_.explain(*figure_, figureInput(session_)) : QString(); }
+
+}  // namespace scalex::gui

@@ -1,0 +1,96 @@
+#pragma once
+// The window's view of any figure of the registry (app/figures/views/Figures.h): the figure's
+// controls placed as the registry's layout says, a chart view per chart it shows, its analyses run
+// off the UI thread (and a second job, such as bootstrap bands, once the first's answer is drawn),
+// the line on what it draws, its tables and the registry's Explain text. A figure added to the
+// registry is a tab of the window with no other code.
+#include <QJsonObject>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "app/figures/views/Figures.h"
+#include "app/gui/ControlWidgets.h"
+#include "app/gui/JobRunner.h"
+#include "app/gui/ViewPanel.h"
+
+class QChartView;
+class QHBoxLayout;
+class QLayout;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+
+namespace scalex::gui {
+
+class Session;
+
+class FigureView : public ViewPanel {
+    Q_OBJECT
+public:
+    FigureView(const figures::FigureEntry& entry, Session* session, QWidget* parent = nullptr);
+    ~FigureView() override;
+
+    QString viewId() const override { return entry_.id; }
+    QString title() const override { return entry_.title; }
+    QString explainHtml() const override;
+    QChart* primaryChart() const override;
+    std::vector<QChart*> charts() const override;
+    // The figure's export tables, its analyses and their second job done first.
+    std::vector<ViewTable> tables() override;
+    // The same off the UI thread, of the analyses asked for last.
+    TablesJob tablesJob() override;
+    // Waits for the analyses under way and their second job, and draws them.
+    void computeNow() override;
+    figures::ViewFigure* figure() const override { return figure_.get(); }
+    QStringList applyControls(const QJsonObject& values) override;
+    // The figure as its own type (null when it is another), for what only it answers.
+    template <class Figure>
+    Figure* figureAs() const {
+        return dynamic_cast<Figure*>(figure_.get());
+    }
+    // Brings the view up to date after its figure was changed directly (not through its controls).
+    void figureChanged();
+    // Reads `path` for the figure's action `name` (what its button does once a file is chosen) and
+    // draws it; false, with why in `error` and under the charts, when it could not.
+    bool openFile(const QString& name, const QString& path, QString* error = nullptr);
+
+private:
+    // The widgets of the controls, around the charts as the registry's layout places them.
+    void buildLayout();
+    // A control changed: the analyses again when it is one they depend on, else a redraw.
+    void controlChanged();
+    // Starts the figure's analyses in a job (drawn when the answer comes); draws at once when it has none.
+    void recompute();
+    void redraw();
+    // A view, hidden, for each chart the figure shows that has none yet.
+    void addChartViews();
+    // The views of the charts the figure shows (made the first time it does), the others hidden.
+    void showCharts();
+    // The slider `widget` with its scale of labelled ticks under it.
+    QLayout* sliderWithScale(QWidget* widget, const std::vector<figures::ViewFigure::ScaleMark>& marks);
+    void showReadouts();
+    void showSummary(const QString& text);
+    // A button for each of the figure's actions in `row`; one that runs a job with its Cancel button and progress bar.
+    void addActions(QLayout* row);
+
+    const figures::FigureEntry& entry_;
+    Session* session_;
+    std::unique_ptr<figures::ViewFigure> figure_;
+    ControlBinding* controls_;
+    QHBoxLayout* chartRow_ = nullptr;
+    std::vector<std::pair<QChart*, QChartView*>> chartViews_;
+    std::vector<std::pair<QString, QLabel*>> readouts_;  // control name, its read-out
+    QLabel* summary_ = nullptr;
+    QTableWidget* table_ = nullptr;
+    JobRunner<figures::ViewFigure::Taking>* jobs_;       // the analyses; new ones replace those under way, and their second job
+    JobRunner<figures::ViewFigure::Taking>* followUps_;  // the second job of the analyses shown, once they are drawn
+    // The runners of the figure's actions that run jobs (one each: a second click waits for the first).
+    std::vector<JobRunner<figures::ViewFigure::Taking>*> actionJobs_;
+    QJsonObject jobControls_;                            // the controls of the analyses asked for last
+    std::uint64_t drawnAt_ = ~std::uint64_t{0};           // Session::changeCount() when last drawn
+};
+
+}  // namespace scalex::gui
