@@ -82,8 +82,11 @@ std::string selectionRevision(const data::RunTable& table, const RunFilter& filt
 QJsonValue keyNumber(double value) { return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QString::number(value)); }
 
 ResultCache& ResultCache::shared() {
-    static ResultCache cache;
-    return cache;
+    // Never destroyed: a job the window superseded may still be finishing on a worker thread while
+    // the program exits (an error in its options after the window was made), and it stores its
+    // result here after the static destructors have run.
+    static ResultCache* cache = new ResultCache;
+    return *cache;
 }
 
 ResultCache::Entries::iterator ResultCache::locate(const ResultKey& key, std::type_index type) {
