@@ -16,8 +16,11 @@ QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs"
 # reliability loops run shorter here (the Release stage above ran them in full; this stage looks
 # for memory errors along the same paths). Left out of this stage are the tests whose cost is one
 # fit repeated for a statistical claim (bootstrap intervals over the study, recovery of injected
-# spikes, planner replays over 20 seeds, refits over subsets): the sanitizer sees the same fits once
-# in the unit tests beside them, and the Release stage above runs them in full.
+# spikes, planner replays over 20 seeds, refits over subsets) and the differential tests that run
+# one analysis through every path to compare the numbers (`OneAnswer.*`: fit, render --table, a
+# converted project, a recipe; `*/BothPaths.*`: the window and a headless render): the sanitizer
+# sees the same fits and each path in the tests beside them, and the Release stage above runs them
+# all. On two cores a clean clone's `.ci/run` takes about 45 minutes, this stage about 28 of them.
 # SCALEX_ASAN_ALL=0 keeps this stage to the data readers: the run-table and project tests and the
 # replay of the bad-input corpora through the fuzz entry points (tests/fuzz).
 asan="${SCALEX_ASAN_BUILD_DIR:-$root/build-asan}"
@@ -29,7 +32,7 @@ export SCALEX_KILL_COUNT="${SCALEX_KILL_COUNT:-20}"
 if [ "${SCALEX_ASAN_ALL:-1}" = 1 ]; then
   cmake --build "$asan" -j "$jobs"
   cd "$asan"
-  repeated='^(LossSurfaceBootstrap\.DistinctOptima|LossSurface\.RefitFromTheOptima|LossSurfaceScaling\.ManyRuns|PlanReplay\.PlannerBeats|Outliers\.(Injected|Surface)Spikes)'
+  repeated='^(LossSurfaceBootstrap\.DistinctOptima|LossSurface\.RefitFromTheOptima|LossSurfaceScaling\.ManyRuns|PlanReplay\.PlannerBeats|Outliers\.(Injected|Surface)Spikes|cli\.OneAnswer\.|[A-Za-z]+/BothPaths\.)'
   QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs" -E "$repeated"
   exit 0
 fi
