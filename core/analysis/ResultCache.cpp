@@ -24,15 +24,13 @@ std::string canonicalJson(const QJsonValue& value) {
 }
 
 std::string runsRevision(const data::RunTable& table, const RunFilter& filter) {
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    std::size_t count = 0;
+    RevisionDigest d;
     for (const auto& run : table.runs) {
         if (!passes(run, filter)) continue;
         const double values[] = {run.params, run.tokens, run.flops, run.loss(), run.context, run.budget, run.userIncluded.value_or(false) ? 1.0 : 0.0};
-        hash.addData(QByteArrayView(reinterpret_cast<const char*>(values), sizeof values));
-        ++count;
+        d.add(std::span<const double>(values));
     }
-    return std::to_string(count) + ":" + hash.result().toHex().toStdString();
+    return d.result();
 }
 
 RevisionDigest::RevisionDigest() : hash_(std::make_unique<QCryptographicHash>(QCryptographicHash::Sha256)) {}
