@@ -967,7 +967,10 @@ TEST_F(Gui, ADarkThemeRedrawsTheViewsWithoutRefitting) {
     EXPECT_EQ(refits, 0);
     EXPECT_TRUE(isoFigure()->result(false).nOptLaw);
     EXPECT_EQ(isoFigure()->result(false).profiles.size(), profiles);
+    // The hidden Pareto view draws in the new colours once its frontiers are in (on a loaded
+    // machine they may still be computing when it is first shown).
     ASSERT_TRUE(window->showView("pareto"));
+    window->currentPanel()->computeNow();
     QApplication::processEvents();
     EXPECT_EQ(window->currentPanel()->charts().front()->backgroundBrush().color(), dark);
     window->setDarkTheme(false);
