@@ -67,6 +67,8 @@ private:
     void redraw();
     // A view, hidden, for each chart the figure shows that has none yet.
     void addChartViews();
+    // The aside controls under their title, the figure's asideText() under them, scrolling.
+    QWidget* buildAside();
     // The views of the charts the figure shows (made the first time it does), the others hidden.
     void showCharts();
     // The slider `widget` with its scale of labelled ticks under it.
@@ -81,6 +83,8 @@ private:
     std::unique_ptr<figures::ViewFigure> figure_;
     ControlBinding* controls_;
     QHBoxLayout* chartRow_ = nullptr;
+    QHBoxLayout* secondRow_ = nullptr;  // the charts after the layout's chartsPerRow, and its aside
+    QLabel* asideText_ = nullptr;        // the figure's asideText() under the aside controls
     std::vector<std::pair<QChart*, QChartView*>> chartViews_;
     std::vector<std::pair<QString, QLabel*>> readouts_;  // control name, its read-out
     QLabel* summary_ = nullptr;
@@ -91,6 +95,7 @@ private:
     std::vector<JobRunner<figures::ViewFigure::Taking>*> actionJobs_;
     QJsonObject jobControls_;                            // the controls of the analyses asked for last
     std::uint64_t drawnAt_ = ~std::uint64_t{0};           // Session::changeCount() when last drawn
+    std::uint64_t studyAt_ = ~std::uint64_t{0};           // Session::changeCount() when the study last changed
 };
 
 }  // namespace scalex::gui

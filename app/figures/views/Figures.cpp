@@ -55,7 +55,13 @@ const std::vector<FigureEntry>& figureRegistry() {
         {"breakdown", QObject::tr("FLOP breakdown"), maker<FlopBreakdownFigure>(), {}, explainFlopBreakdown,
          layout([](ViewLayout& l) { l.groups = {{"transformerPreset", "xlstmPreset"}, {"quantity", "shares"}}; })},
         {"roofline", QObject::tr("Roofline"), maker<RooflineFigure>(), {}, explainRoofline, {}},
-        {"inference", QObject::tr("Inference"), maker<InferenceFigure>(), {"fits"}, {}, {}},
+        {"inference", QObject::tr("Inference"), maker<InferenceFigure>(), {"fits"}, explainInference,
+         layout([](ViewLayout& l) {
+             l.chartsPerRow = 2;
+             l.aside = {"budget", "prefill", "factor", "loss"};
+             l.asideTitle = QObject::tr("Deployment questions");
+             l.stackWidth = 350;
+         })},
         {"laws", QObject::tr("Laws"), maker<LawsFigure>(), {"laws", "params", "predictions"}, explainLaws, {}},
     };
     return entries;

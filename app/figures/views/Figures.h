@@ -31,6 +31,14 @@ struct ViewLayout {
     int stackWidth = 480;
     // Shown while the figure's analyses run ("Fitting …").
     QString busy;
+    // Charts after the first `chartsPerRow` (of ViewFigure::windowCharts) go in a second row, beside
+    // the `aside` controls; 0: every chart in one row.
+    int chartsPerRow = 0;
+    // Controls in a form beside the second row's charts under `asideTitle`, the figure's asideText()
+    // under them (the answers to the questions they ask); they scroll rather than take height from
+    // the charts.
+    QStringList aside;
+    QString asideTitle;
 };
 
 struct FigureEntry {
