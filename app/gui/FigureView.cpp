@@ -4,12 +4,15 @@
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -83,14 +86,20 @@ void FigureView::buildLayout() {
     auto make = [&](const QString& name, QWidget* parent) {
         QWidget* widget = controls_->make(name, parent);
         if (auto* box = qobject_cast<QComboBox*>(widget); box && layout.widestChoices) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        if (auto* edit = qobject_cast<QLineEdit*>(widget); edit && !layout.fieldSample.isEmpty())
+            edit->setMinimumWidth(edit->fontMetrics().horizontalAdvance(layout.fieldSample) + 12);
+        checkWhileTyping(name, widget);
         return widget;
     };
+    QStringList inRows;
+    for (const QStringList& row : layout.rows) inRows << row;
     // A check box carries its own text; other controls get theirs beside them.
     auto labelOf = [&](const QString& name) { return c.at(name).kind == Control::Kind::Switch ? QString() : c.at(name).label; };
     std::vector<QStringList> groups = layout.groups;
     if (groups.empty())
         for (const Control& control : c.list())
-            if (!layout.below.contains(control.name) && !layout.aside.contains(control.name) && control.name != layout.lead)
+            if (!layout.below.contains(control.name) && !layout.aside.contains(control.name) && !inRows.contains(control.name) &&
+                control.name != layout.lead)
                 groups.push_back({control.name});
 
     // The controls above the charts wrap onto more lines on a narrow window; under a leading
@@ -160,20 +169,85 @@ void FigureView::buildLayout() {
     summary_->setWordWrap(true);
     summary_->hide();  // until the figure has something to say
     table_ = new QTableWidget(this);
+    table_->setObjectName(QStringLiteral("shownTable"));
     table_->verticalHeader()->setVisible(false);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    if (layout.tableRows > 0) {
+        table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        table_->horizontalHeader()->setStretchLastSection(true);
+    } else {
+        table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+        table_->setMaximumHeight(220);
+    }
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setMaximumHeight(220);
     table_->setVisible(!figure_->shownHeaders().isEmpty());
 
     auto* column = new QVBoxLayout(this);
+    if (!layout.rows.empty()) column->addLayout(buildRows());
     column->addLayout(lead ? static_cast<QLayout*>(lead) : above);
+    if (layout.checkTyping) {
+        QStringList grouped;
+        for (const QStringList& group : groups) grouped << group;
+        column->addWidget(problemLine(grouped, QStringLiteral("controlsProblem")));
+    }
     column->addLayout(chartRow_, 1);
     if (secondRow_) column->addLayout(secondRow_, 1);
     if (!layout.below.isEmpty()) column->addLayout(below);
     else delete below;
     column->addWidget(summary_);
     column->addWidget(table_);
+}
+
+QLayout* FigureView::buildRows() {
+    const figures::Controls& c = figure_->controls();
+    auto* grid = new QGridLayout();
+    int r = 0;
+    for (const QStringList& row : entry_.layout.rows) {
+        grid->addWidget(new QLabel(c.at(row.front()).label, this), r, 0);
+        for (int i = 0; i < row.size(); ++i) {
+            QWidget* widget = controls_->make(row[i], this);
+            if (auto* edit = qobject_cast<QLineEdit*>(widget)) edit->setPlaceholderText(c.at(row[i]).label);
+            checkWhileTyping(row[i], widget);
+            grid->addWidget(widget, r, 1 + i);
+        }
+        grid->addWidget(problemLine({row.front()}, row.front() + QStringLiteral("Problem")), r + 1, 2, 1, std::max(1, static_cast<int>(row.size()) - 1));
+        r += 2;
+    }
+    // The first text field of a row (a formula) is the widest.
+    grid->setColumnStretch(2, 3);
+    grid->setColumnStretch(3, 2);
+    return grid;
+}
+
+QLabel* FigureView::problemLine(const QStringList& names, const QString& objectName) {
+    auto* label = new QLabel(this);
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setStyleSheet(QStringLiteral("color: #c0392b"));
+    label->hide();
+    problems_.emplace_back(names, label);
+    return label;
+}
+
+void FigureView::checkWhileTyping(const QString& name, QWidget* widget) {
+    auto* edit = qobject_cast<QLineEdit*>(widget);
+    if (!edit || !entry_.layout.checkTyping) return;
+    connect(edit, &QLineEdit::textEdited, this, [this, name, edit] {
+        // The field's text into its control, so that the check reads it; the analyses wait for Enter.
+        figure_->controls().set(name, edit->text());
+        figure_->refresh(figureInput(session_));
+        showProblems();
+    });
+}
+
+void FigureView::showProblems() {
+    for (const auto& [names, label] : problems_) {
+        QStringList found;
+        for (const QString& name : names)
+            if (const QString problem = figure_->controlProblem(name); !problem.isEmpty() && !found.contains(problem)) found << problem;
+        label->setText(found.join(QLatin1Char('\n')));
+        label->setVisible(!found.isEmpty());
+    }
 }
 
 QWidget* FigureView::buildAside() {
@@ -348,6 +422,7 @@ void FigureView::recompute() {
     figure_->refresh(in);  // the choices the study offers now
     controls_->showAll();
     showReadouts();
+    showProblems();
     jobControls_ = figure_->jobControls();
     followUps_->cancel();  // the second job of the analyses replaced
     figures::JobOf<figures::ViewFigure::Taking> job = figure_->takingJob(in);
@@ -377,6 +452,7 @@ void FigureView::redraw() {
     showCharts();
     controls_->showAll();  // tooltips and choices the drawing set
     showSummary(figure_->summary());
+    showProblems();
     if (asideText_) asideText_->setText(figure_->asideText());
     // A legend's new entries in a row that fitted (one batch size, then eight models) leave the
     // plot as it was: the views arrange it once it has laid them out.
@@ -391,6 +467,13 @@ void FigureView::redraw() {
         for (int r = 0; r < static_cast<int>(rows.size()); ++r)
             for (int col = 0; col < rows[static_cast<std::size_t>(r)].size(); ++col)
                 table_->setItem(r, col, new QTableWidgetItem(rows[static_cast<std::size_t>(r)][col]));
+        if (const int shown = entry_.layout.tableRows; shown > 0) {
+            // The header and every row whole, however short the window (rows as tall as the style makes them).
+            table_->resizeRowsToContents();
+            const int row = table_->rowCount() > 0 ? table_->verticalHeader()->sectionSize(0) : table_->verticalHeader()->defaultSectionSize();
+            table_->setFixedHeight(table_->horizontalHeader()->sizeHint().height() + shown * row + 2 * table_->frameWidth() +
+                                   table_->horizontalScrollBar()->sizeHint().height());
+        }
     }
     table_->setVisible(!headers.isEmpty());
     emit explainChanged();

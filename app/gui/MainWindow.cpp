@@ -48,7 +48,6 @@
 #include "app/gui/RunTableLoader.h"
 #include "app/gui/FigureView.h"
 #include "app/gui/JobPool.h"
-#include "app/gui/LawsView.h"
 #include "app/gui/LessonPane.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/OptimalView.h"
@@ -95,8 +94,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     };
     const std::map<QString, MakeView> ownView{
         {"pareto", make(std::type_identity<ParetoView>())},     {"surface", make(std::type_identity<LossSurfaceView>())},
-        {"optimal", make(std::type_identity<OptimalView>())},
-        {"laws", make(std::type_identity<LawsView>())}};
+        {"optimal", make(std::type_identity<OptimalView>())}};
     for (const figures::FigureEntry& entry : figures::figureRegistry()) {
         ViewPanel* panel = nullptr;
         if (!entry.make) panel = new RunsView(session_, this);

@@ -282,7 +282,7 @@ TEST_F(Gui, TheTabsAreTheRegistrysViewsWithItsTitlesAndExplainTexts) {
         EXPECT_EQ(window->explainPane()->toPlainText(), text.toPlainText()) << entry.id.toStdString() << ": the pane shows it";
     }
     EXPECT_EQ(figures, scalex::figures::figureViews()) << "the tabs of figures in the order of figureViews()";
-    for (const QString id : {"curves", "overtraining", "isoflop", "context", "breakdown", "roofline"})
+    for (const QString id : {"curves", "overtraining", "isoflop", "context", "breakdown", "roofline", "inference", "laws"})
         EXPECT_NE(figureView(id), nullptr) << id.toStdString() << " is drawn by the one view class";
 }
 
