@@ -11,12 +11,14 @@
 #include <QStringList>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "app/figures/Controls.h"
 #include "app/figures/FigureWriter.h"
 #include "core/analysis/FitTypes.h"
+#include "core/data/DataFileKind.h"
 
 class QChart;
 class QGraphicsScene;
@@ -113,6 +115,9 @@ public:
         QString fileFilter;  // not empty: the button asks for a file of this kind, and openFile() reads it
         QString busy;        // shown while its job runs, beside a progress bar and a Cancel button
         QString progress;    // the progress bar's text ("%v of %m kernels")
+        // Set: the file is data the project keeps (saved with it) of this kind; the window adds it to
+        // the study as File › Open does, and the figure draws it from there (openFile() is not called).
+        std::optional<data::DataFileKind> projectData = {};
     };
     virtual std::vector<Action> actions() const { return {}; }
     // The job of the action `name` (empty: none). It reports to control.progress and, cancelled,
@@ -138,6 +143,18 @@ public:
         (void)name;
         return {};
     }
+    // Rich text the window shows under the layout's `aside` controls (the answers to the questions
+    // they ask), read after draw(); empty: none.
+    virtual QString asideText() const { return {}; }
+    // Why the value of the control `name` cannot be used as typed (read after refresh()); the window
+    // shows it under the control's row, as it is typed. Empty: it can.
+    virtual QString controlProblem(const QString& name) const {
+        (void)name;
+        return {};
+    }
+    // The charts the window shows, in the layout's order (by default those charts() has): a window may
+    // show a chart, empty of measurements, that a render or an export leaves out.
+    virtual std::vector<QChart*> windowCharts() const { return charts(); }
     // One line on what is drawn (read after draw()); the window shows it under the charts.
     virtual QString summary() const { return {}; }
     // A small table of what the charts show (the window's, not an export): headers and rows; none by default.

@@ -4,11 +4,15 @@
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -31,7 +35,11 @@ namespace {
 // came before the window showed or after, as on a busy machine.
 class SteadyPlotView : public PlotView {
 public:
-    using PlotView::PlotView;
+    SteadyPlotView(PlotChart* chart, QWidget* parent) : PlotView(chart, parent) {
+        // Tick labels that would run into each other on a narrow chart (beside a form, stacked on a
+        // projector) are thinned once the view has reticked the axes to its size.
+        connect(chart, &QChart::plotAreaChanged, this, [chart] { chart->thinTickLabels(); }, Qt::QueuedConnection);
+    }
     QSize sizeHint() const override { return {PlotView::sizeHint().width(), minimumHeight()}; }
 };
 
@@ -53,9 +61,14 @@ FigureView::FigureView(const figures::FigureEntry& entry, Session* session, QWid
     // The project's specs are ladders (context), bars (breakdown) and operating points (roofline).
     for (auto signal : {&Session::runsChanged, &Session::settingsChanged, &Session::specsChanged})
         connect(session_, signal, this, [this] {
+            studyAt_ = session_->changeCount();
             figure_->studyChanged();
             recompute();
         });
+    // Measurements loaded (a project opened has asked for the analyses again already).
+    connect(session_, &Session::inferenceChanged, this, [this] {
+        if (session_->changeCount() != studyAt_) recompute();
+    });
     for (auto signal : {&Session::selectionChanged, &Session::curvesChanged, &Session::styleChanged})
         connect(session_, signal, this, [this] {
             // Opening a project emits each of these once: the figure is drawn once (a million
@@ -73,14 +86,21 @@ void FigureView::buildLayout() {
     auto make = [&](const QString& name, QWidget* parent) {
         QWidget* widget = controls_->make(name, parent);
         if (auto* box = qobject_cast<QComboBox*>(widget); box && layout.widestChoices) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        if (auto* edit = qobject_cast<QLineEdit*>(widget); edit && !layout.fieldSample.isEmpty())
+            edit->setMinimumWidth(edit->fontMetrics().horizontalAdvance(layout.fieldSample) + 12);
+        checkWhileTyping(name, widget);
         return widget;
     };
+    QStringList inRows;
+    for (const QStringList& row : layout.rows) inRows << row;
     // A check box carries its own text; other controls get theirs beside them.
     auto labelOf = [&](const QString& name) { return c.at(name).kind == Control::Kind::Switch ? QString() : c.at(name).label; };
     std::vector<QStringList> groups = layout.groups;
     if (groups.empty())
         for (const Control& control : c.list())
-            if (!layout.below.contains(control.name) && control.name != layout.lead) groups.push_back({control.name});
+            if (!layout.below.contains(control.name) && !layout.aside.contains(control.name) && !inRows.contains(control.name) &&
+                control.name != layout.lead)
+                groups.push_back({control.name});
 
     // The controls above the charts wrap onto more lines on a narrow window; under a leading
     // slider's read-out they are one row.
@@ -124,8 +144,13 @@ void FigureView::buildLayout() {
     }
 
     chartRow_ = new QHBoxLayout();
+    if (layout.chartsPerRow > 0) {
+        secondRow_ = new QHBoxLayout();
+        if (!layout.aside.isEmpty()) secondRow_->addWidget(buildAside(), 1);
+    }
     showCharts();
     stackWhenNarrow(chartRow_, layout.stackWidth);
+    if (secondRow_) stackWhenNarrow(secondRow_, layout.stackWidth);
 
     // Controls under the charts (a slider stretched), each with its read-out.
     auto* below = new QHBoxLayout();
@@ -144,19 +169,108 @@ void FigureView::buildLayout() {
     summary_->setWordWrap(true);
     summary_->hide();  // until the figure has something to say
     table_ = new QTableWidget(this);
+    table_->setObjectName(QStringLiteral("shownTable"));
     table_->verticalHeader()->setVisible(false);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    if (layout.tableRows > 0) {
+        table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        table_->horizontalHeader()->setStretchLastSection(true);
+    } else {
+        table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+        table_->setMaximumHeight(220);
+    }
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setMaximumHeight(220);
     table_->setVisible(!figure_->shownHeaders().isEmpty());
 
     auto* column = new QVBoxLayout(this);
+    if (!layout.rows.empty()) column->addLayout(buildRows());
     column->addLayout(lead ? static_cast<QLayout*>(lead) : above);
+    if (layout.checkTyping) {
+        QStringList grouped;
+        for (const QStringList& group : groups) grouped << group;
+        column->addWidget(problemLine(grouped, QStringLiteral("controlsProblem")));
+    }
     column->addLayout(chartRow_, 1);
+    if (secondRow_) column->addLayout(secondRow_, 1);
     if (!layout.below.isEmpty()) column->addLayout(below);
     else delete below;
     column->addWidget(summary_);
     column->addWidget(table_);
+}
+
+QLayout* FigureView::buildRows() {
+    const figures::Controls& c = figure_->controls();
+    auto* grid = new QGridLayout();
+    int r = 0;
+    for (const QStringList& row : entry_.layout.rows) {
+        grid->addWidget(new QLabel(c.at(row.front()).label, this), r, 0);
+        for (int i = 0; i < row.size(); ++i) {
+            QWidget* widget = controls_->make(row[i], this);
+            if (auto* edit = qobject_cast<QLineEdit*>(widget)) edit->setPlaceholderText(c.at(row[i]).label);
+            checkWhileTyping(row[i], widget);
+            grid->addWidget(widget, r, 1 + i);
+        }
+        grid->addWidget(problemLine({row.front()}, row.front() + QStringLiteral("Problem")), r + 1, 2, 1, std::max(1, static_cast<int>(row.size()) - 1));
+        r += 2;
+    }
+    // The first text field of a row (a formula) is the widest.
+    grid->setColumnStretch(2, 3);
+    grid->setColumnStretch(3, 2);
+    return grid;
+}
+
+QLabel* FigureView::problemLine(const QStringList& names, const QString& objectName) {
+    auto* label = new QLabel(this);
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setStyleSheet(QStringLiteral("color: #c0392b"));
+    label->hide();
+    problems_.emplace_back(names, label);
+    return label;
+}
+
+void FigureView::checkWhileTyping(const QString& name, QWidget* widget) {
+    auto* edit = qobject_cast<QLineEdit*>(widget);
+    if (!edit || !entry_.layout.checkTyping) return;
+    connect(edit, &QLineEdit::textEdited, this, [this, name, edit] {
+        // The field's text into its control, so that the check reads it; the analyses wait for Enter.
+        figure_->controls().set(name, edit->text());
+        figure_->refresh(figureInput(session_));
+        showProblems();
+    });
+}
+
+void FigureView::showProblems() {
+    for (const auto& [names, label] : problems_) {
+        QStringList found;
+        for (const QString& name : names)
+            if (const QString problem = figure_->controlProblem(name); !problem.isEmpty() && !found.contains(problem)) found << problem;
+        label->setText(found.join(QLatin1Char('\n')));
+        label->setVisible(!found.isEmpty());
+    }
+}
+
+QWidget* FigureView::buildAside() {
+    auto* box = new QWidget(this);
+    auto* column = new QVBoxLayout(box);
+    column->setContentsMargins(0, 0, 0, 0);
+    if (!entry_.layout.asideTitle.isEmpty()) column->addWidget(new QLabel(QStringLiteral("<b>%1</b>").arg(entry_.layout.asideTitle.toHtmlEscaped()), box));
+    auto* form = new QFormLayout();
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    for (const QString& name : entry_.layout.aside) form->addRow(figure_->controls().at(name).label, controls_->make(name, box));
+    column->addLayout(form);
+    asideText_ = new QLabel(box);
+    asideText_->setWordWrap(true);
+    asideText_->setTextFormat(Qt::RichText);
+    column->addWidget(asideText_);
+    column->addStretch(1);
+    // The controls scroll rather than take height from the charts (presentation fonts).
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(box);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return scroll;
 }
 
 QLayout* FigureView::sliderWithScale(QWidget* widget, const std::vector<figures::ViewFigure::ScaleMark>& marks) {
@@ -229,7 +343,11 @@ void FigureView::addActions(QLayout* row) {
 }
 
 bool FigureView::openFile(const QString& name, const QString& path, QString* error) {
-    const QString why = figure_->openFile(name, path);
+    const std::vector<figures::ViewFigure::Action> actions = figure_->actions();
+    const auto action = std::find_if(actions.begin(), actions.end(), [&](const auto& a) { return a.name == name; });
+    // Data the project keeps goes into the study, which draws it here when it changes.
+    const QString why = action != actions.end() && action->projectData ? session_->addDataFile(*action->projectData, path)
+                                                                       : figure_->openFile(name, path);
     if (error) *error = why;
     if (!why.isEmpty()) {
         showSummary(why);
@@ -240,7 +358,9 @@ bool FigureView::openFile(const QString& name, const QString& path, QString* err
 }
 
 void FigureView::addChartViews() {
-    for (QChart* chart : figure_->charts()) {
+    const std::vector<QChart*> shown = figure_->windowCharts();
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        QChart* chart = shown[i];
         if (std::any_of(chartViews_.begin(), chartViews_.end(), [&](const auto& v) { return v.first == chart; })) continue;
         QChartView* view = nullptr;
         if (auto* plot = dynamic_cast<PlotChart*>(chart)) view = new SteadyPlotView(plot, this);
@@ -249,14 +369,17 @@ void FigureView::addChartViews() {
             view->setRenderHint(QPainter::Antialiasing);
         }
         view->setVisible(false);  // until its chart is drawn
-        chartRow_->addWidget(view, 1);
+        if (secondRow_ && i >= static_cast<std::size_t>(entry_.layout.chartsPerRow))
+            secondRow_->insertWidget(secondRow_->count() - (entry_.layout.aside.isEmpty() ? 0 : 1), view, 1);  // before the aside
+        else
+            chartRow_->addWidget(view, 1);
         chartViews_.emplace_back(chart, view);
     }
 }
 
 void FigureView::showCharts() {
     addChartViews();
-    const std::vector<QChart*> shown = figure_->charts();
+    const std::vector<QChart*> shown = figure_->windowCharts();
     for (const auto& [chart, view] : chartViews_) view->setVisible(std::find(shown.begin(), shown.end(), chart) != shown.end());
 }
 
@@ -299,6 +422,7 @@ void FigureView::recompute() {
     figure_->refresh(in);  // the choices the study offers now
     controls_->showAll();
     showReadouts();
+    showProblems();
     jobControls_ = figure_->jobControls();
     followUps_->cancel();  // the second job of the analyses replaced
     figures::JobOf<figures::ViewFigure::Taking> job = figure_->takingJob(in);
@@ -320,12 +444,20 @@ void FigureView::redraw() {
     if (jobs_->running() || deferWhileHidden([this] { redraw(); })) return;  // drawn when the analyses are done
     // A view for each chart the answer brought (one per context length), shown once it is drawn:
     // a chart view's size hint is the size it last had, so the order is always the same.
-    addChartViews();
+    // Views shown before their charts draw: Qt Charts leaves the items of axes replaced in a
+    // hidden view in the scene (tick labels twice, at the size the chart had before).
+    showCharts();
     figure_->draw(figureInput(session_));
     drawnAt_ = session_->changeCount();
     showCharts();
     controls_->showAll();  // tooltips and choices the drawing set
     showSummary(figure_->summary());
+    showProblems();
+    if (asideText_) asideText_->setText(figure_->asideText());
+    // A legend's new entries in a row that fitted (one batch size, then eight models) leave the
+    // plot as it was: the views arrange it once it has laid them out.
+    for (const auto& [chart, view] : chartViews_)
+        if (auto* plot = dynamic_cast<PlotView*>(view)) QMetaObject::invokeMethod(plot, [plot] { plot->arrangeLegend(); }, Qt::QueuedConnection);
     const QStringList headers = figure_->shownHeaders();
     if (!headers.isEmpty()) {
         const std::vector<QStringList> rows = figure_->shownRows();
@@ -335,6 +467,13 @@ void FigureView::redraw() {
         for (int r = 0; r < static_cast<int>(rows.size()); ++r)
             for (int col = 0; col < rows[static_cast<std::size_t>(r)].size(); ++col)
                 table_->setItem(r, col, new QTableWidgetItem(rows[static_cast<std::size_t>(r)][col]));
+        if (const int shown = entry_.layout.tableRows; shown > 0) {
+            // The header and every row whole, however short the window (rows as tall as the style makes them).
+            table_->resizeRowsToContents();
+            const int row = table_->rowCount() > 0 ? table_->verticalHeader()->sectionSize(0) : table_->verticalHeader()->defaultSectionSize();
+            table_->setFixedHeight(table_->horizontalHeader()->sizeHint().height() + shown * row + 2 * table_->frameWidth() +
+                                   table_->horizontalScrollBar()->sizeHint().height());
+        }
     }
     table_->setVisible(!headers.isEmpty());
     emit explainChanged();

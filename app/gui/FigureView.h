@@ -45,6 +45,7 @@ public:
     // Waits for the analyses under way and their second job, and draws them.
     void computeNow() override;
     figures::ViewFigure* figure() const override { return figure_.get(); }
+    QString problem() const override { return figure_->problem(); }
     QStringList applyControls(const QJsonObject& values) override;
     // The figure as its own type (null when it is another), for what only it answers.
     template <class Figure>
@@ -67,6 +68,15 @@ private:
     void redraw();
     // A view, hidden, for each chart the figure shows that has none yet.
     void addChartViews();
+    // The aside controls under their title, the figure's asideText() under them, scrolling.
+    QWidget* buildAside();
+    // The layout's rows of controls in a grid, each with its problem line under it.
+    QLayout* buildRows();
+    // A line for the problem of the controls `names` (hidden while they have none).
+    QLabel* problemLine(const QStringList& names, const QString& objectName);
+    // The text field of `name` checked as it is typed, when the layout asks for it.
+    void checkWhileTyping(const QString& name, QWidget* widget);
+    void showProblems();
     // The views of the charts the figure shows (made the first time it does), the others hidden.
     void showCharts();
     // The slider `widget` with its scale of labelled ticks under it.
@@ -81,9 +91,12 @@ private:
     std::unique_ptr<figures::ViewFigure> figure_;
     ControlBinding* controls_;
     QHBoxLayout* chartRow_ = nullptr;
+    QHBoxLayout* secondRow_ = nullptr;  // the charts after the layout's chartsPerRow, and its aside
+    QLabel* asideText_ = nullptr;        // the figure's asideText() under the aside controls
     std::vector<std::pair<QChart*, QChartView*>> chartViews_;
     std::vector<std::pair<QString, QLabel*>> readouts_;  // control name, its read-out
     QLabel* summary_ = nullptr;
+    std::vector<std::pair<QStringList, QLabel*>> problems_;  // controls, the line of their problems
     QTableWidget* table_ = nullptr;
     JobRunner<figures::ViewFigure::Taking>* jobs_;       // the analyses; new ones replace those under way, and their second job
     JobRunner<figures::ViewFigure::Taking>* followUps_;  // the second job of the analyses shown, once they are drawn
@@ -91,6 +104,7 @@ private:
     std::vector<JobRunner<figures::ViewFigure::Taking>*> actionJobs_;
     QJsonObject jobControls_;                            // the controls of the analyses asked for last
     std::uint64_t drawnAt_ = ~std::uint64_t{0};           // Session::changeCount() when last drawn
+    std::uint64_t studyAt_ = ~std::uint64_t{0};           // Session::changeCount() when the study last changed
 };
 
 }  // namespace scalex::gui

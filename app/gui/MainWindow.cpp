@@ -47,9 +47,7 @@
 #include "app/gui/RecipesDialog.h"
 #include "app/gui/RunTableLoader.h"
 #include "app/gui/FigureView.h"
-#include "app/gui/InferenceView.h"
 #include "app/gui/JobPool.h"
-#include "app/gui/LawsView.h"
 #include "app/gui/LessonPane.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/OptimalView.h"
@@ -96,9 +94,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     };
     const std::map<QString, MakeView> ownView{
         {"pareto", make(std::type_identity<ParetoView>())},     {"surface", make(std::type_identity<LossSurfaceView>())},
-        {"optimal", make(std::type_identity<OptimalView>())},
-        {"inference", make(std::type_identity<InferenceView>())},
-        {"laws", make(std::type_identity<LawsView>())}};
+        {"optimal", make(std::type_identity<OptimalView>())}};
     for (const figures::FigureEntry& entry : figures::figureRegistry()) {
         ViewPanel* panel = nullptr;
         if (!entry.make) panel = new RunsView(session_, this);
@@ -513,25 +509,19 @@ bool MainWindow::runTableRead(data::Expected<data::RunTable> loaded, const QStri
 }
 
 bool MainWindow::openLossCurves(const QString& path, bool interactive) {
-    auto loaded = data::loadProjectCurves(path, QFileInfo(path).fileName().toStdString());
-    if (!loaded) {
-        reportError(tr("Could not open the loss curves"), QString::fromStdString(loaded.error().toString()), interactive);
+    if (const QString why = session_->addDataFile(data::DataFileKind::LossCurves, path); !why.isEmpty()) {
+        reportError(tr("Could not open the loss curves"), why, interactive);
         return false;
     }
-    const auto curves = loaded->curves.curves.size();
-    session_->addCurves(std::move(*loaded));
+    const auto curves = session_->curveSets().back().curves.curves.size();
     showView(QStringLiteral("curves"));
     statusBar()->showMessage(tr("Added the loss curves of %1 runs from %2 (saved with the project)").arg(curves).arg(QFileInfo(path).fileName()), 8000);
     return true;
 }
 
 bool MainWindow::openMeasurements(const QString& path, bool interactive) {
-    InferenceView* inference = nullptr;
-    for (ViewPanel* p : panels_)
-        if (auto* i = qobject_cast<InferenceView*>(p)) inference = i;
-    QString error;
-    if (!inference || !inference->loadMeasurements(path, &error)) {
-        reportError(tr("Could not open the inference measurements"), error, interactive);
+    if (const QString why = session_->addDataFile(data::DataFileKind::InferenceMeasurements, path); !why.isEmpty()) {
+        reportError(tr("Could not open the inference measurements"), why, interactive);
         return false;
     }
     showView(QStringLiteral("inference"));

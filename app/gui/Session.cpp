@@ -1,5 +1,7 @@
 #include "app/gui/Session.h"
 
+#include <QFileInfo>
+
 namespace scalex::gui {
 
 Session::Session(QObject* parent) : QObject(parent) {}
@@ -51,6 +53,25 @@ void Session::addCurves(data::ProjectCurves curves) {
     ++changes_;
     study_.addCurves(std::move(curves));
     emit curvesChanged();
+}
+
+QString Session::addDataFile(data::DataFileKind kind, const QString& path) {
+    const QFileInfo file(path);
+    switch (kind) {
+        case data::DataFileKind::LossCurves: {
+            auto curves = data::loadProjectCurves(path, file.fileName().toStdString());
+            if (!curves) return QString::fromStdString(curves.error().toString());
+            addCurves(std::move(*curves));
+            return {};
+        }
+        case data::DataFileKind::InferenceMeasurements: {
+            auto set = data::loadProjectInference(path, file.completeBaseName().toStdString());
+            if (!set) return QString::fromStdString(set.error().toString());
+            setInference(std::move(*set));
+            return {};
+        }
+        default: return tr("%1: not loss curves or inference measurements").arg(path);
+    }
 }
 
 void Session::runsRecounted(std::uint64_t revision) {

@@ -16,6 +16,7 @@
 #include "core/analysis/FitTypes.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/Study.h"
+#include "core/data/DataFileKind.h"
 #include "core/data/PaperTables.h"
 #include "core/data/Project.h"
 #include "core/data/RunTable.h"
@@ -63,6 +64,10 @@ public:
     const std::vector<data::ProjectSpec>& specs() const { return study_.specs(); }
     // Replaces the measurements with this set.
     void setInference(data::ProjectInference inference);
+    // Reads the file `path` as data of this kind that the project keeps (loss curves, added to the
+    // project's sets; inference measurements, replacing the project's): empty, or why it could not
+    // (file, line and what was expected), and nothing changed.
+    QString addDataFile(data::DataFileKind kind, const QString& path);
     // The current state as a project (tables with the user's include toggles, the settings).
     data::Project project() const { return study_.project(); }
     QString projectPath() const { return projectPath_; }

@@ -40,6 +40,7 @@
 #include "app/figures/views/ContextFigure.h"
 #include "app/figures/views/Figures.h"
 #include "app/figures/views/FlopBreakdownFigure.h"
+#include "app/figures/views/InferenceFigure.h"
 #include "app/figures/views/IsoFlopFigure.h"
 #include "app/figures/views/LossCurvesFigure.h"
 #include "app/figures/views/OverTrainingFigure.h"
@@ -52,7 +53,6 @@
 #include "app/gui/FigureNames.h"
 #include "app/gui/LossSurfaceView.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/InferenceView.h"
 #include "app/gui/OptimalView.h"
 #include "app/gui/PlotView.h"
 #include "app/gui/RunsView.h"
@@ -100,6 +100,16 @@ protected:
         for (ViewPanel* p : window->panels())
             if (p->viewId() == id) return qobject_cast<FigureView*>(p);
         return nullptr;
+    }
+    // The Inference view's figure: the measurements it shows, its fits, its deployment answers.
+    scalex::figures::InferenceFigure* inferenceFigure() {
+        FigureView* inference = figureView("inference");
+        return inference ? inference->figureAs<scalex::figures::InferenceFigure>() : nullptr;
+    }
+    // Loads measurements with the Inference view's "Load measurements…" as a file chosen there would.
+    bool loadMeasurements(const QString& path, QString* error) {
+        FigureView* inference = figureView("inference");
+        return inference && inference->openFile("loadMeasurements", path, error);
     }
     // The IsoFLOP view's figure: its fits, the series it shows.
     scalex::figures::IsoFlopFigure* isoFigure() {
@@ -272,7 +282,7 @@ TEST_F(Gui, TheTabsAreTheRegistrysViewsWithItsTitlesAndExplainTexts) {
         EXPECT_EQ(window->explainPane()->toPlainText(), text.toPlainText()) << entry.id.toStdString() << ": the pane shows it";
     }
     EXPECT_EQ(figures, scalex::figures::figureViews()) << "the tabs of figures in the order of figureViews()";
-    for (const QString id : {"curves", "overtraining", "isoflop", "context", "breakdown", "roofline"})
+    for (const QString id : {"curves", "overtraining", "isoflop", "context", "breakdown", "roofline", "inference", "laws"})
         EXPECT_NE(figureView(id), nullptr) << id.toStdString() << " is drawn by the one view class";
 }
 
@@ -409,7 +419,7 @@ TEST_F(Gui, SavedProjectKeepsItsLossCurvesAndMeasurements) {
                                     "xlstm_160m,xlstm,1,128,165000000,6.5,9.75,False\n");
     Session* s = window->session();
     auto* curves = figureView("curves");
-    auto* inference = view<InferenceView>();
+    auto* inference = figureView("inference");
     ASSERT_TRUE(curves && inference);
     const std::size_t runs = s->runs().runs.size();
     const int curvesBefore = curves->figureAs<LossCurvesFigure>()->curveCount();
@@ -421,8 +431,8 @@ TEST_F(Gui, SavedProjectKeepsItsLossCurvesAndMeasurements) {
     EXPECT_EQ(s->curveSets()[0].name, "curves_small");
     EXPECT_EQ(curves->figureAs<LossCurvesFigure>()->curveCount(), curvesBefore + 2);
     ASSERT_TRUE(window->openPath(benchFile, false)) << window->lastError().toStdString();
-    ASSERT_TRUE(inference->measurements());
-    EXPECT_EQ(inference->measurements()->points.size(), 3u);
+    ASSERT_TRUE(inferenceFigure()->measurements());
+    EXPECT_EQ(inferenceFigure()->measurements()->points.size(), 3u);
     ASSERT_EQ(s->inferenceSets().size(), 1u);
 
     const QString path = dir.filePath("with_sets.scalex");
@@ -431,7 +441,9 @@ TEST_F(Gui, SavedProjectKeepsItsLossCurvesAndMeasurements) {
     ASSERT_TRUE(window->showView("curves"));  // a hidden view redraws when shown
     QApplication::processEvents();
     EXPECT_TRUE(s->curveSets().empty());
-    EXPECT_FALSE(inference->measurements()) << "another project, no measurements";
+    ASSERT_TRUE(window->showView("inference"));  // a hidden view fits when shown
+    EXPECT_FALSE(inferenceFigure()->measurements()) << "another project, no measurements";
+    ASSERT_TRUE(window->showView("curves"));
     EXPECT_EQ(curves->figureAs<LossCurvesFigure>()->curveCount(), curvesBefore);
 
     ASSERT_TRUE(window->openPath(path, false)) << window->lastError().toStdString();
@@ -443,9 +455,10 @@ TEST_F(Gui, SavedProjectKeepsItsLossCurvesAndMeasurements) {
     QApplication::processEvents();
     EXPECT_EQ(curves->figureAs<LossCurvesFigure>()->curveCount(), curvesBefore + 2);
     snapshot("curves-from-project");
-    ASSERT_TRUE(inference->measurements());
-    EXPECT_EQ(inference->measurements()->points.size(), 3u);
-    EXPECT_EQ(inference->measurements()->models.size(), 2u);
+    ASSERT_TRUE(window->showView("inference"));
+    ASSERT_TRUE(inferenceFigure()->measurements());
+    EXPECT_EQ(inferenceFigure()->measurements()->points.size(), 3u);
+    EXPECT_EQ(inferenceFigure()->measurements()->models.size(), 2u);
     // Saving the reopened project again gives the same bytes.
     const QString again = dir.filePath("again.scalex");
     ASSERT_TRUE(window->saveProject(again, false)) << window->lastError().toStdString();
@@ -604,19 +617,19 @@ TEST_F(Gui, RooflineRunsTheCpuBenchmarksAndPlotsTheMeasuredRoofs) {
 
 TEST_F(Gui, InferenceViewFitsTheStudysMeasurementsAndAnswersDeploymentQuestions) {
     SCALEX_REQUIRE_SHARED();
-    auto* inference = view<InferenceView>();
+    auto* inference = figureView("inference");
     ASSERT_NE(inference, nullptr);
     window->showView("inference");
     QString error;
-    ASSERT_TRUE(inference->loadMeasurements(scalex::test::sharedPath("data/xlstm/inference_results_df_dict_xlstm.csv"), &error))
+    ASSERT_TRUE(loadMeasurements(scalex::test::sharedPath("data/xlstm/inference_results_df_dict_xlstm.csv"), &error))
         << error.toStdString();
-    const auto* prefill = inference->fitOf("xlstm_7b", scalex::inference::Stage::Prefill);
-    const auto* decode = inference->fitOf("xlstm_7b", scalex::inference::Stage::Decode);
+    const auto* prefill = inferenceFigure()->fitOf("xlstm_7b", scalex::inference::Stage::Prefill);
+    const auto* decode = inferenceFigure()->fitOf("xlstm_7b", scalex::inference::Stage::Decode);
     ASSERT_TRUE(prefill && prefill->ok);
     ASSERT_TRUE(decode && decode->ok);
     EXPECT_LT(prefill->medianRelErrorVariable, 0.10);
     EXPECT_LT(decode->medianRelErrorVariable, 0.10);
-    EXPECT_TRUE(inference->deploymentAnswer().contains("Largest xLSTM")) << inference->deploymentAnswer().toStdString();
+    EXPECT_TRUE(inferenceFigure()->deploymentAnswer().contains("Largest xLSTM")) << inferenceFigure()->deploymentAnswer().toStdString();
     {
         QEventLoop loop;  // deferred deletions of replaced chart items run in an event loop
         QTimer::singleShot(100, &loop, &QEventLoop::quit);
@@ -627,9 +640,9 @@ TEST_F(Gui, InferenceViewFitsTheStudysMeasurementsAndAnswersDeploymentQuestions)
     EXPECT_GT(nonBackgroundFraction(image), 0.05);
     if (qEnvironmentVariableIsSet("SCALEX_TEST_SNAPSHOTS")) image.save(qEnvironmentVariable("SCALEX_TEST_SNAPSHOTS") + "/inference.png");
     // A file that is not a measurement table: an error naming it, and the loaded data stays.
-    EXPECT_FALSE(inference->loadMeasurements(scalex::test::sharedPath("data/xlstm/tokenparam_runs_ctx8192.csv"), &error));
+    EXPECT_FALSE(loadMeasurements(scalex::test::sharedPath("data/xlstm/tokenparam_runs_ctx8192.csv"), &error));
     EXPECT_TRUE(error.contains("tokenparam_runs_ctx8192.csv")) << error.toStdString();
-    EXPECT_TRUE(inference->measurements());
+    EXPECT_TRUE(inferenceFigure()->measurements());
 }
 
 namespace {
@@ -647,7 +660,7 @@ std::map<QString, QLineSeries*> namedLines(QChart* chart) {
 // Transformer's step time grows with its KV cache, the xLSTM's stays flat, and at 16k tokens of
 // prefill the 7B xLSTM reaches its first token sooner.
 TEST_F(Gui, InferenceFig6LayoutShowsBothStagesForSeveralSizes) {
-    auto* inference = view<InferenceView>();
+    auto* inference = figureView("inference");
     ASSERT_NE(inference, nullptr);
     window->showView("inference");
     auto* stage = inference->findChild<QComboBox*>("stage");
@@ -681,13 +694,13 @@ TEST_F(Gui, InferenceFig6LayoutShowsBothStagesForSeveralSizes) {
     // With the study's measurements: every measured model, its points and its fitted curve.
     if (scalex::test::sharedDir().isEmpty()) return;
     QString error;
-    ASSERT_TRUE(inference->loadMeasurements(scalex::test::sharedPath("data/xlstm/inference_results_df_dict_xlstm.csv"), &error))
+    ASSERT_TRUE(loadMeasurements(scalex::test::sharedPath("data/xlstm/inference_results_df_dict_xlstm.csv"), &error))
         << error.toStdString();
     stage->setCurrentIndex(stage->findText("TTFT and step time (Fig. 6)"));
     std::size_t models = 0;
     std::set<std::string> atBatchOne;
-    for (const auto& m : inference->measurements()->models) models += m.config.has_value();
-    for (const auto& p : inference->measurements()->points)
+    for (const auto& m : inferenceFigure()->measurements()->models) models += m.config.has_value();
+    for (const auto& p : inferenceFigure()->measurements()->points)
         if (p.batch == 1 && p.ttftMs > 0 && p.prefill > 0) atBatchOne.insert(p.model);
     ASSERT_GE(models, 4u);
     const auto measured = namedLines(inference->charts()[0]);
@@ -730,7 +743,7 @@ std::vector<std::pair<double, double>> shownTickLabels(QChart* chart, QAbstractA
 // ticks labelled the same way. At 1024×768 and 1280×800, with and without presentation mode, no
 // tick label of an Inference chart runs into its neighbour.
 TEST_F(Gui, InferencePanelsShareTheirRangeAndNoTickLabelsOverlap) {
-    auto* inference = view<InferenceView>();
+    auto* inference = figureView("inference");
     ASSERT_NE(inference, nullptr);
     window->showView("inference");
     auto* stage = inference->findChild<QComboBox*>("stage");
@@ -747,6 +760,8 @@ TEST_F(Gui, InferencePanelsShareTheirRangeAndNoTickLabelsOverlap) {
                     QEventLoop loop;  // layouts, the views' queued label thinning, deferred deletions
                     QTimer::singleShot(100, &loop, &QEventLoop::quit);
                     loop.exec();
+                    // Axes replaced while a nested loop ran are deleted as the main loop would.
+                    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
                 }
                 const auto charts = inference->charts();
                 ASSERT_GE(charts.size(), 2u) << where;

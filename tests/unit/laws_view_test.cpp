@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QLineEdit>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -12,7 +13,7 @@
 
 #include "app/figures/views/LawsFigure.h"
 #include "app/gui/FigureExport.h"
-#include "app/gui/LawsView.h"
+#include "app/gui/FigureView.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/Recipes.h"
 #include "app/gui/Session.h"
@@ -21,7 +22,8 @@
 #include "tests/support/GuiApp.h"
 
 using namespace scalex;
-using gui::LawsView;
+using gui::FigureView;
+using figures::LawsFigure;
 
 namespace {
 
@@ -35,7 +37,7 @@ protected:
         window->show();
         ASSERT_TRUE(window->openExample(false)) << window->lastError().toStdString();
         ASSERT_TRUE(window->showView("laws"));
-        laws = qobject_cast<LawsView*>(window->currentPanel());
+        laws = qobject_cast<FigureView*>(window->currentPanel());
         ASSERT_NE(laws, nullptr);
         settle();
     }
@@ -45,6 +47,11 @@ protected:
         QApplication::processEvents();
     }
     QLineEdit* field(const QString& name) { return laws->findChild<QLineEdit*>(name); }
+    // The text under law k's fields (its error, or empty) and under the split's.
+    QString lawErrorText(int k) const { return laws->findChild<QLabel*>(LawsFigure::lawKey(k) + "Problem")->text(); }
+    QString splitErrorText() const { return laws->findChild<QLabel*>("controlsProblem")->text(); }
+    // The table of the laws side by side, as shown.
+    QTableWidget* lawTable() const { return laws->findChild<QTableWidget*>("shownTable"); }
     // Types `text` at the end of the field, key by key, as a person would.
     static void type(QLineEdit* edit, const QString& text) {
         edit->setFocus();
@@ -60,12 +67,12 @@ protected:
     }
     QStringList tableColumn(int column) const {
         QStringList out;
-        const QTableWidget* t = laws->lawTable();
+        const QTableWidget* t = lawTable();
         for (int r = 0; r < t->rowCount(); ++r) out << (t->item(r, column) ? t->item(r, column)->text() : QString());
         return out;
     }
     std::unique_ptr<gui::MainWindow> window;
-    LawsView* laws = nullptr;
+    FigureView* laws = nullptr;
 };
 
 }  // namespace
@@ -73,7 +80,7 @@ protected:
 TEST_F(GuiLawsView, OpensOnTheExampleWithARowPerLaw) {
     EXPECT_TRUE(laws->problem().isEmpty()) << laws->problem().toStdString();
     EXPECT_EQ(tableColumn(0), (QStringList{"chinchilla", "kaplan", "formula 3"}));
-    const auto& shown = laws->lawsFigure()->shown();
+    const auto& shown = laws->figureAs<LawsFigure>()->shown();
     ASSERT_EQ(shown.size(), 3u);
     for (const auto& s : shown) {
         ASSERT_FALSE(s.analysis->error) << *s.analysis->error;
@@ -92,8 +99,8 @@ TEST_F(GuiLawsView, OpensOnTheExampleWithARowPerLaw) {
     }
     // Both charts hold something, and no field shows an error.
     for (QChart* chart : laws->charts()) EXPECT_FALSE(chart->series().isEmpty());
-    for (int k = 0; k < figures::LawsFigure::kLaws; ++k) EXPECT_TRUE(laws->lawErrorText(k).isEmpty()) << k;
-    EXPECT_TRUE(laws->splitErrorText().isEmpty());
+    for (int k = 0; k < LawsFigure::kLaws; ++k) EXPECT_TRUE(lawErrorText(k).isEmpty()) << k;
+    EXPECT_TRUE(splitErrorText().isEmpty());
     EXPECT_FALSE(laws->explainHtml().isEmpty());
 }
 
@@ -103,31 +110,31 @@ TEST_F(GuiLawsView, ABadFormulaShowsItsErrorUnderTheFieldAndIsNotFitted) {
     ASSERT_TRUE(formula->isEnabled()) << "law 3 is a typed formula by default";
     // A name that is neither a column nor a parameter: the error as it is typed, before Enter.
     type(formula, " + Q");
-    EXPECT_TRUE(laws->lawErrorText(2).contains("unknown name 'Q'")) << laws->lawErrorText(2).toStdString();
+    EXPECT_TRUE(lawErrorText(2).contains("unknown name 'Q'")) << lawErrorText(2).toStdString();
     EXPECT_EQ(tableColumn(0).size(), 3) << "nothing refitted while typing";
     pressEnter(formula);
     settle();
     EXPECT_EQ(tableColumn(0), (QStringList{"chinchilla", "kaplan"})) << "the law with an error is not fitted";
-    EXPECT_TRUE(laws->lawErrorText(2).contains("unknown name 'Q'"));
+    EXPECT_TRUE(lawErrorText(2).contains("unknown name 'Q'"));
     EXPECT_TRUE(laws->problem().isEmpty()) << "the other laws still fit";
 
     // An unbalanced parenthesis, then a parameter without bounds.
     formula->setText(QStringLiteral("L = E + A/(N^alpha + B/D^beta"));
     type(formula, " ");
-    EXPECT_TRUE(laws->lawErrorText(2).contains("unbalanced parenthesis")) << laws->lawErrorText(2).toStdString();
+    EXPECT_TRUE(lawErrorText(2).contains("unbalanced parenthesis")) << lawErrorText(2).toStdString();
     QLineEdit* params = field("params3");
     ASSERT_NE(params, nullptr);
     formula->setText(QStringLiteral("L = E + A/N^alpha + B/D^beta"));
     type(formula, " ");
     params->setText(QStringLiteral("E=0:10, A=0:1e8, B, alpha=0.01:2, beta=0.01:2"));
     type(params, " ");
-    EXPECT_FALSE(laws->lawErrorText(2).isEmpty());
-    EXPECT_TRUE(laws->lawErrorText(2).contains("B")) << laws->lawErrorText(2).toStdString();
+    EXPECT_FALSE(lawErrorText(2).isEmpty());
+    EXPECT_TRUE(lawErrorText(2).contains("B")) << lawErrorText(2).toStdString();
 
     // Corrected, it is fitted again on Enter and its error goes.
     params->setText(QStringLiteral("E=0:10, A=0:1e8, B=0:1e8, alpha=0.01:2, beta=0.01:2"));
     type(params, " ");
-    EXPECT_TRUE(laws->lawErrorText(2).isEmpty()) << laws->lawErrorText(2).toStdString();
+    EXPECT_TRUE(lawErrorText(2).isEmpty()) << lawErrorText(2).toStdString();
     pressEnter(params);
     settle();
     EXPECT_EQ(tableColumn(0), (QStringList{"chinchilla", "kaplan", "formula 3"}));
@@ -136,10 +143,10 @@ TEST_F(GuiLawsView, ABadFormulaShowsItsErrorUnderTheFieldAndIsNotFitted) {
     QLineEdit* test = field("test");
     ASSERT_NE(test, nullptr);
     type(test, "no_such_column<3");
-    EXPECT_TRUE(laws->splitErrorText().contains("no_such_column")) << laws->splitErrorText().toStdString();
+    EXPECT_TRUE(splitErrorText().contains("no_such_column")) << splitErrorText().toStdString();
     pressEnter(test);
     settle();
-    EXPECT_EQ(laws->lawTable()->rowCount(), 0);
+    EXPECT_EQ(lawTable()->rowCount(), 0);
     EXPECT_FALSE(laws->problem().isEmpty());
 }
 
@@ -151,7 +158,7 @@ TEST_F(GuiLawsView, ATypedLawSurvivesARecipeSavedInAProject) {
     ASSERT_TRUE(notes.isEmpty()) << notes.join("; ").toStdString();
     settle();
     ASSERT_EQ(tableColumn(0), (QStringList{"chinchilla", "formula 2"}));
-    const QString objective = laws->lawTable()->item(1, 4)->text();
+    const QString objective = lawTable()->item(1, 4)->text();
 
     data::FigureRecipe recipe = gui::captureRecipe(*window->session(), *laws, figures::FigureStyle{}, "svg");
     window->session()->setRecipe("typed", recipe);
@@ -169,7 +176,7 @@ TEST_F(GuiLawsView, ATypedLawSurvivesARecipeSavedInAProject) {
     QStringList warnings;
     QString error;
     ASSERT_TRUE(gui::applyRecipe(*window, reopened, &warnings, &error)) << error.toStdString();
-    laws = qobject_cast<LawsView*>(window->currentPanel());
+    laws = qobject_cast<FigureView*>(window->currentPanel());
     ASSERT_NE(laws, nullptr);
     settle();
     const figures::Controls& c = laws->figure()->controls();
@@ -180,5 +187,5 @@ TEST_F(GuiLawsView, ATypedLawSurvivesARecipeSavedInAProject) {
     EXPECT_EQ(field("formula2")->text(), formula);
     ASSERT_EQ(tableColumn(0), (QStringList{"chinchilla", "formula 2"}));
     EXPECT_EQ(tableColumn(1)[1], formula);
-    EXPECT_EQ(laws->lawTable()->item(1, 4)->text(), objective) << "the same fit";
+    EXPECT_EQ(lawTable()->item(1, 4)->text(), objective) << "the same fit";
 }

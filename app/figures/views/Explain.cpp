@@ -7,6 +7,7 @@
 #include "app/figures/LogTicks.h"
 #include "app/figures/views/ContextFigure.h"
 #include "app/figures/views/FlopBreakdownFigure.h"
+#include "app/figures/views/InferenceFigure.h"
 #include "app/figures/views/IsoFlopFigure.h"
 #include "app/figures/views/LawsFigure.h"
 #include "app/figures/views/LossCurvesFigure.h"
@@ -213,6 +214,27 @@ QString explainLaws(const ViewFigure& figure, const FigureInput&) {
                "<p>The table compares the fits (objective, AIC, BIC, R² on the training runs) with what matters here: "
                "R² and relative errors on the held-out runs.</p><ul>%1</ul>")
         .arg(rows);
+}
+
+QString explainInference(const ViewFigure& figure, const FigureInput&) {
+    const auto& f = static_cast<const InferenceFigure&>(figure);
+    return QObject::tr("<h3>Inference runtimes</h3>"
+                       "<p><b>Prefill</b> reads the prompt and builds the cache; it multiplies large matrices and is "
+                       "compute-bound: TTFT = FLOPs / α<sub>eff</sub> + ε.</p>"
+                       "<p><b>Generation</b> produces one token per step; each step streams the weights (and, for a "
+                       "Transformer, its whole KV cache) from memory: step = bytes / β<sub>eff</sub> + ε.</p>"
+                       "<p>The Transformer's step time grows with the prefill length because its KV cache grows; the "
+                       "xLSTM's state has a fixed size, so its step time stays flat.</p>"
+                       "<p>α<sub>eff</sub>/α<sub>acc</sub> is the share of the accelerator's peak that a model attains; "
+                       "larger models use the hardware better.</p>"
+                       "<p><i>TTFT and step time (Fig. 6)</i> draws both stages for several model sizes at once, "
+                       "colour by size, Transformers solid (Llama 3 dotted) and xLSTMs dashed, as the paper's Fig. 6.</p><p>%1</p>")
+        .arg(f.measurements() ? QObject::tr("Fitted to %1 measured points.").arg(f.measurements()->points.size())
+                              : QObject::tr("No measurements loaded: curves use %1&nbsp;% of the accelerator's FLOP/s and %2&nbsp;% of its "
+                                            "bandwidth (the roofline bound). Load the study's inference_results CSV to see measured "
+                                            "points and fits.")
+                                    .arg(100 * f.options().alphaFraction)
+                                    .arg(100 * f.options().betaFraction));
 }
 
 }  // namespace scalex::figures

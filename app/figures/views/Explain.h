@@ -15,6 +15,7 @@ QString explainContext(const ViewFigure& figure, const FigureInput& in);
 QString explainFlopBreakdown(const ViewFigure& figure, const FigureInput& in);
 QString explainLossSurface(const ViewFigure& figure, const FigureInput& in);
 QString explainRoofline(const ViewFigure& figure, const FigureInput& in);
+QString explainInference(const ViewFigure& figure, const FigureInput& in);
 QString explainLaws(const ViewFigure& figure, const FigureInput& in);
 
 }  // namespace scalex::figures

@@ -31,10 +31,9 @@ ViewLayout layout(const std::function<void(ViewLayout&)>& set) {
     return l;
 }
 
-}  // namespace
-
-const std::vector<FigureEntry>& figureRegistry() {
-    static const std::vector<FigureEntry> entries{
+// The registry, extended by registerFigure().
+std::vector<FigureEntry>& entries() {
+    static std::vector<FigureEntry> entries{
         {"runs", QObject::tr("Runs"), {}, {"runs"}, {}, {}},
         {"pareto", QObject::tr("Pareto front"), maker<ParetoFigure>(), {"frontier"}, {}, {}},
         {"curves", QObject::tr("Loss curves"), maker<LossCurvesFigure>(), {}, explainLossCurves, {}},
@@ -55,11 +54,30 @@ const std::vector<FigureEntry>& figureRegistry() {
         {"breakdown", QObject::tr("FLOP breakdown"), maker<FlopBreakdownFigure>(), {}, explainFlopBreakdown,
          layout([](ViewLayout& l) { l.groups = {{"transformerPreset", "xlstmPreset"}, {"quantity", "shares"}}; })},
         {"roofline", QObject::tr("Roofline"), maker<RooflineFigure>(), {}, explainRoofline, {}},
-        {"inference", QObject::tr("Inference"), maker<InferenceFigure>(), {"fits"}, {}, {}},
-        {"laws", QObject::tr("Laws"), maker<LawsFigure>(), {"laws", "params", "predictions"}, explainLaws, {}},
+        {"inference", QObject::tr("Inference"), maker<InferenceFigure>(), {"fits"}, explainInference,
+         layout([](ViewLayout& l) {
+             l.chartsPerRow = 2;
+             l.aside = {"budget", "prefill", "factor", "loss"};
+             l.asideTitle = QObject::tr("Deployment questions");
+             l.stackWidth = 350;
+         })},
+        {"laws", QObject::tr("Laws"), maker<LawsFigure>(), {"laws", "params", "predictions"}, explainLaws,
+         layout([](ViewLayout& l) {
+             for (int k = 0; k < LawsFigure::kLaws; ++k) l.rows.push_back({LawsFigure::lawKey(k), LawsFigure::formulaKey(k), LawsFigure::paramsKey(k)});
+             l.checkTyping = true;
+             l.fieldSample = QStringLiteral("N<1e9, D<1e11");
+             l.tableRows = LawsFigure::kLaws;
+             l.busy = QObject::tr("Fitting the laws…");
+         })},
     };
     return entries;
 }
+
+}  // namespace
+
+const std::vector<FigureEntry>& figureRegistry() { return entries(); }
+
+void registerFigure(FigureEntry entry) { entries().push_back(std::move(entry)); }
 
 const FigureEntry* figureEntry(const QString& id) {
     for (const FigureEntry& e : figureRegistry())

@@ -31,6 +31,26 @@ struct ViewLayout {
     int stackWidth = 480;
     // Shown while the figure's analyses run ("Fitting …").
     QString busy;
+    // Charts after the first `chartsPerRow` (of ViewFigure::windowCharts) go in a second row, beside
+    // the `aside` controls; 0: every chart in one row.
+    int chartsPerRow = 0;
+    // Controls in a form beside the second row's charts under `asideTitle`, the figure's asideText()
+    // under them (the answers to the questions they ask); they scroll rather than take height from
+    // the charts.
+    QStringList aside;
+    QString asideTitle;
+    // Rows of controls in a grid above the others (a law, its formula, its parameters): the first
+    // of each labelled, the text fields after it with their labels as placeholder text, and under
+    // the row the problem of its first control (ViewFigure::controlProblem).
+    std::vector<QStringList> rows;
+    // Text fields are checked as they are typed (the figure refreshed and the problems of its
+    // controls shown under them); the analyses run when a field is done (Enter).
+    bool checkTyping = false;
+    // The text fields of `groups` at least as wide as this text.
+    QString fieldSample;
+    // The table of ViewFigure::shownRows whole, as tall as this many rows, its columns as wide as
+    // their contents; 0: columns stretched, at most 220 pixels high.
+    int tableRows = 0;
 };
 
 struct FigureEntry {
@@ -45,6 +65,11 @@ struct FigureEntry {
 
 // Every view, in the window's order.
 const std::vector<FigureEntry>& figureRegistry();
+
+// Adds a view at the end of the registry (a figure of a test): a tab of every window made after it,
+// with its figure, tables and Explain text, and a view of `--view`, recipes and exports. Call it
+// before any window is made (a window's views refer to their entries).
+void registerFigure(FigureEntry entry);
 
 // The entry of the view `id` (null for an unknown id).
 const FigureEntry* figureEntry(const QString& id);

@@ -98,6 +98,22 @@ std::vector<QChart*> InferenceFigure::charts() const {
 
 QChart* InferenceFigure::utilisationChart() const { return charts_[2]; }
 
+std::vector<QChart*> InferenceFigure::windowCharts() const { return {charts_[0], charts_[1], charts_[2]}; }
+
+QJsonObject InferenceFigure::jobControls() const { return {{kLoss, controls().choice(kLoss)}}; }
+
+void InferenceFigure::enableControls() {
+    controls().at(kTransformer).enabled = !sizesLayout();
+    controls().at(kXlstm).enabled = !sizesLayout();
+}
+
+std::vector<ViewFigure::Action> InferenceFigure::actions() const {
+    Action load{QStringLiteral("loadMeasurements"), QObject::tr("Load measurements…"), QObject::tr("Load inference measurements"),
+                QObject::tr("CSV (*.csv)"), QString(), QString()};
+    load.projectData = data::DataFileKind::InferenceMeasurements;
+    return {load};
+}
+
 void InferenceFigure::refresh(const FigureInput& in) {
     std::optional<DataKey> key;
     if (!in.study->inferenceSets().empty()) {
@@ -129,8 +145,7 @@ void InferenceFigure::refresh(const FigureInput& in) {
     controls().setChoices(kBatch, batches_);
     controls().setChoices(kTransformer, transformers_);
     controls().setChoices(kXlstm, xlstms_);
-    controls().at(kTransformer).enabled = !sizesLayout();
-    controls().at(kXlstm).enabled = !sizesLayout();
+    enableControls();
 }
 
 JobOf<InferenceFigure::Answer> InferenceFigure::job(const FigureInput& in) const {
@@ -285,6 +300,11 @@ void InferenceFigure::drawSizes(PlotChart* chart, Stage stage) {
 
 void InferenceFigure::draw(const FigureInput& in) {
     refresh(in);
+    summary_ = data_ && !in.study->inferenceSets().empty() ? QObject::tr("%1: %2 points of %3 models")
+                                                                  .arg(QString::fromStdString(in.study->inferenceSets().front().name))
+                                                                  .arg(data_->points.size())
+                                                                  .arg(data_->models.size())
+                                                            : QString();
     const Theme& theme = Theme::current();
     if (sizesLayout()) {
         drawSizes(charts_[0], Stage::Prefill);

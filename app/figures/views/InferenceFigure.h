@@ -36,6 +36,24 @@ public:
     TablesJob tablesJob(const FigureInput& in) const override;
     // The utilisation chart joins the two stage charts once there are measurements.
     std::vector<QChart*> charts() const override;
+    // The window shows the utilisation chart also without measurements (the rate it assumes).
+    std::vector<QChart*> windowCharts() const override;
+    // The fit's residuals ("loss") are the analyses' only control; the others redraw.
+    QJsonObject jobControls() const override;
+    // The few fits run at once, as soon as the measurements or the fit's options change.
+    bool answersAtOnce(const FigureInput& in) const override {
+        (void)in;
+        return true;
+    }
+    // One model per family does not apply to the Fig. 6 layout.
+    void enableControls() override;
+    // "Load measurements…": the study's measurement CSV (its df_dict files beside it give the
+    // architectures), kept by the project, which shows one set of measurements at a time.
+    std::vector<Action> actions() const override;
+    // The answers to the deployment questions, beside their controls.
+    QString asideText() const override { return deploymentAnswer_; }
+    // The measurements shown: "NAME: P points of M models"; empty without measurements.
+    QString summary() const override { return summary_; }
     // The utilisation chart, shown beside the deployment questions (also without measurements).
     QChart* utilisationChart() const;
 
@@ -77,6 +95,7 @@ private:
     std::optional<DataKey> shownKey_;  // the measurements the batch and model choices are of
     std::vector<ControlChoice> batches_, transformers_, xlstms_;
     QString deploymentAnswer_;
+    QString summary_;
 };
 
 }  // namespace scalex::figures

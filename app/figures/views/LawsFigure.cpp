@@ -113,6 +113,39 @@ LawsFigure::LawsFigure() : charts_{makeChart(), makeChart()} {
 
 std::vector<QChart*> LawsFigure::charts() const { return {charts_[0], charts_[1]}; }
 
+QJsonObject LawsFigure::jobControls() const {
+    QJsonObject values = controls().values();
+    values.remove(kAxis);
+    return values;
+}
+
+QString LawsFigure::controlProblem(const QString& name) const {
+    if (name == kSplit) return splitError_;
+    for (int k = 0; k < kLaws; ++k)
+        if (name == lawKey(k)) return lawError(k);
+    return {};
+}
+
+QStringList LawsFigure::shownHeaders() const {
+    QStringList headers;
+    for (const auto& column : analysis::lawComparisonTable(shown_).columns) headers << QString::fromStdString(column.key);
+    return headers;
+}
+
+std::vector<QStringList> LawsFigure::shownRows() const {
+    std::vector<QStringList> rows;
+    for (const auto& row : analysis::lawComparisonTable(shown_).rows) {
+        QStringList cells;
+        for (const auto& cell : row) {
+            if (const auto* s = std::get_if<std::string>(&cell)) cells << QString::fromStdString(*s);
+            else if (const auto* d = std::get_if<double>(&cell)) cells << QString::number(*d, 'g', 5);
+            else cells << QString();
+        }
+        rows.push_back(cells);
+    }
+    return rows;
+}
+
 std::string LawsFigure::labelOf(int k) const {
     const QString key = controls().choice(lawKey(k));
     return key == kFormulaChoice ? QStringLiteral("formula %1").arg(k + 1).toStdString() : key.toStdString();

@@ -51,7 +51,14 @@ public:
     // The analyses drawn, with the names the tables give them.
     const std::vector<analysis::NamedLawAnalysis>& shown() const { return shown_; }
     // One line per law under the charts: its held-out scores, or why it was not fitted.
-    QString summary() const { return summary_; }
+    QString summary() const override { return summary_; }
+    // Every control but the chart's axis changes what is fitted.
+    QJsonObject jobControls() const override;
+    // Law k's error under its row (its choice's control), the split's under the settings ("split").
+    QString controlProblem(const QString& name) const override;
+    // The laws side by side, as the exported table "laws" has them (numbers rounded for the screen).
+    QStringList shownHeaders() const override;
+    std::vector<QStringList> shownRows() const override;
 
 private:
     // The law in slot k as the controls state it; none when the slot is off or the law is wrong
