@@ -5,6 +5,7 @@
 //              law's N*, with the interval on the exponent and on N*(H) that design would give
 //   otherwise  the next runs of a study: candidates (a planned-runs CSV or an N × D grid) ranked by
 //              the drop of the target's predictive variance per unit cost, a batch picked greedily
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTextStream>
@@ -33,13 +34,23 @@ fit::DesignModel designModelOption(const QCommandLineParser& p) {
     fit::DesignModel m;
     if (p.isSet("misfit")) {
         m.misfit = *doubleOption(p, "misfit");
-        if (!(m.misfit >= 0)) throw UsageError("--misfit is a multiple of the residual noise, 0 or more; got " + p.value("misfit").toStdString());
+        if (!(*m.misfit >= 0)) throw UsageError("--misfit is a multiple of the residual noise, 0 or more; got " + p.value("misfit").toStdString());
     }
     if (p.isSet("misfit-length")) {
         m.lengthScale = *doubleOption(p, "misfit-length");
         if (!(m.lengthScale > 0)) throw UsageError("--misfit-length is a positive number of decades; got " + p.value("misfit-length").toStdString());
     }
     return m;
+}
+
+// --curve and --show name a figure file (or, for --curve, CSV): checked before the study is read,
+// so a bad suffix fails at once rather than after minutes of replays.
+void checkFigureFile(const QCommandLineParser& p, const QString& option, bool csvToo) {
+    if (!p.isSet(option)) return;
+    const QString out = p.value(option);
+    const QString problem = figures::figureSuffixProblem(out);
+    if (problem.isEmpty() || (csvToo && QFileInfo(out).suffix().toLower() == "csv")) return;
+    throw UsageError(("--" + option + " " + problem + (csvToo ? " (a figure) or .csv" : "")).toStdString());
 }
 
 // A figure for --curve or --show, at --size; an error names the option and the file.
@@ -54,6 +65,7 @@ void writeFigureOption(const QCommandLineParser& p, const QString& out, const ch
 QString fixed(double v, int digits) { return std::isfinite(v) ? QString::number(v, 'f', digits) : QStringLiteral("n/a"); }
 
 int runReplay(const QCommandLineParser& p) {
+    checkFigureFile(p, "curve", true);
     const fit::LawDefinition law = lawFromOptions(p);
     PlanReplayOptions options;
     applyLawFitOptions(p, options.fit);
@@ -130,6 +142,7 @@ int runReplay(const QCommandLineParser& p) {
 QString g4(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QStringLiteral("n/a"); }
 
 int runCandidates(const QCommandLineParser& p) {
+    checkFigureFile(p, "show", false);
     const fit::LawDefinition law = lawFromOptions(p);
     PlanCandidatesOptions options;
     applyLawFitOptions(p, options.fit);
@@ -202,7 +215,8 @@ int runCandidates(const QCommandLineParser& p) {
             out << QString::fromStdString(g.error) << "\n";
             continue;
         }
-        out << g.runs << " runs fitted, " << g.candidates << " candidates, " << g.picks.size() << " picked for " << g4(g.spent) << "\n";
+        out << g.runs << " runs fitted, " << g.candidates << " candidates, " << g.picks.size() << " picked for " << g4(g.spent) << " (misfit allowed for: "
+            << g4(g.misfit) << " x the residual noise)\n";
         for (const auto& target : g.targets)
             out << "  target " << QString::fromStdString(target.label) << ": " << QString::fromStdString(r.target) << " " << g4(target.predicted)
                 << " +/- " << g4(target.halfWidthBefore) << " (95 %) now, +/- " << g4(target.halfWidthAfter) << " after the batch\n";
@@ -353,7 +367,7 @@ int verbPlan(const QStringList& args) {
         {"simulate", "Simulate the batch over R seeds before spending: the interval and error it would leave, beside random and "
                      "cheapest-first batches of the same cost.", "R"},
         {"misfit", "The law's misfit the ranking allows for, as a multiple of the residual noise (0: the plain V-optimal "
-                   "criterion).", "x", QString::number(fit::DesignModel{}.misfit)},
+                   "criterion; default: estimated from the fitted runs' leave-one-out residuals).", "x"},
         {"misfit-length", "Decades of N and D over which the law's misfit stays alike.", "decades",
                           QString::number(fit::DesignModel{}.lengthScale)},
         {"strategy", "planner (expected drop of the target's variance per cost), random or cheapest.", "name", "planner"},

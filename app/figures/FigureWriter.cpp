@@ -370,8 +370,8 @@ bool writeFile(const QString& path, const QByteArray& bytes, QString* error) {
 
 bool writeFigure(const std::vector<QChart*>& charts, const QString& what, const QString& out, const FigureStyle& style, QString* error) {
     const QString suffix = QFileInfo(out).suffix().toLower();
-    if (suffix != "pdf" && suffix != "svg" && suffix != "png") {
-        *error = QStringLiteral("'%1' must end in .pdf, .svg or .png").arg(out);
+    if (const QString problem = figureSuffixProblem(out); !problem.isEmpty()) {
+        *error = problem;
         return false;
     }
     if (charts.empty()) {
@@ -498,6 +498,13 @@ bool writeFigure(const std::vector<QChart*>& charts, const QString& what, const 
     return true;
 }
 
+
+QStringList figureSuffixes() { return {QStringLiteral("pdf"), QStringLiteral("svg"), QStringLiteral("png")}; }
+
+QString figureSuffixProblem(const QString& out) {
+    if (figureSuffixes().contains(QFileInfo(out).suffix().toLower())) return {};
+    return QStringLiteral("'%1' must end in .pdf, .svg or .png").arg(out);
+}
 
 QStringList tableSuffixes() { return {QStringLiteral("tex"), QStringLiteral("csv"), QStringLiteral("json")}; }
 

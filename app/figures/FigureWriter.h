@@ -33,6 +33,11 @@ bool parseFigureSize(const QString& text, FigureStyle* style, QString* error);
 bool writeFigure(const std::vector<QChart*>& charts, const QString& what, const QString& out, const FigureStyle& style,
                  QString* error);
 
+// The file suffixes writeFigure writes (pdf, svg, png), and what is wrong with `out` as a figure's
+// file name: "'OUT' must end in .pdf, .svg or .png", or empty where its suffix is one of them.
+QStringList figureSuffixes();
+QString figureSuffixProblem(const QString& out);
+
 // A table of a view, for export as LaTeX, CSV or JSON.
 struct FigureTable {
     QString id;     // short name: `scalex render --table ID`, the default file name

@@ -69,9 +69,8 @@ private:
 }  // namespace
 
 bool renderFigure(const analysis::Study& study, const RenderRequest& request, QString* error) {
-    const QString suffix = QFileInfo(request.out).suffix().toLower();
-    if (suffix != "pdf" && suffix != "svg" && suffix != "png") {
-        *error = QStringLiteral("--out: '%1' must end in .pdf, .svg or .png").arg(request.out);
+    if (const QString problem = figureSuffixProblem(request.out); !problem.isEmpty()) {
+        *error = "--out: " + problem;
         return false;
     }
     if (!figureViews().contains(request.view)) {

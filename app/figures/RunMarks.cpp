@@ -22,14 +22,23 @@ QString runSummary(const analysis::Study& study, int index) {
     const auto& runs = study.runs().runs;
     if (index < 0 || index >= static_cast<int>(runs.size())) return {};
     const data::Run& r = runs[static_cast<std::size_t>(index)];
-    QString s = QStringLiteral("<b>%1</b> %2<br>N %3 · D %4 · D/N %5<br>C %6 FLOPs · loss %7")
+    const bool planned = !std::isfinite(r.loss());
+    QString s = QStringLiteral("<b>%1</b> %2<br>N %3 · D %4 · D/N %5<br>C %6 FLOPs · ")
                     .arg(QString::fromStdString(data::seriesLabel(r.series)).toHtmlEscaped(),
                          QString::fromStdString(r.name.empty() ? r.runId : r.name).toHtmlEscaped(), formatCount(r.params),
                          formatCount(r.tokens))
                     .arg(r.tokensPerParam(), 0, 'f', 1)
-                    .arg(formatFlops(r.flops))
-                    .arg(r.loss(), 0, 'f', 4);
+                    .arg(formatFlops(r.flops));
+    s += planned ? QObject::tr("planned (no loss yet)") : QStringLiteral("loss %1").arg(r.loss(), 0, 'f', 4);
     if (data::known(r.context)) s += QStringLiteral(" · T %1").arg(r.context);
+    if (planned) {
+        // What `plan --out` wrote beside a pick: its cost and the target's 95 % half-width after it.
+        const auto cost = data::runNumber(r, "cost"), after = data::runNumber(r, "halfwidth_after");
+        if (cost && std::isfinite(*cost)) s += QObject::tr("<br>cost %1").arg(formatFlops(*cost));
+        if (after && std::isfinite(*after))
+            s += (cost && std::isfinite(*cost) ? QStringLiteral(" · ") : QStringLiteral("<br>")) +
+                 QObject::tr("target ± %1 (95 %) after it").arg(*after, 0, 'g', 3);
+    }
     return s;
 }
 
@@ -107,6 +116,19 @@ QScatterSeries* addRunPoints(PlotChart* chart, const FigureInput& in, const QStr
         drawn = cloud;
     }
     if (in.linkRuns) in.linkRuns(drawn, runs);
+    return s;
+}
+
+QScatterSeries* addPlannedRuns(PlotChart* chart, const FigureInput& in, const QColor& color, const std::vector<RunPoint>& points) {
+    QScatterSeries* s = addRunPoints(chart, in, QObject::tr("planned runs (no loss yet)"), color, points, 11);
+    if (!s) return nullptr;
+    s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    s->setColor(Qt::transparent);
+    s->setBorderColor(color);
+    QPen pen = s->pen();
+    pen.setWidthF(2.0);
+    pen.setColor(color);
+    s->setPen(pen);
     return s;
 }
 

@@ -26,6 +26,9 @@ struct RunPoint {
 // Adds the points as one series; returns it (null when there are no valid points).
 QScatterSeries* addRunPoints(PlotChart* chart, const FigureInput& in, const QString& name, const QColor& color,
                              const std::vector<RunPoint>& points, double markerSize = 7.0);
+// Planned runs (no loss yet) as hollow squares with a thick border in `color`, one legend entry
+// "planned runs (no loss yet)"; null when there are none.
+QScatterSeries* addPlannedRuns(PlotChart* chart, const FigureInput& in, const QColor& color, const std::vector<RunPoint>& points);
 // Rings around the selected runs among `points`.
 void addSelectionRings(PlotChart* chart, const FigureInput& in, const std::vector<RunPoint>& points);
 

@@ -17,6 +17,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "app/figures/FigureWriter.h"
 #include "core/data/FigureRecipe.h"
 
 namespace scalex::gui {
@@ -172,7 +173,7 @@ void ExportDialog::update() {
     QString problem;
     const QString suffix = QFileInfo(path_->text()).suffix().toLower();
     if (path_->text().trimmed().isEmpty()) problem = tr("Choose a file.");
-    else if (suffix != "pdf" && suffix != "svg" && suffix != "png") problem = tr("The file must end in .pdf, .svg or .png.");
+    else if (!figures::figureSuffixes().contains(suffix)) problem = tr("The file must end in .pdf, .svg or .png.");
     else if (keep_->isChecked() && !data::validRecipeName(recipe_->text().toStdString()))
         problem = tr("A recipe name is 1 to 100 letters, digits, '.', '_' or '-'.");
     QString note;

@@ -178,6 +178,8 @@ void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Plan
     g.params = f.params;
     const std::vector<double> predicted = fit::predictLaw(law, planned.targets, f.params);
     const auto before = fit::scoreCandidates(law, runs, f.params, planned.candidates, planned.cost, planned.targets, options.design);
+    g.misfit = before.misfit;
+    const fit::DesignModel design{.misfit = before.misfit, .lengthScale = options.design.lengthScale};  // estimated once, on the runs
     double largestN = 0;
     const auto nIndex = std::find(law.variables.begin(), law.variables.end(), "N");
     if (nIndex != law.variables.end())
@@ -247,7 +249,7 @@ void planGroup(const fit::CompiledLaw& law, const fit::LawData& runs, const Plan
         taken[best] = 1;
         picked.push_back(best);
         g.spent += planned.cost[best];
-        const auto after = fit::scoreAfter(law, runs, f.params, planned.candidates, picked, planned.targets, planned.cost, options.design);
+        const auto after = fit::scoreAfter(law, runs, f.params, planned.candidates, picked, planned.targets, planned.cost, design);
         CandidatePick p;
         p.run = planned.labels[best];
         p.n = planned.n[best];
@@ -524,6 +526,7 @@ QJsonObject toJson(const PlanCandidates& r) {
             params.insert(jsonText(r.law.parameters[k].name), jsonNumber(g.params[k]));
         j.insert("params", params);
         j.insert("spent", g.spent);
+        j.insert("misfit", g.misfit);
         QJsonArray targets;
         for (const auto& t : g.targets)
             targets.append(QJsonObject{{"label", jsonText(t.label)}, {"predicted", jsonNumber(t.predicted)},

@@ -105,6 +105,7 @@ struct PlanCandidatesGroup {
     std::vector<CandidateTarget> targets;
     std::vector<CandidatePick> picks;
     double spent = 0;
+    double misfit = 0;                          // τ / σ the ranking assumed (--misfit, or estimated from the runs)
     std::vector<RivalFit> rivals;               // most alike first
     // With rivals: the cheapest affordable candidate that separates them by 3 residual SDs or more,
     // else the one that separates them most.

@@ -135,6 +135,7 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
             if (!taken[i] && spent + runs.cost[i] <= budget * (1 + 1e-12)) affordable.push_back(i);
         if (affordable.empty()) break;
         std::size_t pick = affordable.front();
+        double misfit = std::numeric_limits<double>::quiet_NaN();
         if (options.strategy == PlanStrategy::Random) {
             pick = affordable[rng.below(affordable.size())];
         } else {
@@ -149,6 +150,7 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
                 pick = n;  // none lowers the target's expected error: the planner stops
                 for (std::size_t c = 0; c < affordable.size(); ++c)
                     if (scores.perCost[c] > best) best = scores.perCost[c], pick = affordable[c];
+                misfit = scores.misfit;
             }
         }
         if (pick == n) break;
@@ -156,6 +158,7 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
         spent += runs.cost[pick];
         revealed.push_back(pick);
         record(pick, false);
+        g.picks.back().misfit = misfit;
     }
     g.params = params;
 }
@@ -438,9 +441,12 @@ QJsonObject toJson(const PlanReplay& r) {
         }
         j.insert("pool_cost", g.poolCost);
         QJsonArray picks;
-        for (const auto& p : g.picks)
-            picks.append(QJsonObject{{"run", jsonText(p.run)}, {"cost", p.cost}, {"fraction", p.fraction}, {"r2", jsonNumber(p.r2)},
-                                     {"mape", jsonNumber(p.mape)}, {"initial", p.initial}});
+        for (const auto& p : g.picks) {
+            QJsonObject pick{{"run", jsonText(p.run)}, {"cost", p.cost}, {"fraction", p.fraction}, {"r2", jsonNumber(p.r2)},
+                             {"mape", jsonNumber(p.mape)}, {"initial", p.initial}};
+            if (std::isfinite(p.misfit)) pick.insert("misfit", p.misfit);
+            picks.append(pick);
+        }
         j.insert("picks", picks);
         QJsonObject params;
         for (std::size_t k = 0; k < g.params.size() && k < r.law.parameters.size(); ++k)

@@ -14,6 +14,7 @@
 // the end of the budget.
 #include <QJsonObject>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,7 @@ struct PlanPick {
     double fraction = 0;  // of the group's pool cost spent with it
     double r2 = 0, mape = 0;  // the group's target after refitting with it
     bool initial = false;     // one of the cheapest runs the replay starts from
+    double misfit = std::numeric_limits<double>::quiet_NaN();  // τ / σ the planner's ranking assumed for this pick
 };
 
 struct PlanReplayGroup {
@@ -94,7 +96,7 @@ PlanReplay replayPlan(const data::RunTable& table, const AnalysisSettings& setti
 
 // {law, target, cost, strategy, budget, seed, r2, mape, fraction, runs, checkpoints: [{at, fraction,
 // runs, r2, mape}], curve: [{fraction, runs, r2, mape}], groups: [{name, pool, targets, pool_cost,
-// picks: [{run, cost, fraction, r2, initial}], params, error}], skipped}
+// picks: [{run, cost, fraction, r2, initial, misfit (planner)}], params, error}], skipped}
 QJsonObject toJson(const PlanReplay& replay);
 
 // The replay's curve of the target's error against the cost spent, for the three strategies (the

@@ -545,6 +545,33 @@ std::optional<BudgetProfile> profileAtBudget(const fit::IsoFlopResult& result, d
     return out;
 }
 
+namespace {
+bool isPlanned(const data::Run& r) {
+    return r.params > 0 && r.tokens > 0 && std::isfinite(r.params) && std::isfinite(r.tokens) && !std::isfinite(r.loss());
+}
+}  // namespace
+
+std::vector<int> plannedRuns(const data::RunTable& runs, const std::string& series) {
+    std::vector<int> out;
+    for (int i = 0; i < static_cast<int>(runs.runs.size()); ++i) {
+        const data::Run& r = runs.runs[static_cast<std::size_t>(i)];
+        if (isPlanned(r) && r.series == series) out.push_back(i);
+    }
+    return out;
+}
+
+std::vector<PlannedProfilePoint> plannedOnProfiles(const data::RunTable& runs, const std::string& series, const fit::IsoFlopResult& result,
+                                                   bool overTokens) {
+    std::vector<PlannedProfilePoint> out;
+    for (const int i : plannedRuns(runs, series)) {
+        const data::Run& r = runs.runs[static_cast<std::size_t>(i)];
+        PlannedProfilePoint p{i, r.flops > 0 && std::isfinite(r.flops) ? r.flops : 6 * r.params * r.tokens, r.params, r.tokens};
+        if (const auto profile = profileAtBudget(result, p.budget, overTokens)) p.loss = profile->parabola(std::log10(overTokens ? p.d : p.n));
+        out.push_back(p);
+    }
+    return out;
+}
+
 fit::BootstrapResult isoFlopIntervals(std::span<const fit::IsoFlopRun> runs, const fit::IsoFlopSettings& settings,
                                       std::span<const double> queryBudgets, const fit::BootstrapSettings& bootstrap) {
     if (runs.empty()) return {};

@@ -6,6 +6,7 @@
 // contexts is analysed at each apart (runs with no context given form a group of their own).
 #include <QJsonObject>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -127,6 +128,19 @@ struct BudgetProfile {
     fit::Parabola parabola;
 };
 std::optional<BudgetProfile> profileAtBudget(const fit::IsoFlopResult& result, double budget, bool overTokens);
+
+// Planned runs (N and D known, no loss yet: what `plan --out` and `plan --design --out` write) of
+// `series`, as indices into `runs`.
+std::vector<int> plannedRuns(const data::RunTable& runs, const std::string& series);
+
+// The planned runs of `series` placed on the IsoFLOP profiles: each at its budget (its C, else
+// 6ND), and the loss the profile at that budget (profileAtBudget) predicts at its N (or D for
+// `overTokens`); NaN where there is no profile at its budget (too few fitted profiles).
+struct PlannedProfilePoint {
+    int run = -1;  // index into the run table
+    double budget = 0, n = 0, d = 0, loss = std::numeric_limits<double>::quiet_NaN();
+};
+std::vector<PlannedProfilePoint> plannedOnProfiles(const data::RunTable& runs, const std::string& series, const fit::IsoFlopResult& result, bool overTokens);
 
 // ---- L(N,D) ---------------------------------------------------------------------------------
 

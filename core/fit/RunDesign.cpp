@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace scalex::fit {
 
@@ -54,7 +55,7 @@ Eigen::MatrixXd correlation(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, 
 // as its range, not as infinitely so.
 Eigen::VectorXd predictiveVariance(const Eigen::MatrixXd& J, const Eigen::MatrixXd& Z, const Eigen::MatrixXd& Jt, const Eigen::MatrixXd& Zt,
                                    const Eigen::VectorXd& prior, const DesignModel& model) {
-    const double r2 = model.misfit * model.misfit;
+    const double r2 = model.misfit.value_or(0) * model.misfit.value_or(0);
     const Eigen::MatrixXd A = inverseLawInformation(J.transpose() * J + Eigen::MatrixXd(prior.asDiagonal()));
     const Eigen::MatrixXd AJt = A * Jt.transpose();
     const Eigen::MatrixXd H = J * AJt;  // runs × targets
@@ -67,6 +68,16 @@ Eigen::VectorXd predictiveVariance(const Eigen::MatrixXd& J, const Eigen::Matrix
     return v.cwiseMax(0.0);
 }
 
+// The bounds as a uniform prior on the free parameters: precision 12σ²/(hi − lo)² in units of 1/σ².
+Eigen::VectorXd boundsPrior(const CompiledLaw& law, const std::vector<std::size_t>& free, double sigma2) {
+    Eigen::VectorXd prior(static_cast<Eigen::Index>(free.size()));
+    for (std::size_t k = 0; k < free.size(); ++k) {
+        const double range = law.upper[free[k]] - law.lower[free[k]];
+        prior(static_cast<Eigen::Index>(k)) = std::isfinite(range) && range > 0 ? 12 * sigma2 / (range * range) : 0.0;
+    }
+    return prior;
+}
+
 DesignScores scoreWith(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& candidates,
                        std::span<const double> costs, std::span<const std::size_t> picked, const LawData& targets, const DesignModel& model) {
     const auto free = freeLawParameters(law);
@@ -77,11 +88,10 @@ DesignScores scoreWith(const CompiledLaw& law, const LawData& fitted, std::span<
     const Eigen::MatrixXd Jt = lawJacobian(law, targets, params, free), Zt = where.of(targets);
     // The design: the fitted runs and the batch so far, one spare row for the candidate scored.
     const Eigen::MatrixXd Jf = lawJacobian(law, fitted, params, free), Zf = where.of(fitted);
-    Eigen::VectorXd prior(static_cast<Eigen::Index>(free.size()));
-    for (std::size_t k = 0; k < free.size(); ++k) {
-        const double range = law.upper[free[k]] - law.lower[free[k]];
-        prior(static_cast<Eigen::Index>(k)) = std::isfinite(range) && range > 0 ? 12 * out.sigma2 / (range * range) : 0.0;
-    }
+    const Eigen::VectorXd prior = boundsPrior(law, free, out.sigma2);
+    DesignModel used = model;
+    if (!used.misfit) used.misfit = estimateMisfit(law, fitted, params, model.lengthScale);
+    out.misfit = *used.misfit;
     const Eigen::Index n = Jf.rows() + static_cast<Eigen::Index>(picked.size());
     Eigen::MatrixXd J(n + 1, Jf.cols()), Z(n + 1, Zf.cols());
     J.topRows(Jf.rows()) = Jf, Z.topRows(Zf.rows()) = Zf;
@@ -91,14 +101,14 @@ DesignScores scoreWith(const CompiledLaw& law, const LawData& fitted, std::span<
     }
     // The interval is the law's own (its linearisation); the ranking's error adds the misfit.
     const Eigen::VectorXd variance = predictiveVariance(J.topRows(n), Z.topRows(n), Jt, Zt, prior, DesignModel{.misfit = 0});
-    const Eigen::VectorXd now = model.misfit > 0 ? predictiveVariance(J.topRows(n), Z.topRows(n), Jt, Zt, prior, model) : variance;
+    const Eigen::VectorXd now = out.misfit > 0 ? predictiveVariance(J.topRows(n), Z.topRows(n), Jt, Zt, prior, used) : variance;
     out.targetVariance = out.sigma2 * variance.sum();
     out.targetError = out.sigma2 * now.sum();
     for (Eigen::Index t = 0; t < variance.size(); ++t) out.targetSd.push_back(std::sqrt(out.sigma2 * variance(t)));
     if (costs.empty()) return out;
     for (Eigen::Index c = 0; c < Jc.rows(); ++c) {
         J.row(n) = Jc.row(c), Z.row(n) = Zc.row(c);
-        const double drop = out.sigma2 * (now.sum() - predictiveVariance(J, Z, Jt, Zt, prior, model).sum());
+        const double drop = out.sigma2 * (now.sum() - predictiveVariance(J, Z, Jt, Zt, prior, used).sum());
         const double cost = costs[static_cast<std::size_t>(c)];
         out.reduction.push_back(drop);
         out.perCost.push_back(cost > 0 ? drop / cost : 0.0);
@@ -107,6 +117,42 @@ DesignScores scoreWith(const CompiledLaw& law, const LawData& fitted, std::span<
 }
 
 }  // namespace
+
+double estimateMisfit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, double lengthScale) {
+    const auto free = freeLawParameters(law);
+    const auto n = static_cast<Eigen::Index>(fitted.size());
+    const auto k = static_cast<Eigen::Index>(free.size());
+    if (n <= k + 1) return 0;
+    const double sigma2 = lawResidualVariance(law, fitted, params, free.size());
+    const Eigen::MatrixXd J = lawJacobian(law, fitted, params, free), Z = Coordinates{&fitted}.of(fitted);
+    const std::vector<double> predicted = predictLaw(law, fitted, params);
+    const bool log = law.definition.space == LawSpace::Log;
+    Eigen::VectorXd e(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        e(i) = log ? std::log(fitted.target[u]) - std::log(predicted[u]) : fitted.target[u] - predicted[u];
+        if (!std::isfinite(e(i))) e(i) = 0;
+    }
+    // The residuals in the directions the law's gradients leave free: w = Qᵀe.
+    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(J);
+    const Eigen::MatrixXd Q = (qr.householderQ() * Eigen::MatrixXd::Identity(n, n)).rightCols(n - k);
+    const Eigen::VectorXd w = Q.transpose() * e;
+    const Eigen::MatrixXd QCQ = Q.transpose() * correlation(Z, Z, lengthScale) * Q;
+    const auto dof = static_cast<double>(n - k);
+    double best = -std::numeric_limits<double>::infinity(), ratio = 0, scale = sigma2;
+    for (int g = -1; g <= kMisfitGrid; ++g) {
+        const double rho = g < 0 ? 0.0 : std::pow(10.0, -2 + 6.0 * g / kMisfitGrid);  // τ²/s², 0 and 1e-2 … 1e4
+        Eigen::MatrixXd K = rho * QCQ;
+        K.diagonal().array() += 1;
+        const Eigen::LLT<Eigen::MatrixXd> llt(K);
+        if (llt.info() != Eigen::Success) continue;
+        const double s2 = std::max(w.dot(llt.solve(w)) / dof, 1e-300);
+        const double logDet = 2 * llt.matrixL().toDenseMatrix().diagonal().array().log().sum();
+        const double likelihood = -0.5 * (dof * std::log(s2) + logDet);
+        if (likelihood > best) best = likelihood, ratio = rho, scale = s2;
+    }
+    return std::min(std::sqrt(ratio * scale / sigma2), kMaxMisfit);
+}
 
 DesignScores scoreCandidates(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& candidates,
                              std::span<const double> costs, const LawData& targets, const DesignModel& model) {

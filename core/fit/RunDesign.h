@@ -15,6 +15,7 @@
 // per unit of its cost. JᵀJ is scaled to unit diagonal and given a small ridge (1e-6), so parameters the runs do
 // not yet determine count as very uncertain rather than making the inverse fail.
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -28,16 +29,27 @@ namespace scalex::fit {
 // the residual noise σ. The ranking scores the expected squared error of the law's least-squares
 // prediction at the target: runs close to the target (in N and D) count for more, runs clustered
 // together for less, and a run far from the target can make the prediction worse (its drop is
-// negative). A law's residuals on the runs it was fitted to do not show this misfit (the fit
-// absorbs it where the runs are; it appears where the law extrapolates), so τ is a prior: ten
-// times the noise over a decade, e.g. 2 % in loss where runs scatter by 0.2 %. misfit = 0 is the
-// plain V-optimal criterion of the law's linearisation.
+// negative). By default τ is estimated from how alike the fitted runs' residuals are between
+// neighbours (estimateMisfit); misfit = 0 is the plain V-optimal criterion of the law's
+// linearisation.
 struct DesignModel {
-    double misfit = 10;      // τ / σ
-    double lengthScale = 1;  // ℓ in decades of each variable (its own units where it is not positive)
+    std::optional<double> misfit;  // τ / σ; none: estimated from the fitted runs' residuals (estimateMisfit)
+    double lengthScale = 1;        // ℓ in decades of each variable (its own units where it is not positive)
 };
 
+// τ / σ from the fitted runs' residuals by restricted maximum likelihood (Patterson & Thompson
+// 1971): in the directions the law's gradients leave free (w = Qᵀe, QᵀJ = 0, so the fit's own
+// parameters drop out), the residuals are modelled as s²Qᵀ(ρC + I)Q, C the misfit's correlation at
+// `lengthScale`; s² is profiled out and ρ = τ²/s² taken from a grid (0 and 1e-2 … 1e4). A misfit
+// shows there as residuals that are alike between runs close in N and D, noise as residuals that
+// are not: independent scatter gives 0, a law bending away from the runs a large τ. Capped at
+// kMaxMisfit; 0 with fewer than k + 2 runs.
+inline constexpr double kMaxMisfit = 100;
+inline constexpr int kMisfitGrid = 40;
+double estimateMisfit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, double lengthScale = DesignModel{}.lengthScale);
+
 struct DesignScores {
+    double misfit = 0;          // τ / σ the ranking assumed (the model's, or estimated)
     double sigma2 = 0;          // residual variance in the law's space (RSS / (n − k), floored)
     double targetVariance = 0;  // Σ over the target's points of the prediction's variance, now (the law's linearisation)
     double targetError = 0;     // Σ over the target's points of the expected squared error, with the misfit of the DesignModel

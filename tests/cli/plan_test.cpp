@@ -141,14 +141,35 @@ TEST(PlanCli, ReplayCurveFigure) {
                               "Target's mean relative error (%)"})
         EXPECT_TRUE(text.contains(QString::fromUtf8(label))) << label;
     const QString png = dir.filePath("curve.png");
-    ASSERT_EQ(runScalex(replayArgs({"--budget", "0.05", "--curve", png, "--seeds", "3", "--size", "single"})).exitCode, 0);
+    ASSERT_EQ(runScalex(replayArgs({"--budget", "0.02", "--curve", png, "--seeds", "1", "--size", "single"})).exitCode, 0);
     const QImage image(png);
     EXPECT_FALSE(image.isNull());
     EXPECT_GT(image.width(), 900);  // 3.25 in at 300 dpi
-    const auto bad = runScalex(replayArgs({"--budget", "0.05", "--curve", dir.filePath("curve.txt"), "--seeds", "3"}));
+    const auto bad = runScalex(replayArgs({"--budget", "0.05", "--curve", dir.filePath("curve.txt"), "--seeds", "3"}));  // refused before replaying
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_EQ(bad.err.trimmed().count('\n'), 0) << bad.err.toStdString();
-    EXPECT_TRUE(bad.err.contains("curve.txt")) << bad.err.toStdString();
+    EXPECT_TRUE(bad.err.contains("curve.txt' must end in .pdf, .svg or .png (a figure) or .csv")) << bad.err.toStdString();
+}
+
+// A bad --curve or --show suffix is refused before the study is read (so before any replay or fit):
+// with a study file that does not exist, the error is still the suffix's.
+TEST(PlanCli, FigureSuffixIsCheckedFirst) {
+    QTemporaryDir dir;
+    const QString missing = dir.filePath("no-such-study.csv");
+    const QStringList law{"--formula", "L = E + A/N^alpha", "--param", "E=0:10", "--param", "A=0:1e6", "--param", "alpha=0:2"};
+    const auto curve = runScalex(QStringList{"plan", "--replay", "--data", missing, "--pool", "N<6e9", "--target", "N>6e9", "--budget", "0.1",
+                                             "--curve", dir.filePath("curve.txt")} + law);
+    EXPECT_EQ(curve.exitCode, 2);
+    EXPECT_EQ(curve.err.trimmed(), "scalex plan: --curve '" + dir.filePath("curve.txt") + "' must end in .pdf, .svg or .png (a figure) or .csv");
+    const auto show = runScalex(QStringList{"plan", "--data", missing, "--target", "N=7e9", "--grid-n", "1e8:8e9:4", "--grid-d", "2e9:2e11:3",
+                                            "--show", dir.filePath("plan.jpg")} + law);
+    EXPECT_EQ(show.exitCode, 2);
+    EXPECT_EQ(show.err.trimmed(), "scalex plan: --show '" + dir.filePath("plan.jpg") + "' must end in .pdf, .svg or .png");
+    // A good suffix goes on to read the study, and names the missing file.
+    const auto good = runScalex(QStringList{"plan", "--data", missing, "--target", "N=7e9", "--grid-n", "1e8:8e9:4", "--grid-d", "2e9:2e11:3",
+                                            "--show", dir.filePath("plan.png")} + law);
+    EXPECT_EQ(good.exitCode, 2);
+    EXPECT_TRUE(good.err.contains("no-such-study.csv")) << good.err.toStdString();
 }
 
 TEST(PlanCli, ReplayCostExpressionAndText) {
@@ -362,4 +383,34 @@ TEST(PlanCli, DesignErrorsAreOneLineWithExitTwo) {
         EXPECT_TRUE(r.err.contains(needle)) << needle.toStdString() << " not in: " << r.err.toStdString();
         EXPECT_EQ(r.err.trimmed().count('\n'), 0) << r.err.toStdString();
     }
+}
+
+// Planned runs (no loss yet) beside an IsoFLOP study: the IsoFLOP view draws them, on the profile
+// at their budget and at their budget on the N*(H) panel, marked as planned in the legend.
+TEST(PlanCli, IsoFlopViewDrawsPlannedRuns) {
+    SCALEX_REQUIRE_SHARED();
+    QTemporaryDir dir;
+    const QString planned = dir.filePath("planned.csv");
+    QFile f(planned);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("name,model_family,params,tokens,cost,halfwidth_after,loss\n"
+            "planned llama 1,llama,3e9,5.5e10,9.9e20,0.0123,\n");
+    f.close();
+    const QString project = dir.filePath("study.scalex");
+    const auto convert = runScalex({"convert", sharedPath("data/xlstm/runs_isoflop_llama_ctx8192.csv"), planned, project});
+    ASSERT_EQ(convert.exitCode, 0) << convert.err.toStdString();
+    auto legendOf = [&](const QString& svg) {
+        const auto r = runScalex({"render", "--data", project, "--view", "isoflop", "--out", svg});
+        EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
+        QFile in(svg);
+        return in.open(QIODevice::ReadOnly) ? QString::fromUtf8(in.readAll()) : QString();
+    };
+    EXPECT_TRUE(legendOf(dir.filePath("with.svg")).contains("planned runs (no loss yet)"));
+    // Without the planned table the legend has no such entry.
+    const auto r = runScalex({"render", "--data", sharedPath("data/xlstm/runs_isoflop_llama_ctx8192.csv"), "--view", "isoflop", "--out",
+                              dir.filePath("without.svg")});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    QFile without(dir.filePath("without.svg"));
+    ASSERT_TRUE(without.open(QIODevice::ReadOnly));
+    EXPECT_FALSE(QString::fromUtf8(without.readAll()).contains("planned runs"));
 }

@@ -214,6 +214,50 @@ TEST(IsoFlop, ProfileAtAnyBudgetFollowsTheLawsAndTheFittedProfiles) {
     EXPECT_FALSE(analysis::profileAtBudget(none, 1e20, false));
 }
 
+// Planned runs (N and D, no loss yet) of the series: on the profile at their budget (C, else 6ND),
+// at the loss it predicts at their N or D; runs of another series or with a loss are not planned;
+// without the laws there is no profile to place them on.
+TEST(IsoFlop, PlannedRunsSitOnTheProfileAtTheirBudget) {
+    SCALEX_REQUIRE_SHARED();
+    const auto fit = fitSet("llama_ctx8192", 5e18, 2e20);
+    ASSERT_TRUE(fit.nOptLaw && fit.dOptLaw);
+    data::RunTable runs = table("llama_ctx8192");
+    const std::string series = runs.runs.front().series;
+    const auto atOpt = analysis::profileAtBudget(fit, 1e21, false);
+    ASSERT_TRUE(atOpt);
+    auto planned = [&](double n, double d, double flops, const std::string& inSeries) {
+        data::Run r;
+        r.series = inSeries;
+        r.params = n, r.tokens = d, r.flops = flops;
+        runs.runs.push_back(r);
+    };
+    const int first = static_cast<int>(runs.runs.size());
+    planned(atOpt->nOpt, 1e21 / (6 * atOpt->nOpt), data::kUnknown, series);  // at the optimum of 1e21 by 6ND
+    planned(2 * atOpt->nOpt, 1e21 / (12 * atOpt->nOpt), 3e21, series);     // its C says 3e21
+    planned(1e9, 1e10, data::kUnknown, series + " other");                  // another series
+    EXPECT_EQ(analysis::plannedRuns(runs, series), (std::vector<int>{first, first + 1}));
+    const auto placed = analysis::plannedOnProfiles(runs, series, fit, false);
+    ASSERT_EQ(placed.size(), 2u);
+    EXPECT_NEAR(placed[0].budget / 1e21, 1.0, 1e-12);
+    EXPECT_NEAR(placed[0].loss, atOpt->lossAtOpt, 1e-9);
+    const auto at3 = analysis::profileAtBudget(fit, 3e21, false);
+    ASSERT_TRUE(at3);
+    EXPECT_DOUBLE_EQ(placed[1].budget, 3e21);
+    EXPECT_NEAR(placed[1].loss, at3->parabola(std::log10(2 * atOpt->nOpt)), 1e-12);
+    EXPECT_GT(placed[1].loss, at3->lossAtOpt - 1e-12);
+    // Over D the profile in D places it.
+    const auto overD = analysis::plannedOnProfiles(runs, series, fit, true);
+    const auto inD = analysis::profileAtBudget(fit, 1e21, true);
+    ASSERT_TRUE(inD);
+    EXPECT_NEAR(overD[0].loss, inD->parabola(std::log10(1e21 / (6 * atOpt->nOpt))), 1e-12);
+    fit::IsoFlopResult none = fit;
+    none.nOptLaw.reset();
+    const auto unplaced = analysis::plannedOnProfiles(runs, series, none, false);
+    ASSERT_EQ(unplaced.size(), 2u);
+    EXPECT_TRUE(std::isnan(unplaced[0].loss));
+    EXPECT_EQ(unplaced[0].n, atOpt->nOpt);
+}
+
 TEST(IsoFlop, ExportTablesCarryTheFitTheIntervalsAndThePapersExponent) {
     SCALEX_REQUIRE_SHARED();
     // The tables the IsoFLOP view and `render --table` write, built from the fit of Fig. 4.

@@ -16,6 +16,7 @@
 
 #include "app/figures/Controls.h"
 #include "app/figures/Render.h"
+#include "app/figures/RunMarks.h"
 #include "app/figures/ViewFigure.h"
 #include "app/figures/views/ContextFigure.h"
 #include "app/figures/views/LossSurfaceFigure.h"
@@ -616,4 +617,30 @@ TEST_F(ViewFigures, TheComputeOptimalAnswerDoesNotDependOnTheLossSurfaceView) {
         }
         EXPECT_EQ(optimaOf(static_cast<gui::OptimalView*>(first->currentPanel())->answer()), before);
     }
+}
+
+// A planned run's read-out (the hover text of its point, figures::runSummary): what `plan --out`
+// wrote beside it, its cost and the target's half-width after it, instead of a loss it has not got;
+// a run with a loss reads as before.
+TEST_F(ViewFigures, APlannedRunsReadoutGivesItsCostAndIntervalAfter) {
+    const QByteArray csv = "name,params,tokens,cost,halfwidth_after,loss\n"
+                           "trained,1e8,2e9,1.2e18,,3.1\n"
+                           "planned 1,1.857e9,1e9,1.114e19,0.006818,\n"
+                           "planned 2,3e9,6e10,,,\n";
+    auto runs = data::parseRunTable(csv, "picks.csv", [] {
+        data::LoadOptions o;
+        o.lossRequired = false;
+        return o;
+    }());
+    ASSERT_TRUE(runs) << runs.error().toString();
+    analysis::Study study;
+    study.addRuns(std::move(*runs), "picks.csv");
+    const QString trained = figures::runSummary(study, 0), planned = figures::runSummary(study, 1), bare = figures::runSummary(study, 2);
+    EXPECT_TRUE(trained.contains("loss 3.1000")) << trained.toStdString();
+    EXPECT_FALSE(trained.contains("planned")) << trained.toStdString();
+    EXPECT_TRUE(planned.contains("planned (no loss yet)")) << planned.toStdString();
+    EXPECT_TRUE(planned.contains("<br>cost 1.11e19 · target ± 0.00682 (95 %) after it")) << planned.toStdString();
+    EXPECT_FALSE(planned.contains("nan")) << planned.toStdString();
+    EXPECT_TRUE(bare.contains("planned (no loss yet)")) << bare.toStdString();
+    EXPECT_FALSE(bare.contains("cost")) << bare.toStdString();
 }

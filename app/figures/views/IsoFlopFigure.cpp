@@ -251,7 +251,8 @@ ViewFigure::TablesJob IsoFlopFigure::tablesJob(const FigureInput&) const {
 }
 
 void IsoFlopFigure::drawProfiles(PlotChart* chart, const FigureInput& in, const std::vector<const analysis::IsoFlopSeriesFit*>& fits,
-                                 std::vector<double> budgets, bool minima, bool key, std::set<QString>* listed) {
+                                 std::vector<double> budgets, bool minima, bool key, std::set<QString>* listed,
+                                 const std::vector<RunPoint>& planned) {
     const Theme& theme = Theme::current();
     const bool overD = controls().choice(kAxis) == QLatin1String("tokens");
     const bool both = fits.size() > 1;
@@ -282,6 +283,8 @@ void IsoFlopFigure::drawProfiles(PlotChart* chart, const FigureInput& in, const 
             if (square(k) || !listed->insert(label).second) PlotChart::hideFromLegend(chart, s);
             all.insert(all.end(), pts.begin(), pts.end());
         }
+    addPlannedRuns(chart, in, theme.foreground, planned);
+    all.insert(all.end(), planned.begin(), planned.end());
     chart->fitRangesToData(0.08);
     for (std::size_t k = 0; k < fits.size(); ++k)
         for (const auto& prof : fits[k]->analysis.result.profiles) {
@@ -436,8 +439,19 @@ void IsoFlopFigure::draw(const FigureInput& in) {
     std::vector<double> budgets;
     for (const auto* f : drawn)
         for (const auto& prof : f->analysis.result.profiles) budgets.push_back(prof.budget);
+    // Planned runs of the series shown (no loss yet): on the profile at their budget, at the loss
+    // it predicts there; on the law's panel at their budget and N (or D).
+    const bool overTokens = controls().choice(kAxis) == QLatin1String("tokens");
+    std::vector<RunPoint> plannedProfile, plannedLaw;
+    std::size_t unplaced = 0;
+    for (const auto* f : drawn)
+        for (const auto& p : analysis::plannedOnProfiles(in.study->runs(), f->series, f->analysis.result, overTokens)) {
+            plannedLaw.push_back({{p.budget, lawD ? p.d : p.n}, p.run});
+            if (std::isfinite(p.loss)) plannedProfile.push_back({{overTokens ? p.d : p.n, p.loss}, p.run});
+            else ++unplaced;
+        }
     std::set<QString> listed;
-    drawProfiles(profileChart_, in, drawn, budgets, true, true, &listed);
+    drawProfiles(profileChart_, in, drawn, budgets, true, true, &listed, plannedProfile);
     // The runs left out as outliers, hollow in the highlight colour, still selectable.
     std::vector<RunPoint> leftOut;
     for (const auto* f : drawn)
@@ -448,7 +462,6 @@ void IsoFlopFigure::draw(const FigureInput& in) {
         s->setBorderColor(theme.highlight);
     }
     // The picked budget: the profile there and its minimum, for each series shown.
-    const bool overTokens = controls().choice(kAxis) == QLatin1String("tokens");
     const double pickedH = controls().number(kBudget);
     picked_.assign(fits.size(), std::nullopt);
     QString pickedText;
@@ -498,6 +511,7 @@ void IsoFlopFigure::draw(const FigureInput& in) {
         if (!used.empty()) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, used, 9));
         if (!unused.empty()) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, unused, 9, true));
     }
+    addPlannedRuns(lawChart_, in, theme.foreground, plannedLaw);
     lawChart_->fitRangesToData(0.3);
     const double hLo = lawChart_->xSpec().lo, hHi = lawChart_->xSpec().hi;
     for (std::size_t j = 0; j < fits.size(); ++j) {
@@ -546,6 +560,13 @@ void IsoFlopFigure::draw(const FigureInput& in) {
     for (std::size_t k = 0; k < drawn.size(); ++k)
         if (const auto& p = picked_[k]; p && pickedH >= hLo && pickedH <= hHi)
             PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), theme.foreground, {{pickedH, lawD ? p->dOpt : p->nOpt}}, 12));
+    if (!plannedLaw.empty()) {
+        text += QObject::tr("%n planned run(s) (no loss yet) drawn as hollow squares: on the profile at their budget, at the loss it "
+                            "predicts, and at their budget on the law's panel. ", "", static_cast<int>(plannedLaw.size()));
+        if (unplaced > 0)
+            text += QObject::tr("%n of them not on the profiles: no profile at their budget (it needs the power laws and two fitted "
+                                "profiles). ", "", static_cast<int>(unplaced));
+    }
     text = pickedText + text;
     lawChart_->setAxes(lawChart_->xSpec(), lawChart_->ySpec());
     for (std::size_t k = 0; k < drawn.size(); ++k)

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "app/figures/RunMarks.h"
 #include "app/figures/ViewFigure.h"
 #include "core/analysis/IsoFlopQuery.h"
 
@@ -86,9 +87,11 @@ private:
     void drawContexts(const FigureInput& in);
     // The profiles of `fits` (two: discs and squares) over N or D, points coloured by budget among
     // `budgets`, with their parabolas; the minima and the key to the series' marks when asked. A
-    // budget whose label is in `listed` stays out of the legend.
+    // budget whose label is in `listed` stays out of the legend. `planned`: planned runs drawn on
+    // their budget's profile (their points count in the axes' ranges).
     void drawProfiles(PlotChart* chart, const FigureInput& in, const std::vector<const analysis::IsoFlopSeriesFit*>& fits,
-                      std::vector<double> budgets, bool minima, bool key, std::set<QString>* listed);
+                      std::vector<double> budgets, bool minima, bool key, std::set<QString>* listed,
+                      const std::vector<RunPoint>& planned = {});
 
     PlotChart* profileChart_;
     PlotChart* lawChart_;

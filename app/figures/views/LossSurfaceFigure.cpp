@@ -394,15 +394,7 @@ void LossSurfaceFigure::draw(const FigureInput& in) {
         s->setBorderColor(theme.highlight);
     }
     // Planned runs (no loss yet): hollow squares in the series' colour.
-    if (QScatterSeries* s = addRunPoints(chart_, in, QObject::tr("planned runs (no loss yet)"), seriesColor, planned, 11)) {
-        s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-        s->setColor(Qt::transparent);
-        s->setBorderColor(seriesColor);
-        QPen pen = s->pen();
-        pen.setWidthF(2.0);
-        pen.setColor(seriesColor);
-        s->setPen(pen);
-    }
+    addPlannedRuns(chart_, in, seriesColor, planned);
     std::vector<RunPoint> everyRun = pts;
     everyRun.insert(everyRun.end(), leftOut.begin(), leftOut.end());
     everyRun.insert(everyRun.end(), planned.begin(), planned.end());
