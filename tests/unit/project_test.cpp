@@ -624,12 +624,35 @@ INSTANTIATE_TEST_SUITE_P(
         BadProject{"bad_inference_content.scalex",
                    "/inference/m.csv, line 2, column 'family': expected a family (llama2, llama3, llama, transformer, xlstm, "
                    "mlstm), got 'gpt'"},
+        // Run tables in columns, damaged (made by make_columns_corpus.py from columns.scalex).
+        BadProject{"columns_truncated.scalex",
+                   "/runs/duplicate_row.columns, column 'headers': truncated: the column's 85 bytes run past the end of the data "
+                   "(80 bytes left)"},
+        BadProject{"columns_bad_index.scalex",
+                   "/runs/duplicate_row.columns, column 'series': bad dictionary index 99 at row 3 (the dictionary holds 2 values)"},
+        BadProject{"columns_wrong_length.scalex", "/runs/duplicate_row.columns, column 'params': wrong length: 2 values for 3 rows"},
+        BadProject{"columns_future_version.scalex",
+                   "/runs/duplicate_row.columns: column format version 2 is newer than this Scalex reads (1); open it with a newer Scalex"},
         BadProject{"bad_curves_name.scalex",
                    "/manifest.json, column 'curves[0].name': expected a loss-curve set name of letters, digits, '.', '_', '-'"}),
     [](const auto& info) {
         std::string n = info.param.file;
         return n.substr(0, n.find('.'));
     });
+
+TEST(Project, ColumnsOfTheCorpusKeepTheDuplicateRowMarked) {
+    // columns.scalex: tests/data/bad/duplicate_row.csv saved by `scalex convert` in columns.
+    auto p = loadProject(sourcePath("tests/data/projects/columns.scalex"));
+    ASSERT_TRUE(p) << p.error().toString();
+    ASSERT_EQ(p->tables.size(), 1u);
+    const auto& runs = p->tables[0].table.runs;
+    ASSERT_EQ(runs.size(), 3u);
+    EXPECT_FALSE(runs[0].hasProblems());
+    ASSERT_EQ(runs[2].problems.size(), 1u);
+    EXPECT_EQ(runs[2].problems[0], "duplicate: identical to the row on line 2");
+    EXPECT_EQ(runs[2].sourceLine, 4);
+    EXPECT_EQ(runs[1].params, 4e8);
+}
 
 TEST(Project, BadRowIsKeptAndMarked) {
     const QString path = sourcePath("tests/data/projects/bad_row.scalex");
