@@ -67,8 +67,15 @@ public:
         std::vector<std::string_view> dictionary;
         std::vector<std::uint32_t> codes(n);
         std::size_t textBytes = 0;
+        index.reserve(std::min<std::size_t>(n, 1 << 16));
         for (std::size_t i = 0; i < n; ++i) {
-            const auto [it, fresh] = index.try_emplace(get(i), static_cast<std::uint32_t>(dictionary.size()));
+            // A run's rows repeat its cells one after another: those need no lookup.
+            const std::string_view cell = get(i);
+            if (i > 0 && cell == dictionary[codes[i - 1]]) {
+                codes[i] = codes[i - 1];
+                continue;
+            }
+            const auto [it, fresh] = index.try_emplace(cell, static_cast<std::uint32_t>(dictionary.size()));
             if (fresh) {
                 dictionary.push_back(it->first);
                 textBytes += it->first.size();
@@ -144,6 +151,8 @@ public:
     }
 
     const QJsonObject& meta() const { return meta_; }
+    // The bytes of a column already checked.
+    const char* data(const std::string& name) const { return bytes_.constData() + columns_.at(name).offset; }
     std::optional<LoadError> error;
 
     // Rows a fixed-width column holds, or -1 (and an error) when it is missing or of another type.
@@ -537,16 +546,11 @@ Expected<RunTable> decodeRunTableColumns(const QByteArray& bytes, const std::str
                      r.hasRows<std::uint8_t>(blockColumn(b, "sources"), rowsOf);
         for (const char* k : kCheckpointNumbers) sized = sized && r.hasRows<double>(blockColumn(b, k), rowsOf);
         if (!sized) return *r.error;
-        std::vector<std::uint32_t> templ(rowsOf), before(rowsOf);
-        std::vector<CheckpointValues> values(rowsOf);
-        r.numbers<std::uint32_t>(blockColumn(b, "template"), rowsOf, [&](std::size_t i, std::uint32_t t) { return (templ[i] = t) < templates; });
-        r.numbers<std::uint32_t>(blockColumn(b, "runs_before"), rowsOf, [&](std::size_t i, std::uint32_t t) { return (before[i] = t) <= templates; });
-        r.numbers<std::int32_t>(blockColumn(b, "line"), rowsOf, [&](std::size_t i, std::int32_t l) { return values[i].line = l, true; });
-        for (std::size_t k = 0; k < kCheckpointNumbers.size(); ++k)
-            r.numbers<double>(blockColumn(b, kCheckpointNumbers[k]), rowsOf, [&](std::size_t i, double v) { return checkpointNumber(values[i], k) = v, true; });
-        r.numbers<std::uint8_t>(blockColumn(b, "sources"), rowsOf, [&](std::size_t i, std::uint8_t s) {
-            return decode(s & 0xF, values[i].tokensSource) && decode(s >> 4, values[i].flopsSource);
-        });
+        // Checked first, then read row by row straight from the bytes (no copy of the block).
+        Provenance p;
+        r.numbers<std::uint32_t>(blockColumn(b, "template"), rowsOf, [&](std::size_t, std::uint32_t t) { return t < templates; });
+        r.numbers<std::uint32_t>(blockColumn(b, "runs_before"), rowsOf, [&](std::size_t, std::uint32_t t) { return t <= templates; });
+        r.numbers<std::uint8_t>(blockColumn(b, "sources"), rowsOf, [&](std::size_t, std::uint8_t s) { return decode(s & 0xF, p) && decode(s >> 4, p); });
         const std::size_t columns = rows->header() ? rows->header()->size() : 0;
         std::vector<std::vector<std::string_view>> cellDictionary(columns);
         std::vector<std::vector<std::uint32_t>> cellCodes(columns);
@@ -554,10 +558,21 @@ Expected<RunTable> decodeRunTableColumns(const QByteArray& bytes, const std::str
             r.text(blockColumn(b, "cells[" + std::to_string(c) + "]"), rowsOf, cellDictionary[c], cellCodes[c]);
         if (r.error) return *r.error;
         rows->reserve(rowsOf);
+        const char* templ = r.data(blockColumn(b, "template"));
+        const char* before = r.data(blockColumn(b, "runs_before"));
+        const char* line = r.data(blockColumn(b, "line"));
+        const char* sources = r.data(blockColumn(b, "sources"));
+        std::array<const char*, kCheckpointNumbers.size()> numbers;
+        for (std::size_t k = 0; k < numbers.size(); ++k) numbers[k] = r.data(blockColumn(b, kCheckpointNumbers[k]));
         std::vector<std::string_view> cells(columns);
         for (std::size_t i = 0; i < rowsOf; ++i) {
+            CheckpointValues v;
+            v.line = loadLe<std::int32_t>(line + 4 * i);
+            for (std::size_t k = 0; k < numbers.size(); ++k) checkpointNumber(v, k) = loadLe<double>(numbers[k] + 8 * i);
+            decode(sources[i] & 0xF, v.tokensSource);
+            decode(static_cast<std::uint8_t>(sources[i]) >> 4, v.flopsSource);
             for (std::size_t c = 0; c < columns; ++c) cells[c] = cellDictionary[c][cellCodes[c][i]];
-            rows->append(templ[i], before[i], values[i], cells.data());
+            rows->append(loadLe<std::uint32_t>(templ + 4 * i), loadLe<std::uint32_t>(before + 4 * i), v, cells.data());
         }
         table.compactCheckpoints.push_back({std::move(rows), runOffset});
     }
