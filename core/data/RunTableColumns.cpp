@@ -360,6 +360,28 @@ struct ReadRuns {
     }
 };
 
+// Lists of strings (a run's problems, a header's names): a count per list, then every string in order.
+template <class List>
+void writeLists(ColumnWriter& w, const std::string& counts, const std::string& strings, std::size_t n, List list) {
+    std::vector<std::string_view> all;
+    for (std::size_t i = 0; i < n; ++i)
+        for (const auto& s : list(i)) all.push_back(s);
+    w.numbers<std::uint32_t>(counts, n, [&](std::size_t i) { return list(i).size(); });
+    w.text(strings, all.size(), [&](std::size_t i) { return all[i]; });
+}
+template <class List>
+bool readLists(ColumnReader& r, const std::string& counts, const std::string& strings, std::size_t n, List list) {
+    std::vector<std::uint32_t> count(n);
+    std::uint64_t total = 0;
+    if (!r.numbers<std::uint32_t>(counts, n, [&](std::size_t i, std::uint32_t c) { return total += c, count[i] = c, true; })) return false;
+    std::vector<std::string_view> dictionary;
+    std::vector<std::uint32_t> codes;
+    if (!r.text(strings, total, dictionary, codes)) return false;
+    for (std::size_t i = 0, k = 0; i < n; ++i)
+        for (std::uint32_t c = 0; c < count[i]; ++c) list(i).emplace_back(dictionary[codes[k++]]);
+    return true;
+}
+
 std::string blockColumn(std::size_t block, const std::string& what) { return "checkpoints[" + std::to_string(block) + "]." + what; }
 
 // The fields of a compact checkpoint row that are doubles.
@@ -376,12 +398,7 @@ QByteArray encodeRunTableColumns(const RunTable& table) {
     WriteRuns writeRuns{w, runs};
     runFields(writeRuns);
 
-    // Problems: a count per run, then all of them in order.
-    std::vector<std::string_view> problems;
-    for (const auto& r : runs)
-        for (const auto& p : r.problems) problems.push_back(p);
-    w.numbers<std::uint32_t>("problem_count", runs.size(), [&](std::size_t i) { return runs[i].problems.size(); });
-    w.text("problems", problems.size(), [&](std::size_t i) { return problems[i]; });
+    writeLists(w, "problem_count", "problems", runs.size(), [&](std::size_t i) -> const auto& { return runs[i].problems; });
 
     // Headers of the source cells, each once (rows share them), -1 for none.
     std::vector<const std::vector<std::string>*> headers;
@@ -425,10 +442,7 @@ QByteArray encodeRunTableColumns(const RunTable& table) {
             w.text(blockColumn(b, "cells[" + std::to_string(c) + "]"), n, [&](std::size_t i) { return rows.cell(i, c); });
     }
 
-    std::vector<std::string_view> headerNames;
-    for (const auto* h : headers) headerNames.insert(headerNames.end(), h->begin(), h->end());
-    w.numbers<std::uint32_t>("header_sizes", headers.size(), [&](std::size_t i) { return headers[i]->size(); });
-    w.text("headers", headerNames.size(), [&](std::size_t i) { return headerNames[i]; });
+    writeLists(w, "header_sizes", "headers", headers.size(), [&](std::size_t i) -> const auto& { return *headers[i]; });
 
     QJsonArray mapping;
     for (const auto& c : table.mapping)
@@ -484,36 +498,15 @@ Expected<RunTable> decodeRunTableColumns(const QByteArray& bytes, const std::str
     runFields(readRuns);
     if (r.error) return *r.error;
 
-    std::vector<std::uint32_t> problemCount(*runCount);
-    std::uint64_t problemTotal = 0;
-    r.numbers<std::uint32_t>("problem_count", *runCount, [&](std::size_t i, std::uint32_t c) {
-        problemCount[i] = c;
-        problemTotal += c;
-        return true;
-    });
-    std::vector<std::string_view> dictionary;
-    std::vector<std::uint32_t> codes;
-    if (r.error || !r.text("problems", problemTotal, dictionary, codes)) return *r.error;
-    for (std::size_t i = 0, k = 0; i < *runCount; ++i)
-        for (std::uint32_t p = 0; p < problemCount[i]; ++p) table.runs[i].problems.emplace_back(dictionary[codes[k++]]);
+    if (!readLists(r, "problem_count", "problems", *runCount, [&](std::size_t i) -> auto& { return table.runs[i].problems; }))
+        return *r.error;
 
-    // Headers.
     const auto headerCount = count("headers", "header_sizes", r.rows<std::uint32_t>("header_sizes"));
     if (!headerCount) return *r.error;
-    std::vector<std::uint32_t> headerSizes(*headerCount);
-    std::uint64_t headerTotal = 0;
-    r.numbers<std::uint32_t>("header_sizes", *headerCount, [&](std::size_t i, std::uint32_t n) {
-        headerSizes[i] = n;
-        headerTotal += n;
-        return true;
-    });
-    if (r.error || !r.text("headers", headerTotal, dictionary, codes)) return *r.error;
+    std::vector<std::vector<std::string>> headerNames(*headerCount);
+    if (!readLists(r, "header_sizes", "headers", *headerCount, [&](std::size_t i) -> auto& { return headerNames[i]; })) return *r.error;
     std::vector<CheckpointRows::Header> headers;
-    for (std::size_t h = 0, k = 0; h < *headerCount; ++h) {
-        auto names = std::make_shared<std::vector<std::string>>();
-        for (std::uint32_t c = 0; c < headerSizes[h]; ++c) names->emplace_back(dictionary[codes[k++]]);
-        headers.push_back(std::move(names));
-    }
+    for (auto& names : headerNames) headers.push_back(std::make_shared<const std::vector<std::string>>(std::move(names)));
     auto header = [&](std::int64_t i) { return i >= 0 && i < static_cast<std::int64_t>(headers.size()) ? headers[i] : nullptr; };
     auto validHeader = [&](std::int64_t i) { return i >= -1 && i < static_cast<std::int64_t>(headers.size()); };
     r.numbers<std::int32_t>("raw_header", *runCount, [&](std::size_t i, std::int32_t h) {

@@ -446,7 +446,7 @@ TEST(Project, ProjectsAreTheLowestVersionThatHoldsThem) {
     ASSERT_EQ(sets->inference.size(), 1u);
     EXPECT_EQ(sets->inference[0].data.points.size(), 1u);
     // Projects written before curves and measurements were saved still load, with neither.
-    for (const char* path : {"resources/example/example.scalex", "tests/data/projects/bad_row.scalex"}) {
+    for (const char* path : {"tests/data/projects/example_v1.scalex", "tests/data/projects/bad_row.scalex"}) {
         auto p = loadProject(sourcePath(path));
         ASSERT_TRUE(p) << path << ": " << p.error().toString();
         EXPECT_FALSE(p->tables.empty());
@@ -480,7 +480,7 @@ TEST(Project, ModelSpecsRoundTripAndOlderProjectsStillOpen) {
     // Specs without run tables are version 3; the version-1 and -2 projects on disk open with none.
     p.tables.clear();
     EXPECT_EQ(manifestOf(*writeProject(p)).value("format_version").toInt(), 3);
-    for (const char* path : {"resources/example/example.scalex", "tests/data/projects/with_sets.scalex"}) {
+    for (const char* path : {"tests/data/projects/example_v1.scalex", "tests/data/projects/with_sets.scalex"}) {
         auto old = loadProject(sourcePath(path));
         ASSERT_TRUE(old) << path << ": " << old.error().toString();
         EXPECT_TRUE(old->specs.empty());

@@ -255,8 +255,9 @@ TEST(RunTableColumns, DamagedColumnsAreErrorsNamingTheColumn) {
 }
 
 TEST(RunTableColumns, ProjectsOfTheOldLayoutOpenAndSaveInColumnsUnchanged) {
-    // The built-in example and the corpus project were written with runs/<name>.csv (versions 1, 2).
-    for (const char* path : {"resources/example/example.scalex", "tests/data/projects/with_sets.scalex"}) {
+    // The built-in example as it was committed before run tables were columns (version 1) and the
+    // corpus project with curves and measurements (version 2) hold runs/<name>.csv.
+    for (const char* path : {"tests/data/projects/example_v1.scalex", "tests/data/projects/with_sets.scalex"}) {
         SCOPED_TRACE(path);
         auto old = loadProject(scalex::test::sourcePath(path));
         ASSERT_TRUE(old) << old.error().toString();

@@ -2,6 +2,8 @@
 """Projects with run tables in columns (format version 4) for the project fuzz corpus and the bad-project
 tests: one written by Scalex itself, and copies with one column damaged. Run from the repository root
 after building: python3 tests/data/projects/make_columns_corpus.py build/app/scalex
+(example_v1.scalex beside them is the built-in example as committed before run tables were columns:
+format version 1, runs/<name>.csv; tests open it as a project of the old layout.)
 """
 import json, os, struct, subprocess, sys, tempfile, zipfile
 
