@@ -19,7 +19,10 @@
 #include <quazip/quazipfileinfo.h>
 #include <quazip/quazipnewinfo.h>
 
+#include "core/data/RunTableColumns.h"
 #include "core/data/RunTableIo.h"
+
+#include <zlib.h>
 
 namespace scalex::data {
 
@@ -30,7 +33,9 @@ const QString kSettings = QStringLiteral("settings.json");
 const QString kRecipes = QStringLiteral("recipes.json");
 const QString kResults = QStringLiteral("results.json");
 
-QString tableFile(const std::string& name) { return QStringLiteral("runs/%1.csv").arg(QString::fromStdString(name)); }
+// Run tables are written in columns (RunTableColumns.h); projects before version 4 hold them as CSV.
+QString tableFile(const std::string& name) { return QStringLiteral("runs/%1.columns").arg(QString::fromStdString(name)); }
+QString csvTableFile(const std::string& name) { return QStringLiteral("runs/%1.csv").arg(QString::fromStdString(name)); }
 QString specFile(const std::string& name) { return QStringLiteral("specs/%1.json").arg(QString::fromStdString(name)); }
 QString curvesFile(const std::string& name) { return QStringLiteral("curves/%1.csv").arg(QString::fromStdString(name)); }
 QString inferenceFile(const std::string& name) { return QStringLiteral("inference/%1.csv").arg(QString::fromStdString(name)); }
@@ -170,11 +175,11 @@ Expected<QByteArray> writeProject(const Project& project) {
                                   {"file", tableFile(t.name)},
                                   {"rows", static_cast<qint64>(t.table.rowCount())},
                                   {"source", QString::fromStdString(t.table.source)}});
-    // Version 2 only where it matters: older Scalex refuses such a project instead of dropping its
-    // curves and measurements on the next save, and every other project keeps its bytes.
+    // The lowest version that holds what the project has: run tables in columns need 4 (older Scalex
+    // refuses the project rather than finding no table), specs 3, curves or measurements 2.
     const bool sets = !project.curves.empty() || !project.inference.empty();
     QJsonObject manifest{{"format", QLatin1String(kProjectFormatName)},
-                         {"format_version", !project.specs.empty() ? 3 : sets ? 2 : 1},
+                         {"format_version", !project.tables.empty() ? 4 : !project.specs.empty() ? 3 : sets ? 2 : 1},
                          {"title", QString::fromStdString(project.title)},
                          {"tables", tables},
                          {"settings", kSettings},
@@ -216,7 +221,7 @@ Expected<QByteArray> writeProject(const Project& project) {
 
     std::vector<std::pair<QString, QByteArray>> entries;
     entries.emplace_back(kManifest, jsonBytes(manifest));
-    for (const auto& t : project.tables) entries.emplace_back(tableFile(t.name), writeRunTableCsv(t.table));
+    for (const auto& t : project.tables) entries.emplace_back(tableFile(t.name), encodeRunTableColumns(t.table));
     for (const auto& c : project.curves) entries.emplace_back(curvesFile(c.name), c.csv);
     for (const auto& m : project.inference) {
         entries.emplace_back(inferenceFile(m.name), m.csv);
@@ -239,7 +244,9 @@ Expected<QByteArray> writeProject(const Project& project) {
         info.dateTime = stamp;
         info.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
         QuaZipFile out(&zip);
-        if (!out.open(QIODevice::WriteOnly, info) || out.write(data) != data.size()) {
+        // Columns of numbers gain little from harder compression and a million rows' worth take seconds.
+        const int level = name.endsWith(QLatin1String(".columns")) ? Z_BEST_SPEED : Z_DEFAULT_COMPRESSION;
+        if (!out.open(QIODevice::WriteOnly, info, nullptr, 0, Z_DEFLATED, level) || out.write(data) != data.size()) {
             return whole("project", "cannot write zip entry " + name.toStdString());
         }
         out.close();
@@ -409,16 +416,16 @@ private:
             if (!tables[i].isObject() || !validTableName(name))
                 return LoadError{file, 0, field + ".name", "expected a run table name of letters, digits, '.', '_', '-'"};
             if (!names.insert(name).second) return LoadError{file, 0, field + ".name", "run table '" + name + "' is listed twice"};
-            const QString entry = tableFile(name);
-            if (t.value("file").toString() != entry)
-                return LoadError{file, 0, field + ".file", "expected \"" + entry.toStdString() + "\""};
-            if (!entries_.count(entry))
-                return whole(name_, "the manifest lists " + entry.toStdString() + ", which is missing from the archive");
-            auto bytes = inflate(entry);
+            const QString entry = t.value("file").toString();
+            const bool csv = entry == csvTableFile(name);
+            if (!csv && entry != tableFile(name))
+                return LoadError{file, 0, field + ".file", "expected \"" + tableFile(name).toStdString() + "\""};
+            auto bytes = listedEntry(entry);
             if (!bytes) return bytes.error();
-            LoadOptions options;
-            options.format = RunTableFormat::Csv;
-            auto runs = parseRunTable(*bytes, where(entry), options);
+            LoadOptions csvOptions;
+            csvOptions.format = RunTableFormat::Csv;
+            auto runs = csv ? parseRunTable(*bytes, where(entry), csvOptions) : decodeRunTableColumns(*bytes, where(entry));
+            bytes->clear();
             if (!runs) return runs.error();
             const QJsonValue rows = t.value("rows");
             if (rows.isDouble() && static_cast<std::size_t>(rows.toDouble()) != runs->rowCount())

@@ -1,7 +1,8 @@
 #pragma once
 // A Scalex project (`.scalex`): a zip holding
 //   manifest.json   format name and version, title, the list of run tables, generator info
-//   runs/<name>.csv one CSV per run table (writeRunTableCsv / parseRunTable)
+//   runs/<name>.columns  one per run table, in columns (RunTableColumns.h); projects before
+//                        version 4 hold runs/<name>.csv (writeRunTableCsv / parseRunTable), still read
 //   curves/<name>.csv    loss curves (LossCurves.h), the file's bytes as read
 //   inference/<name>.csv inference measurements (InferenceMeasurements.h), the file's bytes as
 //                        read, and inference/<name>/df_dict_<k>.csv the df_dict files that gave
@@ -14,7 +15,8 @@
 // and parsed again on loading: both readers keep only part of a file (the df_dict format has
 // dozens of columns), and the bytes lose nothing. A project holding them is format version 2;
 // one without them is written as version 1, byte for byte as before; one holding model specs is
-// version 3 (older Scalex refuses it rather than dropping the specs on its next save).
+// version 3 (older Scalex refuses it rather than dropping the specs on its next save); one holding
+// run tables is version 4 (their columns).
 // Loading returns a project or one LoadError and never touches the caller's current project.
 // The reader refuses entries that leave their folder and inflates under size limits.
 #include <QByteArray>
@@ -35,9 +37,8 @@
 
 namespace scalex::data {
 
-// The newest version this Scalex writes and reads; 1 (run tables only) still loads and is what a
-// project without curves or inference measurements is written as.
-inline constexpr int kProjectFormatVersion = 3;
+// The newest version this Scalex writes and reads; every older version still loads.
+inline constexpr int kProjectFormatVersion = 4;
 inline constexpr const char* kProjectFormatName = "scalex-project";
 
 struct ProjectTable {

@@ -19,6 +19,7 @@
 #include "core/data/Project.h"
 #include "core/data/ProjectHistory.h"
 #include "core/accounting/ModelConfig.h"
+#include "core/data/RunTableColumns.h"
 #include "core/data/RunTableIo.h"
 #include "tests/support/TestData.h"
 
@@ -367,7 +368,7 @@ TEST(Project, CurvesAndInferenceSetsRoundTripLosslesslyAndDeterministically) {
     ASSERT_TRUE(same);
     EXPECT_TRUE(*bytes == *same) << "the same project gives the same bytes";
     const QJsonObject manifest = manifestOf(*bytes);
-    EXPECT_EQ(manifest.value("format_version").toInt(), 2);
+    EXPECT_EQ(manifest.value("format_version").toInt(), 4);  // it has run tables
     EXPECT_EQ(manifest.value("curves")[0]["file"].toString(), "curves/curves_a.csv");
     EXPECT_EQ(manifest.value("curves")[0]["curves"].toInt(), 2);
     EXPECT_EQ(manifest.value("curves")[0]["points"].toInt(), 5);
@@ -425,11 +426,16 @@ TEST(Project, StudyMeasurementsKeepTheirDfDictArchitecturesThroughAProject) {
     EXPECT_EQ(back->inference[0].data.source, scalex::test::sharedPath("data/xlstm/inference_results.csv").toStdString());
 }
 
-TEST(Project, ProjectsWithoutCurvesOrMeasurementsAreVersion1AsBefore) {
-    auto bytes = writeProject(richProject());
+TEST(Project, ProjectsAreTheLowestVersionThatHoldsThem) {
+    Project p = richProject();
+    auto bytes = writeProject(p);
     ASSERT_TRUE(bytes);
     const QJsonObject manifest = manifestOf(*bytes);
-    EXPECT_EQ(manifest.value("format_version").toInt(), 1);
+    // Run tables in columns make version 4; a project of settings alone stays version 1.
+    EXPECT_EQ(manifest.value("format_version").toInt(), 4);
+    EXPECT_EQ(manifest.value("tables")[0]["file"].toString().toStdString(), "runs/" + p.tables[0].name + ".columns");
+    p.tables.clear();
+    EXPECT_EQ(manifestOf(*writeProject(p)).value("format_version").toInt(), 1);
     EXPECT_FALSE(manifest.contains("curves"));
     EXPECT_FALSE(manifest.contains("inference"));
     // The corpus project holding both (made by tests/data/projects/make_corpus.py) loads.
@@ -440,7 +446,7 @@ TEST(Project, ProjectsWithoutCurvesOrMeasurementsAreVersion1AsBefore) {
     ASSERT_EQ(sets->inference.size(), 1u);
     EXPECT_EQ(sets->inference[0].data.points.size(), 1u);
     // Projects written before curves and measurements were saved still load, with neither.
-    for (const char* path : {"resources/example/example.scalex", "tests/data/projects/bad_row.scalex"}) {
+    for (const char* path : {"tests/data/projects/example_v1.scalex", "tests/data/projects/bad_row.scalex"}) {
         auto p = loadProject(sourcePath(path));
         ASSERT_TRUE(p) << path << ": " << p.error().toString();
         EXPECT_FALSE(p->tables.empty());
@@ -449,7 +455,7 @@ TEST(Project, ProjectsWithoutCurvesOrMeasurementsAreVersion1AsBefore) {
     }
 }
 
-TEST(Project, ModelSpecsRoundTripAsVersion3AndOlderProjectsStillOpen) {
+TEST(Project, ModelSpecsRoundTripAndOlderProjectsStillOpen) {
     using namespace scalex::accounting;
     Project p = richProject();
     ModelSpec gqa = fromPaperConfig(makeStudyConfig(Family::Transformer, 2048, 24, 16, {.nKvHeads = 4}));
@@ -461,7 +467,7 @@ TEST(Project, ModelSpecsRoundTripAsVersion3AndOlderProjectsStillOpen) {
     p.specs = {{"gqa-2b", "gqa.json", gqa}, {"hybrid", "", hybrid}};
     auto bytes = writeProject(p);
     ASSERT_TRUE(bytes) << bytes.error().toString();
-    EXPECT_EQ(manifestOf(*bytes).value("format_version").toInt(), 3);
+    EXPECT_EQ(manifestOf(*bytes).value("format_version").toInt(), 4);  // it has run tables
     auto back = readProject(*bytes, "p.scalex");
     ASSERT_TRUE(back) << back.error().toString();
     ASSERT_EQ(back->specs.size(), 2u);
@@ -471,10 +477,10 @@ TEST(Project, ModelSpecsRoundTripAsVersion3AndOlderProjectsStillOpen) {
     EXPECT_TRUE(back->specs[1].spec == hybrid);
     EXPECT_EQ(back->tables.size(), p.tables.size());
     EXPECT_EQ(*writeProject(p), *bytes);  // deterministic
-    // A project without specs keeps its version; the version-1 and -2 projects on disk open with none.
-    p.specs.clear();
-    EXPECT_EQ(manifestOf(*writeProject(p)).value("format_version").toInt(), 1);
-    for (const char* path : {"resources/example/example.scalex", "tests/data/projects/with_sets.scalex"}) {
+    // Specs without run tables are version 3; the version-1 and -2 projects on disk open with none.
+    p.tables.clear();
+    EXPECT_EQ(manifestOf(*writeProject(p)).value("format_version").toInt(), 3);
+    for (const char* path : {"tests/data/projects/example_v1.scalex", "tests/data/projects/with_sets.scalex"}) {
         auto old = loadProject(sourcePath(path));
         ASSERT_TRUE(old) << path << ": " << old.error().toString();
         EXPECT_TRUE(old->specs.empty());
@@ -529,6 +535,32 @@ TEST(Project, BadCurvesOrMeasurementEntriesNameTheEntryLineAndColumn) {
     EXPECT_EQ(written.error().message, "loss-curve set name 'a/b' is not usable as a file name (letters, digits, '.', '_', '-')");
 }
 
+TEST(Project, DamagedRunColumnsNameTheProjectTheMemberAndTheColumn) {
+    const Project p = richProject();
+    auto bytes = writeProject(p);
+    ASSERT_TRUE(bytes);
+    const QString member = QStringLiteral("runs/%1.columns").arg(QString::fromStdString(p.tables[0].name));
+    auto good = readProject(*bytes, "p.scalex");
+    ASSERT_TRUE(good) << good.error().toString();
+    // A member whose directory is damaged (its zip entry intact).
+    auto damaged = readProject(withEntry(*bytes, member, QByteArray("scalex-columns\n", 16) + QByteArray::fromHex("0100000004000000") + "{{{{"),
+                               "p.scalex");
+    ASSERT_FALSE(damaged);
+    EXPECT_EQ(damaged.error().toString(), "p.scalex/" + member.toStdString() + ": its directory is not a JSON object (damaged?)");
+    // A column cut short.
+    auto cut = encodeRunTableColumns(p.tables[0].table);
+    cut.chop(1);
+    damaged = readProject(withEntry(*bytes, member, cut), "p.scalex");
+    ASSERT_FALSE(damaged);
+    EXPECT_EQ(damaged.error().column, "headers");
+    EXPECT_EQ(damaged.error().file, "p.scalex/" + member.toStdString());
+    // A table in the old CSV layout under the new name is not read as columns.
+    damaged = readProject(withEntry(*bytes, member, writeRunTableCsv(p.tables[0].table)), "p.scalex");
+    ASSERT_FALSE(damaged);
+    EXPECT_EQ(damaged.error().toString(),
+              "p.scalex/" + member.toStdString() + ": not a Scalex run-table column file (it does not start with \"scalex-columns\")");
+}
+
 TEST(Project, InvalidTableNamesAreRefusedOnWrite) {
     Project p;
     p.tables.push_back({"../escape", {}});
@@ -575,7 +607,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadProject{"manifest_not_json.scalex", "/manifest.json, line 3: not valid JSON: unterminated object at offset 55"},
         BadProject{"manifest_not_object.scalex", "/manifest.json: expected a JSON object"},
         BadProject{"future_version.scalex",
-                   "/manifest.json, column 'format_version': format version 99 is newer than this Scalex reads (3); open it "
+                   "/manifest.json, column 'format_version': format version 99 is newer than this Scalex reads (4); open it "
                    "with a newer Scalex"},
         BadProject{"wrong_format.scalex",
                    "/manifest.json, column 'format': not a Scalex project manifest (expected \"format\": \"scalex-project\")"},
@@ -592,12 +624,35 @@ INSTANTIATE_TEST_SUITE_P(
         BadProject{"bad_inference_content.scalex",
                    "/inference/m.csv, line 2, column 'family': expected a family (llama2, llama3, llama, transformer, xlstm, "
                    "mlstm), got 'gpt'"},
+        // Run tables in columns, damaged (made by make_columns_corpus.py from columns.scalex).
+        BadProject{"columns_truncated.scalex",
+                   "/runs/duplicate_row.columns, column 'headers': truncated: the column's 85 bytes run past the end of the data "
+                   "(80 bytes left)"},
+        BadProject{"columns_bad_index.scalex",
+                   "/runs/duplicate_row.columns, column 'series': bad dictionary index 99 at row 3 (the dictionary holds 2 values)"},
+        BadProject{"columns_wrong_length.scalex", "/runs/duplicate_row.columns, column 'params': wrong length: 2 values for 3 rows"},
+        BadProject{"columns_future_version.scalex",
+                   "/runs/duplicate_row.columns: column format version 2 is newer than this Scalex reads (1); open it with a newer Scalex"},
         BadProject{"bad_curves_name.scalex",
                    "/manifest.json, column 'curves[0].name': expected a loss-curve set name of letters, digits, '.', '_', '-'"}),
     [](const auto& info) {
         std::string n = info.param.file;
         return n.substr(0, n.find('.'));
     });
+
+TEST(Project, ColumnsOfTheCorpusKeepTheDuplicateRowMarked) {
+    // columns.scalex: tests/data/bad/duplicate_row.csv saved by `scalex convert` in columns.
+    auto p = loadProject(sourcePath("tests/data/projects/columns.scalex"));
+    ASSERT_TRUE(p) << p.error().toString();
+    ASSERT_EQ(p->tables.size(), 1u);
+    const auto& runs = p->tables[0].table.runs;
+    ASSERT_EQ(runs.size(), 3u);
+    EXPECT_FALSE(runs[0].hasProblems());
+    ASSERT_EQ(runs[2].problems.size(), 1u);
+    EXPECT_EQ(runs[2].problems[0], "duplicate: identical to the row on line 2");
+    EXPECT_EQ(runs[2].sourceLine, 4);
+    EXPECT_EQ(runs[1].params, 4e8);
+}
 
 TEST(Project, BadRowIsKeptAndMarked) {
     const QString path = sourcePath("tests/data/projects/bad_row.scalex");
