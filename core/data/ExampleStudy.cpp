@@ -8,6 +8,7 @@
 
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/ParamCount.h"
+#include "core/data/RunDerivation.h"
 
 namespace scalex::data {
 
@@ -217,6 +218,7 @@ ExampleStudy generateExampleStudy(const PaperTables& tables, const ExampleOption
                 r.params = n;
                 r.tokens = steps * perStep;
                 r.flops = accounting::trainingFlops(config, r.context, r.tokens, convention);
+                r.budget = nominalBudget(r.flops);  // the bucket a reader of these runs gives them
                 r.batchSize = static_cast<double>(batch);
                 r.steps = steps;
                 r.learningRate = pc.learningRates.empty() ? kUnknown : pc.learningRates.front();

@@ -47,9 +47,8 @@ TEST(GenerateVerb, BadOptionsAreUsageErrors) {
 
 TEST(ConvertVerb, ProjectToCsvToProjectKeepsTheRuns) {
     QTemporaryDir dir;
-    // The example as its runs read from CSV (the generator's own runs leave the nominal budget to
-    // the reader, which derives it on the first read of the CSV).
-    const QString example = scalex::test::sourcePath("tests/data/projects/example_v1.scalex");
+    // The built-in example: the generator's runs are what a reader of their CSV makes of them.
+    const QString example = scalex::test::sourcePath("resources/example/example.scalex");
     const QString csv = dir.filePath("all.csv"), project = dir.filePath("back.scalex"), csv2 = dir.filePath("again.csv");
     auto r = runScalex({"convert", example, csv});
     ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
