@@ -70,6 +70,10 @@ data::Expected<RowCondition> parseCondition(std::string_view text) {
     return c;
 }
 
+bool meetsAll(const data::Run& run, const std::vector<RowCondition>& conditions) {
+    return std::all_of(conditions.begin(), conditions.end(), [&](const RowCondition& c) { return meets(run, c); });
+}
+
 bool meets(const data::Run& run, const RowCondition& c, bool* unknownColumn) {
     using Op = RowCondition::Op;
     if (c.op == Op::Equal || c.op == Op::NotEqual) {

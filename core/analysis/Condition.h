@@ -36,6 +36,9 @@ data::Expected<RowCondition> parseCondition(std::string_view text);
 // sets `unknownColumn` (when given) and fails.
 bool meets(const data::Run& run, const RowCondition& condition, bool* unknownColumn = nullptr);
 
+// Whether the run meets every one of the conditions (it does when there are none).
+bool meetsAll(const data::Run& run, const std::vector<RowCondition>& conditions);
+
 // An error naming the first condition whose column neither a field nor any table of `table` has
 // (with the columns there are), so that a typo does not silently select nothing.
 std::optional<data::LoadError> checkColumns(const data::RunTable& table, const std::vector<RowCondition>& conditions);

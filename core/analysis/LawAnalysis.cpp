@@ -21,11 +21,6 @@ namespace scalex::analysis {
 
 namespace {
 
-
-bool meetsAll(const data::Run& run, const std::vector<RowCondition>& conditions) {
-    return std::all_of(conditions.begin(), conditions.end(), [&](const RowCondition& c) { return meets(run, c); });
-}
-
 std::string runName(const data::Run& run) { return data::runLabel(run); }
 
 }  // namespace

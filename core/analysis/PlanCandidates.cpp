@@ -51,10 +51,6 @@ std::optional<double> number(const std::string& text) {
     }
 }
 
-bool meetsAll(const data::Run& run, const std::vector<RowCondition>& conditions) {
-    return std::all_of(conditions.begin(), conditions.end(), [&](const RowCondition& c) { return meets(run, c); });
-}
-
 std::string pointLabel(const TargetPoint& p) {
     std::string t;
     for (const auto& [name, value] : p) t += (t.empty() ? "" : ",") + name + "=" + g4(value);

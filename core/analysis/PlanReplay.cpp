@@ -39,11 +39,6 @@ std::optional<PlanStrategy> parsePlanStrategy(const std::string& text) {
 
 namespace {
 
-
-bool meetsAll(const data::Run& run, const std::vector<RowCondition>& conditions) {
-    return std::all_of(conditions.begin(), conditions.end(), [&](const RowCondition& c) { return meets(run, c); });
-}
-
 std::string conditionsText(const std::vector<RowCondition>& conditions) {
     std::string t;
     for (const auto& c : conditions) t += (t.empty() ? "" : " and ") + c.text();
