@@ -89,6 +89,11 @@ public:
     }
     // A second job the window starts once the first one's answer is drawn (bootstrap bands); empty: none.
     virtual JobOf<Taking> followUpJob() { return {}; }
+    // A job the window starts after each draw, about what was drawn (the bootstrap interval of a
+    // ratio the summary states); empty when none is needed now (nothing to compute, or the answer
+    // under way or known still applies). A newer one replaces one under way, whose answer is dropped;
+    // its answer changes the summary and the Explain text, not the charts.
+    virtual JobOf<Taking> afterDrawJob() { return {}; }
     // The values of the controls the analyses depend on: a change of another control only redraws.
     virtual QJsonObject jobControls() const { return {}; }
     // The window waits for the analyses and draws them at once rather than when they come (small
@@ -194,6 +199,17 @@ private:
     std::vector<std::unique_ptr<QGraphicsScene>> scenes_;
 };
 
+// `job` as a job whose answer is handed to `take` on the UI thread (ViewFigure::Taking); empty
+// when `job` is.
+template <class T, class Take>
+JobOf<ViewFigure::Taking> takingJobOf(JobOf<T> job, Take take) {
+    if (!job) return {};
+    return [job = std::move(job), take = std::move(take)](const fit::FitControl& control) -> ViewFigure::Taking {
+        auto answer = std::make_shared<T>(job(control));
+        return [take, answer] { take(std::move(*answer)); };
+    };
+}
+
 // A figure whose analyses give one typed answer: `Derived` names `Answer`, makes the job with
 // `JobOf<Answer> job(const FigureInput&) const` (empty: nothing to compute) and takes its answer
 // with `void take(Answer)`. The window runs the job on a worker thread (gui::JobRunner<Answer>).
@@ -205,12 +221,8 @@ public:
         if (auto j = self.job(in)) self.take(j(control));
     }
     JobOf<Taking> takingJob(const FigureInput& in) override {
-        auto j = static_cast<Derived&>(*this).job(in);
-        if (!j) return {};
-        return [j = std::move(j), self = static_cast<Derived*>(this)](const fit::FitControl& control) -> Taking {
-            auto answer = std::make_shared<typename Derived::Answer>(j(control));
-            return [self, answer] { self->take(std::move(*answer)); };
-        };
+        auto* self = static_cast<Derived*>(this);
+        return takingJobOf<typename Derived::Answer>(self->job(in), [self](typename Derived::Answer answer) { self->take(std::move(answer)); });
     }
 };
 

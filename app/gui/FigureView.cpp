@@ -53,6 +53,11 @@ FigureView::FigureView(const figures::FigureEntry& entry, Session* session, QWid
         take();
         redraw();
     }, this);
+    afterDraw_ = new JobRunner<figures::ViewFigure::Taking>([this](figures::ViewFigure::Taking take) {
+        take();
+        showSummary(figure_->summary());
+        emit explainChanged();
+    }, this);
     jobs_ = new JobRunner<figures::ViewFigure::Taking>([this](figures::ViewFigure::Taking take) {
         take();
         redraw();
@@ -449,6 +454,7 @@ void FigureView::redraw() {
     showCharts();
     figure_->draw(figureInput(session_));
     drawnAt_ = session_->changeCount();
+    if (figures::JobOf<figures::ViewFigure::Taking> job = figure_->afterDrawJob()) afterDraw_->start(std::move(job));
     showCharts();
     controls_->showAll();  // tooltips and choices the drawing set
     showSummary(figure_->summary());
@@ -483,6 +489,7 @@ void FigureView::computeNow() {
     for (auto* runner : actionJobs_) runner->finish();
     jobs_->finish();
     followUps_->finish();
+    afterDraw_->finish();
     QCoreApplication::processEvents();
 }
 

@@ -100,6 +100,7 @@ private:
     QTableWidget* table_ = nullptr;
     JobRunner<figures::ViewFigure::Taking>* jobs_;       // the analyses; new ones replace those under way, and their second job
     JobRunner<figures::ViewFigure::Taking>* followUps_;  // the second job of the analyses shown, once they are drawn
+    JobRunner<figures::ViewFigure::Taking>* afterDraw_;  // the figure's job about what it drew last (its summary's interval)
     // The runners of the figure's actions that run jobs (one each: a second click waits for the first).
     std::vector<JobRunner<figures::ViewFigure::Taking>*> actionJobs_;
     QJsonObject jobControls_;                            // the controls of the analyses asked for last

@@ -40,7 +40,6 @@
 #include "app/figures/CurveBundle.h"
 #include "app/figures/PlotChart.h"
 #include "app/figures/views/Figures.h"
-#include "app/gui/AnalysisViews.h"
 #include "app/gui/ExportDialog.h"
 #include "app/gui/FigureExport.h"
 #include "app/gui/Recipes.h"
@@ -93,8 +92,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         return [](Session* session, QWidget* parent) -> ViewPanel* { return new View(session, parent); };
     };
     const std::map<QString, MakeView> ownView{
-        {"pareto", make(std::type_identity<ParetoView>())},     {"surface", make(std::type_identity<LossSurfaceView>())},
-        {"optimal", make(std::type_identity<OptimalView>())}};
+        {"surface", make(std::type_identity<LossSurfaceView>())}, {"optimal", make(std::type_identity<OptimalView>())}};
     for (const figures::FigureEntry& entry : figures::figureRegistry()) {
         ViewPanel* panel = nullptr;
         if (!entry.make) panel = new RunsView(session_, this);

@@ -44,8 +44,9 @@
 #include "app/figures/views/IsoFlopFigure.h"
 #include "app/figures/views/LossCurvesFigure.h"
 #include "app/figures/views/OverTrainingFigure.h"
+#include "app/figures/views/ParetoFigure.h"
 #include "app/figures/views/RooflineFigure.h"
-#include "app/gui/AnalysisViews.h"
+#include "app/gui/FigureView.h"
 #include "app/gui/RunPoints.h"
 #include "app/gui/FigureExport.h"
 #include "app/gui/JobRunner.h"
@@ -812,7 +813,7 @@ TEST_F(Gui, InferencePanelsShareTheirRangeAndNoTickLabelsOverlap) {
 // The paper's Fig. 1: the frontiers on the left, the fitted loss surface through the same runs
 // on the right, on the same axes; the curves move from the single chart to the right panel.
 TEST_F(Gui, ParetoFig1LayoutPutsTheSurfaceFitBesideTheFrontiers) {
-    auto* pareto = view<ParetoView>();
+    auto* pareto = figureView("pareto");
     ASSERT_NE(pareto, nullptr);
     window->showView("pareto");
     pareto->computeNow();  // the frontiers are found in a job
@@ -1129,7 +1130,7 @@ TEST_F(Gui, OpensTheGemstonesExample) {
     EXPECT_EQ(window->session()->seriesNames(),
               (std::vector<std::string>{"fineweb_dclm_losses_combined", "fineweb_edu_losses_combined"}));
     ASSERT_TRUE(window->showView("pareto"));
-    auto* pareto = view<ParetoView>();
+    auto* pareto = figureView("pareto");
     ASSERT_NE(pareto, nullptr);
     pareto->computeNow();  // the frontiers are found in a job
     QApplication::processEvents();
@@ -1377,15 +1378,17 @@ TEST_F(Gui, OverTrainingViewLeavesOutARunOffItsLine) {
 // off the UI thread; computeNow waits for it).
 TEST_F(Gui, ParetoViewGivesTheComputeRatioWithItsInterval) {
     ASSERT_TRUE(window->showView("pareto"));
-    auto* pareto = view<ParetoView>();
+    auto* pareto = figureView("pareto");
     ASSERT_NE(pareto, nullptr);
     pareto->computeNow();  // the frontiers, then the interval, come from the background
-    ASSERT_TRUE(pareto->comparison().overlap);
-    ASSERT_TRUE(pareto->computeRatioInterval());
-    const auto& in = *pareto->computeRatioInterval();
+    const auto* paretoFigure = pareto->figureAs<scalex::figures::ParetoFigure>();
+    ASSERT_NE(paretoFigure, nullptr);
+    ASSERT_TRUE(paretoFigure->comparison().overlap);
+    ASSERT_TRUE(paretoFigure->computeRatioInterval());
+    const auto& in = *paretoFigure->computeRatioInterval();
     EXPECT_EQ(in.nValid, 1000);
-    EXPECT_LT(in.lower, pareto->comparison().geomeanComputeRatio);
-    EXPECT_GT(in.upper, pareto->comparison().geomeanComputeRatio);
+    EXPECT_LT(in.lower, paretoFigure->comparison().geomeanComputeRatio);
+    EXPECT_GT(in.upper, paretoFigure->comparison().geomeanComputeRatio);
     QString summary;
     for (QLabel* l : pareto->findChildren<QLabel*>()) summary += l->text();
     EXPECT_TRUE(summary.contains(QStringLiteral("95 % interval %1× to %2×").arg(in.lower, 0, 'f', 2).arg(in.upper, 0, 'f', 2)))
@@ -1397,7 +1400,7 @@ TEST_F(Gui, ParetoViewGivesTheComputeRatioWithItsInterval) {
 // series it compares (not placeholders).
 TEST_F(Gui, ParetoViewOfOtherSeriesSaysWhatItShows) {
     ASSERT_TRUE(window->showView("pareto"));
-    auto* pareto = view<ParetoView>();
+    auto* pareto = figureView("pareto");
     ASSERT_NE(pareto, nullptr);
     pareto->computeNow();
     auto* curves = pareto->findChild<QCheckBox*>("curves");
@@ -1493,9 +1496,9 @@ TEST_F(Gui, ManyRunsAreDrawnByOneItemAndStaySelectable) {
     f.close();
     ASSERT_TRUE(window->openPath(path, false)) << window->lastError().toStdString();
     ASSERT_TRUE(window->showView("pareto"));
-    view<ParetoView>()->computeNow();  // the frontiers are found in a job
+    figureView("pareto")->computeNow();  // the frontiers are found in a job
     QApplication::processEvents();     // the points go in after the rest is drawn
-    QChart* chart = view<ParetoView>()->primaryChart();
+    QChart* chart = figureView("pareto")->primaryChart();
     QLineSeries* cloud = nullptr;
     QScatterSeries* legend = nullptr;
     for (QAbstractSeries* s : chart->series()) {

@@ -16,7 +16,7 @@
 #include <QTemporaryDir>
 
 #include "app/figures/views/IsoFlopFigure.h"
-#include "app/gui/AnalysisViews.h"
+#include "app/gui/FigureView.h"
 #include "app/gui/FigureExport.h"
 #include "app/figures/LogTicks.h"
 #include "app/gui/FigureNames.h"

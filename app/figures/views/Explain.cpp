@@ -13,6 +13,7 @@
 #include "app/figures/views/LossCurvesFigure.h"
 #include "app/figures/views/LossSurfaceFigure.h"
 #include "app/figures/views/OverTrainingFigure.h"
+#include "app/figures/views/ParetoFigure.h"
 #include "app/figures/views/RooflineFigure.h"
 #include "core/accounting/CacheSize.h"
 #include "core/accounting/ParamCount.h"
@@ -32,6 +33,41 @@ QString explainLossCurves(const ViewFigure& figure, const FigureInput&) {
                "<p>Now: %1 curves, %2 checkpoints.</p>")
         .arg(f.curveCount())
         .arg(f.checkpointCount());
+}
+
+QString explainPareto(const ViewFigure& figure, const FigureInput&) {
+    const auto& f = static_cast<const ParetoFigure&>(figure);
+    // Each series' frontier (the first few of many), then the compared pair's ratio.
+    constexpr int kListed = 6;
+    QStringList sizes;
+    int withRuns = 0;
+    for (const auto& a : f.shown()) {
+        if (a.points.empty()) continue;
+        if (++withRuns <= kListed)
+            sizes << QStringLiteral("%1 %2").arg(QString::fromStdString(data::seriesLabel(a.group.series))).arg(a.frontier.size());
+    }
+    if (withRuns > kListed) sizes << QObject::tr("%n more series", nullptr, withRuns - kListed);
+    QString now = QObject::tr("no runs with compute and loss in scope");
+    if (!sizes.isEmpty()) {
+        now = QObject::tr("frontier runs %1").arg(sizes.join(QStringLiteral(", ")));
+        const auto& compared = f.compared();
+        if (f.comparison().overlap)
+            now += QObject::tr("; %1 needs %2× the compute of %3 for the same loss")
+                       .arg(compared.second, QString::number(f.comparison().geomeanComputeRatio, 'f', 2), compared.first);
+        else if (withRuns == 1)
+            now += QObject::tr("; one series, nothing to compare");
+    }
+    return QObject::tr("<h3>Loss over compute: the Pareto front</h3>"
+                       "<p>Each point is one training run: its training compute <b>C</b> (FLOPs) and the validation loss it "
+                       "reached. Both axes are logarithmic, so a power law L ∝ C<sup>−η</sup> is a straight line.</p>"
+                       "<p>The solid line of each series is its <b>Pareto frontier</b>: the runs no other run beats with "
+                       "less compute. A frontier below another means better loss for the same compute. Runs of one context "
+                       "length are shown at a time (<i>Context</i>).</p>"
+                       "<p>Dashed: the loss surface L̂(N, D) fitted to the runs of each architecture family at this context "
+                       "(the paper's fit on the paper's study where its runs give none), along runs with a fixed number of "
+                       "tokens per parameter (D/N = 22 is Chinchilla-optimal; 2200 is heavily over-trained).</p>"
+                       "<p>Now: %1.</p>")
+        .arg(now);
 }
 
 QString explainOverTraining(const ViewFigure& figure, const FigureInput&) {

@@ -9,6 +9,7 @@ class ViewFigure;
 struct FigureInput;
 
 QString explainLossCurves(const ViewFigure& figure, const FigureInput& in);
+QString explainPareto(const ViewFigure& figure, const FigureInput& in);
 QString explainOverTraining(const ViewFigure& figure, const FigureInput& in);
 QString explainIsoFlop(const ViewFigure& figure, const FigureInput& in);
 QString explainContext(const ViewFigure& figure, const FigureInput& in);

@@ -35,7 +35,7 @@ ViewLayout layout(const std::function<void(ViewLayout&)>& set) {
 std::vector<FigureEntry>& entries() {
     static std::vector<FigureEntry> entries{
         {"runs", QObject::tr("Runs"), {}, {"runs"}, {}, {}},
-        {"pareto", QObject::tr("Pareto front"), maker<ParetoFigure>(), {"frontier"}, {}, {}},
+        {"pareto", QObject::tr("Pareto front"), maker<ParetoFigure>(), {"frontier"}, explainPareto, {}},
         {"curves", QObject::tr("Loss curves"), maker<LossCurvesFigure>(), {}, explainLossCurves, {}},
         {"surface", QObject::tr("Loss surface"), maker<LossSurfaceFigure>(), {"fit"}, explainLossSurface, {}},
         {"overtraining", QObject::tr("Over-training"), maker<OverTrainingFigure>(), {"slopes"}, explainOverTraining,

@@ -54,12 +54,7 @@ public:
     // picked budget reads beside its slider.
     QJsonObject jobControls() const override { return fitControls(); }
     JobOf<Taking> followUpJob() override {
-        JobOf<Bands> bands = bandsJob();
-        if (!bands) return {};
-        return [bands = std::move(bands), this](const fit::FitControl& control) -> Taking {
-            auto answer = std::make_shared<Bands>(bands(control));
-            return [this, answer] { takeBands(std::move(*answer)); };
-        };
+        return takingJobOf<Bands>(bandsJob(), [this](Bands bands) { takeBands(std::move(bands)); });
     }
     QString readout(const QString& name) const override;
 

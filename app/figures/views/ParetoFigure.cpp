@@ -37,6 +37,16 @@ double contextOf(const QString& key) {
 
 bool sameContext(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
 
+using PointPair = std::pair<std::vector<fit::ComputeLossPoint>, std::vector<fit::ComputeLossPoint>>;
+
+// The same compared points (compute and loss of each, in order).
+bool samePoints(const PointPair& x, const PointPair& y) {
+    auto same = [](const std::vector<fit::ComputeLossPoint>& a, const std::vector<fit::ComputeLossPoint>& b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto& p, const auto& q) { return p.flops == q.flops && p.loss == q.loss; });
+    };
+    return same(x.first, y.first) && same(x.second, y.second);
+}
+
 // Whether a series is an architecture family, the series whose loss surfaces the figure draws.
 bool hasSurface(const std::string& series) { return accounting::parseFamily(series).has_value(); }
 
@@ -254,7 +264,8 @@ void ParetoFigure::draw(const FigureInput& in) {
     }
     addSelectionRings(chart_, in, all);
 
-    // The comparison of the pair (its bootstrap interval is the window's, in the background).
+    // The comparison of the pair (its bootstrap interval is the window's, in the background:
+    // afterDrawJob()); the interval known for these points is stated with it.
     comparison_ = {};
     compared_ = {};
     if (const auto compared = analysis::compareSeries(shown_, fit::BootstrapSettings{0})) {
@@ -263,6 +274,64 @@ void ParetoFigure::draw(const FigureInput& in) {
         comparison_ = compared->comparison;
         compared_ = {QString::fromStdString(data::seriesLabel(A.group.series)), QString::fromStdString(data::seriesLabel(B.group.series))};
     }
+    intervalShown_ = comparison_.overlap && samePoints(comparedPoints(), intervalKey_) ? intervalOfKey_ : std::nullopt;
+}
+
+QJsonObject ParetoFigure::jobControls() const {
+    // A redraw draws any context's frontiers; L̂(N,D) at another context needs its fits.
+    if (!surfacesDrawn()) return {};
+    return {{QStringLiteral("surfaces"), controls().choice(kContext)}};
+}
+
+JobOf<ViewFigure::Taking> ParetoFigure::followUpJob() {
+    return takingJobOf<Surfaces>(surfaceJob(), [this](Surfaces s) { takeSurfaces(std::move(s)); });
+}
+
+JobOf<ViewFigure::Taking> ParetoFigure::afterDrawJob() {
+    auto points = comparedPoints();
+    if (!comparison_.overlap || (samePoints(points, intervalKey_) && (intervalOfKey_ || intervalPending_)))
+        return {};  // nothing to compare, or the interval of these points known or under way (a selection or style changed)
+    IntervalJob job = intervalJob();
+    if (!job) return {};
+    intervalKey_ = std::move(points);
+    intervalOfKey_.reset();
+    intervalPending_ = true;
+    const int generation = ++intervalGeneration_;
+    return takingJobOf<std::optional<fit::BootstrapInterval>>(std::move(job), [this, generation](std::optional<fit::BootstrapInterval> interval) {
+        if (generation != intervalGeneration_) return;  // superseded by a newer request
+        intervalPending_ = false;
+        intervalOfKey_ = interval;
+        intervalShown_ = comparison_.overlap ? intervalOfKey_ : std::nullopt;
+    });
+}
+
+QString ParetoFigure::summary() const {
+    if (comparison_.overlap) {
+        QString interval;
+        if (const auto& g = intervalShown_; g && g->nValid > 0)
+            interval = QObject::tr(", 95 % interval %1× to %2× over %3 resamples of the runs").arg(g->lower, 0, 'f', 2).arg(g->upper, 0, 'f', 2).arg(g->nValid);
+        else if (intervalPending_)
+            interval = QObject::tr("; interval: computing…");
+        // "higher by 0.026 to 0.156", or "between 0.003 lower and 0.079 higher" when the frontiers cross.
+        auto gap = [](double lo, double hi) {
+            if (lo >= 0) return QObject::tr("higher by %1 to %2").arg(lo, 0, 'f', 3).arg(hi, 0, 'f', 3);
+            if (hi <= 0) return QObject::tr("lower by %1 to %2").arg(-hi, 0, 'f', 3).arg(-lo, 0, 'f', 3);
+            return QObject::tr("between %1 lower and %2 higher (the frontiers cross)").arg(-lo, 0, 'f', 3).arg(hi, 0, 'f', 3);
+        };
+        return QObject::tr("Where both frontiers overlap%5, %6 needs <b>%1×</b> the compute of %7 for the same loss "
+                           "(geometric mean%8; %2× to %3× along the front), and at equal compute its loss is %4.%9")
+            .arg(comparison_.geomeanComputeRatio, 0, 'f', 2)
+            .arg(comparison_.minComputeRatio, 0, 'f', 2)
+            .arg(comparison_.maxComputeRatio, 0, 'f', 2)
+            .arg(gap(comparison_.minLossGap, comparison_.maxLossGap))
+            .arg(scope_)
+            .arg(compared_.second, compared_.first)
+            .arg(interval)
+            .arg(comparison_.aDominates ? QObject::tr(" %1 is Pareto-dominant over the whole overlap.").arg(compared_.first) : QString());
+    }
+    if (shown_.size() < 2)
+        return shown_.empty() ? QObject::tr("No runs with compute and loss in scope.") : QObject::tr("One series%1: nothing to compare.").arg(scope_);
+    return QObject::tr("The frontiers%1 do not overlap in compute and loss: nothing to compare.").arg(scope_);
 }
 
 std::pair<std::vector<fit::ComputeLossPoint>, std::vector<fit::ComputeLossPoint>> ParetoFigure::comparedPoints() const {

@@ -81,6 +81,18 @@ public:
     using IntervalJob = std::function<std::optional<fit::BootstrapInterval>(const fit::FitControl& control)>;
     IntervalJob intervalJob() const;
 
+    // For the window's view: the frontiers rerun when the surfaces drawn need a context not fitted,
+    // the L(N,D) fits follow them (surfaceJob()), and the interval of the pair compared follows
+    // each draw that compares another pair (intervalJob(): the same points reuse the interval
+    // known or under way).
+    QJsonObject jobControls() const override;
+    JobOf<Taking> followUpJob() override;
+    JobOf<Taking> afterDrawJob() override;
+    // The interval stated with the comparison drawn: none until it is known (afterDrawJob()).
+    const std::optional<fit::BootstrapInterval>& computeRatioInterval() const { return intervalShown_; }
+    // The comparison in words, with its interval or "interval: computing…" while it is computed.
+    QString summary() const override;
+
 private:
     double contextShown() const;  // NaN: runs that give none
     bool surfacesDrawn() const;
@@ -93,6 +105,12 @@ private:
     std::pair<QString, QString> compared_;
     data::ExportTable frontierTable_;
     QString scope_;
+    // The points the interval is (being) computed for, A then B; the interval once known; the one shown.
+    std::pair<std::vector<fit::ComputeLossPoint>, std::vector<fit::ComputeLossPoint>> intervalKey_;
+    std::optional<fit::BootstrapInterval> intervalOfKey_;
+    std::optional<fit::BootstrapInterval> intervalShown_;
+    bool intervalPending_ = false;
+    int intervalGeneration_ = 0;  // of the last interval asked for: an older one's answer is dropped
 };
 
 }  // namespace scalex::figures
