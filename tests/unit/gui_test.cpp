@@ -1395,6 +1395,50 @@ TEST_F(Gui, ParetoViewGivesTheComputeRatioWithItsInterval) {
         << summary.toStdString();
 }
 
+// The Pareto figure says "interval: computing…" from the draw that asks for its bootstrap interval
+// until the answer comes; a redraw of the same points asks nothing more, and the answer of a
+// request superseded by one for other points is dropped.
+TEST_F(Gui, ParetoIntervalIsComputingUntilItsAnswerAndASupersededOneIsDropped) {
+    auto figure = scalex::figures::makeFigure("pareto");
+    auto* pareto = dynamic_cast<scalex::figures::ParetoFigure*>(figure.get());
+    ASSERT_NE(pareto, nullptr);
+    auto drawn = [&] {
+        const auto in = scalex::gui::figureInput(window->session());
+        pareto->compute(in);
+        pareto->draw(in);
+    };
+    drawn();
+    ASSERT_TRUE(pareto->comparison().overlap);
+    const auto first = pareto->afterDrawJob();
+    ASSERT_TRUE(first);
+    EXPECT_TRUE(pareto->summary().contains("interval: computing…")) << pareto->summary().toStdString();
+    drawn();  // the same points (a selection or style changed)
+    EXPECT_FALSE(pareto->afterDrawJob()) << "the interval of these points is under way";
+    EXPECT_TRUE(pareto->summary().contains("interval: computing…"));
+
+    // A run of the compared pair left out: other points, a new request.
+    auto* s = window->session();
+    for (int i = 0; i < static_cast<int>(s->runs().runs.size()); ++i)
+        if (const auto& r = s->runs().runs[static_cast<std::size_t>(i)];
+            r.family == scalex::accounting::Family::Transformer && r.experimentSet == scalex::data::ExperimentSet::TokenParam && s->inAnalysis(r)) {
+            s->setIncluded(i, false);
+            break;
+        }
+    drawn();
+    const auto second = pareto->afterDrawJob();
+    ASSERT_TRUE(second) << "the compared points changed";
+    first(scalex::fit::FitControl{})();  // the superseded answer arrives: dropped
+    EXPECT_FALSE(pareto->computeRatioInterval());
+    EXPECT_TRUE(pareto->summary().contains("interval: computing…"));
+    second(scalex::fit::FitControl{})();
+    ASSERT_TRUE(pareto->computeRatioInterval());
+    EXPECT_EQ(pareto->computeRatioInterval()->nValid, 1000);
+    EXPECT_TRUE(pareto->summary().contains("95 % interval")) << pareto->summary().toStdString();
+    drawn();
+    EXPECT_FALSE(pareto->afterDrawJob()) << "the interval of these points is known";
+    EXPECT_TRUE(pareto->computeRatioInterval());
+}
+
 // Series that are not architecture families have no loss surface in the Pareto view: its switch
 // for the surface's lines is off with a tooltip that says why, and the explanation names the
 // series it compares (not placeholders).
