@@ -461,9 +461,12 @@ void FigureView::redraw() {
     showProblems();
     if (asideText_) asideText_->setText(figure_->asideText());
     // A legend's new entries in a row that fitted (one batch size, then eight models) leave the
-    // plot as it was: the views arrange it once it has laid them out.
+    // plot as it was: the views arrange it now, and again once it has laid them out.
     for (const auto& [chart, view] : chartViews_)
-        if (auto* plot = dynamic_cast<PlotView*>(view)) QMetaObject::invokeMethod(plot, [plot] { plot->arrangeLegend(); }, Qt::QueuedConnection);
+        if (auto* plot = dynamic_cast<PlotView*>(view)) {
+            plot->arrangeLegend();
+            QMetaObject::invokeMethod(plot, [plot] { plot->arrangeLegend(); }, Qt::QueuedConnection);
+        }
     const QStringList headers = figure_->shownHeaders();
     if (!headers.isEmpty()) {
         const std::vector<QStringList> rows = figure_->shownRows();

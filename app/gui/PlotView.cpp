@@ -36,7 +36,8 @@ void PlotView::arrangeLegend() {
         const QFontMetricsF metrics(f);
         *row = 0, *widest = 0;
         for (QLegendMarker* m : legend->markers()) {
-            if (!m->isVisible() || m->label().isEmpty() || PlotChart::hiddenFromLegend(m->series())) continue;
+            // By its series: a marker of a series just added is not visible until the legend's next layout.
+            if (!m->series() || !m->series()->isVisible() || m->label().isEmpty() || PlotChart::hiddenFromLegend(m->series())) continue;
             const double w = metrics.horizontalAdvance(m->label()) + 3.0 * metrics.height();  // swatch and gaps
             *row += w;
             *widest = std::max(*widest, w);
