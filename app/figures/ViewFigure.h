@@ -118,11 +118,14 @@ public:
         QString text;
         QString toolTip;
         QString fileFilter;  // not empty: the button asks for a file of this kind, and openFile() reads it
-        QString busy;        // shown while its job runs, beside a progress bar and a Cancel button
-        QString progress;    // the progress bar's text ("%v of %m kernels")
+        QString busy;        // shown while its job runs, beside a progress bar and a Cancel button (empty: the figure's summary())
+        QString progress;    // the progress bar's text ("%v of %m kernels"); a phase the job names restarts it as "phase: %v / %m"
         // Set: the file is data the project keeps (saved with it) of this kind; the window adds it to
         // the study as File › Open does, and the figure draws it from there (openFile() is not called).
         std::optional<data::DataFileKind> projectData = {};
+        // Its answer is for the study and the jobControls() it started with: a change of either
+        // cancels the job under way (a fit of a series no longer shown).
+        bool ofTheControls = false;
     };
     virtual std::vector<Action> actions() const { return {}; }
     // The job of the action `name` (empty: none). It reports to control.progress and, cancelled,
@@ -131,6 +134,14 @@ public:
         (void)name;
         return {};
     }
+    // The same for an action whose job reads the study (a fit of its runs); by default actionJob(name).
+    virtual JobOf<Taking> studyActionJob(const QString& name, const FigureInput& in) {
+        (void)in;
+        return actionJob(name);
+    }
+    // The action that computeNow() and the export tables start when the figure has no answer for
+    // its controls without it (a fit the user otherwise starts with its button); empty: none.
+    virtual QString demandedAction() const { return {}; }
     // Reads the file `path` that the action `name` asked for: empty, or why it could not.
     virtual QString openFile(const QString& name, const QString& path) {
         (void)name;

@@ -100,6 +100,13 @@ void FigureView::buildLayout() {
     for (const QStringList& row : layout.rows) inRows << row;
     // A check box carries its own text; other controls get theirs beside them.
     auto labelOf = [&](const QString& name) { return c.at(name).kind == Control::Kind::Switch ? QString() : c.at(name).label; };
+    if (layout.side) {
+        chartRow_ = new QHBoxLayout(this);
+        chartRow_->addWidget(sideColumn(), 0);
+        showCharts();
+        stackWhenNarrow(chartRow_, layout.stackWidth);  // the controls above the charts on a narrow window
+        return;
+    }
     std::vector<QStringList> groups = layout.groups;
     if (groups.empty())
         for (const Control& control : c.list())
@@ -278,6 +285,38 @@ QWidget* FigureView::buildAside() {
     return scroll;
 }
 
+QWidget* FigureView::sideColumn() {
+    const figures::Controls& c = figure_->controls();
+    auto* side = new QWidget(this);
+    auto* form = new QFormLayout();
+    // In the order of the layout's groups, else the figure's.
+    QStringList names;
+    for (const QStringList& group : entry_.layout.groups) names += group;
+    if (names.isEmpty())
+        for (const Control& control : c.list()) names << control.name;
+    for (const QString& name : names)
+        form->addRow(c.at(name).kind == Control::Kind::Switch ? QString() : c.at(name).label, controls_->make(name, side));
+    auto* buttons = new QHBoxLayout();
+    auto* bars = new QVBoxLayout();
+    addActions(buttons, bars);
+    if (buttons->count() > 0)  // Enter runs the first action (a fit)
+        if (auto* first = qobject_cast<QPushButton*>(buttons->itemAt(0)->widget())) first->setDefault(true);
+    summary_ = new QLabel(side);
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    table_ = new QTableWidget(side);
+    table_->hide();  // the figure's words are its summary
+    auto* column = new QVBoxLayout(side);
+    column->addLayout(form);
+    column->addLayout(buttons);
+    column->addLayout(bars);
+    column->addWidget(summary_);
+    column->addStretch(1);
+    side->setMinimumWidth(280);
+    side->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Preferred);
+    return side;
+}
+
 QLayout* FigureView::sliderWithScale(QWidget* widget, const std::vector<figures::ViewFigure::ScaleMark>& marks) {
     auto* box = new QVBoxLayout();
     box->addWidget(widget);
@@ -299,7 +338,7 @@ QLayout* FigureView::sliderWithScale(QWidget* widget, const std::vector<figures:
     return box;
 }
 
-void FigureView::addActions(QLayout* row) {
+void FigureView::addActions(QLayout* row, QLayout* under) {
     for (const figures::ViewFigure::Action& action : figure_->actions()) {
         auto* button = new QPushButton(action.text, this);
         button->setObjectName(action.name);
@@ -315,36 +354,64 @@ void FigureView::addActions(QLayout* row) {
         auto* cancel = new QPushButton(tr("Cancel"), this);
         cancel->setEnabled(false);
         auto* progress = new QProgressBar(this);
-        progress->setMaximumWidth(200);
         progress->setFormat(action.progress);
         progress->setToolTip(tr("Progress of %1").arg(action.text));
-        progress->hide();  // shown while the job runs: idle, it reads as an empty text box
         row->addWidget(cancel);
-        row->addWidget(progress);
-        auto* runner = new JobRunner<figures::ViewFigure::Taking>([this, button, cancel, progress](figures::ViewFigure::Taking take) {
-            progress->hide();
+        if (under) {
+            under->addWidget(progress);  // in sight, full at the end of a job
+            progress->setFormat(QStringLiteral("%p%"));
+            progress->setValue(0);
+        } else {
+            progress->setMaximumWidth(200);
+            progress->hide();  // shown while the job runs: idle, it reads as an empty text box
+            row->addWidget(progress);
+        }
+        // The buttons and the bar when a job ends or is dropped.
+        auto idle = [button, cancel, progress, keep = under != nullptr] {
             button->setEnabled(true);
             cancel->setEnabled(false);
+            if (!keep) progress->hide();
+            progress->setFormat(QStringLiteral("%p%"));
+            progress->setValue(progress->maximum());
+        };
+        auto* runner = new JobRunner<figures::ViewFigure::Taking>([this, idle](figures::ViewFigure::Taking take) {
+            idle();
             take();
             redraw();
         }, this);
-        actionJobs_.push_back(runner);
-        connect(runner, &JobRunnerBase::progressed, progress, [progress](qint64 done, qint64 total) {
+        connect(runner, &JobRunnerBase::progressed, progress, [progress](qint64 done, qint64 total, const QString& phase) {
+            if (!phase.isEmpty()) progress->setFormat(phase + QStringLiteral(": %v / %m"));  // the bar restarts with the phase
             progress->setRange(0, static_cast<int>(total));
             progress->setValue(static_cast<int>(done));
         });
         connect(cancel, &QPushButton::clicked, runner, &JobRunnerBase::interrupt);  // what it measured still arrives
-        connect(button, &QPushButton::clicked, this, [this, action, runner, button, cancel, progress] {
-            figures::JobOf<figures::ViewFigure::Taking> job = figure_->actionJob(action.name);
+        auto start = [this, action, runner, button, cancel, progress] {
+            figures::JobOf<figures::ViewFigure::Taking> job = figure_->studyActionJob(action.name, figureInput(session_));
             if (!job || runner->running()) return;
             button->setEnabled(false);
             cancel->setEnabled(true);
+            progress->setFormat(action.progress);
             progress->setValue(0);
             progress->show();
-            showSummary(action.busy);
+            showSummary(action.busy.isEmpty() ? figure_->summary() : action.busy);
             runner->start(std::move(job));
-        });
+        };
+        connect(button, &QPushButton::clicked, this, start);
+        std::function<void()> drop;
+        if (action.ofTheControls)
+            drop = [runner, idle] {
+                if (!runner->running()) return;
+                runner->cancel();  // its answer is for a study or controls no longer shown
+                idle();
+            };
+        actionRuns_.push_back({action.name, runner, start, drop});
     }
+}
+
+void FigureView::startDemandedAction() {
+    const QString name = figure_->demandedAction();
+    for (const ActionRun& run : actionRuns_)
+        if (!name.isEmpty() && run.name == name && !run.runner->running()) run.start();
 }
 
 bool FigureView::openFile(const QString& name, const QString& path, QString* error) {
@@ -430,11 +497,13 @@ void FigureView::recompute() {
     showProblems();
     jobControls_ = figure_->jobControls();
     followUps_->cancel();  // the second job of the analyses replaced
+    for (const ActionRun& run : actionRuns_)
+        if (run.drop) run.drop();
     figures::JobOf<figures::ViewFigure::Taking> job = figure_->takingJob(in);
     if (!job) {
         // Opening a project emits runs and settings changes: a figure with nothing to compute
-        // draws once for both.
-        if (session_->changeCount() != drawnAt_) redraw();
+        // draws once for both (and again for other controls its answer depends on).
+        if (session_->changeCount() != drawnAt_ || jobControls_ != controlsDrawn_) redraw();
         return;
     }
     if (!entry_.layout.busy.isEmpty()) showSummary(entry_.layout.busy);
@@ -454,6 +523,7 @@ void FigureView::redraw() {
     showCharts();
     figure_->draw(figureInput(session_));
     drawnAt_ = session_->changeCount();
+    controlsDrawn_ = figure_->jobControls();
     if (figures::JobOf<figures::ViewFigure::Taking> job = figure_->afterDrawJob()) afterDraw_->start(std::move(job));
     showCharts();
     controls_->showAll();  // tooltips and choices the drawing set
@@ -489,7 +559,9 @@ void FigureView::redraw() {
 }
 
 void FigureView::computeNow() {
-    for (auto* runner : actionJobs_) runner->finish();
+    for (const ActionRun& run : actionRuns_) run.runner->finish();  // a job of an earlier choice ends first
+    startDemandedAction();
+    for (const ActionRun& run : actionRuns_) run.runner->finish();
     jobs_->finish();
     followUps_->finish();
     afterDraw_->finish();
@@ -503,6 +575,7 @@ std::vector<ViewTable> FigureView::tables() {
 }
 
 ViewPanel::TablesJob FigureView::tablesJob() {
+    startDemandedAction();  // the figure's job waits for its answer
     jobs_->finish();  // the tables are those of the analyses asked for last
     return figure_->tablesJob(figureInput(session_));
 }

@@ -6,6 +6,7 @@
 // registry is a tab of the window with no other code.
 #include <QJsonObject>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -83,8 +84,13 @@ private:
     QLayout* sliderWithScale(QWidget* widget, const std::vector<figures::ViewFigure::ScaleMark>& marks);
     void showReadouts();
     void showSummary(const QString& text);
-    // A button for each of the figure's actions in `row`; one that runs a job with its Cancel button and progress bar.
-    void addActions(QLayout* row);
+    // A button for each of the figure's actions in `row`; one that runs a job with its Cancel button
+    // and progress bar (in `under`, kept in sight, where given).
+    void addActions(QLayout* row, QLayout* under = nullptr);
+    // The controls in a column beside the charts (ViewLayout::side), the words on what is drawn under them.
+    QWidget* sideColumn();
+    // Starts the job of the figure's demanded action when it waits for it and none runs.
+    void startDemandedAction();
 
     const figures::FigureEntry& entry_;
     Session* session_;
@@ -101,11 +107,19 @@ private:
     JobRunner<figures::ViewFigure::Taking>* jobs_;       // the analyses; new ones replace those under way, and their second job
     JobRunner<figures::ViewFigure::Taking>* followUps_;  // the second job of the analyses shown, once they are drawn
     JobRunner<figures::ViewFigure::Taking>* afterDraw_;  // the figure's job about what it drew last (its summary's interval)
-    // The runners of the figure's actions that run jobs (one each: a second click waits for the first).
-    std::vector<JobRunner<figures::ViewFigure::Taking>*> actionJobs_;
+    // The figure's actions that run jobs, each with its runner (one job at a time: a second click
+    // waits for the first), what starts it as a click would, and what drops the job under way.
+    struct ActionRun {
+        QString name;
+        JobRunner<figures::ViewFigure::Taking>* runner;
+        std::function<void()> start;
+        std::function<void()> drop;  // set for an action whose answer is of the controls (Action::ofTheControls)
+    };
+    std::vector<ActionRun> actionRuns_;
     QJsonObject jobControls_;                            // the controls of the analyses asked for last
     std::uint64_t drawnAt_ = ~std::uint64_t{0};           // Session::changeCount() when last drawn
     std::uint64_t studyAt_ = ~std::uint64_t{0};           // Session::changeCount() when the study last changed
+    QJsonObject controlsDrawn_;                          // the figure's jobControls() when last drawn
 };
 
 }  // namespace scalex::gui

@@ -48,7 +48,6 @@
 #include "app/gui/FigureView.h"
 #include "app/gui/JobPool.h"
 #include "app/gui/LessonPane.h"
-#include "app/gui/LossSurfaceView.h"
 #include "app/gui/OptimalView.h"
 #include "app/gui/RunsView.h"
 #include "app/gui/Session.h"
@@ -92,7 +91,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         return [](Session* session, QWidget* parent) -> ViewPanel* { return new View(session, parent); };
     };
     const std::map<QString, MakeView> ownView{
-        {"surface", make(std::type_identity<LossSurfaceView>())}, {"optimal", make(std::type_identity<OptimalView>())}};
+        {"optimal", make(std::type_identity<OptimalView>())}};
     for (const figures::FigureEntry& entry : figures::figureRegistry()) {
         ViewPanel* panel = nullptr;
         if (!entry.make) panel = new RunsView(session_, this);

@@ -12,7 +12,7 @@
 #include <QTemporaryDir>
 
 #include "app/gui/FigureExport.h"
-#include "app/gui/LossSurfaceView.h"
+#include "app/figures/views/LossSurfaceFigure.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/Recipes.h"
 #include "app/gui/ViewPanel.h"
@@ -95,10 +95,10 @@ void BM_ViewTable(benchmark::State& state, const QString& view) {
         // The kept fits and intervals (the result cache, and the view's own) would make later
         // rounds cheaper than a user's first export: a fresh fit each round (cache_bench.cpp
         // measures the export that reads them).
-        if (auto* surface = qobject_cast<scalex::gui::LossSurfaceView*>(panel)) {
+        if (auto* surface = dynamic_cast<scalex::figures::LossSurfaceFigure*>(panel->figure())) {
             scalex::analysis::ResultCache::shared().clear();
-            surface->startFit();
-            surface->waitForFit();
+            surface->forget();
+            panel->computeNow();
         }
         const auto tables = panel->tables();
         rows = tables.empty() ? 0 : tables.front().table.rows.size();

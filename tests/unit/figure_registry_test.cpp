@@ -121,7 +121,7 @@ TEST_F(FigureRegistry, ARegisteredFigureIsATabOfTheOneViewClassWithItsTitleExpla
 
 TEST_F(FigureRegistry, EveryViewButTheRunTableAndThoseWithAClassOfTheirOwnIsAFigureView) {
     // The views not yet drawn by FigureView (their own classes, built by MainWindow's one list).
-    const QStringList own{"surface", "optimal"};
+    const QStringList own{"optimal"};
     for (gui::ViewPanel* panel : window->panels()) {
         SCOPED_TRACE(panel->viewId().toStdString());
         if (panel->viewId() == "runs") EXPECT_NE(qobject_cast<gui::RunsView*>(panel), nullptr);

@@ -52,7 +52,7 @@
 #include "app/gui/JobRunner.h"
 #include "app/figures/LogTicks.h"
 #include "app/gui/FigureNames.h"
-#include "app/gui/LossSurfaceView.h"
+#include "app/figures/views/LossSurfaceFigure.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/OptimalView.h"
 #include "app/gui/PlotView.h"
@@ -329,11 +329,12 @@ TEST_F(Gui, ExcludingARunChangesTheFits) {
     ASSERT_TRUE(isoFigure()->result(false).nOptLaw);
     EXPECT_NE(isoFigure()->result(false).nOptLaw->exponent, before);
 
-    auto* surface = view<LossSurfaceView>();
-    ASSERT_NE(surface, nullptr);
+    auto* surfaceView = figureView("surface");
+    ASSERT_NE(surfaceView, nullptr);
+    const auto* surface = surfaceView->figureAs<scalex::figures::LossSurfaceFigure>();
     window->showView("surface");
-    surface->setGrid(1);  // the quick grid: this checks the refit, not the optimum
-    surface->computeNow();
+    surfaceView->applyControls({{"grid", "quick"}});  // the quick grid: this checks the refit, not the optimum
+    surfaceView->computeNow();
     ASSERT_TRUE(surface->result());
     const double objective = surface->result()->objective;
     const int points = surface->result()->nPoints;
@@ -344,7 +345,7 @@ TEST_F(Gui, ExcludingARunChangesTheFits) {
             s->setIncluded(i, false);
             break;
         }
-    surface->computeNow();
+    surfaceView->computeNow();
     ASSERT_TRUE(surface->result());
     EXPECT_EQ(surface->result()->nPoints, points - 1);
     EXPECT_NE(surface->result()->objective, objective);
@@ -1078,12 +1079,12 @@ TEST_F(Gui, ExportsTheViewAsShownAndKeepsTheWindowUsable) {
 // map fits the plot area at either size.
 TEST_F(Gui, AFigureExportOfTheLossSurfaceRepaintsOnlyItsColourMap) {
     ASSERT_TRUE(window->showView("surface"));
-    auto* surface = view<LossSurfaceView>();
+    auto* surface = figureView("surface");
     ASSERT_NE(surface, nullptr);
-    surface->setGrid(1);
+    surface->applyControls({{"grid", "quick"}});
     surface->computeNow();
     QApplication::processEvents();
-    ASSERT_TRUE(surface->result());
+    ASSERT_TRUE(surface->figureAs<scalex::figures::LossSurfaceFigure>()->result());
     QChart* chart = surface->primaryChart();
     auto runsSeries = [&]() -> QScatterSeries* {
         for (QAbstractSeries* s : chart->series())
@@ -1307,24 +1308,25 @@ TEST_F(Gui, LossSurfaceViewFitsAnySeriesAndDrawsItsOutliers) {
     ASSERT_TRUE(window->openPath(scalex::test::sharedPath("data/public/epoch-chinchilla/svg_extracted_data.csv"), false))
         << window->lastError().toStdString();
     ASSERT_TRUE(window->showView("surface"));
-    auto* surface = view<LossSurfaceView>();
-    ASSERT_NE(surface, nullptr);
-    surface->setGrid(1);
-    surface->findChild<QComboBox*>("gamma")->setCurrentIndex(1);  // gamma = 1, as Hoffmann et al.
-    surface->computeNow();
+    auto* view = figureView("surface");
+    ASSERT_NE(view, nullptr);
+    const auto* surface = view->figureAs<scalex::figures::LossSurfaceFigure>();
+    view->applyControls({{"grid", "quick"}});
+    view->findChild<QComboBox*>("gamma")->setCurrentIndex(1);  // gamma = 1, as Hoffmann et al.
+    view->computeNow();
     QApplication::processEvents();
     ASSERT_TRUE(surface->analysis());
-    EXPECT_EQ(surface->group()->series, "svg_extracted_data");
-    EXPECT_EQ(surface->figure()->controls().choice("set"), "all") << "a study without run sets fits every run";
+    EXPECT_EQ(surface->group(scalex::gui::figureInput(window->session()))->series, "svg_extracted_data");
+    EXPECT_EQ(surface->controls().choice("set"), "all") << "a study without run sets fits every run";
     EXPECT_EQ(surface->result()->nPoints, 241);
     ASSERT_EQ(surface->analysis()->outliers.size(), 4u);
     EXPECT_EQ(surface->analysis()->outliers[0].run->sourceLine, 2);
     qsizetype leftOut = -1;
-    for (QAbstractSeries* series : surface->primaryChart()->series())
+    for (QAbstractSeries* series : view->primaryChart()->series())
         if (series->name() == "left out as outliers") leftOut = static_cast<QScatterSeries*>(series)->count();
     EXPECT_EQ(leftOut, 4);
     QString summary;
-    for (QLabel* l : surface->findChildren<QLabel*>()) summary += l->text();
+    for (QLabel* l : view->findChildren<QLabel*>()) summary += l->text();
     EXPECT_TRUE(summary.contains("line 2: +22 % above the fitted L(N,D)")) << summary.toStdString();
     EXPECT_TRUE(summary.contains("Extrapolation: fitted without the largest model")) << summary.toStdString();
     snapshot("surface-outliers");

@@ -20,7 +20,8 @@
 #include "app/gui/FigureExport.h"
 #include "app/figures/LogTicks.h"
 #include "app/gui/FigureNames.h"
-#include "app/gui/LossSurfaceView.h"
+#include "app/figures/views/LossSurfaceFigure.h"
+#include "app/gui/RunPoints.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/OptimalView.h"
 #include "app/gui/RunsView.h"
@@ -203,12 +204,14 @@ TEST_F(Tables, IsoFlopContextLawsMatchTheStudysPerContextFits) {
 // series on screen is the view's fit; another series' rows are what the view fits when that
 // series is chosen.
 TEST_F(Tables, SurfaceFitParametersOfEverySeriesCarryBootstrapIntervals) {
-    auto* surface = qobject_cast<LossSurfaceView*>(show("surface"));
+    auto* view = qobject_cast<FigureView*>(show("surface"));
+    ASSERT_NE(view, nullptr);
+    const auto* surface = view->figureAs<scalex::figures::LossSurfaceFigure>();
     ASSERT_NE(surface, nullptr);
-    surface->setGrid(1);  // the quick grid: the same for the table's fits and the view's
-    surface->startFit();
-    surface->waitForFit();
-    const std::vector<ViewTable> tables = surface->tables();
+    const auto group = [&] { return surface->group(figureInput(window_->session())); };
+    view->applyControls({{"grid", "quick"}});  // the quick grid: the same for the table's fits and the view's
+    view->computeNow();                         // fits again with it
+    const std::vector<ViewTable> tables = view->tables();
     ASSERT_TRUE(surface->result());
     const ExportTable& t = tables.front().table;
     ASSERT_EQ(t.rows.size(), 12u) << "six parameters of each series";
@@ -218,8 +221,8 @@ TEST_F(Tables, SurfaceFitParametersOfEverySeriesCarryBootstrapIntervals) {
             if (text(row, 0) == model) rows.push_back(row);
         return rows;
     };
-    ASSERT_TRUE(surface->group());
-    const std::string shownModel = surface->group()->label();
+    ASSERT_TRUE(group());
+    const std::string shownModel = group()->label();
     EXPECT_EQ(shownModel, "Transformer, T = 8192");
     const auto shown = rowsOf(shownModel);
     const std::string otherModel = "xLSTM, T = 8192";
@@ -238,13 +241,13 @@ TEST_F(Tables, SurfaceFitParametersOfEverySeriesCarryBootstrapIntervals) {
         }
     }
     // The other series, chosen in the view and fitted there, gives the table's numbers.
-    auto* series = surface->findChild<QComboBox*>("series");
+    auto* series = view->findChild<QComboBox*>("series");
     ASSERT_NE(series, nullptr);
     series->setCurrentIndex(series->findText("xLSTM"));
-    ASSERT_TRUE(surface->group());
-    EXPECT_EQ(surface->group()->label(), otherModel);
-    surface->startFit();
-    surface->waitForFit();
+    ASSERT_TRUE(group());
+    EXPECT_EQ(group()->label(), otherModel);
+    EXPECT_FALSE(surface->result()) << "another series drops the fit";
+    view->computeNow();
     ASSERT_TRUE(surface->result());
     const auto otherBest = surface->result()->best.asArray();
     for (std::size_t i = 0; i < 6; ++i) EXPECT_NEAR(number(other[i], column(t, "estimate")), otherBest[i], 1e-9) << text(other[i], 1);

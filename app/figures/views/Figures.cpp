@@ -37,7 +37,12 @@ std::vector<FigureEntry>& entries() {
         {"runs", QObject::tr("Runs"), {}, {"runs"}, {}, {}},
         {"pareto", QObject::tr("Pareto front"), maker<ParetoFigure>(), {"frontier"}, explainPareto, {}},
         {"curves", QObject::tr("Loss curves"), maker<LossCurvesFigure>(), {}, explainLossCurves, {}},
-        {"surface", QObject::tr("Loss surface"), maker<LossSurfaceFigure>(), {"fit"}, explainLossSurface, {}},
+        {"surface", QObject::tr("Loss surface"), maker<LossSurfaceFigure>(), {"fit"}, explainLossSurface,
+         layout([](ViewLayout& l) {
+             l.groups = {{"series", "context", "set", "huber_delta", "gamma", "grid"}};
+             l.side = true;
+             l.stackWidth = 440;
+         })},
         {"overtraining", QObject::tr("Over-training"), maker<OverTrainingFigure>(), {"slopes"}, explainOverTraining,
          layout([](ViewLayout& l) {
              l.widestChoices = true;

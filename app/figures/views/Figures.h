@@ -51,6 +51,10 @@ struct ViewLayout {
     // The table of ViewFigure::shownRows whole, as tall as this many rows, its columns as wide as
     // their contents; 0: columns stretched, at most 220 pixels high.
     int tableRows = 0;
+    // The controls in a column beside the charts (one form, in the order of `groups` where given,
+    // the actions' buttons and progress under it, then the words on what is drawn) rather than above
+    // them; stacked above the charts on a window narrower than `stackWidth`.
+    bool side = false;
 };
 
 struct FigureEntry {

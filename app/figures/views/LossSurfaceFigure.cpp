@@ -8,7 +8,9 @@
 #include <QtCharts/QScatterSeries>
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 
 #include "app/figures/LogTicks.h"
 #include "app/figures/PlotChart.h"
@@ -101,6 +103,12 @@ std::vector<analysis::SeriesGroup> LossSurfaceFigure::groups(const FigureInput& 
 }
 
 void LossSurfaceFigure::refresh(const FigureInput& in) {
+    // Another study: its token/param runs where it has them (every run where it has none, below);
+    // a toggled run keeps the user's choice.
+    if (const std::string source = in.study->loaded().title; source != source_) {
+        if (source_) controls().at(kSet).value = QStringLiteral("tokenparam");
+        source_ = source;
+    }
     auto all = groups(in);
     if (all.empty() && controls().choice(kSet) != kAllRuns && !in.study->runs().runs.empty()) {
         // A study without the chosen run set (most studies name no sets): every run in scope.
@@ -202,7 +210,71 @@ JobOf<LossSurfaceFigure::Answer> LossSurfaceFigure::job(const FigureInput& in) c
     };
 }
 
+// A fit under way, for export tables that wait for its answer: none when it was dropped.
+struct LossSurfaceFigure::FitUnderWay {
+    std::mutex mutex;
+    std::condition_variable done;
+    bool finished = false;
+    std::optional<Fitted> fitted;
+    void finish(std::optional<Fitted> f) {
+        {
+            std::lock_guard lock(mutex);
+            if (finished) return;
+            fitted = std::move(f);
+            finished = true;
+        }
+        done.notify_all();
+    }
+    std::optional<Fitted> wait(const fit::FitControl& control) {
+        std::unique_lock lock(mutex);
+        while (!done.wait_for(lock, std::chrono::milliseconds(20), [this] { return finished; }))
+            if (control.cancelled()) return std::nullopt;
+        return fitted;
+    }
+};
+
+QJsonObject LossSurfaceFigure::jobControls() const {
+    QJsonObject choice;
+    for (const QString& name : {kSet, kSeries, kContext}) choice[name] = controls().choice(name);
+    return choice;
+}
+
+std::vector<ViewFigure::Action> LossSurfaceFigure::actions() const {
+    Action fit;
+    fit.name = QStringLiteral("fit");
+    fit.text = QObject::tr("Fit");
+    fit.progress = QObject::tr("screening starts: %p%");
+    fit.ofTheControls = true;
+    return {fit};
+}
+
+JobOf<ViewFigure::Taking> LossSurfaceFigure::studyActionJob(const QString& name, const FigureInput& in) {
+    if (name != QLatin1String("fit")) return {};
+    refresh(in);
+    if (underWay_) underWay_->finish(std::nullopt);  // dropped by the view when it starts another
+    underWay_ = std::make_shared<FitUnderWay>();
+    fitControls_ = controls().values();
+    fitChoice_ = jobControls();
+    summary_ = fitProblem(in).isEmpty() ? fittingText(in) : summary_;
+    const int generation = ++fitGeneration_;
+    JobOf<Fitted> fit = [fit = job(in), underWay = underWay_](const fit::FitControl& control) {
+        Fitted f = fit(control);
+        underWay->finish(f);
+        return f;
+    };
+    return takingJobOf<Fitted>(std::move(fit), [this, generation](Fitted f) {
+        if (generation == fitGeneration_) take(std::move(f));  // not a fit dropped since
+    });
+}
+
+QString LossSurfaceFigure::demandedAction() const {
+    return fitted_ && controls().values() == fitControls_ ? QString() : QStringLiteral("fit");
+}
+
 void LossSurfaceFigure::forget() {
+    ++fitGeneration_;
+    if (underWay_) underWay_->finish(std::nullopt);
+    underWay_.reset();
     fitted_.reset();
     fit_.reset();
     analysis_.reset();
@@ -213,6 +285,7 @@ void LossSurfaceFigure::forget() {
 }
 
 void LossSurfaceFigure::take(Fitted answer) {
+    underWay_.reset();
     fitted_ = std::move(answer);
     extrapolation_ = fitted_->analysis.extrapolation;
     error_ = fitted_->error;
@@ -228,6 +301,8 @@ void LossSurfaceFigure::take(Fitted answer) {
 
 ViewFigure::TablesJob LossSurfaceFigure::tablesJob(const FigureInput& in) const {
     if (fitted_) return tablesJobOf(in, [f = *fitted_](const fit::FitControl&) -> std::optional<Fitted> { return f; });
+    if (underWay_)  // the window's fit: its answer, waited for by the job
+        return tablesJobOf(in, [underWay = underWay_](const fit::FitControl& control) { return underWay->wait(control); });
     return tablesJobOf(in, [fit = job(in)](const fit::FitControl& control) -> std::optional<Fitted> { return fit(control); });
 }
 
@@ -276,7 +351,12 @@ std::pair<double, double> LossSurfaceFigure::drawColourMap() {
         MapImage made;
         made.image = QImage(size, QImage::Format_RGB32);
         const analysis::LossGrid grid = analysis::lossGrid(p, nLo, nHi, dLo, dHi, size.width(), size.height());
-        made.lo = grid.lo, made.hi = grid.hi;
+        // The key's ends are the surface at the box's corners, not at the pixels' centres, so that the
+        // legend and the contours are the same at every size (the window's and a figure's). The
+        // surface falls with N and with D, so every pixel lies between them.
+        const double atCornerLo = p.loss(nHi, dHi), atCornerHi = p.loss(nLo, dLo);
+        if (std::isfinite(atCornerLo) && std::isfinite(atCornerHi) && atCornerLo <= grid.lo && atCornerHi >= grid.hi) made.lo = atCornerLo, made.hi = atCornerHi;
+        else made.lo = grid.lo, made.hi = grid.hi;
         const std::array<QRgb, 101> palette = mapPalette(theme);
         for (int y = 0; y < size.height(); ++y) {
             auto* line = reinterpret_cast<QRgb*>(made.image.scanLine(y));
@@ -302,6 +382,7 @@ void LossSurfaceFigure::draw(const FigureInput& in) {
     const analysis::Study& study = *in.study;
     const Theme& theme = Theme::current();
     refresh(in);
+    if ((fitted_ || underWay_) && !fitChoice_.isEmpty() && jobControls() != fitChoice_) forget();  // a fit of runs no longer shown
     const auto shown = group(in);
     const std::string seriesName = shown ? shown->series : std::string();
     const QColor seriesColor = theme.series(seriesName, study.seriesIndex(seriesName));

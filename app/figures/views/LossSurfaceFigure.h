@@ -75,8 +75,19 @@ public:
     // The analysis behind result(): its group, the runs fitted and those left out as outliers.
     const std::optional<analysis::LossSurfaceAnalysis>& analysis() const { return analysis_; }
     // The words under the chart: the fit, the runs left out, the extrapolation check, the paper's
-    // fit beside it; or why there is none.
-    QString summary() const { return summary_; }
+    // fit beside it; or why there is none; "Fitting …" while a fit runs.
+    QString summary() const override { return summary_; }
+
+    // For the window's view: the fit is the action "fit" (its button, progress and Cancel), which
+    // computeNow() and the export tables start when there is no fit of the controls; another
+    // series, context or run set, or a change of the study, drops the fit and the one under way.
+    // The fit's own settings (δ, γ, starts) take effect with the next fit.
+    QJsonObject jobControls() const override;
+    JobOf<Taking> takingJob(const FigureInput&) override { return {}; }  // the window fits when asked (the action)
+    std::vector<Action> actions() const override;
+    JobOf<Taking> studyActionJob(const QString& name, const FigureInput& in) override;
+    QString demandedAction() const override;
+    void studyChanged() override { forget(); }
 
 private:
     std::vector<analysis::SeriesGroup> groups(const FigureInput& in) const;
@@ -101,6 +112,15 @@ private:
     QString summary_;
     // The series and run set the context choices were made for: another gets its own default context.
     std::pair<QString, QString> contextsFor_;
+    // The study the run-set choice was made for: another starts with its token/param runs.
+    std::optional<std::string> source_;
+    // The fit under way for the window (its answer, for export tables that wait for it), the
+    // controls it was started with, and the count of fits asked for (a dropped one's answer is not taken).
+    struct FitUnderWay;
+    std::shared_ptr<FitUnderWay> underWay_;
+    QJsonObject fitControls_;
+    QJsonObject fitChoice_;  // its jobControls()
+    int fitGeneration_ = 0;
 };
 
 }  // namespace scalex::figures
