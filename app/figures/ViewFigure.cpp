@@ -11,6 +11,15 @@ namespace scalex::figures {
 
 ViewFigure::ViewFigure() = default;
 
+std::vector<ViewFigure::ShownTable> ViewFigure::shownTables() const {
+    ShownTable table;
+    table.name = QStringLiteral("shownTable");
+    table.headers = shownHeaders();
+    if (table.headers.isEmpty()) return {};
+    for (QStringList& cells : shownRows()) table.rows.push_back({std::move(cells)});
+    return {table};
+}
+
 ViewFigure::~ViewFigure() {
     // Charts shown by a window belong to its chart views' scenes; the others go with the figure
     // (those in the figure's own scenes with them).

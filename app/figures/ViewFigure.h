@@ -4,6 +4,7 @@
 // tables. The window's view holds one and adds widgets, interaction and the Explain pane; `scalex
 // render`, figure recipes and the paper figures make one from the view's id. Both draw the same
 // figure from the same study and controls.
+#include <QColor>
 #include <QJsonObject>
 #include <QSet>
 #include <QSizeF>
@@ -176,6 +177,26 @@ public:
     // A small table of what the charts show (the window's, not an export): headers and rows; none by default.
     virtual QStringList shownHeaders() const { return {}; }
     virtual std::vector<QStringList> shownRows() const { return {}; }
+    // The window's tables (read after draw()), in their order: by default the one of shownHeaders()
+    // and shownRows(), where it has headers.
+    struct ShownRow {
+        QStringList cells;  // fewer than the headers: the last one spans the columns left (why a row has no numbers)
+        QColor color = {};  // the first cell's text (a series' colour); invalid: the style's
+        QString toolTip;    // on every cell of the row
+    };
+    struct ShownTable {
+        QString name;         // the table widget's object name (tests and lessons find it by it)
+        QString title;        // bold above it; empty: none
+        QStringList headers;
+        QStringList headerTips;
+        std::vector<ShownRow> rows;
+        QString note;         // rich text under it; empty: none
+        bool numbers = false; // the columns after the first right-aligned, every column as wide as its contents
+        // How many rows tall: -1 as the layout says (ViewLayout::tableRows), 0 every row, else at most this many (it scrolls).
+        int visibleRows = -1;
+        bool belowCharts = false;  // under the charts rather than above them (a layout with the controls beside the charts)
+    };
+    virtual std::vector<ShownTable> shownTables() const;
 
     // Draws the present answer into the charts.
     virtual void draw(const FigureInput& in) = 0;

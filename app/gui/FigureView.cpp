@@ -88,23 +88,27 @@ FigureView::~FigureView() = default;
 void FigureView::buildLayout() {
     const figures::ViewLayout& layout = entry_.layout;
     const figures::Controls& c = figure_->controls();
-    auto make = [&](const QString& name, QWidget* parent) {
-        QWidget* widget = controls_->make(name, parent);
-        if (auto* box = qobject_cast<QComboBox*>(widget); box && layout.widestChoices) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-        if (auto* edit = qobject_cast<QLineEdit*>(widget); edit && !layout.fieldSample.isEmpty())
-            edit->setMinimumWidth(edit->fontMetrics().horizontalAdvance(layout.fieldSample) + 12);
-        checkWhileTyping(name, widget);
-        return widget;
-    };
+    auto make = [this](const QString& name, QWidget* parent) { return makeControl(name, parent); };
     QStringList inRows;
     for (const QStringList& row : layout.rows) inRows << row;
     // A check box carries its own text; other controls get theirs beside them.
     auto labelOf = [&](const QString& name) { return c.at(name).kind == Control::Kind::Switch ? QString() : c.at(name).label; };
     if (layout.side) {
-        chartRow_ = new QHBoxLayout(this);
-        chartRow_->addWidget(sideColumn(), 0);
+        auto* row = new QHBoxLayout(this);
+        row->addWidget(sideColumn(), 0);
+        // Beside the controls: the tables, the charts, the tables under them.
+        tablesAbove_ = new QVBoxLayout();
+        tablesBelow_ = new QVBoxLayout();
+        chartRow_ = new QHBoxLayout();
+        auto* rightWidget = new QWidget(this);  // a widget: stacked under the controls on a narrow window
+        auto* right = new QVBoxLayout(rightWidget);
+        right->setContentsMargins(0, 0, 0, 0);
+        right->addLayout(tablesAbove_);
+        right->addLayout(chartRow_, 3);
+        right->addLayout(tablesBelow_);
+        row->addWidget(rightWidget, 1);
         showCharts();
-        stackWhenNarrow(chartRow_, layout.stackWidth);  // the controls above the charts on a narrow window
+        stackWhenNarrow(row, layout.stackWidth);  // the controls above the charts on a narrow window
         return;
     }
     std::vector<QStringList> groups = layout.groups;
@@ -180,18 +184,7 @@ void FigureView::buildLayout() {
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     summary_->hide();  // until the figure has something to say
-    table_ = new QTableWidget(this);
-    table_->setObjectName(QStringLiteral("shownTable"));
-    table_->verticalHeader()->setVisible(false);
-    if (layout.tableRows > 0) {
-        table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-        table_->horizontalHeader()->setStretchLastSection(true);
-    } else {
-        table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-        table_->setMaximumHeight(220);
-    }
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setVisible(!figure_->shownHeaders().isEmpty());
+    tablesAbove_ = tablesBelow_ = new QVBoxLayout();
 
     auto* column = new QVBoxLayout(this);
     if (!layout.rows.empty()) column->addLayout(buildRows());
@@ -206,7 +199,107 @@ void FigureView::buildLayout() {
     if (!layout.below.isEmpty()) column->addLayout(below);
     else delete below;
     column->addWidget(summary_);
-    column->addWidget(table_);
+    column->addLayout(tablesAbove_);
+    showTables();  // a figure's tables have their place before it draws (the window's height)
+}
+
+QWidget* FigureView::makeControl(const QString& name, QWidget* parent) {
+    const figures::ViewLayout& layout = entry_.layout;
+    QWidget* widget = nullptr;
+    if (layout.sliders.contains(name)) {
+        // A whole number on a slider, its read-out beside it.
+        auto* slider = new QSlider(Qt::Horizontal, parent);
+        slider->setObjectName(name);
+        showControl(slider, figure_->controls().at(name));
+        controls_->bind(slider);
+        widget = slider;
+    } else {
+        widget = controls_->make(name, parent);
+    }
+    if (auto* box = qobject_cast<QComboBox*>(widget); box && layout.widestChoices) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    if (auto* edit = qobject_cast<QLineEdit*>(widget); edit && !layout.fieldSample.isEmpty())
+        edit->setMinimumWidth(edit->fontMetrics().horizontalAdvance(layout.fieldSample) + 12);
+    checkWhileTyping(name, widget);
+    return widget;
+}
+
+void FigureView::showTables() {
+    const std::vector<figures::ViewFigure::ShownTable> shown = figure_->shownTables();
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+        const figures::ViewFigure::ShownTable& t = shown[k];
+        if (k == tables_.size()) {
+            // Made where the figure first shows it (above or under the charts).
+            QVBoxLayout* place = t.belowCharts ? tablesBelow_ : tablesAbove_;
+            auto* title = new QLabel(this);
+            title->setWordWrap(true);
+            auto* table = new QTableWidget(this);
+            table->verticalHeader()->setVisible(false);
+            table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+            table->setAlternatingRowColors(t.numbers);
+            auto* note = new QLabel(this);
+            note->setWordWrap(true);
+            note->setTextFormat(Qt::RichText);
+            note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            place->addWidget(title);
+            place->addWidget(table, t.visibleRows > 0 ? 1 : 0);
+            place->addWidget(note);
+            tables_.push_back({title, table, note});
+        }
+        const TableWidgets& w = tables_[k];
+        QTableWidget* table = w.table;
+        table->setObjectName(t.name);
+        w.title->setText(t.title.isEmpty() ? QString() : QStringLiteral("<b>%1</b>").arg(t.title.toHtmlEscaped()));
+        w.title->setVisible(!t.title.isEmpty());
+        w.note->setText(t.note);
+        w.note->setVisible(!t.note.isEmpty());
+        table->clearSpans();
+        table->clearContents();
+        table->setColumnCount(static_cast<int>(t.headers.size()));
+        table->setHorizontalHeaderLabels(t.headers);
+        for (int col = 0; col < t.headerTips.size() && col < t.headers.size(); ++col)
+            if (QTableWidgetItem* header = table->horizontalHeaderItem(col)) header->setToolTip(t.headerTips[col]);
+        table->setRowCount(static_cast<int>(t.rows.size()));
+        for (int r = 0; r < static_cast<int>(t.rows.size()); ++r) {
+            const figures::ViewFigure::ShownRow& row = t.rows[static_cast<std::size_t>(r)];
+            for (int col = 0; col < row.cells.size(); ++col) {
+                auto* item = new QTableWidgetItem(row.cells[col]);
+                const bool spans = col + 1 == row.cells.size() && row.cells.size() < t.headers.size();
+                if (t.numbers) item->setTextAlignment((col == 0 || spans ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
+                if (col == 0 && row.color.isValid()) item->setForeground(row.color);
+                if (!row.toolTip.isEmpty()) item->setToolTip(row.toolTip);
+                table->setItem(r, col, item);
+                if (spans) table->setSpan(r, col, 1, static_cast<int>(t.headers.size()) - col);
+            }
+        }
+        // Rows tall: the layout's count (room kept for rows to come), every row, or at most so many.
+        const int rows = t.visibleRows < 0   ? entry_.layout.tableRows
+                         : t.visibleRows == 0 ? std::max(1, table->rowCount())
+                                              : std::min(t.visibleRows, std::max(1, table->rowCount()));
+        QHeaderView* header = table->horizontalHeader();
+        if (t.numbers || t.visibleRows >= 0 || entry_.layout.tableRows > 0) {
+            header->setSectionResizeMode(QHeaderView::ResizeToContents);
+            header->setStretchLastSection(true);
+        } else {
+            header->setSectionResizeMode(QHeaderView::Stretch);
+        }
+        if (t.visibleRows < 0 && entry_.layout.tableRows <= 0) {
+            table->setMaximumHeight(220);
+        } else {
+            // The header and the rows asked for whole, however short the window (rows as tall as the style makes them).
+            table->resizeRowsToContents();
+            const int rowHeight = table->rowCount() > 0 ? table->verticalHeader()->sectionSize(0) : table->verticalHeader()->defaultSectionSize();
+            const int height = header->sizeHint().height() + rows * rowHeight +
+                               2 * table->frameWidth() + table->horizontalScrollBar()->sizeHint().height();
+            if (t.visibleRows > 0) table->setMaximumHeight(height);
+            else table->setFixedHeight(height);
+        }
+        table->setVisible(true);
+    }
+    for (std::size_t k = shown.size(); k < tables_.size(); ++k) {
+        tables_[k].title->hide();
+        tables_[k].table->hide();
+        tables_[k].note->hide();
+    }
 }
 
 QLayout* FigureView::buildRows() {
@@ -294,8 +387,30 @@ QWidget* FigureView::sideColumn() {
     for (const QStringList& group : entry_.layout.groups) names += group;
     if (names.isEmpty())
         for (const Control& control : c.list()) names << control.name;
-    for (const QString& name : names)
-        form->addRow(c.at(name).kind == Control::Kind::Switch ? QString() : c.at(name).label, controls_->make(name, side));
+    // Labels above their fields where the layout asks (long labels): the fields get the column's width.
+    if (entry_.layout.labelsAbove) {
+        form->setRowWrapPolicy(QFormLayout::WrapAllRows);
+        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    }
+    for (const QString& name : names) {
+        QWidget* widget = makeControl(name, side);
+        const QString label = c.at(name).kind == Control::Kind::Switch ? QString() : c.at(name).label;
+        const QString text = figure_->readout(name);
+        if (text.isEmpty()) {
+            form->addRow(label, widget);
+            continue;
+        }
+        // A read-out beside its control, as wide as its longest value.
+        auto* readout = new QLabel(text, side);
+        readout->setObjectName(name + QStringLiteral("Value"));
+        readout->setMinimumWidth(readout->fontMetrics().horizontalAdvance(text + QStringLiteral("00")) + 4);
+        readout->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        readouts_.emplace_back(name, readout);
+        auto* row = new QHBoxLayout();
+        row->addWidget(widget, 1);
+        row->addWidget(readout);
+        form->addRow(label, row);
+    }
     auto* buttons = new QHBoxLayout();
     auto* bars = new QVBoxLayout();
     addActions(buttons, bars);
@@ -304,8 +419,6 @@ QWidget* FigureView::sideColumn() {
     summary_ = new QLabel(side);
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    table_ = new QTableWidget(side);
-    table_->hide();  // the figure's words are its summary
     auto* column = new QVBoxLayout(side);
     column->addLayout(form);
     column->addLayout(buttons);
@@ -313,7 +426,7 @@ QWidget* FigureView::sideColumn() {
     column->addWidget(summary_);
     column->addStretch(1);
     side->setMinimumWidth(280);
-    side->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Preferred);
+    side->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Minimum);  // stacked, its words whole
     return side;
 }
 
@@ -446,6 +559,7 @@ void FigureView::addChartViews() {
         else
             chartRow_->addWidget(view, 1);
         chartViews_.emplace_back(chart, view);
+        restack();  // stacked, it gets a stacked chart's height
     }
 }
 
@@ -537,24 +651,7 @@ void FigureView::redraw() {
             plot->arrangeLegend();
             QMetaObject::invokeMethod(plot, [plot] { plot->arrangeLegend(); }, Qt::QueuedConnection);
         }
-    const QStringList headers = figure_->shownHeaders();
-    if (!headers.isEmpty()) {
-        const std::vector<QStringList> rows = figure_->shownRows();
-        table_->setColumnCount(static_cast<int>(headers.size()));
-        table_->setHorizontalHeaderLabels(headers);
-        table_->setRowCount(static_cast<int>(rows.size()));
-        for (int r = 0; r < static_cast<int>(rows.size()); ++r)
-            for (int col = 0; col < rows[static_cast<std::size_t>(r)].size(); ++col)
-                table_->setItem(r, col, new QTableWidgetItem(rows[static_cast<std::size_t>(r)][col]));
-        if (const int shown = entry_.layout.tableRows; shown > 0) {
-            // The header and every row whole, however short the window (rows as tall as the style makes them).
-            table_->resizeRowsToContents();
-            const int row = table_->rowCount() > 0 ? table_->verticalHeader()->sectionSize(0) : table_->verticalHeader()->defaultSectionSize();
-            table_->setFixedHeight(table_->horizontalHeader()->sizeHint().height() + shown * row + 2 * table_->frameWidth() +
-                                   table_->horizontalScrollBar()->sizeHint().height());
-        }
-    }
-    table_->setVisible(!headers.isEmpty());
+    showTables();
     emit explainChanged();
 }
 

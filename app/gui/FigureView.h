@@ -23,6 +23,7 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTableWidget;
+class QVBoxLayout;
 
 namespace scalex::gui {
 
@@ -89,6 +90,11 @@ private:
     void addActions(QLayout* row, QLayout* under = nullptr);
     // The controls in a column beside the charts (ViewLayout::side), the words on what is drawn under them.
     QWidget* sideColumn();
+    // The widget of the control `name` as the layout shapes it (choices as wide as their longest, text
+    // fields as wide as its sample, checked as they are typed).
+    QWidget* makeControl(const QString& name, QWidget* parent);
+    // The figure's shownTables() into the window's tables (more made as needed, those left over hidden).
+    void showTables();
     // Starts the job of the figure's demanded action when it waits for it and none runs.
     void startDemandedAction();
 
@@ -103,7 +109,15 @@ private:
     std::vector<std::pair<QString, QLabel*>> readouts_;  // control name, its read-out
     QLabel* summary_ = nullptr;
     std::vector<std::pair<QStringList, QLabel*>> problems_;  // controls, the line of their problems
-    QTableWidget* table_ = nullptr;
+    // The figure's shownTables(), each with its title and note, made as the figure first shows them.
+    struct TableWidgets {
+        QLabel* title;
+        QTableWidget* table;
+        QLabel* note;
+    };
+    std::vector<TableWidgets> tables_;
+    QVBoxLayout* tablesAbove_ = nullptr;  // where the tables go (under the charts in the default layout)
+    QVBoxLayout* tablesBelow_ = nullptr;  // the tables ShownTable::belowCharts (the same layout there)
     JobRunner<figures::ViewFigure::Taking>* jobs_;       // the analyses; new ones replace those under way, and their second job
     JobRunner<figures::ViewFigure::Taking>* followUps_;  // the second job of the analyses shown, once they are drawn
     JobRunner<figures::ViewFigure::Taking>* afterDraw_;  // the figure's job about what it drew last (its summary's interval)

@@ -32,7 +32,6 @@
 #include <QProgressDialog>
 #include <QtConcurrent/QtConcurrent>
 #include <atomic>
-#include <map>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -48,7 +47,6 @@
 #include "app/gui/FigureView.h"
 #include "app/gui/JobPool.h"
 #include "app/gui/LessonPane.h"
-#include "app/gui/OptimalView.h"
 #include "app/gui/RunsView.h"
 #include "app/gui/Session.h"
 #include "app/gui/SpecEditorDialog.h"
@@ -84,19 +82,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addDockWidget(Qt::RightDockWidgetArea, explainDock_);
 
     // The window's views, in the registry's order (figures::figureRegistry): a FigureView of each
-    // figure, the run table for the entry with none; the views not yet drawn by FigureView keep their class.
-    using MakeView = std::function<ViewPanel*(Session*, QWidget*)>;
-    const auto make = [](auto tag) -> MakeView {
-        using View = typename decltype(tag)::type;
-        return [](Session* session, QWidget* parent) -> ViewPanel* { return new View(session, parent); };
-    };
-    const std::map<QString, MakeView> ownView{
-        {"optimal", make(std::type_identity<OptimalView>())}};
+    // figure, the run table for the entry with none.
     for (const figures::FigureEntry& entry : figures::figureRegistry()) {
-        ViewPanel* panel = nullptr;
-        if (!entry.make) panel = new RunsView(session_, this);
-        else if (const auto own = ownView.find(entry.id); own != ownView.end()) panel = own->second(session_, this);
-        else panel = new FigureView(entry, session_, this);
+        ViewPanel* panel = entry.make ? static_cast<ViewPanel*>(new FigureView(entry, session_, this)) : new RunsView(session_, this);
         Q_ASSERT(panel->viewId() == entry.id);
         addPanel(panel);
     }

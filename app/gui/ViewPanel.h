@@ -110,7 +110,8 @@ protected:
         if (event->type() == QEvent::FontChange) restack();
     }
 
-private:
+protected:
+    // Lays the rows of stackWhenNarrow() out for the present width again (after charts were added to them).
     void restack() {
         for (const auto& [row, minWidth] : stacked_) {
             int shown = 0;
@@ -119,17 +120,23 @@ private:
             // `minWidth` is for the normal 10 pt font; larger fonts (presentation, zoom) need more.
             const double scale = std::max(1.0, font().pointSizeF() / 10.0);
             const auto direction = shown > 1 && width() < shown * minWidth * scale ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight;
-            if (row->direction() == direction) continue;
-            row->setDirection(direction);
-            // Stacked, each chart keeps a readable height (the view scrolls down).
-            for (int i = 0; i < row->count(); ++i)
-                if (auto* w = qobject_cast<QGraphicsView*>(row->itemAt(i)->widget())) {
+            if (row->direction() != direction) row->setDirection(direction);
+            // Stacked, each chart keeps a readable height (the view scrolls down), also one in a
+            // column of the row (beside tables).
+            for (int i = 0; i < row->count(); ++i) {
+                QWidget* item = row->itemAt(i)->widget();
+                if (!item) continue;
+                QList<QGraphicsView*> charts = item->findChildren<QGraphicsView*>();
+                if (auto* w = qobject_cast<QGraphicsView*>(item)) charts << w;
+                for (QGraphicsView* w : charts) {
                     if (!w->property("scalexOwnMinHeight").isValid()) w->setProperty("scalexOwnMinHeight", w->minimumHeight());
                     const int own = w->property("scalexOwnMinHeight").toInt();
                     w->setMinimumHeight(direction == QBoxLayout::TopToBottom ? std::max(own, 420) : own);
                 }
+            }
         }
     }
+private:
     std::function<void()> pendingRedraw_;
     std::vector<std::pair<QBoxLayout*, int>> stacked_;
     int pendingWeight_ = 0;

@@ -54,7 +54,7 @@
 #include "app/gui/FigureNames.h"
 #include "app/figures/views/LossSurfaceFigure.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/OptimalView.h"
+#include "app/figures/views/OptimalFigure.h"
 #include "app/gui/PlotView.h"
 #include "app/gui/RunsView.h"
 #include "app/gui/Session.h"
@@ -101,6 +101,39 @@ protected:
         for (ViewPanel* p : window->panels())
             if (p->viewId() == id) return qobject_cast<FigureView*>(p);
         return nullptr;
+    }
+    // The Compute-optimal view shown, with what the calculator's tests ask of it.
+    struct Calculator {
+        FigureView* view;
+        scalex::figures::OptimalFigure* figure() const { return view->figureAs<scalex::figures::OptimalFigure>(); }
+        // 0: the loss surface; 1: the IsoFLOP power laws.
+        void setMethod(int method) {
+            view->applyControls({{"method", method == 1 ? "laws" : "surface"}});
+            view->computeNow();
+        }
+        // Given a budget ("budget"), a model size ("size") or a loss ("loss"), at the paper's models' context.
+        void setQuery(const char* mode, double value, double context) {
+            view->applyControls({{"mode", mode}, {"value", QString::number(value, 'g', 10)}, {"context", QString::number(context)}});
+            view->computeNow();
+        }
+        const scalex::analysis::OptimalSeriesAnswer* of(bool xlstm) const {
+            return figure()->answer().find(xlstm ? scalex::accounting::Family::Xlstm : scalex::accounting::Family::Transformer);
+        }
+        scalex::fit::OptimalPoint optimum(bool xlstm) const { return of(xlstm) ? of(xlstm)->optimum : scalex::fit::OptimalPoint{}; }
+        std::optional<scalex::fit::OverTraining> overtrained(bool xlstm) const { return of(xlstm) ? of(xlstm)->overtrained : std::nullopt; }
+        std::optional<scalex::analysis::MethodComparison> comparison(bool xlstm) const { return of(xlstm) ? of(xlstm)->comparison : std::nullopt; }
+        std::optional<scalex::analysis::LifetimeOptimum> lifetime(bool xlstm) const { return of(xlstm) ? of(xlstm)->lifetime : std::nullopt; }
+        QTableWidget* resultTable() const { return view->findChild<QTableWidget*>("query"); }
+        QTableWidget* methodsTable() const { return view->findChild<QTableWidget*>("methods"); }
+        QTableWidget* sizeTable() const { return view->findChild<QTableWidget*>("sizes"); }
+        FigureView* operator->() const { return view; }
+        explicit operator bool() const { return view && figure(); }
+    };
+    Calculator calculator() {
+        window->showView("optimal");  // a hidden view asks again when it is next shown
+        Calculator c{figureView("optimal")};
+        if (c.view) c.view->computeNow();
+        return c;
     }
     // The Inference view's figure: the measurements it shows, its fits, its deployment answers.
     scalex::figures::InferenceFigure* inferenceFigure() {
@@ -474,15 +507,15 @@ TEST_F(Gui, SavedProjectKeepsItsLossCurvesAndMeasurements) {
 }
 
 TEST_F(Gui, CalculatorReproducesThePapersComputeOptimalTable) {
-    auto* optimal = view<OptimalView>();
-    ASSERT_NE(optimal, nullptr);
-    optimal->setMethod(1);  // the paper's IsoFLOP power laws
+    auto optimal = calculator();
+    ASSERT_TRUE(optimal);
+    optimal.setMethod(1);  // the paper's IsoFLOP power laws
     const auto& rows = window->session()->paper().optimalConfigs;
     int checked = 0;
     for (const auto& row : rows) {
         if (row.context != 8192 || row.sourceTable.find("context") != std::string::npos) continue;
-        optimal->setQuery(OptimalView::Mode::ModelSize, row.params, 8192);
-        const auto& o = optimal->optimum(row.family == scalex::accounting::Family::Xlstm);
+        optimal.setQuery("size", row.params, 8192);
+        const auto& o = optimal.optimum(row.family == scalex::accounting::Family::Xlstm);
         // The table was computed from unrounded coefficients; the published ones carry 2-3 digits.
         EXPECT_NEAR(o.budget / row.flops, 1.0, 0.05) << row.paramsLabel;
         EXPECT_NEAR(o.tokens / row.tokens, 1.0, 0.05) << row.paramsLabel;
@@ -490,38 +523,38 @@ TEST_F(Gui, CalculatorReproducesThePapersComputeOptimalTable) {
     }
     EXPECT_GE(checked, 10);
     // The loss-surface method answers for any context; a longer context makes Transformer tokens dearer.
-    optimal->setMethod(0);
-    optimal->setQuery(OptimalView::Mode::Budget, 1e22, 8192);
-    const double n8k = optimal->optimum(false).params;
-    optimal->setQuery(OptimalView::Mode::Budget, 1e22, 131072);
-    EXPECT_LT(optimal->optimum(false).params, n8k);
-    EXPECT_NEAR(optimal->optimum(false).budget, 1e22, 1e22 * 1e-9);
+    optimal.setMethod(0);
+    optimal.setQuery("budget", 1e22, 8192);
+    const double n8k = optimal.optimum(false).params;
+    optimal.setQuery("budget", 1e22, 131072);
+    EXPECT_LT(optimal.optimum(false).params, n8k);
+    EXPECT_NEAR(optimal.optimum(false).budget, 1e22, 1e22 * 1e-9);
 }
 
 TEST_F(Gui, OverTrainingSliderShowsItsValueAndAddsTheSmallerModels) {
-    auto* optimal = view<OptimalView>();
-    ASSERT_NE(optimal, nullptr);
-    optimal->setMethod(0);
-    optimal->setQuery(OptimalView::Mode::Budget, 1e22, 8192);
+    auto optimal = calculator();
+    ASSERT_TRUE(optimal);
+    optimal.setMethod(0);
+    optimal.setQuery("budget", 1e22, 8192);
     auto* slider = optimal->findChild<QSlider*>("overtrain");
     auto* value = optimal->findChild<QLabel*>("overtrainValue");
     ASSERT_TRUE(slider && value);
     EXPECT_EQ(value->text(), "100 %");
-    EXPECT_EQ(optimal->resultTable()->rowCount(), 2);
-    EXPECT_FALSE(optimal->overtrained(false));
+    EXPECT_EQ(optimal.resultTable()->rowCount(), 2);
+    EXPECT_FALSE(optimal.overtrained(false));
     slider->setValue(50);
     EXPECT_EQ(value->text(), "50 %");
     optimal->computeNow();
-    ASSERT_EQ(optimal->resultTable()->rowCount(), 4);
+    ASSERT_EQ(optimal.resultTable()->rowCount(), 4);
     for (bool xlstm : {false, true}) {
-        const auto& t = optimal->overtrained(xlstm);
+        const auto& t = optimal.overtrained(xlstm);
         ASSERT_TRUE(t) << xlstm;
-        const auto& o = optimal->optimum(xlstm);
+        const auto& o = optimal.optimum(xlstm);
         EXPECT_NEAR(t->params, 0.5 * o.params, 1e-6 * o.params);
         // Half the parameters to the same loss: more tokens and more compute than the optimum.
         EXPECT_GT(t->tokens, o.tokens);
         EXPECT_GT(t->compute, o.budget);
-        EXPECT_EQ(optimal->resultTable()->item(2 + xlstm, 1)->text(), formatCount(t->params));
+        EXPECT_EQ(optimal.resultTable()->item(2 + xlstm, 1)->text(), formatCount(t->params));
     }
     const auto tables = optimal->tables();
     EXPECT_EQ(tables[1].table.rows.size(), 4u) << "the query table keeps the over-trained rows";
@@ -529,18 +562,18 @@ TEST_F(Gui, OverTrainingSliderShowsItsValueAndAddsTheSmallerModels) {
 }
 
 TEST_F(Gui, CalculatorShowsBothMethodsAndTheLifetimeOptimum) {
-    auto* optimal = view<OptimalView>();
-    ASSERT_NE(optimal, nullptr);
-    optimal->setMethod(0);
-    optimal->setQuery(OptimalView::Mode::Budget, 1e22, 8192);
+    auto optimal = calculator();
+    ASSERT_TRUE(optimal);
+    optimal.setMethod(0);
+    optimal.setQuery("budget", 1e22, 8192);
     // Both methods side by side: at 1e22 the IsoFLOP laws give 10.3B and 13.0B, the surfaces about 7B each.
     for (bool xlstm : {false, true}) {
-        const auto& c = optimal->comparison(xlstm);
+        const auto& c = optimal.comparison(xlstm);
         ASSERT_TRUE(c) << xlstm;
-        EXPECT_NEAR(c->surface.params / optimal->optimum(xlstm).params, 1.0, 1e-9);
+        EXPECT_NEAR(c->surface.params / optimal.optimum(xlstm).params, 1.0, 1e-9);
         EXPECT_NEAR(c->laws.params / 1e9, xlstm ? 13.0 : 10.3, 0.1);
         EXPECT_GT(c->lawExponent, c->surfaceExponent);
-        EXPECT_EQ(optimal->methodsTable()->item(2 * xlstm + 1, 1)->text(), formatCount(c->laws.params));
+        EXPECT_EQ(optimal.methodsTable()->item(2 * xlstm + 1, 1)->text(), formatCount(c->laws.params));
     }
     EXPECT_TRUE(optimal->explainHtml().contains("Why they differ")) << optimal->explainHtml().toStdString();
     // Counting 1e13 inference tokens: a smaller model on more tokens, the same loss, less in total.
@@ -549,15 +582,15 @@ TEST_F(Gui, CalculatorShowsBothMethodsAndTheLifetimeOptimum) {
     inference->setText("1e13");
     emit inference->editingFinished();
     optimal->computeNow();
-    ASSERT_EQ(optimal->resultTable()->rowCount(), 4);
+    ASSERT_EQ(optimal.resultTable()->rowCount(), 4);
     for (bool xlstm : {false, true}) {
-        const auto& l = optimal->lifetime(xlstm);
+        const auto& l = optimal.lifetime(xlstm);
         ASSERT_TRUE(l) << xlstm;
-        EXPECT_LT(l->params, optimal->optimum(xlstm).params);
-        EXPECT_GT(l->tokens, optimal->optimum(xlstm).tokens);
+        EXPECT_LT(l->params, optimal.optimum(xlstm).params);
+        EXPECT_GT(l->tokens, optimal.optimum(xlstm).tokens);
         EXPECT_GT(l->saving(), 0.0);
         EXPECT_LT(l->total(), l->computeOptimalTotal);
-        EXPECT_EQ(optimal->resultTable()->item(2 + xlstm, 1)->text(), formatCount(l->params));
+        EXPECT_EQ(optimal.resultTable()->item(2 + xlstm, 1)->text(), formatCount(l->params));
     }
     const auto tables = optimal->tables();
     ASSERT_EQ(tables.size(), 3u);
@@ -568,33 +601,33 @@ TEST_F(Gui, CalculatorShowsBothMethodsAndTheLifetimeOptimum) {
     inference->setText("lots");
     emit inference->editingFinished();
     EXPECT_TRUE(optimal->problem().contains("“lots” is not a number of inference tokens")) << optimal->problem().toStdString();
-    EXPECT_EQ(optimal->sizeTable()->rowCount(), 0);
+    EXPECT_EQ(optimal.sizeTable()->rowCount(), 0);
     inference->setText("0");
     emit inference->editingFinished();
     optimal->computeNow();
     EXPECT_TRUE(optimal->problem().isEmpty());
-    EXPECT_FALSE(optimal->lifetime(false));
+    EXPECT_FALSE(optimal.lifetime(false));
     // Where the paper has no laws, only the surface answers, and the note says so.
-    optimal->setQuery(OptimalView::Mode::Budget, 1e22, 32768);
-    EXPECT_FALSE(optimal->comparison(false));
-    EXPECT_EQ(optimal->methodsTable()->item(1, 1)->text().toStdString(), "—");
-    optimal->setQuery(OptimalView::Mode::Budget, 1e22, 8192);
+    optimal.setQuery("budget", 1e22, 32768);
+    EXPECT_FALSE(optimal.comparison(false));
+    EXPECT_EQ(optimal.methodsTable()->item(1, 1)->text().toStdString(), "—");
+    optimal.setQuery("budget", 1e22, 8192);
 }
 
 TEST_F(Gui, PapersLawsAtAContextWithoutLawsSayWhyTheTablesAreEmpty) {
-    auto* optimal = view<OptimalView>();
-    ASSERT_NE(optimal, nullptr);
-    optimal->setMethod(1);
-    optimal->setQuery(OptimalView::Mode::Budget, 1e22, 8192);
+    auto optimal = calculator();
+    ASSERT_TRUE(optimal);
+    optimal.setMethod(1);
+    optimal.setQuery("budget", 1e22, 8192);
     EXPECT_TRUE(optimal->problem().isEmpty());
-    EXPECT_GT(optimal->sizeTable()->rowCount(), 0);
-    optimal->setQuery(OptimalView::Mode::Budget, 1e22, 32768);
+    EXPECT_GT(optimal.sizeTable()->rowCount(), 0);
+    optimal.setQuery("budget", 1e22, 32768);
     EXPECT_TRUE(optimal->problem().contains("T = 2048, 8192 and 16384 only, none at T = 32768")) << optimal->problem().toStdString();
-    EXPECT_EQ(optimal->sizeTable()->rowCount(), 0) << "no numbers left from the previous context";
+    EXPECT_EQ(optimal.sizeTable()->rowCount(), 0) << "no numbers left from the previous context";
     for (const auto& t : optimal->tables())
         EXPECT_NE(t.table.caption.find("No values: The paper has IsoFLOP power laws at T = 2048, 8192 and 16384 only"), std::string::npos)
             << t.table.caption;
-    optimal->setMethod(0);
+    optimal.setMethod(0);
 }
 
 TEST_F(Gui, RooflineRunsTheCpuBenchmarksAndPlotsTheMeasuredRoofs) {

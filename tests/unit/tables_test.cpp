@@ -23,7 +23,6 @@
 #include "app/figures/views/LossSurfaceFigure.h"
 #include "app/gui/RunPoints.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/OptimalView.h"
 #include "app/gui/RunsView.h"
 #include "app/gui/ViewPanel.h"
 #include "core/data/CsvReader.h"
@@ -262,12 +261,13 @@ TEST_F(Tables, SurfaceFitParametersOfEverySeriesCarryBootstrapIntervals) {
 // The appendix-style table of the compute-optimal view holds what its table widget shows, in
 // the paper's notation in LaTeX and in full in CSV and JSON.
 TEST_F(Tables, OptimalSizesMatchTheCalculatorsTableInEveryFormat) {
-    auto* optimal = qobject_cast<OptimalView*>(show("optimal"));
+    auto* optimal = qobject_cast<FigureView*>(show("optimal"));
     ASSERT_NE(optimal, nullptr);
-    optimal->setQuery(OptimalView::Mode::Budget, 1e22, 8192);
+    ASSERT_TRUE(optimal->applyControls({{"mode", "budget"}, {"value", "1e22"}, {"context", "8192"}}).isEmpty());
     const std::vector<ViewTable> tables = optimal->tables();
     const ExportTable& sizes = find(tables, "sizes")->table;
-    const QTableWidget* shown = optimal->sizeTable();
+    const QTableWidget* shown = optimal->findChild<QTableWidget*>("sizes");
+    ASSERT_NE(shown, nullptr);
     ASSERT_EQ(static_cast<int>(sizes.rows.size()), shown->rowCount());
     ASSERT_EQ(static_cast<int>(sizes.columns.size()), shown->columnCount());
     const QString latex = QString::fromUtf8(scalex::data::toLatex(sizes));

@@ -439,7 +439,8 @@ TEST_F(ViewFigures, AHeadlessRenderNamesAnUnknownViewOrControlAndWritesNothing) 
 
 #include "app/figures/PlotChart.h"
 #include "app/figures/views/OptimalFigure.h"
-#include "app/gui/OptimalView.h"
+#include "app/gui/FigureView.h"
+#include "app/figures/views/OptimalFigure.h"
 #include "core/analysis/OptimalInputs.h"
 #include "tests/support/LabStudy.h"
 
@@ -585,7 +586,7 @@ TEST_F(ViewFigures, TheComputeOptimalAnswerDoesNotDependOnTheLossSurfaceView) {
         ASSERT_TRUE(first) << error.toStdString();
         ASSERT_TRUE(first->showView("optimal"));
         first->currentPanel()->computeNow();
-        const auto before = optimaOf(static_cast<gui::OptimalView*>(first->currentPanel())->answer());
+        const auto before = optimaOf(static_cast<gui::FigureView*>(first->currentPanel())->figureAs<figures::OptimalFigure>()->answer());
         ASSERT_GE(before.size(), 2u);
         // The paper's models, and the context length at which they count FLOPs, on the paper's study alone.
         auto* reference = first->currentPanel()->findChild<QWidget*>("reference");
@@ -601,7 +602,7 @@ TEST_F(ViewFigures, TheComputeOptimalAnswerDoesNotDependOnTheLossSurfaceView) {
         ASSERT_TRUE(second->currentPanel()->problem().isEmpty()) << second->currentPanel()->problem().toStdString();
         ASSERT_TRUE(second->showView("optimal"));
         second->currentPanel()->computeNow();
-        EXPECT_EQ(optimaOf(static_cast<gui::OptimalView*>(second->currentPanel())->answer()), before);
+        EXPECT_EQ(optimaOf(static_cast<gui::FigureView*>(second->currentPanel())->figureAs<figures::OptimalFigure>()->answer()), before);
 
         // And the first window's, after its own loss-surface view has fitted.
         ASSERT_TRUE(first->showView("surface"));
@@ -609,13 +610,13 @@ TEST_F(ViewFigures, TheComputeOptimalAnswerDoesNotDependOnTheLossSurfaceView) {
         first->currentPanel()->computeNow();
         ASSERT_TRUE(first->showView("optimal"));
         first->currentPanel()->computeNow();
-        EXPECT_EQ(optimaOf(static_cast<gui::OptimalView*>(first->currentPanel())->answer()), before);
+        EXPECT_EQ(optimaOf(static_cast<gui::FigureView*>(first->currentPanel())->figureAs<figures::OptimalFigure>()->answer()), before);
         // Another budget and back: the fits made for the first query answer again.
         for (const char* value : {"3e21", "1e22"}) {
             ASSERT_TRUE(gui::restoreControls(first->currentPanel(), QJsonObject{{"value", value}}).isEmpty());
             first->currentPanel()->computeNow();
         }
-        EXPECT_EQ(optimaOf(static_cast<gui::OptimalView*>(first->currentPanel())->answer()), before);
+        EXPECT_EQ(optimaOf(static_cast<gui::FigureView*>(first->currentPanel())->figureAs<figures::OptimalFigure>()->answer()), before);
     }
 }
 

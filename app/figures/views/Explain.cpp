@@ -2,6 +2,7 @@
 
 #include <QObject>
 #include <QStringList>
+#include <algorithm>
 #include <cmath>
 
 #include "app/figures/LogTicks.h"
@@ -12,6 +13,7 @@
 #include "app/figures/views/LawsFigure.h"
 #include "app/figures/views/LossCurvesFigure.h"
 #include "app/figures/views/LossSurfaceFigure.h"
+#include "app/figures/views/OptimalFigure.h"
 #include "app/figures/views/OverTrainingFigure.h"
 #include "app/figures/views/ParetoFigure.h"
 #include "app/figures/views/RooflineFigure.h"
@@ -173,6 +175,43 @@ QString explainFlopBreakdown(const ViewFigure& figure, const FigureInput&) {
         .arg(share(f.xlstm(), T2), 0, 'f', 1)
         .arg(FlopBreakdownFigure::formatBytes(cache(f.xlstm(), T1)), FlopBreakdownFigure::formatBytes(cache(f.transformer(), T1)),
              FlopBreakdownFigure::formatBytes(cache(f.transformer(), 131072)));
+}
+
+QString explainOptimal(const ViewFigure& figure, const FigureInput&) {
+    const auto& f = static_cast<const OptimalFigure&>(figure);
+    if (const QString problem = f.problem(); !problem.isEmpty())
+        return QObject::tr("<h3>Compute-optimal training</h3><p>No numbers for this query: %1</p>").arg(problem.toHtmlEscaped());
+    QStringList now;
+    for (const auto& a : f.answer().series) {
+        if (!a.answered()) continue;
+        QString line = QObject::tr("%1 N* = %2 with %3 tokens/param")
+                           .arg(QString::fromStdString(a.name), formatCount(a.optimum.params))
+                           .arg(a.optimum.tokens / std::max(1.0, a.optimum.params), 0, 'f', 1);
+        if (f.answer().query.useLaws && a.intervals)
+            line += QObject::tr(" (95&nbsp;%: %1 to %2; a = %3, %4 to %5)")
+                        .arg(formatCount(a.intervals->params.lower), formatCount(a.intervals->params.upper))
+                        .arg(a.intervals->exponentN.estimate, 0, 'f', 3)
+                        .arg(a.intervals->exponentN.lower, 0, 'f', 3)
+                        .arg(a.intervals->exponentN.upper, 0, 'f', 3);
+        now << line;
+    }
+    return QObject::tr("<h3>Compute-optimal training</h3>"
+                       "<p>With a fixed compute budget H you can train a large model on few tokens or a small model on "
+                       "many. The loss surface L̂(N, D) says which split is best: the N* and D* with the lowest predicted "
+                       "loss on the line c(N)·D = H.</p>"
+                       "<p>Given a model size instead, the calculator finds the budget for which that size is optimal; "
+                       "given a target loss, the cheapest budget that reaches it.</p>"
+                       "<p>Now: %1.</p><p>%2</p>"
+                       "<p>Two methods, for each series of the study from its own runs: the loss surface (its L(N,D) fit, with "
+                       "the compute per token of its runs), or the IsoFLOP power laws N* = A'·H<sup>a</sup>, "
+                       "D* = B'·H<sup>b</sup> fitted to the minima of its IsoFLOP profiles, with 95&nbsp;% bootstrap intervals "
+                       "over its runs. The paper's models (its fitted surfaces with the exact FLOP count at T, its IsoFLOP laws at "
+                       "T = 2048, 8192 and 16384) answer on the paper's study, and beside any other when switched on. With "
+                       "a &gt; b the IsoFLOP laws make tokens per parameter fall as models grow; the surface, fitted on "
+                       "over-trained runs, need not agree.</p><p>%3</p>")
+        .arg(now.isEmpty() ? QObject::tr("being computed") : now.join(QStringLiteral("; ")))
+        .arg(f.seriesNote())
+        .arg(f.overtrainNote() + QStringLiteral("</p><p>") + f.methodsNote() + QStringLiteral("</p><p>") + f.lifetimeNote());
 }
 
 QString explainLossSurface(const ViewFigure& figure, const FigureInput&) {

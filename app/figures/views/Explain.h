@@ -18,5 +18,6 @@ QString explainLossSurface(const ViewFigure& figure, const FigureInput& in);
 QString explainRoofline(const ViewFigure& figure, const FigureInput& in);
 QString explainInference(const ViewFigure& figure, const FigureInput& in);
 QString explainLaws(const ViewFigure& figure, const FigureInput& in);
+QString explainOptimal(const ViewFigure& figure, const FigureInput& in);
 
 }  // namespace scalex::figures

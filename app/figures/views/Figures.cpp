@@ -55,7 +55,15 @@ std::vector<FigureEntry>& entries() {
              l.busy = QObject::tr("Fitting the IsoFLOP profiles…");
          })},
         {"context", QObject::tr("Context length"), maker<ContextFigure>(), {"optima"}, explainContext, layout([](ViewLayout& l) { l.lead = "context"; })},
-        {"optimal", QObject::tr("Compute-optimal"), maker<OptimalFigure>(), {"sizes", "query", "methods"}, {}, {}},
+        {"optimal", QObject::tr("Compute-optimal"), maker<OptimalFigure>(), {"sizes", "query", "methods"}, explainOptimal,
+         layout([](ViewLayout& l) {
+             l.groups = {{"method", "mode", "value", "reference", "context", "overtrain", "inference", "chart"}};
+             l.side = true;
+             l.labelsAbove = true;
+             l.sliders = {"overtrain"};
+             l.widestChoices = true;
+             l.stackWidth = 460;
+         })},
         {"breakdown", QObject::tr("FLOP breakdown"), maker<FlopBreakdownFigure>(), {}, explainFlopBreakdown,
          layout([](ViewLayout& l) { l.groups = {{"transformerPreset", "xlstmPreset"}, {"quantity", "shares"}}; })},
         {"roofline", QObject::tr("Roofline"), maker<RooflineFigure>(), {}, explainRoofline, {}},

@@ -55,6 +55,10 @@ struct ViewLayout {
     // the actions' buttons and progress under it, then the words on what is drawn) rather than above
     // them; stacked above the charts on a window narrower than `stackWidth`.
     bool side = false;
+    // With `side`: each label above its control rather than beside it (long labels).
+    bool labelsAbove = false;
+    // Whole-number controls shown as a slider (their read-out, ViewFigure::readout, beside it) rather than a spin box.
+    QStringList sliders;
 };
 
 struct FigureEntry {

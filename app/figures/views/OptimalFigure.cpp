@@ -181,6 +181,146 @@ JobOf<OptimalFigure::Answer> OptimalFigure::surfaceJob() const {
     };
 }
 
+JobOf<ViewFigure::Taking> OptimalFigure::followUpJob() {
+    return takingJobOf<Answer>(surfaceJob(), [this](Answer answer) { take(std::move(answer)); });
+}
+
+QJsonObject OptimalFigure::jobControls() const {
+    QJsonObject values = controls().values();
+    values.remove(kChart);  // another chart of the same answer
+    return values;
+}
+
+bool OptimalFigure::answersAtOnce(const FigureInput&) const { return quickJob(); }
+
+QString OptimalFigure::readout(const QString& name) const {
+    if (name != kOvertrain) return {};
+    return QObject::tr("%1 %").arg(static_cast<int>(controls().number(kOvertrain)));
+}
+
+QString OptimalFigure::summary() const {
+    if (!answer_.problem.empty())
+        return QStringLiteral("<span style=\"color: %1\">%2</span>")
+            .arg(Theme::current().highlight.name(), QString::fromStdString(answer_.problem).toHtmlEscaped());
+    QStringList parts;
+    for (const QString& note : {seriesNote_, overtrainNote_, lifetimeNote_})
+        if (!note.isEmpty()) parts << note;
+    return parts.join(QStringLiteral("<br>"));
+}
+
+namespace {
+
+// One model of the query's table: N, D, D/N, its training compute and the loss it reaches; a dash
+// in each cell when there is none (in the loss's when no surface gives it).
+ViewFigure::ShownRow modelRow(const QString& label, const QColor& color, double params, double tokens, double compute, double loss,
+                              bool none = false) {
+    ViewFigure::ShownRow row{{label}, color, {}};
+    if (none) {
+        for (int c = 1; c < 6; ++c) row.cells << QStringLiteral("—");
+        return row;
+    }
+    row.cells << formatCount(params) << formatCount(tokens) << QString::number(tokens / params, 'f', 1) << formatFlops(compute)
+              << (std::isfinite(loss) ? QString::number(loss, 'f', 4) : QStringLiteral("—"));  // no surface to read it off
+    return row;
+}
+
+}  // namespace
+
+std::vector<ViewFigure::ShownTable> OptimalFigure::shownTables() const {
+    const auto& series = answer_.series;
+    const bool problem = !answer_.problem.empty();
+    const bool laws = answer_.query.useLaws;
+
+    // The optima (a series without one says why across the row), then the over-trained models
+    // (below 100 % of N*), then the lifetime optima.
+    ShownTable query{QStringLiteral("query"), QObject::tr("The optimum for the query"),
+                     {QString(), QObject::tr("N*"), QObject::tr("D*"), QObject::tr("D*/N*"), QObject::tr("H"), QObject::tr("loss L̂")}};
+    query.numbers = true;
+    query.visibleRows = 0;
+    // The intervals' column where the optima shown are the IsoFLOP laws of runs.
+    const bool intervals = laws && std::any_of(series.begin(), series.end(), [](const auto& a) { return a.intervals.has_value(); });
+    if (intervals) {
+        query.headers << QObject::tr("N* 95 %");
+        query.headerTips = {{}, {}, {}, {}, {}, {},
+                            QObject::tr("The 95 % bootstrap interval of N* by the IsoFLOP laws fitted to the series' runs (resampled within each budget)")};
+    }
+    std::vector<const analysis::OptimalSeriesAnswer*> answered;
+    for (const auto& a : series) {
+        const QString name = QString::fromStdString(a.name);
+        if (!a.answered()) {
+            query.rows.push_back({{name, shortReason(a)}, colorOf(a), QString::fromStdString(a.problem)});
+            continue;
+        }
+        answered.push_back(&a);
+        const auto& o = a.optimum;
+        ShownRow row = modelRow(name, colorOf(a), o.params, o.tokens, o.budget, o.loss);
+        if (intervals)
+            row.cells << (a.intervals ? QObject::tr("%1 – %2").arg(formatCount(a.intervals->params.lower), formatCount(a.intervals->params.upper))
+                                      : QString());
+        query.rows.push_back(std::move(row));
+    }
+    const bool anyOvertrained = std::any_of(series.begin(), series.end(), [](const auto& a) { return a.overtrained.has_value(); });
+    if (answer_.query.overtrainFraction < 1 && anyOvertrained)
+        for (const auto* a : answered) {
+            const fit::OverTraining t = a->overtrained.value_or(fit::OverTraining{});
+            query.rows.push_back(modelRow(QObject::tr("%1 at %2 %").arg(QString::fromStdString(a->name)).arg(overtrainPercent_), colorOf(*a),
+                                          t.params, t.tokens, t.compute, a->optimum.loss, !a->overtrained));
+        }
+    if (const double inferenceTokens = answer_.query.inferenceTokens; inferenceTokens > 0)
+        for (const auto* a : answered) {
+            const analysis::LifetimeOptimum l = a->lifetime.value_or(analysis::LifetimeOptimum{});
+            query.rows.push_back(modelRow(QObject::tr("%1 serving %2").arg(QString::fromStdString(a->name), formatCount(inferenceTokens)),
+                                          colorOf(*a), l.params, l.tokens, l.trainingCompute, a->optimum.loss, !a->lifetime));
+        }
+
+    // Both methods at the budget of the query's optimum (the note says why they differ); a method
+    // that has no answer shows dashes, and why in their tooltip.
+    ShownTable methods{QStringLiteral("methods"), QObject::tr("Both methods at the query's budget"),
+                       {QString(), QObject::tr("N*"), QObject::tr("D*/N*"), QObject::tr("a"), QObject::tr("same at H")},
+                       {{}, {}, {}, QObject::tr("The local exponent a of N* ∝ H^a at this budget"), QObject::tr("The budget at which both methods give the same N*")}};
+    methods.numbers = true;
+    methods.visibleRows = 0;
+    methods.note = methodsNote_;
+    for (const auto& a : series) {
+        const QString name = QString::fromStdString(a.name);
+        const std::optional<fit::OptimalPoint> points[2] = {a.surfaceAtBudget, a.lawsAtBudget};
+        const QString why[2] = {QString::fromStdString(a.surfaceProblem), QString::fromStdString(a.lawsProblem)};
+        const auto& c = a.comparison;
+        const double exponents[2] = {c ? c->surfaceExponent : std::nan(""), c ? c->lawExponent : (a.laws ? a.laws->exponentN : std::nan(""))};
+        const QString agreeAt = !c ? QObject::tr("—") : std::isfinite(c->agreeAtBudget) ? formatFlops(c->agreeAtBudget) : QObject::tr("nowhere");
+        for (int m = 0; m < 2; ++m) {
+            ShownRow row{{m == 0 ? QObject::tr("%1, loss surface").arg(name) : QObject::tr("%1, IsoFLOP laws").arg(name)}, colorOf(a), {}};
+            if (!points[m]) {
+                row.cells << QObject::tr("—") << QObject::tr("—") << QObject::tr("—") << QObject::tr("—");
+                row.toolTip = why[m];
+            } else {
+                row.cells << formatCount(points[m]->params) << QString::number(points[m]->tokens / points[m]->params, 'f', 1)
+                          << (std::isfinite(exponents[m]) ? QString::number(exponents[m], 'f', 3) : QObject::tr("—")) << agreeAt;
+            }
+            methods.rows.push_back(std::move(row));
+        }
+    }
+
+    // Three columns per series: its budget, tokens and tokens per parameter at each size.
+    ShownTable sizes{QStringLiteral("sizes"), QObject::tr("Compute-optimal training of common model sizes (as the paper's appendix tables)"),
+                     {QObject::tr("N")}};
+    sizes.numbers = true;
+    sizes.visibleRows = 6;
+    sizes.belowCharts = true;
+    for (const auto& a : series) sizes.headers << QObject::tr("%1 H").arg(QString::fromStdString(a.name)) << QObject::tr("D") << QObject::tr("D/N");
+    const auto& sizeList = answer_.query.sizes;
+    for (std::size_t r = 0; r < sizeList.size() && !problem; ++r) {
+        ShownRow row{{formatCount(sizeList[r])}, {}, {}};
+        for (const auto& a : series) {
+            const auto& o = r < a.sizes.size() ? a.sizes[r] : std::nullopt;
+            if (!o) row.cells << QStringLiteral("—") << QStringLiteral("—") << QStringLiteral("—");
+            else row.cells << formatFlops(o->budget) << formatCount(o->tokens) << QString::number(o->tokens / o->params, 'f', 1);
+        }
+        sizes.rows.push_back(std::move(row));
+    }
+    return {query, methods, sizes};
+}
+
 void OptimalFigure::compute(const FigureInput& in, const fit::FitControl& control) {
     FigureWithAnswer::compute(in, control);
     if (JobOf<Answer> fits = surfaceJob()) take(fits(control));

@@ -64,6 +64,21 @@ public:
     // sizes, query, methods (analysis::optimalSizesTable and the others).
     TablesJob tablesJob(const FigureInput& in) const override;
 
+    // The L(N,D) fits of surfaceJob() as the window's second job.
+    JobOf<Taking> followUpJob() override;
+    // Every control but the chart shown asks a new query.
+    QJsonObject jobControls() const override;
+    // A query the controls do not make is answered at once (its problem).
+    bool answersAtOnce(const FigureInput& in) const override;
+    // The over-training percentage beside its slider ("50 %").
+    QString readout(const QString& name) const override;
+    // Why there are no numbers (in the highlight colour), else the notes on the series without an
+    // optimum, the over-trained models and the lifetime optima (rich text).
+    QString summary() const override;
+    // The query's optima (then the over-trained and lifetime rows), both methods at its budget with
+    // why they differ, and the appendix-style table of model sizes (under the charts); no rows on a problem.
+    std::vector<ShownTable> shownTables() const override;
+
     // True when the controls make no query: job() only names the problem (no work to wait for).
     bool quickJob() const;
     // The three charts (N*, D* over H; the N-D path; C against 6ND), shown or not.
