@@ -128,7 +128,7 @@ private:
     bool runTableRead(data::Expected<data::RunTable> loaded, const QString& path, bool interactive);
     void applyStyle();
     // Every view draws again in the current style (after a theme change or a paper-style export);
-    // the views that are not views of their own (breakdown, roofline, inference) only `only` when given.
+    // only `only` when given.
     void redrawViews(ViewPanel* only = nullptr);
     void endLesson();
     void openLessonDialog();

@@ -1,7 +1,7 @@
 // A figure added to the registry (app/figures/views/Figures.h) is a tab of the window with no other
 // code: the one view class shows it with the registry's title and Explain text, its controls and
 // its table, and redraws them when a control changes. No view of the window has a class of its own
-// but the run table and the views that still keep theirs.
+// but the run table.
 #include <gtest/gtest.h>
 
 #include <QApplication>
