@@ -42,7 +42,7 @@ inline constexpr int kProjectFormatVersion = 4;
 inline constexpr const char* kProjectFormatName = "scalex-project";
 
 struct ProjectTable {
-    std::string name;  // unique in the project; letters, digits, '.', '_', '-' (the file runs/<name>.csv)
+    std::string name;  // unique in the project; letters, digits, '.', '_', '-' (the member runs/<name>.columns)
     RunTable table;
 };
 
