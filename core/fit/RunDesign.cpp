@@ -99,7 +99,7 @@ Eigen::VectorXd lawResiduals(const CompiledLaw& law, const LawData& data, std::s
 // vᵢ the linearisation's variance at run i from the others' fit and mᵢ the misfit's share of its
 // error per unit τ² (predictiveVariance with τ = 1 less without), so τ² = (eᵀe/σ² − Σ(1 + vᵢ)) / Σmᵢ.
 double extrapolationMisfit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& targets,
-                           double lengthScale) {
+                           double lengthScale, double noise) {
     const auto free = freeLawParameters(law);
     const std::size_t n = fitted.size(), k = free.size();
     const std::size_t heldOut = std::min(std::max<std::size_t>(n / kExtrapolationShare, 1), n > k + 1 ? n - (k + 1) : 0);
@@ -128,10 +128,11 @@ double extrapolationMisfit(const CompiledLaw& law, const LawData& fitted, std::s
     const Eigen::MatrixXd J = lawJacobian(law, train, f.params, free), Jh = lawJacobian(law, held, f.params, free);
     const Eigen::MatrixXd Zr = where.of(train), Zh = where.of(held);
     const Eigen::VectorXd prior = boundsPrior(law, free, sigma2);
-    const Eigen::VectorXd noise = predictiveVariance(J, Zr, Jh, Zh, prior, DesignModel{.misfit = 0});
+    const double noiseShare = noise;
+    const Eigen::VectorXd noiseVariance = predictiveVariance(J, Zr, Jh, Zh, prior, DesignModel{.misfit = 0});
     const Eigen::VectorXd withMisfit = predictiveVariance(J, Zr, Jh, Zh, prior, DesignModel{.misfit = 1, .lengthScale = lengthScale});
-    const double excess = e.squaredNorm() / sigma2 - (noise.array() + 1).sum();
-    const double share = (withMisfit - noise).sum();
+    const double excess = e.squaredNorm() / sigma2 - noiseShare * (noiseVariance.array() + 1).sum();
+    const double share = (withMisfit - noiseVariance).sum();
     if (!(excess > 0) || !(share > 0)) return 0;
     return std::min(std::sqrt(excess / share), kMaxMisfit);
 }
@@ -178,11 +179,18 @@ DesignScores scoreWith(const CompiledLaw& law, const LawData& fitted, std::span<
 
 }  // namespace
 
-double estimateMisfit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, double lengthScale) {
+namespace {
+
+// REML's split of the residuals into misfit and noise: τ / σ and the noise's variance s² / σ².
+struct MisfitSplit {
+    double misfit = 0, noise = 1;
+};
+
+MisfitSplit remlSplit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, double lengthScale) {
     const auto free = freeLawParameters(law);
     const auto n = static_cast<Eigen::Index>(fitted.size());
     const auto k = static_cast<Eigen::Index>(free.size());
-    if (n <= k + 1) return 0;
+    if (n <= k + 1) return {};
     const double sigma2 = lawResidualVariance(law, fitted, params, free.size());
     const Eigen::MatrixXd J = lawJacobian(law, fitted, params, free), Z = Coordinates{&fitted}.of(fitted);
     const Eigen::VectorXd e = lawResiduals(law, fitted, params);
@@ -204,12 +212,18 @@ double estimateMisfit(const CompiledLaw& law, const LawData& fitted, std::span<c
         const double likelihood = -0.5 * (dof * std::log(s2) + logDet);
         if (likelihood > best) best = likelihood, ratio = rho, scale = s2;
     }
-    return std::min(std::sqrt(ratio * scale / sigma2), kMaxMisfit);
+    return {std::min(std::sqrt(ratio * scale / sigma2), kMaxMisfit), scale / sigma2};
+}
+
+}  // namespace
+
+double estimateMisfit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, double lengthScale) {
+    return remlSplit(law, fitted, params, lengthScale).misfit;
 }
 
 double misfitFor(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& targets, double lengthScale) {
-    const double reml = estimateMisfit(law, fitted, params, lengthScale);
-    return reml > 0 ? std::min(reml, extrapolationMisfit(law, fitted, params, targets, lengthScale)) : 0.0;
+    const MisfitSplit reml = remlSplit(law, fitted, params, lengthScale);
+    return reml.misfit > 0 ? std::min(reml.misfit, extrapolationMisfit(law, fitted, params, targets, lengthScale, reml.noise)) : 0.0;
 }
 
 DesignScores scoreCandidates(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& candidates,

@@ -52,18 +52,19 @@ double estimateMisfit(const CompiledLaw& law, const LawData& fitted, std::span<c
 // τ / σ from how badly the law extrapolates toward the target: the quarter of the fitted runs
 // nearest the target (in decades; at least one, leaving k + 1 runs to fit) is held out, the law
 // refitted on the others (from `params`), and the held-out runs' squared errors compared with what
-// noise and the refit's own uncertainty explain (the linearisation's variance there); the excess,
-// divided by what a misfit of τ = σ would add to those errors under the misfit's correlation at
-// `lengthScale`, is (τ/σ)². 0 when the held-out runs are predicted within the noise. Capped at
-// kMaxMisfit.
+// noise and the refit's own uncertainty explain (the linearisation's variance there), the noise's
+// variance being `noise` × σ² (σ² the fit's residual variance, which also holds whatever misfit the
+// fit absorbed; misfitFor passes REML's share of it that is noise); the excess, divided by what a
+// misfit of τ = σ would add to those errors under the misfit's correlation at `lengthScale`, is
+// (τ/σ)². 0 when the held-out runs are predicted within the noise. Capped at kMaxMisfit.
 inline constexpr std::size_t kExtrapolationShare = 4;  // 1/4 of the runs held out
 double extrapolationMisfit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& targets,
-                           double lengthScale = DesignModel{}.lengthScale);
+                           double lengthScale = DesignModel{}.lengthScale, double noise = 1);
 
 // The misfit the ranking assumes by default: the smaller of the two estimates. REML sees residuals
 // alike between neighbouring runs, which a misfit shows but which need not spoil the target; the
 // extrapolation check sees whether the law, fitted away from the target, misses the runs nearest
-// it by more than the noise. A misfit counts only where both see it.
+// it by more than REML's noise. A misfit counts only where both see it.
 double misfitFor(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& targets,
                  double lengthScale = DesignModel{}.lengthScale);
 
