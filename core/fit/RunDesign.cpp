@@ -112,27 +112,31 @@ double extrapolationMisfit(const CompiledLaw& law, const LawData& fitted, std::s
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return distance[a] > distance[b]; });
-    const std::vector<std::size_t> trainRows(order.begin(), order.end() - static_cast<std::ptrdiff_t>(heldOut)),
-        heldRows(order.end() - static_cast<std::ptrdiff_t>(heldOut), order.end());
-    const LawData train = fitted.subset(trainRows), held = fitted.subset(heldRows);
-    LawFitResult f;
-    try {
-        f = fitLawFrom(law, train, params);
-    } catch (const std::invalid_argument&) {
-        return 0;
-    }
-    if (!std::isfinite(f.objective)) return 0;
     const double sigma2 = lawResidualVariance(law, fitted, params, k);
     if (!(sigma2 > 0)) return 0;
-    const Eigen::VectorXd e = lawResiduals(law, held, f.params);
-    const Eigen::MatrixXd J = lawJacobian(law, train, f.params, free), Jh = lawJacobian(law, held, f.params, free);
-    const Eigen::MatrixXd Zr = where.of(train), Zh = where.of(held);
     const Eigen::VectorXd prior = boundsPrior(law, free, sigma2);
-    const double noiseShare = noise;
-    const Eigen::VectorXd noiseVariance = predictiveVariance(J, Zr, Jh, Zh, prior, DesignModel{.misfit = 0});
-    const Eigen::VectorXd withMisfit = predictiveVariance(J, Zr, Jh, Zh, prior, DesignModel{.misfit = 1, .lengthScale = lengthScale});
-    const double excess = e.squaredNorm() / sigma2 - noiseShare * (noiseVariance.array() + 1).sum();
-    const double share = (withMisfit - noiseVariance).sum();
+    // Each held-out run is predicted from the runs farther from the target than it (a rolling origin:
+    // the law fitted up to a distance extrapolates one run closer).
+    double excess = 0, share = 0;
+    for (std::size_t h = n - heldOut; h < n; ++h) {
+        const std::vector<std::size_t> trainRows(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(h));
+        const std::size_t heldRow[] = {order[h]};
+        const LawData train = fitted.subset(trainRows), held = fitted.subset(heldRow);
+        LawFitResult f;
+        try {
+            f = fitLawFrom(law, train, params);
+        } catch (const std::invalid_argument&) {
+            return 0;
+        }
+        if (!std::isfinite(f.objective)) return 0;
+        const double e = lawResiduals(law, held, f.params)(0);
+        const Eigen::MatrixXd J = lawJacobian(law, train, f.params, free), Jh = lawJacobian(law, held, f.params, free);
+        const Eigen::MatrixXd Zr = where.of(train), Zh = where.of(held);
+        const double variance = predictiveVariance(J, Zr, Jh, Zh, prior, DesignModel{.misfit = 0})(0);
+        const double withMisfit = predictiveVariance(J, Zr, Jh, Zh, prior, DesignModel{.misfit = 1, .lengthScale = lengthScale})(0);
+        excess += e * e / sigma2 - noise * (variance + 1);
+        share += withMisfit - variance;
+    }
     if (!(excess > 0) || !(share > 0)) return 0;
     return std::min(std::sqrt(excess / share), kMaxMisfit);
 }

@@ -50,8 +50,9 @@ double estimateMisfit(const CompiledLaw& law, const LawData& fitted, std::span<c
 
 
 // τ / σ from how badly the law extrapolates toward the target: the quarter of the fitted runs
-// nearest the target (in decades; at least one, leaving k + 1 runs to fit) is held out, the law
-// refitted on the others (from `params`), and the held-out runs' squared errors compared with what
+// nearest the target (in decades; at least one, leaving k + 1 runs to fit) is held out, each
+// predicted by the law refitted (from `params`) on the runs farther from the target than it (a
+// rolling origin), and the held-out runs' squared errors compared with what
 // noise and the refit's own uncertainty explain (the linearisation's variance there), the noise's
 // variance being `noise` × σ² (σ² the fit's residual variance, which also holds whatever misfit the
 // fit absorbed; misfitFor passes REML's share of it that is noise); the excess, divided by what a
