@@ -367,7 +367,8 @@ int verbPlan(const QStringList& args) {
         {"simulate", "Simulate the batch over R seeds before spending: the interval and error it would leave, beside random and "
                      "cheapest-first batches of the same cost.", "R"},
         {"misfit", "The law's misfit the ranking allows for, as a multiple of the residual noise (0: the plain V-optimal "
-                   "criterion; default: estimated from the fitted runs' leave-one-out residuals).", "x"},
+                   "criterion; default: estimated from the fitted runs, the smaller of what their residuals' likeness between "
+                   "neighbours (REML) and the errors of the runs nearest the target, predicted from the others, show).", "x"},
         {"misfit-length", "Decades of N and D over which the law's misfit stays alike.", "decades",
                           QString::number(fit::DesignModel{}.lengthScale)},
         {"strategy", "planner (expected drop of the target's variance per cost), random or cheapest.", "name", "planner"},

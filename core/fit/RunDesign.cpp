@@ -2,11 +2,14 @@
 
 #include "core/fit/LawCurvature.h"
 
+#include <stdexcept>
+
 #include <Eigen/Dense>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace scalex::fit {
 
@@ -78,6 +81,68 @@ Eigen::VectorXd boundsPrior(const CompiledLaw& law, const std::vector<std::size_
     return prior;
 }
 
+// The law's residuals in its own space (log or linear), non-finite ones as 0.
+Eigen::VectorXd lawResiduals(const CompiledLaw& law, const LawData& data, std::span<const double> params) {
+    const std::vector<double> predicted = predictLaw(law, data, params);
+    const bool log = law.definition.space == LawSpace::Log;
+    Eigen::VectorXd e(static_cast<Eigen::Index>(data.size()));
+    for (std::size_t i = 0; i < data.size(); ++i) {
+        const double r = log ? std::log(data.target[i]) - std::log(predicted[i]) : data.target[i] - predicted[i];
+        e(static_cast<Eigen::Index>(i)) = std::isfinite(r) ? r : 0.0;
+    }
+    return e;
+}
+
+}  // namespace
+
+// The held-out runs' errors e against what the model expects of them: E[eᵀe] = σ²Σᵢ(1 + vᵢ) + τ²Σᵢmᵢ,
+// vᵢ the linearisation's variance at run i from the others' fit and mᵢ the misfit's share of its
+// error per unit τ² (predictiveVariance with τ = 1 less without), so τ² = (eᵀe/σ² − Σ(1 + vᵢ)) / Σmᵢ.
+double extrapolationMisfit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& targets,
+                           double lengthScale, double noise) {
+    const auto free = freeLawParameters(law);
+    const std::size_t n = fitted.size(), k = free.size();
+    const std::size_t heldOut = std::min(std::max<std::size_t>(n / kExtrapolationShare, 1), n > k + 1 ? n - (k + 1) : 0);
+    if (heldOut == 0 || targets.size() == 0) return 0;
+    const Coordinates where{&fitted, &targets};
+    const Eigen::MatrixXd Z = where.of(fitted), Zt = where.of(targets);
+    std::vector<double> distance(n);
+    for (std::size_t i = 0; i < n; ++i)
+        distance[i] = (Zt.rowwise() - Z.row(static_cast<Eigen::Index>(i))).rowwise().squaredNorm().minCoeff();
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return distance[a] > distance[b]; });
+    const double sigma2 = lawResidualVariance(law, fitted, params, k);
+    if (!(sigma2 > 0)) return 0;
+    const Eigen::VectorXd prior = boundsPrior(law, free, sigma2);
+    // Each held-out run is predicted from the runs farther from the target than it (a rolling origin:
+    // the law fitted up to a distance extrapolates one run closer).
+    double excess = 0, share = 0;
+    for (std::size_t h = n - heldOut; h < n; ++h) {
+        const std::vector<std::size_t> trainRows(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(h));
+        const std::size_t heldRow[] = {order[h]};
+        const LawData train = fitted.subset(trainRows), held = fitted.subset(heldRow);
+        LawFitResult f;
+        try {
+            f = fitLawFrom(law, train, params);
+        } catch (const std::invalid_argument&) {
+            return 0;
+        }
+        if (!std::isfinite(f.objective)) return 0;
+        const double e = lawResiduals(law, held, f.params)(0);
+        const Eigen::MatrixXd J = lawJacobian(law, train, f.params, free), Jh = lawJacobian(law, held, f.params, free);
+        const Eigen::MatrixXd Zr = where.of(train), Zh = where.of(held);
+        const double variance = predictiveVariance(J, Zr, Jh, Zh, prior, DesignModel{.misfit = 0})(0);
+        const double withMisfit = predictiveVariance(J, Zr, Jh, Zh, prior, DesignModel{.misfit = 1, .lengthScale = lengthScale})(0);
+        excess += e * e / sigma2 - noise * (variance + 1);
+        share += withMisfit - variance;
+    }
+    if (!(excess > 0) || !(share > 0)) return 0;
+    return std::min(std::sqrt(excess / share), kMaxMisfit);
+}
+
+namespace {
+
 DesignScores scoreWith(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& candidates,
                        std::span<const double> costs, std::span<const std::size_t> picked, const LawData& targets, const DesignModel& model) {
     const auto free = freeLawParameters(law);
@@ -90,7 +155,7 @@ DesignScores scoreWith(const CompiledLaw& law, const LawData& fitted, std::span<
     const Eigen::MatrixXd Jf = lawJacobian(law, fitted, params, free), Zf = where.of(fitted);
     const Eigen::VectorXd prior = boundsPrior(law, free, out.sigma2);
     DesignModel used = model;
-    if (!used.misfit) used.misfit = estimateMisfit(law, fitted, params, model.lengthScale);
+    if (!used.misfit) used.misfit = misfitFor(law, fitted, params, targets, model.lengthScale);
     out.misfit = *used.misfit;
     const Eigen::Index n = Jf.rows() + static_cast<Eigen::Index>(picked.size());
     Eigen::MatrixXd J(n + 1, Jf.cols()), Z(n + 1, Zf.cols());
@@ -118,21 +183,21 @@ DesignScores scoreWith(const CompiledLaw& law, const LawData& fitted, std::span<
 
 }  // namespace
 
-double estimateMisfit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, double lengthScale) {
+namespace {
+
+// REML's split of the residuals into misfit and noise: τ / σ and the noise's variance s² / σ².
+struct MisfitSplit {
+    double misfit = 0, noise = 1;
+};
+
+MisfitSplit remlSplit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, double lengthScale) {
     const auto free = freeLawParameters(law);
     const auto n = static_cast<Eigen::Index>(fitted.size());
     const auto k = static_cast<Eigen::Index>(free.size());
-    if (n <= k + 1) return 0;
+    if (n <= k + 1) return {};
     const double sigma2 = lawResidualVariance(law, fitted, params, free.size());
     const Eigen::MatrixXd J = lawJacobian(law, fitted, params, free), Z = Coordinates{&fitted}.of(fitted);
-    const std::vector<double> predicted = predictLaw(law, fitted, params);
-    const bool log = law.definition.space == LawSpace::Log;
-    Eigen::VectorXd e(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        const auto u = static_cast<std::size_t>(i);
-        e(i) = log ? std::log(fitted.target[u]) - std::log(predicted[u]) : fitted.target[u] - predicted[u];
-        if (!std::isfinite(e(i))) e(i) = 0;
-    }
+    const Eigen::VectorXd e = lawResiduals(law, fitted, params);
     // The residuals in the directions the law's gradients leave free: w = Qᵀe.
     const Eigen::HouseholderQR<Eigen::MatrixXd> qr(J);
     const Eigen::MatrixXd Q = (qr.householderQ() * Eigen::MatrixXd::Identity(n, n)).rightCols(n - k);
@@ -151,7 +216,18 @@ double estimateMisfit(const CompiledLaw& law, const LawData& fitted, std::span<c
         const double likelihood = -0.5 * (dof * std::log(s2) + logDet);
         if (likelihood > best) best = likelihood, ratio = rho, scale = s2;
     }
-    return std::min(std::sqrt(ratio * scale / sigma2), kMaxMisfit);
+    return {std::min(std::sqrt(ratio * scale / sigma2), kMaxMisfit), scale / sigma2};
+}
+
+}  // namespace
+
+double estimateMisfit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, double lengthScale) {
+    return remlSplit(law, fitted, params, lengthScale).misfit;
+}
+
+double misfitFor(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& targets, double lengthScale) {
+    const MisfitSplit reml = remlSplit(law, fitted, params, lengthScale);
+    return reml.misfit > 0 ? std::min(reml.misfit, extrapolationMisfit(law, fitted, params, targets, lengthScale, reml.noise)) : 0.0;
 }
 
 DesignScores scoreCandidates(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& candidates,

@@ -29,11 +29,11 @@ namespace scalex::fit {
 // the residual noise σ. The ranking scores the expected squared error of the law's least-squares
 // prediction at the target: runs close to the target (in N and D) count for more, runs clustered
 // together for less, and a run far from the target can make the prediction worse (its drop is
-// negative). By default τ is estimated from how alike the fitted runs' residuals are between
-// neighbours (estimateMisfit); misfit = 0 is the plain V-optimal criterion of the law's
-// linearisation.
+// negative). By default τ is estimated from the fitted runs (misfitFor: how alike their residuals
+// are between neighbours, bounded by how badly the law fitted away from the target predicts the runs
+// nearest it); misfit = 0 is the plain V-optimal criterion of the law's linearisation.
 struct DesignModel {
-    std::optional<double> misfit;  // τ / σ; none: estimated from the fitted runs' residuals (estimateMisfit)
+    std::optional<double> misfit;  // τ / σ; none: estimated from the fitted runs (misfitFor)
     double lengthScale = 1;        // ℓ in decades of each variable (its own units where it is not positive)
 };
 
@@ -47,6 +47,27 @@ struct DesignModel {
 inline constexpr double kMaxMisfit = 100;
 inline constexpr int kMisfitGrid = 40;
 double estimateMisfit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, double lengthScale = DesignModel{}.lengthScale);
+
+
+// τ / σ from how badly the law extrapolates toward the target: the quarter of the fitted runs
+// nearest the target (in decades; at least one, leaving k + 1 runs to fit) is held out, each
+// predicted by the law refitted (from `params`) on the runs farther from the target than it (a
+// rolling origin), and the held-out runs' squared errors compared with what
+// noise and the refit's own uncertainty explain (the linearisation's variance there), the noise's
+// variance being `noise` × σ² (σ² the fit's residual variance, which also holds whatever misfit the
+// fit absorbed; misfitFor passes REML's share of it that is noise); the excess, divided by what a
+// misfit of τ = σ would add to those errors under the misfit's correlation at `lengthScale`, is
+// (τ/σ)². 0 when the held-out runs are predicted within the noise. Capped at kMaxMisfit.
+inline constexpr std::size_t kExtrapolationShare = 4;  // 1/4 of the runs held out
+double extrapolationMisfit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& targets,
+                           double lengthScale = DesignModel{}.lengthScale, double noise = 1);
+
+// The misfit the ranking assumes by default: the smaller of the two estimates. REML sees residuals
+// alike between neighbouring runs, which a misfit shows but which need not spoil the target; the
+// extrapolation check sees whether the law, fitted away from the target, misses the runs nearest
+// it by more than REML's noise. A misfit counts only where both see it.
+double misfitFor(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& targets,
+                 double lengthScale = DesignModel{}.lengthScale);
 
 struct DesignScores {
     double misfit = 0;          // τ / σ the ranking assumed (the model's, or estimated)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 #include <vector>
 
 #include "core/analysis/PlanReplay.h"
@@ -110,9 +111,9 @@ TEST(PlanReplay, PlannerBeatsRandomAndCheapestOnAGeneratedStudy) {
 }
 
 // On the xLSTM study the law's misfit dominates the target's error: the planner wins by the
-// misfit its ranking allows for, estimated from the revealed runs (fit/RunDesign.h, estimateMisfit:
-// about 7 to 30 times the residual noise here); with misfit 0 (plain V-optimal) it loses to the
-// random median at 5 % and 10 %.
+// misfit its ranking allows for, estimated from the revealed runs (fit/RunDesign.h, misfitFor: up
+// to about 30 times the residual noise here, 0 where the runs nearest the target are predicted
+// within the noise); with misfit 0 (plain V-optimal) it loses to the random median at 5 % and 10 %.
 TEST(PlanReplay, PlannerBeatsRandomAndCheapestOnTheXlstmStudy) {
     SCALEX_REQUIRE_SHARED();
     auto table = data::loadRunTable(test::sharedPath("data/xlstm/tokenparam_runs_ctx8192.csv").toStdString());
@@ -152,6 +153,42 @@ TEST(PlanReplay, MisfitEstimateSeesASmoothBendNotTheScatter) {
     EXPECT_LT(scatter, 1.0);
     EXPECT_GT(bent, 2.0);
     EXPECT_LE(bent, fit::kMaxMisfit);
+}
+
+// The extrapolation check (fit/RunDesign.h, extrapolationMisfit): the runs nearest the target, each
+// predicted from the runs farther from it, are within the noise when the law holds (τ = 0), and miss
+// by more when the losses bend away from the law toward the target (above 5e8 parameters, by 5 % a
+// decade); the default (misfitFor) is the smaller of REML's estimate and the check's against REML's
+// noise, so it is 0 where the law holds and no more than REML's where it bends.
+TEST(PlanReplay, ExtrapolationCheckSeesABendTowardTheTargetNotTheScatter) {
+    const auto compiled = std::get<fit::CompiledLaw>(fit::compileLaw(chinchilla()));
+    fit::LawData targets;
+    targets.variableCount = 2;
+    for (double ratio : {5.0, 20.0, 80.0}) targets.add(std::vector<double>{7e9, ratio * 7e9}, 0);
+    auto estimates = [&](double bend) {
+        fit::LawData data;
+        data.variableCount = 2;
+        fit::SplitMix64 rng{20250601};
+        for (double n : {2e7, 5e7, 1e8, 2e8, 5e8, 1e9, 2e9})
+            for (double ratio : {5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0}) {
+                const double d = ratio * n;
+                const double z = (2 * rng.uniform() - 1) * std::sqrt(3.0);
+                const double law = 1.8 + 400 / std::pow(n, 0.34) + 2000 / std::pow(d, 0.37);
+                data.add(std::vector<double>{n, d}, law * (1 + 0.002 * z) * (1 + bend * std::max(0.0, std::log10(n / 5e8))));
+            }
+        const auto f = fit::fitLaw(compiled, data);
+        return std::tuple{fit::extrapolationMisfit(compiled, data, f.params, targets), fit::estimateMisfit(compiled, data, f.params),
+                          fit::misfitFor(compiled, data, f.params, targets)};
+    };
+    const auto [scatter, scatterReml, scatterDefault] = estimates(0);
+    const auto [bent, bentReml, bentDefault] = estimates(0.05);
+    std::printf("extrapolation check: %.3f x sigma (scatter only), %.3f x sigma (bent toward the target); REML %.3f, %.3f; default %.3f, %.3f\n",
+                scatter, bent, scatterReml, bentReml, scatterDefault, bentDefault);
+    EXPECT_LT(scatter, 1.0);
+    EXPECT_EQ(scatterDefault, 0.0);
+    EXPECT_GT(bent, 1.5);
+    EXPECT_GT(bentDefault, 1.5);
+    EXPECT_LE(bentDefault, bentReml);
 }
 
 TEST(PlanReplay, TheTargetsLossesNeverReachTheFit) {
