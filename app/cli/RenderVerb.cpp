@@ -42,7 +42,7 @@ int verbRender(const QStringList& args) {
     p.setApplicationDescription("Render a view as a PDF, SVG or PNG figure, or write its table as LaTeX, CSV or JSON, without a display.");
     p.addHelpOption();
     p.addOptions({
-        {{"data", "project"}, "A .scalex project or a run table (as every verb takes it: --data; --project is the same).", "file"},
+        {{"data", "project"}, "A .scalex project or a run table (as every verb takes it: --data; --project is the same); given more than once, one study of every file.", "file"},
         {"example", "Use the built-in example project (the default)."},
         {"view", "The view: " + figures::figureViews().join(", ") + "; for tables also runs.", "id"},
         {"out", "Output file: a figure (.pdf, .svg, .png) or the view's table (.tex booktabs, .csv, .json records).", "file"},
@@ -71,6 +71,13 @@ int verbRender(const QStringList& args) {
         printText(text);
         return kExitOk;
     }
+    // Every file given (--data, or --project, may be given more than once): one study of them all,
+    // as the other verbs read them; a project's recipes are of one project.
+    const QStringList files = p.values("project");
+    if (files.size() > 1 && (p.isSet("list-recipes") || p.isSet("recipe") || p.isSet("save-recipe")))
+        throw UsageError("--recipe, --list-recipes and --save-recipe take one project; --data was given " + std::to_string(files.size()) +
+                         " times");
+    auto study = [&] { return files.size() > 1 ? loadStudy(files, p) : openStudy(p.value("project"), p); };
     if (p.isSet("list-recipes") || p.isSet("recipe")) {
         if (!p.isSet("project")) throw UsageError("missing required option --project (a .scalex project with figure recipes)");
         if (p.isSet("view") || p.isSet("save-recipe") || p.isSet("paper-figures") || p.isSet("set"))
@@ -112,7 +119,7 @@ int verbRender(const QStringList& args) {
         if (!figures::parseFigureSize(p.value("size"), &style, &error)) throw UsageError(error.toStdString());
         style.fontFamily = p.value("font");
         QStringList written, skipped;
-        const StudyInput in = openStudy(p.value("project"), p);
+        const StudyInput in = study();
         if (!figures::renderPaperFigures(in.study, p.value("out"), style, &written, &skipped, &error))
             throw UsageError(error.toStdString());
         for (const QString& s : skipped) printError(QStringLiteral("scalex render: left out %1\n").arg(s));
@@ -125,7 +132,7 @@ int verbRender(const QStringList& args) {
     QString error;
     if (!figures::parseControlAssignments(p.values("set"), &controls, &error)) throw UsageError(error.toStdString());
     if (p.isSet("list-controls")) {
-        const StudyInput in = openStudy(p.value("project"), p);
+        const StudyInput in = study();
         QString text;
         if (!figures::figureViews().contains(p.value("view"))) throw UsageError(figures::unknownViewError(p.value("view")).toStdString());
         if (!figures::describeControls(in.study, p.value("view"), controls, &text, &error)) throw UsageError(error.toStdString());
@@ -151,7 +158,7 @@ int verbRender(const QStringList& args) {
         if (request.style.dpi > 2400) throw UsageError("--dpi: at most 2400");
         if (p.isSet("save-recipe")) checkRecipeTarget(p.value("project"), p.value("save-recipe"));
     }
-    StudyInput in = openStudy(p.value("project"), p);
+    StudyInput in = study();
     for (const QString& file : p.values("model")) {
         const auto model = data::readModelFile(file.toStdString());
         if (!model) throw UsageError("--model: " + model.error().toString());

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <algorithm>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
@@ -499,4 +500,32 @@ TEST(RenderVerb, ModelsOfAnyArchitectureBesideThePapers) {
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_TRUE(bad.err.contains("--model: ")) << bad.err.toStdString();
     EXPECT_TRUE(bad.err.contains("none.json")) << bad.err.toStdString();
+}
+
+// Every --data file is read, as `fit` reads them: one study of all (the IsoFLOP laws of three
+// context lengths), not the last file alone; recipes are of one project.
+TEST(RenderVerb, EveryDataFileIsReadAsFitReadsThem) {
+    SCALEX_REQUIRE_SHARED();
+    QStringList data;
+    for (const char* t : {"2048", "8192", "16384"})
+        data << "--data" << scalex::test::sharedPath(QStringLiteral("data/xlstm/runs_isoflop_llama_ctx%1.csv").arg(QLatin1String(t)));
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("contexts.csv");
+    const auto r = runScalex(QStringList{"render"} + data + QStringList{"--view", "isoflop", "--table", "contexts", "--out", csv});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const auto fit = runScalex(QStringList{"fit", "isoflop"} + data + QStringList{"--json"});
+    ASSERT_EQ(fit.exitCode, 0) << fit.err.toStdString();
+    const QJsonArray contexts = fit.json()["contexts"].toArray();
+    ASSERT_EQ(contexts.size(), 3);
+    const QStringList lines = QString::fromUtf8(fileBytes(csv)).split('\n', Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), 1 + 2 * 3) << "a header and N*(H), D*(H) at each of the three contexts";
+    for (const QJsonValue& c : contexts) {
+        const QString prefix = QStringLiteral("Transformer,%1,N*(H),").arg(c.toObject()["context"].toDouble());
+        const auto row = std::find_if(lines.begin(), lines.end(), [&](const QString& l) { return l.startsWith(prefix); });
+        ASSERT_NE(row, lines.end()) << prefix.toStdString();
+        EXPECT_EQ(row->section(',', 4, 4).toDouble(), c.toObject()["a"].toDouble()) << prefix.toStdString();
+    }
+    const auto recipe = runScalex(QStringList{"render"} + data + QStringList{"--recipe", "x", "--out", dir.filePath("x.png")});
+    EXPECT_EQ(recipe.exitCode, 2);
+    EXPECT_TRUE(recipe.err.contains("take one project; --data was given 3 times")) << recipe.err.toStdString();
 }
