@@ -77,6 +77,11 @@ Inputs readInputs(const QCommandLineParser& p) {
     throw UsageError(("no usable runs in " + in.study.files.join(", ") + " match the filters").toStdString());
 }
 
+// The analyses of N and D on a study without those columns: one clear error, no numbers.
+void requireScale(const Inputs& in) {
+    if (auto why = analysis::missingScaleColumns(in.table(), in.settings().scope.filter())) throw UsageError(*why);
+}
+
 QString labelOf(const SeriesGroup& g) { return QString::fromStdString(g.label()); }
 
 // The one series and context a bootstrap resamples; several are an error listing them.
@@ -189,6 +194,7 @@ int runLnd(const QStringList& args) {
         return kExitOk;
     }
     Inputs in = readInputs(p);
+    requireScale(in);
     std::optional<LossSurfaceSettings> settings;  // set from the options (a default would build the paper's grid here)
     in.changeSettings([&](AnalysisSettings& a) { settings = lndSettings(p, a); });
     const LossSurfaceSettings& s = *settings;
@@ -252,6 +258,7 @@ int runIsoFlop(const QStringList& rawArgs) {
     if (!(s.tolerance > 0 && s.tolerance < 1)) throw UsageError(("--tolerance must lie in (0, 1), got " + p.value("tolerance")).toStdString());
     const double atBudget = *doubleOption(p, "at-budget");
     Inputs in = readInputs(p);
+    requireScale(in);
     if (range) in.changeSettings([&](AnalysisSettings& s) { s.budgetRange = range; });
     const auto groups = seriesGroups(in.table(), in.settings());
     std::vector<IsoFlopAnalysis> analyses;
@@ -347,6 +354,7 @@ int runSlopes(const QStringList& args) {
     }
     const auto s = slopeSettings(p);
     Inputs in = readInputs(p);
+    requireScale(in);
     const auto analyses = slopeAnalyses(in.table(), in.settings(), s);
     if (analyses.empty()) noRuns(in);
     std::vector<std::pair<SeriesGroup, QJsonObject>> results;
@@ -395,6 +403,7 @@ int runContext(const QStringList& args) {
     if (!(options.context > 0)) throw UsageError(("--context must be a positive number of tokens, got " + p.value("context")).toStdString());
     if (!(options.budget > 0)) throw UsageError(("--budget must be a positive number of FLOPs, got " + p.value("budget")).toStdString());
     Inputs in = readInputs(p);
+    requireScale(in);
     const ContextResult r = contextAnalysis(in.table(), in.settings(), contextRequest(in.study.study, options), in.control);
     if (r.answer.series.empty()) {
         std::string why;
@@ -453,6 +462,7 @@ int runPareto(const QStringList& args) {
     const int samples = static_cast<int>(*intOption(p, "samples", 2));
     const int resamples = static_cast<int>(*intOption(p, "resamples", 0));
     Inputs in = readInputs(p);
+    requireScale(in);
     const auto analyses = paretoAnalyses(in.table(), in.settings());
     if (analyses.empty()) noRuns(in);
     std::vector<std::pair<SeriesGroup, QJsonObject>> results;
@@ -523,6 +533,7 @@ int runBootstrap(const QStringList& rawArgs) {
     b.level = *doubleOption(p, "level");
     if (!(b.level > 0 && b.level < 1)) throw UsageError(("--level must lie in (0, 1), got " + p.value("level")).toStdString());
     Inputs in = readInputs(p);
+    requireScale(in);
     std::optional<BootstrapResult> result;
     if (of == "lnd") {
         std::optional<LossSurfaceSettings> s;

@@ -51,6 +51,12 @@ struct Selection {
 // A run the filter leaves out only because its sweep's best run stands for it (Run::sweepLeftOut).
 bool leftOutBySweep(const Run& run, const RunFilter& filter);
 
+// Why the analyses that need N and D (L(N,D), IsoFLOP, over-training slopes, Pareto, context,
+// compute-optimal) have nothing to work on: no run that passes `filter` knows both, and the runs'
+// tables have no column for N or D (data::Provenance::NoColumn). "the study has no N column (...)";
+// empty where some run has both or the runs only lack values (those are listed as skipped).
+std::optional<std::string> missingScaleColumns(const RunTable& table, const RunFilter& filter);
+
 // N, D and loss (validation loss, else training loss).
 Selection<fit::LossPoint> lossSurfacePoints(const RunTable& table, const RunFilter& filter);
 // N, D, C and loss.
