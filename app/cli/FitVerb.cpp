@@ -587,7 +587,7 @@ int runLaw(const QStringList& args) {
         "Fit any law to the runs: --formula 'L = E + A/N^alpha + B/D^beta' (or the expression alone, for the study's loss) "
         "with --param NAME=LO:HI[@START] for each parameter; other names are columns as spelled in the file (and N, D, C, "
         "U, epochs). Or --law NAME for a shipped law (--list). --train/--test COND fit on some runs and score the "
-        "predictions of the others (either alone: the complement).");
+        "predictions of the others (either alone: the complement); --holdout FILE scores the rows of another file.");
     addCommonOptions(p);
     addLawOptions(p);
     p.addOptions({
@@ -596,6 +596,7 @@ int runLaw(const QStringList& args) {
         {"shared", "Parameters with one value for every group, fitted at once (NAME[,NAME...]; repeatable).", "names"},
         {"train", "Fit on the runs meeting this condition (repeatable: all must hold).", "COND"},
         {"test", "Score the runs meeting this condition (repeatable: all must hold).", "COND"},
+        {"holdout", "Score the rows of this file (same columns; e.g. a benchmark's test.csv): predicted, never fitted; R² pooled over groups and per group.", "file"},
         {"leave-one-out", "Hold out each value of this column in turn (e.g. isoflop_bucket), refit on the others, score the held-out runs.", "column"},
         {"resamples", "Bootstrap replicates of the held-out prediction intervals (0: none).", "n", "50"},
         {"seed", "Seed of the starts and the bootstrap.", "n", "20250601"},
@@ -647,6 +648,14 @@ int runLaw(const QStringList& args) {
     else if (interval != "bootstrap") throw UsageError("--interval: expected bootstrap or curvature, got '" + interval.toStdString() + "'");
     options.level = *doubleOption(p, "level");
     Inputs in = readInputs(p);
+    if (p.isSet("holdout")) {
+        if (options.train || options.test || options.leaveOneOut)
+            throw UsageError("--holdout scores the rows of another file: give it without --train, --test or --leave-one-out");
+        // Its tables after the study's: the runs from this index on are the held-out ones.
+        options.heldOutFrom = in.table().runs.size();
+        const StudyInput heldOut = loadStudy({p.value("holdout")}, p);
+        for (const auto& t : heldOut.study.loaded().tables) in.study.study.addRuns(t.table, t.name);
+    }
     const LawAnalysis a = fitLawAnalysis(in.study.study, law, options, in.control);
     if (a.error) throw UsageError(*a.error);
     if (p.isSet("json")) {
@@ -692,6 +701,10 @@ int runLaw(const QStringList& args) {
     if (a.test)
         out << "held out (pooled): " << a.test->n << " runs, R^2 = " << QString::number(a.test->r2, 'f', 4) << ", mean |rel err| = "
             << percent(a.test->mape) << ", max = " << percent(a.test->maxRelError) << "\n";
+    if (a.heldOutOutsideScope > 0)
+        out << "--holdout: " << a.heldOutOutsideScope << " of " << a.heldOutRows
+            << " rows are outside the scope (not the best of their sweep, --where, ...) and not scored (--all-sweep-runs takes a "
+               "sweep's runs in)\n";
     if (!a.skipped.empty()) out << a.skipped.size() << " runs skipped (first: " << QString::fromStdString(a.skipped.front()) << ")\n";
     out.flush();
     printText(t);
