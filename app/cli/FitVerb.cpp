@@ -78,8 +78,8 @@ Inputs readInputs(const QCommandLineParser& p) {
 }
 
 // The analyses of N and D on a study without those columns: one clear error, no numbers.
-void requireScale(const Inputs& in) {
-    if (auto why = analysis::missingScaleColumns(in.table(), in.settings().scope.filter())) throw UsageError(*why);
+void requireScale(const Inputs& in, analysis::ScaleNeed need = analysis::ScaleNeed::NAndD) {
+    if (auto why = analysis::missingScaleColumns(in.table(), in.settings().scope.filter(), need)) throw UsageError(*why);
 }
 
 QString labelOf(const SeriesGroup& g) { return QString::fromStdString(g.label()); }
@@ -462,7 +462,7 @@ int runPareto(const QStringList& args) {
     const int samples = static_cast<int>(*intOption(p, "samples", 2));
     const int resamples = static_cast<int>(*intOption(p, "resamples", 0));
     Inputs in = readInputs(p);
-    requireScale(in);
+    requireScale(in, analysis::ScaleNeed::Compute);
     const auto analyses = paretoAnalyses(in.table(), in.settings());
     if (analyses.empty()) noRuns(in);
     std::vector<std::pair<SeriesGroup, QJsonObject>> results;

@@ -127,16 +127,35 @@ TEST(Scalebench, AnalysesOfNAndDSayTheStudyHasNoSuchColumn) {
         "scalex fit: the study has no N column (the parameter count) and no D column (the training tokens): L(N,D), "
         "IsoFLOP, over-training slopes, Pareto, context and compute-optimal analyses need N and D; a law over the file's own "
         "columns can be fitted (scalex fit law --formula)\n";
-    for (const char* sub : {"lnd", "isoflop", "slopes", "pareto", "context"}) {
-        SCOPED_TRACE(sub);
-        const auto r = runScalex({"fit", sub, "--data", task("sparsity_scaling_law", "train.csv")});
+    for (const QStringList& sub : {QStringList{"lnd"}, {"isoflop"}, {"slopes"}, {"context"}, {"bootstrap", "--of", "lnd"}}) {
+        SCOPED_TRACE(sub.join(' ').toStdString());
+        const auto r = runScalex(QStringList{"fit"} + sub + QStringList{"--data", task("sparsity_scaling_law", "train.csv")});
         EXPECT_EQ(r.exitCode, 2);
-        EXPECT_EQ(r.err, both);
+        EXPECT_EQ(r.err.toStdString(), both.toStdString());
         EXPECT_TRUE(r.out.isEmpty());
     }
+    // The window's figures, rendered headless, fail with the same words.
+    for (const char* view : {"surface", "isoflop", "overtraining", "context", "optimal"}) {
+        SCOPED_TRACE(view);
+        const auto r = runScalex({"render", "--data", task("sparsity_scaling_law", "train.csv"), "--view", view, "--out", "unused.svg"});
+        EXPECT_EQ(r.exitCode, 2);
+        EXPECT_EQ(r.err.toStdString(), (QStringLiteral("scalex render: the view '%1' has no results for these settings: ").arg(view) +
+                                         both.mid(QStringLiteral("scalex fit: ").size()))
+                                            .toStdString());
+    }
+    const QString pareto =
+        "the study has no N column (the parameter count) and no D column (the training tokens) and no compute column: the "
+        "Pareto front needs compute C (a compute column, or N and D); a law over the file's own columns can be fitted (scalex "
+        "fit law --formula)\n";
+    const auto front = runScalex({"fit", "pareto", "--data", task("sparsity_scaling_law", "train.csv")});
+    EXPECT_EQ(front.exitCode, 2);
+    EXPECT_EQ(front.err.toStdString(), ("scalex fit: " + pareto).toStdString());
+    const auto drawn = runScalex({"render", "--data", task("sparsity_scaling_law", "train.csv"), "--view", "pareto", "--out", "unused.svg"});
+    EXPECT_EQ(drawn.exitCode, 2);
+    EXPECT_EQ(drawn.err.toStdString(), ("scalex render: the view 'pareto' has no results for these settings: " + pareto).toStdString());
     const auto v = runScalex({"fit", "lnd", "--data", task("vocab_scaling_law", "train.csv")});
     EXPECT_EQ(v.exitCode, 2);
-    EXPECT_EQ(v.err,
+    EXPECT_EQ(v.err.toStdString(),
               "scalex fit: the study has no D column (the training tokens): L(N,D), IsoFLOP, over-training slopes, Pareto, "
               "context and compute-optimal analyses need N and D; a law over the file's own columns can be fitted (scalex fit "
               "law --formula)\n");
