@@ -24,9 +24,10 @@ TEST(Scalebench, EveryPoolLoadsWithNoMapping) {
         int rows;
         const char* nFrom;
         const char* dFrom;
+        int series;  // one per value of `group`
     };
-    for (const Case& c : {Case{"lr_bsz_scaling_law", 2702, "file", "file"}, Case{"sparsity_scaling_law", 70, "no column", "no column"},
-                          Case{"vocab_scaling_law", 1080, "file", "no column"}}) {
+    for (const Case& c : {Case{"lr_bsz_scaling_law", 2702, "file", "file", 1}, Case{"sparsity_scaling_law", 70, "no column", "no column", 3},
+                          Case{"vocab_scaling_law", 1080, "file", "no column", 1}}) {
         SCOPED_TRACE(c.task);
         const auto r = runScalex({"check", task(c.task, "train.csv"), "--json"});
         ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
@@ -36,6 +37,10 @@ TEST(Scalebench, EveryPoolLoadsWithNoMapping) {
         EXPECT_EQ(j["in_analyses"].toInt(), j["rows"].toInt() - j["not_best_of_sweep"].toArray().size());
         EXPECT_EQ(j["params_source"].toObject()[c.nFrom].toInt(), c.rows);
         EXPECT_EQ(j["tokens_source"].toObject()[c.dFrom].toInt(), c.rows);
+        EXPECT_EQ(j["series"].toArray().size(), c.series);
+        const QJsonObject chosen = j["series_considered"].toArray()[0].toObject();
+        EXPECT_EQ(chosen["columns"].toArray()[0].toString(), "group");
+        EXPECT_EQ(chosen["series"].toInt(), c.series);
     }
 }
 
