@@ -709,7 +709,12 @@ public:
                                                              {RunField::FlopsSource, &run.flopsSource}};
         for (auto [field, target] : sources) {
             const std::string s = r.text(field);
-            if (s.empty() || *target == Provenance::Missing) continue;
+            if (s.empty()) continue;
+            if (*target == Provenance::Missing) {
+                // Written from a table without the column: unknown by the table, as it was there.
+                if (lower(s) == "no_column") *target = Provenance::NoColumn;
+                continue;
+            }
             bool ok = false;
             const Provenance p = parseProvenance(s, &ok);
             if (ok) *target = p;

@@ -575,6 +575,15 @@ TEST(DataIoCorpus, NoColumnForNOrDLoadsWithN_DUnknown) {
         ASSERT_EQ(t->notes.size(), 1u);
         EXPECT_EQ(t->notes.front(), c.note);
     }
+    // Written as CSV (an empty num_params column, params_source no_column) and read back: the same.
+    auto written = loadRunTable(corpus("missing_params.csv"));
+    ASSERT_TRUE(written.ok());
+    auto again = parseRunTable(writeRunTableCsv(*written), "again.csv");
+    ASSERT_TRUE(again.ok()) << again.error().toString();
+    ASSERT_EQ(again->runs.size(), 1u);
+    EXPECT_TRUE(again->runs.front().problems.empty()) << again->runs.front().problems.front();
+    EXPECT_EQ(again->runs.front().paramsSource, scalex::data::Provenance::NoColumn);
+    EXPECT_EQ(again->runs.front().tokens, 3.2e9);
     // Planned runs (no loss) still need N and D.
     scalex::data::LoadOptions planned;
     planned.lossRequired = false;
