@@ -38,6 +38,7 @@ QString provenanceName(Provenance p) {
         case Provenance::Derived: return "derived";
         case Provenance::SixNdFallback: return "6nd_fallback";
         case Provenance::NominalBudget: return "nominal_budget";
+        case Provenance::NoColumn: return "no column";
         default: return "missing";
     }
 }

@@ -77,6 +77,11 @@ Inputs readInputs(const QCommandLineParser& p) {
     throw UsageError(("no usable runs in " + in.study.files.join(", ") + " match the filters").toStdString());
 }
 
+// The analyses of N and D on a study without those columns: one clear error, no numbers.
+void requireScale(const Inputs& in, analysis::ScaleNeed need = analysis::ScaleNeed::NAndD) {
+    if (auto why = analysis::missingScaleColumns(in.table(), in.settings().scope.filter(), need)) throw UsageError(*why);
+}
+
 QString labelOf(const SeriesGroup& g) { return QString::fromStdString(g.label()); }
 
 // The one series and context a bootstrap resamples; several are an error listing them.
@@ -189,6 +194,7 @@ int runLnd(const QStringList& args) {
         return kExitOk;
     }
     Inputs in = readInputs(p);
+    requireScale(in);
     std::optional<LossSurfaceSettings> settings;  // set from the options (a default would build the paper's grid here)
     in.changeSettings([&](AnalysisSettings& a) { settings = lndSettings(p, a); });
     const LossSurfaceSettings& s = *settings;
@@ -252,6 +258,7 @@ int runIsoFlop(const QStringList& rawArgs) {
     if (!(s.tolerance > 0 && s.tolerance < 1)) throw UsageError(("--tolerance must lie in (0, 1), got " + p.value("tolerance")).toStdString());
     const double atBudget = *doubleOption(p, "at-budget");
     Inputs in = readInputs(p);
+    requireScale(in);
     if (range) in.changeSettings([&](AnalysisSettings& s) { s.budgetRange = range; });
     const auto groups = seriesGroups(in.table(), in.settings());
     std::vector<IsoFlopAnalysis> analyses;
@@ -347,6 +354,7 @@ int runSlopes(const QStringList& args) {
     }
     const auto s = slopeSettings(p);
     Inputs in = readInputs(p);
+    requireScale(in);
     const auto analyses = slopeAnalyses(in.table(), in.settings(), s);
     if (analyses.empty()) noRuns(in);
     std::vector<std::pair<SeriesGroup, QJsonObject>> results;
@@ -395,6 +403,7 @@ int runContext(const QStringList& args) {
     if (!(options.context > 0)) throw UsageError(("--context must be a positive number of tokens, got " + p.value("context")).toStdString());
     if (!(options.budget > 0)) throw UsageError(("--budget must be a positive number of FLOPs, got " + p.value("budget")).toStdString());
     Inputs in = readInputs(p);
+    requireScale(in);
     const ContextResult r = contextAnalysis(in.table(), in.settings(), contextRequest(in.study.study, options), in.control);
     if (r.answer.series.empty()) {
         std::string why;
@@ -453,6 +462,7 @@ int runPareto(const QStringList& args) {
     const int samples = static_cast<int>(*intOption(p, "samples", 2));
     const int resamples = static_cast<int>(*intOption(p, "resamples", 0));
     Inputs in = readInputs(p);
+    requireScale(in, analysis::ScaleNeed::Compute);
     const auto analyses = paretoAnalyses(in.table(), in.settings());
     if (analyses.empty()) noRuns(in);
     std::vector<std::pair<SeriesGroup, QJsonObject>> results;
@@ -523,6 +533,7 @@ int runBootstrap(const QStringList& rawArgs) {
     b.level = *doubleOption(p, "level");
     if (!(b.level > 0 && b.level < 1)) throw UsageError(("--level must lie in (0, 1), got " + p.value("level")).toStdString());
     Inputs in = readInputs(p);
+    requireScale(in);
     std::optional<BootstrapResult> result;
     if (of == "lnd") {
         std::optional<LossSurfaceSettings> s;
@@ -576,7 +587,7 @@ int runLaw(const QStringList& args) {
         "Fit any law to the runs: --formula 'L = E + A/N^alpha + B/D^beta' (or the expression alone, for the study's loss) "
         "with --param NAME=LO:HI[@START] for each parameter; other names are columns as spelled in the file (and N, D, C, "
         "U, epochs). Or --law NAME for a shipped law (--list). --train/--test COND fit on some runs and score the "
-        "predictions of the others (either alone: the complement).");
+        "predictions of the others (either alone: the complement); --holdout FILE scores the rows of another file.");
     addCommonOptions(p);
     addLawOptions(p);
     p.addOptions({
@@ -585,6 +596,7 @@ int runLaw(const QStringList& args) {
         {"shared", "Parameters with one value for every group, fitted at once (NAME[,NAME...]; repeatable).", "names"},
         {"train", "Fit on the runs meeting this condition (repeatable: all must hold).", "COND"},
         {"test", "Score the runs meeting this condition (repeatable: all must hold).", "COND"},
+        {"holdout", "Score the rows of this file (same columns; e.g. a benchmark's test.csv): predicted, never fitted; R² pooled over groups and per group.", "file"},
         {"leave-one-out", "Hold out each value of this column in turn (e.g. isoflop_bucket), refit on the others, score the held-out runs.", "column"},
         {"resamples", "Bootstrap replicates of the held-out prediction intervals (0: none).", "n", "50"},
         {"seed", "Seed of the starts and the bootstrap.", "n", "20250601"},
@@ -636,6 +648,14 @@ int runLaw(const QStringList& args) {
     else if (interval != "bootstrap") throw UsageError("--interval: expected bootstrap or curvature, got '" + interval.toStdString() + "'");
     options.level = *doubleOption(p, "level");
     Inputs in = readInputs(p);
+    if (p.isSet("holdout")) {
+        if (options.train || options.test || options.leaveOneOut)
+            throw UsageError("--holdout scores the rows of another file: give it without --train, --test or --leave-one-out");
+        // Its tables after the study's: the runs from this index on are the held-out ones.
+        options.heldOutFrom = in.table().runs.size();
+        const StudyInput heldOut = loadStudy({p.value("holdout")}, p);
+        for (const auto& t : heldOut.study.loaded().tables) in.study.study.addRuns(t.table, t.name);
+    }
     const LawAnalysis a = fitLawAnalysis(in.study.study, law, options, in.control);
     if (a.error) throw UsageError(*a.error);
     if (p.isSet("json")) {
@@ -681,6 +701,10 @@ int runLaw(const QStringList& args) {
     if (a.test)
         out << "held out (pooled): " << a.test->n << " runs, R^2 = " << QString::number(a.test->r2, 'f', 4) << ", mean |rel err| = "
             << percent(a.test->mape) << ", max = " << percent(a.test->maxRelError) << "\n";
+    if (a.heldOutOutsideScope > 0)
+        out << "--holdout: " << a.heldOutOutsideScope << " of " << a.heldOutRows
+            << " rows are outside the scope (not the best of their sweep, --where, ...) and not scored (--all-sweep-runs takes a "
+               "sweep's runs in)\n";
     if (!a.skipped.empty()) out << a.skipped.size() << " runs skipped (first: " << QString::fromStdString(a.skipped.front()) << ")\n";
     out.flush();
     printText(t);

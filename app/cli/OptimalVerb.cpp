@@ -14,6 +14,7 @@
 #include "app/cli/Verbs.h"
 #include "core/analysis/ComputeOptimal.h"
 #include "core/analysis/OptimalInputs.h"
+#include "core/analysis/RunSelection.h"
 #include "core/data/RunTable.h"
 #include "core/data/SpecJson.h"
 
@@ -116,6 +117,7 @@ int predictOptimal(const QStringList& args) {
         if (!(settings.huberDelta > 0)) throw UsageError("--huber-delta must be positive, got " + p.value("huber-delta").toStdString());
     }
     if (p.isSet("keep-outliers")) settings.keepOutliers = true;
+    if (auto why = analysis::missingScaleColumns(in.table(), settings.scope.filter())) throw UsageError(*why);
     fit::FitControl control;
     if (auto t = intOption(p, "threads", 1)) control.threads = static_cast<int>(*t);
 

@@ -44,7 +44,7 @@ std::unique_ptr<ViewFigure> figureFor(const FigureInput& in, const QString& view
     // Large run series get their points once drawn (a queued call); replaced chart items go.
     QCoreApplication::processEvents();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-    if (const QString why = figure->problem(); !why.isEmpty()) {
+    if (const QString why = figure->scaleNotice().isEmpty() ? figure->problem() : figure->scaleNotice(); !why.isEmpty()) {
         *error = QStringLiteral("the view '%1' has no results for these settings: %2").arg(view, why);
         if (noResults) *noResults = true;
         return nullptr;

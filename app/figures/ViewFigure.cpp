@@ -5,6 +5,7 @@
 
 #include "app/figures/PlotChart.h"
 #include "app/figures/views/Figures.h"
+#include "core/analysis/RunSelection.h"
 #include "core/analysis/Study.h"
 
 namespace scalex::figures {
@@ -18,6 +19,14 @@ std::vector<ViewFigure::ShownTable> ViewFigure::shownTables() const {
     if (table.headers.isEmpty()) return {};
     for (QStringList& cells : shownRows()) table.rows.push_back({std::move(cells)});
     return {table};
+}
+
+void ViewFigure::noteScale(const FigureInput& in, bool computeSuffices) {
+    scaleNotice_.clear();
+    if (!in.study) return;
+    const auto why = analysis::missingScaleColumns(in.study->runs(), in.study->settings().scope.filter(),
+                                                   computeSuffices ? analysis::ScaleNeed::Compute : analysis::ScaleNeed::NAndD);
+    if (why) scaleNotice_ = QString::fromStdString(*why);
 }
 
 ViewFigure::~ViewFigure() {

@@ -206,6 +206,10 @@ public:
     // few runs to fit, nothing to draw); empty when it has them. Read after draw(); headless
     // renders fail with it rather than write an empty figure.
     virtual QString problem() const { return {}; }
+    // Why the study cannot feed the figure at all: it has no N or D column (a benchmark's table of
+    // other variables; analysis::missingScaleColumns). Set by the figures that need them when they
+    // draw; shown instead of the summary, and a headless render fails with it. Empty otherwise.
+    QString scaleNotice() const { return scaleNotice_; }
 
     // The figure's export tables as a job (copies of what it reads, as job()); empty: no tables.
     using TablesJob = std::function<std::vector<FigureTable>(const fit::FitControl& control)>;
@@ -224,8 +228,11 @@ protected:
     PlotChart* makeChart();
     // The same for a chart that makes its own axes (bar charts), which PlotChart's would replace.
     QChart* makePlainChart();
+    // Sets scaleNotice() for the study in `in`: N and D needed, or only compute (`computeSuffices`).
+    void noteScale(const FigureInput& in, bool computeSuffices = false);
 
 private:
+    QString scaleNotice_;
     Controls controls_;
     std::vector<QChart*> made_;
     std::vector<std::unique_ptr<QGraphicsScene>> scenes_;

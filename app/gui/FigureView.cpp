@@ -569,7 +569,9 @@ void FigureView::showCharts() {
     for (const auto& [chart, view] : chartViews_) view->setVisible(std::find(shown.begin(), shown.end(), chart) != shown.end());
 }
 
-void FigureView::showSummary(const QString& text) {
+void FigureView::showSummary(const QString& summary) {
+    // A study the figure cannot work on says so instead of the figure's own summary.
+    const QString text = figure_->scaleNotice().isEmpty() ? summary : figure_->scaleNotice();
     summary_->setText(text);
     summary_->setVisible(!text.isEmpty());  // a figure with nothing to say takes no room for it
 }

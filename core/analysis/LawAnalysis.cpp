@@ -61,6 +61,7 @@ QJsonObject keyJson(const LawFitOptions& o) {
             {"shared", shared},
             {"train", keyConditions(o.train)},
             {"test", keyConditions(o.test)},
+            {"held_out_from", o.heldOutFrom ? QJsonValue(static_cast<qint64>(*o.heldOutFrom)) : QJsonValue()},
             {"leave_one_out", o.leaveOneOut ? QJsonValue(QString::fromStdString(*o.leaveOneOut)) : QJsonValue()},
             {"fit", QJsonObject{{"starts", f.starts}, {"seed", QString::number(f.seed)}, {"projection", f.projection},
                                 {"screen_stop", keyNumber(f.screenStop)}, {"stop_delta", keyNumber(f.stopDelta)},
@@ -113,6 +114,12 @@ LawAnalysis computeLawAnalysis(const data::RunTable& table, const AnalysisSettin
         a.error = "no runs in scope";
         return a;
     }
+    if (options.heldOutFrom && *options.heldOutFrom < table.runs.size()) {
+        a.heldOutRows = table.runs.size() - *options.heldOutFrom;
+        a.heldOutOutsideScope = a.heldOutRows - static_cast<std::size_t>(std::count_if(scoped.begin(), scoped.end(), [&](const data::Run* r) {
+                                    return static_cast<std::size_t>(r - table.runs.data()) >= *options.heldOutFrom;
+                                }));
+    }
     const auto compiledOr = fit::compileLaw(law, lawColumnTest(scoped));
     if (const auto* e = std::get_if<fit::LawError>(&compiledOr)) {
         a.error = "formula '" + law.formula + "': " + e->text();
@@ -150,12 +157,17 @@ LawAnalysis computeLawAnalysis(const data::RunTable& table, const AnalysisSettin
         a.error = "give either a leave-one-out column or a train/test split, not both";
         return a;
     }
+    if (options.heldOutFrom && (options.train || options.test || options.leaveOneOut)) {
+        a.error = "give either held-out rows of another file or a train/test split or leave-one-out column, not both";
+        return a;
+    }
     if (options.leaveOneOut &&
         !std::any_of(scoped.begin(), scoped.end(), [&](const data::Run* r) { return data::runValue(*r, *options.leaveOneOut).has_value(); })) {
         a.error = "--leave-one-out: no column '" + *options.leaveOneOut + "' in the runs";
         return a;
     }
-    a.split = options.train.has_value() || options.test.has_value() || options.leaveOneOut.has_value();
+    a.split = options.train.has_value() || options.test.has_value() || options.leaveOneOut.has_value() ||
+              options.heldOutFrom.has_value();
 
     // Each run's variables, target, group and side of the split.
     struct Row {
@@ -194,6 +206,8 @@ LawAnalysis computeLawAnalysis(const data::RunTable& table, const AnalysisSettin
             row.train = meetsAll(*run, *options.train);
         } else if (options.test) {
             row.train = !meetsAll(*run, *options.test);
+        } else if (options.heldOutFrom) {
+            row.train = static_cast<std::size_t>(run - table.runs.data()) < *options.heldOutFrom;
         }
         // By default each series at each context length apart, as every fit of the study.
         const std::string group = options.groupColumn ? data::runValue(*run, *options.groupColumn).value_or("")
@@ -571,6 +585,10 @@ QJsonObject toJson(const LawAnalysis& a) {
     if (a.test) {
         QJsonObject t = scoreJson(*a.test);
         t.insert("level", a.level);
+        if (a.heldOutRows > 0) {
+            t.insert("held_out_rows", static_cast<qint64>(a.heldOutRows));
+            t.insert("outside_scope", static_cast<qint64>(a.heldOutOutsideScope));
+        }
         o.insert("test", t);
     }
     o.insert("skipped", stringsJson(a.skipped));

@@ -35,6 +35,9 @@ struct LawFitOptions {
     // The split. Only `train`: the held-out runs are the others; only `test`: training on the
     // others; neither: every run trains and nothing is held out.
     std::optional<std::vector<RowCondition>> train, test;
+    // Held-out rows of another file (`scalex fit law --holdout FILE`): the runs at this index of the
+    // table and after are scored, never fitted; the runs before it train. Excludes train/test.
+    std::optional<std::size_t> heldOutFrom;
     // Leave one out: each value of this column (e.g. the IsoFLOP budget) held out in turn, the
     // law refitted on the others and the held-out runs predicted; the reported fit is on every run.
     std::optional<std::string> leaveOneOut;
@@ -80,6 +83,9 @@ struct LawAnalysis {
     bool split = false;                    // a held-out set was asked for
     std::optional<fit::HeldOutScore> test;  // pooled over groups
     std::vector<std::string> skipped;      // runs in scope without a number the law needs
+    // Held-out rows of another file (LawFitOptions::heldOutFrom): how many there are and how many
+    // the scope leaves out (not the best of their sweep, --where, ...), so that none goes unscored unsaid.
+    std::size_t heldOutRows = 0, heldOutOutsideScope = 0;
     std::optional<std::string> error;      // nothing could be fitted: why (a bad formula names the place)
     double level = 0.95;
     fit::LawIntervalMethod interval = fit::LawIntervalMethod::Bootstrap;  // of the queries

@@ -52,6 +52,24 @@ std::string describeRun(const Run& run, const std::string& why) {
     return s + ": " + why;
 }
 
+std::optional<std::string> missingScaleColumns(const RunTable& table, const RunFilter& filter, ScaleNeed need) {
+    bool noN = false, noD = false;
+    for (const auto& run : table.runs) {
+        if (!passes(run, filter)) continue;
+        if (need == ScaleNeed::Compute ? positive(run.flops) : positive(run.params) && positive(run.tokens)) return std::nullopt;
+        noN = noN || run.paramsSource == data::Provenance::NoColumn;
+        noD = noD || run.tokensSource == data::Provenance::NoColumn;
+    }
+    if (!noN && !noD) return std::nullopt;
+    const std::string which = noN && noD ? "no N column (the parameter count) and no D column (the training tokens)"
+                              : noN      ? "no N column (the parameter count)"
+                                         : "no D column (the training tokens)";
+    const std::string needs = need == ScaleNeed::Compute
+                                  ? " and no compute column: the Pareto front needs compute C (a compute column, or N and D)"
+                                  : ": L(N,D), IsoFLOP, over-training slopes, Pareto, context and compute-optimal analyses need N and D";
+    return "the study has " + which + needs + "; a law over the file's own columns can be fitted (scalex fit law --formula)";
+}
+
 Selection<fit::LossPoint> lossSurfacePoints(const RunTable& table, const RunFilter& filter) {
     Selection<fit::LossPoint> out;
     for (const auto& run : table.runs) {

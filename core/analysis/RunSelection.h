@@ -51,6 +51,16 @@ struct Selection {
 // A run the filter leaves out only because its sweep's best run stands for it (Run::sweepLeftOut).
 bool leftOutBySweep(const Run& run, const RunFilter& filter);
 
+// What an analysis needs of a run's scale: N and D (L(N,D), IsoFLOP, over-training slopes, context,
+// compute-optimal), or only compute C (the Pareto front: a compute column, or N and D).
+enum class ScaleNeed { NAndD, Compute };
+
+// Why such an analysis has nothing to work on: no run that passes `filter` has what it needs, and
+// the runs' tables have no column for N or D (data::Provenance::NoColumn). "the study has no N
+// column (...)"; empty where some run has it or the runs only lack values (listed as skipped).
+std::optional<std::string> missingScaleColumns(const RunTable& table, const RunFilter& filter,
+                                               ScaleNeed need = ScaleNeed::NAndD);
+
 // N, D and loss (validation loss, else training loss).
 Selection<fit::LossPoint> lossSurfacePoints(const RunTable& table, const RunFilter& filter);
 // N, D, C and loss.

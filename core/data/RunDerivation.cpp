@@ -119,12 +119,12 @@ void checkPlausibility(Run& run) {
     if (!run.status.empty() && run.status != "finished" && run.status != "completed" && run.status != "success" &&
         run.status != "done" && run.status != "ok")
         p.push_back("status: the run " + (run.status == "failed" ? std::string("failed") : "is '" + run.status + "'"));
-    if (!known(run.params))
+    if (!known(run.params) && run.paramsSource != Provenance::NoColumn)
         p.push_back("N missing: no parameter count, no complete architecture (model_family, d_model, n_layers, n_heads) "
                     "and not both C and D");
     else if (run.params > 0 && run.params < 1e5)
         p.push_back("N = " + shortNumber(run.params) + " is below 1e5: is it in millions? (expected a parameter count)");
-    if (!known(run.tokens))
+    if (!known(run.tokens) && run.tokensSource != Provenance::NoColumn)
         p.push_back("D missing: no token count, no steps x batch size x context length and not both C and N");
     else if (run.tokens > 0 && run.tokens < 1e6)
         p.push_back("D = " + shortNumber(run.tokens) + " is below 1e6: is it in millions or billions? (expected a token count)");

@@ -34,7 +34,9 @@ enum class ExperimentSet { TokenParam, IsoFlop, Other };
 // Where a derived number came from, so views can flag fallbacks.
 // SixNdFallback: from C = 6ND, whichever of the three was missing (D = C/6N, N = C/6D or C = 6ND);
 // NominalBudget: C taken as the run's nominal IsoFLOP budget, the file giving no compute.
-enum class Provenance { Missing, FromFile, Derived, SixNdFallback, NominalBudget };
+// NoColumn: the table has no column for the quantity and no way to derive it (a study of other
+// variables, such as a public benchmark's table): unknown for the whole table, not a problem of the row.
+enum class Provenance { Missing, FromFile, Derived, SixNdFallback, NominalBudget, NoColumn };
 
 // The cells of a row as read, for grouping and filtering by any column (compact: one string).
 struct RawCells {

@@ -275,7 +275,7 @@ bool decode(std::uint8_t c, bool& b) { return c <= 1 ? (b = c, true) : false; }
 template <class E> requires std::is_enum_v<E>
 std::uint8_t codeOf(E e) { return static_cast<std::uint8_t>(e); }
 bool decode(std::uint8_t c, ExperimentSet& e) { return c <= 2 ? (e = static_cast<ExperimentSet>(c), true) : false; }
-bool validProvenance(unsigned c) { return c <= static_cast<unsigned>(Provenance::NominalBudget); }
+bool validProvenance(unsigned c) { return c <= static_cast<unsigned>(Provenance::NoColumn); }
 bool decode(std::uint8_t c, Provenance& p) { return validProvenance(c) ? (p = static_cast<Provenance>(c), true) : false; }
 
 // Every field of a run but its problems, cells and spec (the study binds specs again), named once

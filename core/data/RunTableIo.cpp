@@ -281,6 +281,7 @@ Provenance parseProvenance(std::string_view s, bool* ok) {
     if (v == "6nd_fallback") return Provenance::SixNdFallback;
     if (v == "nominal_budget") return Provenance::NominalBudget;
     if (v == "missing") return Provenance::Missing;
+    if (v == "no_column") return Provenance::NoColumn;
     *ok = false;
     return Provenance::Missing;
 }
@@ -291,6 +292,7 @@ std::string_view provenanceName(Provenance p) {
         case Provenance::Derived: return "derived";
         case Provenance::SixNdFallback: return "6nd_fallback";
         case Provenance::NominalBudget: return "nominal_budget";
+        case Provenance::NoColumn: return "no_column";
         default: return "";
     }
 }
@@ -349,7 +351,9 @@ public:
             problem(f, "value is infinite (expected a finite number)");
             return kUnknown;
         }
-        if (v <= 0) problem(f, "must be positive, got " + std::string(s));
+        // A loss at or below zero (a normalised loss) is a value for laws over it; the analyses that
+        // take log L leave it out (analysis/RunSelection.h) and the table's notes say how many.
+        if (v <= 0 && f != RunField::ValLoss && f != RunField::TrainLoss) problem(f, "must be positive, got " + std::string(s));
         return v;
     }
 
@@ -401,6 +405,10 @@ struct TableLayout {
     std::shared_ptr<const std::vector<std::string>> shared;
     // The columns of fields that stay the same along a run's training (all mapped ones but the curve's).
     std::vector<int> fixedColumns;
+    // No column gives N (D) and none derives it: unknown for every row (Provenance::NoColumn), and
+    // why, for the table's notes.
+    bool noN = false, noD = false;
+    std::vector<std::string> notes;
 };
 
 Expected<TableLayout> layoutFor(std::vector<std::string> header, int headerLine, const std::string& file,
@@ -464,17 +472,20 @@ Expected<TableLayout> layoutFor(std::vector<std::string> header, int headerLine,
                        (has(RunField::Family) && has(RunField::DModel) && has(RunField::NLayers) && has(RunField::NHeads));
     const bool haveD = has(RunField::Tokens) || (has(RunField::Steps) && has(RunField::BatchSize) && has(RunField::Context));
     const bool haveC = has(RunField::Flops) || has(RunField::Budget);
-    if (!haveN && !(haveD && haveC))
-        return missing(RunField::Params, "N, the parameter count (expected a column such as " + spellings(RunField::Params) +
-                                             "; the architecture columns model_family, d_model, n_layers, n_heads; "
-                                             "a spec column naming each run's model spec; or both D and C, to derive N = C/6D)");
-    if (!haveD && !(haveN && haveC))
-        return missing(RunField::Tokens, "D, the training tokens (expected a column such as " + spellings(RunField::Tokens) +
-                                             "; num_train_steps, global_batch_size and context_length; "
-                                             "or compute C, such as " + spellings(RunField::Flops) + ", to derive D = C/6N)");
+    // A table without N or D still loads when it has a loss: its rows serve laws over the file's own
+    // columns; the analyses that need N and D say the study has none. Planned runs (no loss) need both.
+    const std::string nMissing = "N, the parameter count (expected a column such as " + spellings(RunField::Params) +
+                                 "; the architecture columns model_family, d_model, n_layers, n_heads; "
+                                 "a spec column naming each run's model spec; or both D and C, to derive N = C/6D)";
+    const std::string dMissing = "D, the training tokens (expected a column such as " + spellings(RunField::Tokens) +
+                                 "; num_train_steps, global_batch_size and context_length; "
+                                 "or compute C, such as " + spellings(RunField::Flops) + ", to derive D = C/6N)";
+    const bool noN = !haveN && !(haveD && haveC), noD = !haveD && !(haveN && haveC);
     if (options.lossRequired && !has(RunField::ValLoss) && !has(RunField::TrainLoss))
         return missing(RunField::ValLoss, "the loss (expected a column such as " + spellings(RunField::ValLoss) + ", " +
                                               spellings(RunField::TrainLoss) + ")");
+    if (!options.lossRequired && noN) return missing(RunField::Params, nMissing);
+    if (!options.lossRequired && noD) return missing(RunField::Tokens, dMissing);
     TableLayout layout;
     layout.header = header;
     layout.headerLine = headerLine;
@@ -484,6 +495,13 @@ Expected<TableLayout> layoutFor(std::vector<std::string> header, int headerLine,
     std::sort(layout.fixedColumns.begin(), layout.fixedColumns.end());
     layout.fixedColumns.erase(std::unique(layout.fixedColumns.begin(), layout.fixedColumns.end()), layout.fixedColumns.end());
     layout.report = std::move(report);
+    layout.noN = noN;
+    layout.noD = noD;
+    constexpr const char* kWithout =
+        "; the analyses that need N and D (L(N,D), IsoFLOP, over-training slopes, Pareto, context, compute-optimal) have "
+        "none; a law over the file's columns can be fitted (scalex fit law --formula)";
+    if (noN) layout.notes.push_back("no column for " + nMissing + kWithout);
+    if (noD) layout.notes.push_back("no column for " + dMissing + kWithout);
     layout.shared = std::make_shared<const std::vector<std::string>>(std::move(header));
     return layout;
 }
@@ -567,6 +585,7 @@ public:
         readCurve(r, out);
         if (!out.problems.empty()) return false;
         deriveColumns(out, prev.flopMode, derivation_, prev.fileBudget);
+        markNoColumn(out);
         checkPlausibility(out);
         return out.problems.empty() && known(out.step) && sameButCurve(out, prev.built);
     }
@@ -654,6 +673,7 @@ public:
             prev->fileBudget = fileBudget;
         }
         deriveColumns(run, flopMode, derivation, fileBudget);
+        markNoColumn(run);
         checkPlausibility(run);
         if (prev && prev->valid) {
             prev->valid = run.problems.empty();
@@ -661,6 +681,12 @@ public:
             prev->cells.assign(rec.cells.begin(), rec.cells.end());
         }
         return run;
+    }
+
+    // N and D of a table without their columns are unknown by the table, not by the row.
+    void markNoColumn(Run& run) const {
+        if (layout_.noN && !known(run.params)) run.paramsSource = Provenance::NoColumn;
+        if (layout_.noD && !known(run.tokens)) run.tokensSource = Provenance::NoColumn;
     }
 
     // What changes along training (D, C, the step and the losses), the numbers read between them
@@ -683,7 +709,12 @@ public:
                                                              {RunField::FlopsSource, &run.flopsSource}};
         for (auto [field, target] : sources) {
             const std::string s = r.text(field);
-            if (s.empty() || *target == Provenance::Missing) continue;
+            if (s.empty()) continue;
+            if (*target == Provenance::Missing) {
+                // Written from a table without the column: unknown by the table, as it was there.
+                if (lower(s) == "no_column") *target = Provenance::NoColumn;
+                continue;
+            }
             bool ok = false;
             const Provenance p = parseProvenance(s, &ok);
             if (ok) *target = p;
@@ -741,6 +772,7 @@ public:
         RunTable table;
         table.source = file_;
         table.mapping = std::move(layout_.report);
+        table.notes = layout_.notes;
         const std::size_t n = location_.size();
         const bool keepCompact =
             checkpoints_ && static_cast<std::int64_t>(n) >= options_.compactCheckpointsFrom && store_->size() > 0;
@@ -848,6 +880,11 @@ public:
             table.notes.push_back("checkpoints: " + std::to_string(rowsAlong) + " rows along " + std::to_string(keys_.size()) +
                                   " runs; each run's last checkpoint stands for the run in the analyses, the others are its "
                                   "loss curve (a checkpoint's loss is not that of a run trained to that point)");
+        if (const auto atOrBelowZero = std::count_if(runs.begin(), runs.end(), [](const Run& r) { return r.loss() <= 0; }))
+            table.notes.push_back("loss: " + std::to_string(atOrBelowZero) + (atOrBelowZero == 1 ? " row" : " rows") +
+                                  " at or below zero (a normalised loss?): kept for laws over the loss; the analyses that "
+                                  "take log L (L(N,D), IsoFLOP, over-training slopes, Pareto, context, compute-optimal) "
+                                  "leave them out");
         table.runs = std::move(runs);
         if (store_) table.compactCheckpoints.push_back({std::move(store_), 0});
         if (auto e = groupRunsBy(table, options_.seriesBy)) return *e;

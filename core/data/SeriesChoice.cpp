@@ -66,9 +66,10 @@ GroupingConsidered weighGrouping(const RunTable& table, const std::vector<std::s
     std::set<long long> allSizes;
     std::set<std::string> names;
     for (const auto& r : table.runs) {
-        if (r.intermediateCheckpoint || r.hasProblems() || !positive(r.params) || !std::isfinite(r.loss())) continue;
+        if (r.intermediateCheckpoint || r.hasProblems() || !std::isfinite(r.loss())) continue;
         const std::string series = seriesValue(r, columns);
-        names.insert(series);
+        names.insert(series);  // a table with no N column has series too
+        if (!positive(r.params)) continue;
         const long long n = std::llround(std::log(r.params) * 1e6);
         sizes[series].insert(n);
         allSizes.insert(n);

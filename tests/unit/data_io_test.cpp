@@ -463,9 +463,10 @@ TEST(DataIoMapping, AWandbExportReadsItsContextLengths) {
 
 TEST(DataIoMapping, ExplicitMappingSavedAndLoaded) {
     const QByteArray csv = "arch,size_M,tok,eval\nllama,160,3.2e9,3.3\n";
+    // No column read as N, D or the loss: nothing usable, and the error names the loss.
     auto bare = parseRunTable(csv, "odd.csv");
     ASSERT_FALSE(bare.ok());
-    EXPECT_EQ(bare.error().column, "num_params");
+    EXPECT_EQ(bare.error().column, "val_loss");
 
     ColumnMapping m;
     m.set(RunField::Family, "arch");
@@ -518,23 +519,15 @@ const ErrorCase kErrorCases[] = {
     {"binary_junk.csv", -1, "", "binary data (a NUL byte): expected UTF-8 text (CSV, TSV, JSON or JSON Lines)"},
     {"binary_controls.csv", 0, "", "binary data (control characters): expected UTF-8 text (CSV, TSV, JSON or JSON Lines)"},
     {"utf16_bom.csv", 1, "", "the file is UTF-16 encoded; expected UTF-8 text (save it as UTF-8)"},
-    {"missing_params.csv", 1, "num_params",
-     "no column for N, the parameter count (expected a column such as num_params, params, n, n_params, parameters, ...; "
-     "the architecture columns model_family, d_model, n_layers, n_heads; a spec column naming each run's model spec; or both D and C, to derive N = C/6D)"},
-    {"missing_tokens.csv", 1, "num_tokens_training",
-     "no column for D, the training tokens (expected a column such as num_tokens_training, tokens, d, num_tokens, "
-     "n_tokens, ...; num_train_steps, global_batch_size and context_length; or compute C, such as num_flops_training, "
-     "flops, c, compute, training_flop, ..., to derive D = C/6N)"},
     {"missing_loss.csv", 1, "val_loss",
      "no column for the loss (expected a column such as val_loss, val_dclm_loss, validation_loss, valid_loss, eval_loss, "
      "..., train_loss, train_loss_mean, training_loss)"},
     {"duplicate_header.csv", 1, "val_loss",
      "the header has this column more than once (columns 5 and 6): which one holds val_loss is ambiguous"},
-    {"wrong_delimiter_spaces.csv", 1, "num_params",
-     "no column for N, the parameter count (expected a column such as num_params, params, n, n_params, parameters, ...; "
-     "the architecture columns model_family, d_model, n_layers, n_heads; a spec column naming each run's model spec; or both D and C, to derive N = C/6D) (the "
-     "header reads as a single column 'run_id model_family num_params num_tokens_training val_loss': is the file comma-, "
-     "tab- or semicolon-separated?)"},
+    {"wrong_delimiter_spaces.csv", 1, "val_loss",
+     "no column for the loss (expected a column such as val_loss, val_dclm_loss, validation_loss, valid_loss, eval_loss, "
+     "..., train_loss, train_loss_mean, training_loss) (the header reads as a single column 'run_id model_family "
+     "num_params num_tokens_training val_loss': is the file comma-, tab- or semicolon-separated?)"},
     {"unterminated_quote.csv", 3, "model_family",
      "a quoted field opened here is never closed (truncated file, or a stray '\"'?)"},
     {"truncated_in_quote.csv", 3, "name", "a quoted field opened here is never closed (truncated file, or a stray '\"'?)"},
@@ -546,6 +539,58 @@ const ErrorCase kErrorCases[] = {
     {"corrupt.csv.gz", 0, "", "the gzip data is corrupt (zlib: invalid code lengths set)"},
     {"not_gzip.csv.gz", 0, "", "the name ends in .gz but the data is not gzip (no gzip header)"},
 };
+
+// A table with a loss but no column for N (or D) loads: the quantity is unknown for the whole table
+// (no problem of any row, every row in), and the table's notes say which analyses have none.
+TEST(DataIoCorpus, NoColumnForNOrDLoadsWithN_DUnknown) {
+    struct Case {
+        const char* file;
+        scalex::data::Provenance n, d;
+        const char* note;
+    };
+    const Case cases[] = {
+        {"missing_params.csv", scalex::data::Provenance::NoColumn, scalex::data::Provenance::FromFile,
+         "no column for N, the parameter count (expected a column such as num_params, params, n, n_params, parameters, ...; "
+         "the architecture columns model_family, d_model, n_layers, n_heads; a spec column naming each run's model spec; or "
+         "both D and C, to derive N = C/6D); the analyses that need N and D (L(N,D), IsoFLOP, over-training slopes, Pareto, "
+         "context, compute-optimal) have none; a law over the file's columns can be fitted (scalex fit law --formula)"},
+        {"missing_tokens.csv", scalex::data::Provenance::FromFile, scalex::data::Provenance::NoColumn,
+         "no column for D, the training tokens (expected a column such as num_tokens_training, tokens, d, num_tokens, "
+         "n_tokens, ...; num_train_steps, global_batch_size and context_length; or compute C, such as num_flops_training, "
+         "flops, c, compute, training_flop, ..., to derive D = C/6N); the analyses that need N and D (L(N,D), IsoFLOP, "
+         "over-training slopes, Pareto, context, compute-optimal) have none; a law over the file's columns can be fitted "
+         "(scalex fit law --formula)"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.file);
+        auto t = loadRunTable(corpus(c.file));
+        ASSERT_TRUE(t.ok()) << t.error().toString();
+        ASSERT_EQ(t->runs.size(), 1u);
+        const auto& run = t->runs.front();
+        EXPECT_TRUE(run.problems.empty()) << run.problems.front();
+        EXPECT_TRUE(run.included());
+        EXPECT_EQ(run.paramsSource, c.n);
+        EXPECT_EQ(run.tokensSource, c.d);
+        EXPECT_DOUBLE_EQ(run.loss(), 3.3);
+        ASSERT_EQ(t->notes.size(), 1u);
+        EXPECT_EQ(t->notes.front(), c.note);
+    }
+    // Written as CSV (an empty num_params column, params_source no_column) and read back: the same.
+    auto written = loadRunTable(corpus("missing_params.csv"));
+    ASSERT_TRUE(written.ok());
+    auto again = parseRunTable(writeRunTableCsv(*written), "again.csv");
+    ASSERT_TRUE(again.ok()) << again.error().toString();
+    ASSERT_EQ(again->runs.size(), 1u);
+    EXPECT_TRUE(again->runs.front().problems.empty()) << again->runs.front().problems.front();
+    EXPECT_EQ(again->runs.front().paramsSource, scalex::data::Provenance::NoColumn);
+    EXPECT_EQ(again->runs.front().tokens, 3.2e9);
+    // Planned runs (no loss) still need N and D.
+    scalex::data::LoadOptions planned;
+    planned.lossRequired = false;
+    auto p = loadRunTable(corpus("missing_params.csv"), planned);
+    ASSERT_FALSE(p.ok());
+    EXPECT_EQ(p.error().column, "num_params");
+}
 
 TEST(DataIoCorpus, UnusableFilesGiveOneClearError) {
     for (const auto& c : kErrorCases) {

@@ -146,6 +146,7 @@ QString ContextFigure::problem() const {
 }
 
 void ContextFigure::draw(const FigureInput& in) {
+    noteScale(in);
     const Theme& theme = Theme::current();
     const auto& paper = in.study->paper();
     const double T = answer_.query.context;

@@ -417,6 +417,7 @@ QString IsoFlopFigure::problem() const {
 }
 
 void IsoFlopFigure::draw(const FigureInput& in) {
+    noteScale(in);
     enableControls();
     if (contextsLayout()) {
         drawContexts(in);

@@ -379,6 +379,7 @@ std::pair<double, double> LossSurfaceFigure::drawColourMap() {
 }
 
 void LossSurfaceFigure::draw(const FigureInput& in) {
+    noteScale(in);
     const analysis::Study& study = *in.study;
     const Theme& theme = Theme::current();
     refresh(in);

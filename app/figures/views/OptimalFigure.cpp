@@ -458,7 +458,8 @@ void OptimalFigure::writeNotes() {
     lifetimeNote_ += QObject::tr("An inference token costs one forward pass at T, a third of the training compute per token (about 2N).");
 }
 
-void OptimalFigure::draw(const FigureInput&) {
+void OptimalFigure::draw(const FigureInput& in) {
+    noteScale(in);
     drawBudgetChart();
     drawPathChart();
     drawComputeChart();

@@ -81,6 +81,7 @@ QString OverTrainingFigure::problem() const {
 }
 
 void OverTrainingFigure::draw(const FigureInput& in) {
+    noteScale(in);
     const Theme& theme = Theme::current();
     const fit::SlopeSettings settings;
     refresh(in);

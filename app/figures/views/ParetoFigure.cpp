@@ -196,6 +196,7 @@ void ParetoFigure::takeSurfaces(Surfaces s) {
 }
 
 void ParetoFigure::draw(const FigureInput& in) {
+    noteScale(in, true);
     const analysis::Study& study = *in.study;
     const Theme& theme = Theme::current();
     refresh(in);
