@@ -668,10 +668,13 @@ void FigureView::computeNow() {
 }
 
 std::vector<ViewTable> FigureView::tables() {
+    if (entry_.tables.isEmpty()) return {};  // nothing to wait for (a benchmark the view runs)
     computeNow();  // the analyses and their second job (bootstrap intervals)
     TablesJob job = tablesJob();
     return job ? job(fit::FitControl{}) : std::vector<ViewTable>{};
 }
+
+bool FigureView::computing() const { return jobs_->running(); }
 
 ViewPanel::TablesJob FigureView::tablesJob() {
     startDemandedAction();  // the figure's job waits for its answer

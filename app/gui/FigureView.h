@@ -44,6 +44,7 @@ public:
     std::vector<ViewTable> tables() override;
     // The same off the UI thread, of the analyses asked for last.
     TablesJob tablesJob() override;
+    bool computing() const override;
     // Waits for the analyses under way and their second job, and draws them.
     void computeNow() override;
     figures::ViewFigure* figure() const override { return figure_.get(); }

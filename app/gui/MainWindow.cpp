@@ -30,6 +30,7 @@
 #include <QEventLoop>
 #include <QFutureWatcher>
 #include <QProgressDialog>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrent>
 #include <atomic>
 #include <memory>
@@ -359,19 +360,33 @@ void MainWindow::exportTableDialog() {
 }
 
 std::optional<std::vector<ViewTable>> MainWindow::computeTables(ViewPanel* panel) {
-    const ViewPanel::TablesJob job = panel->tablesJob();
-    if (!job) return panel->tables();
-    // The job keeps the flag alive: a cancelled job may still be finishing after this returns.
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    QFutureWatcher<std::vector<ViewTable>> watcher;
     QProgressDialog progress(tr("Computing the tables of the %1 view (fits and bootstrap intervals)…").arg(panel->title()),
                              tr("Cancel"), 0, 0, this);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(400);
     QEventLoop loop;
-    connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
     connect(&progress, &QProgressDialog::canceled, &loop, &QEventLoop::quit);
     connect(&progress, &QDialog::finished, &loop, &QEventLoop::quit);
+    // The view's analyses under way end first, their answer taken in this event loop: the window
+    // goes on answering rather than wait for them (or run them) on its own thread.
+    if (panel->computing()) {
+        QTimer poll;
+        connect(&poll, &QTimer::timeout, &loop, [&] {
+            if (!panel->computing()) loop.quit();
+        });
+        poll.start(20);
+        loop.exec();
+        if (panel->computing() || progress.wasCanceled()) {
+            statusBar()->showMessage(tr("Table export cancelled"), 5000);
+            return std::nullopt;
+        }
+    }
+    const ViewPanel::TablesJob job = panel->tablesJob();
+    if (!job) return panel->tables();
+    // The job keeps the flag alive: a cancelled job may still be finishing after this returns.
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    QFutureWatcher<std::vector<ViewTable>> watcher;
+    connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
     watcher.setFuture(QtConcurrent::run(jobPool(), [job, cancel] {
         fit::FitControl control;
         control.cancel = cancel.get();

@@ -54,6 +54,9 @@ public:
     // Empty for views whose tables are quick (the window calls tables()).
     using TablesJob = std::function<std::vector<ViewTable>(const fit::FitControl& control)>;
     virtual TablesJob tablesJob() { return {}; }
+    // The view's analyses are under way (tablesJob() would wait for them on the calling thread): the
+    // window lets them end in its event loop first.
+    virtual bool computing() const { return false; }
     // Runs the view's heavy work (fits) to completion now, for headless renders and tests.
     virtual void computeNow() {}
     // Why the view shows no results for its present settings (a query it cannot answer, too few
