@@ -682,6 +682,14 @@ ViewPanel::TablesJob FigureView::tablesJob() {
     return figure_->tablesJob(figureInput(session_));
 }
 
-QString FigureView::explainHtml() const { return entry_.explain ? entry_.explain(*figure_, figureInput(session_)) : QString(); }
+QString FigureView::explainHtml() const {
+    QString html = entry_.explain ? entry_.explain(*figure_, figureInput(session_)) : QString();
+    // A study the figure cannot use at all (no N or D column): why, first, under the title.
+    if (const QString notice = figure_->scaleNotice(); !notice.isEmpty()) {
+        const qsizetype title = html.indexOf(QLatin1String("</h3>"));
+        html.insert(title < 0 ? 0 : title + 5, QStringLiteral("<p><b>%1</b></p>").arg(notice.toHtmlEscaped()));
+    }
+    return html;
+}
 
 }  // namespace scalex::gui

@@ -506,6 +506,31 @@ TEST_F(Gui, SavedProjectKeepsItsLossCurvesAndMeasurements) {
     EXPECT_EQ(s->curveSets().size(), 1u);
 }
 
+// A study with no N or D column (a benchmark's table of other variables): the views that need them
+// say so beside the chart and first in the Explain pane, with no fit to press.
+TEST_F(Gui, ViewsThatNeedNAndDSayTheStudyHasNone) {
+    SCALEX_REQUIRE_SHARED();
+    ASSERT_TRUE(window->openPath(scalex::test::sharedPath("data/public/scalebench/sparsity_scaling_law/train.csv"), false))
+        << window->lastError().toStdString();
+    ASSERT_EQ(window->session()->runs().runs.size(), 70u) << "every row loads";
+    for (const char* id : {"surface", "isoflop", "optimal"}) {
+        SCOPED_TRACE(id);
+        ASSERT_TRUE(window->showView(id));
+        FigureView* view = figureView(id);
+        ASSERT_NE(view, nullptr);
+        view->computeNow();
+        const QString notice = view->figure()->scaleNotice();
+        EXPECT_TRUE(notice.startsWith("the study has no N column (the parameter count) and no D column")) << notice.toStdString();
+        bool shown = false;
+        for (const QLabel* label : view->findChildren<QLabel*>()) shown = shown || (label->isVisible() && label->text() == notice);
+        EXPECT_TRUE(shown) << "the notice beside the chart";
+        const QString explain = view->explainHtml();
+        EXPECT_LT(explain.indexOf(notice.toHtmlEscaped()), explain.indexOf("</p>")) << explain.toStdString();
+        EXPECT_GT(explain.indexOf(notice.toHtmlEscaped()), 0) << explain.toStdString();
+        EXPECT_FALSE(explain.contains("press <b>Fit</b>")) << explain.toStdString();
+    }
+}
+
 TEST_F(Gui, CalculatorReproducesThePapersComputeOptimalTable) {
     auto optimal = calculator();
     ASSERT_TRUE(optimal);

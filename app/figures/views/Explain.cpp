@@ -228,7 +228,7 @@ QString explainLossSurface(const ViewFigure& figure, const FigureInput&) {
                    .arg(b.gamma, 0, 'f', 3)
                    .arg(fit->objective, 0, 'e', 3)
                    .arg(fit->nPoints);
-    } else {
+    } else if (f.scaleNotice().isEmpty()) {  // else nothing to fit (the window says why)
         live = QObject::tr("<p>No fit yet: press <b>Fit</b>.</p>");
     }
     return QObject::tr(
