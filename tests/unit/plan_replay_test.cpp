@@ -4,6 +4,8 @@
 // targets, empty pools and laws that cannot express the target are errors.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -126,6 +128,26 @@ TEST(PlanReplay, PlannerBeatsRandomAndCheapestOnTheXlstmStudy) {
     expectPlannerWins(*table, o, "xlstm tokenparam");
 }
 
+namespace {
+
+// The generated study's grid (7 sizes x 7 tokens per parameter) on L = 1.8 + 400/N^0.34 + 2000/D^0.37
+// with 0.2 % uniform scatter, each loss times 1 + bend(N, D): how the runs leave the law.
+fit::LawData bentRuns(const std::function<double(double n, double d)>& bend) {
+    fit::LawData data;
+    data.variableCount = 2;
+    fit::SplitMix64 rng{20250601};
+    for (double n : {2e7, 5e7, 1e8, 2e8, 5e8, 1e9, 2e9})
+        for (double ratio : {5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0}) {
+            const double d = ratio * n;
+            const double z = (2 * rng.uniform() - 1) * std::sqrt(3.0);
+            const double law = 1.8 + 400 / std::pow(n, 0.34) + 2000 / std::pow(d, 0.37);
+            data.add(std::vector<double>{n, d}, law * (1 + 0.002 * z) * (1 + bend(n, d)));
+        }
+    return data;
+}
+
+}  // namespace
+
 // The misfit the ranking allows for is estimated from the revealed runs' residuals (fit/RunDesign.h,
 // estimateMisfit): the generated study's independent scatter around an exact law gives little, the
 // same runs bent smoothly away from the law (by up to 2 %, ten times the scatter, over about a decade)
@@ -134,17 +156,7 @@ TEST(PlanReplay, MisfitEstimateSeesASmoothBendNotTheScatter) {
     const auto compiled = std::get<fit::CompiledLaw>(fit::compileLaw(chinchilla()));
     ASSERT_EQ(compiled.variables, (std::vector<std::string>{"N", "D"}));
     auto estimate = [&](double bend) {
-        fit::LawData data;
-        data.variableCount = 2;
-        fit::SplitMix64 rng{20250601};
-        for (double n : {2e7, 5e7, 1e8, 2e8, 5e8, 1e9, 2e9})
-            for (double ratio : {5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0}) {
-                const double d = ratio * n;
-                const double z = (2 * rng.uniform() - 1) * std::sqrt(3.0);
-                const double law = 1.8 + 400 / std::pow(n, 0.34) + 2000 / std::pow(d, 0.37);
-                const double shape = std::sin(1.5 * std::log10(n)) * std::cos(1.2 * std::log10(d));
-                data.add(std::vector<double>{n, d}, law * (1 + 0.002 * z) * (1 + bend * shape));
-            }
+        const fit::LawData data = bentRuns([bend](double n, double d) { return bend * std::sin(1.5 * std::log10(n)) * std::cos(1.2 * std::log10(d)); });
         const auto f = fit::fitLaw(compiled, data);
         return fit::estimateMisfit(compiled, data, f.params);
     };
@@ -166,16 +178,7 @@ TEST(PlanReplay, ExtrapolationCheckSeesABendTowardTheTargetNotTheScatter) {
     targets.variableCount = 2;
     for (double ratio : {5.0, 20.0, 80.0}) targets.add(std::vector<double>{7e9, ratio * 7e9}, 0);
     auto estimates = [&](double bend) {
-        fit::LawData data;
-        data.variableCount = 2;
-        fit::SplitMix64 rng{20250601};
-        for (double n : {2e7, 5e7, 1e8, 2e8, 5e8, 1e9, 2e9})
-            for (double ratio : {5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0}) {
-                const double d = ratio * n;
-                const double z = (2 * rng.uniform() - 1) * std::sqrt(3.0);
-                const double law = 1.8 + 400 / std::pow(n, 0.34) + 2000 / std::pow(d, 0.37);
-                data.add(std::vector<double>{n, d}, law * (1 + 0.002 * z) * (1 + bend * std::max(0.0, std::log10(n / 5e8))));
-            }
+        const fit::LawData data = bentRuns([bend](double n, double) { return bend * std::max(0.0, std::log10(n / 5e8)); });
         const auto f = fit::fitLaw(compiled, data);
         return std::tuple{fit::extrapolationMisfit(compiled, data, f.params, targets), fit::estimateMisfit(compiled, data, f.params),
                           fit::misfitFor(compiled, data, f.params, targets)};
