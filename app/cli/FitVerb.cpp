@@ -649,8 +649,6 @@ int runLaw(const QStringList& args) {
     options.level = *doubleOption(p, "level");
     Inputs in = readInputs(p);
     if (p.isSet("holdout")) {
-        if (options.train || options.test || options.leaveOneOut)
-            throw UsageError("--holdout scores the rows of another file: give it without --train, --test or --leave-one-out");
         // Its tables after the study's: the runs from this index on are the held-out ones.
         options.heldOutFrom = in.table().runs.size();
         const StudyInput heldOut = loadStudy({p.value("holdout")}, p);

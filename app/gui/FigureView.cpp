@@ -43,6 +43,49 @@ public:
     QSize sizeHint() const override { return {PlotView::sizeHint().width(), minimumHeight()}; }
 };
 
+// `t` into `table`: its headers, rows (colours, tooltips, a short row's last cell spanning the rest)
+// and height (`layoutRows`: the layout's rows tall for a table that names none, ViewLayout::tableRows).
+void fillShownTable(QTableWidget* table, const figures::ViewFigure::ShownTable& t, int layoutRows) {
+    table->clearSpans();
+    table->clearContents();
+    table->setColumnCount(static_cast<int>(t.headers.size()));
+    table->setHorizontalHeaderLabels(t.headers);
+    for (int col = 0; col < t.headerTips.size() && col < t.headers.size(); ++col)
+        if (QTableWidgetItem* header = table->horizontalHeaderItem(col)) header->setToolTip(t.headerTips[col]);
+    table->setRowCount(static_cast<int>(t.rows.size()));
+    for (int r = 0; r < static_cast<int>(t.rows.size()); ++r) {
+        const figures::ViewFigure::ShownRow& row = t.rows[static_cast<std::size_t>(r)];
+        for (int col = 0; col < row.cells.size(); ++col) {
+            auto* item = new QTableWidgetItem(row.cells[col]);
+            const bool spans = col + 1 == row.cells.size() && row.cells.size() < t.headers.size();
+            if (t.numbers) item->setTextAlignment((col == 0 || spans ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
+            if (col == 0 && row.color.isValid()) item->setForeground(row.color);
+            if (!row.toolTip.isEmpty()) item->setToolTip(row.toolTip);
+            table->setItem(r, col, item);
+            if (spans) table->setSpan(r, col, 1, static_cast<int>(t.headers.size()) - col);
+        }
+    }
+    // A table of so many rows, or as the layout says; else at most 220 pixels with stretched columns.
+    const bool rowsTall = t.visibleRows >= 0 || layoutRows > 0;
+    QHeaderView* header = table->horizontalHeader();
+    header->setSectionResizeMode(t.numbers || rowsTall ? QHeaderView::ResizeToContents : QHeaderView::Stretch);
+    header->setStretchLastSection(t.numbers || rowsTall);
+    if (!rowsTall) {
+        table->setMaximumHeight(220);
+        return;
+    }
+    // Rows tall: the layout's count (room kept for rows to come), every row, or at most so many; the
+    // header and those rows whole, however short the window (rows as tall as the style makes them).
+    const int rows = t.visibleRows < 0   ? layoutRows
+                     : t.visibleRows == 0 ? std::max(1, table->rowCount())
+                                          : std::min(t.visibleRows, std::max(1, table->rowCount()));
+    table->resizeRowsToContents();
+    const int rowHeight = table->rowCount() > 0 ? table->verticalHeader()->sectionSize(0) : table->verticalHeader()->defaultSectionSize();
+    const int height = header->sizeHint().height() + rows * rowHeight + 2 * table->frameWidth() + table->horizontalScrollBar()->sizeHint().height();
+    if (t.visibleRows > 0) table->setMaximumHeight(height);
+    else table->setFixedHeight(height);
+}
+
 }  // namespace
 
 FigureView::FigureView(const figures::FigureEntry& entry, Session* session, QWidget* parent)
@@ -252,47 +295,7 @@ void FigureView::showTables() {
         w.title->setVisible(!t.title.isEmpty());
         w.note->setText(t.note);
         w.note->setVisible(!t.note.isEmpty());
-        table->clearSpans();
-        table->clearContents();
-        table->setColumnCount(static_cast<int>(t.headers.size()));
-        table->setHorizontalHeaderLabels(t.headers);
-        for (int col = 0; col < t.headerTips.size() && col < t.headers.size(); ++col)
-            if (QTableWidgetItem* header = table->horizontalHeaderItem(col)) header->setToolTip(t.headerTips[col]);
-        table->setRowCount(static_cast<int>(t.rows.size()));
-        for (int r = 0; r < static_cast<int>(t.rows.size()); ++r) {
-            const figures::ViewFigure::ShownRow& row = t.rows[static_cast<std::size_t>(r)];
-            for (int col = 0; col < row.cells.size(); ++col) {
-                auto* item = new QTableWidgetItem(row.cells[col]);
-                const bool spans = col + 1 == row.cells.size() && row.cells.size() < t.headers.size();
-                if (t.numbers) item->setTextAlignment((col == 0 || spans ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
-                if (col == 0 && row.color.isValid()) item->setForeground(row.color);
-                if (!row.toolTip.isEmpty()) item->setToolTip(row.toolTip);
-                table->setItem(r, col, item);
-                if (spans) table->setSpan(r, col, 1, static_cast<int>(t.headers.size()) - col);
-            }
-        }
-        // Rows tall: the layout's count (room kept for rows to come), every row, or at most so many.
-        const int rows = t.visibleRows < 0   ? entry_.layout.tableRows
-                         : t.visibleRows == 0 ? std::max(1, table->rowCount())
-                                              : std::min(t.visibleRows, std::max(1, table->rowCount()));
-        QHeaderView* header = table->horizontalHeader();
-        if (t.numbers || t.visibleRows >= 0 || entry_.layout.tableRows > 0) {
-            header->setSectionResizeMode(QHeaderView::ResizeToContents);
-            header->setStretchLastSection(true);
-        } else {
-            header->setSectionResizeMode(QHeaderView::Stretch);
-        }
-        if (t.visibleRows < 0 && entry_.layout.tableRows <= 0) {
-            table->setMaximumHeight(220);
-        } else {
-            // The header and the rows asked for whole, however short the window (rows as tall as the style makes them).
-            table->resizeRowsToContents();
-            const int rowHeight = table->rowCount() > 0 ? table->verticalHeader()->sectionSize(0) : table->verticalHeader()->defaultSectionSize();
-            const int height = header->sizeHint().height() + rows * rowHeight +
-                               2 * table->frameWidth() + table->horizontalScrollBar()->sizeHint().height();
-            if (t.visibleRows > 0) table->setMaximumHeight(height);
-            else table->setFixedHeight(height);
-        }
+        fillShownTable(table, t, entry_.layout.tableRows);
         table->setVisible(true);
     }
     for (std::size_t k = shown.size(); k < tables_.size(); ++k) {
@@ -559,7 +562,7 @@ void FigureView::addChartViews() {
         else
             chartRow_->addWidget(view, 1);
         chartViews_.emplace_back(chart, view);
-        restack();  // stacked, it gets a stacked chart's height
+        restack(true);  // stacked, it gets a stacked chart's height
     }
 }
 

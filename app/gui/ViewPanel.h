@@ -114,8 +114,10 @@ protected:
     }
 
 protected:
-    // Lays the rows of stackWhenNarrow() out for the present width again (after charts were added to them).
-    void restack() {
+    // Lays the rows of stackWhenNarrow() out for the present width: a row changes direction when the
+    // width crosses its limit, and only then do its charts' heights change; `chartsAdded`: also for
+    // charts added to a row since (a resize, the common case, looks for none).
+    void restack(bool chartsAdded = false) {
         for (const auto& [row, minWidth] : stacked_) {
             int shown = 0;
             for (int i = 0; i < row->count(); ++i)
@@ -123,7 +125,8 @@ protected:
             // `minWidth` is for the normal 10 pt font; larger fonts (presentation, zoom) need more.
             const double scale = std::max(1.0, font().pointSizeF() / 10.0);
             const auto direction = shown > 1 && width() < shown * minWidth * scale ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight;
-            if (row->direction() != direction) row->setDirection(direction);
+            if (row->direction() == direction && !chartsAdded) continue;
+            row->setDirection(direction);
             // Stacked, each chart keeps a readable height (the view scrolls down), also one in a
             // column of the row (beside tables).
             for (int i = 0; i < row->count(); ++i) {

@@ -158,7 +158,7 @@ LawAnalysis computeLawAnalysis(const data::RunTable& table, const AnalysisSettin
         return a;
     }
     if (options.heldOutFrom && (options.train || options.test || options.leaveOneOut)) {
-        a.error = "give either held-out rows of another file or a train/test split or leave-one-out column, not both";
+        a.error = "--holdout scores the rows of another file: give it without --train, --test or --leave-one-out";
         return a;
     }
     if (options.leaveOneOut &&

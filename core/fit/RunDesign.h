@@ -48,7 +48,6 @@ inline constexpr double kMaxMisfit = 100;
 inline constexpr int kMisfitGrid = 40;
 double estimateMisfit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, double lengthScale = DesignModel{}.lengthScale);
 
-
 // τ / σ from how badly the law extrapolates toward the target: the quarter of the fitted runs
 // nearest the target (in decades; at least one, leaving k + 1 runs to fit) is held out, each
 // predicted by the law refitted (from `params`) on the runs farther from the target than it (a
