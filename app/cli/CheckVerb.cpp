@@ -349,6 +349,33 @@ int verbCheck(const QStringList& args) {
         return t;
     }());
 
+    // How the columns were read (analysis/StudyReading.h), and the budgets it found.
+    const analysis::StudyReading& reading = study.study.reading();
+    QJsonArray rolesJson, unassignedJson, levelsJson;
+    QStringList roleLines, unassignedLines;
+    for (const auto& c : reading.columns) {
+        rolesJson.append(QJsonObject{{"column", QString::fromStdString(c.column)},
+                                     {"role", QString::fromUtf8(analysis::roleName(c.role).data())},
+                                     {"evidence", QString::fromStdString(c.evidence)},
+                                     {"weighed", QString::fromStdString(c.weighed)},
+                                     {"chosen", c.chosen}});
+        roleLines << QStringLiteral("  %1: %2 (%3%4)")
+                         .arg(QString::fromStdString(c.column), QString::fromUtf8(analysis::roleName(c.role).data()),
+                              QString::fromStdString(c.evidence),
+                              c.weighed.empty() ? QString() : "; " + QString::fromStdString(c.weighed));
+    }
+    for (double b : reading.budgets.levels) levelsJson.append(b);
+    for (const auto& [index, why] : reading.budgets.unassigned) {
+        const Run& r = table.runs[index];
+        unassignedJson.append(QJsonObject{{"line", r.sourceLine}, {"run", QString::fromStdString(runLabel(r))},
+                                          {"reason", QString::fromStdString(why)}});
+        unassignedLines << QStringLiteral("  line %1 (%2): %3")
+                               .arg(r.sourceLine)
+                               .arg(QString::fromStdString(runLabel(r)), QString::fromStdString(why));
+    }
+    QJsonArray roleErrors;
+    for (const auto& e : reading.roleErrors) roleErrors.append(QString::fromStdString(e.toString()));
+
     if (p.isSet("json")) {
         QJsonObject report{
             {"file", QString::fromStdString(path)},
@@ -367,6 +394,11 @@ int verbCheck(const QStringList& args) {
             {"families", families.json()},
             {"experiment_sets", sets.json()},
             {"budgets", budgets.json()},
+            {"roles", rolesJson},
+            {"role_errors", roleErrors},
+            {"budget_source", QString::fromStdString(reading.budgets.source)},
+            {"budget_levels", levelsJson},
+            {"in_no_budget", unassignedJson},
             {"context_lengths", contexts.json()},
             {"flops_source", flopSources.json()},
             {"tokens_source", tokenSources.json()},
@@ -399,6 +431,10 @@ int verbCheck(const QStringList& args) {
     out += "families: " + families.text() + "\n";
     out += "experiment sets: " + sets.text() + "\n";
     out += "budgets: " + budgets.text() + "\n";
+    out += "budgets from: " + QString::fromStdString(reading.budgets.source) + "\n";
+    if (!unassignedLines.isEmpty()) out += "in no budget:\n" + unassignedLines.join("\n") + "\n";
+    if (!roleLines.isEmpty()) out += "columns read as:\n" + roleLines.join("\n") + "\n";
+    for (const auto& e : reading.roleErrors) out += "--role " + QString::fromStdString(e.toString()) + "\n";
     out += "context lengths: " + contexts.text() + "\n";
     out += "N from: " + paramSources.text() + "\n";
     out += "D from: " + tokenSources.text() + "\n";

@@ -243,7 +243,7 @@ int runIsoFlop(const QStringList& rawArgs) {
                                 "budgets whose mean compute lies in [LO, HI].");
     addCommonOptions(p);
     p.addOptions({
-        {"budgets", "Nominal budgets (repeatable; default 6e18 1e19 3e19 1e20 6e20 3e21).", "H"},
+        {"budgets", "Nominal budgets (repeatable; default: the study's, from its budget column, its run names or clusters of C; `check` shows them).", "H"},
         {"tolerance", "A run belongs to budget B when |C - B| < tolerance B.", "x", "0.1"},
         {"at-budget", "Budget H for N*(T), D*(T) across context lengths.", "H", "1e20"},
     });
@@ -703,6 +703,12 @@ int runLaw(const QStringList& args) {
         out << "--holdout: " << a.heldOutOutsideScope << " of " << a.heldOutRows
             << " rows are outside the scope (not the best of their sweep, --where, ...) and not scored (--all-sweep-runs takes a "
                "sweep's runs in)\n";
+    if (a.everySweepRun)
+        out << "every run of the sweeps fitted: the law reads a knob the sweeps tune (" << QString::fromStdString([&] {
+                   std::string v;
+                   for (const auto& x : a.variables) v += (v.empty() ? "" : ", ") + x;
+                   return v;
+               }()) << ")\n";
     if (!a.skipped.empty()) out << a.skipped.size() << " runs skipped (first: " << QString::fromStdString(a.skipped.front()) << ")\n";
     out.flush();
     printText(t);

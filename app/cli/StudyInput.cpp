@@ -35,6 +35,10 @@ void addScopeOptions(QCommandLineParser& p) {
                            "learning rate, batch size, seed, ... column); by default only the best of each."},
         {"keep-budget", "Keep this IsoFLOP budget in the power laws although its optimum lies outside its sampled sizes "
                         "(repeatable; by default such budgets are left out and named).", "H"},
+        {"role", "Read column COL as ROLE (repeatable): quantity, budget, condition (its values are separate experiments: "
+                 "series), knob (a tuned hyperparameter: the best setting stands for each point), repeat (a seed), identifier, "
+                 "descriptor, step, measure or constant; the other columns are read from their values (`check` shows how).",
+         "COL=ROLE"},
         {"ctx", "Only runs with this training context length.", "T"},
         {"experiment-set", "Only this experiment set: tokenparam, isoflop or other.", "name"},
         {"family", "Only runs of this architecture family: transformer (llama) or xlstm (mlstm).", "name"},
@@ -69,6 +73,14 @@ void applyScopeOptions(const QCommandLineParser& p, analysis::AnalysisSettings& 
         s.scope.where.push_back(*c);
     }
     if (p.isSet("series")) s.seriesBy = seriesColumns(p);
+    for (const QString& r : p.values("role")) {
+        const qsizetype eq = r.lastIndexOf('=');
+        const std::string column = eq > 0 ? r.left(eq).trimmed().toStdString() : std::string();
+        const std::string role = eq > 0 ? r.mid(eq + 1).trimmed().toStdString() : std::string();
+        if (column.empty() || !analysis::parseRole(role))
+            throw UsageError("--role '" + r.toStdString() + "': expected COL=ROLE with ROLE one of " + analysis::roleNames());
+        s.roles[column] = role;
+    }
 }
 
 StudyInput loadStudy(const QStringList& files, const data::LoadOptions& options) {
@@ -109,6 +121,7 @@ void applyScope(StudyInput& in, const QCommandLineParser& p) {
     applyScopeOptions(p, settings);
     if (auto e = analysis::checkColumns(in.table(), settings.scope.where)) throw UsageError(e->toString());
     in.study.setSettings(settings);
+    if (!in.study.reading().roleErrors.empty()) throw UsageError("--role: " + in.study.reading().roleErrors.front().toString());
 }
 
 }  // namespace

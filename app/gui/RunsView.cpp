@@ -13,6 +13,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSet>
+#include <QSplitter>
+#include <QTableWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <set>
@@ -281,11 +283,27 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->verticalHeader()->setDefaultSectionSize(22);
 
+    roles_ = new QTableWidget(0, 3, this);
+    roles_->setObjectName(QStringLiteral("roles"));
+    roles_->setHorizontalHeaderLabels({tr("Column"), tr("Read as"), tr("Why")});
+    roles_->verticalHeader()->setVisible(false);
+    roles_->horizontalHeader()->setStretchLastSection(true);
+    roles_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    roles_->setToolTip(tr("How each column is read, from its values in scope: a condition makes series, a knob's best "
+                          "setting stands for its point, a repeat is a seed, a step runs along a loss curve. Choose "
+                          "another role to override it (saved with the project)."));
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(table_);
+    split->addWidget(roles_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(filters);
     layout->addLayout(scope);
     layout->addWidget(scopeError_);
-    layout->addWidget(table_, 1);
+    layout->addWidget(split, 1);
     layout->addWidget(summary_);
 
     auto applyFilters = [this] {
@@ -329,11 +347,13 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
     connect(session_, &Session::runsChanged, this, [this] {
         if (model_->refresh()) refillFilters();  // toggled runs keep the rows and their choices
         updateSummary();
+        fillRoles();
         emit explainChanged();
     });
     connect(session_, &Session::settingsChanged, this, [this] {
         selectedOnly_->setChecked(!session_->settings().scope.allRuns);
         syncScopeFields();
+        fillRoles();
         // The rows, their text and their order do not depend on the settings; whether a run is
         // in the analyses (its tick and colour) does: the visible rows are drawn again.
         table_->viewport()->update();
@@ -361,6 +381,51 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
     showScopeError({});
     refillFilters();
     updateSummary();
+    fillRoles();
+}
+
+void RunsView::fillRoles() {
+    const analysis::StudyReading& reading = session_->study().reading();
+    QSignalBlocker block(roles_);
+    roles_->setRowCount(static_cast<int>(reading.columns.size()));
+    for (int row = 0; row < static_cast<int>(reading.columns.size()); ++row) {
+        const analysis::ColumnReading& c = reading.columns[static_cast<std::size_t>(row)];
+        const QString column = QString::fromStdString(c.column);
+        auto* name = new QTableWidgetItem(column);
+        roles_->setItem(row, 0, name);
+        auto* box = qobject_cast<QComboBox*>(roles_->cellWidget(row, 1));
+        if (!box) {
+            box = new QComboBox(roles_);
+            box->addItem(tr("(from the values)"), QString());
+            for (int r = 0; r <= static_cast<int>(analysis::ColumnRole::Constant); ++r) {
+                const auto role = QString::fromUtf8(analysis::roleName(static_cast<analysis::ColumnRole>(r)).data());
+                box->addItem(role, role);
+            }
+            roles_->setCellWidget(row, 1, box);
+            connect(box, &QComboBox::activated, this, [this, box] {
+                const int at = roles_->indexAt(box->pos()).row();
+                if (at < 0 || !roles_->item(at, 0)) return;
+                const std::string column = roles_->item(at, 0)->text().toStdString();
+                AnalysisSettings s = session_->settings();
+                const QString chosen = box->currentData().toString();
+                if (chosen.isEmpty()) s.roles.erase(column);
+                else s.roles[column] = chosen.toStdString();
+                if (s.roles != session_->settings().roles) session_->setSettings(s);
+            });
+        }
+        QSignalBlocker blockBox(box);
+        const QString role = QString::fromUtf8(analysis::roleName(c.role).data());
+        if (c.chosen && session_->settings().roles.count(c.column)) box->setCurrentIndex(std::max(0, box->findData(role)));
+        else {
+            box->setCurrentIndex(0);
+            box->setItemText(0, tr("%1 (from the values)").arg(role));
+        }
+        auto* why = new QTableWidgetItem(QString::fromStdString(c.evidence));
+        why->setToolTip(QString::fromStdString(c.evidence + (c.weighed.empty() ? "" : "\n" + c.weighed)));
+        roles_->setItem(row, 2, why);
+    }
+    roles_->resizeColumnToContents(0);
+    roles_->resizeColumnToContents(1);
 }
 
 void RunsView::refillFilters() {

@@ -9,6 +9,7 @@ class QComboBox;
 class QCheckBox;
 class QLineEdit;
 class QTableView;
+class QTableWidget;
 class QLabel;
 
 namespace scalex::gui {
@@ -94,6 +95,10 @@ private:
     QLineEdit* search_;
     QLabel* summary_;
     bool syncingSelection_ = false;
+    // How the columns are read (analysis/StudyReading.h): column, role (a choice the user can change:
+    // kept in the settings, so in the project and its recipes), evidence.
+    QTableWidget* roles_;
+    void fillRoles();
 };
 
 }  // namespace scalex::gui

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/accounting/FlopCount.h"
+#include "core/analysis/StudyReading.h"
 
 namespace scalex::analysis {
 
@@ -24,6 +25,7 @@ const QString kCheckpoints = QStringLiteral("include_checkpoints");
 const QString kKeepOutliers = QStringLiteral("keep_outliers");
 const QString kAllSweepRuns = QStringLiteral("all_sweep_runs");
 const QString kKeptBudgets = QStringLiteral("kept_budgets");
+const QString kRoles = QStringLiteral("roles");
 
 QJsonArray strings(const std::vector<std::string>& v) {
     QJsonArray a;
@@ -88,6 +90,11 @@ QJsonObject AnalysisSettings::toJson() const {
         QJsonArray b;
         for (double v : keptBudgets) b.append(v);
         o.insert(kKeptBudgets, b);
+    }
+    if (!roles.empty()) {
+        QJsonObject r;
+        for (const auto& [column, role] : roles) r.insert(QString::fromStdString(column), QString::fromStdString(role));
+        o.insert(kRoles, r);
     }
     if (!scope.where.empty()) {
         QJsonArray w;
@@ -168,6 +175,15 @@ data::Expected<AnalysisSettings> AnalysisSettings::fromJson(const QJsonObject& c
         s.scope.experimentSet = parseExperimentSet(c.value(kExperimentSet).toString().toStdString());
         if (!s.scope.experimentSet) return error(kExperimentSet, "expected isoflop, tokenparam or other");
     }
+    if (c.contains(kRoles)) {
+        if (!c.value(kRoles).isObject()) return error(kRoles, "expected an object of column: role");
+        const QJsonObject r = c.value(kRoles).toObject();
+        for (auto it = r.begin(); it != r.end(); ++it) {
+            if (!it.value().isString() || !parseRole(it.value().toString().toStdString()))
+                return error(kRoles, "'" + it.key().toStdString() + "': expected one of " + roleNames());
+            s.roles[it.key().toStdString()] = it.value().toString().toStdString();
+        }
+    }
     std::vector<std::string> where;
     if (auto e = stringList(kWhere, where)) return *e;
     for (const auto& w : where) {
@@ -186,7 +202,7 @@ void AnalysisSettings::storeIn(data::ProjectSettings& settings) const {
     // Keys this version does not know stay as they were.
     QJsonObject common = settings.common();
     for (const QString& key : {kBudgetRange, kSeriesBy, kSeries, kRunContext, kExperimentSet, kWhere, kCheckpoints,
-                               kKeepOutliers, kAllSweepRuns, kKeptBudgets, QStringLiteral("selected_only")})
+                               kKeepOutliers, kAllSweepRuns, kKeptBudgets, kRoles, QStringLiteral("selected_only")})
         common.remove(key);
     const QJsonObject mine = toJson();
     for (auto it = mine.begin(); it != mine.end(); ++it) common.insert(it.key(), it.value());

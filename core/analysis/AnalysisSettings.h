@@ -5,6 +5,7 @@
 // a project's settings.json, and the GUI, the CLI and recipes read and write that one form, with
 // one set of defaults.
 #include <QJsonObject>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -47,6 +48,9 @@ struct AnalysisSettings {
     // IsoFLOP budgets taken back into the power laws although their optimum is extrapolated
     // (fit::IsoFlopSettings::keptBudgets).
     std::vector<double> keptBudgets;
+    // The user's roles of columns (analysis/StudyReading.h): column -> role name; the others are read
+    // from the values.
+    std::map<std::string, std::string> roles;
 
     QJsonObject toJson() const;
     // Unknown keys are left alone (newer versions); a known key of the wrong type is an error naming it.

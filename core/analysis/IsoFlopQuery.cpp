@@ -92,13 +92,16 @@ IsoFlopAnswer answerIsoFlopQuery(const data::RunTable& table, const AnalysisSett
     fit::IsoFlopSettings base;
     base.fitMin = query.fitMin;
     base.fitMax = query.fitMax;
-    for (const auto& series : fitted) {
+    for (const auto& series : names) {
         if (control.cancelled()) return answer.cancelled = true, answer;
         RunFilter filter = isoFlopSeriesFilter(query, answer.setsNamed, series);
         // One context per fit (preferredContext).
         if (const auto context = preferredContext(table, filter)) filter.context = *context;
-        answer.fits.push_back(fitSeries(table, settings, paper, series, filter, base));
+        answer.every.push_back(fitSeries(table, settings, paper, series, filter, base));
     }
+    for (const auto& series : fitted)
+        answer.fits.push_back(*std::find_if(answer.every.begin(), answer.every.end(),
+                                            [&](const IsoFlopSeriesFit& f) { return f.series == series; }));
     if (!query.everyContext) return answer;
     std::set<double> contexts;
     for (const auto& series : fitted)
@@ -121,6 +124,16 @@ std::vector<IsoFlopShown> isoFlopShown(const IsoFlopAnswer& answer, const std::v
     std::vector<IsoFlopShown> shown;
     for (std::size_t k = 0; k < answer.fits.size(); ++k) {
         const auto& f = answer.fits[k];
+        const fit::BootstrapResult* intervals = k < bands.size() && bands[k] ? &*bands[k] : nullptr;
+        shown.push_back({f.series, f.context, &f.analysis.result, intervals, f.paperLaw});
+    }
+    return shown;
+}
+
+std::vector<IsoFlopShown> isoFlopShownEvery(const IsoFlopAnswer& answer, const std::vector<std::optional<fit::BootstrapResult>>& bands) {
+    std::vector<IsoFlopShown> shown;
+    for (std::size_t k = 0; k < answer.every.size(); ++k) {
+        const auto& f = answer.every[k];
         const fit::BootstrapResult* intervals = k < bands.size() && bands[k] ? &*bands[k] : nullptr;
         shown.push_back({f.series, f.context, &f.analysis.result, intervals, f.paperLaw});
     }

@@ -54,6 +54,9 @@ struct IsoFlopAnswer {
     // The series shown first, then the other of the pair; or the pair. Series without runs are
     // not fitted and not listed.
     std::vector<IsoFlopSeriesFit> fits;
+    // Every series with runs, each at the context it prefers, in the study's order (the fits above
+    // among them): what the laws and optima tables hold, as `fit isoflop` gives every series.
+    std::vector<IsoFlopSeriesFit> every;
     std::vector<IsoFlopContextFits> contexts;  // ascending (query.everyContext)
     bool cancelled = false;
 
@@ -80,6 +83,8 @@ IsoFlopAnswer answerIsoFlopQuery(const data::RunTable& table, const AnalysisSett
 // The fits as the export tables read them (pointers into `answer` and `bands`, which may hold
 // fewer entries than the fits: the intervals not yet known).
 std::vector<IsoFlopShown> isoFlopShown(const IsoFlopAnswer& answer, const std::vector<std::optional<fit::BootstrapResult>>& bands);
+// Every series' fit (IsoFlopAnswer::every) with its intervals (`bands`, one per entry of `every`).
+std::vector<IsoFlopShown> isoFlopShownEvery(const IsoFlopAnswer& answer, const std::vector<std::optional<fit::BootstrapResult>>& bands);
 std::vector<IsoFlopShown> isoFlopShownPerContext(const IsoFlopAnswer& answer);
 
 }  // namespace scalex::analysis

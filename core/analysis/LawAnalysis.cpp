@@ -1,4 +1,5 @@
 #include "core/analysis/LawAnalysis.h"
+#include "core/analysis/StudyReading.h"
 #include "core/analysis/AnalysisJson.h"
 
 #include <QJsonArray>
@@ -109,7 +110,22 @@ LawAnalysis computeLawAnalysis(const data::RunTable& table, const AnalysisSettin
         a.error = "the interval level must lie in (0, 1), got " + std::to_string(options.level);
         return a;
     }
-    const auto scoped = runsInScope(table, settings);
+    // A law over a knob (a column the study's sweeps tune: analysis/StudyReading.h) is a law of
+    // every setting, so every run of its sweeps counts, not only the best of each.
+    const AnalysisSettings lawSettings = [&] {
+        AnalysisSettings every = settings;
+        if (settings.scope.allSweepRuns) return every;
+        every.scope.allSweepRuns = true;
+        const auto compiled = fit::compileLaw(law, lawColumnTest(runsInScope(table, every)));
+        const auto* c = std::get_if<fit::CompiledLaw>(&compiled);
+        if (!c) return settings;
+        const StudyReading reading = readStudy(table, settings.scope.filter(), ReadingOptions{settings.seriesBy, settings.roles});
+        for (const auto& v : c->variables)
+            if (std::find(reading.knobs.begin(), reading.knobs.end(), v) != reading.knobs.end()) return every;
+        return settings;
+    }();
+    a.everySweepRun = lawSettings.scope.allSweepRuns && !settings.scope.allSweepRuns;
+    const auto scoped = runsInScope(table, lawSettings);
     if (scoped.empty()) {
         a.error = "no runs in scope";
         return a;
@@ -592,6 +608,7 @@ QJsonObject toJson(const LawAnalysis& a) {
         o.insert("test", t);
     }
     o.insert("skipped", stringsJson(a.skipped));
+    if (a.everySweepRun) o.insert("every_sweep_run", true);
     return o;
 }
 

@@ -83,6 +83,8 @@ struct LawAnalysis {
     bool split = false;                    // a held-out set was asked for
     std::optional<fit::HeldOutScore> test;  // pooled over groups
     std::vector<std::string> skipped;      // runs in scope without a number the law needs
+    // The law reads a knob (a column the sweeps tune), so every run of the sweeps was fitted.
+    bool everySweepRun = false;
     // Held-out rows of another file (LawFitOptions::heldOutFrom): how many there are and how many
     // the scope leaves out (not the best of their sweep, --where, ...), so that none goes unscored unsaid.
     std::size_t heldOutRows = 0, heldOutOutsideScope = 0;

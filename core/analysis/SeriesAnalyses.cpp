@@ -206,8 +206,10 @@ fit::IsoFlopSettings isoFlopSettingsFor(const std::vector<const data::Run*>& run
             budgets.insert(r->budget);
             if (r->flops > 0) widest = std::max(widest, std::abs(r->flops - r->budget) / r->budget);
         }
-    if (budgets.empty()) return s;
+    // The budgets are the study's (its column, the run names or clusters of C: analysis/StudyReading.h),
+    // never fixed levels: runs that carry none are in no budget.
     s.budgets.assign(budgets.begin(), budgets.end());
+    if (budgets.empty()) return s;
     if (widest >= s.tolerance) s.tolerance = std::min(0.5, widest * 1.0001);
     return s;
 }
@@ -234,6 +236,18 @@ IsoFlopAnalysis computeIsoFlopAnalysis(const data::RunTable& table, const Analys
     a.result = fit::fitIsoFlop(points, a.settings);
     for (const auto& s : a.skipped) a.result.warnings.push_back("left out " + s);
     for (const auto* r : a.notBestOfSweep) a.result.warnings.push_back("left out " + describeRun(*r, r->sweepLeftOut));
+    if (a.settings.budgets.empty() && !a.runs.empty())
+        a.result.warnings.push_back("no budgets: the runs carry none and their compute forms none (three model sizes or more "
+                                    "within a factor 1.5); `scalex check` shows how the study was read");
+    else
+    for (std::size_t i : a.result.unassigned)
+        if (i < a.runs.size()) {
+            const data::Run& r = *a.runs[i];
+            char c[32];
+            std::snprintf(c, sizeof c, "%.3g", r.flops);
+            a.result.warnings.push_back("left out " + describeRun(r, std::string("in no budget: its compute ") + c +
+                                                                         " lies at none of the study's budgets"));
+        }
     a.extrapolation = fit::extrapolateIsoFlop(a.result);
     return a;
 }

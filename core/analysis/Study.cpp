@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 
 #include "core/analysis/ComputeOptimal.h"
 #include "core/analysis/SurfaceFits.h"
@@ -62,7 +63,72 @@ void Study::mergeTables() {
     for (std::size_t t = 0; t < project_.tables.size(); ++t)
         for (std::size_t r = 0; r < project_.tables[t].table.runs.size(); ++r) origin_.push_back({t, r});
     bindSpecs();
+    fileCheckpoint_.clear();
+    fileBudget_.clear();
+    fileStep_.clear();
+    fileNamed_.clear();
+    for (const auto& r : runs_.runs) {
+        fileCheckpoint_.push_back(r.intermediateCheckpoint ? 1 : 0);
+        fileBudget_.push_back(r.budget);
+        fileStep_.push_back(r.step);
+        fileNamed_.push_back(!r.runId.empty() || !r.name.empty());
+    }
+    fileNotes_ = runs_.notes;
+    applyReading();
+}
+
+void Study::applyReading() {
+    // What an earlier reading wrote is undone first: the reading starts from what the files say.
+    std::vector<char> wasCheckpoint;
+    std::vector<double> wasBudget;
+    std::vector<std::string> wasLeftOut;
+    for (std::size_t i = 0; i < runs_.runs.size() && i < fileCheckpoint_.size(); ++i) {
+        data::Run& r = runs_.runs[i];
+        wasCheckpoint.push_back(r.intermediateCheckpoint);
+        wasBudget.push_back(r.budget);
+        wasLeftOut.push_back(std::move(r.sweepLeftOut));
+        r.intermediateCheckpoint = fileCheckpoint_[i] != 0;
+        r.budget = fileBudget_[i];
+        r.sweepLeftOut.clear();
+        if (!fileNamed_[i]) r.name.clear();
+        r.step = fileStep_[i];
+    }
+    reading_ = readStudy(runs_, settings_.scope.filter(), ReadingOptions{settings_.seriesBy, settings_.roles});
+    // A change of what the runs carry is a change of the runs (their revision), as a regrouping is.
+    bool regrouped = false;
+    auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+    for (std::size_t i = 0; i < runs_.runs.size(); ++i) {
+        data::Run& r = runs_.runs[i];
+        if (r.series != reading_.series[i]) {
+            r.series = reading_.series[i];
+            regrouped = true;
+        }
+        r.sweepLeftOut = reading_.sweepLeftOut[i];
+        if (reading_.checkpoint[i]) r.intermediateCheckpoint = true;
+        if (!data::known(r.budget) && data::known(reading_.budget[i])) r.budget = reading_.budget[i];
+        // The run a checkpoint row belongs to, where the file names none: drawn as one loss curve.
+        if (!reading_.curveName[i].empty() && r.runId.empty() && r.name.empty()) {
+            r.name = reading_.curveName[i];
+            r.step = reading_.curveStep[i];
+        }
+        if (i < wasLeftOut.size() && (wasLeftOut[i] != r.sweepLeftOut || (wasCheckpoint[i] != 0) != r.intermediateCheckpoint ||
+                                      !same(wasBudget[i], r.budget)))
+            regrouped = true;
+    }
+    if (settings_.seriesBy.empty()) {
+        runs_.seriesBy = reading_.conditions;
+        runs_.seriesConsidered.clear();
+    }
+    // The files' notes, less what they said of sweeps (the reading says it of the runs in scope).
+    runs_.notes.clear();
+    for (const auto& n : fileNotes_)
+        if (n.rfind("sweeps: ", 0) != 0) runs_.notes.push_back(n);
+    runs_.notes.insert(runs_.notes.end(), reading_.notes.begin(), reading_.notes.end());
     series_ = data::seriesNames(runs_);
+    if (regrouped) {
+        digest_.reset();
+        revision_ = nextRevision();
+    }
 }
 
 void Study::bindSpecs() {
@@ -82,8 +148,10 @@ void Study::rebindSpecs() {
 
 void Study::setSettings(const AnalysisSettings& settings) {
     const bool recount = settings.convention != settings_.convention;
+    const bool reread = !(settings.scope == settings_.scope) || settings.seriesBy != settings_.seriesBy || settings.roles != settings_.roles;
     settings_ = settings;
     if (recount) rebindSpecs();
+    else if (reread) applyReading();
 }
 
 std::optional<data::LoadError> Study::groupRunsBy(const std::vector<std::string>& columns) {
@@ -98,13 +166,11 @@ std::optional<data::LoadError> Study::groupRunsBy(const std::vector<std::string>
         runs_.runs[i].series = regrouped.series;
         runs_.runs[i].sweepLeftOut = regrouped.sweepLeftOut;
     }
-    runs_.notes.clear();
-    for (const auto& t : project_.tables) runs_.notes.insert(runs_.notes.end(), t.table.notes.begin(), t.table.notes.end());
     if (project_.tables.size() == 1) {
         runs_.seriesBy = project_.tables.front().table.seriesBy;
         runs_.seriesConsidered = project_.tables.front().table.seriesConsidered;
     }
-    series_ = data::seriesNames(runs_);
+    applyReading();
     digest_.reset();
     revision_ = nextRevision();
     return std::nullopt;
@@ -169,11 +235,13 @@ bool Study::setIncluded(int index, bool included) {
     data::Run& run = runs_.runs[static_cast<std::size_t>(index)];
     if (run.included() == included) return false;
     run.userIncluded = included;
+    applyReading();  // the runs in scope changed: a sweep's best may be another
     return true;
 }
 
 void Study::setIncludeToggles(const std::vector<std::optional<bool>>& toggles) {
     for (std::size_t i = 0; i < runs_.runs.size() && i < toggles.size(); ++i) runs_.runs[i].userIncluded = toggles[i];
+    applyReading();
 }
 
 std::vector<std::string> Study::runKeys() const {

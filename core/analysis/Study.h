@@ -13,6 +13,7 @@
 #include "core/accounting/FlopCount.h"
 #include "core/analysis/AnalysisSettings.h"
 #include "core/analysis/RunSelection.h"
+#include "core/analysis/StudyReading.h"
 #include "core/data/PaperTables.h"
 #include "core/data/Project.h"
 #include "core/data/RunTable.h"
@@ -83,6 +84,12 @@ public:
     // the runs' text.
     std::uint64_t runsRevision() const { return revision_; }
 
+    // How the runs in scope are read (analysis/StudyReading.h): the columns' roles with their
+    // evidence, the series, sweeps, checkpoints and budgets it gives. The merged runs carry what it
+    // gives (series, sweepLeftOut, budgets where the file gives none, checkpoints a step column
+    // finds); it is read again whenever the tables, the scope, the grouping or the roles change.
+    const StudyReading& reading() const { return reading_; }
+
     // The paper's shipped tables.
     const data::PaperTables& paper() const { return paper_; }
     // The paper's fitted loss surface of a family (Tab. lnd_fit_params at the settings' Huber delta,
@@ -107,6 +114,14 @@ private:
     // Writes the include toggles of the merged runs into `tables` (the project's, or a copy of them).
     void copyToggles(std::vector<data::ProjectTable>& tables) const;
     void mergeTables();
+    // Reads the merged runs in the settings' scope and writes what the reading gives onto them.
+    void applyReading();
+    StudyReading reading_;
+    // What the files say of each merged run before a reading: checkpoints, budgets, notes.
+    std::vector<char> fileCheckpoint_;
+    std::vector<double> fileBudget_, fileStep_;
+    std::vector<char> fileNamed_;  // the file names the run (run id or name)
+    std::vector<std::string> fileNotes_;
     // Binds the merged runs to the specs they name (data::RunSpecBinder).
     void bindSpecs();
     // mergeTables again (toggles kept) when a run names a spec: the specs or the convention changed.

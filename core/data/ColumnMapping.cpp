@@ -60,8 +60,10 @@ const std::array<FieldInfo, kRunFieldCount>& fieldTable() {
         {RunField::Flops, "num_flops_training",
          {"num_flops_training", "flops", "c", "compute", "training_flop", "training_flops", "train_flops", "total_flops",
           "training_compute"},
-         NamePattern{{"flop"}, {"per", "seq", "token", "source", "mode", "calc", "fw", "linear", "mix", "6nd", "budget", "bucket", "attn"},
-                     "a word starting 'flop'"}},
+         // With a unit before it (gflops, pflops, petaflop_days): computeUnit() reads it as FLOPs.
+         NamePattern{{"flop", "gflop", "tflop", "pflop", "eflop", "zflop", "petaflop"},
+                     {"per", "seq", "token", "source", "mode", "calc", "fw", "linear", "mix", "6nd", "budget", "bucket", "attn"},
+                     "a word starting 'flop' (or 'gflop', 'tflop', 'pflop', 'petaflop')"}},
         {RunField::Budget, "isoflop_bucket",
          {"isoflop_bucket", "isoflop", "budget", "h", "compute_budget", "flop_budget", "flops_budget", "nominal_budget",
           "isoflop_budget"},
@@ -184,6 +186,35 @@ std::string normalizeColumnName(std::string_view name) {
         else out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
     return out;
+}
+
+ComputeUnit computeUnit(std::string_view column) {
+    // The words of the name: "throughput/total_gflops" -> throughput, total, gflops.
+    std::vector<std::string> words{std::string()};
+    for (char c : normalizeColumnName(column)) {
+        if (c == '_' || c == '(' || c == ')' || c == '[' || c == ']') {
+            if (!words.back().empty()) words.emplace_back();
+        } else {
+            words.back() += c;
+        }
+    }
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        const bool days = i + 1 < words.size() && (words[i + 1] == "days" || words[i + 1] == "day");
+        if ((w == "pf" || w == "petaflop" || w == "petaflops" || w == "pflop" || w == "pflops") && days)
+            return {8.64e19, "PF-days"};  // 1e15 FLOP/s for 86,400 s
+        if (w == "pfdays" || w == "petaflopdays") return {8.64e19, "PF-days"};
+        static const struct {
+            const char* word;
+            double factor;
+            const char* name;
+        } units[] = {{"gflop", 1e9, "GFLOPs"},  {"gflops", 1e9, "GFLOPs"},  {"tflop", 1e12, "TFLOPs"}, {"tflops", 1e12, "TFLOPs"},
+                     {"pflop", 1e15, "PFLOPs"}, {"pflops", 1e15, "PFLOPs"}, {"eflop", 1e18, "EFLOPs"}, {"eflops", 1e18, "EFLOPs"},
+                     {"zflop", 1e21, "ZFLOPs"}, {"zflops", 1e21, "ZFLOPs"}};
+        for (const auto& u : units)
+            if (w == u.word) return {u.factor, u.name};
+    }
+    return {};
 }
 
 std::optional<std::string> ColumnMapping::column(RunField field) const {

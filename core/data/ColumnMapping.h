@@ -35,6 +35,15 @@ std::optional<RunField> fieldBySpelling(std::string_view name);
 const std::vector<std::string_view>& fieldSpellings(RunField field);
 // Lower-case, trimmed, [ .-/] -> '_': the form header names are compared in.
 std::string normalizeColumnName(std::string_view name);
+// The factor that turns a compute column's values into FLOPs, from the unit its name gives:
+// "throughput/total_gflops" -> 1e9, "PF-days" / "petaflop_days" -> 8.64e19 (1e15 FLOP/s for a
+// day), "tflops" -> 1e12, "pflops" -> 1e15, "eflops" -> 1e18, "zflops" -> 1e21; 1 for plain FLOPs.
+// The unit's name as the column says it, for reports ("GFLOPs"); empty for plain FLOPs.
+struct ComputeUnit {
+    double factor = 1;
+    std::string name;
+};
+ComputeUnit computeUnit(std::string_view column);
 // Column names that say what a run is (its model or method), after the family column, in order of
 // preference: the default grouping of runs into series when the user names none.
 const std::vector<std::string_view>& seriesColumnSpellings();

@@ -106,11 +106,10 @@ void deriveColumns(Run& run, std::string_view flopMode, const DerivationSettings
         run.flops = 6.0 * run.params * run.tokens;
         run.flopsSource = convention.sixNd ? Provenance::Derived : Provenance::SixNdFallback;
     }
-    // Recounted compute is bucketed anew: the file's budget was set under its own count.
-    run.budget = known(fileBudget) && !settings.recomputeFlops ? fileBudget
-                 // The study's buckets only for compute counted (given or from the architecture), not 6ND.
-                 : known(run.flops) && run.flopsSource != Provenance::SixNdFallback ? nominalBudget(run.flops)
-                                                               : kUnknown;
+    // The file's budget, as it gives it; recounted compute leaves it (it was set under the file's own
+    // count). Where the file gives none, the study's reading finds the budgets from the runs in scope
+    // (analysis/StudyReading.h: names, else clusters of C), never at fixed levels.
+    run.budget = known(fileBudget) && !settings.recomputeFlops ? fileBudget : kUnknown;
 }
 
 void checkPlausibility(Run& run) {

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <condition_variable>
@@ -409,6 +410,8 @@ struct TableLayout {
     // why, for the table's notes.
     bool noN = false, noD = false;
     std::vector<std::string> notes;
+    // The factors that turn the compute and budget columns into FLOPs (the unit their names give).
+    double flopsFactor = 1, budgetFactor = 1;
 };
 
 Expected<TableLayout> layoutFor(std::vector<std::string> header, int headerLine, const std::string& file,
@@ -497,6 +500,18 @@ Expected<TableLayout> layoutFor(std::vector<std::string> header, int headerLine,
     layout.report = std::move(report);
     layout.noN = noN;
     layout.noD = noD;
+    // Compute in the unit its column's name gives (GFLOPs, PF-days, ...), read as FLOPs.
+    for (RunField f : {RunField::Flops, RunField::Budget}) {
+        const int c = columns[static_cast<std::size_t>(f)];
+        if (c < 0) continue;
+        const ComputeUnit unit = computeUnit(header[static_cast<std::size_t>(c)]);
+        if (unit.name.empty()) continue;
+        (f == RunField::Flops ? layout.flopsFactor : layout.budgetFactor) = unit.factor;
+        char factor[32];
+        std::snprintf(factor, sizeof factor, "%g", unit.factor);
+        layout.notes.push_back("column '" + header[static_cast<std::size_t>(c)] + "' is in " + unit.name + ": read as " +
+                               std::string(fieldKey(f)) + " in FLOPs (x " + factor + ")");
+    }
     constexpr const char* kWithout =
         "; the analyses that need N and D (L(N,D), IsoFLOP, over-training slopes, Pareto, context, compute-optimal) have "
         "none; a law over the file's columns can be fitted (scalex fit law --formula)";
@@ -630,7 +645,7 @@ public:
         double fileBudget = kUnknown;
         if (has(RunField::Budget)) {
             const std::string b = lower(r.text(RunField::Budget));
-            if (!b.empty() && b != "extra" && b != "none" && b != "off-grid") fileBudget = r.number(RunField::Budget);
+            if (!b.empty() && b != "extra" && b != "none" && b != "off-grid") fileBudget = r.number(RunField::Budget) * layout_.budgetFactor;
         }
         if (has(RunField::ExperimentSet)) {
             const std::string e = normalizeColumnName(r.text(RunField::ExperimentSet));
@@ -694,7 +709,7 @@ public:
     // as the file gives them, or else as known or missing).
     void readCurve(RowReader& r, Run& run) const {
         run.tokens = r.number(RunField::Tokens);
-        run.flops = r.number(RunField::Flops);
+        run.flops = r.number(RunField::Flops) * layout_.flopsFactor;
         run.batchSize = r.number(RunField::BatchSize);
         run.steps = r.number(RunField::Steps);
         run.learningRate = r.number(RunField::LearningRate);

@@ -109,7 +109,6 @@ std::optional<LoadError> groupRunsBy(RunTable& table, const std::vector<std::str
     }
     table.seriesBy = by;
     for (auto& run : table.runs) run.series = seriesValue(run, by);
-    markSweeps(table);
     return std::nullopt;
 }
 

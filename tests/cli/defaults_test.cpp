@@ -127,22 +127,21 @@ TEST(Defaults, MergedStudiesAreGroupedByExperimentNotByArchitecture) {
     const QJsonObject j = check.json();
     EXPECT_EQ(j["series_by"].toArray(), QJsonArray{"experiment"});
     EXPECT_EQ(j["series"].toArray().size(), 5);
-    // `check` says what it weighed and why `model` was not taken.
-    bool modelWeighed = false;
-    for (const auto& g : j["series_considered"].toArray()) {
-        const QJsonObject o = g.toObject();
-        if (o["columns"].toArray() == QJsonArray{"model"}) {
-            modelWeighed = true;
-            EXPECT_FALSE(o["chosen"].toBool());
-            EXPECT_GT(o["clashes"].toInt(), 0);
-            EXPECT_TRUE(o["verdict"].toString().startsWith("not taken")) << o["verdict"].toString().toStdString();
+    // `check` says how it read each column and why `model` makes no series: it follows the experiment.
+    bool modelRead = false;
+    for (const auto& c : j["roles"].toArray()) {
+        const QJsonObject o = c.toObject();
+        if (o["column"].toString() == "model") {
+            modelRead = true;
+            EXPECT_EQ(o["role"].toString(), "descriptor");
+            EXPECT_TRUE(o["evidence"].toString().contains("follows experiment")) << o["evidence"].toString().toStdString();
         }
-        if (o["columns"].toArray() == QJsonArray{"experiment"}) EXPECT_TRUE(o["chosen"].toBool());
+        if (o["column"].toString() == "experiment") EXPECT_EQ(o["role"].toString(), "condition");
     }
-    EXPECT_TRUE(modelWeighed);
+    EXPECT_TRUE(modelRead);
     const auto text = runScalex({"check", merged});
     EXPECT_TRUE(text.out.contains("series (by experiment)")) << text.out.toStdString();
-    EXPECT_TRUE(text.out.contains("model: not taken")) << text.out.toStdString();
+    EXPECT_TRUE(text.out.contains("model: descriptor (one value per series: follows experiment")) << text.out.toStdString();
 
     // Every budget, every experiment: each law is its own study's.
     const auto fit = runScalex({"fit", "isoflop", "--data", merged, "--json"});
@@ -164,12 +163,12 @@ TEST(Defaults, AColumnThatNamesTheSizeIsNotASeriesAndASweepGivesItsBestRun) {
     ASSERT_EQ(check.exitCode, 0) << check.err.toStdString();
     const QJsonObject j = check.json();
     EXPECT_EQ(j["series"].toArray().size(), 1) << "`model` names the size: one series per size is no series";
-    bool sizeRejected = false;
-    for (const auto& g : j["series_considered"].toArray())
-        if (g.toObject()["columns"].toArray() == QJsonArray{"model"}) {
-            sizeRejected = g.toObject()["single_size"].toBool() && !g.toObject()["chosen"].toBool();
-        }
-    EXPECT_TRUE(sizeRejected);
+    bool sizeRead = false;
+    for (const auto& c : j["roles"].toArray())
+        if (c.toObject()["column"].toString() == "model")
+            sizeRead = c.toObject()["role"].toString() == "descriptor" &&
+                       c.toObject()["evidence"].toString().startsWith("one value per model size");
+    EXPECT_TRUE(sizeRead);
     // 25 sweeps of three learning rates: the best of each stands for it, the other 50 are listed.
     const QJsonArray leftOut = j["not_best_of_sweep"].toArray();
     ASSERT_EQ(leftOut.size(), 50);

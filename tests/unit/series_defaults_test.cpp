@@ -25,6 +25,13 @@ data::RunTable parse(const char* text) {
     return t ? std::move(*t) : data::RunTable{};
 }
 
+// The runs as the study reads them (analysis/StudyReading.h: series, sweeps).
+data::RunTable read(const char* text) {
+    analysis::Study study;
+    study.addRuns(parse(text), "table.csv");
+    return study.runs();
+}
+
 }  // namespace
 
 TEST(Sweeps, HyperparameterColumnsAreKnownByTheirNames) {
@@ -37,7 +44,7 @@ TEST(Sweeps, HyperparameterColumnsAreKnownByTheirNames) {
 }
 
 TEST(Sweeps, TheBestRunOfEachSweepStandsForItAndTheOthersSayWhy) {
-    data::RunTable t = parse(
+    data::RunTable t = read(
         "series,peak_lr,params,tokens,loss\n"
         "a,0.001,1e8,2e9,3.10\n"
         "a,0.002,1e8,2e9,3.05\n"
@@ -70,7 +77,7 @@ TEST(Sweeps, TheBestRunOfEachSweepStandsForItAndTheOthersSayWhy) {
 
 TEST(Sweeps, RunsThatDifferInNoHyperparameterAreNoSweep) {
     // The same (N, D) twice with no hyperparameter between them: repeats, not tuning; both stay.
-    const data::RunTable t = parse(
+    const data::RunTable t = read(
         "series,peak_lr,params,tokens,loss\n"
         "a,0.002,1e8,2e9,3.10\n"
         "a,0.002,1e8,2e9,3.12\n");
@@ -153,7 +160,7 @@ TEST(Settings, SweepAndBudgetChoicesRoundTripThroughJson) {
 
 TEST(Sweeps, KeptRunsThatMixASettingTheSweepsAlwaysRejectAreNamed) {
     // Batch 64 wins all three sweeps; the points no sweep covers keep batch 128: the kept runs mix both.
-    const data::RunTable t = parse(
+    const data::RunTable t = read(
         "series,batch_size,params,tokens,loss\n"
         "a,64,1e8,2e9,3.00\n"
         "a,128,1e8,2e9,3.10\n"
@@ -166,7 +173,7 @@ TEST(Sweeps, KeptRunsThatMixASettingTheSweepsAlwaysRejectAreNamed) {
     for (const auto& n : t.notes) named = named || n.find("the runs kept in series a mix batch_size 128, 64") != std::string::npos;
     EXPECT_TRUE(named);
     // Tuned per size is no mix: one sweep's winner says nothing systematic.
-    const data::RunTable tuned = parse(
+    const data::RunTable tuned = read(
         "series,lr,params,tokens,loss\n"
         "a,0.003,1e8,2e9,3.00\n"
         "a,0.001,1e8,2e9,3.10\n"

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <optional>
 
 #include "app/figures/LogTicks.h"
 #include "app/figures/PlotChart.h"
@@ -234,15 +235,31 @@ ViewFigure::TablesJob IsoFlopFigure::tablesJob(const FigureInput&) const {
                              QObject::tr("Power laws N*(H), D*(H) at every context length")};
     // Copies of the fits (which point into the copy of the runs the job keeps alive) and of the
     // intervals known; those not yet known are bootstrapped here.
-    return [titles, runs = runs_, answer = answer_, known = bands_, bands = bandsKnown_ ? JobOf<Bands>() : bandsJob()](
-               const fit::FitControl& control) -> std::vector<FigureTable> {
+    // The tables hold every series in scope (the chart draws the one picked, or the pair): the
+    // intervals of the series not drawn are bootstrapped here as the drawn ones were.
+    return [titles, runs = runs_, answer = answer_, known = bands_, bands = bandsKnown_ ? JobOf<Bands>() : bandsJob(),
+            budgets = bandBudgets_](const fit::FitControl& control) -> std::vector<FigureTable> {
         auto intervals = known;
         if (bands) {
             const Bands b = bands(control);
             if (control.cancelled()) return {};
             for (std::size_t k = 0; k < b.size() && k < intervals.size(); ++k) intervals[k] = b[k];
         }
-        const auto shown = analysis::isoFlopShown(answer, intervals);
+        std::vector<std::optional<fit::BootstrapResult>> everyIntervals;
+        for (const auto& f : answer.every) {
+            std::optional<fit::BootstrapResult> found;
+            for (std::size_t k = 0; k < answer.fits.size() && k < intervals.size(); ++k)
+                if (answer.fits[k].series == f.series) found = intervals[k];
+            if (!found) {
+                const auto inputs = analysis::IsoFlopAnswer::inputsOf(f);
+                fit::BootstrapSettings boot;
+                boot.resamples = 200;
+                if (!inputs.empty()) found = analysis::isoFlopIntervals(inputs, f.analysis.settings, budgets, boot);
+                if (control.cancelled()) return {};
+            }
+            everyIntervals.push_back(std::move(found));
+        }
+        const auto shown = analysis::isoFlopShownEvery(answer, everyIntervals);
         const auto perContext = analysis::isoFlopShownPerContext(answer);
         return {{QStringLiteral("laws"), titles[0], analysis::isoFlopLawTable(shown)},
                 {QStringLiteral("optima"), titles[1], analysis::isoFlopOptimaTable(shown)},
@@ -504,17 +521,35 @@ void IsoFlopFigure::draw(const FigureInput& in) {
     const QString law = lawD ? QStringLiteral("D*(H)") : QStringLiteral("N*(H)");
     lawChart_->setTitle(anyLaw ? QObject::tr("Compute-optimal %1").arg(law) : QObject::tr("%1: no law from these runs").arg(law));
     QString text;
-    for (std::size_t j = 0; j < fits.size(); ++j) {
-        const QColor color = seriesColour(in, j);
+    // Every series' law (the study's, each at the context it prefers); the profiles drawn are the
+    // picked series' (or the pair's), whose bands and numbers the summary gives.
+    const auto& every = answer_.every.empty() ? answer_.fits : answer_.every;
+    auto shownIndex = [&](const analysis::IsoFlopSeriesFit& f) -> std::optional<std::size_t> {
+        for (std::size_t j = 0; j < fits.size(); ++j)
+            if (fits[j].series == f.series) return j;
+        return std::nullopt;
+    };
+    auto colourOf = [&](const analysis::IsoFlopSeriesFit& f) { return Theme::current().series(f.series, in.study->seriesIndex(f.series)); };
+    for (const auto& f : every) {
+        const QColor color = colourOf(f);
         std::vector<QPointF> used, unused;
-        for (const auto& prof : fits[j].analysis.result.profiles)
+        for (const auto& prof : f.analysis.result.profiles)
             if (prof.fitted) (prof.inPowerLaw ? used : unused).push_back({prof.flopsMean, lawD ? prof.dOpt : prof.nOpt});
-        if (!used.empty()) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, used, 9));
-        if (!unused.empty()) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, unused, 9, true));
+        const double size = shownIndex(f) ? 9 : 6;
+        if (!used.empty()) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, used, size));
+        if (!unused.empty()) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, unused, size, true));
     }
     addPlannedRuns(lawChart_, in, theme.foreground, plannedLaw);
     lawChart_->fitRangesToData(0.3);
     const double hLo = lawChart_->xSpec().lo, hHi = lawChart_->xSpec().hi;
+    for (const auto& f : every) {
+        if (shownIndex(f)) continue;
+        const auto& law = lawD ? f.analysis.result.dOptLaw : f.analysis.result.nOptLaw;
+        if (!law) continue;
+        std::vector<QPointF> line;
+        for (double h : logGrid(hLo, hHi, 40)) line.push_back({h, (*law)(h)});
+        lawChart_->addLine(QObject::tr("%1 %2").arg(labelOf(f.series)).arg(law->exponent, 0, 'f', 3), colourOf(f), line, 1.2);
+    }
     for (std::size_t j = 0; j < fits.size(); ++j) {
         const QColor color = seriesColour(in, j);
         const fit::IsoFlopResult& result = fits[j].analysis.result;

@@ -85,7 +85,6 @@ void OverTrainingFigure::draw(const FigureInput& in) {
     const Theme& theme = Theme::current();
     const fit::SlopeSettings settings;
     refresh(in);
-    const auto& analyses = answer_.analyses;
     // Study indices of the runs (the analyses point into a copy of the study's runs).
     auto indexOf = [this](const data::Run* r) { return static_cast<int>(r - answer_.table->runs.data()); };
     QStringList notes;
@@ -98,15 +97,7 @@ void OverTrainingFigure::draw(const FigureInput& in) {
         // One context length: the one chosen, else the paper's 8192 where the series has runs there,
         // else the one with most runs.
         const QString chosen = controls().choice(kContext);
-        for (auto& a : analyses) {
-            if (a.group.series != name || name.empty()) continue;
-            if (chosen != kEachOwn) {
-                if (QString::number(a.group.context) == chosen) shown_[k] = a;
-            } else if (!shown_[k] || a.group.context == 8192 ||
-                       (shown_[k]->group.context != 8192 && a.points.size() > shown_[k]->points.size())) {
-                shown_[k] = a;
-            }
-        }
+        shown_[k] = analysisOf(name);
         if (!shown_[k] || (k == 1 && shown_[0] && shown_[0]->group.series == name)) {
             const bool oneSeries = k == 1 && controls().at(kSeries[1]).choices.size() < 2;
             chart->setTitle(oneSeries          ? QObject::tr("(one series only)")
@@ -194,15 +185,34 @@ void OverTrainingFigure::fillPanelTable(const FigureInput& in) {
     }
 }
 
-ViewFigure::TablesJob OverTrainingFigure::tablesJob(const FigureInput&) const {
-    // Copies of the analyses shown, without their run pointers: the job reads the points and fits.
-    std::vector<analysis::SlopeAnalysis> shown;
-    for (const auto& a : shown_)
-        if (a) {
-            shown.push_back(*a);
-            shown.back().runs.clear();
-            shown.back().outliers.clear();
+std::optional<analysis::SlopeAnalysis> OverTrainingFigure::analysisOf(const std::string& name) const {
+    // One context length: the one chosen, else the paper's 8192 where the series has runs there,
+    // else the one with most runs.
+    std::optional<analysis::SlopeAnalysis> out;
+    const QString chosen = controls().choice(kContext);
+    for (const auto& a : answer_.analyses) {
+        if (a.group.series != name || name.empty()) continue;
+        if (chosen != kEachOwn) {
+            if (QString::number(a.group.context) == chosen) out = a;
+        } else if (!out || a.group.context == 8192 || (out->group.context != 8192 && a.points.size() > out->points.size())) {
+            out = a;
         }
+    }
+    return out;
+}
+
+ViewFigure::TablesJob OverTrainingFigure::tablesJob(const FigureInput&) const {
+    // Every series in scope at the context the panels show it at (the panels draw two), copied
+    // without their run pointers: the job reads the points and fits.
+    std::vector<analysis::SlopeAnalysis> shown;
+    std::set<std::string> listed;
+    for (const auto& a : answer_.analyses)
+        if (listed.insert(a.group.series).second)
+            if (auto picked = analysisOf(a.group.series)) {
+                shown.push_back(std::move(*picked));
+                shown.back().runs.clear();
+                shown.back().outliers.clear();
+            }
     const QString title = QObject::tr("Power-law exponent η per tokens/param");
     return [shown = std::move(shown), title](const fit::FitControl& control) -> std::vector<FigureTable> {
         std::vector<analysis::SlopesWithIntervals> slopes;

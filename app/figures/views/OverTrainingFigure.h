@@ -45,6 +45,9 @@ public:
 
 private:
     void fillPanelTable(const FigureInput& in);
+    // The analysis of series `name` the panels draw: at the context chosen, else at 8192 where it has
+    // runs there, else at its context with the most runs.
+    std::optional<analysis::SlopeAnalysis> analysisOf(const std::string& name) const;
     PlotChart* charts_[2];
     Answer answer_;
     std::optional<analysis::SlopeAnalysis> shown_[2];
