@@ -396,7 +396,8 @@ void RunsView::fillRoles() {
         auto* box = qobject_cast<QComboBox*>(roles_->cellWidget(row, 1));
         if (!box) {
             box = new QComboBox(roles_);
-            box->addItem(tr("(from the values)"), QString());
+            box->addItem(tr("(read from the values)"), QString());
+            box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
             for (int r = 0; r <= static_cast<int>(analysis::ColumnRole::Constant); ++r) {
                 const auto role = QString::fromUtf8(analysis::roleName(static_cast<analysis::ColumnRole>(r)).data());
                 box->addItem(role, role);
@@ -418,14 +419,17 @@ void RunsView::fillRoles() {
         if (c.chosen && session_->settings().roles.count(c.column)) box->setCurrentIndex(std::max(0, box->findData(role)));
         else {
             box->setCurrentIndex(0);
-            box->setItemText(0, tr("%1 (from the values)").arg(role));
+            box->setItemText(0, tr("%1 (read)").arg(role));
         }
         auto* why = new QTableWidgetItem(QString::fromStdString(c.evidence));
         why->setToolTip(QString::fromStdString(c.evidence + (c.weighed.empty() ? "" : "\n" + c.weighed)));
         roles_->setItem(row, 2, why);
     }
     roles_->resizeColumnToContents(0);
-    roles_->resizeColumnToContents(1);
+    int boxWidth = 0;
+    for (int row = 0; row < roles_->rowCount(); ++row)
+        if (auto* box = roles_->cellWidget(row, 1)) boxWidth = std::max(boxWidth, box->sizeHint().width());
+    roles_->setColumnWidth(1, boxWidth + 4);
 }
 
 void RunsView::refillFilters() {

@@ -235,13 +235,20 @@ bool Study::setIncluded(int index, bool included) {
     data::Run& run = runs_.runs[static_cast<std::size_t>(index)];
     if (run.included() == included) return false;
     run.userIncluded = included;
-    applyReading();  // the runs in scope changed: a sweep's best may be another
+    if (toggleRereads()) applyReading();  // the runs in scope changed: a sweep's best may be another
     return true;
 }
 
 void Study::setIncludeToggles(const std::vector<std::optional<bool>>& toggles) {
     for (std::size_t i = 0; i < runs_.runs.size() && i < toggles.size(); ++i) runs_.runs[i].userIncluded = toggles[i];
     applyReading();
+}
+
+bool Study::toggleRereads() const {
+    // A toggle moves what the reading gives only through the runs it compares: the sweeps (their
+    // best settings) and budgets found from the runs (names checked against C, clusters of C).
+    // Otherwise the reading stands, and a million-run study toggles at once.
+    return !reading_.knobs.empty() || (!reading_.budgets.levels.empty() && reading_.budgets.source.rfind("column", 0) != 0);
 }
 
 std::vector<std::string> Study::runKeys() const {

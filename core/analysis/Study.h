@@ -116,6 +116,8 @@ private:
     void mergeTables();
     // Reads the merged runs in the settings' scope and writes what the reading gives onto them.
     void applyReading();
+    // Whether a toggle of a run can change the reading (see the definition).
+    bool toggleRereads() const;
     StudyReading reading_;
     // What the files say of each merged run before a reading: checkpoints, budgets, notes.
     std::vector<char> fileCheckpoint_;

@@ -397,10 +397,6 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
         }
         return !seen.empty();
     };
-    auto sizeKey = [&](std::size_t k) -> std::optional<std::string> {
-        if (!nKey[k]) return std::nullopt;
-        return std::to_string(nKey[k]);
-    };
     auto groupKey = [&](std::size_t k, const std::vector<std::size_t>& conds) {
         std::string g;
         for (auto c : conds) {
@@ -640,27 +636,74 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
     }
 
     // ---- 4. Descriptors, derived quantities, knobs, repeats, measures ----
+    // The passes over every row below compare integer ids of points and sizes (a table may hold a
+    // million runs): the point of each row within the conditions, and its model size.
+    std::vector<int> pointId(n, -1), sizeId(n, -1);
+    int pointCount = 0, sizeCount = 0;
+    {
+        std::unordered_map<std::string, int> points;
+        std::unordered_map<long long, int> sizes;
+        for (std::size_t k = 0; k < n; ++k) {
+            if (nKey[k]) sizeId[k] = sizes.emplace(nKey[k], static_cast<int>(sizes.size())).first->second;
+            if (auto p = pointKey(k, conditions)) pointId[k] = points.emplace(std::move(*p), static_cast<int>(points.size())).first->second;
+        }
+        pointCount = static_cast<int>(points.size());
+        sizeCount = static_cast<int>(sizes.size());
+    }
+    // Whether a column holds one value wherever the id is the same.
+    auto functionOfIds = [&](std::size_t c, const std::vector<int>& ids, int count) {
+        std::vector<std::string_view> first(static_cast<std::size_t>(count));
+        std::vector<char> seen(static_cast<std::size_t>(count), 0);
+        bool any = false;
+        for (std::size_t k = 0; k < n; ++k) {
+            const int i = ids[k];
+            if (i < 0) continue;
+            any = true;
+            if (!seen[static_cast<std::size_t>(i)]) seen[static_cast<std::size_t>(i)] = 1, first[static_cast<std::size_t>(i)] = value(k, c);
+            else if (first[static_cast<std::size_t>(i)] != value(k, c)) return false;
+        }
+        return any;
+    };
+    auto variesAtIds = [&](std::size_t c) {
+        std::vector<std::string_view> first(static_cast<std::size_t>(pointCount));
+        std::vector<int> runsAt(static_cast<std::size_t>(pointCount), 0);
+        std::vector<char> varies(static_cast<std::size_t>(pointCount), 0);
+        for (std::size_t k = 0; k < n; ++k) {
+            const int i = pointId[k];
+            if (i < 0) continue;
+            const auto u = static_cast<std::size_t>(i);
+            if (runsAt[u]++ == 0) first[u] = value(k, c);
+            else if (first[u] != value(k, c)) varies[u] = 1;
+        }
+        Variation v;
+        for (std::size_t u = 0; u < varies.size(); ++u)
+            if (varies[u]) ++v.points, v.runs += static_cast<std::size_t>(runsAt[u]);
+        return v;
+    };
     auto recurs = [&](std::size_t c) {
         // Values repeated across points: half of the values or more occur at two points or more.
-        std::map<std::string_view, std::set<std::string>> where;
-        for (std::size_t k = 0; k < n; ++k)
-            if (auto p = pointKey(k, conditions)) where[value(k, c)].insert(*p);
+        std::unordered_map<std::string_view, std::pair<int, bool>> where;  // value -> (its first point, at another too)
+        for (std::size_t k = 0; k < n; ++k) {
+            if (pointId[k] < 0) continue;
+            auto [it, fresh] = where.try_emplace(value(k, c), pointId[k], false);
+            if (!fresh && it->second.first != pointId[k]) it->second.second = true;
+        }
         std::size_t repeated = 0;
-        for (const auto& [v, points] : where) repeated += points.size() >= 2;
+        for (const auto& [v, e] : where) repeated += e.second;
         return !where.empty() && repeated * 2 >= where.size();
     };
     for (std::size_t c = 0; c < ncol; ++c) {
         if (decided[c]) continue;
         const std::string& name = s.columns[c];
-        if (functionOf(c, sizeKey)) {
+        if (functionOfIds(c, sizeId, sizeCount)) {
             decide(c, ColumnRole::Descriptor,
                    "one value per model size (" + plural(distinct[c].size(), "value", "values") + "): a property of the model",
                    "not a condition: it changes only with N");
             continue;
         }
-        const Variation v = variesAtPoints(c, conditions);
+        const Variation v = variesAtIds(c);
         if (v.points == 0) {
-            if (numeric[c] && !namesMeasure(name) && functionOf(c, [&](std::size_t k) { return pointKey(k, conditions); })) {
+            if (numeric[c] && !namesMeasure(name) && functionOfIds(c, pointId, pointCount)) {
                 if (namesHyperparameter(name))
                     decide(c, ColumnRole::Knob, "set per (N, D) point; no point holds two settings, so no sweep to choose from");
                 else
@@ -694,7 +737,8 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
                    "not a knob: every run stays; not a step: the loss does not fall along it");
             continue;
         }
-        if (recurs(c)) {
+        // Values that recur across points say a setting; at a single point the name says it.
+        if (recurs(c) || namesHyperparameter(name)) {
             decide(c, ColumnRole::Knob,
                    at + "; its values recur across points (" + someValues(distinct[c]) + ")" +
                        (namesHyperparameter(name) ? "; its name says hyperparameter" : ""),
@@ -715,6 +759,14 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
     // Conditions in the order chosen (declared first, then by fewest values), as the series name them.
     out.conditions.clear();
     for (auto c : conditions) out.conditions.push_back(s.columns[c]);
+    // What a column that makes no series of its own follows, said of the conditions as chosen.
+    for (std::size_t c = 0; c < ncol; ++c)
+        if (out.columns[c].role == ColumnRole::Descriptor && out.columns[c].evidence.rfind("one value per series: follows ", 0) == 0) {
+            std::string by;
+            for (auto o : conditions)
+                if (o != c) by += (by.empty() ? "" : ", ") + s.columns[o];
+            out.columns[c].evidence = "one value per series: follows " + by;
+        }
     auto columnsOf = [&](ColumnRole role) {
         std::vector<std::size_t> cs;
         for (std::size_t c = 0; c < ncol; ++c)
@@ -786,12 +838,13 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
     // ---- 6. Sweeps: at each point, the knobs' best setting stands for it (repeats averaged) ----
     std::size_t pointsCount = 0;
     {
-        std::map<std::string, std::map<std::string, std::vector<std::size_t>>> at;  // point -> setting -> runs
+        std::map<int, std::map<std::string, std::vector<std::size_t>>> at;  // point -> setting -> runs
+        std::vector<char> pointSeen(static_cast<std::size_t>(pointCount), 0);
         for (std::size_t k = 0; k < n; ++k) {
-            if (isCheckpoint[k] || !std::isfinite(run(k).loss())) continue;
-            if (auto p = pointKey(k, conditions)) at[*p][groupKey(k, knobs)].push_back(k);
+            if (isCheckpoint[k] || !hasPoint[k] || !std::isfinite(run(k).loss()) || pointId[k] < 0) continue;
+            if (!pointSeen[static_cast<std::size_t>(pointId[k])]) pointSeen[static_cast<std::size_t>(pointId[k])] = 1, ++pointsCount;
+            if (!knobs.empty()) at[pointId[k]][groupKey(k, knobs)].push_back(k);
         }
-        pointsCount = at.size();
         std::set<std::string> swept;
         for (const auto& [point, settings] : at) {
             if (settings.size() < 2 || knobs.empty()) continue;
@@ -955,57 +1008,87 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
                 // then the densest of the rest, until no window holds three sizes. Runs between the
                 // windows are in no budget.
                 constexpr double kWindow = 0.1761;  // log10(1.5)
-                std::vector<std::size_t> byC = withC;
-                std::sort(byC.begin(), byC.end(), [&](std::size_t a, std::size_t c) { return run(a).flops < run(c).flops; });
-                std::vector<double> logC(byC.size());
-                for (std::size_t i = 0; i < byC.size(); ++i) logC[i] = std::log10(run(byC[i]).flops);
-                std::vector<int> clusterOf(byC.size(), -1);
-                std::vector<std::pair<std::size_t, std::size_t>> windows;  // [first, last) in byC
-                for (int round = 0; round < 1000; ++round) {
-                    std::size_t bestFirst = 0, bestLast = 0, bestCount = 0;
-                    for (std::size_t i = 0, j = 0; i < byC.size(); ++i) {
-                        if (clusterOf[i] >= 0) continue;
-                        j = std::max(j, i);
-                        while (j < byC.size() && clusterOf[j] < 0 && logC[j] - logC[i] <= kWindow) ++j;
-                        std::set<long long> sizes;
-                        for (std::size_t q = i; q < j; ++q) sizes.insert(nKey[byC[q]]);
-                        if (sizes.size() >= 3 && j - i > bestCount) bestFirst = i, bestLast = j, bestCount = j - i;
+                // The distinct (C, N) of the runs, with how many runs each holds (a million runs of a few
+                // thousand distinct points cluster as fast as the points), in ascending C.
+                std::map<std::pair<double, long long>, std::size_t> distinctAt;
+                for (auto k : withC) ++distinctAt[{run(k).flops, nKey[k]}];
+                std::vector<double> logC;
+                std::vector<long long> sizeOf;
+                std::vector<std::size_t> weight;
+                for (auto& [key, countThenIndex] : distinctAt) {
+                    logC.push_back(std::log10(key.first));
+                    sizeOf.push_back(key.second);
+                    weight.push_back(countThenIndex);
+                    countThenIndex = weight.size() - 1;  // from here on: the point's index
+                }
+                const std::size_t m = logC.size();
+                std::vector<int> clusterOf(m, -1);
+                std::vector<std::pair<std::size_t, std::size_t>> windows;  // [first, last) in the distinct points
+                // Each round slides a window over the points not yet in a budget (two pointers, the
+                // sizes in it counted): linear in the points; at most 200 budgets.
+                for (int round = 0; round < 200; ++round) {
+                    std::size_t bestFirst = 0, bestLast = 0, bestCount = 0, inCount = 0;
+                    std::unordered_map<long long, int> inWindow;
+                    for (std::size_t i = 0, j = 0; i < m; ++i) {
+                        if (clusterOf[i] >= 0) {
+                            inWindow.clear();
+                            inCount = 0;
+                            j = i + 1;
+                            continue;
+                        }
+                        if (j < i) j = i;
+                        while (j < m && clusterOf[j] < 0 && logC[j] - logC[i] <= kWindow) ++inWindow[sizeOf[j]], inCount += weight[j++];
+                        // A profile spans model sizes (at one compute, N and D trade): three sizes or more
+                        // over a factor of two, not the neighbouring sizes of a fixed-token ladder.
+                        if (inWindow.size() >= 3 && inCount > bestCount) {
+                            long long lo = sizeOf[i], hi = lo;
+                            for (const auto& [size, count] : inWindow) lo = std::min(lo, size), hi = std::max(hi, size);
+                            if (hi - lo >= std::llround(std::log(2.0) * 1e6)) bestFirst = i, bestLast = j, bestCount = inCount;
+                        }
+                        // i leaves the window.
+                        if (j > i) {
+                            inCount -= weight[i];
+                            if (auto it = inWindow.find(sizeOf[i]); it != inWindow.end() && --it->second == 0) inWindow.erase(it);
+                        }
                     }
                     if (bestCount == 0) break;
                     for (std::size_t q = bestFirst; q < bestLast; ++q) clusterOf[q] = static_cast<int>(windows.size());
                     windows.push_back({bestFirst, bestLast});
                 }
                 std::size_t clustered = 0;
-                for (const auto& [first, last] : windows) clustered += last - first;
+                for (const auto& [first, last] : windows)
+                    for (std::size_t q = first; q < last; ++q) clustered += weight[q];
                 if (clustered * 2 >= withC.size() && clustered > 0) {
-                    b.source = "clusters of the runs' compute C (the densest windows of a factor 1.5 holding three model sizes or more)";
+                    b.source = "clusters of the runs' compute C (the densest windows of a factor 1.5 holding three model sizes or more, "
+                               "over a factor of two)";
                     std::vector<double> levelOf(windows.size());
                     for (std::size_t w = 0; w < windows.size(); ++w) {
                         const auto [first, last] = windows[w];
-                        double logSum = 0;
-                        for (std::size_t q = first; q < last; ++q) logSum += logC[q];
-                        double level = std::pow(10.0, logSum / static_cast<double>(last - first));
+                        double logSum = 0, runs = 0;
+                        for (std::size_t q = first; q < last; ++q) logSum += logC[q] * static_cast<double>(weight[q]), runs += static_cast<double>(weight[q]);
+                        double level = std::pow(10.0, logSum / runs);
                         // Two significant digits where the cluster holds them (1.0e19, not 1.0037e19).
                         const double p = std::pow(10.0, std::floor(std::log10(level)) - 1);
                         const double round = std::round(level / p) * p;
-                        if (round >= run(byC[first]).flops * 0.999 && round <= run(byC[last - 1]).flops * 1.001) level = round;
+                        if (std::log10(round) >= logC[first] - 1e-9 && std::log10(round) <= logC[last - 1] + 1e-9) level = round;
                         levelOf[w] = level;
                         levels.insert(level);
                     }
-                    for (std::size_t q = 0; q < byC.size(); ++q) {
+                    for (auto k : withC) {
+                        const std::size_t q = distinctAt.at({run(k).flops, nKey[k]});
                         if (clusterOf[q] >= 0) {
-                            out.budget[s.runs[byC[q]]] = levelOf[static_cast<std::size_t>(clusterOf[q])];
+                            out.budget[s.runs[k]] = levelOf[static_cast<std::size_t>(clusterOf[q])];
                             continue;
                         }
-                        const double C = run(byC[q]).flops;
+                        const double C = run(k).flops;
                         const auto near = std::min_element(levels.begin(), levels.end(), [&](double a, double b2) {
                             return std::abs(std::log(C / a)) < std::abs(std::log(C / b2));
                         });
-                        b.unassigned.push_back({s.runs[byC[q]], "its compute " + shortNumber(C) + " lies in no cluster of three model sizes" +
-                                                                    (near != levels.end() ? " (the nearest budget, " + shortNumber(*near) +
-                                                                                                ", is " + shortNumber(std::max(C / *near, *near / C)) +
-                                                                                                "x away)"
-                                                                                          : std::string())});
+                        b.unassigned.push_back({s.runs[k], "its compute " + shortNumber(C) + " lies in no cluster of three model sizes" +
+                                                               (near != levels.end() ? " (the nearest budget, " + shortNumber(*near) +
+                                                                                           ", is " + shortNumber(std::max(C / *near, *near / C)) +
+                                                                                           "x away)"
+                                                                                     : std::string())});
                     }
                 } else {
                     b.source = "none: the runs' compute forms no budgets (" + std::to_string(clustered) + " of " +
@@ -1025,7 +1108,9 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
     std::vector<std::string> by = options.seriesBy;
     if (by.empty())
         for (const auto& c : out.conditions) by.push_back(c);
-    for (std::size_t i = 0; i < total; ++i) out.series[i] = data::seriesValue(table.runs[i], by);
+    // A run made by a program (the built-in example) has no cells to read: it keeps the series it was made in.
+    for (std::size_t i = 0; i < total; ++i)
+        out.series[i] = table.runs[i].raw.header || !options.seriesBy.empty() ? data::seriesValue(table.runs[i], by) : table.runs[i].series;
     out.runsInScope = n - static_cast<std::size_t>(std::count(isCheckpoint.begin(), isCheckpoint.end(), 1));
     return out;
 }

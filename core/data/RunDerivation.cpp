@@ -106,10 +106,10 @@ void deriveColumns(Run& run, std::string_view flopMode, const DerivationSettings
         run.flops = 6.0 * run.params * run.tokens;
         run.flopsSource = convention.sixNd ? Provenance::Derived : Provenance::SixNdFallback;
     }
-    // The file's budget, as it gives it; recounted compute leaves it (it was set under the file's own
-    // count). Where the file gives none, the study's reading finds the budgets from the runs in scope
+    // The file's budget, as it gives it (a nominal budget: recounted compute moves C about it, not the
+    // budget). Where the file gives none, the study's reading finds the budgets from the runs in scope
     // (analysis/StudyReading.h: names, else clusters of C), never at fixed levels.
-    run.budget = known(fileBudget) && !settings.recomputeFlops ? fileBudget : kUnknown;
+    run.budget = fileBudget;
 }
 
 void checkPlausibility(Run& run) {

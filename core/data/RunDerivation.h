@@ -53,7 +53,7 @@ struct DerivationSettings {
 // the nominal budget the file gives (NaN when none): N from the architecture, D from steps x batch
 // x context, C from the architecture; then whichever of N, D, C is still missing from the other
 // two by C = 6ND (flagged SixNdFallback), or C as the nominal budget (flagged NominalBudget). The
-// budget is the file's, else the study's bucket of C (nominalBudget).
+// budget is the file's (NaN when it gives none: the study's reading finds the budgets).
 void deriveColumns(Run& run, std::string_view flopMode, const DerivationSettings& settings, double fileBudget = kUnknown);
 
 // Appends the reasons a run cannot be used as is: failed status, missing or implausible N, D,

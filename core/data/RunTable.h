@@ -81,9 +81,10 @@ struct Run {
     // In a table of checkpoints (several rows per run along its training): true for every row but
     // the run's last. Such rows are loss curves, not finished runs, and analyses leave them out.
     bool intermediateCheckpoint = false;
-    // Runs of a hyperparameter sweep (same series, context, N and D; data/Sweeps.h) that another run
-    // of it beat: why it is left out ("not the best of its sweep: peak_lr 0.004, loss +0.021").
-    // Empty for every other run. Analyses leave such runs out unless asked for every sweep run.
+    // Runs of a hyperparameter sweep (same series, context, N and D, another setting of a knob) that
+    // the best setting beat: why it is left out ("not the best of its sweep: peak_lr 0.004, loss
+    // +0.021"). Written by the study's reading (analysis/StudyReading.h), never by a reader: empty
+    // in a table as loaded. Analyses leave such runs out unless asked for every sweep run.
     std::string sweepLeftOut;
 
     // Outcome

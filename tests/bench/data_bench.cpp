@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <string>
 
+#include "core/analysis/StudyReading.h"
 #include "core/data/RunTableIo.h"
 #include "core/data/Series.h"
 
@@ -106,3 +107,43 @@ static void BM_GroupRunsBy(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * rows);
 }
 BENCHMARK(BM_GroupRunsBy)->Arg(20000)->Unit(benchmark::kMillisecond);
+
+// Reading a study (analysis/StudyReading.h: the roles of its columns, series, sweeps, checkpoints,
+// budgets), as the window and every verb do once the tables or the scope change: on the study-like
+// table above, and on a table of a learning-rate sweep with seeds at every (N, D) of an IsoFLOP
+// grid with no budget column (the budgets are clusters of C), up to a million runs.
+namespace {
+
+QByteArray sweepGridCsv(int rows) {
+    std::string out = "setting,peak_lr,seed,params,tokens,flops,loss\n";
+    for (int i = 0; i < rows; ++i) {
+        const int point = i / 6, lr = i % 3, seed = (i / 3) % 2;
+        const double h = 1e18 * (1 << (point % 8)), n = 1e7 * (1 + (point / 8) % 40), d = h / (6 * n);
+        out += std::string(point % 2 ? "long," : "short,") + std::to_string(0.001 * (1 << lr)) + "," + std::to_string(seed) + "," +
+               std::to_string(n) + "," + std::to_string(d) + "," + std::to_string(h) + "," + std::to_string(3.0 + 0.01 * lr + 0.001 * seed) +
+               "\n";
+    }
+    return QByteArray(out.data(), static_cast<qsizetype>(out.size()));
+}
+
+void read(benchmark::State& state, const QByteArray& bytes) {
+    auto table = parseRunTable(bytes, "bench.csv");
+    if (!table) {
+        state.SkipWithError("load failed");
+        return;
+    }
+    const scalex::analysis::RunFilter scope;
+    for (auto _ : state) {
+        const auto reading = scalex::analysis::readStudy(*table, scope);
+        benchmark::DoNotOptimize(reading.columns.size());
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(table->runs.size()));
+}
+
+}  // namespace
+
+static void BM_ReadStudy(benchmark::State& state) { read(state, studyLikeCsv(static_cast<int>(state.range(0)))); }
+BENCHMARK(BM_ReadStudy)->Arg(20000)->Unit(benchmark::kMillisecond);
+
+static void BM_ReadSweepGrid(benchmark::State& state) { read(state, sweepGridCsv(static_cast<int>(state.range(0)))); }
+BENCHMARK(BM_ReadSweepGrid)->Arg(20000)->Arg(1000000)->Unit(benchmark::kMillisecond);
