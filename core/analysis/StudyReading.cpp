@@ -337,10 +337,17 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
                 }
                 case RunField::Budget: decide(c, ColumnRole::Budget, "the nominal IsoFLOP budget the file gives each run"); continue;
                 case RunField::Step: decide(c, ColumnRole::Step, "the step of each checkpoint (the reader's step column)"); continue;
-                case RunField::Series: case RunField::Family:
+                case RunField::Series: case RunField::Family: {
+                    // The file's series column, else its family column (a family beside a series column is
+                    // read from its values: it mostly follows the series).
+                    const bool seriesColumn = std::any_of(table.mapping.begin(), table.mapping.end(), [](const data::ColumnChoice& m) {
+                        return m.field == data::fieldKey(RunField::Series);
+                    });
+                    if (*f == RunField::Family && seriesColumn) break;
                     decide(c, ColumnRole::Condition, "the file names each run's " + fieldWords(*f) + " in it");
                     declared.push_back(c);
                     continue;
+                }
                 case RunField::RunId: case RunField::Name:
                     decide(c, ColumnRole::Identifier, "names each run (" + plural(distinct[c].size(), "value", "values") + ")");
                     continue;
@@ -557,10 +564,15 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
             l.cLo = std::min(l.cLo, scale), l.cHi = std::max(l.cHi, scale);
             l.rLo = std::min(l.rLo, ratio), l.rHi = std::max(l.rHi, ratio);
         }
+        // Every value three model sizes or more (a profile at one budget is a design too), two of them
+        // or more a design in full.
         if (levels.size() < 2) return false;
-        for (const auto& [v, l] : levels)
-            if (l.sizes.size() < 3 || l.cHi < 3 * l.cLo || l.rHi < 1.5 * l.rLo) return false;
-        return true;
+        std::size_t full = 0;
+        for (const auto& [v, l] : levels) {
+            if (l.sizes.size() < 3) return false;
+            full += l.cHi >= 3 * l.cLo && l.rHi >= 1.5 * l.rLo;
+        }
+        return full >= 2;
     };
     // What the file says of each run's design (experiment set, FLOP count, status) with its context and
     // the conditions: a column that follows these describes the design, not another experiment (the
@@ -575,13 +587,29 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
         });
     };
     {
-        std::set<std::size_t> byDesign;  // conditions by their designs alone, not by runs they separate at a point
+        std::set<std::size_t> byDesign;  // conditions on weak evidence: their designs, or a minority of the runs at points
+        const std::size_t pointRuns = static_cast<std::size_t>(std::count(hasPoint.begin(), hasPoint.end(), 1));
         std::vector<std::size_t> candidates;
         for (std::size_t c = 0; c < ncol; ++c)
             if (!decided[c] && !numeric[c]) candidates.push_back(c);
         std::stable_sort(candidates.begin(), candidates.end(),
                          [&](std::size_t a, std::size_t b) { return distinct[a].size() < distinct[b].size(); });
         for (auto c : candidates) {
+            // No run in scope has N and D to compare at (a table of other variables): a text column of a
+            // few values, each holding three runs or more, groups the runs as its authors grouped them.
+            if (pointRuns == 0) {
+                std::map<std::string_view, std::size_t> levels;
+                for (std::size_t k = 0; k < n; ++k) ++levels[value(k, c)];
+                const bool grouping = levels.size() >= 2 && levels.size() <= 20 &&
+                                      std::all_of(levels.begin(), levels.end(), [](const auto& l) { return l.second >= 3; });
+                if (!grouping) continue;
+                decide(c, ColumnRole::Condition,
+                       "no run has N and D to compare at: its " + plural(levels.size(), "value groups", "values group") +
+                           " the runs (" + someValues(distinct[c]) + ")",
+                       "not an identifier: each value holds three runs or more");
+                conditions.push_back(c);
+                continue;
+            }
             const Variation v = variesAtPoints(c, conditions);
             const bool designs = v.points == 0 && separateDesigns(c);
             if (v.points == 0 && !designs) continue;
@@ -607,16 +635,18 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
             std::string evidence =
                 v.points ? "splits " + plural(v.runs, "run", "runs") + " at " + plural(v.points, "(N, D) point", "(N, D) points") +
                                "; text values " + someValues(distinct[c])
-                         : "each of its values is a design of its own (three model sizes or more over a factor of three "
-                           "in compute): " +
+                         : "each of its values is a design of its own (three model sizes or more; two or more over a "
+                           "factor of three in compute): " +
                                someValues(distinct[c]);
             decide(c, ColumnRole::Condition, std::move(evidence), "not a knob: text, not a number tuned at each point");
             conditions.push_back(c);
-            if (designs) byDesign.insert(c);
+            // Weak evidence: its values are separate designs, or it separates a minority of the runs at
+            // points (two experiments whose grids meet by chance).
+            if (designs || v.runs * 2 < pointRuns) byDesign.insert(c);
         }
-        // A condition by its designs alone that the others fix adds nothing once they are chosen (a
-        // model column of a merged collection that follows its experiment column): the series are
-        // named by the others. One that separates runs at a point stays, as the file's authors set it.
+        // A condition on weak evidence that the others fix adds nothing once they are chosen (a model
+        // column of a merged collection that follows its experiment column): the series are named by
+        // the others. One that separates most runs at their points stays, as the file's authors set it.
         if (options.seriesBy.empty())
             for (std::size_t i = declared.size(); i < conditions.size();) {
                 std::vector<std::size_t> others = conditions;
@@ -737,16 +767,24 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
                    "not a knob: every run stays; not a step: the loss does not fall along it");
             continue;
         }
-        // Values that recur across points say a setting; at a single point the name says it.
-        if (recurs(c) || namesHyperparameter(name)) {
+        // A knob: its name says a hyperparameter, or its values are a small grid set at point after
+        // point (a dozen values or fewer, each at three points or more on average). Values that recur
+        // but track the run (unique tokens, a data size) are read as describing it: of two readings the
+        // one that keeps every run.
+        const bool grid = distinct[c].size() <= 12 && recurs(c) &&
+                          static_cast<double>(v.points) >= 3.0 * static_cast<double>(distinct[c].size()) / 2.0;
+        if (namesHyperparameter(name) || grid) {
             decide(c, ColumnRole::Knob,
-                   at + "; its values recur across points (" + someValues(distinct[c]) + ")" +
-                       (namesHyperparameter(name) ? "; its name says hyperparameter" : ""),
+                   at + "; " + (namesHyperparameter(name) ? std::string("its name says hyperparameter") : std::string("a grid of ") +
+                                                                                                              plural(distinct[c].size(), "value", "values") +
+                                                                                                              " set point after point") +
+                       " (" + someValues(distinct[c]) + ")",
                    "not a repeat: its name says no seed; not a measure: a few values set before training");
             continue;
         }
-        decide(c, ColumnRole::Measure, at + "; its values do not recur across points",
-               "not a knob: a tuned setting takes the same values at many points (this keeps every run)");
+        decide(c, ColumnRole::Descriptor, at + (recurs(c) ? "; its values recur, but track the runs (" : "; its values do not recur across points (") +
+                                              plural(distinct[c].size(), "value", "values") + ")",
+               "not a knob: of two readings the one that keeps every run (--role " + name + "=knob makes it one)");
     }
     for (std::size_t c = 0; c < ncol; ++c) {
         const ColumnRole r = out.columns[c].role;
@@ -1108,9 +1146,20 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
     std::vector<std::string> by = options.seriesBy;
     if (by.empty())
         for (const auto& c : out.conditions) by.push_back(c);
-    // A run made by a program (the built-in example) has no cells to read: it keeps the series it was made in.
+    // With no condition left in scope, the text columns the scope fixes (`--where model=lab-c`) name the
+    // one series, as they named it in the whole study.
+    if (by.empty())
+        for (const auto& w : scope.where)
+            if (w.op == RowCondition::Op::Equal && std::isnan(w.number))
+                if (const auto* c = out.column(w.column); c && c->role == ColumnRole::Constant) by.push_back(w.column);
+    // No condition at all: one series, named by the first table (several files with nothing that
+    // separates their runs are one study: a file of held-out runs beside its training runs). A run
+    // made by a program (the built-in example) has no cells to read: it keeps the series it was made in.
+    const std::string oneSeries = n > 0 ? run(0).dataset : total > 0 ? table.runs.front().dataset : std::string();
     for (std::size_t i = 0; i < total; ++i)
-        out.series[i] = table.runs[i].raw.header || !options.seriesBy.empty() ? data::seriesValue(table.runs[i], by) : table.runs[i].series;
+        out.series[i] = !table.runs[i].raw.header && options.seriesBy.empty() ? table.runs[i].series
+                        : by.empty()                                      ? oneSeries
+                                                                          : data::seriesValue(table.runs[i], by);
     out.runsInScope = n - static_cast<std::size_t>(std::count(isCheckpoint.begin(), isCheckpoint.end(), 1));
     return out;
 }

@@ -1,6 +1,8 @@
 #include <QFileInfo>
 #include "core/data/Project.h"
 
+#include <algorithm>
+
 #include "core/data/SpecJson.h"
 
 #include <QBuffer>
@@ -62,10 +64,14 @@ RunTable Project::mergedRuns() const {
         all.runs.insert(all.runs.end(), t.table.runs.begin(), t.table.runs.end());
         all.notes.insert(all.notes.end(), t.table.notes.begin(), t.table.notes.end());
     }
-    // One table's reading (the columns chosen, the series' columns) is the study's; several
-    // tables each have their own.
+    // One table's series' columns are the study's; several tables each have their own. The columns
+    // the reader took for each field are every table's (a column once).
+    for (const auto& t : tables)
+        for (const auto& c : t.table.mapping)
+            if (std::none_of(all.mapping.begin(), all.mapping.end(),
+                             [&](const ColumnChoice& m) { return m.field == c.field && m.column == c.column; }))
+                all.mapping.push_back(c);
     if (tables.size() == 1) {
-        all.mapping = tables.front().table.mapping;
         all.seriesBy = tables.front().table.seriesBy;
         all.seriesConsidered = tables.front().table.seriesConsidered;
     }

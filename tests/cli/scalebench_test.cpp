@@ -38,9 +38,13 @@ TEST(Scalebench, EveryPoolLoadsWithNoMapping) {
         EXPECT_EQ(j["params_source"].toObject()[c.nFrom].toInt(), c.rows);
         EXPECT_EQ(j["tokens_source"].toObject()[c.dFrom].toInt(), c.rows);
         EXPECT_EQ(j["series"].toArray().size(), c.series);
-        const QJsonObject chosen = j["series_considered"].toArray()[0].toObject();
-        EXPECT_EQ(chosen["columns"].toArray()[0].toString(), "group");
-        EXPECT_EQ(chosen["series"].toInt(), c.series);
+        // `group` is a condition where it holds several values (the runs have no N and D to compare at,
+        // or it separates them at their points), else one value in scope.
+        QString groupRole;
+        for (const auto& role : j["roles"].toArray())
+            if (role.toObject()["column"].toString() == "group") groupRole = role.toObject()["role"].toString();
+        EXPECT_EQ(groupRole, c.series > 1 ? "condition" : "constant");
+        if (c.series > 1) EXPECT_EQ(j["series_by"].toArray(), QJsonArray{"group"});
     }
 }
 

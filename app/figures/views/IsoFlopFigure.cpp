@@ -535,9 +535,11 @@ void IsoFlopFigure::draw(const FigureInput& in) {
         std::vector<QPointF> used, unused;
         for (const auto& prof : f.analysis.result.profiles)
             if (prof.fitted) (prof.inPowerLaw ? used : unused).push_back({prof.flopsMean, lawD ? prof.dOpt : prof.nOpt});
-        const double size = shownIndex(f) ? 9 : 6;
-        if (!used.empty()) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, used, size));
-        if (!unused.empty()) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, unused, size, true));
+        // The optima left out of a law are drawn for the series whose profiles are shown (the others'
+        // can lie decades away and would set the axes).
+        const bool shown = shownIndex(f).has_value();
+        if (!used.empty()) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, used, shown ? 9 : 6));
+        if (!unused.empty() && shown) PlotChart::hideFromLegend(lawChart_, lawChart_->addScatter(QString(), color, unused, 9, true));
     }
     addPlannedRuns(lawChart_, in, theme.foreground, plannedLaw);
     lawChart_->fitRangesToData(0.3);
