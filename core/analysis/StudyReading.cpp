@@ -345,7 +345,13 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
                     });
                     if (*f == RunField::Family && seriesColumn) break;
                     decide(c, ColumnRole::Condition, "the file names each run's " + fieldWords(*f) + " in it");
-                    declared.push_back(c);
+                    // Tables that name the family in columns of different names (model_family, model_type)
+                    // give it one condition: the run's family, by its canonical name.
+                    const bool familyDeclared = *f == RunField::Family && std::any_of(declared.begin(), declared.end(), [&](std::size_t d) {
+                        const auto g = mappedField(table, s.columns[d]);
+                        return g && *g == RunField::Family;
+                    });
+                    if (!familyDeclared) declared.push_back(c);
                     continue;
                 }
                 case RunField::RunId: case RunField::Name:
@@ -565,14 +571,26 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
             l.rLo = std::min(l.rLo, ratio), l.rHi = std::max(l.rHi, ratio);
         }
         // Every value three model sizes or more (a profile at one budget is a design too), two of them
-        // or more a design in full.
+        // or more a design in full (over a factor of three in compute); not the rungs of a token/parameter
+        // ladder (values that are the runs' tokens per parameter, "22", "M44").
         if (levels.size() < 2) return false;
         std::size_t full = 0;
         for (const auto& [v, l] : levels) {
             if (l.sizes.size() < 3) return false;
-            full += l.cHi >= 3 * l.cLo && l.rHi >= 1.5 * l.rLo;
+            full += l.cHi >= 3 * l.cLo;
         }
-        return full >= 2;
+        if (full < 2) return false;
+        std::size_t withRatio = 0, ratioLike = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+            if (!hasPoint[k]) continue;
+            ++withRatio;
+            const std::string_view text = value(k, c);
+            const std::size_t digit = text.find_first_of("0123456789");
+            const double x = digit == std::string_view::npos ? data::kUnknown : parseNumber(text.substr(digit));
+            const double ratio = run(k).tokens / run(k).params;
+            ratioLike += !std::isnan(x) && std::abs(x / ratio - 1) < 0.15;
+        }
+        return ratioLike * 5 < withRatio * 4;
     };
     // What the file says of each run's design (experiment set, FLOP count, status) with its context and
     // the conditions: a column that follows these describes the design, not another experiment (the
@@ -636,7 +654,7 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
                 v.points ? "splits " + plural(v.runs, "run", "runs") + " at " + plural(v.points, "(N, D) point", "(N, D) points") +
                                "; text values " + someValues(distinct[c])
                          : "each of its values is a design of its own (three model sizes or more; two or more over a "
-                           "factor of three in compute): " +
+                           "factor of three in compute; not tokens per parameter): " +
                                someValues(distinct[c]);
             decide(c, ColumnRole::Condition, std::move(evidence), "not a knob: text, not a number tuned at each point");
             conditions.push_back(c);
