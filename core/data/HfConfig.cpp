@@ -62,6 +62,7 @@ std::string ignoredNote(const std::string& key) {
         {"num_nextn_predict_layers",
          "the multi-token-prediction module is not counted: DeepSeek-V3's 671B are the main model without it"},
         {"vision_config", "the vision tower is not counted: the language model in text_config is"},
+        {"mtp_num_hidden_layers", "the multi-token-prediction module is not counted: the main model is"},
         {"audio_config", "the audio tower is not counted: the language model in text_config is"},
         {"no_rope_layers", "NoPE layers (no rotary positions) change no count"},
         {"no_rope_layer_interval", "NoPE layers (no rotary positions) change no count"},
@@ -824,6 +825,12 @@ const std::map<std::string, TypeHint>& typeHints() {
         qwen3Next.note = "q_norm and k_norm over head_dim, a sigmoid output gate from a double-width q_proj, a d -> 1 "
                          "gate on the shared expert (HF modeling_qwen3_next: Qwen3NextAttention, Qwen3NextSparseMoeBlock)";
         h["qwen3_next"] = qwen3Next;
+        // Qwen3.5 (HF modular_qwen3_5_moe): Qwen3-Next's attention, gated DeltaNet and sparse MoE block,
+        // the DeltaNet's input projections split four ways (the same count).
+        qwen3Next.cls = "Qwen3_5MoeTextConfig";
+        h["qwen3_5_moe_text"] = qwen3Next;
+        qwen3Next.cls = "Qwen3_5TextConfig";
+        h["qwen3_5_text"] = qwen3Next;
         TypeHint lfm2{"Lfm2Config", true, QkNorm::PerHead};
         lfm2.note = "q_layernorm and k_layernorm over head_dim (HF modeling_lfm2: Lfm2Attention)";
         h["lfm2"] = lfm2;
@@ -831,9 +838,6 @@ const std::map<std::string, TypeHint>& typeHints() {
         h["granitemoe"] = TypeHint{"GraniteMoeConfig"};
         h["granitemoeshared"] = TypeHint{"GraniteMoeSharedConfig"};
         h["granite"] = TypeHint{"GraniteConfig"};
-        TypeHint qwen3{"Qwen3Config", false, QkNorm::PerHead};
-        qwen3.note = "q_norm and k_norm over head_dim (HF modeling_qwen3: Qwen3Attention)";
-        h["qwen3_5_text"] = qwen3;
         return h;
     }();
     return hints;
@@ -1034,7 +1038,7 @@ ModelSpec parseByKeys(Fields& f, const std::string& type) {
         s.attention.qkvBias = s.attention.outputBias = f.boolean("attention_bias", false, "no key says otherwise");
         s.attention.qkNorm = hint.qkNorm;
         s.attention.sinks = hint.sinks;
-        s.attention.outputGate = hint.outputGate;
+        s.attention.outputGate = f.has("attn_output_gate") ? f.boolean("attn_output_gate", false, "") : hint.outputGate;
     }
     if (s.layerCount(MixerKind::DeltaNet) > 0) {
         // Qwen3NextConfig's linear-attention keys (Qwen3NextGatedDeltaNet).
