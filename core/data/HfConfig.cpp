@@ -1115,6 +1115,10 @@ ModelSpec parseTyped(Fields& f, const std::string& type) {
     const auto it = parsers().find(type);
     if (it != parsers().end()) return it->second(f);
     if (f.has("state_size") && !f.has("num_attention_heads")) return parseMambaByKeys(f);
+    if (f.has("kv_lora_rank")) {  // latent attention (Kimi K2's kimi_k2 is DeepSeek-V3's architecture)
+        f.assume("model_type", "\"" + type + "\"", "kv_lora_rank: multi-head latent attention, read as DeepSeek-V3 (HF modeling_deepseek_v3)");
+        return parseDeepseek(f, true);
+    }
     return parseByKeys(f, type);
 }
 
