@@ -957,8 +957,9 @@ bool keyedExperts(Fields& f, ModelSpec& s, const TypeHint& hint) {
     if (f.has("num_experts_per_tok") && f.has("experts_per_token")) m.topK = f.integerOfEither("num_experts_per_tok", "experts_per_token");
     else m.topK = f.integer(topKey);
     if (m.topK > m.nRouted) f.fail(topKey, std::to_string(m.topK) + " exceeds " + routedKey + " = " + std::to_string(m.nRouted));
-    const bool expertKey = f.has("moe_intermediate_size");
-    m.expertWidth = f.integer(expertKey ? "moe_intermediate_size" : "intermediate_size");
+    if (!f.has("moe_intermediate_size") && !f.has("intermediate_size"))
+        f.fail("moe_intermediate_size", std::string("missing; ") + routedKey + " gives experts but no width (nor intermediate_size)");
+    m.expertWidth = f.integer(f.has("moe_intermediate_size") ? "moe_intermediate_size" : "intermediate_size");
     if (f.has("n_shared_experts")) {
         m.nShared = f.integer("n_shared_experts", 0);
         m.sharedWidth = m.expertWidth;

@@ -22,7 +22,7 @@ Expected<QJsonObject> parseJsonObject(const QByteArray& bytes, const std::string
 
 Expected<QByteArray> readSmallJsonFile(const std::string& path, const std::string& what) {
     // QFile with an empty name prints "QFSFileEngine::open: No file name specified" itself.
-    if (path.empty()) return LoadError{path, 0, "", "no file named (the path is empty)"};
+    if (path.empty()) return LoadError{"\"\"", 0, "", "no file named (the path is empty)"};
     const QFileInfo info(QString::fromStdString(path));
     if (!info.exists()) return LoadError{path, 0, "", "no such file"};
     if (info.isDir()) return LoadError{path, 0, "", "is a folder, not a file"};

@@ -118,3 +118,35 @@ TEST(HfCorpus, GptOssStoresItsExpertsInMxfp4) {
     // GptOssAttention.sinks: one per head and layer; biases on q, k, v, o, the router and each expert.
     EXPECT_TRUE(s.attention.sinks && s.attention.qkvBias && s.attention.outputBias && s.moe.routerBias && s.moe.expertBias);
 }
+
+// The fuzz corpus's mutated configs (tests/fuzz/make_hf_config_corpus.py: a config of the corpus with
+// one key removed, made a string or made negative, named <config>~<key>~<how>.json): each is read
+// (a key the accounting ignores) or refused with one error that names a key; a key given the wrong
+// value is refused naming that key, and a config without its width, layers or vocabulary is refused
+// naming the key that is missing.
+TEST(HfCorpus, EveryMutatedConfigIsReadOrRefusedNamingTheKey) {
+    const QString dir = scalex::test::sourcePath("tests/data/fuzz/hf_config/mutated");
+    const QStringList files = QDir(dir).entryList({"*.json"}, QDir::Files);
+    ASSERT_GE(files.size(), 100);
+    int refused = 0;
+    for (const QString& name : files) {
+        SCOPED_TRACE(name.toStdString());
+        const QStringList parts = name.chopped(5).split('~');
+        ASSERT_EQ(parts.size(), 3);
+        const std::string key = parts[1].toStdString(), how = parts[2].toStdString();
+        const auto r = readHfConfig((dir + "/" + name).toStdString());
+        if (r.ok()) {
+            EXPECT_NE(key.substr(key.rfind('.') + 1), "hidden_size");
+            EXPECT_NE(key.substr(key.rfind('.') + 1), "vocab_size");
+            continue;
+        }
+        ++refused;
+        const LoadError& e = r.error();
+        EXPECT_FALSE(e.column.empty()) << e.toString();
+        EXPECT_TRUE(e.key) << e.toString();
+        if (how != "removed") EXPECT_EQ(e.column, key) << e.toString();
+        if (how == "removed" && (key.ends_with("hidden_size") || key.ends_with("vocab_size") || key.ends_with("num_hidden_layers")))
+            EXPECT_EQ(e.column, key) << e.toString();
+    }
+    EXPECT_GE(refused, files.size() / 2);
+}

@@ -6,10 +6,12 @@
 // per token of each against a hand formula.
 //
 // No byte-for-byte config.json of these models was found in the public repositories searched (see
-// tests/data/configs/SOURCES.md); the configs below are written in the keys of each type's
-// configuration class with the sizes the model cards publish, so they test the reader and the
-// counts, and the totals are checked against the published figures (exact for LFM2-1.2B, rounded
-// for the others).
+// tests/data/configs/SOURCES.md); the configs read here (tests/data/fuzz/hf_config: lfm2_1_2b,
+// qwen3_next_80b_a3b, llama4_scout, falcon_mamba_7b, kimi_k2_5, also seeds of the reader's fuzz
+// corpus) are written in the keys of each type's configuration class with the sizes its model card
+// publishes (LiquidAI/LFM2-1.2B, Qwen/Qwen3-Next-80B-A3B-Instruct, meta-llama/Llama-4-Scout-17B-16E,
+// tiiuae/falcon-mamba-7b, moonshotai/Kimi-K2.5), so they test the reader and the counts, and the
+// totals are checked against the published figures (exact for LFM2-1.2B, rounded for the others).
 #include <gtest/gtest.h>
 
 #include <QByteArray>
@@ -17,16 +19,23 @@
 
 #include "core/accounting/SpecAccounting.h"
 #include "core/data/HfConfig.h"
+#include "tests/support/TestData.h"
 
 using namespace scalex::accounting;
 using namespace scalex::data;
 
 namespace {
 
-HfModel read(const char* json) {
-    auto r = parseHfConfig(QByteArray(json), "config.json");
+HfModel parse(const QByteArray& json, const std::string& file) {
+    auto r = parseHfConfig(json, file);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().toString());
     return r.ok() ? *r : HfModel{};
+}
+HfModel read(const char* json) { return parse(QByteArray(json), "config.json"); }
+// A config of tests/data/fuzz/hf_config.
+HfModel readSeed(const char* name) {
+    const QString path = scalex::test::sourcePath(QStringLiteral("tests/data/fuzz/hf_config/%1.json").arg(QLatin1String(name)));
+    return parse(scalex::test::fileBytes(path), path.toStdString());
 }
 
 // A count against a figure published to a few digits ("17B active"): within one unit of its last
@@ -36,47 +45,6 @@ bool roundsTo(std::int64_t n, double published, double unit) { return std::fabs(
 // Elements of the cache per token and sequence once the context is past every window, and the constant state.
 double kvPerToken(const ModelSpec& s) { return (cacheElements(s, 2e6).kv - cacheElements(s, 1e6).kv) / 1e6; }
 
-// LiquidAI/LFM2-1.2B (Lfm2Config keys; layer_types derived from full_attn_idxs).
-constexpr const char* kLfm2_12b = R"({"architectures": ["Lfm2ForCausalLM"], "model_type": "lfm2", "vocab_size": 65536,
-  "hidden_size": 2048, "num_hidden_layers": 16, "num_attention_heads": 32, "num_key_value_heads": 8,
-  "block_ff_dim": 12288, "block_multiple_of": 256, "block_ffn_dim_multiplier": 1.0, "block_auto_adjust_ff_dim": true,
-  "conv_L_cache": 3, "conv_bias": false, "full_attn_idxs": [2, 5, 8, 10, 12, 14], "tie_embedding": true,
-  "norm_eps": 1e-05, "max_position_embeddings": 128000, "rope_theta": 1000000.0, "torch_dtype": "bfloat16"})";
-
-// Qwen/Qwen3-Next-80B-A3B-Instruct (Qwen3NextConfig keys).
-constexpr const char* kQwen3Next80b = R"({"architectures": ["Qwen3NextForCausalLM"], "model_type": "qwen3_next",
-  "hidden_size": 2048, "num_hidden_layers": 48, "num_attention_heads": 16, "num_key_value_heads": 2, "head_dim": 256,
-  "intermediate_size": 5120, "vocab_size": 151936, "tie_word_embeddings": false, "full_attention_interval": 4,
-  "linear_num_key_heads": 16, "linear_num_value_heads": 32, "linear_key_head_dim": 128, "linear_value_head_dim": 128,
-  "linear_conv_kernel_dim": 4, "num_experts": 512, "num_experts_per_tok": 10, "moe_intermediate_size": 512,
-  "shared_expert_intermediate_size": 512, "decoder_sparse_step": 1, "mlp_only_layers": [], "norm_topk_prob": true,
-  "partial_rotary_factor": 0.25, "rope_theta": 10000000, "torch_dtype": "bfloat16"})";
-
-// meta-llama/Llama-4-Scout-17B-16E (Llama4Config: the language model in text_config, Llama4TextConfig keys).
-constexpr const char* kLlama4Scout = R"({"architectures": ["Llama4ForConditionalGeneration"], "model_type": "llama4",
-  "text_config": {"model_type": "llama4_text", "hidden_size": 5120, "num_hidden_layers": 48, "num_attention_heads": 40,
-    "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 8192, "intermediate_size_mlp": 16384,
-    "num_local_experts": 16, "num_experts_per_tok": 1, "interleave_moe_layer_step": 1, "vocab_size": 202048,
-    "attention_chunk_size": 8192, "no_rope_layers": [1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0,
-      1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0], "use_qk_norm": true, "attention_bias": false,
-    "tie_word_embeddings": false},
-  "vision_config": {"model_type": "llama4_vision_model", "hidden_size": 1408, "num_hidden_layers": 34}})";
-
-// tiiuae/falcon-mamba-7b (FalconMambaConfig keys).
-constexpr const char* kFalconMamba7b = R"({"architectures": ["FalconMambaForCausalLM"], "model_type": "falcon_mamba",
-  "hidden_size": 4096, "num_hidden_layers": 64, "state_size": 16, "conv_kernel": 4, "expand": 2, "intermediate_size": 8192,
-  "time_step_rank": 256, "use_bias": false, "use_conv_bias": true, "vocab_size": 65024, "tie_word_embeddings": false,
-  "mixer_rms_eps": 1e-06, "layer_norm_epsilon": 1e-05})";
-
-// moonshotai/Kimi-K2.5 (its multimodal config; text_config in DeepseekV3Config keys).
-constexpr const char* kKimiK25 = R"({"architectures": ["KimiK25ForConditionalGeneration"], "model_type": "kimi_k25",
-  "text_config": {"model_type": "deepseek_v3", "hidden_size": 7168, "intermediate_size": 18432, "moe_intermediate_size": 2048,
-    "num_hidden_layers": 61, "num_attention_heads": 64, "num_key_value_heads": 64, "n_routed_experts": 384,
-    "n_shared_experts": 1, "num_experts_per_tok": 8, "first_k_dense_replace": 1, "moe_layer_freq": 1,
-    "q_lora_rank": 1536, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128,
-    "topk_method": "noaux_tc", "vocab_size": 163840, "tie_word_embeddings": false, "num_nextn_predict_layers": 0},
-  "vision_config": {"model_type": "moonvit"}})";
-
 }  // namespace
 
 // LFM2 (HF modeling_lfm2): Lfm2ShortConv in_proj d x 3d, depthwise conv d x L, out_proj d x d; Lfm2MLP
@@ -84,7 +52,7 @@ constexpr const char* kKimiK25 = R"({"architectures": ["KimiK25ForConditionalGen
 // embedding_norm. Published: 1,170,340,608 (the sum of the safetensors header's 148 tensor shapes,
 // fetchwiki/LiquidAI-LFM2-1.2B model_files.json at 07edccf85a5888ab6ba6713196cdf0e1f488c127).
 TEST(HfMixers, ShortConvolutionBlocksOfLfm2) {
-    const HfModel m = read(kLfm2_12b);
+    const HfModel m = readSeed("lfm2_1_2b");
     const ModelSpec& s = m.spec;
     EXPECT_EQ(s.layerCount(MixerKind::ShortConv), 10);
     EXPECT_EQ(s.layerCount(MixerKind::Attention), 6);
@@ -104,7 +72,7 @@ TEST(HfMixers, ShortConvolutionBlocksOfLfm2) {
 // output gate, q_norm and k_norm over head_dim), the others Qwen3NextGatedDeltaNet; 512 experts, 10 per
 // token, and a gated shared expert in every layer.
 TEST(HfMixers, GatedDeltaNetMixedWithGatedAttentionInQwen3Next) {
-    const HfModel m = read(kQwen3Next80b);
+    const HfModel m = readSeed("qwen3_next_80b_a3b");
     const ModelSpec& s = m.spec;
     EXPECT_EQ(s.layerCount(MixerKind::DeltaNet), 36);
     EXPECT_EQ(s.layerCount(MixerKind::Attention), 12);
@@ -130,7 +98,7 @@ TEST(HfMixers, GatedDeltaNetMixedWithGatedAttentionInQwen3Next) {
 // over 8192-token chunks, every fourth NoPE with global attention; 16 experts (top-1) and a shared
 // expert in each layer; the vision tower is not counted and the report says so.
 TEST(HfMixers, ChunkedAttentionNopeLayersAndASharedExpertInLlama4) {
-    const HfModel m = read(kLlama4Scout);
+    const HfModel m = readSeed("llama4_scout");
     const ModelSpec& s = m.spec;
     EXPECT_EQ(m.report.modelType, "llama4");
     EXPECT_TRUE(s.attention.chunked);
@@ -154,7 +122,7 @@ TEST(HfMixers, ChunkedAttentionNopeLayersAndASharedExpertInLlama4) {
 
 // FalconMamba (HF modeling_falcon_mamba): MambaMixer shapes, its B, C and dt RMSNorms without weights.
 TEST(HfMixers, FalconMambaIsAMambaStack) {
-    const HfModel m = read(kFalconMamba7b);
+    const HfModel m = readSeed("falcon_mamba_7b");
     const ModelSpec& s = m.spec;
     EXPECT_EQ(s.layerCount(MixerKind::Mamba), 64);
     const std::int64_t d = 4096, di = 8192, R = 256, N = 16;
@@ -170,7 +138,7 @@ TEST(HfMixers, FalconMambaIsAMambaStack) {
 // Kimi K2.5 (moonshotai: DeepSeek-V3's architecture in text_config): latent attention, the first layer
 // dense, 384 routed experts (8 per token) and one shared in the others.
 TEST(HfMixers, LatentAttentionAndDenseFirstLayersOfKimiK25) {
-    const HfModel m = read(kKimiK25);
+    const HfModel m = readSeed("kimi_k2_5");
     const ModelSpec& s = m.spec;
     EXPECT_EQ(m.report.modelType, "kimi_k25");
     EXPECT_EQ(s.layerCount(FeedForwardKind::Dense), 1);
