@@ -48,6 +48,8 @@ constexpr Published kCorpus[] = {
     // KerasHub smollm3_3b_en "params", which counts SmolLM3RotaryEmbedding.inv_freq (head_dim / 2 = 64)
     // in each of the 36 layers as a (non-trainable) weight.
     {"SmolLM3-3B.json", nullptr, "smollm3", 3'075'100'928, 36 * 64},
+    // KerasHub gpt2_base_en "params" (a config saved from openai-community/gpt2).
+    {"gpt2.json", nullptr, "gpt2", 124'439'808, 0},
     // model.safetensors.index.json total_size 5,338,513,408 B / 4 (float32).
     {"granite-3.1-1b-a400m-instruct.json", nullptr, "granitemoe", 1'334'628'352, 0},
     // model.safetensors.index.json total_parameters.
