@@ -251,7 +251,8 @@ int verbAccount(const QStringList& args) {
     QString types;
     for (const auto& t : data::hfModelTypes()) types += (types.isEmpty() ? "" : ", ") + QString::fromStdString(t);
     p.addOptions({
-        {"config", "A Hugging Face config.json (" + types + "; state-spaces' mamba configs) instead of --family and the sizes.", "file"},
+        {"config", "A Hugging Face config.json instead of --family and the sizes: any decoder read by its keys (" + types +
+                       " known by type; state-spaces' mamba configs).", "file"},
         {"spec", "A model spec in Scalex's JSON (as --write-spec writes it) instead of --family and the sizes.", "file"},
         {"write-spec", "With --config or --spec: write the model's spec in Scalex's JSON to this file.", "file"},
         {"ctx", "Training context length T.", "n", "8192"},
