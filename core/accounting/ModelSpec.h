@@ -1,8 +1,8 @@
 #pragma once
 // An architecture as a value (DESIGN.md "Model spec"): a decoder-only language model as a list
 // of layers, each a sequence mixer (attention, mLSTM, Mamba, gated DeltaNet or a short convolution)
-// followed by a feed-forward block
-// (dense, a mixture of experts, or none), between token embeddings and the LM head. Accounting
+// followed by a feed-forward block (dense, a mixture of experts, or none), between token
+// embeddings and the LM head. Accounting
 // of a spec (SpecAccounting.h) is a pure function of it; the paper's Transformer and mLSTM are
 // two specs (fromPaperConfig), not a switch inside a formula.
 //
