@@ -169,3 +169,38 @@ TEST(HfMixers, AlternatingSlidingAndFullAttention) {
     EXPECT_EQ(paramCounts(g).total(), 999'885'952);
     EXPECT_DOUBLE_EQ(cacheElements(g, 8192).kv, (22.0 * 512 + 4.0 * 8192) * 2 * 256);
 }
+
+// FLOPs per token of the new mixers under the study convention (FlopCount.h: 2 per multiply-accumulate
+// of the weights a token uses, F_causal, F_softmax), forward by hand, and training as forward and
+// backward, three times the forward pass.
+TEST(HfMixers, ForwardAndTrainingFlopsOfEachMixer) {
+    const FlopConvention conv = studyConvention();
+    const OpFactors& f = conv.ops;
+    // Linear FLOPs: 2 per active matrix weight, the LM head included, the embedding lookup not; the
+    // norm weights, biases, sinks and gates are no matrices.
+    auto linearByHand = [](const ModelSpec& s, std::int64_t vectors) {
+        const ParamCounts p = paramCounts(s);
+        return 2.0 * static_cast<double>(p.activeTotal() - p.active.embedding + (s.tiedEmbeddings ? p.active.embedding : 0) - vectors);
+    };
+    // Qwen3-Next at T = 4096: 12 attention layers of 16 query heads over F_causal T keys,
+    // 2 (d_qk + d_v + F_softmax / 2) each; 36 DeltaNet layers of 32 value heads, 7 d_k d_v + 2 d_v.
+    const ModelSpec next = readSeed("qwen3_next_80b_a3b").spec;
+    const double T = 4096;
+    const FlopSplit fn = forwardFlopsPerToken(next, T, conv);
+    EXPECT_DOUBLE_EQ(fn.seqMix, 12 * 16 * 2 * f.causal * T * (256 + 256 + 0.5 * f.softmax) + 36 * 32 * (7.0 * 128 * 128 + 2 * 128));
+    const std::int64_t nextVectors = 12 * 2 * 256 + 36 * (2 * 32 + 128) + 48 * 2 * 2048 + 2048;
+    EXPECT_DOUBLE_EQ(fn.linear, linearByHand(next, nextVectors));
+    EXPECT_DOUBLE_EQ(trainingFlopsPerToken(next, T, conv), 3 * fn.total());
+    // Llama 4 Scout at T = 32768: 36 chunked layers attend within 8192-token chunks (F_causal 8192
+    // keys on average over whole chunks), 12 NoPE layers to all F_causal T keys; 40 heads of 128.
+    const ModelSpec scout = readSeed("llama4_scout").spec;
+    const double T4 = 32768;
+    EXPECT_DOUBLE_EQ(forwardFlopsPerToken(scout, T4, conv).seqMix,
+                     40 * 2 * (36 * f.causal * 8192 + 12 * f.causal * T4) * (128 + 128 + 0.5 * f.softmax));
+    // LFM2: a short convolution has no sequence mix beyond its kernel (a matrix of d x L weights in
+    // the linear FLOPs) and two gates of d each.
+    const ModelSpec lfm2 = readSeed("lfm2_1_2b").spec;
+    const FlopSplit fl = forwardFlopsPerToken(lfm2, 1, conv);
+    EXPECT_DOUBLE_EQ(fl.linear, linearByHand(lfm2, 6 * 128 + 16 * 2 * 2048 + 2048));
+    EXPECT_DOUBLE_EQ(fl.seqMix, 6 * 32 * 2 * f.causal * 1 * (64 + 64 + 0.5 * f.softmax));
+}
