@@ -210,6 +210,9 @@ int accountConfig(const QCommandLineParser& p, const FlopConvention& convention,
         s << "cache (B " << batch << ", T " << ctx << ")      " << QString::number(cacheTotal, 'g', 6) << " bytes  (KV "
           << QString::number(batch * cache.kv * bytes.qkv, 'g', 6) << " at " << bytes.qkv << " B, state "
           << QString::number(batch * cache.state * bytes.state, 'g', 6) << " at " << bytes.state << " B)\n";
+        if (report.visionParameters > 0)
+            s << "vision                  " << report.visionParameters << "  (" << QString::fromStdString(report.vision)
+              << ", not in the parameters above: they are the language model's)\n";
         s << "fields used:    " << fieldsText(report.used, true) << "\n";
         s << "fields ignored: " << fieldsText(report.ignored, false) << "\n";
         s << "assumed:        " << fieldsText(report.assumed, true) << "\n";
@@ -237,6 +240,10 @@ int accountConfig(const QCommandLineParser& p, const FlopConvention& convention,
         {"cache_kv_bytes", batch * cache.kv * bytes.qkv},
         {"cache_state_bytes", batch * cache.state * bytes.state},
     };
+    if (report.visionParameters > 0) {  // a multimodal config: params are the language model's
+        out["vision_params"] = qint64(report.visionParameters);
+        out["vision_params_of"] = QString::fromStdString(report.vision);
+    }
     printJson(out);
     return kExitOk;
 }

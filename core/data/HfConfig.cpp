@@ -1110,6 +1110,35 @@ std::string configKeyOf(const std::string& specField, const std::string& modelTy
     return specField;
 }
 
+// The SigLIP vision tower of a Gemma 3 config and its projector into the language model of width
+// `textWidth`: the shapes of HF modeling_siglip (SiglipVisionEmbeddings: a patch convolution with
+// bias and a position table of (image / patch)^2 rows; per encoder layer two LayerNorms, q, k, v and
+// out projections with biases, an MLP fc1, fc2 with biases; the post-LayerNorm; the attention-pooling
+// head where vision_use_head) and modeling_gemma3 (Gemma3MultiModalProjector: mm_input_projection
+// of vision width x text width and an RMSNorm of the vision width).
+std::int64_t gemma3VisionParameters(Fields& v, std::int64_t textWidth) {
+    const std::string cls = "SiglipVisionConfig";
+    const std::int64_t D = v.integerOr("hidden_size", 768, classDefault(cls));
+    const std::int64_t I = v.integerOr("intermediate_size", 3072, classDefault(cls));
+    const std::int64_t L = v.integerOr("num_hidden_layers", 12, classDefault(cls));
+    const std::int64_t C = v.integerOr("num_channels", 3, classDefault(cls));
+    const std::int64_t P = v.integerOr("patch_size", 16, classDefault(cls));
+    const std::int64_t image = v.integerOr("image_size", 224, classDefault(cls));
+    if (image % P != 0) v.fail("image_size", std::to_string(image) + " is not a multiple of patch_size = " + std::to_string(P));
+    // Bounds far beyond any tower keep the count within 64 bits.
+    if (D > 100'000) v.fail("hidden_size", std::to_string(D) + " is beyond any vision tower (at most 100000)");
+    if (I > 1'000'000) v.fail("intermediate_size", std::to_string(I) + " is beyond any vision tower (at most 1000000)");
+    if (L > 10'000) v.fail("num_hidden_layers", std::to_string(L) + " is beyond any vision tower (at most 10000)");
+    if (C > 1000) v.fail("num_channels", std::to_string(C) + " is beyond any image (at most 1000)");
+    if (P > 10'000 || image / P > 10'000) v.fail("image_size", "more than 10000 patches a side is beyond any vision tower");
+    const std::int64_t patches = (image / P) * (image / P);
+    const std::int64_t layer = 2 * 2 * D + 4 * (D * D + D) + (D * I + I) + (I * D + D);
+    std::int64_t n = (C * P * P * D + D) + patches * D + L * layer + 2 * D;
+    if (v.boolean("vision_use_head", true, classDefault(cls)))  // SiglipMultiheadAttentionPoolingHead
+        n += D + (3 * D * D + 3 * D) + (D * D + D) + 2 * D + (D * I + I) + (I * D + D);
+    return n + D * textWidth + D;
+}
+
 // A config's architecture: the type's own parser where Scalex has one, a state-space stack where
 // the keys describe one (a state size, no attention heads), any other decoder by its keys.
 ModelSpec parseTyped(Fields& f, const std::string& type) {
@@ -1160,6 +1189,14 @@ Expected<HfModel> parseHfConfig(const QByteArray& bytes, const std::string& file
             const std::string textType = text.has("model_type") ? text.text("model_type", "", "") : report.modelType + "_text";
             out.spec = parseTyped(text, textType);
             text.finish();
+            if (report.modelType == "gemma3" && f.has("vision_config")) {
+                Fields vision = f.object("vision_config");
+                if (vision.text("model_type", "siglip_vision_model", "Gemma3Config's default") == "siglip_vision_model") {
+                    report.visionParameters = gemma3VisionParameters(vision, out.spec.dModel);
+                    report.vision = "the SigLIP vision tower and the projector (HF modeling_siglip, modeling_gemma3)";
+                }
+                vision.finish();
+            }
         } else {
             out.spec = parseTyped(f, report.modelType);
         }

@@ -28,6 +28,10 @@ struct ConfigReport {
     std::vector<ConfigField> used;     // fields the spec is made from
     std::vector<ConfigField> ignored;  // fields present that do not change the accounting
     std::vector<ConfigField> assumed;  // fields absent, with the value taken
+    // A multimodal config's vision tower and projector, counted where Scalex knows the tower
+    // (Gemma 3's SigLIP), apart from the language model the spec counts; 0 and empty otherwise.
+    std::int64_t visionParameters = 0;
+    std::string vision;  // what visionParameters counts, and from which modeling code
 };
 
 struct HfModel {

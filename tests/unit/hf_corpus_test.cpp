@@ -33,6 +33,15 @@ HfModel readCorpus(const char* file, const char* inlineJson = nullptr) {
     return r.ok() ? *r : HfModel{};
 }
 
+// MedGemma 27B's SigLIP vision tower and projector (HF modeling_siglip, modeling_gemma3) by hand from
+// its vision_config (1152 wide, 27 layers, MLP 4304, 14-pixel patches of 896-pixel images, no pooling
+// head): patch embedding 3*14*14*1152 + 1152, positions 64^2 * 1152, per layer 4 (1152^2 + 1152) +
+// (1152*4304 + 4304) + (4304*1152 + 1152) + 2 * 2 * 1152, post-LayerNorm 2 * 1152; projector
+// 1152 * 5376 and its RMSNorm 1152.
+constexpr std::int64_t kMedgemmaVision =
+    (3LL * 14 * 14 * 1152 + 1152) + 64LL * 64 * 1152 +
+    27 * (4 * (1152LL * 1152 + 1152) + (1152LL * 4304 + 4304) + (4304LL * 1152 + 1152) + 4 * 1152) + 2 * 1152 + 1152LL * 5376 + 1152;
+
 struct Published {
     const char* file;             // in tests/data/configs, or the name of an inline config
     const char* inlineJson;       // the config held in hf_corpus_restricted.h; nullptr for a file
@@ -67,16 +76,9 @@ constexpr Published kCorpus[] = {
     {"granite-7b-llama.json", nullptr, "llama", 6'738'481'152, 0},
     {"PRYMMAL-Yi1.5-6B-SLERP.json", nullptr, "llama", 6'061'035'520, 0},
     {"granite-3b-code-instruct-128k.json", nullptr, "llama", 3'482'503'680, 0},
-    // The whole multimodal model, total_size 54,864,813,280 / 2; Scalex counts the language model in
-    // text_config, and the rest is the SigLIP vision tower and the projector of HF modeling_siglip and
-    // modeling_gemma3, counted by hand from vision_config (1152 wide, 27 layers, MLP 4304, 14-pixel
-    // patches of 896-pixel images, biases and LayerNorms): patch embedding 3*14*14*1152 + 1152,
-    // positions 64^2 * 1152, per layer 4 (1152^2 + 1152) + (1152*4304 + 4304) + (4304*1152 + 1152)
-    // + 2 * 2 * 1152, post-LayerNorm 2 * 1152; projector 1152 * 5376 and its RMSNorm 1152.
-    {"medgemma-27b-it", kMedgemma27bIt, "gemma3", 27'432'406'640,
-     (3LL * 14 * 14 * 1152 + 1152) + 64LL * 64 * 1152 +
-         27 * (4 * (1152LL * 1152 + 1152) + (1152LL * 4304 + 4304) + (4304LL * 1152 + 1152) + 4 * 1152) + 2 * 1152 +
-         1152LL * 5376 + 1152},
+    // The whole multimodal model, total_size 54,864,813,280 / 2: Scalex's params are the language
+    // model in text_config, the rest the vision tower it reports apart (GemmaVisionIsCountedApart).
+    {"medgemma-27b-it", kMedgemma27bIt, "gemma3", 27'432'406'640, kMedgemmaVision},
 };
 
 }  // namespace
@@ -151,4 +153,15 @@ TEST(HfCorpus, EveryMutatedConfigIsReadOrRefusedNamingTheKey) {
             EXPECT_EQ(e.column, key) << e.toString();
     }
     EXPECT_GE(refused, files.size() / 2);
+}
+
+// A multimodal config: the language model is the spec (its params), the vision tower and projector
+// are reported apart and said which, and together they are the published whole.
+TEST(HfCorpus, GemmaVisionIsCountedApart) {
+    const HfModel m = readCorpus("medgemma-27b-it", kMedgemma27bIt);
+    EXPECT_EQ(m.report.visionParameters, kMedgemmaVision);
+    EXPECT_NE(m.report.vision.find("SigLIP"), std::string::npos);
+    EXPECT_EQ(paramCounts(m.spec).total() + m.report.visionParameters, 27'432'406'640);
+    // A config without a tower Scalex knows reports none.
+    EXPECT_EQ(readCorpus("gpt-oss-20b.json").report.visionParameters, 0);
 }
