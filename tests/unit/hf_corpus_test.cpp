@@ -119,6 +119,11 @@ TEST(HfCorpus, GptOssStoresItsExpertsInMxfp4) {
     const std::int64_t expertMatrices = s.layerCount(FeedForwardKind::Moe) * s.moe.nRouted * 3 * s.dModel * s.moe.expertWidth;
     const std::int64_t total = paramCounts(s).total();
     EXPECT_EQ(2 * (total - expertMatrices) + expertMatrices * 17 / 32, 13'761'264'768);
+    // Active per token: 4 of 32 experts. The gpt-oss model card's 3.61B active leaves out the
+    // embedding table (the unembedding is counted).
+    const ParamCounts p = paramCounts(s);
+    EXPECT_EQ(p.activeTotal(), total - 24 * (32 - 4) * (3 * 2880LL * 2880 + 2 * 2880 + 2880));  // 28 experts idle, biases too
+    EXPECT_NEAR(static_cast<double>(p.activeTotal() - p.active.embedding), 3.61e9, 0.005e9);
     // GptOssAttention.sinks: one per head and layer; biases on q, k, v, o, the router and each expert.
     EXPECT_TRUE(s.attention.sinks && s.attention.qkvBias && s.attention.outputBias && s.moe.routerBias && s.moe.expertBias);
 }
