@@ -82,11 +82,16 @@ QString fieldsText(const std::vector<data::ConfigField>& fields, bool withValues
     return parts.isEmpty() ? QStringLiteral("none") : parts.join(", ");
 }
 
+constexpr MixerKind kMixerKinds[] = {MixerKind::Attention, MixerKind::Mlstm, MixerKind::Mamba, MixerKind::DeltaNet,
+                                     MixerKind::ShortConv};
+
 QString mixerName(MixerKind k) {
     switch (k) {
         case MixerKind::Attention: return "attention";
         case MixerKind::Mlstm: return "mlstm";
         case MixerKind::Mamba: return "mamba";
+        case MixerKind::DeltaNet: return "delta_net";
+        case MixerKind::ShortConv: return "short_conv";
     }
     return "attention";
 }
@@ -94,7 +99,7 @@ QString mixerName(MixerKind k) {
 // The architecture in a few numbers: width, layers by kind, heads, feed-forward, experts, states.
 QJsonObject specJson(const ModelSpec& s) {
     QJsonObject layers;
-    for (MixerKind k : {MixerKind::Attention, MixerKind::Mlstm, MixerKind::Mamba})
+    for (MixerKind k : kMixerKinds)
         if (s.layerCount(k) > 0) layers[mixerName(k)] = qint64(s.layerCount(k));
     const auto local = std::count_if(s.layers.begin(), s.layers.end(), [](const LayerSpec& l) { return l.local; });
     QJsonObject o{{"model_type", QString::fromStdString(s.name)},
@@ -129,6 +134,12 @@ QJsonObject specJson(const ModelSpec& s) {
     if (s.layerCount(MixerKind::Mamba) > 0)
         o["mamba"] = QJsonObject{{"version", s.mamba.version}, {"d_inner", qint64(s.mamba.dInner)},
                                  {"d_state", qint64(s.mamba.dState)}, {"d_conv", qint64(s.mamba.dConv)}};
+    if (s.layerCount(MixerKind::DeltaNet) > 0)
+        o["delta_net"] = QJsonObject{{"n_key_heads", qint64(s.deltaNet.nKeyHeads)}, {"n_value_heads", qint64(s.deltaNet.nValueHeads)},
+                                     {"d_key", qint64(s.deltaNet.dKey)}, {"d_value", qint64(s.deltaNet.dValue)},
+                                     {"d_conv", qint64(s.deltaNet.dConv)}};
+    if (s.layerCount(MixerKind::ShortConv) > 0)
+        o["short_conv"] = QJsonObject{{"d_conv", qint64(s.shortConv.dConv)}, {"bias", s.shortConv.bias}};
     return o;
 }
 
@@ -136,7 +147,7 @@ QString specText(const ModelSpec& s) {
     QString t = QString::fromStdString(s.name) + ": d_model " + QString::number(s.dModel) + ", " +
                 QString::number(s.layers.size()) + " layers";
     QStringList kinds;
-    for (MixerKind k : {MixerKind::Attention, MixerKind::Mlstm, MixerKind::Mamba})
+    for (MixerKind k : kMixerKinds)
         if (s.layerCount(k) > 0) kinds << QString::number(s.layerCount(k)) + " " + mixerName(k);
     t += " (" + kinds.join(", ") + ")";
     if (s.layerCount(MixerKind::Attention) > 0) {
@@ -199,6 +210,9 @@ int accountConfig(const QCommandLineParser& p, const FlopConvention& convention,
         s << "cache (B " << batch << ", T " << ctx << ")      " << QString::number(cacheTotal, 'g', 6) << " bytes  (KV "
           << QString::number(batch * cache.kv * bytes.qkv, 'g', 6) << " at " << bytes.qkv << " B, state "
           << QString::number(batch * cache.state * bytes.state, 'g', 6) << " at " << bytes.state << " B)\n";
+        if (report.visionParameters > 0)
+            s << "vision                  " << report.visionParameters << "  (" << QString::fromStdString(report.vision)
+              << ", not in the parameters above: they are the language model's)\n";
         s << "fields used:    " << fieldsText(report.used, true) << "\n";
         s << "fields ignored: " << fieldsText(report.ignored, false) << "\n";
         s << "assumed:        " << fieldsText(report.assumed, true) << "\n";
@@ -226,6 +240,10 @@ int accountConfig(const QCommandLineParser& p, const FlopConvention& convention,
         {"cache_kv_bytes", batch * cache.kv * bytes.qkv},
         {"cache_state_bytes", batch * cache.state * bytes.state},
     };
+    if (report.visionParameters > 0) {  // a multimodal config: params are the language model's
+        out["vision_params"] = qint64(report.visionParameters);
+        out["vision_params_of"] = QString::fromStdString(report.vision);
+    }
     printJson(out);
     return kExitOk;
 }
@@ -240,7 +258,8 @@ int verbAccount(const QStringList& args) {
     QString types;
     for (const auto& t : data::hfModelTypes()) types += (types.isEmpty() ? "" : ", ") + QString::fromStdString(t);
     p.addOptions({
-        {"config", "A Hugging Face config.json (" + types + "; state-spaces' mamba configs) instead of --family and the sizes.", "file"},
+        {"config", "A Hugging Face config.json instead of --family and the sizes: any decoder read by its keys (" + types +
+                       " known by type; state-spaces' mamba configs).", "file"},
         {"spec", "A model spec in Scalex's JSON (as --write-spec writes it) instead of --family and the sizes.", "file"},
         {"write-spec", "With --config or --spec: write the model's spec in Scalex's JSON to this file.", "file"},
         {"ctx", "Training context length T.", "n", "8192"},

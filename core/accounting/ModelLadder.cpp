@@ -60,6 +60,14 @@ ModelSpec scaleSpec(const ModelSpec& base, std::int64_t d) {
         }
         m.dtRank = m.dtRank == (d0 + 15) / 16 ? (d + 15) / 16 : scaled(m.dtRank, d, d0);
     }
+    // Gated DeltaNet: heads of fixed width, as attention's, value heads per key head kept. The short
+    // convolution's width is the same at every size.
+    DeltaNetSpec& g = s.deltaNet;
+    if (g.nKeyHeads > 0 && g.nValueHeads % g.nKeyHeads == 0) {
+        const std::int64_t group = g.nValueHeads / g.nKeyHeads;
+        g.nKeyHeads = std::max<std::int64_t>(1, std::llround(static_cast<double>(g.nKeyHeads) * static_cast<double>(d) / static_cast<double>(d0)));
+        g.nValueHeads = g.nKeyHeads * group;
+    }
     return s;
 }
 

@@ -110,6 +110,18 @@ std::optional<SpecProblem> validate(const ModelSpec& s) {
             return p;
     if (s.layerCount(MixerKind::Mamba) > 0)
         if (auto p = validateMamba(s.mamba)) return p;
+    if (s.layerCount(MixerKind::DeltaNet) > 0) {
+        const DeltaNetSpec& g = s.deltaNet;
+        if (auto p = firstOf({positive(g.nKeyHeads, "delta_net.n_key_heads"), positive(g.nValueHeads, "delta_net.n_value_heads"),
+                              positive(g.dKey, "delta_net.d_key"), positive(g.dValue, "delta_net.d_value"),
+                              positive(g.dConv, "delta_net.d_conv")}))
+            return p;
+        if (g.nValueHeads % g.nKeyHeads != 0)
+            return SpecProblem{"delta_net.n_value_heads", "the " + std::to_string(g.nValueHeads) + " value heads must be a multiple of the " +
+                                                              std::to_string(g.nKeyHeads) + " key heads"};
+    }
+    if (s.layerCount(MixerKind::ShortConv) > 0)
+        if (auto p = positive(s.shortConv.dConv, "short_conv.d_conv")) return p;
     if (s.layerCount(FeedForwardKind::Dense) > 0)
         if (auto p = positive(s.feedForward.width, "feed_forward.width")) return p;
     if (s.layerCount(FeedForwardKind::Moe) > 0) {

@@ -1,7 +1,8 @@
 #pragma once
 // An architecture as a value (DESIGN.md "Model spec"): a decoder-only language model as a list
-// of layers, each a sequence mixer (attention, mLSTM or Mamba) followed by a feed-forward block
-// (dense, a mixture of experts, or none), between token embeddings and the LM head. Accounting
+// of layers, each a sequence mixer (attention, mLSTM, Mamba, gated DeltaNet or a short convolution)
+// followed by a feed-forward block (dense, a mixture of experts, or none), between token
+// embeddings and the LM head. Accounting
 // of a spec (SpecAccounting.h) is a pure function of it; the paper's Transformer and mLSTM are
 // two specs (fromPaperConfig), not a switch inside a formula.
 //
@@ -44,6 +45,15 @@ struct AttentionSpec {
     std::int64_t kvLoraRank = 0;  // d_c
     std::int64_t ropeDim = 0;     // d_h^R (part of dQk)
     std::int64_t slidingWindow = 0;  // keys a local layer attends to (itself included); 0: none
+    // Local layers attend within fixed chunks of slidingWindow tokens instead of a sliding window
+    // (Llama 4's attention_chunk_size, HF modeling_llama4 chunked attention mask).
+    bool chunked = false;
+    // A learned logit per query head that joins the softmax (gpt-oss "sinks", HF modeling_gpt_oss
+    // GptOssAttention.sinks: one parameter per head and layer).
+    bool sinks = false;
+    // The output is gated per channel by sigmoid(x W_g), W_g from q_proj, which is twice as wide
+    // (Qwen3-Next, HF modeling_qwen3_next Qwen3NextAttention: q_proj d x 2 H d_qk).
+    bool outputGate = false;
     bool latent() const { return kvLoraRank > 0; }
     friend bool operator==(const AttentionSpec&, const AttentionSpec&) = default;
 };
@@ -63,6 +73,9 @@ struct MoeSpec {
     std::int64_t sharedWidth = 0;  // d_ff of a shared expert
     bool routerBias = false;       // a per-expert bias on the routing scores (DeepSeek-V3)
     bool sharedExpertGate = false; // a d_model -> 1 gate on the shared expert (Qwen2-MoE)
+    // Biases on each expert's gate/up (2 d_ff) and down (d_model) projections (gpt-oss,
+    // HF modeling_gpt_oss GptOssExperts gate_up_proj_bias and down_proj_bias).
+    bool expertBias = false;
     friend bool operator==(const MoeSpec&, const MoeSpec&) = default;
 };
 
@@ -90,7 +103,27 @@ struct MambaSpec {
     friend bool operator==(const MambaSpec&, const MambaSpec&) = default;
 };
 
-enum class MixerKind { Attention, Mlstm, Mamba };
+// Gated DeltaNet (Yang et al. 2024), the linear attention of Qwen3-Next (HF modeling_qwen3_next
+// Qwen3NextGatedDeltaNet): q and k of nKeyHeads x dKey, v of nValueHeads x dValue, a causal
+// depthwise convolution of width dConv over q, k and v, a state of dKey x dValue per value head.
+struct DeltaNetSpec {
+    std::int64_t nKeyHeads = 0;
+    std::int64_t nValueHeads = 0;
+    std::int64_t dKey = 0;
+    std::int64_t dValue = 0;
+    std::int64_t dConv = 0;
+    friend bool operator==(const DeltaNetSpec&, const DeltaNetSpec&) = default;
+};
+
+// A gated short convolution block (LFM2, HF modeling_lfm2 Lfm2ShortConv): in_proj d x 3d to B, C
+// and x, a causal depthwise convolution of width dConv over B * x, C times its output, out_proj.
+struct ShortConvSpec {
+    std::int64_t dConv = 0;  // L_cache
+    bool bias = false;       // conv_bias: biases on in_proj, the convolution and out_proj
+    friend bool operator==(const ShortConvSpec&, const ShortConvSpec&) = default;
+};
+
+enum class MixerKind { Attention, Mlstm, Mamba, DeltaNet, ShortConv };
 enum class FeedForwardKind { None, Dense, Moe };
 
 struct LayerSpec {
@@ -114,6 +147,8 @@ struct ModelSpec {
     MoeSpec moe;
     MlstmSpec mlstm;
     MambaSpec mamba;
+    DeltaNetSpec deltaNet;
+    ShortConvSpec shortConv;
     std::vector<LayerSpec> layers;
 
     std::int64_t layerCount(MixerKind kind) const;

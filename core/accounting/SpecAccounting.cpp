@@ -28,6 +28,7 @@ N normWidth(const ModelSpec& s, N width) {
 template <class N>
 Count<N> attentionCount(const ModelSpec& s) {
     const AttentionSpec& sa = s.attention;
+    Count<N> c;
     const struct {
         N nHeads, nKvHeads, dQk, dV, qLoraRank, kvLoraRank, ropeDim;
         bool qkvBias, outputBias;
@@ -35,8 +36,9 @@ Count<N> attentionCount(const ModelSpec& s) {
         bool latent() const { return kvLoraRank > 0; }
     } a{N(sa.nHeads), N(sa.nKvHeads), N(sa.dQk), N(sa.dV), N(sa.qLoraRank), N(sa.kvLoraRank), N(sa.ropeDim),
         sa.qkvBias, sa.outputBias, sa.qkNorm};
+    if (sa.sinks) c.vector += a.nHeads;                    // GptOssAttention.sinks: one logit per head
+    if (sa.outputGate) c.matrix += N(s.dModel) * a.nHeads * a.dQk;  // Qwen3NextAttention: q_proj's gate half
     const N d = N(s.dModel);
-    Count<N> c;
     if (a.latent()) {
         // Multi-head latent attention, DeepSeek-V2 Sec. 2.1 and the shapes of DeepseekV3Attention
         // (HF modeling_deepseek_v3): q_a_proj d x r_q, q_a_layernorm r_q, q_b_proj r_q x H d_qk
@@ -110,12 +112,39 @@ Count<N> mambaCount(const ModelSpec& s) {
     return c;
 }
 
+// Gated DeltaNet, the shapes of Qwen3NextGatedDeltaNet (HF modeling_qwen3_next): with key width
+// K = H_k d_k and value width V = H_v d_v, in_proj_qkvz d x (2K + 2V), in_proj_ba d x 2 H_v,
+// conv1d (2K + V) x d_conv without bias, dt_bias and A_log of H_v each, the gated RMSNorm d_v
+// (shared by the heads), out_proj V x d.
+template <class N>
+Count<N> deltaNetCount(const ModelSpec& s) {
+    const DeltaNetSpec& g = s.deltaNet;
+    const N d = N(s.dModel), K = N(g.nKeyHeads) * N(g.dKey), V = N(g.nValueHeads) * N(g.dValue), Hv = N(g.nValueHeads);
+    Count<N> c;
+    c.matrix = d * (2 * K + 2 * V) + d * 2 * Hv + (2 * K + V) * N(g.dConv) + V * d;
+    c.vector = 2 * Hv + N(g.dValue);
+    return c;
+}
+
+// The gated short convolution of Lfm2ShortConv (HF modeling_lfm2): in_proj d x 3d, conv1d
+// depthwise d x L_cache, out_proj d x d, each with a bias under conv_bias.
+template <class N>
+Count<N> shortConvCount(const ModelSpec& s) {
+    const N d = N(s.dModel);
+    Count<N> c;
+    c.matrix = d * 3 * d + d * N(s.shortConv.dConv) + d * d;
+    if (s.shortConv.bias) c.vector = 3 * d + d + d;
+    return c;
+}
+
 template <class N>
 Count<N> mixerCount(const ModelSpec& s, MixerKind kind) {
     switch (kind) {
         case MixerKind::Attention: return attentionCount<N>(s);
         case MixerKind::Mlstm: return mlstmCount<N>(s);
         case MixerKind::Mamba: return mambaCount<N>(s);
+        case MixerKind::DeltaNet: return deltaNetCount<N>(s);
+        case MixerKind::ShortConv: return shortConvCount<N>(s);
     }
     return {};
 }
@@ -141,6 +170,7 @@ Count<N> moeCount(N d, const MoeSpec& m, bool active) {
     c.matrix = d * N(m.nRouted) + routed * 3 * d * N(m.expertWidth) + N(m.nShared) * 3 * d * N(m.sharedWidth);
     if (m.sharedExpertGate) c.matrix += d;
     if (m.routerBias) c.vector += N(m.nRouted);
+    if (m.expertBias) c.vector += routed * (2 * N(m.expertWidth) + d);  // GptOssExperts: gate_up and down biases
     return c;
 }
 
@@ -172,7 +202,8 @@ Groups<N> groups(const ModelSpec& s, bool active) {
     // kinds no layer has are not looked at).
     auto mixer = [&](MixerKind k) { return s.layerCount(k) > 0 ? mixerCount<N>(s, k) : Count<N>{}; };
     auto ffn = [&](FeedForwardKind k) { return s.layerCount(k) > 0 ? feedForwardCount<N>(s, k, active) : Count<N>{}; };
-    const Count<N> mixers[] = {mixer(MixerKind::Attention), mixer(MixerKind::Mlstm), mixer(MixerKind::Mamba)};
+    const Count<N> mixers[] = {mixer(MixerKind::Attention), mixer(MixerKind::Mlstm), mixer(MixerKind::Mamba),
+                               mixer(MixerKind::DeltaNet), mixer(MixerKind::ShortConv)};
     const Count<N> ffns[] = {Count<N>{}, ffn(FeedForwardKind::Dense), ffn(FeedForwardKind::Moe)};
     for (const LayerSpec& l : s.layers) {
         g.norms += N(blocksOf(l) * s.normsPerBlock) * normWidth(s, d);  // PreNorm: d_model, per block
@@ -193,6 +224,15 @@ ParamGroups exactGroups(const ModelSpec& s, bool active) {
 double attendedKeysPerToken(double T, double window, double causal) {
     if (window <= 0 || window >= T) return causal * T;
     return causal * (T * T - (T - window) * (T - window)) / T;
+}
+
+// The same for attention within fixed chunks of C tokens (Llama 4's chunked layers): each whole
+// chunk is a causal triangle of C, the last partial chunk of r = T mod C one of r,
+// F_causal (floor(T / C) C^2 + r^2) / T.
+double chunkedKeysPerToken(double T, double chunk, double causal) {
+    if (chunk <= 0 || chunk >= T) return causal * T;
+    const double whole = std::floor(T / chunk), r = T - whole * chunk;
+    return causal * (whole * chunk * chunk + r * r) / T;
 }
 
 // The recurrent scan of one Mamba layer per token (mamba_ssm selective_scan_ref and
@@ -247,8 +287,10 @@ FlopSplit forwardFlopsPerToken(const ModelSpec& s, double T, const FlopConventio
                 const AttentionSpec& a = s.attention;
                 // Tab. flop_counts_attention: 2 F_causal (d_qk + d_hv + 0.5 F_softmax) per query head and key.
                 const double window = l.local ? static_cast<double>(a.slidingWindow) : 0;
-                out.seqMix += static_cast<double>(a.nHeads) * 2 * attendedKeysPerToken(T, window, f.causal) *
-                              (static_cast<double>(a.dQk) + static_cast<double>(a.dV) + 0.5 * f.softmax);
+                const double keys = a.chunked ? chunkedKeysPerToken(T, window, f.causal) : attendedKeysPerToken(T, window, f.causal);
+                out.seqMix += static_cast<double>(a.nHeads) * 2 * keys * (static_cast<double>(a.dQk) + static_cast<double>(a.dV) + 0.5 * f.softmax);
+                if (a.sinks) out.seqMix += static_cast<double>(a.nHeads) * f.softmax;  // the sink: one more logit per head
+                if (a.outputGate) out.other += static_cast<double>(a.nHeads * a.dV) * (1 + f.sig);  // o * sigmoid(gate)
                 if (a.qkNorm == QkNorm::PerHead || a.qkNorm == QkNorm::AllHeads)
                     out.other += static_cast<double>(a.dQk * (a.nHeads + a.nKvHeads)) * f.norm;
                 if (a.latent()) out.other += static_cast<double>(a.qLoraRank + a.kvLoraRank) * f.norm;
@@ -273,6 +315,19 @@ FlopSplit forwardFlopsPerToken(const ModelSpec& s, double T, const FlopConventio
                 if (s.mamba.version == 2) out.other += di * f.norm;  // its gated RMSNorm
                 break;
             }
+            case MixerKind::DeltaNet: {
+                // The gated delta rule per value head (HF modeling_qwen3_next torch_recurrent_gated_delta_rule):
+                // decay S g (d_k d_v), S^T k (2 d_k d_v), beta (v - S^T k) (2 d_v), S += k delta^T (2 d_k d_v),
+                // o = S^T q (2 d_k d_v); l2-norms of q and k; the gated RMSNorm and its silu gate on the output.
+                const DeltaNetSpec& g = s.deltaNet;
+                const double Hv = static_cast<double>(g.nValueHeads), dk = static_cast<double>(g.dKey), dv = static_cast<double>(g.dValue);
+                out.seqMix += Hv * (7 * dk * dv + 2 * dv);
+                out.other += 2 * static_cast<double>(g.nKeyHeads) * dk * f.norm + Hv * dv * (f.norm + 1 + f.swish);
+                break;
+            }
+            case MixerKind::ShortConv:
+                out.other += 2 * d;  // the two gates B * x and C * conv(Bx) (Lfm2ShortConv.slow_forward)
+                break;
         }
     }
     return out;
@@ -290,6 +345,7 @@ CacheElements cacheElements(const ModelSpec& s, double T) {
             case MixerKind::Attention: {
                 const AttentionSpec& a = s.attention;
                 // A local layer keeps the last W tokens (Mistral 7B, Sec. 2 "Rolling Buffer Cache").
+                // A chunked layer keeps at most the current chunk (Llama 4: HF ChunkedSlidingLayer of attention_chunk_size).
                 const double tokens = l.local && a.slidingWindow > 0 ? std::min(T, static_cast<double>(a.slidingWindow)) : T;
                 // Tab. memory_state_kv_cache_sizes: GQA 2 n_head,kv d_hv T (keys at d_qk, values at d_hv);
                 // MLA keeps the compressed vector and the rope key, (d_c + d_h^R) T (DeepSeek-V2 Sec. 2.1.4),
@@ -314,6 +370,17 @@ CacheElements cacheElements(const ModelSpec& s, double T) {
                 e.state += convChannels * static_cast<double>(m.dConv) + di * n;
                 break;
             }
+            case MixerKind::DeltaNet: {
+                // HF Qwen3NextDynamicCache: conv_states (2K + V) x d_conv and recurrent_states H_v x d_k x d_v.
+                const DeltaNetSpec& g = s.deltaNet;
+                const double K = static_cast<double>(g.nKeyHeads * g.dKey), V = static_cast<double>(g.nValueHeads * g.dValue);
+                e.state += (2 * K + V) * static_cast<double>(g.dConv) + V * static_cast<double>(g.dKey);
+                break;
+            }
+            case MixerKind::ShortConv:
+                // HF Lfm2HybridConvCache: conv_cache d x L_cache per conv layer.
+                e.state += static_cast<double>(s.dModel) * static_cast<double>(s.shortConv.dConv);
+                break;
         }
     }
     return e;

@@ -2,7 +2,6 @@
 
 #include "core/data/JsonObject.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -62,6 +61,11 @@ std::string ignoredNote(const std::string& key) {
         {"quantization_config", "parameters are counted, not how they are stored"},
         {"num_nextn_predict_layers",
          "the multi-token-prediction module is not counted: DeepSeek-V3's 671B are the main model without it"},
+        {"vision_config", "the vision tower is not counted: the language model in text_config is"},
+        {"mtp_num_hidden_layers", "the multi-token-prediction module is not counted: the main model is"},
+        {"audio_config", "the audio tower is not counted: the language model in text_config is"},
+        {"no_rope_layers", "NoPE layers (no rotary positions) change no count"},
+        {"no_rope_layer_interval", "NoPE layers (no rotary positions) change no count"},
     };
     const auto it = notes.find(key);
     return it == notes.end() ? std::string() : it->second;
@@ -75,7 +79,7 @@ public:
         : o_(std::move(object)), file_(std::move(file)), report_(report), prefix_(std::move(prefix)) {}
 
     [[noreturn]] void fail(const std::string& key, const std::string& message) const {
-        throw ConfigFailure{LoadError{file_, 0, prefix_ + key, message}};
+        throw ConfigFailure{LoadError{file_, 0, prefix_ + key, message, true}};
     }
 
     bool has(const char* key) const {
@@ -84,8 +88,18 @@ public:
     }
     bool present(const char* key) const { return o_.contains(QLatin1String(key)); }
 
+    QJsonValue value(const char* key) const { return o_.value(QLatin1String(key)); }
+    // A key read by hand (a list checked where it is used): reported as used.
+    void markUsed(const char* key) { used(key, 0); }
+    // What the model type says beyond the keys (TypeHint), reported as assumed.
+    void assume(const std::string& key, const std::string& text, const std::string& note) {
+        report_.assumed.push_back({prefix_ + key, text, note});
+    }
+
     std::int64_t integer(const char* key, std::int64_t min = 1) {
-        if (!has(key)) fail(key, "missing; a " + report_.modelType + " config needs it");
+        if (!has(key))
+            fail(key, "missing; " + (report_.modelType.empty() ? std::string("a decoder's config") : "a " + report_.modelType + " config") +
+                          " needs it");
         return used(key, wholeNumber(key, min));
     }
     std::int64_t integerOr(const char* key, std::int64_t fallback, const std::string& note, std::int64_t min = 1) {
@@ -761,6 +775,304 @@ ModelSpec parseXlstm(Fields& f) {
     return s;
 }
 
+// --- Any decoder, read by its keys ------------------------------------------------------------------
+//
+// A config of a type without a parser of its own is read by the keys it has: widths, heads, layers,
+// experts and their placement, per-layer types or the patterns that give them, windows, chunks and
+// the linear-attention and convolution sizes. What no key says (q/k norms, attention sinks, biases
+// on experts) comes from the model type when Scalex knows it (the hints below, each from the type's
+// HF modeling file), else is assumed absent, and the report says so.
+
+struct TypeHint {
+    std::string cls;          // the HF configuration class whose defaults apply
+    bool tiedDefault = false;
+    QkNorm qkNorm = QkNorm::None;
+    int normsPerBlock = 1;
+    bool sinks = false;            // GptOssAttention.sinks
+    bool expertBias = false;       // GptOssExperts biases
+    bool routerBias = false;       // GptOssTopKRouter bias
+    bool outputGate = false;       // Qwen3NextAttention gated output
+    bool sharedExpert = false;     // one shared expert of the routed width (Llama4TextMoe.shared_expert)
+    bool sharedExpertGate = false; // a d -> 1 gate on the shared expert (Qwen3NextSparseMoeBlock)
+    std::optional<std::int64_t> headDim = {};  // the class's head_dim default
+    std::int64_t slidingPattern = 0;           // Gemma 3: every n-th layer global (sliding_window_pattern default)
+    std::optional<std::int64_t> windowDefault = {};  // the class's sliding_window default
+    std::string note = {};  // what the hint adds, and its source, for the report
+};
+
+const std::map<std::string, TypeHint>& typeHints() {
+    static const std::map<std::string, TypeHint> hints = [] {
+        std::map<std::string, TypeHint> h;
+        TypeHint gptOss{"GptOssConfig"};
+        gptOss.sinks = gptOss.expertBias = gptOss.routerBias = true;
+        gptOss.note = "a sink logit per head in every attention layer, biases on each expert and on the router "
+                      "(HF modeling_gpt_oss: GptOssAttention.sinks, GptOssExperts, GptOssTopKRouter)";
+        h["gpt_oss"] = gptOss;
+        TypeHint llama4{"Llama4TextConfig"};
+        llama4.sharedExpert = true;
+        llama4.note = "one shared expert of intermediate_size beside the routed ones; q/k L2 norms without weights "
+                      "(HF modeling_llama4: Llama4TextMoe.shared_expert, Llama4TextL2Norm)";
+        h["llama4_text"] = llama4;
+        TypeHint gemma3{"Gemma3TextConfig", true, QkNorm::PerHead, 2};
+        gemma3.headDim = 256;
+        gemma3.slidingPattern = 6;
+        gemma3.windowDefault = 4096;
+        gemma3.note = "q_norm and k_norm over head_dim; RMSNorms before and after attention and the MLP "
+                      "(HF modeling_gemma3: Gemma3Attention, Gemma3DecoderLayer)";
+        h["gemma3_text"] = gemma3;
+        TypeHint qwen3Next{"Qwen3NextConfig", false, QkNorm::PerHead};
+        qwen3Next.outputGate = qwen3Next.sharedExpertGate = true;
+        qwen3Next.note = "q_norm and k_norm over head_dim, a sigmoid output gate from a double-width q_proj, a d -> 1 "
+                         "gate on the shared expert (HF modeling_qwen3_next: Qwen3NextAttention, Qwen3NextSparseMoeBlock)";
+        h["qwen3_next"] = qwen3Next;
+        // Qwen3.5 (HF modular_qwen3_5_moe): Qwen3-Next's attention, gated DeltaNet and sparse MoE block,
+        // the DeltaNet's input projections split four ways (the same count).
+        qwen3Next.cls = "Qwen3_5MoeTextConfig";
+        h["qwen3_5_moe_text"] = qwen3Next;
+        qwen3Next.cls = "Qwen3_5TextConfig";
+        h["qwen3_5_text"] = qwen3Next;
+        TypeHint lfm2{"Lfm2Config", true, QkNorm::PerHead};
+        lfm2.note = "q_layernorm and k_layernorm over head_dim (HF modeling_lfm2: Lfm2Attention)";
+        h["lfm2"] = lfm2;
+        h["smollm3"] = TypeHint{"SmolLM3Config", true};
+        h["granitemoe"] = TypeHint{"GraniteMoeConfig"};
+        h["granitemoeshared"] = TypeHint{"GraniteMoeSharedConfig"};
+        h["granite"] = TypeHint{"GraniteConfig"};
+        return h;
+    }();
+    return hints;
+}
+
+// The first of several spellings of one key that the config has; nullptr when none.
+const char* firstKey(const Fields& f, std::initializer_list<const char*> keys) {
+    for (const char* k : keys)
+        if (f.has(k)) return k;
+    return nullptr;
+}
+
+const std::map<std::string, LayerSpec> kKeyedLayerTypes = {
+    {"attention", {MixerKind::Attention, false, FeedForwardKind::Dense}},
+    {"full_attention", {MixerKind::Attention, false, FeedForwardKind::Dense}},
+    {"global_attention", {MixerKind::Attention, false, FeedForwardKind::Dense}},
+    {"sliding_attention", {MixerKind::Attention, true, FeedForwardKind::Dense}},
+    {"local_attention", {MixerKind::Attention, true, FeedForwardKind::Dense}},
+    {"chunked_attention", {MixerKind::Attention, true, FeedForwardKind::Dense}},
+    {"linear_attention", {MixerKind::DeltaNet, false, FeedForwardKind::Dense}},
+    {"conv", {MixerKind::ShortConv, false, FeedForwardKind::Dense}},
+};
+
+// Which mixer each layer has: layer_types when given, else the pattern keys of the types that
+// predate it (each HF configuration class derives layer_types from them the same way).
+void keyedLayerKinds(Fields& f, ModelSpec& s, const TypeHint& hint) {
+    const auto L = static_cast<std::int64_t>(s.layers.size());
+    auto setLocal = [&](auto isLocal) {
+        for (std::int64_t i = 0; i < L; ++i) s.layers[static_cast<std::size_t>(i)].local = isLocal(i);
+    };
+    if (f.has("layer_types")) {
+        // Chunked and sliding layers share the one window of the spec: a config with both is refused.
+        const QJsonValue v = f.value("layer_types");
+        bool chunked = false, sliding = false;
+        if (v.isArray())
+            for (const QJsonValue& e : v.toArray()) {
+                chunked = chunked || e.toString() == QLatin1String("chunked_attention");
+                sliding = sliding || e.toString() == QLatin1String("sliding_attention") || e.toString() == QLatin1String("local_attention");
+            }
+        if (chunked && sliding) f.fail("layer_types", "has both chunked and sliding attention layers; Scalex counts one window per model");
+        if (chunked) {
+            s.attention.chunked = true;
+            s.attention.slidingWindow = f.integer("attention_chunk_size");
+        }
+        applyLayerTypes(f, s, "layer_types", kKeyedLayerTypes);
+        return;
+    }
+    if (f.has("full_attention_interval")) {  // Qwen3NextConfig: every k-th layer full, linear attention between
+        const std::int64_t k = f.integer("full_attention_interval");
+        for (std::int64_t i = 0; i < L; ++i)
+            s.layers[static_cast<std::size_t>(i)].mixer = (i + 1) % k == 0 ? MixerKind::Attention : MixerKind::DeltaNet;
+        return;
+    }
+    if (f.has("full_attn_idxs")) {  // Lfm2Config: attention at the listed layers, convolutions elsewhere
+        const std::set<std::int64_t> attention = f.indices("full_attn_idxs", L);
+        for (std::int64_t i = 0; i < L; ++i)
+            s.layers[static_cast<std::size_t>(i)].mixer = attention.count(i) ? MixerKind::Attention : MixerKind::ShortConv;
+        return;
+    }
+    if (f.has("attention_chunk_size")) {
+        // Llama4TextConfig: layers with RoPE (no_rope_layers[i] = 1) attend within chunks, the NoPE
+        // layers to everything; no_rope_layers defaults to every no_rope_layer_interval-th layer NoPE.
+        s.attention.chunked = true;
+        s.attention.slidingWindow = f.integer("attention_chunk_size");
+        if (f.has("no_rope_layers")) {
+            const QJsonValue v = f.value("no_rope_layers");
+            if (!v.isArray() || v.toArray().size() != L)
+                f.fail("no_rope_layers", "expected a list of " + std::to_string(L) + " flags (1: RoPE and chunked attention, 0: NoPE)");
+            const QJsonArray flags = v.toArray();
+            for (std::int64_t i = 0; i < L; ++i) {
+                const QJsonValue e = flags.at(static_cast<qsizetype>(i));
+                if (!e.isDouble() || (e.toDouble() != 0 && e.toDouble() != 1))
+                    f.fail("no_rope_layers", "layer " + std::to_string(i) + ": expected 0 or 1, got " + jsonText(e));
+            }
+            f.markUsed("no_rope_layers");
+            setLocal([&](std::int64_t i) { return flags.at(static_cast<qsizetype>(i)).toDouble() == 1; });
+        } else {
+            const std::int64_t every = f.integerOr("no_rope_layer_interval", 4, classDefault(hint.cls));
+            setLocal([&](std::int64_t i) { return (i + 1) % every != 0; });
+        }
+        return;
+    }
+    if (hint.slidingPattern > 0 || f.has("sliding_window_pattern")) {
+        // Gemma3TextConfig: every sliding_window_pattern-th layer global, the others local.
+        const std::int64_t every = f.integerOr("sliding_window_pattern", hint.slidingPattern, classDefault(hint.cls));
+        s.attention.slidingWindow = hint.windowDefault ? f.integerOr("sliding_window", *hint.windowDefault, classDefault(hint.cls))
+                                                       : f.integer("sliding_window");
+        setLocal([&](std::int64_t i) { return (i + 1) % every != 0; });
+        return;
+    }
+    // No per-layer pattern: a window, where the config has one and does not turn it off, is on every layer.
+    if (f.present("use_sliding_window") && !f.boolean("use_sliding_window", false, "")) {
+        f.ignore("sliding_window", "use_sliding_window is false");
+        f.ignore("max_window_layers", "use_sliding_window is false");
+        return;
+    }
+    if (f.present("sliding_window")) {
+        if (auto w = f.nullableInteger("sliding_window")) allLayersLocal(s, *w);
+    }
+}
+
+// The experts and which layers have them, from the keys of the MoE families: the count
+// (num_local_experts, num_experts, n_routed_experts), top-k, their width (moe_intermediate_size, else
+// intermediate_size), shared experts (n_shared_experts of the expert width, DeepSeek; one of
+// shared_expert_intermediate_size, Qwen; one of shared_intermediate_size, GraniteMoeShared), and the
+// placement keys (moe_layers, interleave_moe_layer_step, first_k_dense_replace, moe_layer_freq,
+// decoder_sparse_step, mlp_only_layers).
+bool keyedExperts(Fields& f, ModelSpec& s, const TypeHint& hint) {
+    const char* routedKey = firstKey(f, {"num_local_experts", "num_experts", "n_routed_experts"});
+    if (!routedKey) return false;
+    const std::int64_t routed = f.integer(routedKey, 0);
+    if (routed == 0) return false;
+    auto& m = s.moe;
+    m.nRouted = routed;
+    const char* topKey = firstKey(f, {"num_experts_per_tok", "experts_per_token"});
+    if (!topKey) f.fail("num_experts_per_tok", std::string("missing; ") + routedKey + " gives experts but not how many a token uses");
+    if (f.has("num_experts_per_tok") && f.has("experts_per_token")) m.topK = f.integerOfEither("num_experts_per_tok", "experts_per_token");
+    else m.topK = f.integer(topKey);
+    if (m.topK > m.nRouted) f.fail(topKey, std::to_string(m.topK) + " exceeds " + routedKey + " = " + std::to_string(m.nRouted));
+    if (!f.has("moe_intermediate_size") && !f.has("intermediate_size"))
+        f.fail("moe_intermediate_size", std::string("missing; ") + routedKey + " gives experts but no width (nor intermediate_size)");
+    m.expertWidth = f.integer(f.has("moe_intermediate_size") ? "moe_intermediate_size" : "intermediate_size");
+    if (f.has("n_shared_experts")) {
+        m.nShared = f.integer("n_shared_experts", 0);
+        m.sharedWidth = m.expertWidth;
+    } else if (const char* sharedKey = firstKey(f, {"shared_expert_intermediate_size", "shared_intermediate_size"})) {
+        m.sharedWidth = f.integer(sharedKey, 0);
+        m.nShared = m.sharedWidth > 0 ? 1 : 0;
+        m.sharedExpertGate = m.nShared > 0 && hint.sharedExpertGate;
+    } else if (hint.sharedExpert) {
+        m.nShared = 1;
+        m.sharedWidth = m.expertWidth;
+    }
+    m.routerBias = hint.routerBias;
+    m.expertBias = hint.expertBias;
+    if (!m.routerBias && f.has("topk_method")) m.routerBias = f.text("topk_method", "", "") == "noaux_tc";  // DeepseekV3TopkRouter
+    const auto L = static_cast<std::int64_t>(s.layers.size());
+    std::vector<bool> moe(static_cast<std::size_t>(L), true);
+    if (f.has("moe_layers")) {
+        const std::set<std::int64_t> listed = f.indices("moe_layers", L);
+        for (std::int64_t i = 0; i < L; ++i) moe[static_cast<std::size_t>(i)] = listed.count(i) > 0;
+    } else {
+        const std::int64_t step = f.integerOr("interleave_moe_layer_step", 1, "every layer", 1);
+        const std::int64_t firstMoe = f.integerOr("first_k_dense_replace", 0, "no dense layers first", 0);
+        const std::int64_t freq = f.integerOr("moe_layer_freq", 1, "every layer", 1);
+        const std::int64_t sparseStep = f.integerOr("decoder_sparse_step", 1, "every layer", 1);
+        const std::set<std::int64_t> denseOnly = f.indices("mlp_only_layers", L);
+        for (std::int64_t i = 0; i < L; ++i)
+            moe[static_cast<std::size_t>(i)] = (i + 1) % step == 0 && i >= firstMoe && i % freq == 0 && (i + 1) % sparseStep == 0 && !denseOnly.count(i);
+    }
+    for (std::int64_t i = 0; i < L; ++i)
+        s.layers[static_cast<std::size_t>(i)].feedForward = moe[static_cast<std::size_t>(i)] ? FeedForwardKind::Moe : FeedForwardKind::Dense;
+    return true;
+}
+
+// The dense feed-forward width: intermediate_size_mlp (Llama 4's dense layers) or intermediate_size
+// (block_ff_dim in LFM2's own configs), with LFM2's adjustment where the config asks for it
+// (Lfm2MLP: int(2 w / 3), times block_ffn_dim_multiplier, rounded up to block_multiple_of).
+std::int64_t keyedDenseWidth(Fields& f, const TypeHint& hint) {
+    if (f.has("intermediate_size_mlp")) return f.integer("intermediate_size_mlp");
+    std::int64_t w = 0;
+    if (f.has("intermediate_size") && f.has("block_ff_dim")) w = f.integerOfEither("intermediate_size", "block_ff_dim");
+    else w = f.integer(f.has("block_ff_dim") ? "block_ff_dim" : "intermediate_size");
+    if (!f.has("block_auto_adjust_ff_dim") || !f.boolean("block_auto_adjust_ff_dim", false, classDefault(hint.cls))) return w;
+    w = 2 * w / 3;
+    if (f.present("block_ffn_dim_multiplier") && !f.has("block_ffn_dim_multiplier")) {
+        f.markUsed("block_ffn_dim_multiplier");  // null: no multiplier and no rounding
+        return w;
+    }
+    w = innerWidth(f, "block_ffn_dim_multiplier", f.number("block_ffn_dim_multiplier", 1.0, classDefault(hint.cls)), w);
+    const std::int64_t multiple = f.integerOr("block_multiple_of", 256, classDefault(hint.cls));
+    return multiple * ((w + multiple - 1) / multiple);
+}
+
+ModelSpec parseByKeys(Fields& f, const std::string& type) {
+    static const TypeHint kNoHint{"the keys alone"};
+    const auto hintIt = typeHints().find(type);
+    const TypeHint& hint = hintIt == typeHints().end() ? kNoHint : hintIt->second;
+    ModelSpec s;
+    s.dModel = f.integer("hidden_size");
+    const char* layersKey = firstKey(f, {"num_hidden_layers", "num_layers", "n_layer", "n_layers"});
+    if (!layersKey)
+        f.fail("num_hidden_layers", "missing; the layers cannot be determined without it (nor num_layers, n_layer or n_layers)");
+    setLayers(f, s, f.integer(layersKey), layersKey, LayerSpec{});
+    s.vocab = f.integer("vocab_size");
+    if (f.has("tie_embedding") && !f.has("tie_word_embeddings"))  // Lfm2Config reads LFM2's own spelling
+        s.tiedEmbeddings = f.boolean("tie_embedding", hint.tiedDefault, classDefault(hint.cls));
+    else
+        s.tiedEmbeddings = f.boolean("tie_word_embeddings", hint.tiedDefault,
+                                     hintIt == typeHints().end() ? "PretrainedConfig's default" : classDefault(hint.cls));
+    s.normsPerBlock = hint.normsPerBlock;
+    keyedLayerKinds(f, s, hint);
+    if (s.layerCount(MixerKind::Attention) > 0) {
+        const std::int64_t window = s.attention.slidingWindow;
+        const bool chunked = s.attention.chunked;
+        s.attention = readAttention(f, s.dModel, hint.headDim, hint.cls);
+        s.attention.slidingWindow = window;
+        s.attention.chunked = chunked;
+        s.attention.qkvBias = s.attention.outputBias = f.boolean("attention_bias", false, "no key says otherwise");
+        s.attention.qkNorm = hint.qkNorm;
+        s.attention.sinks = hint.sinks;
+        s.attention.outputGate = f.has("attn_output_gate") ? f.boolean("attn_output_gate", false, "") : hint.outputGate;
+    }
+    if (s.layerCount(MixerKind::DeltaNet) > 0) {
+        // Qwen3NextConfig's linear-attention keys (Qwen3NextGatedDeltaNet).
+        auto& g = s.deltaNet;
+        g.nKeyHeads = f.integer("linear_num_key_heads");
+        g.nValueHeads = f.integer("linear_num_value_heads");
+        g.dKey = f.integer("linear_key_head_dim");
+        g.dValue = f.integer("linear_value_head_dim");
+        g.dConv = f.integerOr("linear_conv_kernel_dim", 4, classDefault(hint.cls));
+        if (g.nValueHeads % g.nKeyHeads != 0)
+            f.fail("linear_num_value_heads", std::to_string(g.nValueHeads) + " is not a multiple of linear_num_key_heads = " +
+                                                 std::to_string(g.nKeyHeads));
+    }
+    if (s.layerCount(MixerKind::ShortConv) > 0) {
+        // Lfm2Config's convolution keys (Lfm2ShortConv).
+        s.shortConv.dConv = f.integerOr("conv_L_cache", 3, classDefault(hint.cls));
+        s.shortConv.bias = f.boolean("conv_bias", false, classDefault(hint.cls));
+    }
+    const bool experts = keyedExperts(f, s, hint);
+    if (!experts || s.layerCount(FeedForwardKind::Dense) > 0) s.feedForward = {keyedDenseWidth(f, hint), true, f.boolean("mlp_bias", false, "no key says otherwise")};
+    if (!hint.note.empty()) f.assume("model_type", "\"" + type + "\"", hint.note);
+    if (hintIt == typeHints().end())
+        f.assume("model_type", "\"" + type + "\"",
+                 "read by its keys: no q/k norms, attention sinks or expert biases assumed, one RMSNorm before each block");
+    return s;
+}
+
+// A state-space config of a type without a parser (FalconMamba): Mamba-2 where it names heads and
+// groups, Mamba otherwise; FalconMamba's RMSNorms on B, C and dt have no weights (HF modeling_falcon_mamba).
+ModelSpec parseMambaByKeys(Fields& f) {
+    return f.has("n_groups") ? parseMamba2(f) : parseMamba(f);
+}
+
 using Parser = std::function<ModelSpec(Fields&)>;
 
 const std::map<std::string, Parser>& parsers() {
@@ -798,13 +1110,56 @@ std::string configKeyOf(const std::string& specField, const std::string& modelTy
     return specField;
 }
 
+// The SigLIP vision tower of a Gemma 3 config and its projector into the language model of width
+// `textWidth`: the shapes of HF modeling_siglip (SiglipVisionEmbeddings: a patch convolution with
+// bias and a position table of (image / patch)^2 rows; per encoder layer two LayerNorms, q, k, v and
+// out projections with biases, an MLP fc1, fc2 with biases; the post-LayerNorm; the attention-pooling
+// head where vision_use_head) and modeling_gemma3 (Gemma3MultiModalProjector: mm_input_projection
+// of vision width x text width and an RMSNorm of the vision width).
+std::int64_t gemma3VisionParameters(Fields& v, std::int64_t textWidth) {
+    const std::string cls = "SiglipVisionConfig";
+    const std::int64_t D = v.integerOr("hidden_size", 768, classDefault(cls));
+    const std::int64_t I = v.integerOr("intermediate_size", 3072, classDefault(cls));
+    const std::int64_t L = v.integerOr("num_hidden_layers", 12, classDefault(cls));
+    const std::int64_t C = v.integerOr("num_channels", 3, classDefault(cls));
+    const std::int64_t P = v.integerOr("patch_size", 16, classDefault(cls));
+    const std::int64_t image = v.integerOr("image_size", 224, classDefault(cls));
+    if (image % P != 0) v.fail("image_size", std::to_string(image) + " is not a multiple of patch_size = " + std::to_string(P));
+    // Bounds far beyond any tower keep the count within 64 bits.
+    if (D > 100'000) v.fail("hidden_size", std::to_string(D) + " is beyond any vision tower (at most 100000)");
+    if (I > 1'000'000) v.fail("intermediate_size", std::to_string(I) + " is beyond any vision tower (at most 1000000)");
+    if (L > 10'000) v.fail("num_hidden_layers", std::to_string(L) + " is beyond any vision tower (at most 10000)");
+    if (C > 1000) v.fail("num_channels", std::to_string(C) + " is beyond any image (at most 1000)");
+    if (P > 10'000 || image / P > 10'000) v.fail("image_size", "more than 10000 patches a side is beyond any vision tower");
+    const std::int64_t patches = (image / P) * (image / P);
+    const std::int64_t layer = 2 * 2 * D + 4 * (D * D + D) + (D * I + I) + (I * D + D);
+    std::int64_t n = (C * P * P * D + D) + patches * D + L * layer + 2 * D;
+    if (v.boolean("vision_use_head", true, classDefault(cls)))  // SiglipMultiheadAttentionPoolingHead
+        n += D + (3 * D * D + 3 * D) + (D * D + D) + 2 * D + (D * I + I) + (I * D + D);
+    return n + D * textWidth + D;
+}
+
+// A config's architecture: the type's own parser where Scalex has one, a state-space stack where
+// the keys describe one (a state size, no attention heads), any other decoder by its keys.
+ModelSpec parseTyped(Fields& f, const std::string& type) {
+    const auto it = parsers().find(type);
+    if (it != parsers().end()) return it->second(f);
+    if (f.has("state_size") && !f.has("num_attention_heads")) return parseMambaByKeys(f);
+    if (f.has("kv_lora_rank")) {  // latent attention (Kimi K2's kimi_k2 is DeepSeek-V3's architecture)
+        f.assume("model_type", "\"" + type + "\"", "kv_lora_rank: multi-head latent attention, read as DeepSeek-V3 (HF modeling_deepseek_v3)");
+        return parseDeepseek(f, true);
+    }
+    return parseByKeys(f, type);
+}
+
 }  // namespace
 
 const std::vector<std::string>& hfModelTypes() {
     static const std::vector<std::string> types = [] {
-        std::vector<std::string> t;
-        for (const auto& [name, _] : parsers()) t.push_back(name);
-        return t;
+        std::set<std::string> t;
+        for (const auto& [name, _] : parsers()) t.insert(name);
+        for (const auto& [name, _] : typeHints()) t.insert(name);
+        return std::vector<std::string>(t.begin(), t.end());
     }();
     return types;
 }
@@ -823,34 +1178,42 @@ Expected<HfModel> parseHfConfig(const QByteArray& bytes, const std::string& file
             report.modelType = "mamba_ssm";
             parser = parseMambaSsm;
         } else {
-            report.modelType = f.text("model_type", "", "");
-            const auto it = parsers().find(report.modelType);
-            if (it == parsers().end()) {
-                std::string known;
-                for (const auto& t : hfModelTypes()) known += (known.empty() ? "" : ", ") + t;
-                const std::string what = object.contains(QLatin1String("model_type"))
-                                             ? "unknown model type \"" + report.modelType + "\""
-                                             : std::string("missing");
-                return LoadError{file, 0, "model_type", what + " (Scalex reads " + known + ", and mamba_ssm configs)"};
-            }
-            parser = it->second;
+            report.modelType = f.has("model_type") ? f.text("model_type", "", "") : std::string();
         }
-        out.spec = parser(f);
-        out.spec.name = report.modelType;
+        if (parser) {
+            out.spec = parser(f);
+        } else if (f.has("text_config") && !parsers().count(report.modelType)) {
+            // A multimodal config: the language model is text_config (its own model_type, or the
+            // parent's with "_text", as Llama4Config and Gemma3Config name theirs).
+            Fields text = f.object("text_config");
+            const std::string textType = text.has("model_type") ? text.text("model_type", "", "") : report.modelType + "_text";
+            out.spec = parseTyped(text, textType);
+            text.finish();
+            if (report.modelType == "gemma3" && f.has("vision_config")) {
+                Fields vision = f.object("vision_config");
+                if (vision.text("model_type", "siglip_vision_model", "Gemma3Config's default") == "siglip_vision_model") {
+                    report.visionParameters = gemma3VisionParameters(vision, out.spec.dModel);
+                    report.vision = "the SigLIP vision tower and the projector (HF modeling_siglip, modeling_gemma3)";
+                }
+                vision.finish();
+            }
+        } else {
+            out.spec = parseTyped(f, report.modelType);
+        }
+        out.spec.name = report.modelType.empty() ? "decoder" : report.modelType;
         f.finish();
     } catch (const ConfigFailure& failure) {
         return failure.error;
     }
     if (auto problem = accounting::validate(out.spec))
-        return LoadError{file, 0, configKeyOf(problem->field, report.modelType), problem->message};
+        return LoadError{file, 0, configKeyOf(problem->field, report.modelType), problem->message, true};
     return out;
 }
 
 Expected<HfModel> readHfConfig(const std::string& path) {
-    QFile f(QString::fromStdString(path));
-    if (!f.open(QIODevice::ReadOnly)) return LoadError{path, 0, "", "cannot open: " + f.errorString().toStdString()};
-    if (f.size() > (16 << 20)) return LoadError{path, 0, "", "a config.json is a small JSON object; this file is over 16 MiB"};
-    return parseHfConfig(f.readAll(), path);
+    auto bytes = readSmallJsonFile(path, "a config.json");
+    if (!bytes) return bytes.error();
+    return parseHfConfig(*bytes, path);
 }
 
 }  // namespace scalex::data

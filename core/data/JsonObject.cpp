@@ -1,5 +1,7 @@
 #include "core/data/JsonObject.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonParseError>
 
@@ -16,6 +18,18 @@ Expected<QJsonObject> parseJsonObject(const QByteArray& bytes, const std::string
     }
     if (!doc.isObject()) return LoadError{file, 1, "", "expected a JSON object (" + expected + ")"};
     return doc.object();
+}
+
+Expected<QByteArray> readSmallJsonFile(const std::string& path, const std::string& what) {
+    // QFile with an empty name prints "QFSFileEngine::open: No file name specified" itself.
+    if (path.empty()) return LoadError{"\"\"", 0, "", "no file named (the path is empty)"};
+    const QFileInfo info(QString::fromStdString(path));
+    if (!info.exists()) return LoadError{path, 0, "", "no such file"};
+    if (info.isDir()) return LoadError{path, 0, "", "is a folder, not a file"};
+    QFile f(info.filePath());
+    if (!f.open(QIODevice::ReadOnly)) return LoadError{path, 0, "", "cannot open: " + f.errorString().toStdString()};
+    if (f.size() > (16 << 20)) return LoadError{path, 0, "", what + " is a small JSON object; this file is over 16 MiB"};
+    return f.readAll();
 }
 
 }  // namespace scalex::data

@@ -13,4 +13,9 @@ namespace scalex::data {
 // ("a model's config.json").
 Expected<QJsonObject> parseJsonObject(const QByteArray& bytes, const std::string& file, const std::string& expected);
 
+// The bytes of a small JSON file (at most 16 MiB), or an error naming the path: an empty path, a
+// missing file, a folder and an unreadable file are each said in Scalex's words (Qt prints
+// nothing). `what` names the file for the size error ("a model file").
+Expected<QByteArray> readSmallJsonFile(const std::string& path, const std::string& what);
+
 }  // namespace scalex::data

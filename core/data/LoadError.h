@@ -13,12 +13,14 @@ struct LoadError {
     int line = 0;         // 1-based; 0 when the error concerns the whole file
     std::string column;   // column or field name; empty when none applies
     std::string message;  // what was found and what was expected
+    bool key = false;     // the field is a key of a JSON object (a config.json's), not a table's column
 
-    // "runs.csv, line 3, column 'val_loss': <message>" (line and column left out when unknown)
+    // "runs.csv, line 3, column 'val_loss': <message>", "config.json, key 'model_type': <message>"
+    // (line and column or key left out when unknown)
     std::string toString() const {
         std::string s = file;
         if (line > 0) s += ", line " + std::to_string(line);
-        if (!column.empty()) s += ", column '" + column + "'";
+        if (!column.empty()) s += (key ? ", key '" : ", column '") + column + "'";
         return s + ": " + message;
     }
 };

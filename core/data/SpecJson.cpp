@@ -2,7 +2,6 @@
 
 #include "core/data/JsonObject.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <cmath>
@@ -41,6 +40,8 @@ const std::vector<Field<AttentionSpec>>& attentionFields() {
         {"qkv_bias", &AttentionSpec::qkvBias},     {"output_bias", &AttentionSpec::outputBias},
         {"q_lora_rank", &AttentionSpec::qLoraRank}, {"kv_lora_rank", &AttentionSpec::kvLoraRank},
         {"rope_dim", &AttentionSpec::ropeDim},     {"sliding_window", &AttentionSpec::slidingWindow},
+        {"chunked", &AttentionSpec::chunked},      {"sinks", &AttentionSpec::sinks},
+        {"output_gate", &AttentionSpec::outputGate},
     };
     return f;
 }
@@ -54,7 +55,7 @@ const std::vector<Field<MoeSpec>>& moeFields() {
         {"n_routed", &MoeSpec::nRouted},         {"top_k", &MoeSpec::topK},
         {"expert_width", &MoeSpec::expertWidth}, {"n_shared", &MoeSpec::nShared},
         {"shared_width", &MoeSpec::sharedWidth}, {"router_bias", &MoeSpec::routerBias},
-        {"shared_expert_gate", &MoeSpec::sharedExpertGate},
+        {"shared_expert_gate", &MoeSpec::sharedExpertGate}, {"expert_bias", &MoeSpec::expertBias},
     };
     return f;
 }
@@ -73,9 +74,23 @@ const std::vector<Field<MambaSpec>>& mambaFields() {
     return f;
 }
 
+const std::vector<Field<DeltaNetSpec>>& deltaNetFields() {
+    static const std::vector<Field<DeltaNetSpec>> f = {
+        {"n_key_heads", &DeltaNetSpec::nKeyHeads}, {"n_value_heads", &DeltaNetSpec::nValueHeads},
+        {"d_key", &DeltaNetSpec::dKey},            {"d_value", &DeltaNetSpec::dValue},
+        {"d_conv", &DeltaNetSpec::dConv},
+    };
+    return f;
+}
+const std::vector<Field<ShortConvSpec>>& shortConvFields() {
+    static const std::vector<Field<ShortConvSpec>> f = {{"d_conv", &ShortConvSpec::dConv}, {"bias", &ShortConvSpec::bias}};
+    return f;
+}
+
 // Names of the enumerations, in the order of their values.
 const std::vector<std::pair<MixerKind, const char*>> kMixers = {
-    {MixerKind::Attention, "attention"}, {MixerKind::Mlstm, "mlstm"}, {MixerKind::Mamba, "mamba"}};
+    {MixerKind::Attention, "attention"}, {MixerKind::Mlstm, "mlstm"}, {MixerKind::Mamba, "mamba"},
+    {MixerKind::DeltaNet, "delta_net"}, {MixerKind::ShortConv, "short_conv"}};
 const std::vector<std::pair<FeedForwardKind, const char*>> kFeedForwards = {
     {FeedForwardKind::None, "none"}, {FeedForwardKind::Dense, "dense"}, {FeedForwardKind::Moe, "moe"}};
 const std::vector<std::pair<NormKind, const char*>> kNorms = {{NormKind::Rms, "rmsnorm"}, {NormKind::Layer, "layernorm"}};
@@ -117,7 +132,7 @@ public:
     Reader(QJsonObject o, std::string file, std::string prefix) : o_(std::move(o)), file_(std::move(file)), prefix_(std::move(prefix)) {}
 
     [[noreturn]] void fail(const std::string& key, const std::string& message) const {
-        throw Failure{LoadError{file_, 0, prefix_ + key, message}};
+        throw Failure{LoadError{file_, 0, prefix_ + key, message, true}};
     }
     bool has(const char* key) const { return o_.contains(QLatin1String(key)); }
     QJsonValue take(const char* key) {
@@ -235,6 +250,8 @@ QJsonObject specToJson(const ModelSpec& s) {
     writeBlock(o, "moe", s.moe, moeFields());
     writeBlock(o, "mlstm", s.mlstm, mlstmFields());
     writeBlock(o, "mamba", s.mamba, mambaFields());
+    writeBlock(o, "delta_net", s.deltaNet, deltaNetFields());
+    writeBlock(o, "short_conv", s.shortConv, shortConvFields());
     QJsonArray layers;
     for (std::size_t i = 0; i < s.layers.size();) {
         std::size_t j = i;
@@ -270,13 +287,15 @@ Expected<ModelSpec> specFromJson(const QJsonObject& object, const std::string& f
         readBlock(r, "moe", s.moe, moeFields());
         readBlock(r, "mlstm", s.mlstm, mlstmFields());
         readBlock(r, "mamba", s.mamba, mambaFields());
+        readBlock(r, "delta_net", s.deltaNet, deltaNetFields());
+        readBlock(r, "short_conv", s.shortConv, shortConvFields());
         if (!r.has("layers")) r.fail("layers", "missing; a spec lists its layers");
         readLayers(r, s, file);
         r.finish();
     } catch (const Failure& f) {
         return f.error;
     }
-    if (auto problem = validate(s)) return LoadError{file, 0, problem->field, problem->message};
+    if (auto problem = validate(s)) return LoadError{file, 0, problem->field, problem->message, true};
     return s;
 }
 
@@ -300,10 +319,9 @@ Expected<HfModel> parseModelFile(const QByteArray& bytes, const std::string& fil
 }
 
 Expected<HfModel> readModelFile(const std::string& path) {
-    QFile f(QString::fromStdString(path));
-    if (!f.open(QIODevice::ReadOnly)) return LoadError{path, 0, "", "cannot open: " + f.errorString().toStdString()};
-    if (f.size() > (16 << 20)) return LoadError{path, 0, "", "a model file is a small JSON object; this file is over 16 MiB"};
-    return parseModelFile(f.readAll(), path);
+    auto bytes = readSmallJsonFile(path, "a model file");
+    if (!bytes) return bytes.error();
+    return parseModelFile(*bytes, path);
 }
 
 }  // namespace scalex::data

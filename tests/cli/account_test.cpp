@@ -147,8 +147,9 @@ TEST(AccountVerb, BadConfigsGetOneLineErrorNamingTheField) {
         const char* json;
         const char* mustMention;
     } cases[] = {
-        {R"({"model_type": "llava", "hidden_size": 64})", "model_type"},
-        {R"({"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 8, "vocab_size": 9})", "hidden_size"},
+        // A type Scalex has no hint for is read by its keys: refused naming the key that is missing.
+        {R"({"model_type": "llava", "hidden_size": 64})", "key 'num_hidden_layers': missing"},
+        {R"({"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 8, "vocab_size": 9})", "key 'hidden_size'"},
         {R"({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 5,
             "intermediate_size": 8, "vocab_size": 9})", "num_attention_heads"},
         {"{ not json", "invalid JSON"},
@@ -167,7 +168,15 @@ TEST(AccountVerb, BadConfigsGetOneLineErrorNamingTheField) {
         "n_layer": 2, "n_head": 4, "vocab_size": 100})"), "--d-model", "64"});
     EXPECT_EQ(both.exitCode, 2);
     EXPECT_TRUE(both.err.contains("--d-model")) << both.err.toStdString();
-    EXPECT_EQ(runScalex({"account", "--config", dir.filePath("missing.json")}).exitCode, 2);
+    // A missing or empty path: Scalex's one line, nothing printed by Qt.
+    const auto missing = runScalex({"account", "--config", dir.filePath("missing.json")});
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_EQ(missing.err.trimmed(), "scalex account: " + dir.filePath("missing.json") + ": no such file");
+    const auto empty = runScalex({"account", "--config", ""});
+    EXPECT_EQ(empty.exitCode, 2);
+    EXPECT_FALSE(empty.err.contains("QFSFileEngine")) << empty.err.toStdString();
+    EXPECT_EQ(empty.err.trimmed().count('\n'), 0) << empty.err.toStdString();
+    EXPECT_TRUE(empty.err.contains("the path is empty")) << empty.err.toStdString();
 }
 
 TEST(Program, UnknownVerbHelpAndDeviceQueryWorkWithoutDisplayOrGpu) {

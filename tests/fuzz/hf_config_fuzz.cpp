@@ -1,13 +1,13 @@
 // libFuzzer target for the model file reader (core/data/SpecJson: a Hugging Face config.json or
 // Scalex's spec JSON, `scalex account --config`). Any bytes must give a model spec or one error that
-// names the file; whatever loads must be countable: parameters, FLOPs per token and the cache,
-// finite and consistent (active at most total, the groups adding up), and must come back the same
+// names the file and the key (or the line of broken JSON); whatever loads must be countable:
+// parameters, FLOPs per token and the cache, finite and consistent (active at most total, the groups adding up), and must come back the same
 // through the spec JSON.
 //
 // Run it (clang; from the repository root, see README.md):
 //   ninja -C build-fuzz scalex_fuzz_hf_config && mkdir -p build-fuzz/corpus-hf_config && \
 //   build-fuzz/tests/fuzz/scalex_fuzz_hf_config build-fuzz/corpus-hf_config tests/data/fuzz/hf_config \
-//       -max_total_time=300 -max_len=8192
+//       tests/data/configs -max_total_time=300 -max_len=8192
 #include <QByteArray>
 #include <cmath>
 #include <cstddef>
@@ -23,7 +23,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const QByteArray bytes = QByteArray::fromRawData(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
     const auto model = data::parseModelFile(bytes, "config.json");
     if (!model) {
-        if (model.error().message.empty() || model.error().file != "config.json") std::abort();
+        const data::LoadError& e = model.error();
+        if (e.message.empty() || e.file != "config.json") std::abort();
+        // Every refusal names where: the line of broken JSON, or the key (a JSON key, called one), or
+        // says that the sizes together are beyond any model.
+        if (e.line == 0 && (e.column.empty() || !e.key) && e.message.find("beyond any model") == std::string::npos) {
+            std::fprintf(stderr, "an error naming no key: %s\n", e.toString().c_str());
+            std::abort();
+        }
         return 0;
     }
     const accounting::ModelSpec& spec = model->spec;

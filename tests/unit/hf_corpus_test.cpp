@@ -1,0 +1,172 @@
+// The config corpus (tests/data/configs, provenance in its SOURCES.md): config.json files of public
+// models copied byte for byte, each read from its file by the reader a user runs
+// (`scalex account --config`) and counted to the parameter against a count its publisher states
+// exactly: a model.safetensors.index.json (total_parameters, or total_size over the bytes of its
+// one dtype) or KerasHub's preset metadata. Where the published figure holds more than the
+// parameters (KerasHub's SmolLM3 counts its rotary frequencies), the difference is named and
+// asserted here, not folded into the count.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <algorithm>
+#include <iterator>
+#include <set>
+
+#include "core/accounting/SpecAccounting.h"
+#include "core/data/HfConfig.h"
+#include "tests/support/TestData.h"
+#include "tests/unit/hf_corpus_restricted.h"
+
+using namespace scalex::accounting;
+using namespace scalex::data;
+
+namespace {
+
+QString corpusPath(const QString& file) { return scalex::test::sourcePath("tests/data/configs/" + file); }
+
+HfModel readCorpus(const char* file, const char* inlineJson = nullptr) {
+    auto r = inlineJson ? parseHfConfig(QByteArray(inlineJson), file) : readHfConfig(corpusPath(file).toStdString());
+    EXPECT_TRUE(r.ok()) << file << ": " << (r.ok() ? "" : r.error().toString());
+    return r.ok() ? *r : HfModel{};
+}
+
+// MedGemma 27B's SigLIP vision tower and projector (HF modeling_siglip, modeling_gemma3) by hand from
+// its vision_config (1152 wide, 27 layers, MLP 4304, 14-pixel patches of 896-pixel images, no pooling
+// head): patch embedding 3*14*14*1152 + 1152, positions 64^2 * 1152, per layer 4 (1152^2 + 1152) +
+// (1152*4304 + 4304) + (4304*1152 + 1152) + 2 * 2 * 1152, post-LayerNorm 2 * 1152; projector
+// 1152 * 5376 and its RMSNorm 1152.
+constexpr std::int64_t kMedgemmaVision =
+    (3LL * 14 * 14 * 1152 + 1152) + 64LL * 64 * 1152 +
+    27 * (4 * (1152LL * 1152 + 1152) + (1152LL * 4304 + 4304) + (4304LL * 1152 + 1152) + 4 * 1152) + 2 * 1152 + 1152LL * 5376 + 1152;
+
+struct Published {
+    const char* file;             // in tests/data/configs, or the name of an inline config
+    const char* inlineJson;       // the config held in hf_corpus_restricted.h; nullptr for a file
+    const char* modelType;        // the config's model_type (the language model's, for text_config)
+    std::int64_t total;           // the published count
+    std::int64_t notCounted;      // what the published count holds beyond Scalex's count, named where it is set
+};
+
+// The published counts, each as SOURCES.md says where it comes from.
+constexpr Published kCorpus[] = {
+    // KerasHub gpt_oss_20b_en "params" (also the MXFP4 index total: GptOssStoresItsExpertsInMxfp4).
+    {"gpt-oss-20b.json", nullptr, "gpt_oss", 20'914'757'184, 0},
+    // KerasHub smollm3_3b_en "params", which counts SmolLM3RotaryEmbedding.inv_freq (head_dim / 2 = 64)
+    // in each of the 36 layers as a (non-trainable) weight.
+    {"SmolLM3-3B.json", nullptr, "smollm3", 3'075'100'928, 36 * 64},
+    // KerasHub gpt2_base_en "params" (a config saved from openai-community/gpt2).
+    {"gpt2.json", nullptr, "gpt2", 124'439'808, 0},
+    // model.safetensors.index.json total_size 5,338,513,408 B / 4 (float32).
+    {"granite-3.1-1b-a400m-instruct.json", nullptr, "granitemoe", 1'334'628'352, 0},
+    // model.safetensors.index.json total_parameters.
+    {"Qwen3.5-25B-REAP-A3B-Coding.json", nullptr, "qwen3_5_moe_text", 25'091'371'648, 0},
+    // model.safetensors.index.json total_size / 2 (float16).
+    {"Qwen3.5-18B-REAP-A3B-Coding.json", nullptr, "qwen3_5_moe_text", 18'543'997'568, 0},
+    {"Devstral-Small-2507.json", nullptr, "mistral", 23'572'403'200, 0},
+    // model.safetensors.index.json total_size / 2 (bfloat16 or float16, tied heads stored once).
+    {"Llama-3.2-3B", kLlama32_3b, "llama", 3'212'749'824, 0},
+    {"WizardLM-2-8x22B.json", nullptr, "mixtral", 140'620'634'112, 0},
+    {"gemma-2b", kGemma2b, "gemma", 2'506'172'416, 0},
+    {"PRYMMAL-PHI3-3B-SLERP.json", nullptr, "phi3", 3'821'079'552, 0},
+    {"cogito-v1-preview-qwen-14B.json", nullptr, "qwen2", 14'765'947'904, 0},
+    {"Qwen3-1.7B.json", nullptr, "qwen3", 1'720'574'976, 0},
+    {"granite-7b-llama.json", nullptr, "llama", 6'738'481'152, 0},
+    {"PRYMMAL-Yi1.5-6B-SLERP.json", nullptr, "llama", 6'061'035'520, 0},
+    {"granite-3b-code-instruct-128k.json", nullptr, "llama", 3'482'503'680, 0},
+    // The whole multimodal model, total_size 54,864,813,280 / 2: Scalex's params are the language
+    // model in text_config, the rest the vision tower it reports apart (GemmaVisionIsCountedApart).
+    {"medgemma-27b-it", kMedgemma27bIt, "gemma3", 27'432'406'640, kMedgemmaVision},
+};
+
+}  // namespace
+
+TEST(HfCorpus, EveryConfigCountsItsPublishedParametersExactly) {
+    for (const Published& p : kCorpus) {
+        SCOPED_TRACE(p.file);
+        const HfModel m = readCorpus(p.file, p.inlineJson);
+        EXPECT_EQ(paramCounts(m.spec).total() + p.notCounted, p.total);
+        EXPECT_EQ(m.report.modelType, p.modelType);
+    }
+}
+
+// Every file of the corpus is counted above and has its provenance in SOURCES.md.
+TEST(HfCorpus, EveryFileHasItsSourceAndItsPublishedCount) {
+    QFile sources(corpusPath("SOURCES.md"));
+    ASSERT_TRUE(sources.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(sources.readAll());
+    std::set<QString> counted;
+    for (const Published& p : kCorpus) {
+        counted.insert(QString::fromLatin1(p.file));
+        if (p.inlineJson) EXPECT_TRUE(text.contains("`" + QString::fromLatin1(p.file) + "`")) << p.file << " is not in SOURCES.md";
+    }
+    const QStringList files = QDir(corpusPath("")).entryList({"*.json"}, QDir::Files);
+    const auto inlined = std::count_if(std::begin(kCorpus), std::end(kCorpus), [](const Published& p) { return p.inlineJson; });
+    EXPECT_EQ(static_cast<std::size_t>(files.size() + inlined), std::size(kCorpus));  // no file left uncounted
+    for (const QString& f : files) {
+        EXPECT_TRUE(counted.count(f)) << f.toStdString() << " has no published count in the test";
+        EXPECT_TRUE(text.contains("`" + f + "`")) << f.toStdString() << " is not in SOURCES.md";
+    }
+}
+
+// gpt-oss stores its expert matrices in MXFP4 (HF integrations/mxfp4: 16 bytes of 32 four-bit
+// values and one byte of scale per 32, 17/32 bytes a parameter) and everything else in bfloat16;
+// the index's total_size of 13,761,264,768 bytes is that, to the byte, for Scalex's counts.
+TEST(HfCorpus, GptOssStoresItsExpertsInMxfp4) {
+    const ModelSpec s = readCorpus("gpt-oss-20b.json").spec;
+    const std::int64_t expertMatrices = s.layerCount(FeedForwardKind::Moe) * s.moe.nRouted * 3 * s.dModel * s.moe.expertWidth;
+    const std::int64_t total = paramCounts(s).total();
+    EXPECT_EQ(2 * (total - expertMatrices) + expertMatrices * 17 / 32, 13'761'264'768);
+    // Active per token: 4 of 32 experts. The gpt-oss model card's 3.61B active leaves out the
+    // embedding table (the unembedding is counted).
+    const ParamCounts p = paramCounts(s);
+    EXPECT_EQ(p.activeTotal(), total - 24 * (32 - 4) * (3 * 2880LL * 2880 + 2 * 2880 + 2880));  // 28 experts idle, biases too
+    EXPECT_NEAR(static_cast<double>(p.activeTotal() - p.active.embedding), 3.61e9, 0.005e9);
+    // GptOssAttention.sinks: one per head and layer; biases on q, k, v, o, the router and each expert.
+    EXPECT_TRUE(s.attention.sinks && s.attention.qkvBias && s.attention.outputBias && s.moe.routerBias && s.moe.expertBias);
+}
+
+// The fuzz corpus's mutated configs (tests/fuzz/make_hf_config_corpus.py: a config of the corpus with
+// one key removed, made a string or made negative, named <config>~<key>~<how>.json): each is read
+// (a key the accounting ignores) or refused with one error that names a key; a key given the wrong
+// value is refused naming that key, and a config without its width, layers or vocabulary is refused
+// naming the key that is missing.
+TEST(HfCorpus, EveryMutatedConfigIsReadOrRefusedNamingTheKey) {
+    const QString dir = scalex::test::sourcePath("tests/data/fuzz/hf_config/mutated");
+    const QStringList files = QDir(dir).entryList({"*.json"}, QDir::Files);
+    ASSERT_GE(files.size(), 100);
+    int refused = 0;
+    for (const QString& name : files) {
+        SCOPED_TRACE(name.toStdString());
+        const QStringList parts = name.chopped(5).split('~');
+        ASSERT_EQ(parts.size(), 3);
+        const std::string key = parts[1].toStdString(), how = parts[2].toStdString();
+        const auto r = readHfConfig((dir + "/" + name).toStdString());
+        if (r.ok()) {
+            EXPECT_NE(key.substr(key.rfind('.') + 1), "hidden_size");
+            EXPECT_NE(key.substr(key.rfind('.') + 1), "vocab_size");
+            continue;
+        }
+        ++refused;
+        const LoadError& e = r.error();
+        EXPECT_FALSE(e.column.empty()) << e.toString();
+        EXPECT_TRUE(e.key) << e.toString();
+        if (how != "removed") EXPECT_EQ(e.column, key) << e.toString();
+        if (how == "removed" && (key.ends_with("hidden_size") || key.ends_with("vocab_size") || key.ends_with("num_hidden_layers")))
+            EXPECT_EQ(e.column, key) << e.toString();
+    }
+    EXPECT_GE(refused, files.size() / 2);
+}
+
+// A multimodal config: the language model is the spec (its params), the vision tower and projector
+// are reported apart and said which, and together they are the published whole.
+TEST(HfCorpus, GemmaVisionIsCountedApart) {
+    const HfModel m = readCorpus("medgemma-27b-it", kMedgemma27bIt);
+    EXPECT_EQ(m.report.visionParameters, kMedgemmaVision);
+    EXPECT_NE(m.report.vision.find("SigLIP"), std::string::npos);
+    EXPECT_EQ(paramCounts(m.spec).total() + m.report.visionParameters, 27'432'406'640);
+    // A config without a tower Scalex knows reports none.
+    EXPECT_EQ(readCorpus("gpt-oss-20b.json").report.visionParameters, 0);
+}
