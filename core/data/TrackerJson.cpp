@@ -33,8 +33,10 @@ std::string scalarText(const QJsonValue& v) {
     }
 }
 
-// Which field of a curve point a stream's metric fills.
-enum class Field { TrainLoss, ValLoss, Lr };
+// Which field of a curve point a stream's metric fills. The final evaluation is kept apart: in
+// lr-schedules/ it runs on the full validation set and reads about 1 % above the periodic
+// validation loss at the same step and rate.
+enum class Field { TrainLoss, ValLoss, Lr, FinalVal };
 
 struct Metric {
     const char* stream;
@@ -47,7 +49,7 @@ constexpr Metric kMetrics[] = {
     {"train", "train_loss", Field::TrainLoss},
     {"train", "train_lr", Field::Lr},
     {"val", "val_loss", Field::ValLoss},
-    {"final-val", "final_val_loss", Field::ValLoss},
+    {"final-val", "final_val_loss", Field::FinalVal},
 };
 
 }  // namespace
@@ -119,6 +121,10 @@ Expected<TrackerRun> parseTrackerRun(const QByteArray& bytes, const std::string&
             const QJsonValue v = values.at(i);
             // null / non-numeric: not logged at this step (kept out of the curve, not an error)
             const double value = v.isDouble() && std::isfinite(v.toDouble()) ? v.toDouble() : kNaN;
+            if (m.field == Field::FinalVal) {
+                if (std::isfinite(value)) run.finalValLoss = value, run.finalValStep = step;
+                continue;
+            }
             if (++seen[step] == 2 && m.field != Field::Lr) ++run.duplicateSteps;
             auto [it, inserted] = byStep.try_emplace(step, CurvePoint{step, kNaN, kNaN, kNaN, kNaN});
             (void)inserted;
@@ -167,6 +173,10 @@ std::vector<std::string> joinCooldownRuns(std::vector<TrackerRun>& runs) {
         const double fraction = branch.configNumber("wsd_fract_decay");
         const long first = branch.firstLoggedStep();
         if (!isWsd(branch) || !(fraction > 0) || first <= 0 || !branch.joinedTo.empty()) continue;
+        // A run resumed from its own step 0 (config resume_from ".../ckpts/0") is not a branch: its
+        // log merely starts late.
+        const std::string* resume = branch.configValue("resume_from");
+        if (resume && resume->size() >= 8 && resume->compare(resume->size() - 8, 8, "/ckpts/0") == 0) continue;
         // A branch whose log starts late: its base is the constant-rate run (wsd, no cooldown)
         // with the same peak rate that logged before the branch's first step.
         const TrackerRun* base = nullptr;

@@ -4,13 +4,14 @@
 // arrays per logged stream, e.g. `history.train` {iter, train_loss, train_lr, ...} and
 // `history.val` {iter, val_loss, ...}, `history.final-val` {iter, final_val_loss}). It loads as a
 // run with a curve: the config's scalar keys are its columns, the history its loss curve (train
-// and validation loss and the learning rate merged by step, in step order).
+// and periodic validation loss and the learning rate merged by step, in step order).
 //
 // A run resumed from a checkpoint logs only from there: a cooldown branch (a wsd run with a
 // cooldown fraction whose log starts late) joins the constant-rate run with the same peak rate
 // (scheduler wsd, no cooldown) up to its first logged step (lr-schedules/README: "Joining them is
-// what a careful reader does").
+// what a careful reader does"), unless its config says it resumed from its own step 0.
 #include <QByteArray>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,10 @@ struct TrackerRun {
     std::string joinedTo;      // the base run a cooldown branch was joined to
     long joinStep = 0;         // the base run's points below this step were taken
     int duplicateSteps = 0;    // steps logged more than once (resumed runs): the later entry kept
+    // history.final-val: an evaluation of its own (in lr-schedules/ on the full validation set,
+    // about 1 % above the periodic val_loss), so not a point of the curve. NaN / -1 when absent.
+    double finalValLoss = std::numeric_limits<double>::quiet_NaN();
+    double finalValStep = -1;
 
     const std::string* configValue(const std::string& key) const;
     double configNumber(const std::string& key) const;  // NaN when absent or not a number

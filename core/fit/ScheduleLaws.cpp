@@ -342,10 +342,11 @@ CurveFitResult fitCurveLaw(std::span<const FitCurve> curves, const CurveFitSetti
     if (!(peak > 0)) peak = 1;
 
     // The box (search coordinates) and a small grid of starts around the scales the data set.
-    std::vector<double> lower{0, -15, 0.01}, upper{minLoss * 0.999, 15, 3};
+    // L0 lies below every loss only for the power law: the schedule laws subtract a loss drop.
+    std::vector<double> lower{0, -15, 0.01}, upper{law == CurveLaw::PowerLaw ? minLoss * 0.999 : minLoss * 1.5, 15, 3};
     if (law == CurveLaw::MultiPower) {
-        lower.insert(lower.end(), {std::log(1e-3 / peak), -10, 0.01, 0});
-        upper.insert(upper.end(), {std::log(1e4 / peak), 10, 5, 2});
+        lower.insert(lower.end(), {std::log(1e-3 / peak), -20, 0.01, 0});
+        upper.insert(upper.end(), {std::log(1e4 / peak), 10, 5, 3});
     } else if (law == CurveLaw::LrAnnealing) {
         lower.push_back(-25);
         upper.push_back(25);
@@ -354,7 +355,7 @@ CurveFitResult fitCurveLaw(std::span<const FitCurve> curves, const CurveFitSetti
     const double midArea = law == CurveLaw::PowerLaw ? static_cast<double>(mid.step) * mid.schedule->options().tokensPerStep
                                                      : mid.schedule->schedule().area(mid.step);
     std::vector<std::vector<double>> starts;
-    for (double l0 : {0.5, 0.8})
+    for (double l0 : {0.6, 0.95})
         for (double alpha : {0.3, 0.6}) {
             const double L0 = l0 * minLoss;
             const double A = std::max(1e-6, (std::exp(mid.logLoss) - L0) * std::pow(std::max(midArea, 1e-12), alpha));
