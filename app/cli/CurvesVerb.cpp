@@ -85,7 +85,8 @@ void printFit(QTextStream& out, const analysis::CurveFitsResult& r) {
             << "  WorstE " << num(m.worstE, 5) << "\n";
     }
     for (const auto& w : f.warnings) out << "warning: " << QString::fromStdString(w) << "\n";
-    out << "Intervals: Gauss-Newton at the optimum; residuals along a curve are correlated, so they are narrow.\n";
+    out << "Intervals: Gauss-Newton at the optimum, widened for the residuals' correlation along a curve (rho "
+        << num(f.residualAutocorrelation, 3) << "); they leave out the law's own misfit.\n";
 }
 
 }  // namespace

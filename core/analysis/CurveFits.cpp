@@ -233,6 +233,7 @@ QJsonObject curveFitsJson(const CurveFitsResult& r) {
                   {"level", r.fit.level},
                   {"parameters", params},
                   {"objective", r.fit.objective},
+                  {"residual_autocorrelation", r.fit.residualAutocorrelation},
                   {"points", r.fit.nPoints},
                   {"starts", static_cast<double>(r.fit.nStarts)},
                   {"converged", static_cast<double>(r.fit.nConverged)},

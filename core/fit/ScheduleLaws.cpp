@@ -199,6 +199,7 @@ struct Problem {
         const PreparedSchedule* schedule;
         long step;
         double logLoss;
+        std::size_t curve;
     };
     std::vector<Point> points;
 
@@ -329,7 +330,7 @@ CurveFitResult fitCurveLaw(std::span<const FitCurve> curves, const CurveFitSetti
         const std::size_t n = usable.size(), m = static_cast<std::size_t>(std::max(2, settings.maxPointsPerCurve));
         for (std::size_t j = 0; j < std::min(n, m); ++j) {
             const std::size_t i = n <= m ? j : static_cast<std::size_t>(std::llround(static_cast<double>(j) * static_cast<double>(n - 1) / static_cast<double>(m - 1)));
-            problem.points.push_back({c.schedule, usable[i].step, std::log(usable[i].loss)});
+            problem.points.push_back({c.schedule, usable[i].step, std::log(usable[i].loss), static_cast<std::size_t>(&c - curves.data())});
             minLoss = std::min(minLoss, usable[i].loss);
             const std::array<double, 4> probe{0, 0, 0, 1};  // −L̂ of L0 = A = 0, C = 1 is S2
             if (law == CurveLaw::LrAnnealing) maxMomentum = std::max(maxMomentum, -c.schedule->loss(law, probe, usable[i].step));
@@ -422,7 +423,19 @@ CurveFitResult fitCurveLaw(std::span<const FitCurve> curves, const CurveFitSetti
         const double r = std::log(value) - pt.logLoss;
         rss += r * r;
     }
-    const double sigma2 = rss / static_cast<double>(std::max<std::size_t>(1, problem.points.size() - dim));
+    // Residuals along a curve are correlated: σ² is inflated by (1+ρ)/(1−ρ), ρ their lag-1
+    // autocorrelation within curves (the AR(1) variance inflation of a mean, e.g. Wilks,
+    // "Statistical Methods in the Atmospheric Sciences", Eq. 5.12), ρ clipped to [0, 0.95].
+    double lagged = 0;
+    for (std::size_t i = 1; i < problem.points.size(); ++i) {
+        const auto& a = problem.points[i - 1];
+        const auto& b = problem.points[i];
+        if (a.curve != b.curve) continue;
+        lagged += (std::log(a.schedule->loss(law, out.params, a.step)) - a.logLoss) * (std::log(b.schedule->loss(law, out.params, b.step)) - b.logLoss);
+    }
+    const double rho = rss > 0 ? std::clamp(lagged / rss, 0.0, 0.95) : 0.0;
+    out.residualAutocorrelation = rho;
+    const double sigma2 = rss / static_cast<double>(std::max<std::size_t>(1, problem.points.size() - dim)) * (1 + rho) / (1 - rho);
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(JtJ);
     const Eigen::VectorXd ev = eig.eigenvalues();
     Eigen::VectorXd inv = Eigen::VectorXd::Zero(ev.size());

@@ -117,9 +117,10 @@ struct CurveFitResult {
     std::vector<double> params;  // curveLawParameterNames order
     std::vector<ParameterEstimate> estimates;
     // Covariance of the search coordinates (ln of A, B, C; the others as they are), row-major,
-    // from the Gauss–Newton approximation at the optimum with σ² from the residuals. Residuals
-    // along a curve are correlated, so these intervals are narrower than an honest resampling's.
+    // from the Gauss–Newton approximation at the optimum with σ² from the residuals, inflated for
+    // their lag-1 autocorrelation along each curve. It knows nothing of the law's own misfit.
     std::vector<double> covariance;
+    double residualAutocorrelation = 0;  // ρ of the inflation (1+ρ)/(1−ρ)
     double objective = 0;
     double level = 0.95;
     int nPoints = 0;

@@ -75,6 +75,7 @@ TEST(CurveFits, ConstantAndCosineRunsPredictEveryCooldownsFinalLoss) {
     };
     std::map<std::string, Error> byShape;  // "F=0.2 sqrt"
     Error all;
+    int covered = 0;  // observed final losses inside their predicted 95 % interval
     std::printf("lr       fraction decay  steps  observed  predicted [interval]  rel.err\n");
     for (const QString lr : {"0.0001", "0.0005", "0.001", "0.002"}) {
         analysis::CurveFitOptions o;
@@ -100,6 +101,7 @@ TEST(CurveFits, ConstantAndCosineRunsPredictEveryCooldownsFinalLoss) {
             EXPECT_LE(s.finalLower, s.finalPredicted);
             EXPECT_GE(s.finalUpper, s.finalPredicted);
             const double rel = std::abs(s.finalPredicted - s.finalObserved) / s.finalObserved;
+            covered += s.finalLower <= s.finalObserved && s.finalObserved <= s.finalUpper;
             char key[64];
             std::snprintf(key, sizeof key, "F=%.1f %s", run.configNumber("wsd_fract_decay"), run.configValue("decay_type")->c_str());
             for (Error* e : {&byShape[key], &all}) e->sum += rel, e->worst = std::max(e->worst, rel), ++e->n;
@@ -113,6 +115,10 @@ TEST(CurveFits, ConstantAndCosineRunsPredictEveryCooldownsFinalLoss) {
     EXPECT_EQ(all.n, QDir(lrDir()).entryList({"ann124-*.json"}, QDir::Files).size());  // every cooldown run
     EXPECT_LT(all.sum / all.n, kMeanBound);
     EXPECT_LT(all.worst, kWorstBound);
+    // The intervals know the residuals' correlation along a curve but not the law's misfit: they
+    // hold 42 of the 92 (measured).
+    std::printf("observed final losses inside their 95 %% interval: %d of %d\n", covered, all.n);
+    EXPECT_GE(covered, 35);
 }
 
 TEST(CurveFits, OptionErrorsNameTheFileOrOption) {
