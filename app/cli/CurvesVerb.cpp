@@ -28,6 +28,7 @@ void addCurveFitOptions(QCommandLineParser& p) {
         {"train-loss", "Fit the training loss instead of the validation loss."},
         {"huber-delta", "Huber delta of the log-space residuals.", "delta", QString::number(defaults.huberDelta)},
         {"level", "Level of the parameter and prediction intervals.", "level", QString::number(defaults.level)},
+        {"max-iterations", "L-BFGS iterations of each start (fewer: an early-stopped fit).", "n", QString::number(defaults.maxIterations)},
         {"json", "Print one JSON object."},
     });
 }
@@ -49,6 +50,7 @@ analysis::CurveFitOptions readCurveFitOptions(const QCommandLineParser& p, bool 
     const auto level = doubleOption(p, "level");
     if (!level || !(*level > 0 && *level < 1)) throw UsageError("--level: expected a number between 0 and 1");
     o.level = *level;
+    o.maxIterations = static_cast<int>(std::min<std::int64_t>(*intOption(p, "max-iterations", 1), 1'000'000));
     return o;
 }
 

@@ -166,6 +166,7 @@ data::Expected<CurveFitsResult> fitCurves(const CurveFitOptions& options, const 
     settings.huberDelta = options.huberDelta;
     settings.maxPointsPerCurve = options.maxPointsPerCurve;
     settings.level = options.level;
+    settings.maxIterations = options.maxIterations;
     try {
         result.fit = fit::fitCurveLaw(fitted, settings, control);
     } catch (const std::invalid_argument& e) {

@@ -29,6 +29,7 @@ struct CurveFitOptions {
     double huberDelta = 1e-3;  // as MPL's authors fit
     int maxPointsPerCurve = 120;
     double level = 0.95;
+    int maxIterations = 1000;  // L-BFGS iterations of each start; fewer stop the fit early
 };
 
 // A run as the laws see it: its curve's losses and its schedule.

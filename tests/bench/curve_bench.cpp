@@ -66,6 +66,9 @@ void BM_FitMplThreeCurves(benchmark::State& state) {
     state.counters["starts"] = static_cast<double>(fit.nStarts);
     state.counters["L0"] = fit.params[0];
     state.counters["B"] = fit.params[3];
+    state.counters["C"] = fit.params[4];
+    state.counters["beta"] = fit.params[5];
+    state.counters["gamma"] = fit.params[6];
 }
 BENCHMARK(BM_FitMplThreeCurves)->Unit(benchmark::kSecond)->Iterations(1);
 
