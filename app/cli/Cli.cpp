@@ -89,6 +89,8 @@ int runVerb(int argc, char** argv) {
     bool widgets = false;
     for (const auto& v : verbs())
         if (!std::strcmp(argv[1], v.name)) widgets = v.needsWidgets;
+    // `fit curves --plot` and `predict curve --plot` draw a chart.
+    for (int i = 2; i < argc && !widgets; ++i) widgets = !std::strcmp(argv[i], "--plot") || !std::strncmp(argv[i], "--plot=", 7);
     // Verbs that draw widgets do so offscreen: they never need a display.
     if (widgets) {
         qputenv("QT_QPA_PLATFORM", "offscreen");

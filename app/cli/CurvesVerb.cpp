@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "app/cli/CliSupport.h"
+#include "app/figures/CurveFitFigure.h"
 #include "app/cli/Verbs.h"
 #include "core/analysis/CurveFits.h"
 
@@ -29,8 +30,28 @@ void addCurveFitOptions(QCommandLineParser& p) {
         {"huber-delta", "Huber delta of the log-space residuals.", "delta", QString::number(defaults.huberDelta)},
         {"level", "Level of the parameter and prediction intervals.", "level", QString::number(defaults.level)},
         {"max-iterations", "L-BFGS iterations of each start (fewer: an early-stopped fit).", "n", QString::number(defaults.maxIterations)},
+        {"plot", "Draw the curves, the law's fitted and predicted losses and their intervals to FILE (.pdf, .svg or .png).", "file"},
         {"json", "Print one JSON object."},
     });
+}
+
+void checkPlotFile(const QCommandLineParser& p) {
+    if (!p.isSet("plot")) return;
+    if (const QString problem = figures::figureSuffixProblem(p.value("plot")); !problem.isEmpty())
+        throw UsageError(("--plot " + problem).toStdString());
+}
+
+void writePlot(const QCommandLineParser& p, const std::vector<analysis::CurveBand>& bands, const QString& title) {
+    if (!p.isSet("plot")) return;
+    QString error;
+    if (!figures::writeCurveFitFigure(bands, title, p.value("plot"), figures::FigureStyle{}, &error))
+        throw UsageError(("--plot " + p.value("plot") + ": " + error).toStdString());
+}
+
+QString plotTitle(const analysis::CurveFitsResult& r) {
+    return QString::fromStdString(analysis::curveLawLabel(r.fit.law)).toUpper() + QStringLiteral(" fitted to %1 curves, %2 held out")
+                                                                                     .arg(r.fit.curves.size())
+                                                                                     .arg(r.heldOut.size());
 }
 
 analysis::CurveFitOptions readCurveFitOptions(const QCommandLineParser& p, bool scheduleIsTarget) {
@@ -100,7 +121,9 @@ int runFitCurves(const QStringList& args) {
         "tokens) to the loss curves of tracker JSON exports, and score it on held-out curves.");
     addCurveFitOptions(p);
     if (!parseVerbArguments(p, args)) return kExitOk;
+    checkPlotFile(p);
     const auto result = orThrow(analysis::fitCurves(readCurveFitOptions(p, false)));
+    writePlot(p, analysis::curveBands(result), plotTitle(result));
     if (p.isSet("json")) {
         printJson(analysis::curveFitsJson(result));
         return kExitOk;
@@ -131,7 +154,11 @@ int predictCurveVerb(const QStringList& args) {
         if (!ok || step < 1) throw UsageError(("--at: expected a step >= 1, got '" + v + "'").toStdString());
         o.steps.push_back(step);
     }
+    checkPlotFile(p);
     const auto result = orThrow(analysis::predictCurve(o));
+    auto bands = analysis::curveBands(result.fitted);
+    bands.push_back(result.predicted);
+    writePlot(p, bands, plotTitle(result.fitted) + QStringLiteral("; predicted under ") + QString::fromStdString(analysis::scheduleLabel(result.schedule)));
     if (p.isSet("json")) {
         printJson(analysis::curvePredictionJson(result));
         return kExitOk;

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace scalex::analysis {
@@ -184,6 +185,52 @@ data::Expected<CurveFitsResult> fitCurves(const CurveFitOptions& options, const 
     return result;
 }
 
+namespace {
+
+// The law's loss with its interval at `samples` steps from `first` (at least after the warm-up) to
+// `last` (at most the schedule's end).
+CurveBand sampleBand(const fit::CurveFitResult& fit, const fit::PreparedSchedule& schedule, std::string name, int samples, long first = 0,
+                     long last = std::numeric_limits<long>::max()) {
+    CurveBand band;
+    band.name = std::move(name);
+    first = std::max(first, schedule.schedule().warmupSteps() + 1);
+    last = std::min(last, schedule.schedule().steps());
+    const int n = std::max(2, samples);
+    long previous = 0;
+    for (int i = 0; i < n && first <= last; ++i) {
+        const long t = first + static_cast<long>(std::llround(static_cast<double>(last - first) * i / (n - 1)));
+        if (t == previous) continue;
+        previous = t;
+        const auto p = fit::predictCurveLoss(fit, schedule, t);
+        if (!std::isfinite(p.loss)) continue;
+        band.steps.push_back(t);
+        band.loss.push_back(p.loss);
+        band.lower.push_back(std::isfinite(p.lower) ? p.lower : p.loss);
+        band.upper.push_back(std::isfinite(p.upper) ? p.upper : p.loss);
+    }
+    return band;
+}
+
+}  // namespace
+
+std::vector<CurveBand> curveBands(const CurveFitsResult& result, int samples) {
+    std::vector<CurveBand> out;
+    for (const auto& c : result.runs) {
+        // Over the curve's own observations: a held-out branch from its join (below it the
+        // points are its base run's).
+        const long from = c.heldOut && !c.run.joinedTo.empty() ? c.run.joinStep : 0;
+        std::vector<fit::CurveObservation> observed;
+        for (const auto& p : c.points)
+            if (p.step >= from) observed.push_back(p);
+        if (observed.empty()) continue;
+        CurveBand band = sampleBand(result.fit, c.schedule, c.run.name, samples, from, observed.back().step);
+        band.heldOut = c.heldOut;
+        band.observed = std::move(observed);
+        out.push_back(std::move(band));
+    }
+    return out;
+}
+
 data::Expected<CurvePredictionResult> predictCurve(const CurvePredictOptions& options, const fit::FitControl& control) {
     auto spec = parseSpec(options.schedule, "--schedule");
     if (!spec) return spec.error();
@@ -202,6 +249,8 @@ data::Expected<CurvePredictionResult> predictCurve(const CurvePredictOptions& op
             return optionError("--at", "step " + std::to_string(t) + " is outside the schedule's 1.." + std::to_string(spec->steps));
         out.points.push_back({t, schedule.schedule().lr(t), fit::predictCurveLoss(out.fitted.fit, schedule, t)});
     }
+    out.predicted = sampleBand(out.fitted.fit, schedule, fit::describeSchedule(*spec), 300);
+    out.predicted.heldOut = true;
     return out;
 }
 

@@ -55,6 +55,19 @@ data::Expected<std::vector<CurveRun>> loadCurveRuns(const CurveFitOptions& optio
 // Fits the law to the data runs and scores it on the held-out runs.
 data::Expected<CurveFitsResult> fitCurves(const CurveFitOptions& options, const fit::FitControl& control = {});
 
+// A curve as a figure draws it: its logged losses and the law's loss with its interval at evenly
+// spaced steps of its schedule.
+struct CurveBand {
+    std::string name;
+    bool heldOut = false;
+    std::vector<fit::CurveObservation> observed;
+    std::vector<long> steps;
+    std::vector<double> loss, lower, upper;
+};
+
+// The fitted and held-out curves of a fit, each sampled at `samples` steps.
+std::vector<CurveBand> curveBands(const CurveFitsResult& result, int samples = 200);
+
 struct CurvePredictOptions {
     CurveFitOptions fit;
     std::string schedule;      // the schedule to predict under (a description); required
@@ -71,6 +84,7 @@ struct CurvePredictionResult {
     CurveFitsResult fitted;
     fit::ScheduleSpec schedule;
     std::vector<CurvePointPrediction> points;
+    CurveBand predicted;  // the loss under the schedule from its start to its end
 };
 
 // Fits as fitCurves, then predicts the loss under `schedule` at `steps`, each with its interval.

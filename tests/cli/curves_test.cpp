@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <QImage>
 #include <QRegularExpression>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -94,6 +95,26 @@ TEST(CurvesVerb, PredictCurvePrintsEveryLossWithItsInterval) {
         EXPECT_GT(p["upper"].toDouble(), p["loss"].toDouble());
     }
     EXPECT_EQ(r.json()["schedule"].toString(), "wsd:peak=0.001,steps=150000,warmup=300,final=0,cooldown=0.2,decay=sqrt");
+}
+
+TEST(CurvesVerb, PlotDrawsTheCurvesHeadless) {
+    SCALEX_REQUIRE_SHARED();
+    QTemporaryDir dir;
+    const QString png = dir.filePath("curves.png");
+    QStringList args{"predict", "curve"};
+    args << fitData() << "--holdout" << lrFile("ann124-0.2", "0.001", "wsd_warmup300_decay_sqrt_0.2_iter25000") << "--schedule"
+         << "wsd:peak=1e-3,steps=75000,warmup=300,cooldown=0.3,decay=sqrt" << "--plot" << png;
+    auto r = runScalex(args);
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QImage image(png);
+    ASSERT_FALSE(image.isNull());
+    EXPECT_GT(image.width(), 400);
+    // A figure file of another kind is refused before any fitting, naming the option.
+    args.last() = dir.filePath("curves.txt");
+    r = runScalex(args);
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(r.err.contains("--plot")) << r.err.toStdString();
+    EXPECT_FALSE(QFile::exists(dir.filePath("curves.txt")));
 }
 
 TEST(CurvesVerb, ErrorsNameTheOptionOrFile) {
