@@ -180,7 +180,7 @@ data::Expected<CurveFitsResult> fitCurves(const CurveFitOptions& options, const 
         const double n = static_cast<double>(result.heldOut.size());
         mean.points += s.points;
         mean.r2 += s.r2 / n, mean.mae += s.mae / n, mean.rmse += s.rmse / n, mean.predE += s.predE / n;
-        mean.worstE = std::max(mean.worstE, s.worstE);
+        mean.worstE += s.worstE / n;
     }
     return result;
 }

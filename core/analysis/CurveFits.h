@@ -44,7 +44,7 @@ struct CurveRun {
 struct CurveFitsResult {
     fit::CurveFitResult fit;            // with its per-curve scores on the fitted runs
     std::vector<fit::CurveScore> heldOut;
-    fit::CurveScore heldOutMean;        // the mean of each score over the held-out curves
+    fit::CurveScore heldOutMean;        // the mean of each score (worst_e too) over the held-out curves
     std::vector<std::string> notes;     // joins made, runs left unjoined
     std::vector<CurveRun> runs;         // fitted first, then held out
 };
