@@ -157,6 +157,23 @@ Expected<TrackerRun> parseTrackerRun(const QByteArray& bytes, const std::string&
     return run;
 }
 
+QByteArray trackerCurvesCsv(const TrackerRun& run) {
+    QByteArray csv = "run_id,step,tokens,train_loss,val_loss,lr\n";
+    QByteArray id = QByteArray::fromStdString(run.name);
+    if (id.contains(',') || id.contains('"') || id.contains('\n')) id = '"' + id.replace("\"", "\"\"") + '"';
+    const auto cell = [](double v) { return std::isfinite(v) ? QByteArray::number(v, 'g', 17) : QByteArray(); };
+    for (const auto& p : run.curve.points)
+        csv += id + ',' + cell(p.step) + ',' + cell(p.tokens) + ',' + cell(p.trainLoss) + ',' + cell(p.valLoss) + ',' + cell(p.lr) + '\n';
+    return csv;
+}
+
+bool isTrackerJsonFile(const QString& path) {
+    if (!path.toLower().endsWith(QLatin1String(".json"))) return false;
+    QFile f(path);
+    // The keys may follow a large `summary`: up to 8 MiB is looked at.
+    return f.open(QIODevice::ReadOnly) && looksLikeTrackerJson(f.read(8 << 20));
+}
+
 Expected<TrackerRun> loadTrackerRun(const std::string& path) {
     QFile f(QString::fromStdString(path));
     if (!f.open(QIODevice::ReadOnly)) return error(path, "", "cannot open: " + f.errorString().toStdString());

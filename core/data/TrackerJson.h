@@ -11,6 +11,7 @@
 // (scheduler wsd, no cooldown) up to its first logged step (lr-schedules/README: "Joining them is
 // what a careful reader does"), unless its config says it resumed from its own step 0.
 #include <QByteArray>
+#include <QString>
 #include <limits>
 #include <string>
 #include <utility>
@@ -47,6 +48,13 @@ Expected<TrackerRun> parseTrackerRun(const QByteArray& bytes, const std::string&
 
 // True when the bytes look like a tracker export (a JSON object with `config` and `history`).
 bool looksLikeTrackerJson(const QByteArray& head);
+
+// The run's curve as a loss-curves CSV (run_id, step, tokens, train_loss, val_loss, lr; LossCurves.h),
+// so that a study keeps and saves it as it keeps every curve file.
+QByteArray trackerCurvesCsv(const TrackerRun& run);
+
+// True when the file at `path` (.json) is a tracker export (dataFileKind's test).
+bool isTrackerJsonFile(const QString& path);
 
 // Joins every cooldown branch to its constant-rate base run among `runs` (in place). Returns one
 // line per branch that has no base run among them.

@@ -144,3 +144,17 @@ TEST(CurvesVerb, ErrorsNameTheOptionOrFile) {
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_TRUE(r.err.contains("'decay': expected linear, sqrt or exp")) << r.err.toStdString();
 }
+
+TEST(CurvesVerb, TrackerExportIsAStudysLossCurve) {
+    SCALEX_REQUIRE_SHARED();
+    const QString file = lrFile("ann124-0.2", "0.001", "wsd_warmup300_decay_linear_0.2_iter25000");
+    auto r = runScalex({"check", file});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    // Train every 50 steps from 20,050, validation every 200 from 20,000: 101 logged steps.
+    EXPECT_TRUE(r.out.contains("loss curves of 1 runs, 101 logged steps, 1 runs with a validation loss")) << r.out.toStdString();
+    QTemporaryDir dir;
+    const QString png = dir.filePath("curves.png");
+    r = runScalex({"render", "--data", file, "--view", "curves", "--out", png});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_FALSE(QImage(png).isNull());
+}

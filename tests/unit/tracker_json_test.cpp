@@ -5,10 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <QDir>
+#include <QFile>
 #include <QString>
+#include <QTemporaryDir>
 #include <cmath>
 #include <set>
 
+#include "core/data/DataFileKind.h"
+#include "core/data/Project.h"
 #include "core/data/TrackerJson.h"
 #include "tests/support/TestData.h"
 
@@ -160,4 +164,31 @@ TEST(TrackerJson, NullValuesAreNotLoggedAndScalarsBecomeText) {
     EXPECT_TRUE(std::isnan(r->curve.points[1].tokens));  // no batch settings: no token count
     EXPECT_TRUE(looksLikeTrackerJson("{\"config\": {}, \"history\": {}}"));
     EXPECT_FALSE(looksLikeTrackerJson("run_id,step\n"));
+}
+
+TEST(TrackerJson, LoadsAsAStudysLossCurves) {
+    SCALEX_REQUIRE_SHARED();
+    const auto path = QString::fromStdString(lrFile("ann124-0.2", "0.001", "wsd_warmup300_decay_linear_0.2_iter25000"));
+    EXPECT_EQ(dataFileKind(path), DataFileKind::LossCurves);
+    auto set = loadProjectCurves(path, "ann");
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    ASSERT_EQ(set->curves.curves.size(), 1u);
+    const auto& curve = set->curves.curves.front();
+    auto run = loadTrackerRun(path.toStdString());
+    EXPECT_EQ(curve.runId, run->name);
+    ASSERT_EQ(curve.points.size(), run->curve.points.size());
+    for (std::size_t i = 0; i < curve.points.size(); ++i) {  // the CSV the study keeps reads back the same
+        const auto &a = curve.points[i], &b = run->curve.points[i];
+        EXPECT_EQ(a.step, b.step);
+        for (auto [x, y] : {std::pair{a.valLoss, b.valLoss}, {a.trainLoss, b.trainLoss}, {a.lr, b.lr}, {a.tokens, b.tokens}})
+            EXPECT_TRUE(x == y || (std::isnan(x) && std::isnan(y))) << a.step;
+    }
+    // A JSON run table stays a run table.
+    QTemporaryDir dir;
+    const QString table = dir.filePath("runs.json");
+    QFile f(table);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("[{\"N\": 1e8, \"D\": 2e9, \"loss\": 3.1}]");
+    f.close();
+    EXPECT_EQ(dataFileKind(table), DataFileKind::RunTable);
 }
