@@ -16,15 +16,10 @@
 
 namespace scalex::figures {
 
-bool writeCurveFitFigure(const std::vector<analysis::CurveBand>& bands, const QString& title, const QString& out, const FigureStyle& style,
-                         QString* error) {
+void addCurveBands(PlotChart* chart, const std::vector<analysis::CurveBand>& bands, bool accentLast) {
     long last = 0;
     for (const auto& b : bands)
         if (!b.steps.empty()) last = std::max(last, b.steps.back());
-    if (last <= 0) {
-        if (error) *error = QObject::tr("no curve to draw");
-        return false;
-    }
     // Run names of a study share most of their parts (model, data, batch, seed): the legend keeps
     // the parts that tell the runs apart ('_'-separated tokens not common to every run).
     std::map<QString, int> tokenRuns;
@@ -40,24 +35,15 @@ bool writeCurveFitFigure(const std::vector<analysis::CurveBand>& bands, const QS
         for (const auto& t : QString::fromStdString(name).split('_'))
             if (runs < 2 || tokenRuns[t] < runs) kept << t;
         const QString text = kept.isEmpty() ? QString::fromStdString(name) : kept.join(' ');
-        return text.size() > 60 ? text.left(59) + QChar(0x2026) : text;
+        return text.size() > 80 ? text.left(79) + QChar(0x2026) : text;
     };
     const Theme& theme = Theme::current();
-    QGraphicsScene scene;  // owns the chart; writeFigure renders the scene, as a view's
-    auto* chart = new PlotChart();
-    scene.addItem(chart);
-    chart->resize(QSizeF(900, 600));
-    // The first 5 % of the steps (the loss falls from ~10 there) would flatten the rest.
     const double from = 0.05 * static_cast<double>(last);
-    double lo = std::numeric_limits<double>::infinity(), hi = 0;
-    for (const auto& b : bands)
-        for (std::size_t i = 0; i < b.steps.size(); ++i)
-            if (b.steps[i] >= from) lo = std::min(lo, b.lower[i]), hi = std::max(hi, b.upper[i]);
-    chart->setAxes({QObject::tr("Step"), false, from, static_cast<double>(last)}, {QObject::tr("Validation loss"), false, lo, hi});
     for (std::size_t k = 0; k < bands.size(); ++k) {
         const auto& b = bands[k];
+        const bool accent = accentLast && k + 1 == bands.size();
         const QString name = label(b.name);
-        const QColor color = theme.series(b.name, static_cast<int>(k));
+        const QColor color = accent ? theme.accent : theme.series(b.name, static_cast<int>(k));
         std::vector<QPointF> observed, line, low, high;
         for (const auto& p : b.observed)
             if (p.step >= from) observed.emplace_back(static_cast<double>(p.step), p.loss);
@@ -71,11 +57,28 @@ bool writeCurveFitFigure(const std::vector<analysis::CurveBand>& bands, const QS
             QColor band = color;
             band.setAlphaF(0.25);
             PlotChart::hideFromLegend(chart, chart->addBand(name + QObject::tr(" (interval)"), band, low, high));
-            chart->addLine(name + (b.heldOut ? QObject::tr(" (predicted)") : QObject::tr(" (fitted)")), color, line, 2.0,
+            chart->addLine(name + (b.heldOut ? QObject::tr(" (predicted)") : QObject::tr(" (fitted)")), color, line, accent ? 2.6 : 2.0,
                            b.heldOut ? Qt::DashLine : Qt::SolidLine);
         }
         if (!observed.empty()) PlotChart::hideFromLegend(chart, chart->addScatter(name, color, observed, 4.0, true));
     }
+}
+
+bool writeCurveFitFigure(const std::vector<analysis::CurveBand>& bands, const QString& title, const QString& out, const FigureStyle& style,
+                         QString* error) {
+    long last = 0;
+    for (const auto& b : bands)
+        if (!b.steps.empty()) last = std::max(last, b.steps.back());
+    if (last <= 0) {
+        if (error) *error = QObject::tr("no curve to draw");
+        return false;
+    }
+    QGraphicsScene scene;  // owns the chart; writeFigure renders the scene, as a view's
+    auto* chart = new PlotChart();
+    scene.addItem(chart);
+    chart->resize(QSizeF(900, 600));
+    chart->setAxes({QObject::tr("Step"), false, 0, static_cast<double>(last)}, {QObject::tr("Validation loss"), false, 2, 4});
+    addCurveBands(chart, bands);
     chart->fitRangesToData(0.03);
     chart->setTitle(title);
     return writeFigure({chart}, QObject::tr("curve fit"), out, style, error);

@@ -11,6 +11,14 @@
 
 namespace scalex::figures {
 
+class PlotChart;
+
+// Draws the bands into `chart`: each curve's logged losses from 5 % of the longest on (the steep
+// start would flatten the rest), the law's loss as a line (held-out and predicted ones dashed)
+// and its interval as a band; legend names keep the parts of the run names that tell them apart.
+// With `accentLast`, the last band (a predicted schedule) is drawn in the theme's accent colour.
+void addCurveBands(PlotChart* chart, const std::vector<analysis::CurveBand>& bands, bool accentLast = false);
+
 bool writeCurveFitFigure(const std::vector<analysis::CurveBand>& bands, const QString& title, const QString& out, const FigureStyle& style,
                          QString* error);
 

@@ -142,11 +142,41 @@ data::Expected<std::vector<CurveRun>> loadCurveRuns(const CurveFitOptions& optio
     return out;
 }
 
-data::Expected<CurveFitsResult> fitCurves(const CurveFitOptions& options, const fit::FitControl& control) {
-    auto runs = loadCurveRuns(options);
-    if (!runs) return runs.error();
+namespace {
+
+// The law's loss with its interval at `samples` steps from `first` (at least after the warm-up) to
+// `last` (at most the schedule's end).
+CurveBand sampleBand(const fit::CurveFitResult& fit, const fit::PreparedSchedule& schedule, std::string name, int samples, long first = 0,
+                     long last = std::numeric_limits<long>::max()) {
+    CurveBand band;
+    band.name = std::move(name);
+    first = std::max(first, schedule.schedule().warmupSteps() + 1);
+    last = std::min(last, schedule.schedule().steps());
+    const int n = std::max(2, samples);
+    long previous = 0;
+    for (int i = 0; i < n && first <= last; ++i) {
+        const long t = first + static_cast<long>(std::llround(static_cast<double>(last - first) * i / (n - 1)));
+        if (t == previous) continue;
+        previous = t;
+        const auto p = fit::predictCurveLoss(fit, schedule, t);
+        if (!std::isfinite(p.loss)) continue;
+        band.steps.push_back(t);
+        band.loss.push_back(p.loss);
+        band.lower.push_back(std::isfinite(p.lower) ? p.lower : p.loss);
+        band.upper.push_back(std::isfinite(p.upper) ? p.upper : p.loss);
+    }
+    return band;
+}
+
+}  // namespace
+
+namespace {
+
+data::Expected<CurveFitsResult> fitCurveRuns(std::vector<CurveRun> runs, const CurveFitOptions& options, const fit::FitControl& control,
+                                             std::vector<std::string> notes = {}) {
     CurveFitsResult result;
-    result.runs = std::move(*runs);
+    result.runs = std::move(runs);
+    result.notes = std::move(notes);
     std::vector<fit::FitCurve> fitted, heldOut;
     for (const auto& c : result.runs) {
         fit::FitCurve curve{c.run.name, &c.schedule, c.points};
@@ -185,33 +215,86 @@ data::Expected<CurveFitsResult> fitCurves(const CurveFitOptions& options, const 
     return result;
 }
 
-namespace {
+}  // namespace
 
-// The law's loss with its interval at `samples` steps from `first` (at least after the warm-up) to
-// `last` (at most the schedule's end).
-CurveBand sampleBand(const fit::CurveFitResult& fit, const fit::PreparedSchedule& schedule, std::string name, int samples, long first = 0,
-                     long last = std::numeric_limits<long>::max()) {
-    CurveBand band;
-    band.name = std::move(name);
-    first = std::max(first, schedule.schedule().warmupSteps() + 1);
-    last = std::min(last, schedule.schedule().steps());
-    const int n = std::max(2, samples);
-    long previous = 0;
-    for (int i = 0; i < n && first <= last; ++i) {
-        const long t = first + static_cast<long>(std::llround(static_cast<double>(last - first) * i / (n - 1)));
-        if (t == previous) continue;
-        previous = t;
-        const auto p = fit::predictCurveLoss(fit, schedule, t);
-        if (!std::isfinite(p.loss)) continue;
-        band.steps.push_back(t);
-        band.loss.push_back(p.loss);
-        band.lower.push_back(std::isfinite(p.lower) ? p.lower : p.loss);
-        band.upper.push_back(std::isfinite(p.upper) ? p.upper : p.loss);
+data::Expected<CurveFitsResult> fitCurves(const CurveFitOptions& options, const fit::FitControl& control) {
+    auto runs = loadCurveRuns(options);
+    if (!runs) return runs.error();
+    return fitCurveRuns(std::move(*runs), options, control);
+}
+
+data::Expected<CurveFitsResult> fitStudyCurves(const std::vector<data::ProjectCurves>& sets, const CurveFitOptions& options,
+                                               const fit::FitControl& control) {
+    std::vector<CurveRun> runs;
+    std::vector<std::string> notes;
+    for (const auto& set : sets)
+        for (const auto& curve : set.curves.curves) {
+            CurveRun c;
+            std::vector<fit::LrPoint> rates;
+            for (const auto& p : curve.points) {
+                if (std::isfinite(p.lr)) rates.push_back({p.step, p.lr});
+                const double loss = options.trainLoss ? p.trainLoss : p.valLoss;
+                if (std::isfinite(loss) && p.step >= 1 && p.step <= static_cast<double>(kMaxSteps)) c.points.push_back({static_cast<long>(p.step), loss});
+            }
+            if (rates.empty() || c.points.empty() || rates.back().step > static_cast<double>(kMaxSteps)) {
+                notes.push_back(curve.runId + " (" + set.name + "): " + (rates.empty() ? "no logged lr" : "no usable loss") + ", left out");
+                continue;
+            }
+            fit::CurveLawOptions lawOptions;
+            if (curve.points.back().tokens > 0 && curve.points.back().step > 0)
+                lawOptions.tokensPerStep = curve.points.back().tokens / curve.points.back().step;
+            // Without --warmup, the warm-up is where the logged rate first reaches its peak (the laws
+            // count their steps after it), when that is in the curve's first fifth.
+            long warmup = std::max(0L, options.warmupSteps);
+            if (options.warmupSteps < 0) {
+                double peak = 0;
+                for (const auto& r : rates) peak = std::max(peak, r.lr);
+                for (const auto& r : rates)
+                    if (r.lr >= 0.999 * peak) {
+                        if (r.step <= 0.2 * rates.back().step) warmup = static_cast<long>(r.step);
+                        break;
+                    }
+            }
+            c.schedule = fit::PreparedSchedule(fit::Schedule::fromLogged(rates, warmup), lawOptions);
+            c.scheduleSource = "logged lr";
+            c.run.file = set.source;
+            c.run.name = curve.runId;
+            c.run.curve = curve;
+            runs.push_back(std::move(c));
+        }
+    if (runs.empty()) return optionError("curves", "no loss curve with a logged learning rate (an lr column) to fit");
+    return fitCurveRuns(std::move(runs), options, control, std::move(notes));
+}
+
+fit::ScheduleSpec scheduleForCurves(const CurveFitsResult& result, fit::ScheduleShape shape, double cooldownFraction, fit::DecayShape decay,
+                                    double lengthFactor) {
+    double peak = 0;
+    long longest = 0, warmup = 0;
+    for (const auto& c : result.runs) {
+        peak = std::max(peak, c.schedule.schedule().peak());
+        if (c.schedule.schedule().steps() > longest) longest = c.schedule.schedule().steps(), warmup = c.schedule.schedule().warmupSteps();
     }
+    fit::ScheduleSpec spec;
+    spec.shape = shape;
+    spec.peakLr = peak;
+    spec.steps = std::clamp(std::lround(static_cast<double>(longest) * lengthFactor), 1L, kMaxSteps);
+    spec.warmupSteps = std::min(warmup, spec.steps);
+    spec.finalLr = shape == fit::ScheduleShape::Cosine ? 0.1 * peak : 0;  // cosine to 10 % of the peak, as is usual
+    spec.cooldownFraction = std::clamp(cooldownFraction, 0.0, 1.0);
+    spec.decay = decay;
+    return spec;
+}
+
+CurveBand scheduleBand(const CurveFitsResult& result, const fit::ScheduleSpec& spec, int samples) {
+    fit::CurveLawOptions lawOptions;
+    if (!result.runs.empty()) lawOptions.tokensPerStep = result.runs.front().schedule.options().tokensPerStep;
+    const fit::PreparedSchedule schedule(fit::Schedule::fromSpec(spec), lawOptions);
+    CurveBand band = sampleBand(result.fit, schedule, fit::describeSchedule(spec), samples);
+    band.heldOut = true;
     return band;
 }
 
-}  // namespace
+
 
 std::vector<CurveBand> curveBands(const CurveFitsResult& result, int samples) {
     std::vector<CurveBand> out;

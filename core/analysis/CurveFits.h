@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/data/LoadError.h"
+#include "core/data/Project.h"
 #include "core/data/TrackerJson.h"
 #include "core/fit/FitControl.h"
 #include "core/fit/Schedule.h"
@@ -67,6 +68,20 @@ struct CurveBand {
 
 // The fitted and held-out curves of a fit, each sampled at `samples` steps.
 std::vector<CurveBand> curveBands(const CurveFitsResult& result, int samples = 200);
+
+// Fits the law to every curve of a study's curve sets (curves files and tracker exports, each with
+// its logged `lr`; curves without one are left out and named in the notes); nothing held out.
+// Without options.warmupSteps, a curve's warm-up ends where its logged rate first reaches its peak.
+data::Expected<CurveFitsResult> fitStudyCurves(const std::vector<data::ProjectCurves>& sets, const CurveFitOptions& options,
+                                               const fit::FitControl& control = {});
+
+// A schedule on the scale of the fitted curves (their peak rate, the warm-up of the longest, and
+// `lengthFactor` times its length) of the given shape: what the schedule editor describes.
+fit::ScheduleSpec scheduleForCurves(const CurveFitsResult& result, fit::ScheduleShape shape, double cooldownFraction, fit::DecayShape decay,
+                                    double lengthFactor);
+
+// The law's loss with its interval under a described schedule, at `samples` steps after its warm-up.
+CurveBand scheduleBand(const CurveFitsResult& result, const fit::ScheduleSpec& spec, int samples = 300);
 
 struct CurvePredictOptions {
     CurveFitOptions fit;
