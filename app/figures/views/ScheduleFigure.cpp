@@ -112,6 +112,12 @@ void ScheduleFigure::draw(const FigureInput&) {
 
 QString explainSchedules(const ViewFigure& figure, const FigureInput&) {
     const auto& f = static_cast<const ScheduleFigure&>(figure);
+    const QString now = !f.problem().isEmpty() ? QObject::tr("<p>Now: %1.</p>").arg(f.problem().toHtmlEscaped())
+                                               : QObject::tr("<p>Now: %1, predicted final loss %2 [%3, %4].</p>")
+                                                     .arg(QString::fromStdString(analysis::scheduleLabel(f.schedule())))
+                                                     .arg(f.finalLoss().loss, 0, 'f', 4)
+                                                     .arg(f.finalLoss().lower, 0, 'f', 4)
+                                                     .arg(f.finalLoss().upper, 0, 'f', 4);
     return QObject::tr(
                "<h3>Schedules</h3>"
                "<p>A law of a run's loss curve under its learning-rate schedule η<sub>t</sub>, fitted to every loss curve of the "
@@ -124,12 +130,8 @@ QString explainSchedules(const ViewFigure& figure, const FigureInput&) {
                "<li>a power law in tokens, L<sub>0</sub> + A·D<sup>−α</sup>, which ignores the schedule.</li></ul>"
                "<p>Dashed: the loss the law predicts under the schedule the controls describe (shape, cooldown fraction and decay, "
                "length), with its interval as a band. The interval comes from the fit's curvature, widened for the correlation of the "
-               "residuals along a curve; it leaves out the law's own misfit.</p>"
-               "<p>Now: %1, predicted final loss %2 [%3, %4].</p>")
-        .arg(QString::fromStdString(analysis::scheduleLabel(f.schedule())))
-        .arg(f.finalLoss().loss, 0, 'f', 4)
-        .arg(f.finalLoss().lower, 0, 'f', 4)
-        .arg(f.finalLoss().upper, 0, 'f', 4);
+               "residuals along a curve; it leaves out the law's own misfit.</p>") +
+           now;
 }
 
 }  // namespace scalex::figures

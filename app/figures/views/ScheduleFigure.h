@@ -24,6 +24,7 @@ public:
     JobOf<Answer> job(const FigureInput& in) const;
     void take(Answer answer) { answer_ = std::move(answer); }
     QJsonObject jobControls() const override;
+    bool analysesReadCurves() const override { return true; }
     void draw(const FigureInput& in) override;
     std::vector<QChart*> charts() const override;
     QString problem() const override;
