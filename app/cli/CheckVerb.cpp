@@ -14,6 +14,7 @@
 #include "core/data/Series.h"
 #include "core/data/InferenceMeasurements.h"
 #include "core/data/LossCurves.h"
+#include "core/data/Project.h"
 #include "core/data/RunTableIo.h"
 
 namespace scalex::cli {
@@ -142,8 +143,10 @@ ProjectParts projectParts(const Project& project) {
 }
 
 int checkCurves(const std::string& path, bool json) {
-    auto curves = loadLossCurves(path);
-    if (!curves) throw UsageError(curves.error().toString());
+    // As a study reads a curves file (a curves CSV or a tracker's JSON export).
+    auto set = loadProjectCurves(QString::fromStdString(path), "curves");
+    if (!set) throw UsageError(set.error().toString());
+    const auto* curves = &set->curves;
     int withVal = 0;
     for (const auto& c : curves->curves) withVal += !std::isnan(c.finalValLoss());
     if (json) {

@@ -58,8 +58,8 @@ void printHelp() {
         "  scalex <verb> [options]      run a headless verb; `scalex <verb> --help` for its options\n\n"
         "Window options:\n"
         "  --example                    open the built-in example project\n"
-        "  --view ID                    show this view first (runs, pareto, curves, surface, overtraining,\n"
-        "                               isoflop, context, optimal, breakdown, roofline, inference, laws)\n"
+        "  --view ID                    show this view first (runs, pareto, curves, schedules, surface,\n"
+        "                               overtraining, isoflop, context, optimal, breakdown, roofline, inference, laws)\n"
         "  --theme light|dark           the colour theme\n"
         "  --size WIDTHxHEIGHT          window size in pixels (default 1280x800)\n"
         "  --presentation               presentation mode: larger fonts and lines\n"
@@ -89,6 +89,8 @@ int runVerb(int argc, char** argv) {
     bool widgets = false;
     for (const auto& v : verbs())
         if (!std::strcmp(argv[1], v.name)) widgets = v.needsWidgets;
+    // `fit curves --plot` and `predict curve --plot` draw a chart.
+    for (int i = 2; i < argc && !widgets; ++i) widgets = !std::strcmp(argv[i], "--plot") || !std::strncmp(argv[i], "--plot=", 7);
     // Verbs that draw widgets do so offscreen: they never need a display.
     if (widgets) {
         qputenv("QT_QPA_PLATFORM", "offscreen");

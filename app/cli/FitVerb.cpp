@@ -718,10 +718,10 @@ int runLaw(const QStringList& args) {
 }  // namespace
 
 int verbFit(const QStringList& args) {
-    const QString usage = "expected `scalex fit lnd|isoflop|slopes|pareto|context|bootstrap|law|runtime [options]`";
+    const QString usage = "expected `scalex fit lnd|isoflop|slopes|pareto|context|bootstrap|law|runtime|curves [options]`";
     if (args.size() < 2 || args[1] == "--help" || args[1] == "-h" || args[1] == "help") {
         if (args.size() >= 2) {
-            printText("Usage: scalex fit <lnd|isoflop|slopes|pareto|context|bootstrap|law|runtime> [options]\n"
+            printText("Usage: scalex fit <lnd|isoflop|slopes|pareto|context|bootstrap|law|runtime|curves> [options]\n"
                       "  lnd        parametric loss surface L(N,D)\n"
                       "  isoflop    IsoFLOP parabolas and N*(H), D*(H) power laws\n"
                       "  slopes     over-training exponents eta per tokens/param ratio\n"
@@ -730,6 +730,7 @@ int verbFit(const QStringList& args) {
                       "  bootstrap  percentile intervals of a fit (--of lnd|isoflop|slopes)\n"
                       "  law        any law as a formula (or a shipped one), scored on held-out runs\n"
                       "  runtime    inference runtime model\n"
+                      "  curves     a schedule-aware law of loss curves (mpl, lra, power), scored on held-out curves\n"
                       "`scalex fit <name> --help` lists a fit's options.\n");
             return kExitOk;
         }
@@ -745,6 +746,7 @@ int verbFit(const QStringList& args) {
     if (sub == "bootstrap") return runBootstrap(rest);
     if (sub == "law") return runLaw(rest);
     if (sub == "runtime") return runFitRuntime(rest);
+    if (sub == "curves") return runFitCurves(rest);
     throw UsageError(("unknown fit '" + sub + "' (" + usage + ")").toStdString());
 }
 

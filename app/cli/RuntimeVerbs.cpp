@@ -665,18 +665,20 @@ int verbPredict(const QStringList& args) {
     if (sub == "max-model") return predictMaxModel(rest);
     if (sub == "crossover") return predictCrossover(rest);
     if (sub == "optimal") return predictOptimal(rest);
-    if (sub.isEmpty()) usage("missing sub-verb (expected runtime, max-model, crossover or optimal)");
+    if (sub == "curve") return predictCurveVerb(rest);
+    if (sub.isEmpty()) usage("missing sub-verb (expected runtime, max-model, crossover, optimal or curve)");
     if (sub == "--help" || sub == "-h" || sub == "help") {
         printText(QStringLiteral(
-            "Usage: scalex predict <runtime|max-model|crossover|optimal> [options]\n"
+            "Usage: scalex predict <runtime|max-model|crossover|optimal|curve> [options]\n"
             "  runtime    TTFT, step time, throughput and memory of one configuration\n"
             "  max-model  the largest configuration that meets a TTFT or step-time budget\n"
             "  crossover  the context length at which xLSTM's advantage reaches a factor\n"
             "  optimal    compute-optimal N*, D* of each series of a study by both methods; the lifetime optimum\n"
+            "  curve      a run's loss at any step under any learning-rate schedule, with its interval\n"
             "`scalex predict <sub-verb> --help` lists the options.\n"));
         return kExitOk;
     }
-    usage("unknown sub-verb '" + sub + "' (expected runtime, max-model, crossover or optimal)");
+    usage("unknown sub-verb '" + sub + "' (expected runtime, max-model, crossover, optimal or curve)");
 }
 
 }  // namespace scalex::cli

@@ -99,6 +99,11 @@ StudyInput loadStudy(const QStringList& files, const data::LoadOptions& options)
                 for (auto& spec : project->specs) in.study.addSpec(std::move(spec));
                 for (auto& t : project->tables) in.study.addRuns(std::move(t.table), t.name);
             }
+        } else if (data::dataFileKind(file) == data::DataFileKind::LossCurves) {
+            // Curves files and tracker exports beside run tables: the study's curve sets.
+            auto curves = data::loadProjectCurves(file, QFileInfo(file).completeBaseName().toStdString());
+            if (!curves) throw UsageError(curves.error().toString());
+            in.study.addCurves(std::move(*curves));
         } else {
             auto loaded = data::loadRunTable(file.toStdString(), options);
             if (!loaded) throw UsageError(loaded.error().toString());

@@ -37,5 +37,8 @@ int predictOptimal(const QStringList& args);
 int verbCheck(const QStringList& args);
 // `scalex fit runtime ...`: args[0] is "runtime" (the fit verb dispatches its sub-verb here).
 int runFitRuntime(const QStringList& args);
+// `scalex fit curves` and `scalex predict curve` (CurvesVerb.cpp).
+int runFitCurves(const QStringList& args);
+int predictCurveVerb(const QStringList& args);
 
 }  // namespace scalex::cli

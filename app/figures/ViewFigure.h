@@ -105,6 +105,9 @@ public:
     }
     // The study's runs or settings have changed (before the analyses run again).
     virtual void studyChanged() {}
+    // The analyses read the study's loss-curve sets: loading curves runs them again (other views
+    // only redraw).
+    virtual bool analysesReadCurves() const { return false; }
     // Enables the controls that apply to the others' values (before the window shows them).
     virtual void enableControls() {}
     // The read-out beside the widget of the control `name` ("H = 1e21"); empty: none.

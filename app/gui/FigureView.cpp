@@ -118,7 +118,8 @@ FigureView::FigureView(const figures::FigureEntry& entry, Session* session, QWid
         if (session_->changeCount() != studyAt_) recompute();
     });
     for (auto signal : {&Session::selectionChanged, &Session::curvesChanged, &Session::styleChanged})
-        connect(session_, signal, this, [this] {
+        connect(session_, signal, this, [this, signal] {
+            if (signal == &Session::curvesChanged && figure_->analysesReadCurves()) return recompute();
             // Opening a project emits each of these once: the figure is drawn once (a million
             // checkpoints take a quarter of a second to draw).
             if (session_->changeCount() != drawnAt_) redraw();

@@ -4,6 +4,7 @@
 
 #include "core/data/InferenceMeasurements.h"
 #include "core/data/LossCurves.h"
+#include "core/data/TrackerJson.h"
 
 namespace scalex::data {
 
@@ -34,6 +35,7 @@ DataFileKind dataFileKind(const QString& path) {
     QString lower = path.toLower();
     if (lower.endsWith(QLatin1String(".gz"))) lower.chop(3);
     if (lower.endsWith(QLatin1String(".scalex"))) return DataFileKind::Project;
+    if (isTrackerJsonFile(path)) return DataFileKind::LossCurves;  // an experiment tracker's export (TrackerJson.h)
     const std::vector<std::string> header = plainTableHeader(path);
     if (looksLikeLossCurves(header)) return DataFileKind::LossCurves;
     if (looksLikeInferenceMeasurements(header)) return DataFileKind::InferenceMeasurements;

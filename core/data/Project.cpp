@@ -23,6 +23,7 @@
 
 #include "core/data/RunTableColumns.h"
 #include "core/data/RunTableIo.h"
+#include "core/data/TrackerJson.h"
 
 #include <zlib.h>
 
@@ -129,6 +130,12 @@ Expected<QByteArray> readWhole(const QString& path) {
 Expected<ProjectCurves> loadProjectCurves(const QString& path, std::string name) {
     auto bytes = readWhole(path);
     if (!bytes) return bytes.error();
+    if (path.toLower().endsWith(QLatin1String(".json")) && looksLikeTrackerJson(*bytes)) {
+        // A tracker export: its history becomes the curve, kept as a curves CSV (TrackerJson.h).
+        auto run = parseTrackerRun(*bytes, path.toStdString());
+        if (!run) return run.error();
+        return makeProjectCurves(std::move(name), trackerCurvesCsv(*run), path.toStdString());
+    }
     return makeProjectCurves(std::move(name), std::move(*bytes), path.toStdString());
 }
 

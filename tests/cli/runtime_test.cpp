@@ -92,8 +92,8 @@ TEST(PredictVerb, BadInputIsOneLineAndExit2) {
         QString message;
     };
     const Case cases[] = {
-        {{"predict"}, "scalex predict: missing sub-verb (expected runtime, max-model, crossover or optimal)"},
-        {{"predict", "latency"}, "scalex predict: unknown sub-verb 'latency' (expected runtime, max-model, crossover or optimal)"},
+        {{"predict"}, "scalex predict: missing sub-verb (expected runtime, max-model, crossover, optimal or curve)"},
+        {{"predict", "latency"}, "scalex predict: unknown sub-verb 'latency' (expected runtime, max-model, crossover, optimal or curve)"},
         {QStringList{"predict", "runtime"} + kXlstm7b + QStringList{"--accelerator", "TPU"},
          "scalex predict: --accelerator: 'TPU' is neither V100, A100, H100, B200 nor an existing file"},
         {QStringList{"predict", "runtime"} + kXlstm7b + QStringList{"--alpha-eff-fraction", "1.5"},

@@ -9,6 +9,7 @@
 #include "app/figures/views/InferenceFigure.h"
 #include "app/figures/views/LawsFigure.h"
 #include "app/figures/views/LossCurvesFigure.h"
+#include "app/figures/views/ScheduleFigure.h"
 #include "app/figures/views/OverTrainingFigure.h"
 #include "app/figures/views/LossSurfaceFigure.h"
 #include "app/figures/views/OptimalFigure.h"
@@ -37,6 +38,8 @@ std::vector<FigureEntry>& entries() {
         {"runs", QObject::tr("Runs"), {}, {"runs"}, {}, {}},
         {"pareto", QObject::tr("Pareto front"), maker<ParetoFigure>(), {"frontier"}, explainPareto, {}},
         {"curves", QObject::tr("Loss curves"), maker<LossCurvesFigure>(), {}, explainLossCurves, {}},
+        {"schedules", QObject::tr("Schedules"), maker<ScheduleFigure>(), {}, explainSchedules,
+         layout([](ViewLayout& l) { l.busy = QObject::tr("Fitting the law to the loss curves…"); })},
         {"surface", QObject::tr("Loss surface"), maker<LossSurfaceFigure>(), {"fit"}, explainLossSurface,
          layout([](ViewLayout& l) {
              l.groups = {{"series", "context", "set", "huber_delta", "gamma", "grid"}};

@@ -1,0 +1,137 @@
+#include "app/figures/views/ScheduleFigure.h"
+
+#include <QObject>
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QScatterSeries>
+#include <algorithm>
+#include <cmath>
+
+#include "app/figures/CurveFitFigure.h"
+#include "app/figures/PlotChart.h"
+#include "app/figures/Theme.h"
+#include "core/analysis/Study.h"
+
+namespace scalex::figures {
+
+namespace {
+
+const QString kLaw = QStringLiteral("law"), kShape = QStringLiteral("shape"), kCooldown = QStringLiteral("cooldown"),
+              kDecay = QStringLiteral("decay"), kLength = QStringLiteral("length");
+
+}  // namespace
+
+ScheduleFigure::ScheduleFigure() : chart_(makeChart()) {
+    controls().add(choiceControl(kLaw, QObject::tr("Law"),
+                                 {{QStringLiteral("mpl"), QObject::tr("Multi-Power Law")},
+                                  {QStringLiteral("lra"), QObject::tr("LR-annealing law")},
+                                  {QStringLiteral("power"), QObject::tr("Power law in tokens")}},
+                                 QStringLiteral("mpl")));
+    controls().add(choiceControl(kShape, QObject::tr("Schedule"),
+                                 {{QStringLiteral("wsd"), QObject::tr("Warm-up, stable, decay")},
+                                  {QStringLiteral("cosine"), QObject::tr("Cosine to 10 %")},
+                                  {QStringLiteral("constant"), QObject::tr("Constant")}},
+                                 QStringLiteral("wsd")));
+    std::vector<double> fractions;
+    for (int i = 1; i <= 18; ++i) fractions.push_back(i / 20.0);
+    controls().add(valueControl(kCooldown, QObject::tr("Cooldown fraction"), fractions, 0.2, 0));
+    controls().add(choiceControl(kDecay, QObject::tr("Decay"),
+                                 {{QStringLiteral("linear"), QObject::tr("Linear")},
+                                  {QStringLiteral("sqrt"), QObject::tr("1 − sqrt")},
+                                  {QStringLiteral("exp"), QObject::tr("Exponential")}},
+                                 QStringLiteral("linear")));
+    controls().add(valueControl(kLength, QObject::tr("Length (× longest curve)"), {0.5, 0.75, 1, 1.5, 2, 3, 4}, 1, 0));
+}
+
+std::vector<QChart*> ScheduleFigure::charts() const { return {chart_}; }
+
+QJsonObject ScheduleFigure::jobControls() const { return {{kLaw, controls().choice(kLaw)}}; }
+
+JobOf<ScheduleFigure::Answer> ScheduleFigure::job(const FigureInput& in) const {
+    analysis::CurveFitOptions options;
+    options.law = analysis::curveLawFromName(controls().choice(kLaw).toStdString()).value_or(fit::CurveLaw::MultiPower);
+    return [sets = in.study->curveSets(), options](const fit::FitControl& control) {
+        Answer answer;
+        auto r = analysis::fitStudyCurves(sets, options, control);
+        if (r) answer.fit = std::make_shared<const analysis::CurveFitsResult>(std::move(*r));
+        else answer.error = r.error().message;
+        return answer;
+    };
+}
+
+QString ScheduleFigure::problem() const {
+    if (answer_.fit) return {};
+    return answer_.error.empty() ? QObject::tr("no loss curves with a logged learning rate (open a curves file with an lr column or a "
+                                               "tracker's JSON export)")
+                                 : QString::fromStdString(answer_.error);
+}
+
+void ScheduleFigure::draw(const FigureInput&) {
+    chart_->clearSeries();
+    chart_->setAxes({QObject::tr("Step"), false, 0, 1}, {QObject::tr("Validation loss"), false, 2, 4});
+    summary_.clear();
+    if (!answer_.fit) {
+        chart_->setTitle(QObject::tr("Schedules"));
+        summary_ = problem();
+        return;
+    }
+    const auto& result = *answer_.fit;
+    // The schedule the controls describe, on the scale of the fitted curves.
+    const QString shape = controls().choice(kShape), decay = controls().choice(kDecay);
+    schedule_ = analysis::scheduleForCurves(result,
+                                            shape == QLatin1String("cosine")     ? fit::ScheduleShape::Cosine
+                                            : shape == QLatin1String("constant") ? fit::ScheduleShape::Constant
+                                                                                 : fit::ScheduleShape::Wsd,
+                                            controls().number(kCooldown),
+                                            decay == QLatin1String("sqrt")  ? fit::DecayShape::Sqrt
+                                            : decay == QLatin1String("exp") ? fit::DecayShape::Exponential
+                                                                            : fit::DecayShape::Linear,
+                                            controls().number(kLength));
+    auto bands = analysis::curveBands(result);
+    bands.push_back(analysis::scheduleBand(result, schedule_));
+    const auto& predicted = bands.back();
+    final_ = predicted.steps.empty() ? fit::CurvePrediction{NAN, NAN, NAN}
+                                     : fit::CurvePrediction{predicted.loss.back(), predicted.lower.back(), predicted.upper.back()};
+
+    addCurveBands(chart_, bands, true);
+    chart_->fitRangesToData(0.03);
+    chart_->setTitle(QObject::tr("%1 fitted to %2 curves").arg(QString::fromStdString(analysis::curveLawLabel(result.fit.law)).toUpper()).arg(result.fit.curves.size()));
+    summary_ = QObject::tr("Predicted loss at the end of %1 (step %2): %3 [%4, %5] (%6 % interval). Fitted curves: mean relative error %7 %.")
+                   .arg(QString::fromStdString(analysis::scheduleLabel(schedule_)))
+                   .arg(schedule_.steps)
+                   .arg(final_.loss, 0, 'f', 4)
+                   .arg(final_.lower, 0, 'f', 4)
+                   .arg(final_.upper, 0, 'f', 4)
+                   .arg(result.fit.level * 100, 0, 'g', 3)
+                   .arg([&] {
+                       double e = 0;
+                       for (const auto& c : result.fit.curves) e += c.predE;
+                       return 100 * e / std::max<std::size_t>(1, result.fit.curves.size());
+                   }(),
+                        0, 'f', 2);
+}
+
+QString explainSchedules(const ViewFigure& figure, const FigureInput&) {
+    const auto& f = static_cast<const ScheduleFigure&>(figure);
+    const QString now = !f.problem().isEmpty() ? QObject::tr("<p>Now: %1.</p>").arg(f.problem().toHtmlEscaped())
+                                               : QObject::tr("<p>Now: %1, predicted final loss %2 [%3, %4].</p>")
+                                                     .arg(QString::fromStdString(analysis::scheduleLabel(f.schedule())))
+                                                     .arg(f.finalLoss().loss, 0, 'f', 4)
+                                                     .arg(f.finalLoss().lower, 0, 'f', 4)
+                                                     .arg(f.finalLoss().upper, 0, 'f', 4);
+    return QObject::tr(
+               "<h3>Schedules</h3>"
+               "<p>A law of a run's loss curve under its learning-rate schedule η<sub>t</sub>, fitted to every loss curve of the "
+               "study that logs its rate (Σ Huber<sub>δ=1e-3</sub> of ln L − ln L̂, several starts, bounded L-BFGS):</p>"
+               "<ul><li>Multi-Power Law (Luo et al. 2025, arXiv:2503.12811): L(t) = L<sub>0</sub> + A·(S<sub>1</sub>(t)+S<sub>W</sub>)<sup>−α</sup> "
+               "− B·Σ<sub>k</sub> (η<sub>k−1</sub>−η<sub>k</sub>)·(1 − (C·η<sub>k</sub><sup>−γ</sup>·S<sub>k</sub>(t)+1)<sup>−β</sup>), "
+               "S<sub>k</sub>(t) = Σ<sub>τ=k..t</sub> η<sub>τ</sub>;</li>"
+               "<li>LR-annealing law (Tissue et al. 2024, arXiv:2408.11029): L = L<sub>0</sub> + A·S<sub>1</sub><sup>−α</sup> − C·S<sub>2</sub>, "
+               "S<sub>2</sub> the area of the annealing momentum;</li>"
+               "<li>a power law in tokens, L<sub>0</sub> + A·D<sup>−α</sup>, which ignores the schedule.</li></ul>"
+               "<p>Dashed: the loss the law predicts under the schedule the controls describe (shape, cooldown fraction and decay, "
+               "length), with its interval as a band. The interval comes from the fit's curvature, widened for the correlation of the "
+               "residuals along a curve; it leaves out the law's own misfit.</p>") +
+           now;
+}
+
+}  // namespace scalex::figures

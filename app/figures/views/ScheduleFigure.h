@@ -1,0 +1,49 @@
+#pragma once
+// Schedules: a schedule-aware law (the Multi-Power Law, the LR-annealing law, a power law in
+// tokens; core/analysis/CurveFits.h) fitted to the study's loss curves that log their learning
+// rate, drawn over them with its interval as a band, and the loss it predicts under the schedule
+// the controls describe (shape, cooldown fraction and decay, length): the schedule editor. The fit
+// runs once per law; moving a schedule control only evaluates the law again.
+#include <memory>
+#include <string>
+
+#include "app/figures/ViewFigure.h"
+#include "core/analysis/CurveFits.h"
+
+namespace scalex::figures {
+
+class ScheduleFigure : public FigureWithAnswer<ScheduleFigure> {
+public:
+    struct Answer {
+        std::shared_ptr<const analysis::CurveFitsResult> fit;  // null when nothing could be fitted
+        std::string error;
+    };
+
+    ScheduleFigure();
+    QString viewId() const override { return QStringLiteral("schedules"); }
+    JobOf<Answer> job(const FigureInput& in) const;
+    void take(Answer answer) { answer_ = std::move(answer); }
+    QJsonObject jobControls() const override;
+    bool analysesReadCurves() const override { return true; }
+    void draw(const FigureInput& in) override;
+    std::vector<QChart*> charts() const override;
+    QString problem() const override;
+    QString summary() const override { return summary_; }
+
+    // The schedule the controls describe for the fitted curves (their peak rate, warm-up and
+    // longest length times the length control), and the loss predicted at its end.
+    const fit::ScheduleSpec& schedule() const { return schedule_; }
+    const fit::CurvePrediction& finalLoss() const { return final_; }
+
+private:
+    PlotChart* chart_;
+    Answer answer_;
+    fit::ScheduleSpec schedule_;
+    fit::CurvePrediction final_;
+    QString summary_;
+};
+
+// The Explain pane: the laws' formulas and sources, the fit, the schedule and its predicted loss.
+QString explainSchedules(const ViewFigure& figure, const FigureInput& in);
+
+}  // namespace scalex::figures

@@ -1,0 +1,89 @@
+// The Schedules view (app/figures/views/ScheduleFigure): the law fitted to a study's tracker
+// curves once, the schedule editor's controls (shape, cooldown fraction, decay, length) moving the
+// predicted curve and final loss without a new fit, each prediction the analysis' own (the same as
+// `scalex predict curve` for that schedule) with its interval, and a study without rates named.
+#include <gtest/gtest.h>
+
+#include <QFileInfo>
+#include <QJsonObject>
+#include <cmath>
+
+#include "app/figures/views/ScheduleFigure.h"
+#include "core/analysis/CurveFits.h"
+#include "core/analysis/Study.h"
+#include "core/data/Project.h"
+#include "tests/support/GuiApp.h"
+#include "tests/support/TestData.h"
+
+using namespace scalex;
+using scalex::test::sharedPath;
+
+namespace {
+
+QString lrFile(const QString& prefix, const QString& lr, const QString& rest) {
+    return sharedPath("data/public/lr-schedules/" + prefix + "_slimpajama_llama_norm_nlayers12_nhead12_lr" + lr + "_sched_" + rest +
+                      "_bs50x2_ws2_seed0_data_seed1337.json");
+}
+
+class ScheduleView : public ::testing::Test {
+protected:
+    void SetUp() override { test::ensureGuiApplication("scalex_schedule_view_test"); }
+};
+
+}  // namespace
+
+TEST_F(ScheduleView, EditorMovesThePredictionWithoutRefitting) {
+    SCALEX_REQUIRE_SHARED();
+    analysis::Study study;
+    const QStringList files{lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
+                            lrFile("cos-10-124m", "0.001", "cos_warmup300_decay_sqrt_0.0_iter25000")};
+    for (const auto& f : files) {
+        auto set = data::loadProjectCurves(f, QFileInfo(f).completeBaseName().toStdString());
+        ASSERT_TRUE(set.ok()) << set.error().toString();
+        study.addCurves(std::move(*set));
+    }
+    const figures::FigureInput in{&study};
+    figures::ScheduleFigure figure;
+    figure.compute(in);
+    figure.draw(in);
+    ASSERT_TRUE(figure.problem().isEmpty()) << figure.problem().toStdString();
+    // The default schedule: WSD, 20 % linear cooldown, as long as the longest curve (50,000 steps),
+    // at its peak rate and after its 300-step warm-up.
+    EXPECT_EQ(figure.schedule().shape, fit::ScheduleShape::Wsd);
+    EXPECT_EQ(figure.schedule().steps, 50000);
+    EXPECT_EQ(figure.schedule().warmupSteps, 300);
+    EXPECT_DOUBLE_EQ(figure.schedule().peakLr, 1e-3);
+    const auto at20 = figure.finalLoss();
+    EXPECT_LT(at20.lower, at20.loss);
+    EXPECT_GT(at20.upper, at20.loss);
+    EXPECT_TRUE(figure.summary().contains(QString::number(at20.loss, 'f', 4))) << figure.summary().toStdString();
+
+    // Moving the cooldown redraws from the same fit: no job control changes.
+    const QJsonObject jobBefore = figure.jobControls();
+    ASSERT_TRUE(figure.setControls(QJsonObject{{"cooldown", 0.5}, {"decay", "sqrt"}, {"length", 2}}, in).isEmpty());
+    EXPECT_EQ(figure.jobControls(), jobBefore);
+    figure.draw(in);
+    EXPECT_EQ(figure.schedule().steps, 100000);
+    EXPECT_DOUBLE_EQ(figure.schedule().cooldownFraction, 0.5);
+    EXPECT_EQ(figure.schedule().decay, fit::DecayShape::Sqrt);
+    const auto at50 = figure.finalLoss();
+    EXPECT_LT(at50.loss, at20.loss) << "twice as long a run ends lower";
+
+    // The view's prediction is the analysis' for that schedule, fitted to the same curves.
+    analysis::CurvePredictOptions o;
+    for (const auto& f : files) o.fit.dataFiles.push_back(f.toStdString());
+    o.fit.warmupSteps = 300;
+    o.schedule = analysis::scheduleLabel(figure.schedule());
+    const auto cli = analysis::predictCurve(o);
+    ASSERT_TRUE(cli.ok()) << cli.error().toString();
+    EXPECT_NEAR(cli->points.back().loss.loss, at50.loss, 2e-3 * at50.loss);
+}
+
+TEST_F(ScheduleView, StudyWithoutLoggedRatesIsNamed) {
+    analysis::Study study;
+    const figures::FigureInput in{&study};
+    figures::ScheduleFigure figure;
+    figure.compute(in);
+    figure.draw(in);
+    EXPECT_TRUE(figure.problem().contains("learning rate")) << figure.problem().toStdString();
+}
