@@ -369,3 +369,34 @@ TEST(Corpus, EightExperimentsGiveEightLawsByEveryPath) {
     for (int e = 0; e < 8; ++e) EXPECT_NEAR(laws.at(QStringLiteral("exp%1").arg(e)), 0.42 + 0.02 * e, 0.01);
     expectOneIsoFlopAnswer(path);
 }
+
+// L(N,D) of the studies whose design gives one (a sweep of sizes and token counts): `fit lnd` and
+// the loss-surface view's table, from the file and from a converted project, the same numbers.
+TEST(Corpus, TheLossSurfaceIsTheSameByEveryPath) {
+    SCALEX_REQUIRE_SHARED();
+    QTemporaryDir dir;
+    for (const QString& file : {pub("misfitting/scaling_results_last_ckpt_only.csv"), pub("misfitting/scaling_results.csv")}) {
+        SCOPED_TRACE(file.toStdString());
+        const auto fit = runScalex({"fit", "lnd", "--data", file, "--json", "--no-extrapolation"});
+        ASSERT_EQ(fit.exitCode, 0) << fit.err.toStdString();
+        const QString project = dir.filePath("surface.scalex");
+        QFile::remove(project);
+        ASSERT_EQ(runScalex({"convert", file, project}).exitCode, 0);
+        for (const QString& input : {file, project}) {
+            const QString out = dir.filePath("fit.csv");
+            QFile::remove(out);
+            const auto r = runScalex({"render", "--project", input, "--view", "surface", "--table", "fit", "--out", out});
+            ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+            QFile f(out);
+            ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+            int matched = 0;
+            for (const QString& line : QString::fromUtf8(f.readAll()).split('\n'))
+                for (const char* key : {"alpha", "beta", "gamma"})
+                    if (line.section(',', 1, 1) == QLatin1String(key)) {
+                        EXPECT_DOUBLE_EQ(line.section(',', 3, 3).toDouble(), fit.json()[key].toDouble()) << key;
+                        ++matched;
+                    }
+            EXPECT_EQ(matched, 3);
+        }
+    }
+}
