@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QStringList>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <future>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "core/analysis/AnalysisJson.h"
+#include "core/analysis/OptimalInputs.h"
 #include "core/analysis/AnalysisSettings.h"
 #include "core/analysis/ContextStudy.h"
 #include "core/analysis/LawAnalysis.h"
@@ -31,6 +33,7 @@
 #include "core/analysis/VerbJson.h"
 #include "core/data/Project.h"
 #include "core/data/RunTableIo.h"
+#include "core/data/SpecJson.h"
 
 namespace py = pybind11;
 using namespace scalex;
@@ -39,6 +42,15 @@ using namespace scalex::analysis;
 static void initScalexResources() { Q_INIT_RESOURCE(scalex); }
 
 namespace {
+
+// A number as one types it in an option: 1e22, 0.001, 250 (shortest round trip, no "e+").
+std::string optionText(double v) {
+    char buf[32];
+    const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+    std::string t(buf, end);
+    if (const auto e = t.find("e+"); e != std::string::npos) t.erase(e + 1, 1);
+    return t;
+}
 
 // What the verbs report as a usage error (app/cli: "scalex fit: <message>"), raised as scalex.Error.
 struct Error : std::runtime_error {
@@ -67,7 +79,7 @@ struct PyStudy {
         if (s.allSweepRuns) a.scope.allSweepRuns = true;
         if (s.keepOutliers) a.keepOutliers = true;
         for (double h : s.keepBudget) {
-            if (!(h > 0)) throw Error("--keep-budget expects a positive budget in FLOPs, got '" + std::to_string(h) + "'");
+            if (!(h > 0)) throw Error("--keep-budget expects a positive budget in FLOPs, got '" + optionText(h) + "'");
             a.keptBudgets.push_back(h);
         }
         if (s.ctx) a.scope.context = *s.ctx;
@@ -182,11 +194,11 @@ std::string isoflop(const PyStudy& in, const Options& scope, std::optional<std::
     fit::IsoFlopSettings s;
     if (budgets) {
         for (double b : *budgets)
-            if (!(b > 0)) throw Error("--budgets expects a positive number, got '" + std::to_string(b) + "'");
+            if (!(b > 0)) throw Error("--budgets expects a positive number, got '" + optionText(b) + "'");
         s.budgets = *budgets;
     }
     s.tolerance = tolerance;
-    if (!(s.tolerance > 0 && s.tolerance < 1)) throw Error("--tolerance must lie in (0, 1), got " + std::to_string(tolerance));
+    if (!(s.tolerance > 0 && s.tolerance < 1)) throw Error("--tolerance must lie in (0, 1), got " + optionText(tolerance));
     const AnalysisSettings a = in.settings(scope);
     in.requireScale(a);
     std::vector<IsoFlopAnalysis> analyses;
@@ -201,7 +213,7 @@ std::string lnd(const PyStudy& in, const Options& scope, std::optional<double> h
     AnalysisSettings a = in.settings(scope);
     in.requireScale(a);
     if (huberDelta) {
-        if (!(*huberDelta > 0)) throw Error("--huber-delta must be positive, got " + std::to_string(*huberDelta));
+        if (!(*huberDelta > 0)) throw Error("--huber-delta must be positive, got " + optionText(*huberDelta));
         a.huberDelta = *huberDelta;
     }
     if (gamma) {
@@ -239,7 +251,7 @@ std::string slopes(const PyStudy& in, const Options& scope, std::optional<std::v
     fit::SlopeSettings s;
     if (ratios) s.ratios = *ratios;
     s.tolerance = ratioTolerance;
-    if (!(s.tolerance > 0 && s.tolerance < 1)) throw Error("--ratio-tolerance must lie in (0, 1), got " + std::to_string(ratioTolerance));
+    if (!(s.tolerance > 0 && s.tolerance < 1)) throw Error("--ratio-tolerance must lie in (0, 1), got " + optionText(ratioTolerance));
     if (minRuns < 2) throw Error("--min-runs must be at least 2, got " + std::to_string(minRuns));
     s.minRuns = minRuns;
     const AnalysisSettings a = in.settings(scope);
@@ -270,8 +282,8 @@ std::string context(const PyStudy& in, const Options& scope, double contextLengt
     ContextOptions options;
     options.context = contextLength;
     options.budget = budget;
-    if (!(options.context > 0)) throw Error("--context must be a positive number of tokens, got " + std::to_string(contextLength));
-    if (!(options.budget > 0)) throw Error("--budget must be a positive number of FLOPs, got " + std::to_string(budget));
+    if (!(options.context > 0)) throw Error("--context must be a positive number of tokens, got " + optionText(contextLength));
+    if (!(options.budget > 0)) throw Error("--budget must be a positive number of FLOPs, got " + optionText(budget));
     const AnalysisSettings a = in.settings(scope);
     in.requireScale(a);
     Study scoped = in.study;
@@ -361,6 +373,92 @@ std::string law(PyStudy& in, const Options& scope, const LawOptions& o) {
     return compact(toJson(a));
 }
 
+// The options of `scalex predict optimal`.
+struct OptimalOptions {
+    std::optional<double> budget, params, loss, huberDelta;
+    double context = 8192, inferenceTokens = 0;
+    std::string method = "both";
+    std::optional<std::string> reference, ladderSurface;
+    std::vector<std::string> ladder;
+    int resamples = 200;
+};
+
+std::string optimal(const PyStudy& in, const Options& scope, const OptimalOptions& o) {
+    int given = 0;
+    OptimalGiven kind = OptimalGiven::Budget;
+    std::string givenName;
+    double value = 0;
+    for (const auto& [name, k, v] : {std::tuple{"budget", OptimalGiven::Budget, o.budget},
+                                     std::tuple{"params", OptimalGiven::ModelSize, o.params},
+                                     std::tuple{"loss", OptimalGiven::TargetLoss, o.loss}})
+        if (v) ++given, kind = k, givenName = name, value = *v;
+    if (given != 1) throw Error("give exactly one of --budget, --params and --loss");
+    if (!(value > 0)) throw Error("--" + givenName + " must be positive, got " + optionText(value));
+    if (!(o.context >= 64)) throw Error("--context must be at least 64 tokens, got " + optionText(o.context));
+    if (!(o.inferenceTokens >= 0) || !std::isfinite(o.inferenceTokens))
+        throw Error("--inference-tokens must be 0 or more, got " + optionText(o.inferenceTokens));
+    if (o.method != "surface" && o.method != "laws" && o.method != "both")
+        throw Error("--method: expected surface, laws or both, got '" + o.method + "'");
+    if (o.reference && *o.reference != "paper" && *o.reference != "none")
+        throw Error("--reference: expected paper or none, got '" + *o.reference + "'");
+    if (o.resamples < 0) throw Error("--resamples must be at least 0, got " + std::to_string(o.resamples));
+    AnalysisSettings settings = in.settings(scope);
+    if (o.huberDelta) {
+        settings.huberDelta = *o.huberDelta;
+        if (!(settings.huberDelta > 0)) throw Error("--huber-delta must be positive, got " + optionText(*o.huberDelta));
+    }
+    if (auto why = missingScaleColumns(in.study.runs(), settings.scope.filter())) throw Error(*why);
+    OptimalQuery query;
+    query.given = kind;
+    query.value = value;
+    query.context = o.context;
+    query.inferenceTokens = o.inferenceTokens;
+    query.paperStudy = in.study.isPaperStudy();
+    query.paperModels = o.reference ? *o.reference == "paper" : query.paperStudy;
+    query.intervals.resamples = o.resamples;
+    for (const auto& file : o.ladder) {
+        const auto model = data::readModelFile(file);
+        if (!model) throw Error("--ladder: " + model.error().toString());
+        accounting::ModelLadder ladder = accounting::specLadder(model->spec);
+        // Named by its file, unless that is a config.json: then by its model type.
+        const QString stem = QFileInfo(QString::fromStdString(file)).completeBaseName();
+        if (stem != "config") ladder.name = stem.toStdString();
+        query.ladders.push_back(std::move(ladder));
+    }
+    if (o.ladderSurface) {
+        const auto f = accounting::parseFamily(*o.ladderSurface);
+        if (!f) throw Error("--ladder-surface: unknown family '" + *o.ladderSurface + "' (expected transformer or xlstm)");
+        query.ladderSurface = *f;
+    }
+    fit::FitControl control;
+    control.threads = scope.threads;
+    const bool surfaceAsked = o.method != "laws", lawsAsked = o.method != "surface";
+    struct Answers {
+        std::vector<OptimalSeriesInput> inputs;
+        OptimalAnswer bySurface, byLaws;
+    };
+    const Answers r = interruptible(control, [&] {
+        Answers a;
+        a.inputs = optimalInputs(in.study.runs(), settings, in.study.paper(), query, control);
+        if (a.inputs.empty()) return a;
+        OptimalQuery q = query;
+        if (surfaceAsked) a.bySurface = answerOptimalQuery(a.inputs, q, control);
+        if (lawsAsked) {
+            q.useLaws = true;
+            a.byLaws = answerOptimalQuery(a.inputs, q, control);
+        }
+        return a;
+    });
+    if (r.inputs.empty())
+        throw Error("no series to answer for: no runs in scope with N, D, C and loss (--reference paper shows the paper's models)");
+    if ((!surfaceAsked || !r.bySurface.problem.empty()) && (!lawsAsked || !r.byLaws.problem.empty())) {
+        std::string why = surfaceAsked ? r.bySurface.problem : r.byLaws.problem;
+        if (surfaceAsked && lawsAsked && r.byLaws.problem != r.bySurface.problem) why += " " + r.byLaws.problem;
+        throw Error("--" + givenName + " " + optionText(value) + ": " + why);
+    }
+    return compact(optimalVerbJson(r.inputs, query, givenName, o.method, settings.huberDelta, r.bySurface, r.byLaws));
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_scalex, m) {
@@ -404,6 +502,20 @@ PYBIND11_MODULE(_scalex, m) {
         .def_readwrite("level", &LawOptions::level)
         .def_readwrite("seed", &LawOptions::seed);
 
+    py::class_<OptimalOptions>(m, "OptimalOptions")
+        .def(py::init<>())
+        .def_readwrite("budget", &OptimalOptions::budget)
+        .def_readwrite("params", &OptimalOptions::params)
+        .def_readwrite("loss", &OptimalOptions::loss)
+        .def_readwrite("huber_delta", &OptimalOptions::huberDelta)
+        .def_readwrite("context", &OptimalOptions::context)
+        .def_readwrite("inference_tokens", &OptimalOptions::inferenceTokens)
+        .def_readwrite("method", &OptimalOptions::method)
+        .def_readwrite("reference", &OptimalOptions::reference)
+        .def_readwrite("ladder_surface", &OptimalOptions::ladderSurface)
+        .def_readwrite("ladder", &OptimalOptions::ladder)
+        .def_readwrite("resamples", &OptimalOptions::resamples);
+
     py::class_<PyStudy>(m, "Study")
         .def_property_readonly("n_runs", [](const PyStudy& s) { return s.study.runs().runs.size(); })
         .def_property_readonly("series_names", [](const PyStudy& s) { return s.study.seriesNames(); })
@@ -414,7 +526,8 @@ PYBIND11_MODULE(_scalex, m) {
         .def("slopes", &slopes)
         .def("pareto", &pareto)
         .def("context", &context)
-        .def("law", &law);
+        .def("law", &law)
+        .def("optimal", &optimal);
 
     m.def("read_files", &readFiles);
     m.def("read_bytes", &readBytes);

@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <algorithm>
+#include <cmath>
 
 #include "core/analysis/AnalysisJson.h"
 #include "core/analysis/IsoFlopTrend.h"
@@ -90,6 +91,93 @@ QJsonObject contextVerbJson(const ContextResult& r, const ContextOptions& option
     }
     return QJsonObject{{"context", options.context}, {"budget", options.budget}, {"series", series},
                        {"optima", data::toRecords(contextOptimaTable(r.answer))}};
+}
+
+namespace {
+
+QJsonObject pointJson(const fit::OptimalPoint& o) {
+    return {{"budget", o.budget}, {"params", o.params}, {"tokens", o.tokens}, {"tokens_per_param", o.tokens / o.params},
+            {"loss", jsonNumber(o.loss)}};
+}
+
+QJsonArray intervalJson(const fit::BootstrapInterval& i) { return {jsonNumber(i.lower), jsonNumber(i.upper)}; }
+
+// The IsoFLOP laws' optimum with the laws themselves and, where fitted to runs, their intervals.
+QJsonObject lawsJson(const OptimalSeriesAnswer& a) {
+    QJsonObject o = pointJson(a.optimum);
+    if (const auto& l = a.laws) {
+        o["coef_n"] = l->coefN;
+        o["exponent_n"] = l->exponentN;
+        o["coef_d"] = l->coefD;
+        o["exponent_d"] = l->exponentD;
+    }
+    if (const auto& i = a.intervals)
+        o["intervals"] = QJsonObject{{"level", i->level},
+                                     {"resamples", i->resamples},
+                                     {"exponent_n", intervalJson(i->exponentN)},
+                                     {"exponent_d", intervalJson(i->exponentD)},
+                                     {"params", intervalJson(i->params)},
+                                     {"tokens", intervalJson(i->tokens)}};
+    return o;
+}
+
+}  // namespace
+
+QJsonObject optimalVerbJson(const std::vector<OptimalSeriesInput>& inputs, const OptimalQuery& query, const std::string& givenName,
+                            const std::string& method, double huberDelta, const OptimalAnswer& bySurface, const OptimalAnswer& byLaws) {
+    const bool surfaceAsked = method != "laws", lawsAsked = method != "surface";
+    QJsonArray series;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        const OptimalSeriesInput& s = inputs[k];
+        const OptimalSeriesAnswer* surface = k < bySurface.series.size() ? &bySurface.series[k] : nullptr;
+        const OptimalSeriesAnswer* laws = k < byLaws.series.size() ? &byLaws.series[k] : nullptr;
+        QJsonObject entry{{"name", QString::fromStdString(s.paper && s.family ? std::string(accounting::familyName(*s.family))
+                                                          : s.ladder ? s.name : s.series)},
+                          {"label", QString::fromStdString(s.name)},
+                          {"source", s.paper ? "paper" : s.ladder ? "ladder" : "study"}};
+        if (s.family) entry["family"] = QString::fromStdString(std::string(accounting::familyName(*s.family)));
+        if (std::isfinite(s.context)) entry["context"] = s.context;
+        // One method's entry: its optimum, or null and why.
+        auto methodEntry = [&](const char* key, bool asked, const OptimalAnswer& answer, const OptimalSeriesAnswer* a) {
+            if (!asked) return;
+            const std::string why = a ? a->problem : answer.problem;
+            if (!why.empty()) {
+                entry[key] = QJsonValue::Null;
+                entry[QString::fromLatin1(key) + "_problem"] = QString::fromStdString(why);
+                return;
+            }
+            entry[key] = std::string(key) == "laws" ? lawsJson(*a) : pointJson(a->optimum);
+        };
+        methodEntry("surface", surfaceAsked, bySurface, surface);
+        methodEntry("laws", lawsAsked, byLaws, laws);
+        const OptimalSeriesAnswer* chosen = method == "laws" ? laws : surface;
+        if (method == "both" && surface && surface->comparison) {
+            const auto& c = *surface->comparison;
+            entry["comparison"] = QJsonObject{{"budget", surface->optimum.budget},
+                                              {"surface_exponent", c.surfaceExponent},
+                                              {"law_exponent", c.lawExponent},
+                                              {"agree_at_budget", jsonNumber(c.agreeAtBudget)}};
+        }
+        if (query.inferenceTokens > 0 && chosen && chosen->lifetime) {
+            const auto& l = *chosen->lifetime;
+            entry["lifetime"] = QJsonObject{{"inference_tokens", query.inferenceTokens},
+                                            {"params", l.params},
+                                            {"tokens", l.tokens},
+                                            {"tokens_per_param", l.tokens / l.params},
+                                            {"training_compute", l.trainingCompute},
+                                            {"inference_compute", l.inferenceCompute},
+                                            {"total_compute", l.total()},
+                                            {"compute_optimal_total", l.computeOptimalTotal},
+                                            {"saving", l.saving()}};
+        }
+        series.append(entry);
+    }
+    return QJsonObject{{"context", query.context},
+                       {"given", QJsonObject{{QString::fromStdString(givenName), query.value}}},
+                       {"method", QString::fromStdString(method)},
+                       {"huber_delta", huberDelta},
+                       {"reference", query.paperModels ? "paper" : "none"},
+                       {"series", series}};
 }
 
 std::string contextProblem(const ContextResult& r) {

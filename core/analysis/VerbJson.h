@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/ComputeOptimal.h"
 #include "core/analysis/ContextStudy.h"
 #include "core/analysis/SeriesAnalyses.h"
 
@@ -31,5 +32,12 @@ QJsonObject paretoVerbJson(const std::vector<ParetoAnalysis>& analyses, const st
 QJsonObject contextVerbJson(const ContextResult& result, const ContextOptions& options);
 // Why `fit context` has no answer (no family has a surface), as the verb says it; empty when it has one.
 std::string contextProblem(const ContextResult& result);
+
+// `predict optimal`: per series, each method asked's optimum (or null and why), the methods'
+// comparison (method "both") and the lifetime optimum (inferenceTokens > 0). `givenName` is the
+// option that set the query ("budget", "params" or "loss"); `method` "surface", "laws" or "both";
+// `bySurface`/`byLaws` are the answers of the methods asked (the other's is not read).
+QJsonObject optimalVerbJson(const std::vector<OptimalSeriesInput>& inputs, const OptimalQuery& query, const std::string& givenName,
+                            const std::string& method, double huberDelta, const OptimalAnswer& bySurface, const OptimalAnswer& byLaws);
 
 }  // namespace scalex::analysis

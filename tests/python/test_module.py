@@ -1,6 +1,7 @@
 """The module gives the numbers the program gives: every analysis' .json() equals the object of
 `scalex fit <verb> --json` on the same study with the same options."""
 import io
+import json
 
 import pandas as pd
 import pytest
@@ -149,3 +150,22 @@ def test_law_errors_carry_the_cli_message(cli):
     with pytest.raises(scalex.Error) as e:
         scalex.example().law("L = E + A/X^alpha", params={"E": (0, 5), "A": (0, 1e4), "alpha": (0, 1)})
     assert "unknown name 'X'" in str(e.value) and str(e.value) in r.stderr
+
+
+@pytest.mark.parametrize("study,data_args", [("example", []), ("epoch", None), ("misfitting", None)])
+def test_optimal_equals_cli(cli, study, data_args):
+    # `predict optimal` reads the built-in example when given no --data.
+    if study == "example":
+        s = scalex.example()
+    else:
+        path = shared(EPOCH if study == "epoch" else MISFITTING)
+        s, data_args = scalex.read(path), ["--data", path]
+    r = cli("predict", "optimal", *data_args, "--budget", "1e22", "--resamples", "50", "--json", ok=False)
+    if r.returncode != 0:
+        with pytest.raises(scalex.Error) as e:
+            s.optimal(budget=1e22, resamples=50)
+        assert str(e.value) in r.stderr
+        return
+    got = s.optimal(budget=1e22, resamples=50).json()
+    assert without_timings(got) == without_timings(json.loads(r.stdout))
+    assert got["given"] == {"budget": 1e22}

@@ -174,6 +174,26 @@ class Study:
         _no_unknown("law", options)
         return Result("law", self._study.law(s, o))
 
+    def optimal(self, budget=None, params=None, loss=None, **options):
+        """`scalex predict optimal`: the compute-optimal N*, D* for a budget, a model size or a
+        target loss, by the fitted surface and the IsoFLOP laws (method="both"), with the verb's
+        options (context, method, reference, inference_tokens, huber_delta, ladder,
+        ladder_surface, resamples)."""
+        o = _scalex.OptimalOptions()
+        for key, value in (("budget", budget), ("params", params), ("loss", loss)):
+            if value is not None:
+                setattr(o, key, float(value))
+        ladder = options.pop("ladder", None)
+        if ladder is not None:
+            o.ladder = [ladder] if isinstance(ladder, str) else list(ladder)
+        for key in ("context", "method", "reference", "inference_tokens", "huber_delta", "ladder_surface", "resamples"):
+            value = options.pop(key, None)
+            if value is not None:
+                setattr(o, key, value)
+        s = _scope(options)
+        _no_unknown("optimal", options)
+        return Result("optimal", self._study.optimal(s, o))
+
 
 def read(source, series=None, name="dataframe.csv"):
     """A study from a path (run table or .scalex project), a list of paths, or a pandas DataFrame
