@@ -22,6 +22,8 @@ if [ "${1:-}" != "--run" ]; then
     xvfb xauth qt6-pdf-dev
     # the Python module (app/python: pybind11) and its tests (pytest, pandas DataFrames)
     pybind11-dev python3-dev python3-pytest python3-pandas
+    # the example notebook (examples/), executed headless by tests/python
+    jupyter-nbconvert python3-ipykernel
     # the Debian package (packaging/package.sh: dpkg-shlibdeps, file) and the checks of what it
     # installs (tests/packaging): desktop entry, MIME type, AppStream metainfo
     dpkg-dev file desktop-file-utils shared-mime-info appstream
