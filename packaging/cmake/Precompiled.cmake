@@ -4,7 +4,8 @@
 # spends most of each file's time in these headers (a core/analysis file preprocesses to
 # ~140,000 lines, 95 % of them libstdc++ and Qt). Off by default where a compiler cache is the
 # launcher: ccache does not cache compiles that read a precompiled header unless its sloppiness
-# allows it, and a warm cache is the faster build there.
+# allows it, and a warm cache is the faster build there. Measured (clean build of `scalex` as
+# packaging/run.sh configures it, -j2, CCACHE_DISABLE=1): 448 s of CPU without, 364 s with (-19 %).
 if(CMAKE_CXX_COMPILER_LAUNCHER MATCHES "ccache")
   set(scalex_pch_default OFF)
 else()
