@@ -6,7 +6,8 @@ build="${SCALEX_BUILD_DIR:-$root/build}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 
 "$root/packaging/install-deps.sh"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCALEX_BUILD_TESTS=ON
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCALEX_BUILD_TESTS=ON -DSCALEX_BUILD_BENCH=ON \
+  -DSCALEX_ENABLE_CUDA=ON -DSCALEX_BUILD_PYTHON=ON
 cmake --build "$build" -j "$jobs"
 cd "$build"
 QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs"

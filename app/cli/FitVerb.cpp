@@ -25,6 +25,7 @@
 #include "core/analysis/LossSurfaceFitSettings.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/SeriesAnalyses.h"
+#include "core/analysis/VerbJson.h"
 #include "core/data/RunTableIo.h"
 #include "core/data/Series.h"
 
@@ -169,7 +170,7 @@ void printOutliers(const std::vector<FlaggedRun>& flagged, QTextStream& out) {
 }
 
 // How well the surface extrapolates: fitted without the largest model size, predicting its runs.
-QJsonObject lndExtrapolation(LossSurfaceAnalysis& a, const LossSurfaceSettings& s, const FitControl& control,
+void lndExtrapolation(LossSurfaceAnalysis& a, const LossSurfaceSettings& s, const FitControl& control,
                              QTextStream& out) {
     checkExtrapolation(a, s, control);
     if (a.extrapolation && !a.extrapolation->note.empty()) {
@@ -179,7 +180,6 @@ QJsonObject lndExtrapolation(LossSurfaceAnalysis& a, const LossSurfaceSettings& 
         out << "  extrapolation: fitted without the largest model (" << ex.heldOut.size() << " runs), its loss predicted with mean |error| "
             << QString::number(100 * ex.meanAbsError, 'f', 2) << " %, max " << QString::number(100 * ex.maxAbsError, 'f', 2) << " %\n";
     }
-    return extrapolationJson(a);
 }
 
 int runLnd(const QStringList& args) {
@@ -213,11 +213,9 @@ int runLnd(const QStringList& args) {
         }
         const auto& fit = a.fit;
         if (groups.size() > 1) out << labelOf(g) << ":\n";
-        QJsonObject o = toJson(fit, s);
-        o.insert("outliers", outliersJson(a.outliers, nullptr));
         printOutliers(a.outliers, out);
-        if (!p.isSet("no-extrapolation")) o.insert("extrapolation", lndExtrapolation(a, s, in.control, out));
-        results.push_back({g, o});
+        if (!p.isSet("no-extrapolation")) lndExtrapolation(a, s, in.control, out);
+        results.push_back({g, lossSurfaceVerbJson(a, s, !p.isSet("no-extrapolation"))});
         out << "L(N,D) fit on " << fit.nPoints << " runs, " << fit.nStarts << " starts (" << fit.nConverged << " converged";
         if (fit.refitFrom > 0) out << "; without the outliers, refitted from its " << fit.refitFrom << " optima";
         out << "), " << QString::number(fit.seconds, 'f', 2) << " s\n";
@@ -265,14 +263,10 @@ int runIsoFlop(const QStringList& rawArgs) {
     for (const auto& g : groups) analyses.push_back(isoFlopAnalysis(in.table(), in.settings(), studySet(in.table(), g, ExperimentSet::IsoFlop), s, p.isSet("budgets")));
     if (std::none_of(analyses.begin(), analyses.end(), [](const auto& a) { return !a.runs.empty(); })) noRuns(in);
 
-    std::vector<std::pair<SeriesGroup, QJsonObject>> results;
     QString t;
     QTextStream out(&t);
     for (const auto& a : analyses) {
-        QJsonObject o = toJson(a);
-        o.insert("outliers", outliersJson(a.outliers, "budget"));
         printOutliers(a.outliers, out);
-        results.push_back({a.group, o});
         if (analyses.size() > 1) out << labelOf(a.group) << ":\n";
         for (const auto& pr : a.result.profiles)
             out << "budget " << pr.budget << ": " << pr.nRuns << " runs, C = " << pr.flopsMean << ", N* = " << pr.nOpt
@@ -282,36 +276,14 @@ int runIsoFlop(const QStringList& rawArgs) {
                 << a.result.dOptLaw->coefficient << " H^" << a.result.dOptLaw->exponent << "\n";
         for (const auto& w : a.result.warnings) out << "warning: " << QString::fromStdString(w) << "\n";
     }
-    QJsonObject o = seriesJson(results);
     // A series trained at several context lengths: the optimum at one budget across them.
-    std::vector<std::string> names;
-    for (const auto& a : analyses)
-        if (std::find(names.begin(), names.end(), a.group.series) == names.end()) names.push_back(a.group.series);
-    QJsonObject trends;
-    QJsonArray lastContexts;
-    QJsonObject lastTrend;
     for (const auto& trend : isoFlopContextTrends(analyses, atBudget)) {
-        QJsonArray contextsJson;
-        for (const IsoFlopAnalysis* a : trend.contexts) {
-            QJsonObject c = toJson(*a);
-            c.insert("context", a->group.context);
-            contextsJson.append(c);
-        }
-        lastTrend = toJson(trend.trend);
-        lastContexts = contextsJson;
-        trends.insert(QString::fromStdString(trend.series), lastTrend);
         out << QString::fromStdString(seriesLabel(trend.series)) << " across context lengths:\n";
         for (const auto& c : trend.trend.optima)
             out << "  T = " << c.context << ": N*(" << atBudget << ") = " << c.nOpt << ", D* = " << c.dOpt << "\n";
     }
-    if (names.size() == 1 && !trends.isEmpty()) {
-        o.insert("contexts", lastContexts);
-        o.insert("context_trend", lastTrend);
-    } else if (!trends.isEmpty()) {
-        o.insert("context_trends", trends);
-    }
     out.flush();
-    if (p.isSet("json")) printJson(o);
+    if (p.isSet("json")) printJson(isoFlopVerbJson(analyses, atBudget));
     else printText(t);
     return kExitOk;
 }
@@ -362,12 +334,9 @@ int runSlopes(const QStringList& args) {
     QTextStream out(&t);
     for (const auto& a : analyses) {
         out << labelOf(a.group) << ":\n";
-        QJsonObject o = toJson(a.result);
-        o.insert("outliers", outliersJson(a.outliers, "ratio"));
         printOutliers(a.outliers, out);
-        o.insert("extrapolation", extrapolationJson(a));
         printSlopesExtrapolation(a, out);
-        results.push_back({a.group, o});
+        results.push_back({a.group, slopeVerbJson(a)});
         for (const auto& grp : a.result.groups)
             out << "  M = " << grp.ratio << ": "
                 << (grp.fitted ? QString::number(grp.runs.size()) + " runs, eta = " + QString::number(grp.eta, 'f', 4)
@@ -405,41 +374,15 @@ int runContext(const QStringList& args) {
     Inputs in = readInputs(p);
     requireScale(in);
     const ContextResult r = contextAnalysis(in.table(), in.settings(), contextRequest(in.study.study, options), in.control);
-    if (r.answer.series.empty()) {
-        std::string why;
-        for (const auto& [family, s] : r.surfaces) why += (why.empty() ? "" : "; ") + (s.problem.empty() ? std::string(accounting::familyLabel(family)) + ": no runs" : s.problem);
-        for (const auto& [name, s] : r.seriesSurfaces) why += "; " + name + ": " + s.problem;
-        throw UsageError("no family has a loss surface to recount at other context lengths (" + why + ")");
-    }
-    QJsonArray series;
+    if (const std::string why = contextProblem(r); !why.empty()) throw UsageError(why);
     QString t;
     QTextStream out(&t);
     for (const auto& a : r.answer.series) {
-        QJsonObject o{{"name", jsonText(a.name)},
-                      {"family", jsonText(accounting::familyName(a.family))},
-                      {"n_opt", a.sweep.here.params},
-                      {"d_opt", a.sweep.here.tokens}};
-        // c_T(N) from the specs the series' runs name (a series of no family: on its own surface).
-        if (a.runSpecs) o.insert("compute_per_token", "the runs' specs");
-        const bool ownSurface = a.runSpecs && a.ladder;
-        for (const auto& [name, s] : r.seriesSurfaces)
-            if (ownSurface && name == a.name && s.surface) {
-                o.insert("fitted_to", jsonText(name));
-                o.insert("surface", toJson(*s.surface));
-            }
-        for (const auto& [family, s] : r.surfaces)
-            if (!ownSurface && family == a.family) {
-                o.insert("fitted_to", jsonText(s.paper ? std::string("the paper's surface") : s.fittedTo));
-                o.insert("surface", toJson(*s.surface));
-            }
-        series.append(o);
         out << QString::fromStdString(a.name) << ": at T = " << options.context << ", H = " << options.budget << ": N* = "
             << QString::fromStdString(formatCount(a.sweep.here.params)) << ", D* = " << QString::fromStdString(formatCount(a.sweep.here.tokens)) << "\n";
     }
     out.flush();
-    if (p.isSet("json"))
-        printJson(QJsonObject{{"context", options.context}, {"budget", options.budget}, {"series", series},
-                              {"optima", toRecords(contextOptimaTable(r.answer))}});
+    if (p.isSet("json")) printJson(contextVerbJson(r, options));
     else printText(t);
     return kExitOk;
 }
@@ -465,17 +408,14 @@ int runPareto(const QStringList& args) {
     requireScale(in, analysis::ScaleNeed::Compute);
     const auto analyses = paretoAnalyses(in.table(), in.settings());
     if (analyses.empty()) noRuns(in);
-    std::vector<std::pair<SeriesGroup, QJsonObject>> results;
     QString t;
     QTextStream out(&t);
-    for (const auto& a : analyses) {
+    for (const auto& a : analyses)
         out << labelOf(a.group) << ": " << a.frontier.size() << " of " << a.points.size() << " runs on the frontier\n";
-        results.push_back({a.group, frontierJson(a)});
-    }
-    QJsonObject o = seriesJson(results);
     BootstrapSettings b;
     b.resamples = resamples;
-    if (const auto compared = compareSeries(analyses, b, samples, in.control)) {
+    const auto compared = compareSeries(analyses, b, samples, in.control);
+    if (compared) {
         const auto& A = analyses[compared->a];
         const auto& B = analyses[compared->b];
         const auto& cmp = compared->comparison;
@@ -489,10 +429,9 @@ int runPareto(const QStringList& args) {
                 << " at equal compute; " << QString::fromStdString(seriesLabel(B.group.series)) << " needs " << cmp.minComputeRatio
                 << " to " << cmp.maxComputeRatio << " x the compute at equal loss\n";
         }
-        o.insert("comparison", toJson(*compared, analyses, resamples > 0));
     }
     out.flush();
-    if (p.isSet("json")) printJson(o);
+    if (p.isSet("json")) printJson(paretoVerbJson(analyses, compared, resamples > 0));
     else printText(t);
     return kExitOk;
 }

@@ -15,42 +15,11 @@
 #include "core/analysis/ComputeOptimal.h"
 #include "core/analysis/OptimalInputs.h"
 #include "core/analysis/RunSelection.h"
+#include "core/analysis/VerbJson.h"
 #include "core/data/RunTable.h"
 #include "core/data/SpecJson.h"
 
 namespace scalex::cli {
-
-namespace {
-
-QJsonValue numberJson(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
-
-QJsonObject pointJson(const fit::OptimalPoint& o) {
-    return {{"budget", o.budget}, {"params", o.params}, {"tokens", o.tokens}, {"tokens_per_param", o.tokens / o.params},
-            {"loss", numberJson(o.loss)}};
-}
-
-QJsonArray intervalJson(const fit::BootstrapInterval& i) { return {numberJson(i.lower), numberJson(i.upper)}; }
-
-// The IsoFLOP laws' optimum with the laws themselves and, where fitted to runs, their intervals.
-QJsonObject lawsJson(const analysis::OptimalSeriesAnswer& a) {
-    QJsonObject o = pointJson(a.optimum);
-    if (const auto& l = a.laws) {
-        o["coef_n"] = l->coefN;
-        o["exponent_n"] = l->exponentN;
-        o["coef_d"] = l->coefD;
-        o["exponent_d"] = l->exponentD;
-    }
-    if (const auto& i = a.intervals)
-        o["intervals"] = QJsonObject{{"level", i->level},
-                                     {"resamples", i->resamples},
-                                     {"exponent_n", intervalJson(i->exponentN)},
-                                     {"exponent_d", intervalJson(i->exponentD)},
-                                     {"params", intervalJson(i->params)},
-                                     {"tokens", intervalJson(i->tokens)}};
-    return o;
-}
-
-}  // namespace
 
 int predictOptimal(const QStringList& args) {
     QCommandLineParser p;
@@ -159,7 +128,6 @@ int predictOptimal(const QStringList& args) {
 
     int width = 6;
     for (const auto& s : inputs) width = std::max(width, static_cast<int>(QString::fromStdString(s.name).size()) + 2);
-    QJsonArray series;
     QString text;
     QTextStream out(&text);
     if (query.paperModels) out << "T = " << context << " (the paper's models), ";
@@ -170,12 +138,6 @@ int predictOptimal(const QStringList& args) {
         const QString name = QString::fromStdString(s.name);
         const analysis::OptimalSeriesAnswer* surface = k < bySurface.series.size() ? &bySurface.series[k] : nullptr;
         const analysis::OptimalSeriesAnswer* laws = k < byLaws.series.size() ? &byLaws.series[k] : nullptr;
-        QJsonObject entry{{"name", QString::fromStdString(s.paper && s.family ? std::string(accounting::familyName(*s.family))
-                                                          : s.ladder ? s.name : s.series)},
-                          {"label", name},
-                          {"source", s.paper ? "paper" : s.ladder ? "ladder" : "study"}};
-        if (s.family) entry["family"] = QString::fromStdString(std::string(accounting::familyName(*s.family)));
-        if (std::isfinite(s.context)) entry["context"] = s.context;
         auto row = [&](const char* label, const analysis::OptimalSeriesAnswer& a) {
             const auto& o = a.optimum;
             out << name.leftJustified(width) << QString::fromLatin1(label).leftJustified(10) << QString::number(o.params, 'e', 3).rightJustified(10)
@@ -189,58 +151,37 @@ int predictOptimal(const QStringList& args) {
                     << ")";
             out << "\n";
         };
-        // One method's entry: its optimum, or null and why.
-        auto methodEntry = [&](const char* key, const char* label, bool asked, const analysis::OptimalAnswer& answer,
-                          const analysis::OptimalSeriesAnswer* a) {
+        // One method's line: its optimum, or why there is none.
+        auto methodEntry = [&](const char* label, bool asked, const analysis::OptimalAnswer& answer,
+                               const analysis::OptimalSeriesAnswer* a) {
             if (!asked) return;
             const std::string why = a ? a->problem : answer.problem;
             if (!why.empty()) {
-                entry[key] = QJsonValue::Null;
-                entry[QString::fromLatin1(key) + "_problem"] = QString::fromStdString(why);
                 out << name.leftJustified(width) << QString::fromLatin1(label).leftJustified(10) << "(" << QString::fromStdString(why) << ")\n";
                 return;
             }
-            entry[key] = std::string(key) == "laws" ? lawsJson(*a) : pointJson(a->optimum);
             row(label, *a);
         };
-        methodEntry("surface", "surface", surfaceAsked, bySurface, surface);
-        methodEntry("laws", "laws", lawsAsked, byLaws, laws);
+        methodEntry("surface", surfaceAsked, bySurface, surface);
+        methodEntry("laws", lawsAsked, byLaws, laws);
         const analysis::OptimalSeriesAnswer* chosen = method == "laws" ? laws : surface;
         if (method == "both" && surface && surface->comparison) {
             const auto& c = *surface->comparison;
-            entry["comparison"] = QJsonObject{{"budget", surface->optimum.budget},
-                                              {"surface_exponent", c.surfaceExponent},
-                                              {"law_exponent", c.lawExponent},
-                                              {"agree_at_budget", numberJson(c.agreeAtBudget)}};
             out << name.leftJustified(width) << "N* grows as H^" << QString::number(c.surfaceExponent, 'f', 3) << " (surface) and H^"
                 << QString::number(c.lawExponent, 'f', 3) << " (laws); same N* at H = "
                 << (std::isfinite(c.agreeAtBudget) ? QString::number(c.agreeAtBudget, 'e', 3) : QStringLiteral("none in 1e15..1e27")) << "\n";
         }
         if (inference > 0 && chosen && chosen->lifetime) {
             const auto& l = *chosen->lifetime;
-            entry["lifetime"] = QJsonObject{{"inference_tokens", inference},
-                                            {"params", l.params},
-                                            {"tokens", l.tokens},
-                                            {"tokens_per_param", l.tokens / l.params},
-                                            {"training_compute", l.trainingCompute},
-                                            {"inference_compute", l.inferenceCompute},
-                                            {"total_compute", l.total()},
-                                            {"compute_optimal_total", l.computeOptimalTotal},
-                                            {"saving", l.saving()}};
             out << name.leftJustified(width) << "serving " << QString::number(inference, 'e', 2) << " tokens: N = "
                 << QString::number(l.params, 'e', 3) << " on D = " << QString::number(l.tokens, 'e', 3) << ", total "
                 << QString::number(l.total(), 'e', 3) << " FLOPs (" << QString::number(100 * l.saving(), 'f', 1)
                 << " % less than the compute-optimal model)\n";
         }
-        series.append(entry);
     }
     if (p.isSet("json")) {
-        printJson(QJsonObject{{"context", context},
-                              {"given", QJsonObject{{givenName, value}}},
-                              {"method", method},
-                              {"huber_delta", settings.huberDelta},
-                              {"reference", query.paperModels ? "paper" : "none"},
-                              {"series", series}});
+        printJson(analysis::optimalVerbJson(inputs, query, givenName.toStdString(), method.toStdString(), settings.huberDelta,
+                                            bySurface, byLaws));
         return kExitOk;
     }
     printText(text);

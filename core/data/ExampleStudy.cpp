@@ -141,6 +141,45 @@ IsoFlopProfileShape isoFlopProfileShape(const LossSurfaceParams& surface, const 
     return shape;
 }
 
+// Makes one IsoFLOP profile's noise leave its least-squares parabola in log10 N unchanged: the
+// residuals e_i = L_i - L_model(N_i) are projected off span{1, x, x^2} (x = log10 N, Gram-Schmidt
+// on the centred x; the basis fit::fitParabola fits) and rescaled by sqrt(n / (n - 3)) so their
+// spread stays sigma. The per-budget parabolas the paper fits (Sec. 4.1, Fig. 4) are then the
+// generating ones, and the IsoFLOP laws fitted to their minima are the paper's N*(H) = A' H^a,
+// whatever the seed; the runs still scatter about them as the study's do.
+void keepProfileParabola(std::vector<Run>& runs, std::size_t first, const std::vector<double>& model) {
+    const std::size_t n = runs.size() - first;
+    if (n <= 3 || model.size() != n) return;
+    std::vector<double> x(n), e(n);
+    double mean = 0;
+    for (std::size_t i = 0; i < n; ++i) mean += x[i] = std::log10(runs[first + i].params);
+    mean /= static_cast<double>(n);
+    std::vector<std::vector<double>> basis;
+    for (int k = 0; k < 3; ++k) {
+        std::vector<double> b(n);
+        for (std::size_t i = 0; i < n; ++i) b[i] = std::pow(x[i] - mean, k);
+        for (const auto& q : basis) {
+            double dot = 0;
+            for (std::size_t i = 0; i < n; ++i) dot += b[i] * q[i];
+            for (std::size_t i = 0; i < n; ++i) b[i] -= dot * q[i];
+        }
+        double norm = 0;
+        for (double v : b) norm += v * v;
+        norm = std::sqrt(norm);
+        if (!(norm > 1e-12)) return;  // fewer than 3 distinct sizes: no parabola to keep
+        for (double& v : b) v /= norm;
+        basis.push_back(std::move(b));
+    }
+    for (std::size_t i = 0; i < n; ++i) e[i] = runs[first + i].valLoss - model[i];
+    for (const auto& q : basis) {
+        double dot = 0;
+        for (std::size_t i = 0; i < n; ++i) dot += e[i] * q[i];
+        for (std::size_t i = 0; i < n; ++i) e[i] -= dot * q[i];
+    }
+    const double scale = std::sqrt(static_cast<double>(n) / static_cast<double>(n - 3));
+    for (std::size_t i = 0; i < n; ++i) runs[first + i].valLoss = model[i] + scale * e[i];
+}
+
 }  // namespace
 
 double NormalStream::next() {
@@ -180,7 +219,10 @@ QJsonObject ExampleOptions::toJson() const {
             {"isoflop_losses",
              "L = L* + w (log10 N - log10 N*)^2 per budget H: N* = A' H^a of tab:estimated_optimal_flops_tokens_powerlaw "
              "(context 8192) and _context_* (2048, 16384); L* the surface's lowest loss at H (D = H / (c* N), c* = C_token(N*) / N*); "
-             "w = max(0.5, 1.1 (H / 6e18)^-0.28), the width of the study's IsoFLOP profiles (Fig. 4)"}};
+             "w = max(0.5, 1.1 (H / 6e18)^-0.28), the width of the study's IsoFLOP profiles (Fig. 4)"},
+            {"isoflop_noise_projection",
+             "each profile's residuals projected off span{1, x, x^2} (x = log10 N) and rescaled by sqrt(n / (n - 3)): "
+             "the least-squares parabola of every profile is the generating one"}};
 }
 
 ExampleStudy generateExampleStudy(const PaperTables& tables, const ExampleOptions& options) {
@@ -252,6 +294,8 @@ ExampleStudy generateExampleStudy(const PaperTables& tables, const ExampleOption
                 for (const auto& b : tables.isoflopBatchSizes)
                     if (std::abs(b.budget / h - 1) < 1e-9) batchTokens = b.batchTokens;
                 const std::int64_t batch = std::max<std::int64_t>(1, batchTokens / ctx);
+                const std::size_t first = study.isoflop.runs.size();
+                std::vector<double> model;  // each run's noise-free loss
                 for (const auto& pc : isoConfigs) {
                     const auto config = pc.config();
                     const double n = static_cast<double>(accounting::countParameters(config).total());
@@ -277,10 +321,12 @@ ExampleStudy generateExampleStudy(const PaperTables& tables, const ExampleOption
                     r.batchSize = static_cast<double>(batch);
                     r.steps = steps;
                     r.learningRate = nearestTokenParamRate(tokenParam, n);
-                    r.valLoss = drawLoss(shape ? shape->loss(n) : surface->loss(n, d), noise, options.noiseSigma * options.isoflopNoiseFactor);
+                    model.push_back(shape ? shape->loss(n) : surface->loss(n, d));
+                    r.valLoss = drawLoss(model.back(), noise, options.noiseSigma * options.isoflopNoiseFactor);
                     r.paramsSource = r.tokensSource = r.flopsSource = Provenance::Derived;
                     study.isoflop.runs.push_back(std::move(r));
                 }
+                if (shape) keepProfileParabola(study.isoflop.runs, first, model);
             }
         }
     }

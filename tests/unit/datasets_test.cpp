@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -323,36 +324,37 @@ TEST(ExampleStudy, NoiseHasTheDocumentedLevel) {
 
 TEST(ExampleStudy, IsoFlopLawsAreThePapers) {
     // The example's IsoFLOP laws, as `scalex fit isoflop` computes them (analysis::isoFlopAnalyses),
-    // have the exponents a of N* = A' H^a that the paper reports: Transformer 0.575 and xLSTM 0.547
-    // at context 8192 (Tab. estimated_optimal_flops_tokens_powerlaw), the context-specific fits
-    // (Tab. estimated_optimal_flops_tokens_powerlaw_context_*) at 2048 and 16384.
-    // The paper fits its laws on the budgets of Fig. 4 (6e18 ... 1e20; the IsoFLOP view's default
-    // range, `scalex fit isoflop --budget-range 5e18 2e20`); the example's 6e20 profile is left out
-    // as the paper has none.
+    // have the exponents a of N* = A' H^a that the paper reports, to within 0.005: Transformer 0.575
+    // and xLSTM 0.547 at context 8192 (Tab. estimated_optimal_flops_tokens_powerlaw), the
+    // context-specific fits (Tab. estimated_optimal_flops_tokens_powerlaw_context_*) at 2048 and
+    // 16384. Both with the verb's default (every budget, 6e20 included at 8192) and on the budgets
+    // of the paper's Fig. 4 (`--budget-range 5e18 2e20`, the IsoFLOP view's default range).
     const Project p = makeExampleProject(paper());
-    auto settings = scalex::analysis::AnalysisSettings::fromProject(p.settings);
-    ASSERT_TRUE(settings) << settings.error().toString();
-    settings->budgetRange = std::pair{5e18, 2e20};
-    int checked = 0;
-    for (const auto& a : scalex::analysis::isoFlopAnalyses(p.tables[1].table, *settings)) {
-        const Family family = a.group.series == "xlstm" ? Family::Xlstm : Family::Transformer;
-        const auto context = static_cast<std::int64_t>(a.group.context);
-        const IsoFlopPowerLawRow* law = nullptr;
-        for (const auto& row : paper().isoflopPowerLaws)
-            if (row.family == family && row.context == context &&
-                (!law || row.sourceTable == "estimated_optimal_flops_tokens_powerlaw"))
-                law = &row;
-        ASSERT_NE(law, nullptr) << a.group.label();
-        ASSERT_TRUE(a.result.nOptLaw) << a.group.label();
-        EXPECT_NEAR(a.result.nOptLaw->exponent, law->exponentN, 0.015) << a.group.label();
-        if (context == 8192) EXPECT_NEAR(a.result.nOptLaw->exponent, family == Family::Xlstm ? 0.547 : 0.575, 0.015);
-        EXPECT_TRUE(a.outliers.empty()) << a.group.label();
-        // Refitted without its largest budget, the law predicts that budget's optimum.
-        ASSERT_FALSE(a.extrapolation.heldOut.empty()) << a.group.label() << ": " << a.extrapolation.note;
-        EXPECT_LT(std::abs(a.extrapolation.heldOut.back().nOptError), 0.15) << a.group.label();
-        ++checked;
+    for (const auto range : {std::optional<std::pair<double, double>>{}, std::optional{std::pair{5e18, 2e20}}}) {
+        auto settings = scalex::analysis::AnalysisSettings::fromProject(p.settings);
+        ASSERT_TRUE(settings) << settings.error().toString();
+        if (range) settings->budgetRange = *range;
+        int checked = 0;
+        for (const auto& a : scalex::analysis::isoFlopAnalyses(p.tables[1].table, *settings)) {
+            const Family family = a.group.series == "xlstm" ? Family::Xlstm : Family::Transformer;
+            const auto context = static_cast<std::int64_t>(a.group.context);
+            const IsoFlopPowerLawRow* law = nullptr;
+            for (const auto& row : paper().isoflopPowerLaws)
+                if (row.family == family && row.context == context &&
+                    (!law || row.sourceTable == "estimated_optimal_flops_tokens_powerlaw"))
+                    law = &row;
+            ASSERT_NE(law, nullptr) << a.group.label();
+            ASSERT_TRUE(a.result.nOptLaw) << a.group.label();
+            EXPECT_NEAR(a.result.nOptLaw->exponent, law->exponentN, 0.005) << a.group.label() << (range ? " in 5e18..2e20" : "");
+            if (context == 8192) EXPECT_NEAR(a.result.nOptLaw->exponent, family == Family::Xlstm ? 0.547 : 0.575, 0.005);
+            EXPECT_TRUE(a.outliers.empty()) << a.group.label();
+            // Refitted without its largest budget, the law predicts that budget's optimum.
+            ASSERT_FALSE(a.extrapolation.heldOut.empty()) << a.group.label() << ": " << a.extrapolation.note;
+            EXPECT_LT(std::abs(a.extrapolation.heldOut.back().nOptError), 0.15) << a.group.label();
+            ++checked;
+        }
+        EXPECT_EQ(checked, 6);  // two families at three contexts
     }
-    EXPECT_EQ(checked, 6);  // two families at three contexts
 }
 
 TEST(ExampleStudy, NormalStreamIsFixed) {

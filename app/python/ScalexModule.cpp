@@ -1,0 +1,535 @@
+// The Python module `scalex` (its compiled part, scalex._scalex): a study read from files, a
+// project or CSV bytes (a pandas DataFrame, see scalex/__init__.py), and the analyses the verbs of
+// `scalex fit` run on it, each returning the verb's --json object (core/analysis/VerbJson.h) as
+// text. It links core/analysis and core/data only, as the verbs do: every number comes from the
+// same functions. Fits run with the GIL released, on a worker thread the caller can interrupt
+// (Ctrl-C, KeyboardInterrupt) through fit::FitControl's cancel flag.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QStringList>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/analysis/AnalysisJson.h"
+#include "core/analysis/OptimalInputs.h"
+#include "core/analysis/AnalysisSettings.h"
+#include "core/analysis/ContextStudy.h"
+#include "core/analysis/LawAnalysis.h"
+#include "core/analysis/LawQueries.h"
+#include "core/analysis/LossSurfaceFitSettings.h"
+#include "core/analysis/RunSelection.h"
+#include "core/analysis/SeriesAnalyses.h"
+#include "core/analysis/Study.h"
+#include "core/analysis/VerbJson.h"
+#include "core/data/Project.h"
+#include "core/data/RunTableIo.h"
+#include "core/data/SpecJson.h"
+
+namespace py = pybind11;
+using namespace scalex;
+using namespace scalex::analysis;
+
+static void initScalexResources() { Q_INIT_RESOURCE(scalex); }
+
+namespace {
+
+// A number as one types it in an option: 1e22, 0.001, 250 (shortest round trip, no "e+").
+std::string optionText(double v) {
+    char buf[32];
+    const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+    std::string t(buf, end);
+    if (const auto e = t.find("e+"); e != std::string::npos) t.erase(e + 1, 1);
+    return t;
+}
+
+// What the verbs report as a usage error (app/cli: "scalex fit: <message>"), raised as scalex.Error.
+struct Error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The options every analysis shares, named as the verbs' (--where, --ctx, --experiment-set,
+// --family, --all-runs, --keep-outliers, --keep-budget, --all-sweep-runs); the messages are theirs.
+struct Options {
+    std::vector<std::string> where;
+    std::optional<double> ctx;
+    std::optional<std::string> experimentSet, family;
+    bool allRuns = false, keepOutliers = false, allSweepRuns = false;
+    std::vector<double> keepBudget;
+    std::optional<std::pair<double, double>> budgetRange;
+    int threads = 0;
+};
+
+struct PyStudy {
+    Study study;
+    std::string files;  // what the study was read from, for "no usable runs in ..."
+
+    AnalysisSettings settings(const Options& s) const {
+        AnalysisSettings a = study.settings();
+        if (s.allRuns) a.scope.allRuns = true;
+        if (s.allSweepRuns) a.scope.allSweepRuns = true;
+        if (s.keepOutliers) a.keepOutliers = true;
+        for (double h : s.keepBudget) {
+            if (!(h > 0)) throw Error("--keep-budget expects a positive budget in FLOPs, got '" + optionText(h) + "'");
+            a.keptBudgets.push_back(h);
+        }
+        if (s.ctx) a.scope.context = *s.ctx;
+        if (s.experimentSet) {
+            a.scope.experimentSet = parseExperimentSet(QString::fromStdString(*s.experimentSet).toLower().toStdString());
+            if (!a.scope.experimentSet)
+                throw Error("--experiment-set expects tokenparam, isoflop or other, got '" + *s.experimentSet + "'");
+        }
+        if (s.family) {
+            const auto f = accounting::parseFamily(*s.family);
+            if (!f) throw Error("--family expects transformer or xlstm (or an alias), got '" + *s.family + "'");
+            a.scope.where.push_back(*parseCondition("model_family=" + std::string(accounting::familyName(*f))));
+        }
+        for (const auto& w : s.where) {
+            auto c = parseCondition(w);
+            if (!c) throw Error("--where '" + w + "': " + c.error().message);
+            a.scope.where.push_back(*c);
+        }
+        if (auto e = checkColumns(study.runs(), a.scope.where)) throw Error(e->toString());
+        if (s.budgetRange) a.budgetRange = s.budgetRange;
+        return a;
+    }
+    [[noreturn]] void noRuns() const { throw Error("no usable runs in " + files + " match the filters"); }
+    void requireScale(const AnalysisSettings& a, ScaleNeed need = ScaleNeed::NAndD) const {
+        if (auto why = missingScaleColumns(study.runs(), a.scope.filter(), need)) throw Error(*why);
+    }
+};
+
+std::string compact(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString(); }
+
+// Runs `work` on a worker thread with the GIL released; a signal (KeyboardInterrupt) sets the
+// cancel flag the fits poll and is raised once the worker has stopped.
+template <class Work>
+auto interruptible(fit::FitControl& control, Work work) -> decltype(work()) {
+    std::atomic<bool> cancel{false};
+    control.cancel = &cancel;
+    auto future = std::async(std::launch::async, work);
+    bool interrupted = false;
+    {
+        py::gil_scoped_release release;
+        while (future.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+            py::gil_scoped_acquire acquire;
+            if (!interrupted && PyErr_CheckSignals() != 0) {
+                interrupted = true;
+                cancel = true;
+            }
+        }
+    }
+    auto result = future.get();  // rethrows the worker's exception
+    if (interrupted) throw py::error_already_set();
+    return result;
+}
+
+PyStudy readFiles(const std::vector<std::string>& files) {
+    initScalexResources();
+    if (files.empty()) throw Error("missing required option --data (the run table), or --example");
+    PyStudy in;
+    QStringList names;
+    const bool single = files.size() == 1 && QString::fromStdString(files[0]).toLower().endsWith(".scalex");
+    for (const auto& file : files) {
+        names << QString::fromStdString(file);
+        if (QString::fromStdString(file).toLower().endsWith(".scalex")) {
+            auto project = data::loadProject(QString::fromStdString(file));
+            if (!project) throw Error(project.error().toString());
+            if (single) {
+                if (const std::string why = in.study.setProject(std::move(*project)); !why.empty()) throw Error(file + ": " + why);
+            } else {
+                for (auto& spec : project->specs) in.study.addSpec(std::move(spec));
+                for (auto& t : project->tables) in.study.addRuns(std::move(t.table), t.name);
+            }
+        } else {
+            auto loaded = data::loadRunTable(file);
+            if (!loaded) throw Error(loaded.error().toString());
+            in.study.addRuns(std::move(*loaded), QFileInfo(QString::fromStdString(file)).fileName().toStdString());
+        }
+    }
+    if (!in.study.settings().seriesBy.empty())
+        if (auto e = in.study.groupRunsBy(in.study.settings().seriesBy)) throw Error(e->toString());
+    if (!in.study.specErrors().empty()) throw Error(in.study.specErrors().front().toString());
+    in.files = names.join(", ").toStdString();
+    return in;
+}
+
+PyStudy readBytes(const py::bytes& bytes, const std::string& name) {
+    const std::string text = bytes;
+    auto loaded = data::parseRunTable(QByteArray::fromStdString(text), name);
+    if (!loaded) throw Error(loaded.error().toString());
+    PyStudy in;
+    in.study.addRuns(std::move(*loaded), name);
+    in.files = name;
+    return in;
+}
+
+PyStudy readExample() {
+    initScalexResources();
+    QString error;
+    auto example = data::loadExampleProject(&error);
+    if (!example) throw Error(error.toStdString());
+    PyStudy in;
+    in.study.setProject(std::move(*example));
+    return in;
+}
+
+void regroup(PyStudy& in, const std::vector<std::string>& columns) {
+    if (columns.empty()) return;
+    if (auto e = in.study.groupRunsBy(columns)) throw Error(e->toString());
+}
+
+// ---- the analyses, as `scalex fit <verb> --json` ----------------------------------------------
+
+std::string isoflop(const PyStudy& in, const Options& scope, std::optional<std::vector<double>> budgets, double tolerance, double atBudget) {
+    fit::IsoFlopSettings s;
+    if (budgets) {
+        for (double b : *budgets)
+            if (!(b > 0)) throw Error("--budgets expects a positive number, got '" + optionText(b) + "'");
+        s.budgets = *budgets;
+    }
+    s.tolerance = tolerance;
+    if (!(s.tolerance > 0 && s.tolerance < 1)) throw Error("--tolerance must lie in (0, 1), got " + optionText(tolerance));
+    const AnalysisSettings a = in.settings(scope);
+    in.requireScale(a);
+    std::vector<IsoFlopAnalysis> analyses;
+    for (const auto& g : seriesGroups(in.study.runs(), a))
+        analyses.push_back(isoFlopAnalysis(in.study.runs(), a, studySet(in.study.runs(), g, data::ExperimentSet::IsoFlop), s, budgets.has_value()));
+    if (std::none_of(analyses.begin(), analyses.end(), [](const auto& x) { return !x.runs.empty(); })) in.noRuns();
+    return compact(isoFlopVerbJson(analyses, atBudget));
+}
+
+std::string lnd(const PyStudy& in, const Options& scope, std::optional<double> huberDelta, std::optional<std::string> gamma,
+                bool exhaustive, bool noExtrapolation) {
+    AnalysisSettings a = in.settings(scope);
+    in.requireScale(a);
+    if (huberDelta) {
+        if (!(*huberDelta > 0)) throw Error("--huber-delta must be positive, got " + optionText(*huberDelta));
+        a.huberDelta = *huberDelta;
+    }
+    if (gamma) {
+        const auto fitGamma = parseFitGamma(*gamma);
+        if (!fitGamma) throw Error("--gamma expects free or fixed_1 (or fixed, 1), got '" + *gamma + "'");
+        a.fitGamma = *fitGamma;
+    }
+    LossSurfaceFitRequest request;
+    request.exhaustive = exhaustive;
+    std::string error;
+    const auto s = lossSurfaceFitSettings(a, request, &error);
+    if (!s) throw Error(error);
+    const auto groups = seriesGroups(in.study.runs(), a);
+    if (groups.empty()) in.noRuns();
+    fit::FitControl control;
+    control.threads = scope.threads;
+    const QJsonObject o = interruptible(control, [&] {
+        std::vector<std::pair<SeriesGroup, QJsonObject>> results;
+        for (const auto& g : groups) {
+            auto x = lossSurfaceAnalysis(in.study.runs(), a, studySet(in.study.runs(), g, data::ExperimentSet::TokenParam), *s, control);
+            if (x.error) {
+                if (groups.size() == 1) throw Error(*x.error);
+                results.push_back({g, QJsonObject{{"error", QString::fromStdString(*x.error)}}});
+                continue;
+            }
+            if (!noExtrapolation) checkExtrapolation(x, *s, control);
+            results.push_back({g, lossSurfaceVerbJson(x, *s, !noExtrapolation)});
+        }
+        return seriesJson(results);
+    });
+    return compact(o);
+}
+
+std::string slopes(const PyStudy& in, const Options& scope, std::optional<std::vector<double>> ratios, double ratioTolerance, int minRuns) {
+    fit::SlopeSettings s;
+    if (ratios) s.ratios = *ratios;
+    s.tolerance = ratioTolerance;
+    if (!(s.tolerance > 0 && s.tolerance < 1)) throw Error("--ratio-tolerance must lie in (0, 1), got " + optionText(ratioTolerance));
+    if (minRuns < 2) throw Error("--min-runs must be at least 2, got " + std::to_string(minRuns));
+    s.minRuns = minRuns;
+    const AnalysisSettings a = in.settings(scope);
+    in.requireScale(a);
+    const auto analyses = slopeAnalyses(in.study.runs(), a, s);
+    if (analyses.empty()) in.noRuns();
+    std::vector<std::pair<SeriesGroup, QJsonObject>> results;
+    for (const auto& x : analyses) results.push_back({x.group, slopeVerbJson(x)});
+    return compact(seriesJson(results));
+}
+
+std::string pareto(const PyStudy& in, const Options& scope, int samples, int resamples) {
+    if (samples < 2) throw Error("--samples must be at least 2, got " + std::to_string(samples));
+    if (resamples < 0) throw Error("--resamples must be at least 0, got " + std::to_string(resamples));
+    const AnalysisSettings a = in.settings(scope);
+    in.requireScale(a, ScaleNeed::Compute);
+    const auto analyses = paretoAnalyses(in.study.runs(), a);
+    if (analyses.empty()) in.noRuns();
+    fit::BootstrapSettings b;
+    b.resamples = resamples;
+    fit::FitControl control;
+    control.threads = scope.threads;
+    const auto compared = interruptible(control, [&] { return compareSeries(analyses, b, samples, control); });
+    return compact(paretoVerbJson(analyses, compared, resamples > 0));
+}
+
+std::string context(const PyStudy& in, const Options& scope, double contextLength, double budget) {
+    ContextOptions options;
+    options.context = contextLength;
+    options.budget = budget;
+    if (!(options.context > 0)) throw Error("--context must be a positive number of tokens, got " + optionText(contextLength));
+    if (!(options.budget > 0)) throw Error("--budget must be a positive number of FLOPs, got " + optionText(budget));
+    const AnalysisSettings a = in.settings(scope);
+    in.requireScale(a);
+    Study scoped = in.study;
+    scoped.setSettings(a);
+    const ContextRequest request = contextRequest(scoped, options);
+    fit::FitControl control;
+    control.threads = scope.threads;
+    const ContextResult r = interruptible(control, [&] { return contextAnalysis(scoped.runs(), a, request, control); });
+    if (const std::string why = contextProblem(r); !why.empty()) throw Error(why);
+    return compact(contextVerbJson(r, options));
+}
+
+
+// The options of `scalex fit law` that state the law and how it is fitted and scored.
+struct LawOptions {
+    std::string formula, law, loss, space;
+    std::vector<std::string> params, shared, at;
+    std::optional<double> huberDelta;
+    int starts = 64, resamples = 50;
+    bool noProjection = false;
+    std::optional<std::string> group, leaveOneOut, holdout;
+    std::optional<std::vector<std::string>> train, test;
+    std::vector<double> optimalAt, budgetForLoss;
+    std::string interval = "bootstrap";
+    double level = 0.95;
+    std::uint64_t seed = 20250601;
+};
+
+std::optional<std::vector<RowCondition>> conditions(const std::optional<std::vector<std::string>>& texts, const std::string& name) {
+    if (!texts) return std::nullopt;
+    std::vector<RowCondition> out;
+    for (const auto& v : *texts) {
+        auto c = parseCondition(v);
+        if (!c) throw Error("--" + name + " '" + v + "': " + c.error().message);
+        out.push_back(*c);
+    }
+    return out;
+}
+
+std::string law(PyStudy& in, const Options& scope, const LawOptions& o) {
+    LawRequest r;
+    r.law = o.law;
+    r.formula = o.formula;
+    if (r.law.empty() && r.formula.empty())
+        throw Error("missing --formula 'TARGET = EXPRESSION' (or --law NAME; `scalex fit law --list` lists them)");
+    r.parameters = o.params;
+    r.loss = o.loss;
+    r.space = o.space;
+    r.huberDelta = o.huberDelta;
+    auto definition = lawFromRequest(r);
+    if (!definition) throw Error("--" + definition.error().column + ": " + definition.error().message);
+    if (o.starts < 1) throw Error("--starts must be at least 1, got " + std::to_string(o.starts));
+    if (o.resamples < 0) throw Error("--resamples must be at least 0, got " + std::to_string(o.resamples));
+    LawFitOptions options;
+    options.fit.starts = o.starts;
+    options.fit.projection = !o.noProjection;
+    options.resamples = o.resamples;
+    options.seed = o.seed;
+    options.fit.seed = o.seed;
+    options.train = conditions(o.train, "train");
+    options.test = conditions(o.test, "test");
+    options.groupColumn = o.group;
+    options.leaveOneOut = o.leaveOneOut;
+    for (const auto& name : o.shared) options.shared.push_back(name);
+    for (const auto& v : o.at) {
+        auto spec = parseLawPoint(v);
+        if (const auto* bad = std::get_if<std::string>(&spec)) throw Error("--at: " + *bad);
+        options.queries.push_back(std::get<LawQuerySpec>(spec));
+    }
+    for (double x : o.optimalAt) options.queries.push_back({LawQueryKind::OptimalAt, {}, x});
+    for (double x : o.budgetForLoss) options.queries.push_back({LawQueryKind::BudgetForLoss, {}, x});
+    if (o.interval == "curvature") options.interval = LawIntervalMethod::Curvature;
+    else if (o.interval != "bootstrap") throw Error("--interval: expected bootstrap or curvature, got '" + o.interval + "'");
+    options.level = o.level;
+    Study study = in.study;
+    study.setSettings(in.settings(scope));
+    if (o.holdout) {
+        // Its tables after the study's: the runs from this index on are the held-out ones.
+        options.heldOutFrom = study.runs().runs.size();
+        const PyStudy heldOut = readFiles({*o.holdout});
+        for (const auto& t : heldOut.study.loaded().tables) study.addRuns(t.table, t.name);
+    }
+    fit::FitControl control;
+    control.threads = scope.threads;
+    const LawAnalysis a = interruptible(control, [&] { return fitLawAnalysis(study, *definition, options, control); });
+    if (a.error) throw Error(*a.error);
+    return compact(toJson(a));
+}
+
+// The options of `scalex predict optimal`.
+struct OptimalOptions {
+    std::optional<double> budget, params, loss, huberDelta;
+    double context = 8192, inferenceTokens = 0;
+    std::string method = "both";
+    std::optional<std::string> reference, ladderSurface;
+    std::vector<std::string> ladder;
+    int resamples = 200;
+};
+
+std::string optimal(const PyStudy& in, const Options& scope, const OptimalOptions& o) {
+    int given = 0;
+    OptimalGiven kind = OptimalGiven::Budget;
+    std::string givenName;
+    double value = 0;
+    for (const auto& [name, k, v] : {std::tuple{"budget", OptimalGiven::Budget, o.budget},
+                                     std::tuple{"params", OptimalGiven::ModelSize, o.params},
+                                     std::tuple{"loss", OptimalGiven::TargetLoss, o.loss}})
+        if (v) ++given, kind = k, givenName = name, value = *v;
+    if (given != 1) throw Error("give exactly one of --budget, --params and --loss");
+    if (!(value > 0)) throw Error("--" + givenName + " must be positive, got " + optionText(value));
+    if (!(o.context >= 64)) throw Error("--context must be at least 64 tokens, got " + optionText(o.context));
+    if (!(o.inferenceTokens >= 0) || !std::isfinite(o.inferenceTokens))
+        throw Error("--inference-tokens must be 0 or more, got " + optionText(o.inferenceTokens));
+    if (o.method != "surface" && o.method != "laws" && o.method != "both")
+        throw Error("--method: expected surface, laws or both, got '" + o.method + "'");
+    if (o.reference && *o.reference != "paper" && *o.reference != "none")
+        throw Error("--reference: expected paper or none, got '" + *o.reference + "'");
+    if (o.resamples < 0) throw Error("--resamples must be at least 0, got " + std::to_string(o.resamples));
+    AnalysisSettings settings = in.settings(scope);
+    if (o.huberDelta) {
+        settings.huberDelta = *o.huberDelta;
+        if (!(settings.huberDelta > 0)) throw Error("--huber-delta must be positive, got " + optionText(*o.huberDelta));
+    }
+    if (auto why = missingScaleColumns(in.study.runs(), settings.scope.filter())) throw Error(*why);
+    OptimalQuery query;
+    query.given = kind;
+    query.value = value;
+    query.context = o.context;
+    query.inferenceTokens = o.inferenceTokens;
+    query.paperStudy = in.study.isPaperStudy();
+    query.paperModels = o.reference ? *o.reference == "paper" : query.paperStudy;
+    query.intervals.resamples = o.resamples;
+    for (const auto& file : o.ladder) {
+        const auto model = data::readModelFile(file);
+        if (!model) throw Error("--ladder: " + model.error().toString());
+        accounting::ModelLadder ladder = accounting::specLadder(model->spec);
+        // Named by its file, unless that is a config.json: then by its model type.
+        const QString stem = QFileInfo(QString::fromStdString(file)).completeBaseName();
+        if (stem != "config") ladder.name = stem.toStdString();
+        query.ladders.push_back(std::move(ladder));
+    }
+    if (o.ladderSurface) {
+        const auto f = accounting::parseFamily(*o.ladderSurface);
+        if (!f) throw Error("--ladder-surface: unknown family '" + *o.ladderSurface + "' (expected transformer or xlstm)");
+        query.ladderSurface = *f;
+    }
+    fit::FitControl control;
+    control.threads = scope.threads;
+    const bool surfaceAsked = o.method != "laws", lawsAsked = o.method != "surface";
+    struct Answers {
+        std::vector<OptimalSeriesInput> inputs;
+        OptimalAnswer bySurface, byLaws;
+    };
+    const Answers r = interruptible(control, [&] {
+        Answers a;
+        a.inputs = optimalInputs(in.study.runs(), settings, in.study.paper(), query, control);
+        if (a.inputs.empty()) return a;
+        OptimalQuery q = query;
+        if (surfaceAsked) a.bySurface = answerOptimalQuery(a.inputs, q, control);
+        if (lawsAsked) {
+            q.useLaws = true;
+            a.byLaws = answerOptimalQuery(a.inputs, q, control);
+        }
+        return a;
+    });
+    if (r.inputs.empty())
+        throw Error("no series to answer for: no runs in scope with N, D, C and loss (--reference paper shows the paper's models)");
+    if ((!surfaceAsked || !r.bySurface.problem.empty()) && (!lawsAsked || !r.byLaws.problem.empty())) {
+        std::string why = surfaceAsked ? r.bySurface.problem : r.byLaws.problem;
+        if (surfaceAsked && lawsAsked && r.byLaws.problem != r.bySurface.problem) why += " " + r.byLaws.problem;
+        throw Error("--" + givenName + " " + optionText(value) + ": " + why);
+    }
+    return compact(optimalVerbJson(r.inputs, query, givenName, o.method, settings.huberDelta, r.bySurface, r.byLaws));
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_scalex, m) {
+    m.doc() = "Scalex's analyses of scaling-law studies (the compiled part of the scalex package).";
+    py::register_exception<Error>(m, "Error", PyExc_ValueError);
+
+    py::class_<Options>(m, "Options")
+        .def(py::init<>())
+        .def_readwrite("where", &Options::where)
+        .def_readwrite("ctx", &Options::ctx)
+        .def_readwrite("experiment_set", &Options::experimentSet)
+        .def_readwrite("family", &Options::family)
+        .def_readwrite("all_runs", &Options::allRuns)
+        .def_readwrite("keep_outliers", &Options::keepOutliers)
+        .def_readwrite("all_sweep_runs", &Options::allSweepRuns)
+        .def_readwrite("keep_budget", &Options::keepBudget)
+        .def_readwrite("budget_range", &Options::budgetRange)
+        .def_readwrite("threads", &Options::threads);
+
+    py::class_<LawOptions>(m, "LawOptions")
+        .def(py::init<>())
+        .def_readwrite("formula", &LawOptions::formula)
+        .def_readwrite("law", &LawOptions::law)
+        .def_readwrite("loss", &LawOptions::loss)
+        .def_readwrite("space", &LawOptions::space)
+        .def_readwrite("param", &LawOptions::params)
+        .def_readwrite("shared", &LawOptions::shared)
+        .def_readwrite("at", &LawOptions::at)
+        .def_readwrite("huber_delta", &LawOptions::huberDelta)
+        .def_readwrite("starts", &LawOptions::starts)
+        .def_readwrite("resamples", &LawOptions::resamples)
+        .def_readwrite("no_projection", &LawOptions::noProjection)
+        .def_readwrite("group", &LawOptions::group)
+        .def_readwrite("leave_one_out", &LawOptions::leaveOneOut)
+        .def_readwrite("holdout", &LawOptions::holdout)
+        .def_readwrite("train", &LawOptions::train)
+        .def_readwrite("test", &LawOptions::test)
+        .def_readwrite("optimal_at", &LawOptions::optimalAt)
+        .def_readwrite("budget_for_loss", &LawOptions::budgetForLoss)
+        .def_readwrite("interval", &LawOptions::interval)
+        .def_readwrite("level", &LawOptions::level)
+        .def_readwrite("seed", &LawOptions::seed);
+
+    py::class_<OptimalOptions>(m, "OptimalOptions")
+        .def(py::init<>())
+        .def_readwrite("budget", &OptimalOptions::budget)
+        .def_readwrite("params", &OptimalOptions::params)
+        .def_readwrite("loss", &OptimalOptions::loss)
+        .def_readwrite("huber_delta", &OptimalOptions::huberDelta)
+        .def_readwrite("context", &OptimalOptions::context)
+        .def_readwrite("inference_tokens", &OptimalOptions::inferenceTokens)
+        .def_readwrite("method", &OptimalOptions::method)
+        .def_readwrite("reference", &OptimalOptions::reference)
+        .def_readwrite("ladder_surface", &OptimalOptions::ladderSurface)
+        .def_readwrite("ladder", &OptimalOptions::ladder)
+        .def_readwrite("resamples", &OptimalOptions::resamples);
+
+    py::class_<PyStudy>(m, "Study")
+        .def_property_readonly("n_runs", [](const PyStudy& s) { return s.study.runs().runs.size(); })
+        .def_property_readonly("series_names", [](const PyStudy& s) { return s.study.seriesNames(); })
+        .def("runs_csv", [](const PyStudy& s) { return py::bytes(data::writeRunTableCsv(s.study.runs()).toStdString()); })
+        .def("regroup", &regroup)
+        .def("isoflop", &isoflop)
+        .def("lnd", &lnd)
+        .def("slopes", &slopes)
+        .def("pareto", &pareto)
+        .def("context", &context)
+        .def("law", &law)
+        .def("optimal", &optimal);
+
+    m.def("read_files", &readFiles);
+    m.def("read_bytes", &readBytes);
+    m.def("read_example", &readExample);
+}
