@@ -520,6 +520,30 @@ PYBIND11_MODULE(_scalex, m) {
         .def_property_readonly("n_runs", [](const PyStudy& s) { return s.study.runs().runs.size(); })
         .def_property_readonly("series_names", [](const PyStudy& s) { return s.study.seriesNames(); })
         .def("runs_csv", [](const PyStudy& s) { return py::bytes(data::writeRunTableCsv(s.study.runs()).toStdString()); })
+        // How the study is read (analysis/StudyReading.h), as `scalex check --json` gives it.
+        .def("reading",
+             [](const PyStudy& s) {
+                 const analysis::StudyReading& r = s.study.reading();
+                 py::list roles;
+                 for (const auto& c : r.columns) {
+                     py::dict d;
+                     d["column"] = c.column;
+                     d["role"] = std::string(analysis::roleName(c.role));
+                     d["evidence"] = c.evidence;
+                     d["weighed"] = c.weighed;
+                     d["chosen"] = c.chosen;
+                     roles.append(d);
+                 }
+                 py::dict out;
+                 out["roles"] = roles;
+                 out["conditions"] = r.conditions;
+                 out["knobs"] = r.knobs;
+                 out["budget_source"] = r.budgets.source;
+                 out["budget_levels"] = r.budgets.levels;
+                 out["sweeps"] = r.sweeps;
+                 out["notes"] = r.notes;
+                 return out;
+             })
         .def("regroup", &regroup)
         .def("isoflop", &isoflop)
         .def("lnd", &lnd)

@@ -198,6 +198,17 @@ Scoped scopedCells(const data::RunTable& table, const RunFilter& scope) {
         const auto cells = r.raw.split();
         for (std::size_t c = 0; c < idx.size() && c < cells.size(); ++c) row[static_cast<std::size_t>(idx[c])] = trim(cells[c]);
     }
+    // Runs of several files with no column naming them: the file (its `dataset`) is read as a column
+    // too, so that two files of one study are one experiment and two measurements of the same runs
+    // (Gemstones' DCLM and FineWeb-Edu losses) are two.
+    const bool named = std::any_of(s.columns.begin(), s.columns.end(),
+                                   [](const std::string& c) { return data::normalizeColumnName(c) == "dataset"; });
+    const bool files = std::any_of(s.runs.begin(), s.runs.end(),
+                                   [&](std::size_t i) { return table.runs[i].dataset != table.runs[s.runs.front()].dataset; });
+    if (!named && files) {
+        s.columns.emplace_back("dataset");
+        for (std::size_t k = 0; k < s.runs.size(); ++k) s.cells[k].push_back(table.runs[s.runs[k]].dataset);
+    }
     return s;
 }
 

@@ -189,3 +189,16 @@ def test_a_long_fit_stops_on_keyboard_interrupt():
               "    print('interrupted')\n")
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
     assert r.stdout.strip() == "interrupted", r.stderr
+
+
+def test_reading_equals_check(cli):
+    # The study's reading (roles with their evidence, budgets) is `scalex check --json`'s.
+    path = shared("data/public/porian/isoflop_points.csv")
+    reading = scalex.read(path).reading()
+    expected = cli("check", path, "--json")
+    assert list(reading["column"]) == [r["column"] for r in expected["roles"]]
+    assert list(reading["role"]) == [r["role"] for r in expected["roles"]]
+    assert list(reading["evidence"]) == [r["evidence"] for r in expected["roles"]]
+    assert reading.attrs["conditions"] == expected["series_by"]
+    assert reading.attrs["budget_source"] == expected["budget_source"]
+    assert reading.attrs["budget_levels"] == expected["budget_levels"]

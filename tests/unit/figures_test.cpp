@@ -131,8 +131,17 @@ TEST_P(EveryView, RendersToEachFormatValidAtSizeWithItsTextAndRepeatably) {
     QString error;
     auto window = openHeadless(QString(), false, &error);
     ASSERT_TRUE(window) << error.toStdString();
-    // The generated example has one row per run; the shipped Gemstones study has checkpoints.
+    // The generated example has one row per run; the shipped Gemstones study has checkpoints; the
+    // schedules view fits curves that log their learning rate (a tracker export of lr-schedules/).
     if (view == QLatin1String("curves")) ASSERT_TRUE(window->openGemstonesExample(false));
+    if (view == QLatin1String("schedules")) {
+        SCALEX_REQUIRE_SHARED();
+        ASSERT_TRUE(window->openPath(scalex::test::sharedPath("data/public/lr-schedules/stable-124m_slimpajama_llama_norm_nlayers12_nhead12_"
+                                                             "lr0.001_sched_wsd_warmup300_decay_linear_0.0_iter50000_bs50x2_ws2_seed0_"
+                                                             "data_seed1337.json"),
+                                     false))
+            << window->lastError().toStdString();
+    }
     ASSERT_TRUE(window->showView(view));
     ViewPanel* panel = window->currentPanel();
     panel->computeNow();

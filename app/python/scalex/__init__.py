@@ -111,6 +111,18 @@ class Study:
 
         return pd.read_csv(io.BytesIO(self._study.runs_csv()), float_precision="round_trip")
 
+    def reading(self):
+        """How the study's columns are read (`scalex check`'s role table): a DataFrame of column, role,
+        evidence, what else was weighed and whether the user chose it; its `attrs` hold the conditions
+        (the series' columns), the knobs, the budgets' source and levels, and the notes."""
+        import pandas as pd
+
+        r = self._study.reading()
+        frame = pd.DataFrame(r["roles"], columns=["column", "role", "evidence", "weighed", "chosen"])
+        for key in ("conditions", "knobs", "budget_source", "budget_levels", "sweeps", "notes"):
+            frame.attrs[key] = r[key]
+        return frame
+
     def isoflop(self, budgets=None, tolerance=0.1, at_budget=1e20, **options):
         """`scalex fit isoflop`: IsoFLOP parabolas per budget and the laws N*(H), D*(H)."""
         s = _scope(options)
