@@ -606,6 +606,48 @@ std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const La
     FitControl screening = control;
     if (control.progress)
         screening.progress = [&](std::size_t done, std::size_t) { control.progress(progressDone + done, points.size()); };
+    auto byObjective = [](const StartRun* x, const StartRun* y) {
+        return x->objective != y->objective ? x->objective < y->objective : x->index < y->index;
+    };
+    auto finished = [&] {
+        std::vector<StartRun*> out;
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            if (ran[i]) out.push_back(&runs[i]);
+        std::sort(out.begin(), out.end(), byObjective);
+        return out;
+    };
+    // Refinement of the leaders not refined yet: to the tight stop, then (squared losses)
+    // Levenberg–Marquardt, then L-BFGS once more where projection may lower it further.
+    std::vector<char> refined(points.size(), 0);
+    const bool polish = settings.polish && law.definition.loss == LawLoss::Squared;
+    const std::size_t refineCount = static_cast<std::size_t>(std::max(settings.refineCount, 1));
+    auto refineLeaders = [&] {
+        if ((screenStop <= settings.stopDelta && !polish) || control.cancelled()) return;
+        std::vector<StartRun*> leaders;
+        for (StartRun* s : finished())
+            if (leaders.size() < refineCount && std::isfinite(s->objective) && !refined[s->index]) leaders.push_back(s);
+            else if (leaders.size() >= refineCount) break;
+        parallelFor(leaders.size(), FitControl{control.threads, control.cancel, nullptr, nullptr}, [&](std::size_t n) {
+            StartRun* s = leaders[n];
+            auto keep = [&](const StartRun& better) {
+                if (better.objective <= s->objective) {
+                    s->params = better.params;
+                    s->objective = better.objective;
+                }
+                s->iterations += better.iterations;
+            };
+            if (screenStop > settings.stopDelta) {
+                StartRun tight = runFrom(fit, s->params, settings.stopDelta, settings.maxIterations);
+                s->converged = s->converged && tight.converged;
+                keep(tight);
+            }
+            if (polish) {
+                keep(polishLeastSquares(fit, s->params, settings.maxIterations));
+                if (projected) keep(runFrom(fit, s->params, settings.stopDelta, settings.maxIterations));
+            }
+        });
+        for (StartRun* s : leaders) refined[s->index] = 1;
+    };
     for (std::size_t begin = 0; begin < points.size() && !control.cancelled();) {
         const std::size_t end = begin == 0 ? std::min(points.size(), declared + batch) : std::min(points.size(), begin + batch);
         std::vector<double> initial(end - begin, kInf);
@@ -627,6 +669,7 @@ std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const La
         });
         progressDone += end - begin;
         begin = end;
+        refineLeaders();
         double best = kInf;
         for (std::size_t i = 0; i < end; ++i)
             if (ran[i]) best = std::min(best, runs[i].objective);
@@ -635,39 +678,7 @@ std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const La
             if (ran[i] && std::isfinite(best) && runs[i].objective <= best * (1 + settings.spreadTolerance) + 1e-300) ++reached;
         if (reached >= agree) break;
     }
-    std::vector<StartRun*> done;
-    for (std::size_t i = 0; i < runs.size(); ++i)
-        if (ran[i]) done.push_back(&runs[i]);
-    auto byObjective = [](const StartRun* a, const StartRun* b) {
-        return a->objective != b->objective ? a->objective < b->objective : a->index < b->index;
-    };
-    std::sort(done.begin(), done.end(), byObjective);
-    // Refinement: the leaders to the tight stop, then (squared losses) Levenberg–Marquardt.
-    const std::size_t refine = std::min<std::size_t>(done.size(), static_cast<std::size_t>(std::max(settings.refineCount, 1)));
-    const bool polish = settings.polish && law.definition.loss == LawLoss::Squared;
-    if ((screenStop > settings.stopDelta || polish) && !control.cancelled())
-        parallelFor(refine, FitControl{control.threads, control.cancel, nullptr, nullptr}, [&](std::size_t n) {
-            StartRun* s = done[n];
-            if (!std::isfinite(s->objective)) return;
-            auto keep = [&](const StartRun& better) {
-                if (better.objective <= s->objective) {
-                    s->params = better.params;
-                    s->objective = better.objective;
-                }
-                s->iterations += better.iterations;
-            };
-            if (screenStop > settings.stopDelta) {
-                StartRun polished = runFrom(fit, s->params, settings.stopDelta, settings.maxIterations);
-                s->converged = s->converged && polished.converged;
-                keep(polished);
-            }
-            if (polish) {
-                keep(polishLeastSquares(fit, s->params, settings.maxIterations));
-                // L-BFGS once more from where the polish ended: projection may lower it further.
-                if (projected) keep(runFrom(fit, s->params, settings.stopDelta, settings.maxIterations));
-            }
-        });
-    std::sort(done.begin(), done.end(), byObjective);
+    std::vector<StartRun*> done = finished();
 
     LawFitResult common;
     common.projected = projected;
@@ -704,7 +715,7 @@ std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const La
         r.iterations = best.iterations;
         r.nNearBest = nearBest;
         r.seconds = seconds;
-        for (std::size_t n = 0; n < refine && n < done.size(); ++n)
+        for (std::size_t n = 0; n < refineCount && n < done.size(); ++n)
             if (std::isfinite(done[n]->objective))
                 r.optima.push_back({done[n]->params[g], groups == 1 ? done[n]->objective : lawObjective(law, data[g], done[n]->params[g])});
         if (r.cancelled) r.warnings.push_back("cancelled: " + std::to_string(r.nStarts) + " of " + std::to_string(points.size()) + " starts ran");

@@ -86,8 +86,8 @@ LawsFigure::LawsFigure() : charts_{makeChart(), makeChart()} {
     controls().add(choiceControl(kSpace, QObject::tr("Space"),
                                  {{kOwn, QObject::tr("each law's own")}, textChoice("log"), textChoice("linear")}, kOwn,
                                  QObject::tr("Residuals of the target (linear) or of its log")));
-    controls().add(integerControl(kStarts, QObject::tr("Starts"), 1, 4096, 64,
-                                  QObject::tr("Space-filling starts of the multi-start search")));
+    controls().add(integerControl(kStarts, QObject::tr("Starts"), 1, 4096, fit::LawFitSettings{}.starts,
+                                  QObject::tr("The budget of space-filling starts: rounds of 64 until three reach the same optimum")));
     controls().add(integerControl(kResamples, QObject::tr("Resamples"), 0, 2000, 50,
                                   QObject::tr("Bootstrap replicates of the prediction intervals (0: none)")));
     controls().add(choiceControl(kSplit, QObject::tr("Held out"),
