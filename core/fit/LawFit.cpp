@@ -664,6 +664,12 @@ std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const La
         parallelFor(order.size(), screening, [&](std::size_t n) {
             const std::size_t i = order[n];
             runs[i] = runFrom(fit, points[i], screenStop, settings.maxIterations);
+            // Squared residuals searched on every parameter: each start also polished by
+            // Levenberg–Marquardt (a basin L-BFGS crawls through, Gauss–Newton crosses in a few steps).
+            if (polish && !projected && std::isfinite(runs[i].objective)) {
+                StartRun lm = polishLeastSquares(fit, runs[i].params, settings.maxIterations);
+                if (lm.objective < runs[i].objective) runs[i].params = lm.params, runs[i].objective = lm.objective;
+            }
             runs[i].index = i;
             ran[i] = 1;
         });

@@ -381,6 +381,8 @@ void LawsFigure::draw(const FigureInput& in) {
             line += QObject::tr("held-out R² %1, mean relative error %2, max %3 (%4 runs)")
                         .arg(a->test->r2, 0, 'f', 4).arg(percent(a->test->mape), percent(a->test->maxRelError)).arg(a->test->n);
         else line += QObject::tr("nothing held out");
+        if (const std::string doubt = analysis::lawAnalysisDoubt(*a); !a->error && !doubt.empty())
+            line += QObject::tr("; the R² rests on a doubtful optimum: %1").arg(QString::fromStdString(doubt));
         for (const auto& g : a->groups)
             if (!g.error.empty()) line += QStringLiteral("; %1: %2").arg(QString::fromStdString(g.name), QString::fromStdString(g.error));
         notes << line;
