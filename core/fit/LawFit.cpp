@@ -641,9 +641,15 @@ std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const La
                 s->converged = s->converged && tight.converged;
                 keep(tight);
             }
-            if (polish) {
-                keep(polishLeastSquares(fit, s->params, settings.maxIterations));
-                if (projected) keep(runFrom(fit, s->params, settings.stopDelta, settings.maxIterations));
+            if (polish && !projected) keep(polishLeastSquares(fit, s->params, settings.maxIterations));
+            // Under projection the coefficients are exact for every θ: the polish (on every
+            // parameter) is kept only where it finds a lower valley, not a rounding's worth lower.
+            if (polish && projected) {
+                StartRun lm = polishLeastSquares(fit, s->params, settings.maxIterations);
+                if (lm.objective < s->objective * (1 - 1e-6)) {
+                    keep(lm);
+                    keep(runFrom(fit, s->params, settings.stopDelta, settings.maxIterations));
+                }
             }
         });
         for (StartRun* s : leaders) refined[s->index] = 1;
