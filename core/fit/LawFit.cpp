@@ -669,7 +669,7 @@ std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const La
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return initial[a - begin] < initial[b - begin]; });
         parallelFor(order.size(), screening, [&](std::size_t n) {
             const std::size_t i = order[n];
-            runs[i] = runFrom(fit, points[i], screenStop, settings.maxIterations);
+            runs[i] = runFrom(fit, points[i], screenStop, std::max(1, settings.maxIterations / 4));
             // Squared residuals searched on every parameter: each start also polished by
             // Levenberg–Marquardt (a basin L-BFGS crawls through, Gauss–Newton crosses in a few steps).
             if (polish && !projected && std::isfinite(runs[i].objective)) {
