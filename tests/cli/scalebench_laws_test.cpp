@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <map>
 #include <string>
 #include <vector>
@@ -136,5 +137,50 @@ std::string lawName(const ::testing::TestParamInfo<std::vector<LawRow>>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Scalebench, PublishedLaw, ::testing::ValuesIn(publishedLaws()), lawName);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PublishedLaw);
+
+}  // namespace
+
+namespace {
+
+// A fit says when its optimum is in doubt, in text and JSON, and marks its held-out score: one start
+// alone (--starts 1) reached it, or a parameter's range holds it at a bound (a ≥ 0.5 on the
+// sparsity law, whose optimum has a = 0.015).
+TEST(Scalebench, ADoubtfulOptimumIsSaidAndItsHeldOutScoreMarked) {
+    const QString dir = sharedPath("data/public/scalebench/sparsity_scaling_law");
+    const QStringList law{"fit", "law", "--data", dir + "/train.csv", "--holdout", dir + "/test.csv", "--group", "group", "--resamples", "0",
+                          "--formula", "loss = exp(d1)*P^(-a)*N_active^(-b) + exp(d3)", "--param", "d1=-5:5", "--param", "b=0.01:3",
+                          "--param", "d3=-5:5"};
+    const auto one = runScalex(law + QStringList{"--param", "a=0.01:3", "--starts", "1"});
+    ASSERT_EQ(one.exitCode, 0) << one.err.toStdString();
+    EXPECT_TRUE(one.out.contains("  warning: 1 of 1 starts reached this optimum: it may not be the best; raise --starts\n")) << one.out.toStdString();
+    EXPECT_TRUE(one.out.contains(" (from a doubtful optimum: see the warning)\n")) << one.out.toStdString();
+    EXPECT_TRUE(one.out.contains(" (from a doubtful optimum: see the warnings)\n")) << one.out.toStdString();  // pooled
+
+    const auto bound = runScalex(law + QStringList{"--param", "a=0.5:3", "--json"});
+    ASSERT_EQ(bound.exitCode, 0) << bound.err.toStdString();
+    const QJsonObject j = bound.json();
+    for (const auto& g : j["groups"].toArray()) {
+        const QJsonObject o = g.toObject();
+        EXPECT_EQ(o["params"].toObject()["a"].toDouble(), 0.5);
+        EXPECT_TRUE(QRegularExpression("the optimum sits on a bound of (d1, )?a: the law may fit better outside its ranges$").match(o["doubt"].toString()).hasMatch())
+            << o["doubt"].toString().toStdString();
+        EXPECT_TRUE(o["test"].toObject()["doubtful_optimum"].toBool());
+    }
+    EXPECT_TRUE(j["test"].toObject()["doubtful_optimum"].toBool());
+    EXPECT_TRUE(j["test"].toObject()["doubt"].toString().startsWith("D1=")) << j["test"].toObject()["doubt"].toString().toStdString();
+
+    // The default search on the law as published: in the group whose optimum lies inside the box
+    // several starts agree and nothing is marked; the pooled score names the groups that are.
+    const auto sure = runScalex(law + QStringList{"--param", "a=0.01:3", "--json"});
+    ASSERT_EQ(sure.exitCode, 0) << sure.err.toStdString();
+    for (const auto& g : sure.json()["groups"].toArray()) {
+        const QJsonObject o = g.toObject();
+        if (o["name"].toString() != "D1=2.31_D2=2.31") continue;
+        EXPECT_TRUE(o["doubt"].isNull()) << o["doubt"].toString().toStdString();
+        EXPECT_FALSE(o["test"].toObject()["doubtful_optimum"].toBool());
+        EXPECT_GE(o["near_best"].toInt(), 3);
+    }
+    EXPECT_FALSE(sure.json()["test"].toObject()["doubt"].toString().contains("D1=2.31_D2=2.31"));
+}
 
 }  // namespace
