@@ -617,7 +617,8 @@ int runLaw(const QStringList& args) {
             out << "  " << QString::fromStdString(a.law.parameters[k].name) << " = " << QString::number(g.fit.params[k], 'g', 8) << "\n";
         if (g.test)
             out << "  held out: " << g.nTest << " runs, R^2 = " << QString::number(g.test->r2, 'f', 4) << ", mean |rel err| = "
-                << percent(g.test->mape) << ", max = " << percent(g.test->maxRelError) << "\n";
+                << percent(g.test->mape) << ", max = " << percent(g.test->maxRelError)
+                << (g.fit.doubt.empty() ? "" : " (from a doubtful optimum: see the warning)") << "\n";
         for (const auto& pr : g.predictions)
             out << "    " << QString::fromStdString(pr.label) << (pr.fold.empty() ? "" : " (" + QString::fromStdString(pr.fold) + " held out)")
                 << ": observed " << pr.observed << ", predicted " << pr.predicted
@@ -637,7 +638,8 @@ int runLaw(const QStringList& args) {
     }
     if (a.test)
         out << "held out (pooled): " << a.test->n << " runs, R^2 = " << QString::number(a.test->r2, 'f', 4) << ", mean |rel err| = "
-            << percent(a.test->mape) << ", max = " << percent(a.test->maxRelError) << "\n";
+            << percent(a.test->mape) << ", max = " << percent(a.test->maxRelError)
+            << (analysis::lawAnalysisDoubt(a).empty() ? "" : " (from a doubtful optimum: see the warnings)") << "\n";
     if (a.heldOutOutsideScope > 0)
         out << "--holdout: " << a.heldOutOutsideScope << " of " << a.heldOutRows
             << " rows are outside the scope (not the best of their sweep, --where, ...) and not scored (--all-sweep-runs takes a "

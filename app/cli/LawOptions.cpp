@@ -12,7 +12,7 @@ void addLawOptions(QCommandLineParser& p, int starts) {
         {"loss", "squared or huber.", "squared|huber"},
         {"space", "Residuals in linear or log space.", "linear|log"},
         {"huber-delta", "Huber delta (with --loss huber).", "delta"},
-        {"starts", "Space-filling starts of the multi-start search.", "K", QString::number(starts)},
+        {"starts", "The budget of space-filling starts: rounds of 64 run until three starts reach the same optimum, or K have run.", "K", QString::number(starts)},
         {"no-projection", "Search every parameter even where the law is linear in some (no variable projection)."},
     });
 }

@@ -11,7 +11,7 @@
 namespace scalex::cli {
 
 // --formula, --param, --law, --loss, --space, --huber-delta, --starts (default `starts`), --no-projection.
-void addLawOptions(QCommandLineParser& parser, int starts = 64);
+void addLawOptions(QCommandLineParser& parser, int starts = fit::LawFitSettings{}.starts);
 // The law those options describe (UsageError naming the option at fault).
 fit::LawDefinition lawFromOptions(const QCommandLineParser& parser);
 // --starts and --no-projection on top of `settings`.

@@ -565,12 +565,15 @@ QJsonObject toJson(const LawAnalysis& a) {
         j.insert("starts", static_cast<qint64>(g.fit.nStarts));
         j.insert("converged", static_cast<qint64>(g.fit.nConverged));
         j.insert("near_best", static_cast<qint64>(g.fit.nNearBest));
+        j.insert("doubt", g.fit.doubt.empty() ? QJsonValue() : QJsonValue(jsonText(g.fit.doubt)));
         j.insert("seconds", g.fit.seconds);
         QJsonArray warnings;
         for (const auto& w : g.fit.warnings) warnings.append(jsonText(w));
         j.insert("warnings", warnings);
         if (g.test) {
-            j.insert("test", scoreJson(*g.test));
+            QJsonObject test = scoreJson(*g.test);
+            test.insert("doubtful_optimum", !g.fit.doubt.empty());
+            j.insert("test", test);
             QJsonArray preds;
             for (const auto& p : g.predictions) {
                 QJsonObject o{{"run", jsonText(p.label)},
@@ -601,6 +604,9 @@ QJsonObject toJson(const LawAnalysis& a) {
     if (a.test) {
         QJsonObject t = scoreJson(*a.test);
         t.insert("level", a.level);
+        const std::string doubt = lawAnalysisDoubt(a);
+        t.insert("doubtful_optimum", !doubt.empty());
+        if (!doubt.empty()) t.insert("doubt", jsonText(doubt));
         if (a.heldOutRows > 0) {
             t.insert("held_out_rows", static_cast<qint64>(a.heldOutRows));
             t.insert("outside_scope", static_cast<qint64>(a.heldOutOutsideScope));
@@ -610,6 +616,16 @@ QJsonObject toJson(const LawAnalysis& a) {
     o.insert("skipped", stringsJson(a.skipped));
     if (a.everySweepRun) o.insert("every_sweep_run", true);
     return o;
+}
+
+std::string lawAnalysisDoubt(const LawAnalysis& a) {
+    std::string out;
+    for (const auto& g : a.groups) {
+        if (g.fit.doubt.empty()) continue;
+        if (!out.empty()) out += "; ";
+        out += a.groups.size() > 1 ? g.name + ": " + g.fit.doubt : g.fit.doubt;
+    }
+    return out;
 }
 
 }  // namespace scalex::analysis

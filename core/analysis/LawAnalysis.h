@@ -113,6 +113,10 @@ std::string checkLaw(const data::RunTable& table, const AnalysisSettings& settin
 // queries [...] per group when asked (lawQueryJson), test {r2, mape, max_rel_error, n} when split, skipped.
 QJsonObject toJson(const LawAnalysis& analysis);
 
+// Why the held-out score may rest on an optimum that is not the law's best (fit::LawFitResult::doubt),
+// group by group ("NAME: ..." with several groups); empty when every group's optimum is sure. The
+// text and JSON of `fit law` and the Laws view mark a held-out score with it.
+std::string lawAnalysisDoubt(const LawAnalysis& analysis);
 // A law definition as JSON and back (projects and recipes save laws): {name, formula, parameters:
 // [{name, lower, upper, start}], space, loss, huber_delta, linear, citation, description}.
 QJsonObject lawToJson(const fit::LawDefinition& law);

@@ -4,10 +4,16 @@
 // 2022, App. D.2), minimised by L-BFGS in the parameters' box (dlib find_min_box_constrained) with
 // the exact gradient of the expression tree, from many starts:
 //   - declared starts first, then a Halton sequence (Halton 1960) under a seeded random shift
-//     (Cranley & Patterson 1976) over the box, log-uniform for a positive range over more than
-//     three decades; ordered by their objective so that the most promising run first;
+//     (Cranley & Patterson 1976) over the box, log-uniform over a positive range, uniform over one
+//     that reaches zero (as the scalebench baseline draws its starts); ordered by their objective so that the most promising run first;
 //   - every start runs to a loose stop, only the best `refineCount` continue to the tight one
-//     (starts that cannot win stop early), across cores (FitControl).
+//     (starts that cannot win stop early), across cores (FitControl);
+//   - in rounds of `batch` starts, more while fewer than `agree` of them reach the best (the budget
+//     is `starts`); with a squared loss the refined leaders are then polished by Levenberg–Marquardt
+//     (Moré 1978: Marquardt's diagonal scaling of JᵀJ, steps projected onto the box, the bound
+//     parameters that the gradient pushes outward held) with the exact Jacobian of the residuals,
+//     on every parameter (the projected coefficients included);
+//   - the result says when its optimum is doubtful (LawFitResult::doubt).
 // Variable projection (Golub & Pereyra 1973; the VPNLS of Open-Athena's Chinchilla refit): where
 // the law is a sum with terms c·f(θ) whose coefficients c enter nowhere else, and the objective is
 // squared residuals in linear space, c is solved by non-negative least squares (Lawson–Hanson, in
@@ -40,7 +46,12 @@ struct LawData {
 };
 
 struct LawFitSettings {
-    int starts = 64;              // space-filling starts (besides the declared ones)
+    // The budget of space-filling starts (besides the declared ones): they run in rounds of `batch`
+    // until `agree` starts end within spreadTolerance of the best objective, or the budget is spent.
+    int starts = 256;
+    int batch = 64;
+    int agree = 3;
+    bool polish = true;           // squared losses: the refined leaders polished by Levenberg–Marquardt
     std::uint64_t seed = 20250601;
     bool projection = true;       // variable projection where the law allows it
     double screenStop = 1e-6;     // relative change of the objective that ends a start's screening
@@ -66,6 +77,9 @@ struct LawFitResult {
     std::size_t nStarts = 0;
     std::size_t nConverged = 0;
     std::size_t nNearBest = 0;       // starts ending within spreadTolerance of the best objective
+    // Why the optimum may not be the best the law has at these runs (one start alone reached it, or
+    // it sits on a bound of a parameter's range); empty when several starts agree inside the box.
+    std::string doubt;
     // The refined starts' end points (up to refineCount), best first, the best among them: where
     // several lie close in objective but apart in parameters, the runs do not decide between them.
     std::vector<LawOptimum> optima;

@@ -86,8 +86,8 @@ LawsFigure::LawsFigure() : charts_{makeChart(), makeChart()} {
     controls().add(choiceControl(kSpace, QObject::tr("Space"),
                                  {{kOwn, QObject::tr("each law's own")}, textChoice("log"), textChoice("linear")}, kOwn,
                                  QObject::tr("Residuals of the target (linear) or of its log")));
-    controls().add(integerControl(kStarts, QObject::tr("Starts"), 1, 4096, 64,
-                                  QObject::tr("Space-filling starts of the multi-start search")));
+    controls().add(integerControl(kStarts, QObject::tr("Starts"), 1, 4096, fit::LawFitSettings{}.starts,
+                                  QObject::tr("The budget of space-filling starts: rounds of 64 until three reach the same optimum")));
     controls().add(integerControl(kResamples, QObject::tr("Resamples"), 0, 2000, 50,
                                   QObject::tr("Bootstrap replicates of the prediction intervals (0: none)")));
     controls().add(choiceControl(kSplit, QObject::tr("Held out"),
@@ -381,6 +381,8 @@ void LawsFigure::draw(const FigureInput& in) {
             line += QObject::tr("held-out R² %1, mean relative error %2, max %3 (%4 runs)")
                         .arg(a->test->r2, 0, 'f', 4).arg(percent(a->test->mape), percent(a->test->maxRelError)).arg(a->test->n);
         else line += QObject::tr("nothing held out");
+        if (const std::string doubt = analysis::lawAnalysisDoubt(*a); !a->error && !doubt.empty())
+            line += QObject::tr("; the R² rests on a doubtful optimum: %1").arg(QString::fromStdString(doubt));
         for (const auto& g : a->groups)
             if (!g.error.empty()) line += QStringLiteral("; %1: %2").arg(QString::fromStdString(g.name), QString::fromStdString(g.error));
         notes << line;
