@@ -15,6 +15,7 @@
 #include <QSet>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QTimer>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <set>
@@ -365,7 +366,11 @@ RunsView::RunsView(Session* session, QWidget* parent) : ViewPanel(parent), sessi
         for (const QModelIndex& i : table_->selectionModel()->selectedRows()) rows.insert(proxy_->mapToSource(i).row());
         session_->setSelection(rows);
     });
-    connect(session_, &Session::styleChanged, this, [this] { table_->viewport()->update(); });
+    connect(session_, &Session::styleChanged, this, [this] {
+        table_->viewport()->update();
+        // The role boxes sized to their text in the new font, once the font has reached them.
+        QTimer::singleShot(0, this, [this] { fillRoles(); });
+    });
     connect(session_, &Session::selectionChanged, this, [this] {
         syncingSelection_ = true;
         QItemSelection sel;
@@ -426,9 +431,16 @@ void RunsView::fillRoles() {
         roles_->setItem(row, 2, why);
     }
     roles_->resizeColumnToContents(0);
+    // Every choice's text whole: the widest text of any box, its arrow and frame beside it.
     int boxWidth = 0;
     for (int row = 0; row < roles_->rowCount(); ++row)
-        if (auto* box = roles_->cellWidget(row, 1)) boxWidth = std::max(boxWidth, box->sizeHint().width());
+        if (auto* box = qobject_cast<QComboBox*>(roles_->cellWidget(row, 1))) {
+            int text = 0;
+            for (int i = 0; i < box->count(); ++i) text = std::max(text, box->fontMetrics().horizontalAdvance(box->itemText(i)));
+            boxWidth = std::max({boxWidth, box->sizeHint().width(), text + 56});
+        }
+    for (int row = 0; row < roles_->rowCount(); ++row)
+        if (auto* box = roles_->cellWidget(row, 1)) box->setMinimumWidth(boxWidth);
     roles_->setColumnWidth(1, boxWidth + 4);
 }
 

@@ -228,11 +228,12 @@ TEST(PlanCandidates, RivalFitsAndTheRunThatSeparatesThem) {
     EXPECT_LT(line(g.separating->n), highestFloor);
     EXPECT_GT(line(g.separating->n / 10), highestFloor);
     EXPECT_GT(g.separating->n, 1e9);  // beyond the study's runs
-    // The ranking counts the rivals' disagreement at the target: for N = 1e13, where the best fit's
-    // line and one rival's floor part, the top pick is the run that tells them apart (one slot per
-    // run and no misfit assumed, so that only the rivals and the linearisation rank; per FLOP the
-    // runs a thousand times cheaper come first).
-    o.targetPoints = {*parseTargetPoint("N=1e13")};
+    // The ranking counts the rivals' disagreement at the target: at N = 1e15, where every rival's
+    // floor parts from the best fit's line, the top pick is the run that tells them apart (one slot
+    // per run and no misfit assumed, so that only the rivals and the linearisation rank; per FLOP the
+    // runs a thousand times cheaper come first). The search whose starts agree before they wander
+    // leaves rivals only below a loss of 2 (their floors), so nearer targets see none.
+    o.targetPoints = {*parseTargetPoint("N=1e15")};
     o.design.misfit = 0;
     o.cost = "1";
     const PlanCandidates near = planCandidates(*study, AnalysisSettings{}, law, o);
@@ -243,7 +244,7 @@ TEST(PlanCandidates, RivalFitsAndTheRunThatSeparatesThem) {
     ASSERT_FALSE(h.picks.empty());
     EXPECT_EQ(h.picks.front().run, h.separating->run);
     EXPECT_GE(h.picks.front().separation, 3);
-    EXPECT_GT(h.picks.front().separated, 0.5);  // most of what it removes is the rivals' disagreement
+    EXPECT_GT(h.picks.front().separated, 0.25);  // a good share of what it removes is the rivals' disagreement
     EXPECT_NE(h.picks.front().why.find("rival fits"), std::string::npos) << h.picks.front().why;
     // A Chinchilla-form study fitted with its own form has no rival: its other optima are far worse.
     auto grid = gridOptions();
