@@ -817,14 +817,11 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
     }
     for (std::size_t c = 0; c < ncol; ++c) {
         const ColumnRole r = out.columns[c].role;
-        if (r == ColumnRole::Condition && std::find(conditions.begin(), conditions.end(), c) != conditions.end())
-            out.conditions.push_back(s.columns[c]);
         if (r == ColumnRole::Knob) out.knobs.push_back(s.columns[c]);
         if (r == ColumnRole::Repeat) out.repeats.push_back(s.columns[c]);
         if (r == ColumnRole::Step) out.steps.push_back(s.columns[c]);
     }
     // Conditions in the order chosen (declared first, then by fewest values), as the series name them.
-    out.conditions.clear();
     for (auto c : conditions) out.conditions.push_back(s.columns[c]);
     // What a column that makes no series of its own follows, said of the conditions as chosen.
     for (std::size_t c = 0; c < ncol; ++c)
@@ -843,6 +840,14 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
     const auto knobs = columnsOf(ColumnRole::Knob), steps = columnsOf(ColumnRole::Step);
     const auto repeats = columnsOf(ColumnRole::Repeat);
 
+    // What tells one run from another at a point where the file names none: its settings (conditions,
+    // knobs, repeats) and the identifiers shared by several rows (a launch id, not a row id).
+    std::vector<std::size_t> runIdentity = conditions;
+    runIdentity.insert(runIdentity.end(), knobs.begin(), knobs.end());
+    runIdentity.insert(runIdentity.end(), repeats.begin(), repeats.end());
+    for (std::size_t c = 0; c < ncol; ++c)
+        if (out.columns[c].role == ColumnRole::Identifier && distinct[c].size() * 2 <= nonEmpty[c]) runIdentity.push_back(c);
+
     // ---- 5. Checkpoints a step column finds: the rows of one run differ only along training ----
     const bool fileStep = std::any_of(steps.begin(), steps.end(), [&](std::size_t c) {
         const auto f = mappedField(table, s.columns[c]);
@@ -853,11 +858,7 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
             if (isCheckpoint[k]) out.checkpoint[s.runs[k]] = 1, ++out.checkpointRows;
         // Each row's run where the file names none: its size, the total its step reaches, its
         // settings (conditions, knobs, repeats) and its launch; the step along it.
-        std::vector<std::size_t> identity = conditions;
-        identity.insert(identity.end(), knobs.begin(), knobs.end());
-        identity.insert(identity.end(), repeats.begin(), repeats.end());
-        for (std::size_t c = 0; c < ncol; ++c)
-            if (out.columns[c].role == ColumnRole::Identifier && distinct[c].size() * 2 <= nonEmpty[c]) identity.push_back(c);
+        std::vector<std::size_t> identity = runIdentity;
         for (const auto& [column, totalName] : totalSteps)
             if (!totalName.empty())
                 identity.push_back(static_cast<std::size_t>(std::find(s.columns.begin(), s.columns.end(), totalName) - s.columns.begin()));
@@ -876,11 +877,7 @@ StudyReading readStudy(const data::RunTable& table, const RunFilter& scope, cons
                             (total.empty() ? std::string("1") : total) +
                             " are checkpoints along their runs (loss curves), left out of the analyses");
     } else if (!steps.empty() && !fileStep) {
-        std::vector<std::size_t> identity = conditions;
-        identity.insert(identity.end(), knobs.begin(), knobs.end());
-        identity.insert(identity.end(), repeats.begin(), repeats.end());
-        for (std::size_t c = 0; c < ncol; ++c)
-            if (out.columns[c].role == ColumnRole::Identifier && distinct[c].size() * 2 <= nonEmpty[c]) identity.push_back(c);
+        const std::vector<std::size_t>& identity = runIdentity;
         std::map<std::string, std::vector<std::size_t>> runsOf;
         for (std::size_t k = 0; k < n; ++k)
             if (auto p = pointKey(k, identity)) runsOf[*p].push_back(k);

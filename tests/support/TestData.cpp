@@ -55,3 +55,14 @@ SimpleCsv readSimpleCsv(const QString& path) {
 }
 
 }  // namespace scalex::test
+
+namespace scalex::test {
+
+QMap<QString, double> surfaceFitTable(const QString& path) {
+    QMap<QString, double> out;
+    for (const QString& line : QString::fromUtf8(fileBytes(path)).split('\n'))
+        if (!line.section(',', 1, 1).isEmpty()) out.insert(line.section(',', 1, 1), line.section(',', 3, 3).toDouble());
+    return out;
+}
+
+}  // namespace scalex::test

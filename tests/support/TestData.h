@@ -3,6 +3,7 @@
 // (unquoted) reference CSV files the tests compare against.
 #include <QByteArray>
 #include <QList>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -30,6 +31,10 @@ struct SimpleCsv {
 
 // The whole file's bytes; empty when it cannot be read.
 QByteArray fileBytes(const QString& path);
+
+// The loss-surface view's `fit` table as `render --table fit` writes it: parameter -> value (its
+// second and fourth columns); empty when the file cannot be read.
+QMap<QString, double> surfaceFitTable(const QString& path);
 
 // Reads a comma-separated file without quoted fields; lines starting with '#' are comments.
 SimpleCsv readSimpleCsv(const QString& path);
