@@ -92,8 +92,10 @@ accounting::ModelConfig modelFromOptions(const QCommandLineParser& p, accounting
     // --chunk has a default (64): only a chunk given by hand contradicts a Transformer.
     if (!p.isSet("chunk")) ov.chunk.reset();
     std::string problem;
-    const auto c = analysis::studyConfigFromSizes(family, requiredIntOption(p, "d-model"), requiredIntOption(p, "n-layers"),
-                                                  requiredIntOption(p, headsOption), ov, headsOption.toStdString(), &problem);
+    // In this order, so that a missing size is named as the module (scalex.account) names it.
+    const std::int64_t dModel = requiredIntOption(p, "d-model"), nLayers = requiredIntOption(p, "n-layers"),
+                       nHeads = requiredIntOption(p, headsOption);
+    const auto c = analysis::studyConfigFromSizes(family, dModel, nLayers, nHeads, ov, headsOption.toStdString(), &problem);
     if (!c) throw UsageError(problem);
     return *c;
 }

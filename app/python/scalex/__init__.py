@@ -31,8 +31,9 @@ class Result:
 
     def tables(self):
         """Every list of records in the result as a DataFrame, keyed by its path in the JSON
-        ("profiles", "comparison.samples", ...); records of several series are stacked with a
-        `series` and a `context` column."""
+        ("profiles", "comparison.samples", "groups.picks", ...); records of several series are
+        stacked with a `series` and a `context` column, records inside named records (a plan's
+        groups) with a column of that name (`group`)."""
         import pandas as pd
 
         found = {}
@@ -53,6 +54,11 @@ class Result:
                     row = dict(tags)
                     row.update({k: c for k, c in v.items() if not isinstance(c, (dict, list))})
                     rows.append(row)
+                    # Records inside a record (a plan group's picks) stack too, tagged with its name.
+                    inner = {**tags, path.rsplit(".", 1)[-1].rstrip("s"): v["name"]} if "name" in v else tags
+                    for k, c in v.items():
+                        if isinstance(c, (dict, list)):
+                            walk(c, f"{path}.{k}", inner)
                 found.setdefault(path, []).extend(rows)
 
         walk(self._json, "", {})
