@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "app/python/FigureRender.h"
 #include "core/analysis/AccountJson.h"
 #include "core/analysis/AnalysisJson.h"
 #include "core/analysis/BootstrapAnalysis.h"
@@ -802,6 +803,18 @@ std::string account(const AccountOptions& o) {
 }
 
 
+// `scalex render --view ... --out ...` on the study in scope (the scope options apply as to the verbs).
+void figure(const PyStudy& in, const Options& scope, const python::FigureOptions& o) {
+    Study scoped = in.study;
+    scoped.setSettings(in.settings(scope));
+    std::string error;
+    {
+        py::gil_scoped_release release;
+        error = python::renderView(scoped, o);
+    }
+    if (!error.empty()) throw Error(error);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_scalex, m) {
@@ -932,6 +945,16 @@ PYBIND11_MODULE(_scalex, m) {
         .def_readwrite("convention", &AccountOptions::convention)
         .def_readwrite("factors", &AccountOptions::factors);
 
+    py::class_<python::FigureOptions>(m, "FigureOptions")
+        .def(py::init<>())
+        .def_readwrite("view", &python::FigureOptions::view)
+        .def_readwrite("out", &python::FigureOptions::out)
+        .def_readwrite("set", &python::FigureOptions::set)
+        .def_readwrite("size", &python::FigureOptions::size)
+        .def_readwrite("style", &python::FigureOptions::style)
+        .def_readwrite("font", &python::FigureOptions::font)
+        .def_readwrite("dpi", &python::FigureOptions::dpi);
+
     py::class_<PyStudy>(m, "Study")
         .def_property_readonly("n_runs", [](const PyStudy& s) { return s.study.runs().runs.size(); })
         .def_property_readonly("series_names", [](const PyStudy& s) { return s.study.seriesNames(); })
@@ -969,7 +992,8 @@ PYBIND11_MODULE(_scalex, m) {
         .def("law", &law)
         .def("optimal", &optimal)
         .def("bootstrap", &bootstrap)
-        .def("plan", &plan);
+        .def("plan", &plan)
+        .def("figure", &figure);
 
     m.def("read_files", &readFiles);
     m.def("read_bytes", &readBytes);

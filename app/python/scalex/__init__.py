@@ -15,7 +15,7 @@ import json as _json
 from . import _scalex
 from ._scalex import Error
 
-__all__ = ["Error", "Result", "Study", "account", "design", "example", "read"]
+__all__ = ["Error", "Figure", "Result", "Study", "account", "design", "example", "read"]
 
 
 class Result:
@@ -69,6 +69,55 @@ class Result:
 
     def _repr_json_(self):
         return self._json
+
+
+class Figure:
+    """A view of a study drawn as `scalex render --view VIEW` draws it: .save(path) writes a PDF,
+    SVG or PNG; .png() and .svg() give its bytes and text; in Jupyter it shows itself inline (PNG,
+    or SVG when made with format="svg")."""
+
+    def __init__(self, study, scope, view, size, style, font, dpi, set, format):
+        self._study, self._scope = study, scope
+        self.view, self.size, self.style, self.font, self.dpi, self.format = view, size, style, font, dpi, format
+        self._set = set
+        self._drawn = {}
+
+    def save(self, path):
+        """Writes the figure to `path` (.pdf, .svg or .png) and returns the path."""
+        import os
+
+        o = _scalex.FigureOptions()
+        o.view, o.out, o.set = self.view, os.fspath(path), self._set
+        o.size, o.style, o.font, o.dpi = self.size, self.style, self.font, int(self.dpi)
+        self._study.figure(self._scope, o)
+        return path
+
+    def _bytes(self, suffix):
+        if suffix not in self._drawn:
+            import os
+            import tempfile
+
+            with tempfile.TemporaryDirectory(prefix="scalex-figure-") as d:
+                path = os.path.join(d, f"{self.view}.{suffix}")
+                self.save(path)
+                with open(path, "rb") as f:
+                    self._drawn[suffix] = f.read()
+        return self._drawn[suffix]
+
+    def png(self):
+        return self._bytes("png")
+
+    def svg(self):
+        return self._bytes("svg").decode()
+
+    def _repr_png_(self):
+        return self.png() if self.format == "png" else None
+
+    def _repr_svg_(self):
+        return self.svg() if self.format == "svg" else None
+
+    def __repr__(self):
+        return f"<scalex figure: view {self.view}, size {self.size}, {self.style} style>"
 
 
 def _scope(options):
@@ -222,6 +271,22 @@ class Study:
         s = _scope(options)
         _no_unknown("optimal", options)
         return Result("optimal", self._study.optimal(s, o))
+
+    def figure(self, view, path=None, size="double", style="paper", font="DejaVu Sans", dpi=300, set=None, format="png", **options):
+        """`scalex render --view VIEW`: the view drawn as a figure for a paper (views: runs, pareto,
+        curves, schedules, surface, overtraining, isoflop, context, optimal, breakdown, roofline,
+        inference, laws; `size` "3.25x2.4in", "16x9cm", single, double or slides; `set` the view's
+        controls {NAME: VALUE} as --set NAME=VALUE). With `path` it is written at once; the
+        figure shows itself inline in Jupyter."""
+        s = _scope(options)
+        _no_unknown("figure", options)
+        if format not in ("png", "svg"):
+            raise Error(f"format: expected png or svg, got '{format}'")
+        assignments = [] if set is None else [f"{k}={v}" for k, v in set.items()] if isinstance(set, dict) else _listed(set)
+        fig = Figure(self._study, s, view, size, style, font, dpi, assignments, format)
+        if path is not None:
+            fig.save(path)
+        return fig
 
     def bootstrap(self, of=None, resamples=1000, seed=20250601, level=0.95, at=None, at_budget=None, **options):
         """`scalex fit bootstrap`: percentile intervals of a fit's parameters and predictions, over
