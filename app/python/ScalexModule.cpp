@@ -33,6 +33,7 @@
 #include "core/analysis/OptimalInputs.h"
 #include "core/analysis/AnalysisSettings.h"
 #include "core/analysis/ContextStudy.h"
+#include "core/analysis/CurveFits.h"
 #include "core/analysis/LawAnalysis.h"
 #include "core/analysis/LawQueries.h"
 #include "core/analysis/LossSurfaceFitSettings.h"
@@ -815,6 +816,65 @@ void figure(const PyStudy& in, const Options& scope, const python::FigureOptions
     if (!error.empty()) throw Error(error);
 }
 
+// The options of `scalex fit curves` (and `scalex predict curve`, with the schedule to predict
+// under and the steps); the defaults are analysis::CurveFitOptions'.
+struct CurveOptions {
+    std::vector<std::string> data, holdout;
+    std::string law = analysis::curveLawLabel(analysis::CurveFitOptions{}.law);
+    std::optional<long> warmup;
+    std::string schedule;
+    bool trainLoss = false;
+    double huberDelta = analysis::CurveFitOptions{}.huberDelta, level = analysis::CurveFitOptions{}.level;
+    int maxIterations = analysis::CurveFitOptions{}.maxIterations;
+    std::vector<long> at;
+};
+
+analysis::CurveFitOptions curveFitOptions(const CurveOptions& o, bool scheduleIsTarget) {
+    analysis::CurveFitOptions f;
+    f.dataFiles = o.data;
+    f.holdoutFiles = o.holdout;
+    if (f.dataFiles.empty()) throw Error("missing required option --data (tracker JSON exports of the runs to fit)");
+    const auto law = analysis::curveLawFromName(o.law);
+    if (!law) throw Error("--law: expected mpl, lra or power, got '" + o.law + "'");
+    f.law = *law;
+    if (o.warmup) {
+        if (*o.warmup < 0) throw Error("--warmup must be at least 0, got " + std::to_string(*o.warmup));
+        f.warmupSteps = *o.warmup;
+    }
+    if (!scheduleIsTarget) f.schedule = o.schedule;
+    f.trainLoss = o.trainLoss;
+    if (!(o.huberDelta > 0)) throw Error("--huber-delta: expected a positive number");
+    f.huberDelta = o.huberDelta;
+    if (!(o.level > 0 && o.level < 1)) throw Error("--level: expected a number between 0 and 1");
+    f.level = o.level;
+    if (o.maxIterations < 1) throw Error("--max-iterations must be at least 1, got " + std::to_string(o.maxIterations));
+    f.maxIterations = std::min(o.maxIterations, 1'000'000);
+    return f;
+}
+
+std::string fitCurvesVerb(const CurveOptions& o) {
+    const analysis::CurveFitOptions options = curveFitOptions(o, false);
+    fit::FitControl control;
+    auto r = interruptible(control, [&] { return analysis::fitCurves(options, control); });
+    if (!r) throw Error(r.error().toString());
+    return compact(analysis::curveFitsJson(*r));
+}
+
+std::string predictCurveVerb(const CurveOptions& o) {
+    analysis::CurvePredictOptions options;
+    options.fit = curveFitOptions(o, true);
+    options.schedule = o.schedule;
+    if (options.schedule.empty()) throw Error("missing required option --schedule (the schedule to predict under)");
+    for (long step : o.at) {
+        if (step < 1) throw Error("--at: expected a step >= 1, got '" + std::to_string(step) + "'");
+        options.steps.push_back(step);
+    }
+    fit::FitControl control;
+    auto r = interruptible(control, [&] { return analysis::predictCurve(options, control); });
+    if (!r) throw Error(r.error().toString());
+    return compact(analysis::curvePredictionJson(*r));
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_scalex, m) {
@@ -1000,4 +1060,19 @@ PYBIND11_MODULE(_scalex, m) {
     m.def("read_example", &readExample);
     m.def("design", &design);
     m.def("account", &account);
+    m.def("curves", &fitCurvesVerb);
+    m.def("predict_curve", &predictCurveVerb);
+
+    py::class_<CurveOptions>(m, "CurveOptions")
+        .def(py::init<>())
+        .def_readwrite("data", &CurveOptions::data)
+        .def_readwrite("holdout", &CurveOptions::holdout)
+        .def_readwrite("law", &CurveOptions::law)
+        .def_readwrite("warmup", &CurveOptions::warmup)
+        .def_readwrite("schedule", &CurveOptions::schedule)
+        .def_readwrite("train_loss", &CurveOptions::trainLoss)
+        .def_readwrite("huber_delta", &CurveOptions::huberDelta)
+        .def_readwrite("level", &CurveOptions::level)
+        .def_readwrite("max_iterations", &CurveOptions::maxIterations)
+        .def_readwrite("at", &CurveOptions::at);
 }

@@ -171,3 +171,30 @@ def test_account_of_a_bad_config_names_the_file_and_key(cli, tmp_path):
         scalex.account(bad, family="xlstm")
     with pytest.raises(TypeError, match="d_modle"):
         scalex.account(family="xlstm", d_modle=1024)
+
+
+# ---- fit curves, predict curve ----------------------------------------------------------------
+
+def lr_file(prefix, lr, rest):
+    return shared(f"data/public/lr-schedules/{prefix}_slimpajama_llama_norm_nlayers12_nhead12_lr{lr}_sched_{rest}"
+                  "_bs50x2_ws2_seed0_data_seed1337.json")
+
+
+def test_curve_fit_equals_cli(cli):
+    # The constant-rate and 25,000-step cosine runs of peak rate 1e-3, scored on a sqrt cooldown.
+    data = [lr_file("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
+            lr_file("cos-10-124m", "0.001", "cos_warmup300_decay_sqrt_0.0_iter25000")]
+    holdout = lr_file("ann124-0.2", "0.001", "wsd_warmup300_decay_sqrt_0.2_iter25000")
+    got = scalex.curves(data, holdout=holdout, max_iterations=200)
+    o = same(got, cli("fit", "curves", "--data", data[0], "--data", data[1], "--holdout", holdout, "--max-iterations", "200", "--json"))
+    assert o["law"] == "mpl" and len(o["held_out"]) == 1
+    schedule = "wsd:peak=1e-3,steps=150000,warmup=300,cooldown=0.2,decay=sqrt"
+    got = scalex.predict_curve(data, schedule=schedule, at=[50000, 150000], law="lra", max_iterations=200)
+    o = same(got, cli("predict", "curve", "--data", data[0], "--data", data[1], "--law", "lra", "--schedule", schedule, "--at", "50000",
+                      "--at", "150000", "--max-iterations", "200", "--json"))
+    with pytest.raises(scalex.Error) as e:
+        scalex.curves(data, law="cubic")
+    assert str(e.value) in cli("fit", "curves", "--data", data[0], "--law", "cubic", "--json", ok=False).stderr
+    with pytest.raises(scalex.Error) as e:
+        scalex.predict_curve(data)
+    assert str(e.value) in cli("predict", "curve", "--data", data[0], "--json", ok=False).stderr

@@ -15,7 +15,7 @@ import json as _json
 from . import _scalex
 from ._scalex import Error
 
-__all__ = ["Error", "Figure", "Result", "Study", "account", "design", "example", "read"]
+__all__ = ["Error", "Figure", "Result", "Study", "account", "curves", "design", "example", "predict_curve", "read"]
 
 
 class Result:
@@ -404,6 +404,39 @@ def account(config=None, **options):
                       "prefill", "ctx", "batch", "generate", "convention"))
     _no_unknown("account", options)
     return Result("account", _scalex.account(o))
+
+
+def _curve_options(data, options):
+    import os
+
+    o = _scalex.CurveOptions()
+    o.data = [os.fspath(p) for p in ([data] if isinstance(data, (str, bytes)) or hasattr(data, "__fspath__") else list(data or []))]
+    holdout = options.pop("holdout", None)
+    if holdout is not None:
+        o.holdout = [os.fspath(p) for p in ([holdout] if isinstance(holdout, str) or hasattr(holdout, "__fspath__") else list(holdout))]
+    _set(o, options, ("law", "warmup", "schedule", "train_loss", "huber_delta", "level", "max_iterations"))
+    return o
+
+
+def curves(data, **options):
+    """`scalex fit curves`: a schedule-aware law of loss curves (law="mpl", "lra" or "power")
+    fitted to tracker JSON exports (`data`: files or folders), scored on the `holdout` curves; the
+    verb's options (warmup, schedule, train_loss, huber_delta, level, max_iterations)."""
+    o = _curve_options(data, options)
+    _no_unknown("curves", options)
+    return Result("curves", _scalex.curves(o))
+
+
+def predict_curve(data, schedule=None, at=None, **options):
+    """`scalex predict curve`: the loss of a run under `schedule` (e.g.
+    "wsd:peak=1e-3,steps=150000,warmup=300,cooldown=0.2,decay=sqrt") at the steps `at` (default:
+    its last), from the law fitted to the `data` curves, each with its interval."""
+    o = _curve_options(data, options)
+    o.schedule = schedule or ""
+    if at is not None:
+        o.at = [int(s) for s in _listed(at)]
+    _no_unknown("predict_curve", options)
+    return Result("predict_curve", _scalex.predict_curve(o))
 
 
 def example():
