@@ -32,6 +32,18 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # The Wayland and other platform plugins; xcb and offscreen come with libqt6gui6.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-qpa-plugins")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion")
+# The Python module (SCALEX_BUILD_PYTHON) goes in /usr/lib/python3/dist-packages (app/python):
+# it is built for this python3 minor version only, and reads DataFrames with pandas.
+if(SCALEX_BUILD_PYTHON)
+  set(major ${SCALEX_PYTHON_VERSION_MAJOR})
+  math(EXPR next "${SCALEX_PYTHON_VERSION_MINOR} + 1")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3 (>= ${major}.${SCALEX_PYTHON_VERSION_MINOR}), python3 (<< ${major}.${next})")
+  string(APPEND CPACK_DEBIAN_PACKAGE_RECOMMENDS ", python3-pandas")
+  string(APPEND CPACK_PACKAGE_DESCRIPTION "
+.
+The Python module scalex (import scalex) runs the same analyses from a notebook:
+results as pandas DataFrames and the verbs' JSON, figures shown inline.")
+endif()
 if(SCALEX_HOMEPAGE_URL)
   set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${SCALEX_HOMEPAGE_URL}")
 endif()

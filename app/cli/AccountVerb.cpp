@@ -8,6 +8,7 @@
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Verbs.h"
+#include "core/analysis/AccountJson.h"
 #include "core/accounting/CacheSize.h"
 #include "core/accounting/FlopCount.h"
 #include "core/accounting/MemoryOps.h"
@@ -22,55 +23,6 @@ using namespace scalex::accounting;
 
 namespace {
 
-QJsonObject splitJson(const FlopSplit& s) {
-    return {{"total", s.total()}, {"linear", s.linear}, {"seq_mix", s.seqMix}, {"other", s.other}};
-}
-
-QJsonObject splitJson(const ByteSplit& s) {
-    return {{"total", s.total()}, {"linear", s.linear}, {"seq_mix", s.seqMix}, {"other", s.other}, {"weights", s.weights}};
-}
-
-struct FactorOption {
-    const char* name;
-    double OpFactors::*field;
-};
-constexpr FactorOption kFactorOptions[] = {
-    {"f-causal", &OpFactors::causal}, {"f-softmax", &OpFactors::softmax}, {"f-norm", &OpFactors::norm},
-    {"f-skip", &OpFactors::skip},     {"f-exp", &OpFactors::exp},         {"f-log", &OpFactors::log},
-    {"f-sig", &OpFactors::sig},       {"f-max", &OpFactors::max},         {"f-abs", &OpFactors::abs},
-    {"f-swish", &OpFactors::swish},
-};
-
-struct ByteOption {
-    const char* name;
-    double ByteWidths::*field;
-};
-constexpr ByteOption kByteOptions[] = {
-    {"bytes-weights", &ByteWidths::weights}, {"bytes-embedding", &ByteWidths::embedding},
-    {"bytes-qkv", &ByteWidths::qkv},         {"bytes-gates", &ByteWidths::gates},
-    {"bytes-state", &ByteWidths::state},     {"bytes-act", &ByteWidths::act},
-    {"bytes-act-norm", &ByteWidths::actNorm}, {"bytes-act-ff", &ByteWidths::actFf},
-    {"bytes-norm-weights", &ByteWidths::normWeights},
-};
-
-QJsonObject groupsJson(const ParamGroups& g) {
-    return {{"embedding", qint64(g.embedding)},     {"attention", qint64(g.attention)},
-            {"feed_forward", qint64(g.feedForward)}, {"experts", qint64(g.experts)},
-            {"recurrent", qint64(g.recurrent)},      {"norms", qint64(g.norms)},
-            {"head", qint64(g.head)},                {"non_embedding", qint64(g.nonEmbedding())},
-            {"total", qint64(g.total())}};
-}
-
-QJsonArray fieldsJson(const std::vector<data::ConfigField>& fields) {
-    QJsonArray out;
-    for (const auto& f : fields) {
-        QJsonObject o{{"field", QString::fromStdString(f.name)}, {"value", QString::fromStdString(f.value)}};
-        if (!f.note.empty()) o["note"] = QString::fromStdString(f.note);
-        out.append(o);
-    }
-    return out;
-}
-
 QString fieldsText(const std::vector<data::ConfigField>& fields, bool withValues) {
     QStringList parts;
     for (const auto& f : fields) {
@@ -82,73 +34,12 @@ QString fieldsText(const std::vector<data::ConfigField>& fields, bool withValues
     return parts.isEmpty() ? QStringLiteral("none") : parts.join(", ");
 }
 
-constexpr MixerKind kMixerKinds[] = {MixerKind::Attention, MixerKind::Mlstm, MixerKind::Mamba, MixerKind::DeltaNet,
-                                     MixerKind::ShortConv};
-
-QString mixerName(MixerKind k) {
-    switch (k) {
-        case MixerKind::Attention: return "attention";
-        case MixerKind::Mlstm: return "mlstm";
-        case MixerKind::Mamba: return "mamba";
-        case MixerKind::DeltaNet: return "delta_net";
-        case MixerKind::ShortConv: return "short_conv";
-    }
-    return "attention";
-}
-
-// The architecture in a few numbers: width, layers by kind, heads, feed-forward, experts, states.
-QJsonObject specJson(const ModelSpec& s) {
-    QJsonObject layers;
-    for (MixerKind k : kMixerKinds)
-        if (s.layerCount(k) > 0) layers[mixerName(k)] = qint64(s.layerCount(k));
-    const auto local = std::count_if(s.layers.begin(), s.layers.end(), [](const LayerSpec& l) { return l.local; });
-    QJsonObject o{{"model_type", QString::fromStdString(s.name)},
-                  {"d_model", qint64(s.dModel)},
-                  {"n_layers", qint64(s.layers.size())},
-                  {"layers", layers},
-                  {"vocab", qint64(s.vocab)},
-                  {"tied_embeddings", s.tiedEmbeddings},
-                  {"norm", s.norm == NormKind::Layer ? "layernorm" : "rmsnorm"}};
-    if (s.layerCount(MixerKind::Attention) > 0) {
-        const auto& a = s.attention;
-        QJsonObject att{{"n_heads", qint64(a.nHeads)}, {"n_kv_heads", qint64(a.nKvHeads)}, {"d_qk", qint64(a.dQk)},
-                        {"d_v", qint64(a.dV)}, {"local_layers", qint64(local)}};
-        if (a.slidingWindow > 0) att["sliding_window"] = qint64(a.slidingWindow);
-        if (a.latent()) {
-            att["kv_lora_rank"] = qint64(a.kvLoraRank);
-            att["q_lora_rank"] = qint64(a.qLoraRank);
-            att["rope_dim"] = qint64(a.ropeDim);
-        }
-        o["attention"] = att;
-    }
-    if (s.layerCount(FeedForwardKind::Dense) > 0)
-        o["feed_forward"] = QJsonObject{{"d_ff", qint64(s.feedForward.width)}, {"gated", s.feedForward.gated},
-                                        {"layers", qint64(s.layerCount(FeedForwardKind::Dense))}};
-    if (s.layerCount(FeedForwardKind::Moe) > 0)
-        o["experts"] = QJsonObject{{"routed", qint64(s.moe.nRouted)}, {"top_k", qint64(s.moe.topK)},
-                                   {"d_expert", qint64(s.moe.expertWidth)}, {"shared", qint64(s.moe.nShared)},
-                                   {"layers", qint64(s.layerCount(FeedForwardKind::Moe))}};
-    if (s.layerCount(MixerKind::Mlstm) > 0)
-        o["mlstm"] = QJsonObject{{"n_heads", qint64(s.mlstm.nHeads)}, {"d_qk", qint64(s.mlstm.dQk)},
-                                 {"d_hv", qint64(s.mlstm.dHv)}, {"chunk", qint64(s.mlstm.chunk)}};
-    if (s.layerCount(MixerKind::Mamba) > 0)
-        o["mamba"] = QJsonObject{{"version", s.mamba.version}, {"d_inner", qint64(s.mamba.dInner)},
-                                 {"d_state", qint64(s.mamba.dState)}, {"d_conv", qint64(s.mamba.dConv)}};
-    if (s.layerCount(MixerKind::DeltaNet) > 0)
-        o["delta_net"] = QJsonObject{{"n_key_heads", qint64(s.deltaNet.nKeyHeads)}, {"n_value_heads", qint64(s.deltaNet.nValueHeads)},
-                                     {"d_key", qint64(s.deltaNet.dKey)}, {"d_value", qint64(s.deltaNet.dValue)},
-                                     {"d_conv", qint64(s.deltaNet.dConv)}};
-    if (s.layerCount(MixerKind::ShortConv) > 0)
-        o["short_conv"] = QJsonObject{{"d_conv", qint64(s.shortConv.dConv)}, {"bias", s.shortConv.bias}};
-    return o;
-}
-
 QString specText(const ModelSpec& s) {
     QString t = QString::fromStdString(s.name) + ": d_model " + QString::number(s.dModel) + ", " +
                 QString::number(s.layers.size()) + " layers";
     QStringList kinds;
-    for (MixerKind k : kMixerKinds)
-        if (s.layerCount(k) > 0) kinds << QString::number(s.layerCount(k)) + " " + mixerName(k);
+    for (MixerKind k : analysis::kMixerKinds)
+        if (s.layerCount(k) > 0) kinds << QString::number(s.layerCount(k)) + " " + analysis::mixerKindName(k);
     t += " (" + kinds.join(", ") + ")";
     if (s.layerCount(MixerKind::Attention) > 0) {
         const auto& a = s.attention;
@@ -219,32 +110,7 @@ int accountConfig(const QCommandLineParser& p, const FlopConvention& convention,
         printText(out);
         return kExitOk;
     }
-    QJsonObject out{
-        {"config", specJson(spec)},
-        {"config_file", p.value(source)},
-        {"config_fields", QJsonObject{{"used", fieldsJson(report.used)},
-                                      {"ignored", fieldsJson(report.ignored)},
-                                      {"assumed", fieldsJson(report.assumed)}}},
-        {"convention", QString::fromStdString(convention.name)},
-        {"ctx", ctx},
-        {"batch", batch},
-        {"params", qint64(params.total())},
-        {"params_active", qint64(params.activeTotal())},
-        {"params_groups", groupsJson(params.all)},
-        {"params_active_groups", groupsJson(params.active)},
-        {"fwd_flops_per_token", fwd.total()},
-        {"fwd_flops_per_token_split", splitJson(fwd)},
-        {"train_flops_per_token", train},
-        {"train_flops_per_token_over_6n", train / sixN},
-        {"cache_bytes", cacheTotal},
-        {"cache_kv_bytes", batch * cache.kv * bytes.qkv},
-        {"cache_state_bytes", batch * cache.state * bytes.state},
-    };
-    if (report.visionParameters > 0) {  // a multimodal config: params are the language model's
-        out["vision_params"] = qint64(report.visionParameters);
-        out["vision_params_of"] = QString::fromStdString(report.vision);
-    }
-    printJson(out);
+    printJson(analysis::accountModelJson(*model, p.value(source), convention, bytes, ctx, batch));
     return kExitOk;
 }
 
@@ -270,18 +136,18 @@ int verbAccount(const QStringList& args) {
         {"cache", "Cache kind: mha, gqa, mla (Transformer) or mlstm; default from the family.", "kind"},
         {"json", "Print one JSON object."},
     });
-    for (const auto& f : kFactorOptions) p.addOption({f.name, QStringLiteral("FLOP factor %1.").arg(f.name), "x"});
-    for (const auto& b : kByteOptions) p.addOption({b.name, QStringLiteral("Bytes per element, %1.").arg(b.name), "x"});
+    for (const auto& f : analysis::kAccountFactorOptions) p.addOption({f.name, QStringLiteral("FLOP factor %1.").arg(f.name), "x"});
+    for (const auto& b : analysis::kAccountByteOptions) p.addOption({b.name, QStringLiteral("Bytes per element, %1.").arg(b.name), "x"});
     if (!parseVerbArguments(p, args)) return kExitOk;
 
     auto convention = conventionByName(p.value("convention").toStdString());
     if (!convention)
         throw UsageError(("--convention: unknown convention '" + p.value("convention") +
                           "' (expected study, appendix, chinchilla or 6nd)").toStdString());
-    for (const auto& f : kFactorOptions)
+    for (const auto& f : analysis::kAccountFactorOptions)
         if (auto v = doubleOption(p, f.name)) convention->ops.*(f.field) = *v;
     ByteWidths bytes;
-    for (const auto& b : kByteOptions)
+    for (const auto& b : analysis::kAccountByteOptions)
         if (auto v = doubleOption(p, b.name)) {
             if (*v < 0) throw UsageError(QStringLiteral("--%1 must not be negative").arg(b.name).toStdString());
             bytes.*(b.field) = *v;
@@ -297,13 +163,13 @@ int verbAccount(const QStringList& args) {
     const double prefill = static_cast<double>(intOption(p, "prefill", 0).value_or(static_cast<std::int64_t>(ctx)));
     const double generate = static_cast<double>(*intOption(p, "generate"));
 
-    SequenceMix mix = defaultSequenceMix(config);
-    if (p.isSet("cache")) {
-        auto m = parseSequenceMix(p.value("cache").toStdString());
-        if (!m) throw UsageError(("--cache: unknown kind '" + p.value("cache") + "' (expected mha, gqa, mla or mlstm)").toStdString());
-        if ((*m == SequenceMix::Mlstm) != (family == Family::Xlstm))
-            throw UsageError(("--cache " + p.value("cache") + " contradicts --family " + p.value("family")).toStdString());
-        mix = *m;
+    std::string problem;
+    const auto mix = analysis::cacheKindFor(config, p.isSet("cache") ? std::optional(p.value("cache").toStdString()) : std::nullopt,
+                                            p.value("family").toStdString(), &problem);
+    if (!mix) throw UsageError(problem);
+    if (p.isSet("json")) {
+        printJson(analysis::accountStudyJson(config, *mix, *convention, bytes, ctx, batch, prefill, generate));
+        return kExitOk;
     }
 
     const ParamBreakdown params = countParameters(config);
@@ -313,10 +179,9 @@ int verbAccount(const QStringList& args) {
     const ByteSplit prefillB = forwardBytes(config, batch, prefill, bytes);
     const FlopSplit stepF = decodeStepFlops(config, batch, prefill, 1, *convention);
     const ByteSplit stepB = decodeStepBytes(config, batch, prefill, 1, bytes);
-    const FlopSplit genF = generationFlops(config, batch, prefill, generate, *convention);
-    const double cache = cacheBytes(config, mix, batch, prefill + generate, bytes);
+    const double cache = cacheBytes(config, *mix, batch, prefill + generate, bytes);
 
-    if (!p.isSet("json")) {
+    {
         QString out;
         QTextStream s(&out);
         s << familyLabel(config.family).data() << ": d_model " << config.dModel << ", " << config.nLayers << " layers, "
@@ -331,58 +196,9 @@ int verbAccount(const QStringList& args) {
         s << "prefill (B " << batch << ", T_p " << prefill << ")  " << QString::number(prefillF.total(), 'g', 6) << " FLOPs, "
           << QString::number(prefillB.total(), 'g', 6) << " bytes\n";
         s << "decode step             " << QString::number(stepF.total(), 'g', 6) << " FLOPs, " << QString::number(stepB.total(), 'g', 6) << " bytes\n";
-        s << "cache (" << sequenceMixName(mix).data() << ")            " << QString::number(cache, 'g', 6) << " bytes\n";
+        s << "cache (" << sequenceMixName(*mix).data() << ")            " << QString::number(cache, 'g', 6) << " bytes\n";
         printText(out);
-        return kExitOk;
     }
-
-    QJsonObject cfg{{"family", QString::fromUtf8(familyName(config.family).data())},
-                    {"d_model", qint64(config.dModel)},  {"n_layers", qint64(config.nLayers)},
-                    {"n_heads", qint64(config.nHeads)},  {"n_kv_heads", qint64(config.nKvHeads)},
-                    {"d_qk", qint64(config.dQk)},        {"d_hv", qint64(config.dHv)},
-                    {"d_ff", qint64(config.dFf)},        {"vocab", qint64(config.vocab)},
-                    {"chunk", qint64(config.chunk)}};
-    QJsonObject breakdown{{"embedding", qint64(params.embedding)},
-                          {"unembedding", qint64(params.unembedding)},
-                          {"final_norm", qint64(params.finalNorm)},
-                          {"per_layer", qint64(params.perLayer())},
-                          {"seq_mix_layer", qint64(params.seqMixLayer())},
-                          {"ffn_layer", qint64(params.ffnLayer())},
-                          {"qkv", qint64(params.qkv)},
-                          {"gates", qint64(params.gates)},
-                          {"output_gate", qint64(params.outputGate)},
-                          {"output_norm", qint64(params.outputNorm)},
-                          {"output_projection", qint64(params.outputProjection)},
-                          {"ffn_mlp", qint64(params.ffnMlp)},
-                          {"norms", qint64(params.seqMixPreNorm + params.ffnPreNorm)},
-                          {"non_embedding", qint64(params.nonEmbedding())}};
-    QJsonObject out{
-        {"config", cfg},
-        {"convention", QString::fromStdString(convention->name)},
-        {"ctx", ctx},
-        {"params", qint64(params.total())},
-        {"params_active", qint64(params.total())},  // dense: every parameter is active
-        {"params_breakdown", breakdown},
-        {"params_groups", groupsJson(paramCounts(fromPaperConfig(config)).all)},
-        {"train_flops_per_token", trainPerToken},
-        {"train_flops_per_token_over_6n", trainPerToken / (6.0 * static_cast<double>(params.total()))},
-        {"fwd_flops_per_seq", splitJson(fwd)},
-        {"batch", batch},
-        {"prefill", prefill},
-        {"generate", generate},
-        {"prefill_flops", prefillF.total()},
-        {"prefill_flops_split", splitJson(prefillF)},
-        {"prefill_bytes", prefillB.total()},
-        {"prefill_bytes_split", splitJson(prefillB)},
-        {"decode_step_flops", stepF.total()},
-        {"decode_step_flops_split", splitJson(stepF)},
-        {"decode_step_bytes", stepB.total()},
-        {"decode_step_bytes_split", splitJson(stepB)},
-        {"generation_flops", genF.total()},
-        {"cache_kind", QString::fromUtf8(sequenceMixName(mix).data())},
-        {"cache_bytes", cache},
-    };
-    printJson(out);
     return kExitOk;
 }
 

@@ -1,6 +1,9 @@
 #include "app/cli/CliSupport.h"
 
+#include "core/analysis/AccountJson.h"
+
 #include <QSaveFile>
+#include <string>
 #include <cmath>
 #include <cstdio>
 
@@ -79,7 +82,6 @@ accounting::Family familyOption(const QCommandLineParser& p, const QString& name
 }
 
 accounting::ModelConfig modelFromOptions(const QCommandLineParser& p, accounting::Family family, const QString& headsOption) {
-    using accounting::Family;
     accounting::ConfigOverrides ov;
     ov.nKvHeads = intOption(p, "n-kv-heads");
     ov.dQk = intOption(p, "d-qk");
@@ -87,15 +89,15 @@ accounting::ModelConfig modelFromOptions(const QCommandLineParser& p, accounting
     ov.dFf = intOption(p, "d-ff");
     ov.vocab = intOption(p, "vocab");
     ov.chunk = intOption(p, "chunk");
-    if (family == Family::Xlstm && ov.nKvHeads)
-        throw UsageError("--n-kv-heads applies to Transformers only (an mLSTM has no key/value head groups)");
-    if (family == Family::Transformer && p.isSet("chunk")) throw UsageError("--chunk applies to the mLSTM only");
-    const accounting::ModelConfig c = accounting::makeStudyConfig(family, requiredIntOption(p, "d-model"), requiredIntOption(p, "n-layers"),
-                                                                  requiredIntOption(p, headsOption), ov);
-    if (auto problem = accounting::validate(c)) throw UsageError("--" + QString::fromStdString(*problem).replace('_', '-').toStdString());
-    if (!ov.dQk && !ov.dHv && c.dQk * c.nHeads * (family == Family::Xlstm ? 2 : 1) != c.dModel)
-        throw UsageError(("--" + headsOption + " must divide --d-model (or give --d-qk and --d-hv)").toStdString());
-    return c;
+    // --chunk has a default (64): only a chunk given by hand contradicts a Transformer.
+    if (!p.isSet("chunk")) ov.chunk.reset();
+    std::string problem;
+    // In this order, so that a missing size is named as the module (scalex.account) names it.
+    const std::int64_t dModel = requiredIntOption(p, "d-model"), nLayers = requiredIntOption(p, "n-layers"),
+                       nHeads = requiredIntOption(p, headsOption);
+    const auto c = analysis::studyConfigFromSizes(family, dModel, nLayers, nHeads, ov, headsOption.toStdString(), &problem);
+    if (!c) throw UsageError(problem);
+    return *c;
 }
 
 void writeAtomically(const QString& path, const QByteArray& bytes) {

@@ -2,6 +2,7 @@
 
 #include "app/gui/PlotView.h"
 #include "core/accounting/SpecAccounting.h"
+#include "core/analysis/FirstView.h"
 #include "core/data/SpecJson.h"
 
 #include <QAction>
@@ -454,6 +455,8 @@ void MainWindow::projectOpened(const QString& label) {
     setWindowTitle(QStringLiteral("%1 — Scalex").arg(label));
     refreshRecentMenu();
     if (!session_->settingsProblem().isEmpty()) statusBar()->showMessage(session_->settingsProblem(), 30000);
+    // The view that teaches most about this study (--view, a lesson or the last session choose after).
+    showView(QString::fromStdString(analysis::firstView(session_->study())));
 }
 
 bool MainWindow::openPath(const QString& path, bool interactive) {
@@ -613,7 +616,10 @@ void MainWindow::refreshRecentMenu() {
 
 void MainWindow::restoreLastSession() {
     const auto last = data::lastSession(QSettings());
-    if (last && !last->projectPath.isEmpty() && QFileInfo::exists(last->projectPath) && openPath(last->projectPath, false)) return;
+    if (last && !last->projectPath.isEmpty() && QFileInfo::exists(last->projectPath) && openPath(last->projectPath, false)) {
+        if (!last->activeView.isEmpty()) showView(last->activeView);  // where the user left it
+        return;
+    }
     openExample(false);
 }
 

@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QJsonDocument>
 #include <QStringList>
 #include <atomic>
@@ -15,15 +16,24 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "app/python/FigureRender.h"
+#include "core/analysis/AccountJson.h"
 #include "core/analysis/AnalysisJson.h"
+#include "core/analysis/BootstrapAnalysis.h"
+#include "core/analysis/PlanCandidates.h"
+#include "core/analysis/PlanReplay.h"
+#include "core/analysis/StudyDesign.h"
+#include "core/data/PaperTables.h"
 #include "core/analysis/OptimalInputs.h"
 #include "core/analysis/AnalysisSettings.h"
 #include "core/analysis/ContextStudy.h"
+#include "core/analysis/CurveFits.h"
 #include "core/analysis/LawAnalysis.h"
 #include "core/analysis/LawQueries.h"
 #include "core/analysis/LossSurfaceFitSettings.h"
@@ -208,10 +218,9 @@ std::string isoflop(const PyStudy& in, const Options& scope, std::optional<std::
     return compact(isoFlopVerbJson(analyses, atBudget));
 }
 
-std::string lnd(const PyStudy& in, const Options& scope, std::optional<double> huberDelta, std::optional<std::string> gamma,
-                bool exhaustive, bool noExtrapolation) {
-    AnalysisSettings a = in.settings(scope);
-    in.requireScale(a);
+// --huber-delta, --gamma and --exhaustive of `fit lnd` (and `fit bootstrap --of lnd`) on top of the study's settings.
+fit::LossSurfaceSettings lndSettings(AnalysisSettings& a, std::optional<double> huberDelta, const std::optional<std::string>& gamma,
+                                     bool exhaustive) {
     if (huberDelta) {
         if (!(*huberDelta > 0)) throw Error("--huber-delta must be positive, got " + optionText(*huberDelta));
         a.huberDelta = *huberDelta;
@@ -226,6 +235,14 @@ std::string lnd(const PyStudy& in, const Options& scope, std::optional<double> h
     std::string error;
     const auto s = lossSurfaceFitSettings(a, request, &error);
     if (!s) throw Error(error);
+    return *s;
+}
+
+std::string lnd(const PyStudy& in, const Options& scope, std::optional<double> huberDelta, std::optional<std::string> gamma,
+                bool exhaustive, bool noExtrapolation) {
+    AnalysisSettings a = in.settings(scope);
+    in.requireScale(a);
+    const fit::LossSurfaceSettings s = lndSettings(a, huberDelta, gamma, exhaustive);
     const auto groups = seriesGroups(in.study.runs(), a);
     if (groups.empty()) in.noRuns();
     fit::FitControl control;
@@ -233,27 +250,33 @@ std::string lnd(const PyStudy& in, const Options& scope, std::optional<double> h
     const QJsonObject o = interruptible(control, [&] {
         std::vector<std::pair<SeriesGroup, QJsonObject>> results;
         for (const auto& g : groups) {
-            auto x = lossSurfaceAnalysis(in.study.runs(), a, studySet(in.study.runs(), g, data::ExperimentSet::TokenParam), *s, control);
+            auto x = lossSurfaceAnalysis(in.study.runs(), a, studySet(in.study.runs(), g, data::ExperimentSet::TokenParam), s, control);
             if (x.error) {
                 if (groups.size() == 1) throw Error(*x.error);
                 results.push_back({g, QJsonObject{{"error", QString::fromStdString(*x.error)}}});
                 continue;
             }
-            if (!noExtrapolation) checkExtrapolation(x, *s, control);
-            results.push_back({g, lossSurfaceVerbJson(x, *s, !noExtrapolation)});
+            if (!noExtrapolation) checkExtrapolation(x, s, control);
+            results.push_back({g, lossSurfaceVerbJson(x, s, !noExtrapolation)});
         }
         return seriesJson(results);
     });
     return compact(o);
 }
 
-std::string slopes(const PyStudy& in, const Options& scope, std::optional<std::vector<double>> ratios, double ratioTolerance, int minRuns) {
+// --ratios, --ratio-tolerance and --min-runs of `fit slopes` (and `fit bootstrap --of slopes`).
+fit::SlopeSettings slopeSettings(const std::optional<std::vector<double>>& ratios, double ratioTolerance, int minRuns) {
     fit::SlopeSettings s;
     if (ratios) s.ratios = *ratios;
     s.tolerance = ratioTolerance;
     if (!(s.tolerance > 0 && s.tolerance < 1)) throw Error("--ratio-tolerance must lie in (0, 1), got " + optionText(ratioTolerance));
     if (minRuns < 2) throw Error("--min-runs must be at least 2, got " + std::to_string(minRuns));
     s.minRuns = minRuns;
+    return s;
+}
+
+std::string slopes(const PyStudy& in, const Options& scope, std::optional<std::vector<double>> ratios, double ratioTolerance, int minRuns) {
+    const fit::SlopeSettings s = slopeSettings(ratios, ratioTolerance, minRuns);
     const AnalysisSettings a = in.settings(scope);
     in.requireScale(a);
     const auto analyses = slopeAnalyses(in.study.runs(), a, s);
@@ -323,7 +346,8 @@ std::optional<std::vector<RowCondition>> conditions(const std::optional<std::vec
     return out;
 }
 
-std::string law(PyStudy& in, const Options& scope, const LawOptions& o) {
+// The law --formula/--param or --law states, with --loss, --space and --huber-delta; --starts checked.
+fit::LawDefinition lawDefinition(const LawOptions& o) {
     LawRequest r;
     r.law = o.law;
     r.formula = o.formula;
@@ -336,6 +360,11 @@ std::string law(PyStudy& in, const Options& scope, const LawOptions& o) {
     auto definition = lawFromRequest(r);
     if (!definition) throw Error("--" + definition.error().column + ": " + definition.error().message);
     if (o.starts < 1) throw Error("--starts must be at least 1, got " + std::to_string(o.starts));
+    return *definition;
+}
+
+std::string law(PyStudy& in, const Options& scope, const LawOptions& o) {
+    const fit::LawDefinition definition = lawDefinition(o);
     if (o.resamples < 0) throw Error("--resamples must be at least 0, got " + std::to_string(o.resamples));
     LawFitOptions options;
     options.fit.starts = o.starts;
@@ -368,7 +397,7 @@ std::string law(PyStudy& in, const Options& scope, const LawOptions& o) {
     }
     fit::FitControl control;
     control.threads = scope.threads;
-    const LawAnalysis a = interruptible(control, [&] { return fitLawAnalysis(study, *definition, options, control); });
+    const LawAnalysis a = interruptible(control, [&] { return fitLawAnalysis(study, definition, options, control); });
     if (a.error) throw Error(*a.error);
     return compact(toJson(a));
 }
@@ -459,6 +488,393 @@ std::string optimal(const PyStudy& in, const Options& scope, const OptimalOption
     return compact(optimalVerbJson(r.inputs, query, givenName, o.method, settings.huberDelta, r.bySurface, r.byLaws));
 }
 
+// ---- intervals, plans and accounting ----------------------------------------------------------
+
+// The options of `scalex fit bootstrap`: which fit, the replicates, and that fit's own options.
+struct BootstrapOptions {
+    std::string of;
+    int resamples = 1000;
+    std::uint64_t seed = 20250601;
+    double level = 0.95;
+    std::vector<std::string> at;
+    std::vector<double> atBudget;
+    std::optional<double> huberDelta;
+    std::optional<std::string> gamma;
+    bool exhaustive = false;
+    std::optional<std::vector<double>> ratios;
+    double ratioTolerance = 0.18;
+    int minRuns = 3;
+};
+
+std::string bootstrap(const PyStudy& in, const Options& scope, const BootstrapOptions& o) {
+    if (o.of.empty()) throw Error("missing required option --of (lnd, isoflop or slopes)");
+    if (o.of != "lnd" && o.of != "isoflop" && o.of != "slopes") throw Error("--of expects lnd, isoflop or slopes, got '" + o.of + "'");
+    if (o.resamples < 1) throw Error("--resamples must be at least 1, got " + std::to_string(o.resamples));
+    fit::BootstrapSettings b;
+    b.resamples = o.resamples;
+    b.seed = o.seed;
+    b.level = o.level;
+    if (!(b.level > 0 && b.level < 1)) throw Error("--level must lie in (0, 1), got " + optionText(o.level));
+    AnalysisSettings a = in.settings(scope);
+    in.requireScale(a);
+    // The one series and context a bootstrap resamples; several are an error listing them (as the verb's).
+    const auto group = [&] {
+        const auto groups = seriesGroups(in.study.runs(), a);
+        if (groups.empty()) in.noRuns();
+        if (groups.size() > 1) {
+            std::string names;
+            for (const auto& g : groups) names += (names.empty() ? "" : "; ") + g.label();
+            throw Error("the runs form " + std::to_string(groups.size()) + " series (" + names + "): pick one with --where, --family or --ctx");
+        }
+        return groups.front().filter;
+    };
+    fit::FitControl control;
+    control.threads = scope.threads;
+    std::optional<fit::BootstrapResult> result;
+    if (o.of == "lnd") {
+        const fit::LossSurfaceSettings s = lndSettings(a, o.huberDelta, o.gamma, o.exhaustive);
+        std::vector<fit::SurfaceQuery> queries;
+        for (const auto& v : o.at) {
+            const QStringList nd = QString::fromStdString(v).split(',');
+            bool okN = false, okD = false;
+            const double n = nd.size() == 2 ? nd[0].toDouble(&okN) : 0, d = nd.size() == 2 ? nd[1].toDouble(&okD) : 0;
+            if (!okN || !okD || !(n > 0) || !(d > 0)) throw Error("--at expects N,D (two positive numbers), got '" + v + "'");
+            queries.push_back({n, d});
+        }
+        const RunFilter g = group();
+        result = interruptible(control, [&] { return lossSurfaceBootstrap(in.study.runs(), g, s, queries, b, control); });
+    } else if (o.of == "isoflop") {
+        for (double h : o.atBudget)
+            if (!(h > 0)) throw Error("--at-budget expects a positive number, got '" + optionText(h) + "'");
+        const RunFilter g = group();
+        result = interruptible(control, [&] { return isoFlopBootstrap(in.study.runs(), a, g, o.atBudget, b, control); });
+    } else {
+        const fit::SlopeSettings s = slopeSettings(o.ratios, o.ratioTolerance, o.minRuns);
+        const RunFilter g = group();
+        result = interruptible(control, [&] { return slopeBootstrap(in.study.runs(), g, s, b, control); });
+    }
+    if (!result) in.noRuns();
+    QJsonObject json = toJson(*result, b);
+    json.insert("of", QString::fromStdString(o.of));
+    return compact(json);
+}
+
+// Writes --out as the verb does (atomically); the error names the option and the file.
+void writeOut(const std::optional<std::string>& path, const std::string& text) {
+    if (!path) return;
+    QSaveFile f(QString::fromStdString(*path));
+    const QByteArray bytes = QByteArray::fromStdString(text);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        throw Error("cannot write '" + *path + "': " + f.errorString().toStdString());
+}
+
+// The options of `scalex plan` beside the law's (--replay, or the candidates of the next runs).
+struct PlanOptions {
+    bool replay = false;
+    std::vector<std::string> pool, target;
+    std::optional<std::string> candidates, gridN, gridD, cost, group, out;
+    std::string strategy = "planner";
+    std::optional<double> budget, misfit, misfitLength;
+    std::optional<int> pick, simulate;
+    std::uint64_t seed = 1;
+};
+
+fit::DesignModel designModel(const PlanOptions& o) {
+    fit::DesignModel m;
+    if (o.misfit) {
+        if (!(*o.misfit >= 0)) throw Error("--misfit is a multiple of the residual noise, 0 or more; got " + optionText(*o.misfit));
+        m.misfit = *o.misfit;
+    }
+    if (o.misfitLength) {
+        if (!(*o.misfitLength > 0)) throw Error("--misfit-length is a positive number of decades; got " + optionText(*o.misfitLength));
+        m.lengthScale = *o.misfitLength;
+    }
+    return m;
+}
+
+std::vector<RowCondition> required(const std::vector<std::string>& texts, const std::string& name) {
+    return *conditions(std::optional(texts), name);
+}
+
+std::string planReplay(const PyStudy& in, const AnalysisSettings& a, const fit::LawDefinition& law, const fit::LawFitSettings& fit,
+                       const PlanOptions& o, fit::FitControl& control) {
+    PlanReplayOptions options;
+    options.fit.starts = fit.starts;
+    options.fit.projection = fit.projection;
+    options.design = designModel(o);
+    if (o.pool.empty()) throw Error("--replay needs --pool COND (the runs whose losses the planner may reveal)");
+    if (o.target.empty()) throw Error("--replay needs --target COND (the runs the law is scored on)");
+    options.pool = required(o.pool, "pool");
+    options.target = required(o.target, "target");
+    if (!o.budget) throw Error("--replay needs --budget FRACTION (of the pool's total cost, e.g. 0.1)");
+    options.budget = *o.budget;
+    if (o.cost) options.cost = *o.cost;
+    options.seed = o.seed;
+    const auto strategy = parsePlanStrategy(o.strategy);
+    if (!strategy) throw Error("--strategy expects planner, random or cheapest, got '" + o.strategy + "'");
+    options.strategy = *strategy;
+    options.groupColumn = o.group;
+    const PlanReplay r = interruptible(control, [&] { return replayPlan(in.study.runs(), a, law, options, control); });
+    if (r.error) throw Error(*r.error);
+    return compact(toJson(r));
+}
+
+std::string planNext(const PyStudy& in, const AnalysisSettings& a, const fit::LawDefinition& law, const fit::LawFitSettings& fit,
+                     const PlanOptions& o, fit::FitControl& control) {
+    PlanCandidatesOptions options;
+    options.fit.starts = fit.starts;
+    options.fit.projection = fit.projection;
+    options.design = designModel(o);
+    if (o.target.empty()) throw Error("missing --target 'N=7e9,D=2e12' (a point, repeatable) or a condition on the planned runs");
+    for (const auto& text : o.target) {
+        // A point gives every name with '=' and a number; anything else is a row condition.
+        if (auto point = parseTargetPoint(text)) options.targetPoints.push_back(*point);
+        else if (auto c = parseCondition(text); c && o.candidates) options.targetRows.push_back(*c);
+        else throw Error("--target '" + text + "': " + point.error().message);
+    }
+    if (o.gridN || o.gridD) {
+        if (o.candidates) throw Error("give --candidates FILE or --grid-n and --grid-d, not both");
+        for (const auto& [name, text, axis] : {std::tuple{"grid-n", o.gridN, &options.gridN}, std::tuple{"grid-d", o.gridD, &options.gridD}}) {
+            if (!text) throw Error("the grid needs both --grid-n and --grid-d");
+            auto parsed = parseGridAxis(*text);
+            if (!parsed) throw Error("--" + std::string(name) + " '" + *text + "': " + parsed.error().message);
+            *axis = *parsed;
+        }
+    } else if (!o.candidates) {
+        throw Error("missing --candidates FILE.csv (planned runs) or --grid-n LO:HI:K --grid-d LO:HI:K");
+    }
+    if (o.cost) options.cost = *o.cost;
+    options.budget = o.budget;
+    if (o.pick) {
+        if (*o.pick < 1) throw Error("--pick: at least one run");
+        options.pick = static_cast<std::size_t>(*o.pick);
+    }
+    options.groupColumn = o.group;
+    if (o.simulate) {
+        if (*o.simulate < 2) throw Error("--simulate must be at least 2, got " + std::to_string(*o.simulate));
+        options.simulate = static_cast<std::size_t>(*o.simulate);
+    }
+    options.seed = o.seed;
+    std::optional<data::RunTable> planned;
+    if (o.candidates) {
+        data::LoadOptions noLoss;  // planned runs have no loss yet
+        noLoss.lossRequired = false;
+        auto t = data::loadRunTable(*o.candidates, noLoss);
+        if (!t) throw Error("--candidates: " + t.error().toString());
+        planned = std::move(*t);
+    }
+    const PlanCandidates r =
+        interruptible(control, [&] { return planCandidates(in.study.runs(), a, law, options, planned ? &*planned : nullptr, control); });
+    if (r.error) throw Error(*r.error);
+    writeOut(o.out, pickedRunsCsv(r));
+    return compact(toJson(r));
+}
+
+// `scalex plan` on a study: --replay, or the next runs among candidates.
+std::string plan(const PyStudy& in, const Options& scope, const LawOptions& lawOptions, const PlanOptions& o) {
+    const fit::LawDefinition law = lawDefinition(lawOptions);
+    fit::LawFitSettings fit;
+    fit.starts = lawOptions.starts;
+    fit.projection = !lawOptions.noProjection;
+    const AnalysisSettings a = in.settings(scope);
+    fit::FitControl control;
+    control.threads = scope.threads;
+    return o.replay ? planReplay(in, a, law, fit, o, control) : planNext(in, a, law, fit, o, control);
+}
+
+// The options of `scalex plan --design`: a study from nothing.
+struct DesignOptions {
+    std::optional<double> studyBudget, targetBudget, width, budgetSpan, sigma;
+    std::optional<std::string> law, family, out;
+    std::vector<std::string> params;
+    std::vector<double> ladder;
+    std::optional<int> budgets, sizesPerBudget, seeds;
+    std::optional<std::uint64_t> seed;
+};
+
+std::string design(const DesignOptions& o) {
+    initScalexResources();
+    StudyDesignOptions options;
+    if (!o.studyBudget) throw Error("--design needs --study-budget FLOPS");
+    if (!o.targetBudget) throw Error("--design needs --target-budget FLOPS");
+    options.studyBudget = *o.studyBudget;
+    options.targetBudget = *o.targetBudget;
+    if (o.law) {
+        std::map<std::string, double> values;
+        for (const auto& v : o.params) {
+            const auto eq = v.find('=');
+            bool ok = false;
+            const double x = eq != std::string::npos && eq > 0 ? QString::fromStdString(v.substr(eq + 1)).toDouble(&ok) : 0.0;
+            if (!ok || !std::isfinite(x)) throw Error("--param '" + v + "': with --design, NAME=VALUE (a number)");
+            values[QString::fromStdString(v.substr(0, eq)).trimmed().toStdString()] = x;
+        }
+        auto prior = shippedDesignPrior(*o.law, values);
+        if (!prior) throw Error("--law: " + prior.error().message);
+        options.prior = std::move(*prior);
+    } else {
+        if (!o.params.empty()) throw Error("--param with --design sets the values of a --law; the paper's prior has its own");
+        auto tables = data::loadPaperTables();
+        if (!tables) throw Error(tables.error().toString());
+        auto family = accounting::Family::Xlstm;
+        if (o.family) {
+            const auto f = accounting::parseFamily(*o.family);
+            if (!f) throw Error("--family: unknown family '" + *o.family + "' (expected transformer or xlstm)");
+            family = *f;
+        }
+        auto prior = paperDesignPrior(*tables, family);
+        if (!prior) throw Error(prior.error().message);
+        options.prior = std::move(*prior);
+    }
+    for (double n : o.ladder)
+        if (!(n > 0) || !std::isfinite(n)) throw Error("--ladder: '" + optionText(n) + "' is not a positive number of parameters");
+    options.ladder = o.ladder;
+    for (const auto& [name, value, least, field] : {std::tuple{"budgets", o.budgets, 2, &options.budgets},
+                                                    std::tuple{"sizes-per-budget", o.sizesPerBudget, 3, &options.sizesPerBudget},
+                                                    std::tuple{"seeds", o.seeds, 2, &options.seeds}})
+        if (value) {
+            if (*value < least) throw Error("--" + std::string(name) + " must be at least " + std::to_string(least) + ", got " + std::to_string(*value));
+            *field = static_cast<std::size_t>(*value);
+        }
+    if (o.width) options.width = *o.width;
+    if (o.budgetSpan) options.budgetSpan = *o.budgetSpan;
+    if (o.sigma) options.sigma = *o.sigma;
+    if (o.seed) options.seed = *o.seed;
+    const StudyDesign d = designStudy(options);
+    if (d.error) throw Error(*d.error);
+    writeOut(o.out, plannedRunsCsv(d));
+    return compact(toJson(d));
+}
+
+// The options of `scalex account`: a model file (--config, --spec) or the study's architecture
+// from its sizes (--family, --d-model, ...), the convention, the inference shape and the factors.
+struct AccountOptions {
+    std::optional<std::string> config, spec, family, cache;
+    std::optional<std::int64_t> dModel, nLayers, nHeads, nKvHeads, dQk, dHv, dFf, vocab, chunk, prefill;
+    std::int64_t ctx = 8192, batch = 1, generate = 1;
+    std::string convention = "study";
+    std::map<std::string, double> factors;  // "f-causal", "bytes-qkv", ... as the verb's options
+};
+
+std::string account(const AccountOptions& o) {
+    auto convention = accounting::conventionByName(o.convention);
+    if (!convention) throw Error("--convention: unknown convention '" + o.convention + "' (expected study, appendix, chinchilla or 6nd)");
+    accounting::ByteWidths bytes;
+    for (const auto& [name, value] : o.factors) {
+        bool known = false;
+        for (const auto& f : kAccountFactorOptions)
+            if (name == f.name) convention->ops.*(f.field) = value, known = true;
+        for (const auto& b : kAccountByteOptions)
+            if (name == b.name) {
+                if (value < 0) throw Error("--" + name + " must not be negative");
+                bytes.*(b.field) = value, known = true;
+            }
+        if (!known) throw Error("unknown option --" + name);
+    }
+    for (const auto& [name, value] : {std::pair{"ctx", o.ctx}, std::pair{"batch", o.batch}, std::pair{"generate", o.generate}})
+        if (value < 1) throw Error("--" + std::string(name) + " must be at least 1, got " + std::to_string(value));
+    const double ctx = static_cast<double>(o.ctx), batch = static_cast<double>(o.batch);
+    if (o.config || o.spec) {
+        const std::string source = o.spec ? "spec" : "config";
+        if (o.spec && o.config) throw Error("--spec and --config are two sources of one model: give one");
+        for (const auto& [name, given] : {std::pair{"family", bool(o.family)}, std::pair{"d-model", bool(o.dModel)},
+                                          std::pair{"n-layers", bool(o.nLayers)}, std::pair{"n-heads", bool(o.nHeads)},
+                                          std::pair{"n-kv-heads", bool(o.nKvHeads)}, std::pair{"d-qk", bool(o.dQk)},
+                                          std::pair{"d-hv", bool(o.dHv)}, std::pair{"d-ff", bool(o.dFf)}, std::pair{"vocab", bool(o.vocab)},
+                                          std::pair{"chunk", bool(o.chunk)}, std::pair{"cache", bool(o.cache)},
+                                          std::pair{"prefill", bool(o.prefill)}})
+            if (given) throw Error("--" + std::string(name) + " does not go with --" + source + " (the file gives the architecture)");
+        const std::string file = o.spec ? *o.spec : *o.config;
+        const auto model = data::readModelFile(file);
+        if (!model) throw Error(model.error().toString());
+        return compact(accountModelJson(*model, QString::fromStdString(file), *convention, bytes, ctx, batch));
+    }
+    if (!o.family) throw Error("missing required option --family (transformer or xlstm)");
+    const auto family = accounting::parseFamily(*o.family);
+    if (!family) throw Error("--family: unknown family '" + *o.family + "' (expected transformer or xlstm)");
+    for (const auto& [name, value] : {std::pair{"d-model", o.dModel}, std::pair{"n-layers", o.nLayers}, std::pair{"n-heads", o.nHeads}})
+        if (!value) throw Error("missing required option --" + std::string(name));
+    accounting::ConfigOverrides ov{o.nKvHeads, o.dQk, o.dHv, o.dFf, o.vocab, o.chunk};
+    std::string problem;
+    const auto config = studyConfigFromSizes(*family, *o.dModel, *o.nLayers, *o.nHeads, ov, "n-heads", &problem);
+    if (!config) throw Error(problem);
+    const auto mix = cacheKindFor(*config, o.cache, *o.family, &problem);
+    if (!mix) throw Error(problem);
+    const double prefill = o.prefill ? static_cast<double>(*o.prefill) : ctx;
+    return compact(accountStudyJson(*config, *mix, *convention, bytes, ctx, batch, prefill, static_cast<double>(o.generate)));
+}
+
+
+// `scalex render --view ... --out ...` on the study in scope (the scope options apply as to the verbs).
+void figure(const PyStudy& in, const Options& scope, const python::FigureOptions& o) {
+    Study scoped = in.study;
+    scoped.setSettings(in.settings(scope));
+    std::string error;
+    {
+        py::gil_scoped_release release;
+        error = python::renderView(scoped, o);
+    }
+    if (!error.empty()) throw Error(error);
+}
+
+// The options of `scalex fit curves` (and `scalex predict curve`, with the schedule to predict
+// under and the steps); the defaults are analysis::CurveFitOptions'.
+struct CurveOptions {
+    std::vector<std::string> data, holdout;
+    std::string law = analysis::curveLawLabel(analysis::CurveFitOptions{}.law);
+    std::optional<long> warmup;
+    std::string schedule;
+    bool trainLoss = false;
+    double huberDelta = analysis::CurveFitOptions{}.huberDelta, level = analysis::CurveFitOptions{}.level;
+    int maxIterations = analysis::CurveFitOptions{}.maxIterations;
+    std::vector<long> at;
+};
+
+analysis::CurveFitOptions curveFitOptions(const CurveOptions& o, bool scheduleIsTarget) {
+    analysis::CurveFitOptions f;
+    f.dataFiles = o.data;
+    f.holdoutFiles = o.holdout;
+    if (f.dataFiles.empty()) throw Error("missing required option --data (tracker JSON exports of the runs to fit)");
+    const auto law = analysis::curveLawFromName(o.law);
+    if (!law) throw Error("--law: expected mpl, lra or power, got '" + o.law + "'");
+    f.law = *law;
+    if (o.warmup) {
+        if (*o.warmup < 0) throw Error("--warmup must be at least 0, got " + std::to_string(*o.warmup));
+        f.warmupSteps = *o.warmup;
+    }
+    if (!scheduleIsTarget) f.schedule = o.schedule;
+    f.trainLoss = o.trainLoss;
+    if (!(o.huberDelta > 0)) throw Error("--huber-delta: expected a positive number");
+    f.huberDelta = o.huberDelta;
+    if (!(o.level > 0 && o.level < 1)) throw Error("--level: expected a number between 0 and 1");
+    f.level = o.level;
+    if (o.maxIterations < 1) throw Error("--max-iterations must be at least 1, got " + std::to_string(o.maxIterations));
+    f.maxIterations = std::min(o.maxIterations, 1'000'000);
+    return f;
+}
+
+std::string fitCurvesVerb(const CurveOptions& o) {
+    const analysis::CurveFitOptions options = curveFitOptions(o, false);
+    fit::FitControl control;
+    auto r = interruptible(control, [&] { return analysis::fitCurves(options, control); });
+    if (!r) throw Error(r.error().toString());
+    return compact(analysis::curveFitsJson(*r));
+}
+
+std::string predictCurveVerb(const CurveOptions& o) {
+    analysis::CurvePredictOptions options;
+    options.fit = curveFitOptions(o, true);
+    options.schedule = o.schedule;
+    if (options.schedule.empty()) throw Error("missing required option --schedule (the schedule to predict under)");
+    for (long step : o.at) {
+        if (step < 1) throw Error("--at: expected a step >= 1, got '" + std::to_string(step) + "'");
+        options.steps.push_back(step);
+    }
+    fit::FitControl control;
+    auto r = interruptible(control, [&] { return analysis::predictCurve(options, control); });
+    if (!r) throw Error(r.error().toString());
+    return compact(analysis::curvePredictionJson(*r));
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_scalex, m) {
@@ -516,6 +932,89 @@ PYBIND11_MODULE(_scalex, m) {
         .def_readwrite("ladder", &OptimalOptions::ladder)
         .def_readwrite("resamples", &OptimalOptions::resamples);
 
+    py::class_<BootstrapOptions>(m, "BootstrapOptions")
+        .def(py::init<>())
+        .def_readwrite("of", &BootstrapOptions::of)
+        .def_readwrite("resamples", &BootstrapOptions::resamples)
+        .def_readwrite("seed", &BootstrapOptions::seed)
+        .def_readwrite("level", &BootstrapOptions::level)
+        .def_readwrite("at", &BootstrapOptions::at)
+        .def_readwrite("at_budget", &BootstrapOptions::atBudget)
+        .def_readwrite("huber_delta", &BootstrapOptions::huberDelta)
+        .def_readwrite("gamma", &BootstrapOptions::gamma)
+        .def_readwrite("exhaustive", &BootstrapOptions::exhaustive)
+        .def_readwrite("ratios", &BootstrapOptions::ratios)
+        .def_readwrite("ratio_tolerance", &BootstrapOptions::ratioTolerance)
+        .def_readwrite("min_runs", &BootstrapOptions::minRuns);
+
+    py::class_<PlanOptions>(m, "PlanOptions")
+        .def(py::init<>())
+        .def_readwrite("replay", &PlanOptions::replay)
+        .def_readwrite("pool", &PlanOptions::pool)
+        .def_readwrite("target", &PlanOptions::target)
+        .def_readwrite("candidates", &PlanOptions::candidates)
+        .def_readwrite("grid_n", &PlanOptions::gridN)
+        .def_readwrite("grid_d", &PlanOptions::gridD)
+        .def_readwrite("cost", &PlanOptions::cost)
+        .def_readwrite("group", &PlanOptions::group)
+        .def_readwrite("out", &PlanOptions::out)
+        .def_readwrite("strategy", &PlanOptions::strategy)
+        .def_readwrite("budget", &PlanOptions::budget)
+        .def_readwrite("misfit", &PlanOptions::misfit)
+        .def_readwrite("misfit_length", &PlanOptions::misfitLength)
+        .def_readwrite("pick", &PlanOptions::pick)
+        .def_readwrite("simulate", &PlanOptions::simulate)
+        .def_readwrite("seed", &PlanOptions::seed);
+
+    py::class_<DesignOptions>(m, "DesignOptions")
+        .def(py::init<>())
+        .def_readwrite("study_budget", &DesignOptions::studyBudget)
+        .def_readwrite("target_budget", &DesignOptions::targetBudget)
+        .def_readwrite("width", &DesignOptions::width)
+        .def_readwrite("budget_span", &DesignOptions::budgetSpan)
+        .def_readwrite("sigma", &DesignOptions::sigma)
+        .def_readwrite("law", &DesignOptions::law)
+        .def_readwrite("family", &DesignOptions::family)
+        .def_readwrite("out", &DesignOptions::out)
+        .def_readwrite("param", &DesignOptions::params)
+        .def_readwrite("ladder", &DesignOptions::ladder)
+        .def_readwrite("budgets", &DesignOptions::budgets)
+        .def_readwrite("sizes_per_budget", &DesignOptions::sizesPerBudget)
+        .def_readwrite("seeds", &DesignOptions::seeds)
+        .def_readwrite("seed", &DesignOptions::seed);
+
+    py::class_<AccountOptions>(m, "AccountOptions")
+        .def(py::init<>())
+        .def_readwrite("config", &AccountOptions::config)
+        .def_readwrite("spec", &AccountOptions::spec)
+        .def_readwrite("family", &AccountOptions::family)
+        .def_readwrite("cache", &AccountOptions::cache)
+        .def_readwrite("d_model", &AccountOptions::dModel)
+        .def_readwrite("n_layers", &AccountOptions::nLayers)
+        .def_readwrite("n_heads", &AccountOptions::nHeads)
+        .def_readwrite("n_kv_heads", &AccountOptions::nKvHeads)
+        .def_readwrite("d_qk", &AccountOptions::dQk)
+        .def_readwrite("d_hv", &AccountOptions::dHv)
+        .def_readwrite("d_ff", &AccountOptions::dFf)
+        .def_readwrite("vocab", &AccountOptions::vocab)
+        .def_readwrite("chunk", &AccountOptions::chunk)
+        .def_readwrite("prefill", &AccountOptions::prefill)
+        .def_readwrite("ctx", &AccountOptions::ctx)
+        .def_readwrite("batch", &AccountOptions::batch)
+        .def_readwrite("generate", &AccountOptions::generate)
+        .def_readwrite("convention", &AccountOptions::convention)
+        .def_readwrite("factors", &AccountOptions::factors);
+
+    py::class_<python::FigureOptions>(m, "FigureOptions")
+        .def(py::init<>())
+        .def_readwrite("view", &python::FigureOptions::view)
+        .def_readwrite("out", &python::FigureOptions::out)
+        .def_readwrite("set", &python::FigureOptions::set)
+        .def_readwrite("size", &python::FigureOptions::size)
+        .def_readwrite("style", &python::FigureOptions::style)
+        .def_readwrite("font", &python::FigureOptions::font)
+        .def_readwrite("dpi", &python::FigureOptions::dpi);
+
     py::class_<PyStudy>(m, "Study")
         .def_property_readonly("n_runs", [](const PyStudy& s) { return s.study.runs().runs.size(); })
         .def_property_readonly("series_names", [](const PyStudy& s) { return s.study.seriesNames(); })
@@ -551,9 +1050,29 @@ PYBIND11_MODULE(_scalex, m) {
         .def("pareto", &pareto)
         .def("context", &context)
         .def("law", &law)
-        .def("optimal", &optimal);
+        .def("optimal", &optimal)
+        .def("bootstrap", &bootstrap)
+        .def("plan", &plan)
+        .def("figure", &figure);
 
     m.def("read_files", &readFiles);
     m.def("read_bytes", &readBytes);
     m.def("read_example", &readExample);
+    m.def("design", &design);
+    m.def("account", &account);
+    m.def("curves", &fitCurvesVerb);
+    m.def("predict_curve", &predictCurveVerb);
+
+    py::class_<CurveOptions>(m, "CurveOptions")
+        .def(py::init<>())
+        .def_readwrite("data", &CurveOptions::data)
+        .def_readwrite("holdout", &CurveOptions::holdout)
+        .def_readwrite("law", &CurveOptions::law)
+        .def_readwrite("warmup", &CurveOptions::warmup)
+        .def_readwrite("schedule", &CurveOptions::schedule)
+        .def_readwrite("train_loss", &CurveOptions::trainLoss)
+        .def_readwrite("huber_delta", &CurveOptions::huberDelta)
+        .def_readwrite("level", &CurveOptions::level)
+        .def_readwrite("max_iterations", &CurveOptions::maxIterations)
+        .def_readwrite("at", &CurveOptions::at);
 }

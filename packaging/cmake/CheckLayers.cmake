@@ -15,7 +15,7 @@
 #       core/analysis/RuntimeAnalysis.h).
 cmake_minimum_required(VERSION 3.25)
 
-set(rule "app/cli, app/gui and app/figures reach core/fit and core/inference only through core/analysis (DESIGN.md \"Dependency direction\")")
+set(rule "app/cli, app/gui, app/figures and app/python reach core/fit and core/inference only through core/analysis (DESIGN.md \"Dependency direction\")")
 # Methods of the plain value types app code draws (a law's value at a point, the surface's loss,
 # an interval looked up by name, the size of a grid): reading a result, not fitting one.
 set(valueTypeMethods "^scalex::fit::(PowerLaw::operator\\(\\)|LossSurfaceParams::(loss|logLoss)\\(|BootstrapResult::find\\(|InitGrid::size\\()")

@@ -26,3 +26,11 @@ def test_example_notebook_runs_and_shows_the_papers_numbers(tmp_path):
     assert "E = 1.817, alpha = 0.347" in printed
     # The tables render as DataFrames (HTML in the notebook).
     assert sum("text/html" in o.get("data", {}) for o in outputs) >= 2
+    # One figure inline: the IsoFLOP view as a PNG (study.figure), 6.75 x 3.2 in at 100 dpi.
+    images = [o["data"]["image/png"] for o in outputs if "image/png" in o.get("data", {})]
+    assert len(images) == 1
+    import base64
+    import struct
+
+    png = base64.b64decode(images[0])
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (675, 320)

@@ -15,7 +15,7 @@ import json as _json
 from . import _scalex
 from ._scalex import Error
 
-__all__ = ["Error", "Result", "Study", "read", "example"]
+__all__ = ["Error", "Figure", "Result", "Study", "account", "curves", "design", "example", "predict_curve", "read"]
 
 
 class Result:
@@ -31,8 +31,9 @@ class Result:
 
     def tables(self):
         """Every list of records in the result as a DataFrame, keyed by its path in the JSON
-        ("profiles", "comparison.samples", ...); records of several series are stacked with a
-        `series` and a `context` column."""
+        ("profiles", "comparison.samples", "groups.picks", ...); records of several series are
+        stacked with a `series` and a `context` column, records inside named records (a plan's
+        groups) with a column of that name (`group`)."""
         import pandas as pd
 
         found = {}
@@ -53,6 +54,11 @@ class Result:
                     row = dict(tags)
                     row.update({k: c for k, c in v.items() if not isinstance(c, (dict, list))})
                     rows.append(row)
+                    # Records inside a record (a plan group's picks) stack too, tagged with its name.
+                    inner = {**tags, path.rsplit(".", 1)[-1].rstrip("s"): v["name"]} if "name" in v else tags
+                    for k, c in v.items():
+                        if isinstance(c, (dict, list)):
+                            walk(c, f"{path}.{k}", inner)
                 found.setdefault(path, []).extend(rows)
 
         walk(self._json, "", {})
@@ -65,16 +71,62 @@ class Result:
         return self._json
 
 
+class Figure:
+    """A view of a study drawn as `scalex render --view VIEW` draws it: .save(path) writes a PDF,
+    SVG or PNG; .png() and .svg() give its bytes and text; in Jupyter it shows itself inline (PNG,
+    or SVG when made with format="svg")."""
+
+    def __init__(self, study, scope, view, size, style, font, dpi, set, format):
+        self._study, self._scope = study, scope
+        self.view, self.size, self.style, self.font, self.dpi, self.format = view, size, style, font, dpi, format
+        self._set = set
+        self._drawn = {}
+
+    def save(self, path):
+        """Writes the figure to `path` (.pdf, .svg or .png) and returns the path."""
+        import os
+
+        o = _scalex.FigureOptions()
+        o.view, o.out, o.set = self.view, os.fspath(path), self._set
+        o.size, o.style, o.font, o.dpi = self.size, self.style, self.font, int(self.dpi)
+        self._study.figure(self._scope, o)
+        return path
+
+    def _bytes(self, suffix):
+        if suffix not in self._drawn:
+            import os
+            import tempfile
+
+            with tempfile.TemporaryDirectory(prefix="scalex-figure-") as d:
+                path = os.path.join(d, f"{self.view}.{suffix}")
+                self.save(path)
+                with open(path, "rb") as f:
+                    self._drawn[suffix] = f.read()
+        return self._drawn[suffix]
+
+    def png(self):
+        return self._bytes("png")
+
+    def svg(self):
+        return self._bytes("svg").decode()
+
+    def _repr_png_(self):
+        return self.png() if self.format == "png" else None
+
+    def _repr_svg_(self):
+        return self.svg() if self.format == "svg" else None
+
+    def __repr__(self):
+        return f"<scalex figure: view {self.view}, size {self.size}, {self.style} style>"
+
+
 def _scope(options):
     s = _scalex.Options()
     for key in ("where", "keep_budget"):
         value = options.pop(key, None)
         if value is not None:
             setattr(s, key, [value] if isinstance(value, (str, int, float)) else list(value))
-    for key in ("ctx", "experiment_set", "family", "all_runs", "keep_outliers", "all_sweep_runs", "threads"):
-        value = options.pop(key, None)
-        if value is not None:
-            setattr(s, key, value)
+    _set(s, options, ("ctx", "experiment_set", "family", "all_runs", "keep_outliers", "all_sweep_runs", "threads"))
     value = options.pop("budget_range", None)
     if value is not None:
         lo, hi = value
@@ -82,6 +134,33 @@ def _scope(options):
             raise Error(f"--budget-range expects two numbers LO < HI, got '{lo} {hi}'")
         s.budget_range = (float(lo), float(hi))
     return s
+
+
+def _set(target, options, keys):
+    """Each of `keys` given in `options` (popped) set on the option object `target`."""
+    for key in keys:
+        value = options.pop(key, None)
+        if value is not None:
+            setattr(target, key, value)
+
+
+def _listed(value):
+    """One option value or several: a list of them."""
+    return [value] if isinstance(value, (str, int, float, dict, tuple)) else list(value)
+
+
+def _law_options(formula, params, law, options):
+    """The law of `scalex fit law` and `scalex plan`: --formula with --param bounds, or --law, and
+    how it is fitted (loss, space, huber_delta, starts, no_projection), popped from `options`."""
+    o = _scalex.LawOptions()
+    o.formula = formula or ""
+    o.law = law or ""
+    if isinstance(params, dict):
+        o.param = [f"{k}={v[0]}:{v[1]}" if isinstance(v, (tuple, list)) else f"{k}={v}" for k, v in params.items()]
+    elif params is not None:
+        o.param = [params] if isinstance(params, str) else list(params)
+    _set(o, options, ("loss", "space", "huber_delta", "starts", "no_projection"))
+    return o
 
 
 def _no_unknown(verb, options):
@@ -162,13 +241,7 @@ class Study:
         or is a list of "NAME=LO:HI"; the other options are the verb's (train, test, holdout,
         leave_one_out, group, shared, at, optimal_at, budget_for_loss, interval, level, resamples,
         seed, starts, no_projection, loss, space, huber_delta)."""
-        o = _scalex.LawOptions()
-        o.formula = formula or ""
-        o.law = law or ""
-        if isinstance(params, dict):
-            o.param = [f"{k}={v[0]}:{v[1]}" if isinstance(v, (tuple, list)) else f"{k}={v}" for k, v in params.items()]
-        elif params is not None:
-            o.param = [params] if isinstance(params, str) else list(params)
+        o = _law_options(formula, params, law, options)
         for key in ("shared", "at", "train", "test"):
             value = options.pop(key, None)
             if value is not None:
@@ -177,11 +250,7 @@ class Study:
             value = options.pop(key, None)
             if value is not None:
                 setattr(o, key, [float(value)] if isinstance(value, (int, float)) else [float(x) for x in value])
-        for key in ("loss", "space", "huber_delta", "starts", "resamples", "no_projection", "group", "leave_one_out",
-                    "holdout", "interval", "level", "seed"):
-            value = options.pop(key, None)
-            if value is not None:
-                setattr(o, key, value)
+        _set(o, options, ("resamples", "group", "leave_one_out", "holdout", "interval", "level", "seed"))
         s = _scope(options)
         _no_unknown("law", options)
         return Result("law", self._study.law(s, o))
@@ -198,13 +267,79 @@ class Study:
         ladder = options.pop("ladder", None)
         if ladder is not None:
             o.ladder = [ladder] if isinstance(ladder, str) else list(ladder)
-        for key in ("context", "method", "reference", "inference_tokens", "huber_delta", "ladder_surface", "resamples"):
-            value = options.pop(key, None)
-            if value is not None:
-                setattr(o, key, value)
+        _set(o, options, ("context", "method", "reference", "inference_tokens", "huber_delta", "ladder_surface", "resamples"))
         s = _scope(options)
         _no_unknown("optimal", options)
         return Result("optimal", self._study.optimal(s, o))
+
+    def figure(self, view, path=None, size="double", style="paper", font="DejaVu Sans", dpi=300, set=None, format="png", **options):
+        """`scalex render --view VIEW`: the view drawn as a figure for a paper (views: runs, pareto,
+        curves, schedules, surface, overtraining, isoflop, context, optimal, breakdown, roofline,
+        inference, laws; `size` "3.25x2.4in", "16x9cm", single, double or slides; `set` the view's
+        controls {NAME: VALUE} as --set NAME=VALUE). With `path` it is written at once; the
+        figure shows itself inline in Jupyter."""
+        s = _scope(options)
+        _no_unknown("figure", options)
+        if format not in ("png", "svg"):
+            raise Error(f"format: expected png or svg, got '{format}'")
+        assignments = [] if set is None else [f"{k}={v}" for k, v in set.items()] if isinstance(set, dict) else _listed(set)
+        fig = Figure(self._study, s, view, size, style, font, dpi, assignments, format)
+        if path is not None:
+            fig.save(path)
+        return fig
+
+    def bootstrap(self, of=None, resamples=1000, seed=20250601, level=0.95, at=None, at_budget=None, **options):
+        """`scalex fit bootstrap`: percentile intervals of a fit's parameters and predictions, over
+        resampled runs of one series. `of` is lnd (with huber_delta, gamma, exhaustive and `at`
+        points (N, D)), isoflop (with `at_budget` budgets, budget_range) or slopes (with ratios,
+        ratio_tolerance, min_runs)."""
+        o = _scalex.BootstrapOptions()
+        o.of = of or ""
+        o.resamples, o.seed, o.level = int(resamples), int(seed), float(level)
+        if at is not None:
+            points = [at] if isinstance(at, str) or (isinstance(at, tuple) and not isinstance(at[0], (tuple, list))) else list(at)
+            o.at = [p if isinstance(p, str) else f"{float(p[0])!r},{float(p[1])!r}" for p in points]
+        if at_budget is not None:
+            o.at_budget = [float(h) for h in _listed(at_budget)]
+        ratios = options.pop("ratios", None)
+        if ratios is not None:
+            o.ratios = [float(r) for r in _listed(ratios)]
+        _set(o, options, ("huber_delta", "gamma", "exhaustive", "ratio_tolerance", "min_runs"))
+        s = _scope(options)
+        _no_unknown("bootstrap", options)
+        return Result("bootstrap", self._study.bootstrap(s, o))
+
+    def plan(self, formula=None, params=None, law=None, target=None, replay=False, starts=32, **options):
+        """`scalex plan`: the next runs for a law (stated as for law()). By default the candidates
+        (`candidates`, a CSV of planned runs, or `grid_n` and `grid_d`, each "LO:HI:K" or (LO, HI, K))
+        are ranked by the drop of the target's predictive variance per unit cost and a batch picked
+        (pick, budget, cost, simulate, misfit, misfit_length, group, seed, out); `target` is a point
+        ("N=7e9,D=2e12" or {"N": 7e9, "D": 2e12}, several in a list) or a condition on the planned
+        runs. With replay=True the finished study is replayed run by run (pool, target, budget,
+        strategy, cost, group, seed)."""
+        o = _scalex.PlanOptions()
+        o.replay = bool(replay)
+        if target is not None:
+            o.target = [",".join(f"{k}={float(v)!r}" for k, v in t.items()) if isinstance(t, dict) else t for t in _listed(target)]
+        pool = options.pop("pool", None)
+        if pool is not None:
+            o.pool = _listed(pool)
+        for key in ("grid_n", "grid_d"):
+            value = options.pop(key, None)
+            if value is not None:
+                setattr(o, key, value if isinstance(value, str) else ":".join(repr(x) for x in value))
+        for key in ("candidates", "out"):
+            value = options.pop(key, None)
+            if value is not None:
+                import os
+
+                setattr(o, key, os.fspath(value))
+        _set(o, options, ("cost", "group", "strategy", "budget", "misfit", "misfit_length", "pick", "simulate", "seed"))
+        lo = _law_options(formula, params, law, options)
+        lo.starts = int(starts)  # the verb's --starts default for plans (addLawOptions(p, 32) in app/cli/PlanVerb.cpp)
+        s = _scope(options)
+        _no_unknown("plan", options)
+        return Result("plan", self._study.plan(s, lo, o))
 
 
 def read(source, series=None, name="dataframe.csv"):
@@ -221,6 +356,87 @@ def read(source, series=None, name="dataframe.csv"):
     if series:
         study.regroup([series] if isinstance(series, str) else list(series))
     return Study(study)
+
+
+def design(study_budget=None, target_budget=None, law=None, params=None, **options):
+    """`scalex plan --design`: an IsoFLOP study from nothing, for `study_budget` FLOPs, centred on a
+    prior's N*(C) (a shipped `law` with `params` {NAME: VALUE}, else the paper's L(N,D) of `family`,
+    xlstm by default), with the interval the design would give on the exponent of N* ~ C^a and on
+    N*(target_budget); the verb's options (ladder, budgets, sizes_per_budget, width, budget_span,
+    sigma, seeds, seed, out)."""
+    o = _scalex.DesignOptions()
+    o.study_budget = None if study_budget is None else float(study_budget)
+    o.target_budget = None if target_budget is None else float(target_budget)
+    o.law = law
+    if isinstance(params, dict):
+        o.param = [f"{k}={v!r}" for k, v in params.items()]
+    elif params is not None:
+        o.param = _listed(params)
+    ladder = options.pop("ladder", None)
+    if ladder is not None:
+        o.ladder = [float(n) for n in (ladder.split(",") if isinstance(ladder, str) else _listed(ladder))]
+    out = options.pop("out", None)
+    if out is not None:
+        import os
+
+        o.out = os.fspath(out)
+    _set(o, options, ("family", "budgets", "sizes_per_budget", "width", "budget_span", "sigma", "seeds", "seed"))
+    _no_unknown("design", options)
+    return Result("design", _scalex.design(o))
+
+
+def account(config=None, **options):
+    """`scalex account`: parameters, FLOPs, memory traffic and cache of one model: a Hugging Face
+    `config` (config.json) or a `spec` file, or the paper's study architecture from `family`,
+    d_model, n_layers, n_heads (n_kv_heads, d_qk, d_hv, d_ff, vocab, chunk, cache); with ctx,
+    convention, batch, prefill, generate and the FLOP factors and byte widths (f_causal, ...,
+    bytes_qkv, ...) as the verb's options."""
+    import os
+
+    o = _scalex.AccountOptions()
+    if config is not None:
+        o.config = os.fspath(config)
+    spec = options.pop("spec", None)
+    if spec is not None:
+        o.spec = os.fspath(spec)
+    o.factors = {k.replace("_", "-"): float(options.pop(k)) for k in list(options) if k.startswith(("f_", "bytes_"))}
+    _set(o, options, ("family", "cache", "d_model", "n_layers", "n_heads", "n_kv_heads", "d_qk", "d_hv", "d_ff", "vocab", "chunk",
+                      "prefill", "ctx", "batch", "generate", "convention"))
+    _no_unknown("account", options)
+    return Result("account", _scalex.account(o))
+
+
+def _curve_options(data, options):
+    import os
+
+    o = _scalex.CurveOptions()
+    o.data = [os.fspath(p) for p in ([data] if isinstance(data, (str, bytes)) or hasattr(data, "__fspath__") else list(data or []))]
+    holdout = options.pop("holdout", None)
+    if holdout is not None:
+        o.holdout = [os.fspath(p) for p in ([holdout] if isinstance(holdout, str) or hasattr(holdout, "__fspath__") else list(holdout))]
+    _set(o, options, ("law", "warmup", "schedule", "train_loss", "huber_delta", "level", "max_iterations"))
+    return o
+
+
+def curves(data, **options):
+    """`scalex fit curves`: a schedule-aware law of loss curves (law="mpl", "lra" or "power")
+    fitted to tracker JSON exports (`data`: files or folders), scored on the `holdout` curves; the
+    verb's options (warmup, schedule, train_loss, huber_delta, level, max_iterations)."""
+    o = _curve_options(data, options)
+    _no_unknown("curves", options)
+    return Result("curves", _scalex.curves(o))
+
+
+def predict_curve(data, schedule=None, at=None, **options):
+    """`scalex predict curve`: the loss of a run under `schedule` (e.g.
+    "wsd:peak=1e-3,steps=150000,warmup=300,cooldown=0.2,decay=sqrt") at the steps `at` (default:
+    its last), from the law fitted to the `data` curves, each with its interval."""
+    o = _curve_options(data, options)
+    o.schedule = schedule or ""
+    if at is not None:
+        o.at = [int(s) for s in _listed(at)]
+    _no_unknown("predict_curve", options)
+    return Result("predict_curve", _scalex.predict_curve(o))
 
 
 def example():

@@ -1,0 +1,22 @@
+#pragma once
+// A view of a study drawn to a file, as `scalex render --view ID --out FILE` draws it.
+#include <string>
+#include <vector>
+
+#include "core/analysis/Study.h"
+
+namespace scalex::python {
+
+// The options of `scalex render` for one figure, with the verb's defaults.
+struct FigureOptions {
+    std::string view, out;
+    std::vector<std::string> set;  // NAME=VALUE: the view's controls, as --set
+    std::string size = "double", style = "paper", font = "DejaVu Sans";
+    int dpi = 300;
+};
+
+// Writes the figure; empty when written, else the verb's message (naming the view, control,
+// option or file).
+std::string renderView(const analysis::Study& study, const FigureOptions& options);
+
+}  // namespace scalex::python
