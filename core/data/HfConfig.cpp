@@ -794,6 +794,7 @@ struct TypeHint {
     bool outputGate = false;       // Qwen3NextAttention gated output
     bool sharedExpert = false;     // one shared expert of the routed width (Llama4TextMoe.shared_expert)
     bool sharedExpertGate = false; // a d -> 1 gate on the shared expert (Qwen3NextSparseMoeBlock)
+    bool qkvBiasOnly = false;      // Qwen2Attention: q, k and v with bias, o without, whatever attention_bias says
     std::optional<std::int64_t> headDim = {};  // the class's head_dim default
     std::int64_t slidingPattern = 0;           // Gemma 3: every n-th layer global (sliding_window_pattern default)
     std::optional<std::int64_t> windowDefault = {};  // the class's sliding_window default
@@ -835,6 +836,11 @@ const std::map<std::string, TypeHint>& typeHints() {
         lfm2.note = "q_layernorm and k_layernorm over head_dim (HF modeling_lfm2: Lfm2Attention)";
         h["lfm2"] = lfm2;
         h["smollm3"] = TypeHint{"SmolLM3Config", true};
+        // MiMo (XiaomiMiMo modeling_mimo.py): MiMoModel is Qwen2Model, its attention Qwen2Attention.
+        TypeHint mimo{"MiMoConfig"};
+        mimo.qkvBiasOnly = true;
+        mimo.note = "q, k and v projections with bias, o without (modeling_mimo.py: Qwen2Attention)";
+        h["mimo"] = mimo;
         h["granitemoe"] = TypeHint{"GraniteMoeConfig"};
         h["granitemoeshared"] = TypeHint{"GraniteMoeSharedConfig"};
         h["granite"] = TypeHint{"GraniteConfig"};
@@ -1036,7 +1042,14 @@ ModelSpec parseByKeys(Fields& f, const std::string& type) {
         s.attention = readAttention(f, s.dModel, hint.headDim, hint.cls);
         s.attention.slidingWindow = window;
         s.attention.chunked = chunked;
-        s.attention.qkvBias = s.attention.outputBias = f.boolean("attention_bias", false, "no key says otherwise");
+        if (hint.qkvBiasOnly) {
+            s.attention.qkvBias = true;
+            f.ignore("attention_bias", "Qwen2Attention has biases on q, k and v and none on o whatever it says");
+        } else {
+            // attention_bias, or PanguEmbeddedConfig's bias (modeling_openpangu_dense: q, k, v and o).
+            const char* biasKey = f.has("bias") && !f.has("attention_bias") ? "bias" : "attention_bias";
+            s.attention.qkvBias = s.attention.outputBias = f.boolean(biasKey, false, "no key says otherwise");
+        }
         s.attention.qkNorm = hint.qkNorm;
         s.attention.sinks = hint.sinks;
         s.attention.outputGate = f.has("attn_output_gate") ? f.boolean("attn_output_gate", false, "") : hint.outputGate;
