@@ -157,6 +157,24 @@ TEST(HfCorpus, GptOssStoresItsExpertsInMxfp4) {
 // (a key the accounting ignores) or refused with one error that names a key; a key given the wrong
 // value is refused naming that key, and a config without its width, layers or vocabulary is refused
 // naming the key that is missing.
+// A config with `key` mutated (`how`: removed, string or negative) is read (a key the accounting
+// ignores) or refused with one error that names a key: the mutated key unless it was removed, and the
+// missing key where the width, layers or vocabulary went. True when refused.
+bool readOrRefusedNaming(const Expected<HfModel>& r, const std::string& key, const std::string& how) {
+    if (r.ok()) {
+        EXPECT_NE(key.substr(key.rfind('.') + 1), "hidden_size");
+        EXPECT_NE(key.substr(key.rfind('.') + 1), "vocab_size");
+        return false;
+    }
+    const LoadError& e = r.error();
+    EXPECT_FALSE(e.column.empty()) << e.toString();
+    EXPECT_TRUE(e.key) << e.toString();
+    if (how != "removed") EXPECT_EQ(e.column, key) << e.toString();
+    if (how == "removed" && (key.ends_with("hidden_size") || key.ends_with("vocab_size") || key.ends_with("num_hidden_layers")))
+        EXPECT_EQ(e.column, key) << e.toString();
+    return true;
+}
+
 TEST(HfCorpus, EveryMutatedConfigIsReadOrRefusedNamingTheKey) {
     const QString dir = scalex::test::sourcePath("tests/data/fuzz/hf_config/mutated");
     const QStringList files = QDir(dir).entryList({"*.json"}, QDir::Files);
@@ -166,22 +184,44 @@ TEST(HfCorpus, EveryMutatedConfigIsReadOrRefusedNamingTheKey) {
         SCOPED_TRACE(name.toStdString());
         const QStringList parts = name.chopped(5).split('~');
         ASSERT_EQ(parts.size(), 3);
-        const std::string key = parts[1].toStdString(), how = parts[2].toStdString();
-        const auto r = readHfConfig((dir + "/" + name).toStdString());
-        if (r.ok()) {
-            EXPECT_NE(key.substr(key.rfind('.') + 1), "hidden_size");
-            EXPECT_NE(key.substr(key.rfind('.') + 1), "vocab_size");
-            continue;
-        }
-        ++refused;
-        const LoadError& e = r.error();
-        EXPECT_FALSE(e.column.empty()) << e.toString();
-        EXPECT_TRUE(e.key) << e.toString();
-        if (how != "removed") EXPECT_EQ(e.column, key) << e.toString();
-        if (how == "removed" && (key.ends_with("hidden_size") || key.ends_with("vocab_size") || key.ends_with("num_hidden_layers")))
-            EXPECT_EQ(e.column, key) << e.toString();
+        refused += readOrRefusedNaming(readHfConfig((dir + "/" + name).toStdString()), parts[1].toStdString(), parts[2].toStdString());
     }
     EXPECT_GE(refused, files.size() / 2);
+}
+
+// The configs held in hf_corpus_restricted.h are cut and mutated here, as make_hf_config_corpus.py
+// cuts and mutates the files (the same keys, each removed, made a string or made negative in turn):
+// a cut config is refused, a mutated one read or refused naming the key.
+TEST(HfCorpus, EveryHeldConfigCutOrMutatedIsReadOrRefusedNamingTheKey) {
+    const char* keys[] = {"hidden_size", "num_hidden_layers", "vocab_size", "num_attention_heads", "num_key_value_heads",
+                          "head_dim", "intermediate_size", "layer_types", "sliding_window", "num_experts_per_tok",
+                          "full_attn_idxs", "conv_L_cache", "text_config"};
+    const std::pair<const char*, QJsonValue> hows[] = {{"removed", QJsonValue()}, {"string", QJsonValue("x")}, {"negative", QJsonValue(-3)}};
+    int mutated = 0, refused = 0;
+    for (const Published& p : kCorpus) {
+        if (!p.inlineJson) continue;
+        SCOPED_TRACE(p.file);
+        const QByteArray bytes(p.inlineJson);
+        for (int quarter = 1; quarter <= 3; ++quarter) EXPECT_FALSE(parseHfConfig(bytes.left(bytes.size() * quarter / 4), p.file).ok());
+        const QJsonObject root = QJsonDocument::fromJson(bytes).object();
+        for (std::size_t i = 0; i < std::size(keys); ++i) {
+            const QString key = QString::fromLatin1(keys[i]);
+            const bool inText = !root.contains(key) && root.value("text_config").toObject().contains(key);
+            if (!root.contains(key) && !inText) continue;
+            const auto& [how, value] = hows[i % std::size(hows)];
+            QJsonObject changed = root, text = root.value("text_config").toObject();
+            QJsonObject& owner = inText ? text : changed;
+            if (value.isUndefined() || value.isNull()) owner.remove(key);
+            else owner.insert(key, value);
+            if (inText) changed.insert("text_config", text);
+            const std::string named = (inText ? "text_config." : "") + key.toStdString();
+            SCOPED_TRACE(named + " " + how);
+            ++mutated;
+            refused += readOrRefusedNaming(parseHfConfig(QJsonDocument(changed).toJson(), p.file), named, how);
+        }
+    }
+    EXPECT_GE(mutated, 40);
+    EXPECT_GE(refused, mutated / 3);
 }
 
 // A multimodal config: the language model is the spec (its params), the vision tower and projector
