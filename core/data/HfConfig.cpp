@@ -795,6 +795,9 @@ struct TypeHint {
     bool sharedExpert = false;     // one shared expert of the routed width (Llama4TextMoe.shared_expert)
     bool sharedExpertGate = false; // a d -> 1 gate on the shared expert (Qwen3NextSparseMoeBlock)
     bool qkvBiasOnly = false;      // Qwen2Attention: q, k and v with bias, o without, whatever attention_bias says
+    NormKind norm = NormKind::Rms; // the norms around each block and the final one
+    bool gatedMlp = true;          // gate, up and down (SwiGLU); false: up and down (StarCoder2's c_fc, c_proj)
+    bool useBiasDefault = false;   // use_bias's default: biases on every projection (Starcoder2Config: true)
     std::optional<std::int64_t> headDim = {};  // the class's head_dim default
     std::int64_t slidingPattern = 0;           // Gemma 3: every n-th layer global (sliding_window_pattern default)
     std::optional<std::int64_t> windowDefault = {};  // the class's sliding_window default
@@ -842,6 +845,18 @@ const std::map<std::string, TypeHint>& typeHints() {
         mimo.note = "q, k and v projections with bias, o without (modeling_mimo.py: Qwen2Attention)";
         h["mimo"] = mimo;
         h["granitemoe"] = TypeHint{"GraniteMoeConfig"};
+        TypeHint starcoder2{"Starcoder2Config", true};
+        starcoder2.norm = NormKind::Layer;
+        starcoder2.gatedMlp = false;
+        starcoder2.useBiasDefault = true;
+        starcoder2.note = "LayerNorms with bias, a GELU MLP of c_fc and c_proj, use_bias on q, k, v, o, c_fc and c_proj "
+                          "(HF modeling_starcoder2: Starcoder2DecoderLayer, Starcoder2MLP, Starcoder2Attention)";
+        h["starcoder2"] = starcoder2;
+        TypeHint phimoe{"PhimoeConfig"};
+        phimoe.norm = NormKind::Layer;
+        phimoe.note = "LayerNorms with bias around each block and at the end, lm_head_bias on the LM head "
+                      "(HF modeling_phimoe: PhimoeDecoderLayer, PhimoeModel.norm, PhimoeForCausalLM.lm_head)";
+        h["phimoe"] = phimoe;
         h["granitemoeshared"] = TypeHint{"GraniteMoeSharedConfig"};
         h["granite"] = TypeHint{"GraniteConfig"};
         return h;
@@ -1018,6 +1033,16 @@ std::int64_t keyedDenseWidth(Fields& f, const TypeHint& hint) {
     return multiple * ((w + multiple - 1) / multiple);
 }
 
+// The norm: norm_type where the config names it (layer_norm: a weight and a bias; rms_norm: a
+// weight), else the type's (LayerNorm for StarCoder2 and PhiMoE), else RMSNorm.
+NormKind keyedNorm(Fields& f, const TypeHint& hint) {
+    if (!f.has("norm_type")) return hint.norm;
+    const std::string t = f.text("norm_type", "", "");
+    if (t == "layer_norm" || t == "layernorm") return NormKind::Layer;
+    if (t == "rms_norm" || t == "rmsnorm") return NormKind::Rms;
+    f.fail("norm_type", "expected \"layer_norm\" or \"rms_norm\", got \"" + t + "\"");
+}
+
 ModelSpec parseByKeys(Fields& f, const std::string& type) {
     static const TypeHint kNoHint{"the keys alone"};
     const auto hintIt = typeHints().find(type);
@@ -1035,6 +1060,12 @@ ModelSpec parseByKeys(Fields& f, const std::string& type) {
         s.tiedEmbeddings = f.boolean("tie_word_embeddings", hint.tiedDefault,
                                      hintIt == typeHints().end() ? "PretrainedConfig's default" : classDefault(hint.cls));
     s.normsPerBlock = hint.normsPerBlock;
+    s.norm = keyedNorm(f, hint);
+    // lm_head_bias (PhimoeConfig): a bias of n_vocab on the LM head.
+    s.headBias = f.has("lm_head_bias") && f.boolean("lm_head_bias", false, "");
+    // use_bias (Starcoder2Config): biases on every projection of attention and the MLP, unless the
+    // attention's own key says otherwise.
+    const bool useBias = f.has("use_bias") ? f.boolean("use_bias", false, "") : hint.useBiasDefault && f.boolean("use_bias", true, classDefault(hint.cls));
     keyedLayerKinds(f, s, hint);
     if (s.layerCount(MixerKind::Attention) > 0) {
         const std::int64_t window = s.attention.slidingWindow;
@@ -1048,7 +1079,8 @@ ModelSpec parseByKeys(Fields& f, const std::string& type) {
         } else {
             // attention_bias, or PanguEmbeddedConfig's bias (modeling_openpangu_dense: q, k, v and o).
             const char* biasKey = f.has("bias") && !f.has("attention_bias") ? "bias" : "attention_bias";
-            s.attention.qkvBias = s.attention.outputBias = f.boolean(biasKey, false, "no key says otherwise");
+            s.attention.qkvBias = s.attention.outputBias =
+                f.has(biasKey) ? f.boolean(biasKey, false, "") : useBias || f.boolean(biasKey, false, "no key says otherwise");
         }
         s.attention.qkNorm = hint.qkNorm;
         s.attention.sinks = hint.sinks;
@@ -1072,7 +1104,8 @@ ModelSpec parseByKeys(Fields& f, const std::string& type) {
         s.shortConv.bias = f.boolean("conv_bias", false, classDefault(hint.cls));
     }
     const bool experts = keyedExperts(f, s, hint);
-    if (!experts || s.layerCount(FeedForwardKind::Dense) > 0) s.feedForward = {keyedDenseWidth(f, hint), true, f.boolean("mlp_bias", false, "no key says otherwise")};
+    if (!experts || s.layerCount(FeedForwardKind::Dense) > 0)
+        s.feedForward = {keyedDenseWidth(f, hint), hint.gatedMlp, f.has("mlp_bias") ? f.boolean("mlp_bias", false, "") : useBias};
     if (!hint.note.empty()) f.assume("model_type", "\"" + type + "\"", hint.note);
     if (hintIt == typeHints().end())
         f.assume("model_type", "\"" + type + "\"",
