@@ -694,6 +694,78 @@ ModelSpec parseMambaSsm(Fields& f) {
     return s;
 }
 
+// Nemotron-H (HF modeling_nemotron_h): hybrid_override_pattern gives each layer one block after its
+// own RMSNorm: a Mamba-2 mixer (M), attention (*) or an MLP (-). A Scalex layer is a mixer and the
+// feed-forward block after it, so an MLP layer joins the mixer layer right before it (the same
+// parameters, FLOPs and cache); the spec has one layer per mixer. NemotronHMamba2Mixer: in_proj of
+// 2 heads x head_dim + 2 groups x state + heads, a convolution over heads x head_dim + 2 groups x
+// state, dt_bias, A_log and D per head, a gated RMSNorm, out_proj; NemotronHMLP: up_proj and
+// down_proj with a squared ReLU, no gate; NemotronHAttention: q, k, v, o, no q/k norms.
+ModelSpec parseNemotronH(Fields& f) {
+    const std::string cls = "NemotronHConfig";
+    ModelSpec s;
+    s.dModel = f.integer("hidden_size");
+    s.vocab = f.integer("vocab_size");
+    s.tiedEmbeddings = f.boolean("tie_word_embeddings", false, classDefault(cls));
+    // The layers: hybrid_override_pattern, or layers_block_type (newer NemotronHConfig, one name a layer).
+    std::string pattern;
+    const char* patternKey = f.has("layers_block_type") && !f.has("hybrid_override_pattern") ? "layers_block_type" : "hybrid_override_pattern";
+    if (!f.has(patternKey)) f.fail("hybrid_override_pattern", "missing; the kind of each layer cannot be determined without it");
+    if (patternKey == std::string("layers_block_type")) {
+        static const std::map<QString, char> kBlocks = {{"mamba", 'M'}, {"attention", '*'}, {"mlp", '-'}, {"moe", 'E'}};
+        for (const QJsonValue& v : *f.strings(patternKey)) {
+            const auto it = kBlocks.find(v.toString());
+            if (it == kBlocks.end()) f.fail(patternKey, "expected mamba, attention, mlp or moe, got " + jsonText(v));
+            pattern += it->second;
+        }
+    } else {
+        pattern = f.text(patternKey, "", "");
+    }
+    const std::int64_t L = f.has("num_hidden_layers") ? f.integer("num_hidden_layers") : static_cast<std::int64_t>(pattern.size());
+    if (static_cast<std::int64_t>(pattern.size()) != L)
+        f.fail(patternKey, "has " + std::to_string(pattern.size()) + " layers; num_hidden_layers = " + std::to_string(L));
+    setLayers(f, s, L, patternKey, LayerSpec{});
+    s.layers.clear();
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const char c = pattern[i];
+        if (c == 'M' || c == '*') {
+            s.layers.push_back({c == 'M' ? MixerKind::Mamba : MixerKind::Attention, false, FeedForwardKind::None});
+        } else if (c == '-') {
+            if (i == 0 || pattern[i - 1] == '-')
+                f.fail(patternKey, "the MLP layer at " + std::to_string(i) + " follows no Mamba or attention layer; Scalex counts an MLP after a mixer");
+            s.layers.back().feedForward = FeedForwardKind::Dense;
+        } else {
+            f.fail(patternKey, "layer " + std::to_string(i) + " ('" + std::string(1, c) +
+                                   "') is not a block Scalex reads (M: Mamba-2, *: attention, -: MLP; no experts yet)");
+        }
+    }
+    if (s.layerCount(MixerKind::Attention) > 0) {
+        s.attention = readAttention(f, s.dModel, 128, cls, 8);
+        if (f.has("attention_head_dim") && !f.has("head_dim")) s.attention.dQk = s.attention.dV = f.integer("attention_head_dim");
+        s.attention.qkvBias = s.attention.outputBias = f.boolean("attention_bias", false, classDefault(cls));
+    }
+    if (s.layerCount(FeedForwardKind::Dense) > 0)
+        s.feedForward = {f.integerOr("intermediate_size", 21504, classDefault(cls)), false, f.boolean("mlp_bias", false, classDefault(cls))};
+    if (s.layerCount(MixerKind::Mamba) > 0) {
+        auto& m = s.mamba;
+        m.version = 2;
+        m.nHeads = f.integerOr("mamba_num_heads", 128, classDefault(cls));
+        m.dInner = m.nHeads * f.integerOr("mamba_head_dim", 64, classDefault(cls));
+        m.dState = f.integerOr("ssm_state_size", 128, classDefault(cls));
+        m.nGroups = f.has("n_groups") || f.has("mamba_n_groups") ? f.integerOfEither("n_groups", "mamba_n_groups")
+                                                                 : f.integerOr("n_groups", 8, classDefault(cls));
+        m.dConv = f.has("conv_kernel") || f.has("mamba_d_conv") ? f.integerOfEither("conv_kernel", "mamba_d_conv")
+                                                                : f.integerOr("conv_kernel", 4, classDefault(cls));
+        if (m.nHeads % m.nGroups != 0)
+            f.fail("n_groups", std::to_string(m.nGroups) + " does not divide mamba_num_heads = " + std::to_string(m.nHeads));
+        m.projBias = f.boolean(f.has("mamba_proj_bias") ? "mamba_proj_bias" : "use_bias", false, classDefault(cls));
+        m.convBias = f.boolean(f.has("mamba_conv_bias") && !f.has("use_conv_bias") ? "mamba_conv_bias" : "use_conv_bias", true, classDefault(cls));
+        f.ignore("expand", "the Mamba width is mamba_num_heads x mamba_head_dim (NemotronHMamba2Mixer)");
+        f.ignore("mamba_expand", "the Mamba width is mamba_num_heads x mamba_head_dim (NemotronHMamba2Mixer)");
+    }
+    return s;
+}
+
 // Jamba (HF JambaConfig, Lieber et al. 2024): attention every attn_layer_period-th layer, Mamba
 // elsewhere; experts every expert_layer_period-th layer; a norm before each mixer and each MLP.
 ModelSpec parseJamba(Fields& f) {
@@ -1135,6 +1207,7 @@ const std::map<std::string, Parser>& parsers() {
         {"mamba2", parseMamba2},
         {"mistral", parseMistral},
         {"mixtral", parseMixtral},
+        {"nemotron_h", parseNemotronH},
         {"olmo2", parseOlmo2},
         {"phi3", parsePhi3},
         {"qwen2", parseQwen2},
