@@ -138,6 +138,7 @@ struct ModelSpec {
     std::int64_t dModel = 0;
     std::int64_t vocab = 0;
     bool tiedEmbeddings = false;        // the LM head reuses the embedding matrix
+    bool headBias = false;              // a bias on the LM head (HF modeling_phimoe: lm_head_bias)
     std::int64_t learnedPositions = 0;  // rows of a learned position table (GPT-2); 0: none
     NormKind norm = NormKind::Rms;
     int normsPerBlock = 1;  // norms around each mixer and feed-forward block (Gemma-2: 2, before and after)

@@ -197,6 +197,7 @@ Groups<N> groups(const ModelSpec& s, bool active) {
     const N d = N(s.dModel);
     g.embedding = N(s.vocab) * d + N(s.learnedPositions) * d;  // Embeddings: n_vocab d_model
     g.head = s.tiedEmbeddings ? 0 : d * N(s.vocab);             // Unembedding: d_model n_vocab
+    if (s.headBias) g.head += N(s.vocab);                        // its bias: n_vocab (PhimoeForCausalLM lm_head)
     g.norms = s.finalNorm ? normWidth(s, d) : 0;                // Output Norm: d_model
     // Every layer of a kind has the same count: count each kind present once (the block specs of
     // kinds no layer has are not looked at).

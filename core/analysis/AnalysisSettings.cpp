@@ -107,7 +107,7 @@ QJsonObject AnalysisSettings::toJson() const {
 data::Expected<AnalysisSettings> AnalysisSettings::fromJson(const QJsonObject& c, const std::string& file) {
     AnalysisSettings s;
     auto error = [&](const QString& key, const std::string& what) {
-        return data::LoadError{file, 0, "common." + key.toStdString(), what};
+        return data::LoadError{file, 0, "common." + key.toStdString(), what, true};
     };
     auto stringList = [&](const QString& key, std::vector<std::string>& out) -> std::optional<data::LoadError> {
         if (!c.contains(key)) return std::nullopt;

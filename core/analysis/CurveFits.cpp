@@ -31,7 +31,7 @@ constexpr long kMaxSteps = 10'000'000;
 
 std::string tooLong() { return "a schedule of more than " + std::to_string(kMaxSteps) + " steps (one rate a step is kept)"; }
 
-data::LoadError optionError(const std::string& option, const std::string& message) { return data::LoadError{"", 0, option, message}; }
+data::LoadError optionError(const std::string& option, const std::string& message) { return data::LoadError{"", 0, option, message, true}; }
 
 data::Expected<fit::ScheduleSpec> parseSpec(const std::string& text, const std::string& option) {
     std::string why;
@@ -87,7 +87,7 @@ data::Expected<std::vector<CurveRun>> loadCurveRuns(const CurveFitOptions& optio
     }
     const auto unjoined = data::joinCooldownRuns(runs);
     for (const auto& line : unjoined)
-        return data::LoadError{line.substr(0, line.find(": ")), 0, "history", line.substr(line.find(": ") + 2)};
+        return data::LoadError{line.substr(0, line.find(": ")), 0, "history", line.substr(line.find(": ") + 2), true};
     std::optional<fit::ScheduleSpec> described;
     if (!options.schedule.empty()) {
         auto spec = parseSpec(options.schedule, "--schedule");
@@ -104,9 +104,9 @@ data::Expected<std::vector<CurveRun>> loadCurveRuns(const CurveFitOptions& optio
         const long warmup = options.warmupSteps >= 0 ? options.warmupSteps : (configWarmup >= 0 ? static_cast<long>(configWarmup) : 0);
         const double iterations = r.configNumber("iterations");
         long steps = iterations > 0 ? static_cast<long>(std::min(iterations, 1e12)) : 0;
-        if (steps > kMaxSteps) return data::LoadError{r.file, 0, "config.iterations", tooLong()};
+        if (steps > kMaxSteps) return data::LoadError{r.file, 0, "config.iterations", tooLong(), true};
         for (const auto& p : r.curve.points) {
-            if (p.step > static_cast<double>(kMaxSteps)) return data::LoadError{r.file, 0, "history", tooLong()};
+            if (p.step > static_cast<double>(kMaxSteps)) return data::LoadError{r.file, 0, "history", tooLong(), true};
             steps = std::max(steps, static_cast<long>(p.step));
         }
         fit::CurveLawOptions lawOptions;
@@ -127,7 +127,7 @@ data::Expected<std::vector<CurveRun>> loadCurveRuns(const CurveFitOptions& optio
         } else {
             c.scheduleSource = r.joinedTo.empty() ? "logged train_lr" : "logged train_lr, joined to " + r.joinedTo;
             if (rates.empty())
-                return data::LoadError{r.file, 0, "history.train.train_lr", "no logged learning rate: give the schedule with --schedule"};
+                return data::LoadError{r.file, 0, "history.train.train_lr", "no logged learning rate: give the schedule with --schedule", true};
             c.schedule = fit::PreparedSchedule(fit::Schedule::fromLogged(rates, warmup, steps), lawOptions);
         }
         for (const auto& p : r.curve.points) {
@@ -135,7 +135,7 @@ data::Expected<std::vector<CurveRun>> loadCurveRuns(const CurveFitOptions& optio
             if (std::isfinite(loss) && p.step >= 1) c.points.push_back({static_cast<long>(p.step), loss});
         }
         if (c.points.empty())
-            return data::LoadError{r.file, 0, options.trainLoss ? "history.train.train_loss" : "history.val.val_loss", "no logged loss after step 0"};
+            return data::LoadError{r.file, 0, options.trainLoss ? "history.train.train_loss" : "history.val.val_loss", "no logged loss after step 0", true};
         c.run = std::move(r);
         out.push_back(std::move(c));
     }

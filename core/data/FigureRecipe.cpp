@@ -73,7 +73,7 @@ public:
 
 private:
     LoadError fail(const std::string& field, const std::string& message) {
-        error_ = LoadError{file_, 0, name_ + "." + field, message};
+        error_ = LoadError{file_, 0, name_ + "." + field, message, true};
         return *error_;
     }
     bool text(const char* key, std::string* out, bool required) {
@@ -151,8 +151,8 @@ Expected<FigureRecipes> recipesFromJson(const QJsonObject& object, const std::st
     for (auto it = object.begin(); it != object.end(); ++it) {
         const std::string name = it.key().toStdString();
         if (!validRecipeName(name))
-            return LoadError{file, 0, name, "a recipe name must be 1 to 100 letters, digits, '.', '_' or '-'"};
-        if (!it->isObject()) return LoadError{file, 0, name, "expected a recipe (an object)"};
+            return LoadError{file, 0, name, "a recipe name must be 1 to 100 letters, digits, '.', '_' or '-'", true};
+        if (!it->isObject()) return LoadError{file, 0, name, "expected a recipe (an object)", true};
         auto recipe = recipeFromJson(it->toObject(), file, name);
         if (!recipe) return recipe.error();
         out.emplace(name, std::move(*recipe));

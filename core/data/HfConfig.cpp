@@ -694,6 +694,78 @@ ModelSpec parseMambaSsm(Fields& f) {
     return s;
 }
 
+// Nemotron-H (HF modeling_nemotron_h): hybrid_override_pattern gives each layer one block after its
+// own RMSNorm: a Mamba-2 mixer (M), attention (*) or an MLP (-). A Scalex layer is a mixer and the
+// feed-forward block after it, so an MLP layer joins the mixer layer right before it (the same
+// parameters, FLOPs and cache); the spec has one layer per mixer. NemotronHMamba2Mixer: in_proj of
+// 2 heads x head_dim + 2 groups x state + heads, a convolution over heads x head_dim + 2 groups x
+// state, dt_bias, A_log and D per head, a gated RMSNorm, out_proj; NemotronHMLP: up_proj and
+// down_proj with a squared ReLU, no gate; NemotronHAttention: q, k, v, o, no q/k norms.
+ModelSpec parseNemotronH(Fields& f) {
+    const std::string cls = "NemotronHConfig";
+    ModelSpec s;
+    s.dModel = f.integer("hidden_size");
+    s.vocab = f.integer("vocab_size");
+    s.tiedEmbeddings = f.boolean("tie_word_embeddings", false, classDefault(cls));
+    // The layers: hybrid_override_pattern, or layers_block_type (newer NemotronHConfig, one name a layer).
+    std::string pattern;
+    const char* patternKey = f.has("layers_block_type") && !f.has("hybrid_override_pattern") ? "layers_block_type" : "hybrid_override_pattern";
+    if (!f.has(patternKey)) f.fail("hybrid_override_pattern", "missing; the kind of each layer cannot be determined without it");
+    if (patternKey == std::string("layers_block_type")) {
+        static const std::map<QString, char> kBlocks = {{"mamba", 'M'}, {"attention", '*'}, {"mlp", '-'}, {"moe", 'E'}};
+        for (const QJsonValue& v : *f.strings(patternKey)) {
+            const auto it = kBlocks.find(v.toString());
+            if (it == kBlocks.end()) f.fail(patternKey, "expected mamba, attention, mlp or moe, got " + jsonText(v));
+            pattern += it->second;
+        }
+    } else {
+        pattern = f.text(patternKey, "", "");
+    }
+    const std::int64_t L = f.has("num_hidden_layers") ? f.integer("num_hidden_layers") : static_cast<std::int64_t>(pattern.size());
+    if (static_cast<std::int64_t>(pattern.size()) != L)
+        f.fail(patternKey, "has " + std::to_string(pattern.size()) + " layers; num_hidden_layers = " + std::to_string(L));
+    setLayers(f, s, L, patternKey, LayerSpec{});
+    s.layers.clear();
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const char c = pattern[i];
+        if (c == 'M' || c == '*') {
+            s.layers.push_back({c == 'M' ? MixerKind::Mamba : MixerKind::Attention, false, FeedForwardKind::None});
+        } else if (c == '-') {
+            if (i == 0 || pattern[i - 1] == '-')
+                f.fail(patternKey, "the MLP layer at " + std::to_string(i) + " follows no Mamba or attention layer; Scalex counts an MLP after a mixer");
+            s.layers.back().feedForward = FeedForwardKind::Dense;
+        } else {
+            f.fail(patternKey, "layer " + std::to_string(i) + " ('" + std::string(1, c) +
+                                   "') is not a block Scalex reads (M: Mamba-2, *: attention, -: MLP; no experts yet)");
+        }
+    }
+    if (s.layerCount(MixerKind::Attention) > 0) {
+        s.attention = readAttention(f, s.dModel, 128, cls, 8);
+        if (f.has("attention_head_dim") && !f.has("head_dim")) s.attention.dQk = s.attention.dV = f.integer("attention_head_dim");
+        s.attention.qkvBias = s.attention.outputBias = f.boolean("attention_bias", false, classDefault(cls));
+    }
+    if (s.layerCount(FeedForwardKind::Dense) > 0)
+        s.feedForward = {f.integerOr("intermediate_size", 21504, classDefault(cls)), false, f.boolean("mlp_bias", false, classDefault(cls))};
+    if (s.layerCount(MixerKind::Mamba) > 0) {
+        auto& m = s.mamba;
+        m.version = 2;
+        m.nHeads = f.integerOr("mamba_num_heads", 128, classDefault(cls));
+        m.dInner = m.nHeads * f.integerOr("mamba_head_dim", 64, classDefault(cls));
+        m.dState = f.integerOr("ssm_state_size", 128, classDefault(cls));
+        m.nGroups = f.has("n_groups") || f.has("mamba_n_groups") ? f.integerOfEither("n_groups", "mamba_n_groups")
+                                                                 : f.integerOr("n_groups", 8, classDefault(cls));
+        m.dConv = f.has("conv_kernel") || f.has("mamba_d_conv") ? f.integerOfEither("conv_kernel", "mamba_d_conv")
+                                                                : f.integerOr("conv_kernel", 4, classDefault(cls));
+        if (m.nHeads % m.nGroups != 0)
+            f.fail("n_groups", std::to_string(m.nGroups) + " does not divide mamba_num_heads = " + std::to_string(m.nHeads));
+        m.projBias = f.boolean(f.has("mamba_proj_bias") ? "mamba_proj_bias" : "use_bias", false, classDefault(cls));
+        m.convBias = f.boolean(f.has("mamba_conv_bias") && !f.has("use_conv_bias") ? "mamba_conv_bias" : "use_conv_bias", true, classDefault(cls));
+        f.ignore("expand", "the Mamba width is mamba_num_heads x mamba_head_dim (NemotronHMamba2Mixer)");
+        f.ignore("mamba_expand", "the Mamba width is mamba_num_heads x mamba_head_dim (NemotronHMamba2Mixer)");
+    }
+    return s;
+}
+
 // Jamba (HF JambaConfig, Lieber et al. 2024): attention every attn_layer_period-th layer, Mamba
 // elsewhere; experts every expert_layer_period-th layer; a norm before each mixer and each MLP.
 ModelSpec parseJamba(Fields& f) {
@@ -794,6 +866,10 @@ struct TypeHint {
     bool outputGate = false;       // Qwen3NextAttention gated output
     bool sharedExpert = false;     // one shared expert of the routed width (Llama4TextMoe.shared_expert)
     bool sharedExpertGate = false; // a d -> 1 gate on the shared expert (Qwen3NextSparseMoeBlock)
+    bool qkvBiasOnly = false;      // Qwen2Attention: q, k and v with bias, o without, whatever attention_bias says
+    NormKind norm = NormKind::Rms; // the norms around each block and the final one
+    bool gatedMlp = true;          // gate, up and down (SwiGLU); false: up and down (StarCoder2's c_fc, c_proj)
+    bool useBiasDefault = false;   // use_bias's default: biases on every projection (Starcoder2Config: true)
     std::optional<std::int64_t> headDim = {};  // the class's head_dim default
     std::int64_t slidingPattern = 0;           // Gemma 3: every n-th layer global (sliding_window_pattern default)
     std::optional<std::int64_t> windowDefault = {};  // the class's sliding_window default
@@ -835,7 +911,24 @@ const std::map<std::string, TypeHint>& typeHints() {
         lfm2.note = "q_layernorm and k_layernorm over head_dim (HF modeling_lfm2: Lfm2Attention)";
         h["lfm2"] = lfm2;
         h["smollm3"] = TypeHint{"SmolLM3Config", true};
+        // MiMo (XiaomiMiMo modeling_mimo.py): MiMoModel is Qwen2Model, its attention Qwen2Attention.
+        TypeHint mimo{"MiMoConfig"};
+        mimo.qkvBiasOnly = true;
+        mimo.note = "q, k and v projections with bias, o without (modeling_mimo.py: Qwen2Attention)";
+        h["mimo"] = mimo;
         h["granitemoe"] = TypeHint{"GraniteMoeConfig"};
+        TypeHint starcoder2{"Starcoder2Config", true};
+        starcoder2.norm = NormKind::Layer;
+        starcoder2.gatedMlp = false;
+        starcoder2.useBiasDefault = true;
+        starcoder2.note = "LayerNorms with bias, a GELU MLP of c_fc and c_proj, use_bias on q, k, v, o, c_fc and c_proj "
+                          "(HF modeling_starcoder2: Starcoder2DecoderLayer, Starcoder2MLP, Starcoder2Attention)";
+        h["starcoder2"] = starcoder2;
+        TypeHint phimoe{"PhimoeConfig"};
+        phimoe.norm = NormKind::Layer;
+        phimoe.note = "LayerNorms with bias around each block and at the end, lm_head_bias on the LM head "
+                      "(HF modeling_phimoe: PhimoeDecoderLayer, PhimoeModel.norm, PhimoeForCausalLM.lm_head)";
+        h["phimoe"] = phimoe;
         h["granitemoeshared"] = TypeHint{"GraniteMoeSharedConfig"};
         h["granite"] = TypeHint{"GraniteConfig"};
         return h;
@@ -1012,6 +1105,16 @@ std::int64_t keyedDenseWidth(Fields& f, const TypeHint& hint) {
     return multiple * ((w + multiple - 1) / multiple);
 }
 
+// The norm: norm_type where the config names it (layer_norm: a weight and a bias; rms_norm: a
+// weight), else the type's (LayerNorm for StarCoder2 and PhiMoE), else RMSNorm.
+NormKind keyedNorm(Fields& f, const TypeHint& hint) {
+    if (!f.has("norm_type")) return hint.norm;
+    const std::string t = f.text("norm_type", "", "");
+    if (t == "layer_norm" || t == "layernorm") return NormKind::Layer;
+    if (t == "rms_norm" || t == "rmsnorm") return NormKind::Rms;
+    f.fail("norm_type", "expected \"layer_norm\" or \"rms_norm\", got \"" + t + "\"");
+}
+
 ModelSpec parseByKeys(Fields& f, const std::string& type) {
     static const TypeHint kNoHint{"the keys alone"};
     const auto hintIt = typeHints().find(type);
@@ -1029,6 +1132,12 @@ ModelSpec parseByKeys(Fields& f, const std::string& type) {
         s.tiedEmbeddings = f.boolean("tie_word_embeddings", hint.tiedDefault,
                                      hintIt == typeHints().end() ? "PretrainedConfig's default" : classDefault(hint.cls));
     s.normsPerBlock = hint.normsPerBlock;
+    s.norm = keyedNorm(f, hint);
+    // lm_head_bias (PhimoeConfig): a bias of n_vocab on the LM head.
+    s.headBias = f.has("lm_head_bias") && f.boolean("lm_head_bias", false, "");
+    // use_bias (Starcoder2Config): biases on every projection of attention and the MLP, unless the
+    // attention's own key says otherwise.
+    const bool useBias = f.has("use_bias") ? f.boolean("use_bias", false, "") : hint.useBiasDefault && f.boolean("use_bias", true, classDefault(hint.cls));
     keyedLayerKinds(f, s, hint);
     if (s.layerCount(MixerKind::Attention) > 0) {
         const std::int64_t window = s.attention.slidingWindow;
@@ -1036,7 +1145,15 @@ ModelSpec parseByKeys(Fields& f, const std::string& type) {
         s.attention = readAttention(f, s.dModel, hint.headDim, hint.cls);
         s.attention.slidingWindow = window;
         s.attention.chunked = chunked;
-        s.attention.qkvBias = s.attention.outputBias = f.boolean("attention_bias", false, "no key says otherwise");
+        if (hint.qkvBiasOnly) {
+            s.attention.qkvBias = true;
+            f.ignore("attention_bias", "Qwen2Attention has biases on q, k and v and none on o whatever it says");
+        } else {
+            // attention_bias, or PanguEmbeddedConfig's bias (modeling_openpangu_dense: q, k, v and o).
+            const char* biasKey = f.has("bias") && !f.has("attention_bias") ? "bias" : "attention_bias";
+            s.attention.qkvBias = s.attention.outputBias =
+                f.has(biasKey) ? f.boolean(biasKey, false, "") : useBias || f.boolean(biasKey, false, "no key says otherwise");
+        }
         s.attention.qkNorm = hint.qkNorm;
         s.attention.sinks = hint.sinks;
         s.attention.outputGate = f.has("attn_output_gate") ? f.boolean("attn_output_gate", false, "") : hint.outputGate;
@@ -1059,7 +1176,8 @@ ModelSpec parseByKeys(Fields& f, const std::string& type) {
         s.shortConv.bias = f.boolean("conv_bias", false, classDefault(hint.cls));
     }
     const bool experts = keyedExperts(f, s, hint);
-    if (!experts || s.layerCount(FeedForwardKind::Dense) > 0) s.feedForward = {keyedDenseWidth(f, hint), true, f.boolean("mlp_bias", false, "no key says otherwise")};
+    if (!experts || s.layerCount(FeedForwardKind::Dense) > 0)
+        s.feedForward = {keyedDenseWidth(f, hint), hint.gatedMlp, f.has("mlp_bias") ? f.boolean("mlp_bias", false, "") : useBias};
     if (!hint.note.empty()) f.assume("model_type", "\"" + type + "\"", hint.note);
     if (hintIt == typeHints().end())
         f.assume("model_type", "\"" + type + "\"",
@@ -1089,6 +1207,7 @@ const std::map<std::string, Parser>& parsers() {
         {"mamba2", parseMamba2},
         {"mistral", parseMistral},
         {"mixtral", parseMixtral},
+        {"nemotron_h", parseNemotronH},
         {"olmo2", parseOlmo2},
         {"phi3", parsePhi3},
         {"qwen2", parseQwen2},

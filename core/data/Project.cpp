@@ -401,25 +401,25 @@ private:
     Expected<Project> readManifest(const QJsonObject& m) {
         const std::string file = where(kManifest);
         if (m.value("format").toString() != QLatin1String(kProjectFormatName))
-            return LoadError{file, 0, "format", "not a Scalex project manifest (expected \"format\": \"scalex-project\")"};
+            return LoadError{file, 0, "format", "not a Scalex project manifest (expected \"format\": \"scalex-project\")", true};
         const QJsonValue v = m.value("format_version");
         if (!v.isDouble() || v.toDouble() != std::floor(v.toDouble()) || v.toDouble() < 1)
-            return LoadError{file, 0, "format_version", "expected a whole number of at least 1"};
+            return LoadError{file, 0, "format_version", "expected a whole number of at least 1", true};
         const auto version = static_cast<std::int64_t>(v.toDouble());
         if (version > kProjectFormatVersion)
             return LoadError{file, 0, "format_version",
                              "format version " + std::to_string(version) + " is newer than this Scalex reads (" +
-                                 std::to_string(kProjectFormatVersion) + "); open it with a newer Scalex"};
+                                 std::to_string(kProjectFormatVersion) + "); open it with a newer Scalex", true};
 
         Project p;
         if (!m.value("title").isUndefined() && !m.value("title").isString())
-            return LoadError{file, 0, "title", "expected a string"};
+            return LoadError{file, 0, "title", "expected a string", true};
         p.title = m.value("title").toString().toStdString();
         if (m.contains("generated")) {
-            if (!m.value("generated").isObject()) return LoadError{file, 0, "generated", "expected a JSON object"};
+            if (!m.value("generated").isObject()) return LoadError{file, 0, "generated", "expected a JSON object", true};
             p.generated = m.value("generated").toObject();
         }
-        if (!m.value("tables").isArray()) return LoadError{file, 0, "tables", "expected an array of run tables"};
+        if (!m.value("tables").isArray()) return LoadError{file, 0, "tables", "expected an array of run tables", true};
         std::set<std::string> names;
         const QJsonArray tables = m.value("tables").toArray();
         for (int i = 0; i < tables.size(); ++i) {
@@ -427,12 +427,12 @@ private:
             const QJsonObject t = tables[i].toObject();
             const std::string name = t.value("name").toString().toStdString();
             if (!tables[i].isObject() || !validTableName(name))
-                return LoadError{file, 0, field + ".name", "expected a run table name of letters, digits, '.', '_', '-'"};
-            if (!names.insert(name).second) return LoadError{file, 0, field + ".name", "run table '" + name + "' is listed twice"};
+                return LoadError{file, 0, field + ".name", "expected a run table name of letters, digits, '.', '_', '-'", true};
+            if (!names.insert(name).second) return LoadError{file, 0, field + ".name", "run table '" + name + "' is listed twice", true};
             const QString entry = t.value("file").toString();
             const bool csv = entry == csvTableFile(name);
             if (!csv && entry != tableFile(name))
-                return LoadError{file, 0, field + ".file", "expected \"" + tableFile(name).toStdString() + "\""};
+                return LoadError{file, 0, field + ".file", "expected \"" + tableFile(name).toStdString() + "\"", true};
             auto bytes = listedEntry(entry);
             if (!bytes) return bytes.error();
             LoadOptions csvOptions;
@@ -475,7 +475,7 @@ private:
                                       QString (*fileOf)(const std::string&), Read read) {
         const std::string file = where(kManifest);
         if (!m.contains(QLatin1String(key))) return std::nullopt;
-        if (!m.value(QLatin1String(key)).isArray()) return LoadError{file, 0, key, std::string("expected an array of ") + what + " sets"};
+        if (!m.value(QLatin1String(key)).isArray()) return LoadError{file, 0, key, std::string("expected an array of ") + what + " sets", true};
         std::set<std::string> names;
         const QJsonArray sets = m.value(QLatin1String(key)).toArray();
         for (int i = 0; i < sets.size(); ++i) {
@@ -483,10 +483,10 @@ private:
             const QJsonObject o = sets[i].toObject();
             const std::string name = o.value("name").toString().toStdString();
             if (!sets[i].isObject() || !validTableName(name))
-                return LoadError{file, 0, field + ".name", std::string("expected a ") + what + " set name of letters, digits, '.', '_', '-'"};
-            if (!names.insert(name).second) return LoadError{file, 0, field + ".name", std::string(what) + " set '" + name + "' is listed twice"};
+                return LoadError{file, 0, field + ".name", std::string("expected a ") + what + " set name of letters, digits, '.', '_', '-'", true};
+            if (!names.insert(name).second) return LoadError{file, 0, field + ".name", std::string(what) + " set '" + name + "' is listed twice", true};
             const QString entry = fileOf(name);
-            if (o.value("file").toString() != entry) return LoadError{file, 0, field + ".file", "expected \"" + entry.toStdString() + "\""};
+            if (o.value("file").toString() != entry) return LoadError{file, 0, field + ".file", "expected \"" + entry.toStdString() + "\"", true};
             if (auto e = read(field, o, name, entry)) return e;
         }
         return std::nullopt;
@@ -528,7 +528,7 @@ private:
                         [&](const std::string& field, const QJsonObject& o, const std::string& name, const QString& entry) -> std::optional<LoadError> {
                             const QJsonValue listed = o.value("df_dicts");
                             if (!listed.isUndefined() && !listed.isArray())
-                                return LoadError{where(kManifest), 0, field + ".df_dicts", "expected an array of df_dict files"};
+                                return LoadError{where(kManifest), 0, field + ".df_dicts", "expected an array of df_dict files", true};
                             const QJsonArray files = listed.toArray();
                             auto bytes = listedEntry(entry);
                             if (!bytes) return bytes.error();
@@ -539,7 +539,7 @@ private:
                                 const QString dfEntry = dfDictFile(name, static_cast<std::size_t>(k));
                                 if (files[k].toString() != dfEntry)
                                     return LoadError{where(kManifest), 0, field + ".df_dicts[" + std::to_string(k) + "]",
-                                                     "expected \"" + dfEntry.toStdString() + "\""};
+                                                     "expected \"" + dfEntry.toStdString() + "\"", true};
                                 auto dfDict = listedEntry(dfEntry);
                                 if (!dfDict) return dfDict.error();
                                 if (auto e = attachDfDictArchitectures(*data, *dfDict, where(dfEntry))) return e;

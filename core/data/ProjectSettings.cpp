@@ -79,38 +79,38 @@ Expected<ProjectSettings> ProjectSettings::fromJson(const QJsonObject& object, c
     ProjectSettings s;
     for (const char* key : {"common", "analyses", "views"}) {
         const QJsonValue v = object.value(QLatin1String(key));
-        if (!v.isUndefined() && !v.isObject()) return LoadError{file, 0, key, "expected a JSON object"};
+        if (!v.isUndefined() && !v.isObject()) return LoadError{file, 0, key, "expected a JSON object", true};
     }
     s.common_ = object.value("common").toObject();
     s.analyses_ = object.value("analyses").toObject();
     s.views_ = object.value("views").toObject();
     for (const QString& name : s.analyses_.keys())
         if (!s.analyses_.value(name).isObject())
-            return LoadError{file, 0, "analyses." + name.toStdString(), "expected a JSON object"};
+            return LoadError{file, 0, "analyses." + name.toStdString(), "expected a JSON object", true};
     for (const QString& name : s.views_.keys())
         if (!s.views_.value(name).isObject())
-            return LoadError{file, 0, "views." + name.toStdString(), "expected a JSON object"};
+            return LoadError{file, 0, "views." + name.toStdString(), "expected a JSON object", true};
 
     const QJsonObject& c = s.common_;
     auto field = [&](const QString& key) { return "common." + key.toStdString(); };
     if (c.contains(kConvention)) {
         if (!c.value(kConvention).isString() || !accounting::conventionByName(c.value(kConvention).toString().toStdString()))
-            return LoadError{file, 0, field(kConvention), "expected one of study, appendix, chinchilla, 6nd"};
+            return LoadError{file, 0, field(kConvention), "expected one of study, appendix, chinchilla, 6nd", true};
     }
     if (c.contains(kContext) && !(c.value(kContext).isDouble() && c.value(kContext).toDouble() >= 1))
-        return LoadError{file, 0, field(kContext), "expected a context length of at least 1 token"};
+        return LoadError{file, 0, field(kContext), "expected a context length of at least 1 token", true};
     if (c.contains(kAllRuns) && !c.value(kAllRuns).isBool())
-        return LoadError{file, 0, field(kAllRuns), "expected true or false"};
+        return LoadError{file, 0, field(kAllRuns), "expected true or false", true};
     if (c.contains(kHuberDelta) && !(c.value(kHuberDelta).isDouble() && c.value(kHuberDelta).toDouble() > 0))
-        return LoadError{file, 0, field(kHuberDelta), "expected a positive number"};
+        return LoadError{file, 0, field(kHuberDelta), "expected a positive number", true};
     if (c.contains(kGamma) && c.value(kGamma).toString() != QLatin1String("free") &&
         c.value(kGamma).toString() != QLatin1String("fixed_1"))
-        return LoadError{file, 0, field(kGamma), "expected \"free\" or \"fixed_1\""};
+        return LoadError{file, 0, field(kGamma), "expected \"free\" or \"fixed_1\"", true};
     if (c.contains(kBudgetRange)) {
         const QJsonArray a = c.value(kBudgetRange).toArray();
         if (!c.value(kBudgetRange).isArray() || a.size() != 2 || !a[0].isDouble() || !a[1].isDouble() ||
             !(a[0].toDouble() > 0) || !(a[1].toDouble() >= a[0].toDouble()))
-            return LoadError{file, 0, field(kBudgetRange), "expected [low, high] with 0 < low <= high"};
+            return LoadError{file, 0, field(kBudgetRange), "expected [low, high] with 0 < low <= high", true};
     }
     return s;
 }

@@ -33,6 +33,11 @@ const std::vector<Field<ModelSpec>>& modelFields() {
     };
     return f;
 }
+// Written only where set, so that specs without them keep their files.
+const std::vector<Field<ModelSpec>>& optionalModelFields() {
+    static const std::vector<Field<ModelSpec>> f = {{"head_bias", &ModelSpec::headBias}};
+    return f;
+}
 const std::vector<Field<AttentionSpec>>& attentionFields() {
     static const std::vector<Field<AttentionSpec>> f = {
         {"n_heads", &AttentionSpec::nHeads},       {"n_kv_heads", &AttentionSpec::nKvHeads},
@@ -245,6 +250,7 @@ QJsonObject specToJson(const ModelSpec& s) {
     QJsonObject o{{"format", QLatin1String(kSpecFormatName)}, {"format_version", kSpecFormatVersion},
                   {"name", QString::fromStdString(s.name)}, {"norm", QLatin1String(nameOf(kNorms, s.norm))}};
     writeFields(o, s, modelFields());
+    if (s.headBias) writeFields(o, s, optionalModelFields());
     writeBlock(o, "attention", s.attention, attentionFields(), {{"qk_norm", QLatin1String(nameOf(kQkNorms, s.attention.qkNorm))}});
     writeBlock(o, "feed_forward", s.feedForward, feedForwardFields());
     writeBlock(o, "moe", s.moe, moeFields());
@@ -282,6 +288,7 @@ Expected<ModelSpec> specFromJson(const QJsonObject& object, const std::string& f
         s.name = r.string("name");
         s.norm = r.choice("norm", kNorms, NormKind::Rms);
         r.fields(s, modelFields());
+        r.fields(s, optionalModelFields());
         readBlock(r, "attention", s.attention, attentionFields());
         readBlock(r, "feed_forward", s.feedForward, feedForwardFields());
         readBlock(r, "moe", s.moe, moeFields());

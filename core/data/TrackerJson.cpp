@@ -20,7 +20,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 LoadError error(const std::string& file, const std::string& key, const std::string& message, int line = 0) {
-    return LoadError{file, line, key, message};
+    return LoadError{file, line, key, message, true};
 }
 
 std::string scalarText(const QJsonValue& v) {

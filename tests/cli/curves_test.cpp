@@ -132,7 +132,7 @@ TEST(CurvesVerb, ErrorsNameTheOptionOrFile) {
     f.close();
     r = runScalex({"fit", "curves", "--data", bad});
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_TRUE(r.err.contains(bad + ", column 'history.val.val_loss': 1 values for 2 steps")) << r.err.toStdString();
+    EXPECT_TRUE(r.err.contains(bad + ", key 'history.val.val_loss': 1 values for 2 steps")) << r.err.toStdString();
     SCALEX_REQUIRE_SHARED();
     QStringList args{"predict", "curve"};
     args << fitData();

@@ -2,8 +2,10 @@
 // gated DeltaNet with gated attention and experts (Qwen3.5), attention sinks with alternating
 // sliding and full attention (gpt-oss), short convolutions (LFM2), chunked attention with NoPE
 // layers in a multimodal config (Llama 4), Mamba (FalconMamba), latent attention with dense-first
-// layers (Kimi K2.5): `account --config`, `predict runtime`, `predict max-model --ladder`,
-// `predict crossover`, and the context, roofline, breakdown and inference views (`render --model`).
+// layers (Kimi K2.5), the LayerNorm-with-bias decoders (PhiMoE with its head bias, StarCoder2 with
+// its ungated MLP) and Nemotron-H's pattern of Mamba-2, attention and MLP layers: `account
+// --config`, `predict runtime`, `predict max-model --ladder`, `predict crossover`, and the context,
+// roofline, breakdown and inference views (`render --model`).
 #include <gtest/gtest.h>
 
 #include <QFileInfo>
@@ -32,6 +34,9 @@ const MixerModel kModels[] = {
     {"tests/data/fuzz/hf_config/llama4_scout.json", 107'769'861'120, "attention"},
     {"tests/data/fuzz/hf_config/falcon_mamba_7b.json", 7'272'665'088, "mamba"},
     {"tests/data/fuzz/hf_config/kimi_k2_5.json", 1'026'408'232'448, "attention"},
+    {"tests/data/fuzz/hf_config/phi_tiny_moe.json", 3'755'220'288, "attention"},
+    {"tests/data/fuzz/hf_config/starcoder2_keys.json", 94'420'992, "attention"},
+    {"tests/data/fuzz/hf_config/nemotron_h_keys.json", 3'157'600, "mamba"},
 };
 
 bool positiveFinite(double x) { return std::isfinite(x) && x > 0; }

@@ -451,7 +451,7 @@ TEST_F(Figures, RecipeOnChangedRunsWarnsAndNamesWhatIsGone) {
     recipe.view = "pareto";
     recipe.analysis["flop_convention"] = "7nd";
     EXPECT_FALSE(applyRecipe(*window, recipe, &warnings, &error));
-    EXPECT_EQ(error, "the recipe's analysis settings: recipe, column 'common.flop_convention': expected one of study, "
+    EXPECT_EQ(error, "the recipe's analysis settings: recipe, key 'common.flop_convention': expected one of study, "
                      "appendix, chinchilla, 6nd");
     // A recipe saved before the settings had one JSON form names the convention by a key of its own.
     recipe.analysis = QJsonObject{{"convention", "7nd"}};

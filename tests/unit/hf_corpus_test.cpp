@@ -42,6 +42,12 @@ constexpr std::int64_t kMedgemmaVision =
     (3LL * 14 * 14 * 1152 + 1152) + 64LL * 64 * 1152 +
     27 * (4 * (1152LL * 1152 + 1152) + (1152LL * 4304 + 4304) + (4304LL * 1152 + 1152) + 4 * 1152) + 2 * 1152 + 1152LL * 5376 + 1152;
 
+// MiMo-7B's multi-token-prediction layer, the shapes of the model.mtp_layers.0 tensors of its index
+// (modeling_mimo.py: MiMoMTPLayers): input_proj 2d -> d without bias, five RMSNorms of d, a
+// Qwen2Attention (q, k, v with bias, o without; 32 heads, 8 key-value heads of 128) and a Qwen2MLP.
+constexpr std::int64_t kMimoMtpLayer = 2LL * 4096 * 4096 + 5 * 4096 + (4096LL * 4096 + 4096) + 2 * (1024LL * 4096 + 1024) +
+                                       4096LL * 4096 + 3LL * 4096 * 11008;
+
 struct Published {
     const char* file;             // in tests/data/configs, or the name of an inline config
     const char* inlineJson;       // the config held in hf_corpus_restricted.h; nullptr for a file
@@ -79,6 +85,24 @@ constexpr Published kCorpus[] = {
     // The whole multimodal model, total_size 54,864,813,280 / 2: Scalex's params are the language
     // model in text_config, the rest the vision tower it reports apart (GemmaVisionIsCountedApart).
     {"medgemma-27b-it", kMedgemma27bIt, "gemma3", 27'432'406'640, kMedgemmaVision},
+    // The sum of the 148 tensor shapes of model.safetensors' header (fetchwiki's model_files.json).
+    {"LFM2-1.2B", kLfm2_1_2b, "lfm2", 1'170'340'608, 0},
+    // KerasHub gemma3_instruct_1b "params".
+    {"gemma-3-1b-it", kGemma3_1bIt, "gemma3_text", 999'885'952, 0},
+    // KerasHub qwen3_14b_en "params" (also the MLX index: Qwen3MlxIndexIsTheCountPackedInFourBits).
+    {"Qwen3-14B-MLX-4bit.json", nullptr, "qwen3", 14'768'307'200, 0},
+    // KerasHub qwen2.5_instruct_32b_en "params": Qwen2.5-32B-Instruct, whose fine-tune QwQ-32B is, in the
+    // same shapes (its config differs only in sliding_window and max_window_layers, unused with
+    // use_sliding_window false).
+    {"QwQ-32B.json", nullptr, "qwen2", 32'763'876'352, 0},
+    // model.safetensors.index.json total_size / 2 (bfloat16).
+    {"Llama-3.1-8B-merge", kParammyl8b, "llama", 8'030'261'248, 0},
+    {"Dolphin3.0-R1-Mistral-24B", kDolphin3R1Mistral24b, "mistral", 23'572'423'680, 0},
+    // total_size / 2 holds MiMo's multi-token-prediction layer (model.mtp_layers.0), which Scalex does
+    // not count (num_nextn_predict_layers is reported ignored).
+    {"MiMo-7B.json", nullptr, "mimo", 7'833'409'536, kMimoMtpLayer},
+    // total_size / 2 holds the 34 rotary inv_freq buffers the index lists (64 float32 each: 8,704 B).
+    {"openPangu-Embedded-7B", kOpenPanguEmbedded7b, "PanguEmbedded", 8'030'892'288, 34 * 64 * 4 / 2},
 };
 
 }  // namespace
@@ -133,6 +157,24 @@ TEST(HfCorpus, GptOssStoresItsExpertsInMxfp4) {
 // (a key the accounting ignores) or refused with one error that names a key; a key given the wrong
 // value is refused naming that key, and a config without its width, layers or vocabulary is refused
 // naming the key that is missing.
+// A config with `key` mutated (`how`: removed, string or negative) is read (a key the accounting
+// ignores) or refused with one error that names a key: the mutated key unless it was removed, and the
+// missing key where the width, layers or vocabulary went. True when refused.
+bool readOrRefusedNaming(const Expected<HfModel>& r, const std::string& key, const std::string& how) {
+    if (r.ok()) {
+        EXPECT_NE(key.substr(key.rfind('.') + 1), "hidden_size");
+        EXPECT_NE(key.substr(key.rfind('.') + 1), "vocab_size");
+        return false;
+    }
+    const LoadError& e = r.error();
+    EXPECT_FALSE(e.column.empty()) << e.toString();
+    EXPECT_TRUE(e.key) << e.toString();
+    if (how != "removed") EXPECT_EQ(e.column, key) << e.toString();
+    if (how == "removed" && (key.ends_with("hidden_size") || key.ends_with("vocab_size") || key.ends_with("num_hidden_layers")))
+        EXPECT_EQ(e.column, key) << e.toString();
+    return true;
+}
+
 TEST(HfCorpus, EveryMutatedConfigIsReadOrRefusedNamingTheKey) {
     const QString dir = scalex::test::sourcePath("tests/data/fuzz/hf_config/mutated");
     const QStringList files = QDir(dir).entryList({"*.json"}, QDir::Files);
@@ -142,22 +184,44 @@ TEST(HfCorpus, EveryMutatedConfigIsReadOrRefusedNamingTheKey) {
         SCOPED_TRACE(name.toStdString());
         const QStringList parts = name.chopped(5).split('~');
         ASSERT_EQ(parts.size(), 3);
-        const std::string key = parts[1].toStdString(), how = parts[2].toStdString();
-        const auto r = readHfConfig((dir + "/" + name).toStdString());
-        if (r.ok()) {
-            EXPECT_NE(key.substr(key.rfind('.') + 1), "hidden_size");
-            EXPECT_NE(key.substr(key.rfind('.') + 1), "vocab_size");
-            continue;
-        }
-        ++refused;
-        const LoadError& e = r.error();
-        EXPECT_FALSE(e.column.empty()) << e.toString();
-        EXPECT_TRUE(e.key) << e.toString();
-        if (how != "removed") EXPECT_EQ(e.column, key) << e.toString();
-        if (how == "removed" && (key.ends_with("hidden_size") || key.ends_with("vocab_size") || key.ends_with("num_hidden_layers")))
-            EXPECT_EQ(e.column, key) << e.toString();
+        refused += readOrRefusedNaming(readHfConfig((dir + "/" + name).toStdString()), parts[1].toStdString(), parts[2].toStdString());
     }
     EXPECT_GE(refused, files.size() / 2);
+}
+
+// The configs held in hf_corpus_restricted.h are cut and mutated here, as make_hf_config_corpus.py
+// cuts and mutates the files (the same keys, each removed, made a string or made negative in turn):
+// a cut config is refused, a mutated one read or refused naming the key.
+TEST(HfCorpus, EveryHeldConfigCutOrMutatedIsReadOrRefusedNamingTheKey) {
+    const char* keys[] = {"hidden_size", "num_hidden_layers", "vocab_size", "num_attention_heads", "num_key_value_heads",
+                          "head_dim", "intermediate_size", "layer_types", "sliding_window", "num_experts_per_tok",
+                          "full_attn_idxs", "conv_L_cache", "text_config"};
+    const std::pair<const char*, QJsonValue> hows[] = {{"removed", QJsonValue()}, {"string", QJsonValue("x")}, {"negative", QJsonValue(-3)}};
+    int mutated = 0, refused = 0;
+    for (const Published& p : kCorpus) {
+        if (!p.inlineJson) continue;
+        SCOPED_TRACE(p.file);
+        const QByteArray bytes(p.inlineJson);
+        for (int quarter = 1; quarter <= 3; ++quarter) EXPECT_FALSE(parseHfConfig(bytes.left(bytes.size() * quarter / 4), p.file).ok());
+        const QJsonObject root = QJsonDocument::fromJson(bytes).object();
+        for (std::size_t i = 0; i < std::size(keys); ++i) {
+            const QString key = QString::fromLatin1(keys[i]);
+            const bool inText = !root.contains(key) && root.value("text_config").toObject().contains(key);
+            if (!root.contains(key) && !inText) continue;
+            const auto& [how, value] = hows[i % std::size(hows)];
+            QJsonObject changed = root, text = root.value("text_config").toObject();
+            QJsonObject& owner = inText ? text : changed;
+            if (value.isUndefined() || value.isNull()) owner.remove(key);
+            else owner.insert(key, value);
+            if (inText) changed.insert("text_config", text);
+            const std::string named = (inText ? "text_config." : "") + key.toStdString();
+            SCOPED_TRACE(named + " " + how);
+            ++mutated;
+            refused += readOrRefusedNaming(parseHfConfig(QJsonDocument(changed).toJson(), p.file), named, how);
+        }
+    }
+    EXPECT_GE(mutated, 40);
+    EXPECT_GE(refused, mutated / 3);
 }
 
 // A multimodal config: the language model is the spec (its params), the vision tower and projector
@@ -169,4 +233,29 @@ TEST(HfCorpus, GemmaVisionIsCountedApart) {
     EXPECT_EQ(paramCounts(m.spec).total() + m.report.visionParameters, 27'432'406'640);
     // A config without a tower Scalex knows reports none.
     EXPECT_EQ(readCorpus("gpt-oss-20b.json").report.visionParameters, 0);
+}
+
+// MLX stores Qwen3-14B-MLX-4bit's every matrix (the embedding and the head too) in 4 bits with a
+// bfloat16 scale and bias per group of 64 (config "quantization": 0.5 + 4 / 64 bytes a parameter) and
+// its RMSNorms in bfloat16; the index's total_size of 8,307,783,680 bytes is that, to the byte, for
+// Scalex's counts.
+TEST(HfCorpus, Qwen3MlxIndexIsTheCountPackedInFourBits) {
+    const ModelSpec s = readCorpus("Qwen3-14B-MLX-4bit.json").spec;
+    const ParamCounts p = paramCounts(s);
+    EXPECT_EQ(p.all.norms, 40 * 2 * 5120 + 5120);  // two per layer and the final one
+    const std::int64_t norms = p.all.norms + 40 * 2 * s.attention.dQk;  // and q_norm, k_norm (counted as attention)
+    const std::int64_t matrices = p.total() - norms;
+    EXPECT_EQ(matrices / 16 * 9 + 2 * norms, 8'307'783'680);  // 9/16 B each: 0.5 + 4/64
+    EXPECT_EQ(matrices % 16, 0);
+}
+
+// MiMo's attention is Qwen2's: q, k and v carry biases and o none, though its config says
+// attention_bias true (modeling_mimo.py; the index holds no o_proj.bias).
+TEST(HfCorpus, MimoBiasesFollowQwen2Attention) {
+    const ModelSpec s = readCorpus("MiMo-7B.json").spec;
+    EXPECT_TRUE(s.attention.qkvBias);
+    EXPECT_FALSE(s.attention.outputBias);
+    // openPangu's "bias" puts biases on all four (modeling_openpangu_dense: PanguEmbeddedAttention).
+    const ModelSpec pangu = readCorpus("openPangu-Embedded-7B", kOpenPanguEmbedded7b).spec;
+    EXPECT_TRUE(pangu.attention.qkvBias && pangu.attention.outputBias);
 }

@@ -6,7 +6,7 @@
 // per token of each against a hand formula.
 //
 // No byte-for-byte config.json of these models was found in the public repositories searched (see
-// tests/data/configs/SOURCES.md); the configs read here (tests/data/fuzz/hf_config: lfm2_1_2b,
+// tests/data/configs/SOURCES.md) but LFM2-1.2B's, since in the corpus (hf_corpus_test); the configs read here (tests/data/fuzz/hf_config: lfm2_1_2b,
 // qwen3_next_80b_a3b, llama4_scout, falcon_mamba_7b, kimi_k2_5, also seeds of the reader's fuzz
 // corpus) are written in the keys of each type's configuration class with the sizes its model card
 // publishes (LiquidAI/LFM2-1.2B, Qwen/Qwen3-Next-80B-A3B-Instruct, meta-llama/Llama-4-Scout-17B-16E,

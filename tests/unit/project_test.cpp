@@ -171,17 +171,17 @@ static QByteArray withEntry(const QByteArray& bytes, const QString& name, const 
 
 TEST(Project, BadRecipesAreRefusedNamingTheRecipeAndField) {
     const std::vector<std::pair<QByteArray, std::string>> cases{
-        {R"({"fig1": {"format": "pdf"}})", "recipes.json, column 'fig1.view': missing"},
-        {R"({"fig1": {"view": "pareto", "format": "eps"}})", "recipes.json, column 'fig1.format': expected \"pdf\", \"svg\" or \"png\", got \"eps\""},
-        {R"({"fig1": {"view": "pareto", "width_in": 0.2}})", "recipes.json, column 'fig1.width_in': expected a width from 1 to 40 inches"},
-        {R"({"fig1": {"view": "pareto", "height_in": "tall"}})", "recipes.json, column 'fig1.height_in': expected 0 (automatic) or a height from 1 to 40 inches"},
-        {R"({"fig1": {"view": "pareto", "dpi": 72.5}})", "recipes.json, column 'fig1.dpi': expected a whole number of dots per inch"},
-        {R"({"fig1": {"view": "pareto", "style": "fancy"}})", "recipes.json, column 'fig1.style': expected \"paper\" or \"screen\", got \"fancy\""},
-        {R"({"fig1": {"view": "pareto", "include": {"run-1": "yes"}}})", "recipes.json, column 'fig1.include.run-1': expected true or false"},
-        {R"({"fig1": {"view": "pareto", "selection": ["a", 3]}})", "recipes.json, column 'fig1.selection[1]': expected a run key (a string)"},
-        {R"({"fig1": {"view": "pareto", "controls": {"family": [1]}}})", "recipes.json, column 'fig1.controls.family': expected a string, a number or true/false"},
-        {R"({"../fig": {"view": "pareto"}})", "recipes.json, column '../fig': a recipe name must be 1 to 100 letters, digits, '.', '_' or '-'"},
-        {R"({"fig1": 3})", "recipes.json, column 'fig1': expected a recipe (an object)"},
+        {R"({"fig1": {"format": "pdf"}})", "recipes.json, key 'fig1.view': missing"},
+        {R"({"fig1": {"view": "pareto", "format": "eps"}})", "recipes.json, key 'fig1.format': expected \"pdf\", \"svg\" or \"png\", got \"eps\""},
+        {R"({"fig1": {"view": "pareto", "width_in": 0.2}})", "recipes.json, key 'fig1.width_in': expected a width from 1 to 40 inches"},
+        {R"({"fig1": {"view": "pareto", "height_in": "tall"}})", "recipes.json, key 'fig1.height_in': expected 0 (automatic) or a height from 1 to 40 inches"},
+        {R"({"fig1": {"view": "pareto", "dpi": 72.5}})", "recipes.json, key 'fig1.dpi': expected a whole number of dots per inch"},
+        {R"({"fig1": {"view": "pareto", "style": "fancy"}})", "recipes.json, key 'fig1.style': expected \"paper\" or \"screen\", got \"fancy\""},
+        {R"({"fig1": {"view": "pareto", "include": {"run-1": "yes"}}})", "recipes.json, key 'fig1.include.run-1': expected true or false"},
+        {R"({"fig1": {"view": "pareto", "selection": ["a", 3]}})", "recipes.json, key 'fig1.selection[1]': expected a run key (a string)"},
+        {R"({"fig1": {"view": "pareto", "controls": {"family": [1]}}})", "recipes.json, key 'fig1.controls.family': expected a string, a number or true/false"},
+        {R"({"../fig": {"view": "pareto"}})", "recipes.json, key '../fig': a recipe name must be 1 to 100 letters, digits, '.', '_' or '-'"},
+        {R"({"fig1": 3})", "recipes.json, key 'fig1': expected a recipe (an object)"},
     };
     for (const auto& [json, message] : cases) {
         SCOPED_TRACE(json.toStdString());
@@ -194,7 +194,7 @@ TEST(Project, BadRecipesAreRefusedNamingTheRecipeAndField) {
     ASSERT_TRUE(bytes);
     auto p = readProject(withEntry(*bytes, "recipes.json", R"({"fig1": {"view": "pareto", "dpi": 5}})"), "paper.scalex");
     ASSERT_FALSE(p);
-    EXPECT_EQ(p.error().toString(), "paper.scalex/recipes.json, column 'fig1.dpi': expected a resolution from 30 to 2400 dpi");
+    EXPECT_EQ(p.error().toString(), "paper.scalex/recipes.json, key 'fig1.dpi': expected a resolution from 30 to 2400 dpi");
 }
 
 TEST(Project, RecipeDigestFollowsTheRunsNotTheIncludeToggles) {
@@ -519,7 +519,7 @@ TEST(Project, BadCurvesOrMeasurementEntriesNameTheEntryLineAndColumn) {
     p = readProject(withEntry(*bytes, "manifest.json", QJsonDocument(manifest).toJson()), "hostile.scalex");
     ASSERT_FALSE(p);
     EXPECT_EQ(p.error().toString(),
-              "hostile.scalex/manifest.json, column 'curves[0].name': expected a loss-curve set name of letters, digits, '.', '_', '-'");
+              "hostile.scalex/manifest.json, key 'curves[0].name': expected a loss-curve set name of letters, digits, '.', '_', '-'");
     set["name"] = "other";
     set["file"] = "curves/other.csv";
     curves[0] = set;
@@ -607,19 +607,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadProject{"manifest_not_json.scalex", "/manifest.json, line 3: not valid JSON: unterminated object at offset 55"},
         BadProject{"manifest_not_object.scalex", "/manifest.json: expected a JSON object"},
         BadProject{"future_version.scalex",
-                   "/manifest.json, column 'format_version': format version 99 is newer than this Scalex reads (4); open it "
+                   "/manifest.json, key 'format_version': format version 99 is newer than this Scalex reads (4); open it "
                    "with a newer Scalex"},
         BadProject{"wrong_format.scalex",
-                   "/manifest.json, column 'format': not a Scalex project manifest (expected \"format\": \"scalex-project\")"},
+                   "/manifest.json, key 'format': not a Scalex project manifest (expected \"format\": \"scalex-project\")"},
         BadProject{"path_traversal.scalex", ": refused zip entry 'runs/../../evil.csv': leaves its folder (\"..\")"},
         BadProject{"absolute_path.scalex", ": refused zip entry '/tmp/evil.csv': absolute path"},
         BadProject{"backslash_path.scalex", ": refused zip entry 'runs\\..\\evil.csv': backslash in the name"},
         BadProject{"duplicate_entry.scalex", ": duplicate zip entry 'manifest.json'"},
         BadProject{"missing_table.scalex", ": the manifest lists runs/runs.csv, which is missing from the archive"},
         BadProject{"row_count_mismatch.scalex", "/runs/runs.csv: holds 3 runs, the manifest says 5 (damaged?)"},
-        BadProject{"bad_settings.scalex", "/settings.json, column 'common.huber_delta': expected a positive number"},
+        BadProject{"bad_settings.scalex", "/settings.json, key 'common.huber_delta': expected a positive number"},
         BadProject{"bad_table_name.scalex",
-                   "/manifest.json, column 'tables[0].name': expected a run table name of letters, digits, '.', '_', '-'"},
+                   "/manifest.json, key 'tables[0].name': expected a run table name of letters, digits, '.', '_', '-'"},
         BadProject{"bad_curves_content.scalex", "/curves/c.csv, line 3, column 'step': expected a step number >= 0, got '-50'"},
         BadProject{"bad_inference_content.scalex",
                    "/inference/m.csv, line 2, column 'family': expected a family (llama2, llama3, llama, transformer, xlstm, "
@@ -634,7 +634,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadProject{"columns_future_version.scalex",
                    "/runs/duplicate_row.columns: column format version 2 is newer than this Scalex reads (1); open it with a newer Scalex"},
         BadProject{"bad_curves_name.scalex",
-                   "/manifest.json, column 'curves[0].name': expected a loss-curve set name of letters, digits, '.', '_', '-'"}),
+                   "/manifest.json, key 'curves[0].name': expected a loss-curve set name of letters, digits, '.', '_', '-'"}),
     [](const auto& info) {
         std::string n = info.param.file;
         return n.substr(0, n.find('.'));
