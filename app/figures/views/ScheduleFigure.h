@@ -5,9 +5,11 @@
 // the controls describe (shape, cooldown fraction and decay, length): the schedule editor. The fit
 // runs once per law; moving a schedule control only evaluates the law again.
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/figures/ViewFigure.h"
+#include "core/analysis/BestCooldown.h"
 #include "core/analysis/CurveFits.h"
 
 namespace scalex::figures {
@@ -29,6 +31,13 @@ public:
     std::vector<QChart*> charts() const override;
     QString problem() const override;
     QString summary() const override { return summary_; }
+    // "Best cooldown": the WSD schedule of the editor's length, warm-up and peak (ending at rate 0,
+    // as the editor's do) whose predicted final loss is lowest over the cooldown fraction and decay
+    // shape (core/analysis/BestCooldown.h); taken, it sets the editor to it.
+    std::vector<Action> actions() const override;
+    JobOf<Taking> actionJob(const QString& name) override;
+    // The last best schedule found for the editor's length (empty before the button is pressed).
+    const std::optional<analysis::BestCooldownResult>& bestCooldown() const { return best_; }
 
     // The schedule the controls describe for the fitted curves (their peak rate, warm-up and
     // longest length times the length control), and the loss predicted at its end.
@@ -40,6 +49,7 @@ private:
     Answer answer_;
     fit::ScheduleSpec schedule_;
     fit::CurvePrediction final_;
+    std::optional<analysis::BestCooldownResult> best_;
     QString summary_;
 };
 
