@@ -69,8 +69,11 @@ struct CurveBand {
 // The fitted and held-out curves of a fit, each sampled at `samples` steps.
 std::vector<CurveBand> curveBands(const CurveFitsResult& result, int samples = 200);
 
-// Fits the law to every curve of a study's curve sets (curves files and tracker exports, each with
-// its logged `lr`; curves without one are left out and named in the notes); nothing held out.
+// Fits the law to every curve of a study's curve sets (curves files and tracker exports) under its
+// logged `lr`, or under the schedule described for its run in the set (ProjectCurves::schedules)
+// where it logs no rate or starts logging after that schedule's warm-up; curves with neither are
+// left out and named in the notes; nothing held out. A description that does not parse is an error
+// naming the set's file and `schedules.<run>`.
 // Without options.warmupSteps, a curve's warm-up ends where its logged rate first reaches its peak.
 data::Expected<CurveFitsResult> fitStudyCurves(const std::vector<data::ProjectCurves>& sets, const CurveFitOptions& options,
                                                const fit::FitControl& control = {});

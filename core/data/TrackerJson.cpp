@@ -167,6 +167,24 @@ QByteArray trackerCurvesCsv(const TrackerRun& run) {
     return csv;
 }
 
+std::optional<std::string> trackerScheduleDescription(const TrackerRun& r) {
+    const std::string* scheduler = r.configValue("scheduler");
+    const double lr = r.configNumber("lr"), iterations = r.configNumber("iterations"), warmup = r.configNumber("warmup_steps");
+    if (!scheduler || !(lr > 0) || !(iterations >= 1) || iterations > 1e15) return std::nullopt;
+    const auto number = [](double v) { return QByteArray::number(v, 'g', 17).toStdString(); };
+    const std::string common = ":peak=" + number(lr) + ",steps=" + std::to_string(static_cast<long long>(iterations)) +
+                               ",warmup=" + std::to_string(warmup >= 0 && warmup <= iterations ? static_cast<long long>(warmup) : 0LL);
+    if (*scheduler == "cos") {
+        const double final = r.configNumber("cos_final_lr");
+        return "cosine" + common + ",final=" + number(final >= 0 ? final : 0.1 * lr);
+    }
+    if (*scheduler != "wsd") return std::nullopt;
+    const double fraction = r.configNumber("wsd_fract_decay");
+    if (!(fraction > 0)) return "constant" + common;
+    const std::string* decay = r.configValue("decay_type");
+    return "wsd" + common + ",cooldown=" + number(fraction <= 1 ? fraction : 0) + ",decay=" + (decay && *decay == "sqrt" ? "sqrt" : "linear");
+}
+
 bool isTrackerJsonFile(const QString& path) {
     if (!path.toLower().endsWith(QLatin1String(".json"))) return false;
     QFile f(path);
