@@ -2,6 +2,7 @@
 
 #include <QObject>
 #include <QtCharts/QAreaSeries>
+#include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <algorithm>
 #include <cmath>
@@ -75,6 +76,15 @@ JobOf<ViewFigure::Taking> ScheduleFigure::actionJob(const QString& name) {
     };
 }
 
+bool ScheduleFigure::chartDragged(QChart* chart, QPointF value) {
+    if (chart != chart_ || !answer_.fit || schedule_.steps < 1 || !std::isfinite(value.x())) return false;
+    const double fraction = std::clamp(std::round(100 * (1 - value.x() / static_cast<double>(schedule_.steps))) / 100, 0.01, 0.99);
+    if (controls().choice(kShape) == QLatin1String("wsd") && std::abs(controls().number(kCooldown) - fraction) < 1e-9) return false;
+    controls().set(kShape, QStringLiteral("wsd"));
+    controls().set(kCooldown, fraction);
+    return true;
+}
+
 QJsonObject ScheduleFigure::jobControls() const { return {{kLaw, controls().choice(kLaw)}}; }
 
 JobOf<ScheduleFigure::Answer> ScheduleFigure::job(const FigureInput& in) const {
@@ -124,6 +134,19 @@ void ScheduleFigure::draw(const FigureInput&) {
                                      : fit::CurvePrediction{predicted.loss.back(), predicted.lower.back(), predicted.upper.back()};
 
     addCurveBands(chart_, bands, true);
+    // The cooldown's start, the handle a press or drag on the chart moves.
+    if (schedule_.shape == fit::ScheduleShape::Wsd && !predicted.steps.empty()) {
+        const double start = static_cast<double>(schedule_.steps) * (1 - schedule_.cooldownFraction);
+        // Over the cooldown's losses and a third more above them (not the warm-up's, which would
+        // stretch the axis).
+        double low = INFINITY, high = -INFINITY;
+        for (std::size_t i = 0; i < predicted.steps.size(); ++i)
+            if (static_cast<double>(predicted.steps[i]) >= start) low = std::min(low, predicted.lower[i]), high = std::max(high, predicted.upper[i]);
+        if (!(high >= low)) low = high = predicted.loss.back();
+        high += std::max(0.3 * (high - low), 0.02 * high);
+        PlotChart::hideFromLegend(chart_, chart_->addLine(QObject::tr("Cooldown start"), Theme::current().muted, {{start, low}, {start, high}}, 1.5,
+                                                          Qt::DashDotLine));
+    }
     chart_->fitRangesToData(0.03);
     chart_->setTitle(QObject::tr("%1 fitted to %2 curves").arg(QString::fromStdString(analysis::curveLawLabel(result.fit.law)).toUpper()).arg(result.fit.curves.size()));
     summary_ = QObject::tr("Predicted loss at the end of %1 (step %2): %3 [%4, %5] (%6 % interval). Fitted curves: mean relative error %7 %.")
@@ -170,6 +193,7 @@ QString explainSchedules(const ViewFigure& figure, const FigureInput&) {
                "<p>Dashed: the loss the law predicts under the schedule the controls describe (shape, cooldown fraction and decay, "
                "length), with its interval as a band. The interval comes from the fit's curvature, widened for the correlation of the "
                "residuals along a curve; it leaves out the law's own misfit.</p>"
+               "<p>Press or drag on the chart to move the cooldown's start (the dash-dotted line) to the step under the mouse.</p>"
                "<p><b>Best cooldown</b> sets the editor to the warm-up, stable, decay schedule of its length and peak rate whose "
                "predicted final loss is lowest, searched over the cooldown fraction and the decay shape (a grid, then a compass "
                "search), as MPL's authors choose a schedule by minimising the law's final loss.</p>") +

@@ -2,8 +2,9 @@
 // Schedules: a schedule-aware law (the Multi-Power Law, the LR-annealing law, a power law in
 // tokens; core/analysis/CurveFits.h) fitted to the study's loss curves that log their learning
 // rate, drawn over them with its interval as a band, and the loss it predicts under the schedule
-// the controls describe (shape, cooldown fraction and decay, length): the schedule editor. The fit
-// runs once per law; moving a schedule control only evaluates the law again.
+// the controls describe (shape, cooldown fraction and decay, length): the schedule editor, whose
+// cooldown start also follows a press or drag on the chart. The fit runs once per law; moving a
+// schedule control only evaluates the law again.
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +37,9 @@ public:
     // shape (core/analysis/BestCooldown.h); taken, it sets the editor to it.
     std::vector<Action> actions() const override;
     JobOf<Taking> actionJob(const QString& name) override;
+    // A press or drag on the chart moves the cooldown's start to the step under the mouse (the
+    // schedule becomes WSD; the fraction to the slider's 0.01).
+    bool chartDragged(QChart* chart, QPointF value) override;
     // The last best schedule found for the editor's length (empty before the button is pressed).
     const std::optional<analysis::BestCooldownResult>& bestCooldown() const { return best_; }
 
