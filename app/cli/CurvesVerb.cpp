@@ -30,6 +30,8 @@ void addCurveFitOptions(QCommandLineParser& p) {
         {"train-loss", "Fit the training loss instead of the validation loss."},
         {"huber-delta", "Huber delta of the log-space residuals.", "delta", QString::number(defaults.huberDelta)},
         {"level", "Level of the parameter and prediction intervals.", "level", QString::number(defaults.level)},
+        {"no-misfit", "Leave the law's misfit out of the prediction intervals (by default measured by refitting without each fitted "
+                      "curve in turn and predicting it)."},
         {"max-iterations", "L-BFGS iterations of each start (fewer: an early-stopped fit).", "n", QString::number(defaults.maxIterations)},
         {"plot", "Draw the curves, the law's fitted and predicted losses and their intervals to FILE (.pdf, .svg or .png).", "file"},
         {"json", "Print one JSON object."},
@@ -66,6 +68,7 @@ analysis::CurveFitOptions readCurveFitOptions(const QCommandLineParser& p, bool 
     if (p.isSet("warmup")) o.warmupSteps = static_cast<long>(*intOption(p, "warmup", 0));
     if (!scheduleIsTarget) o.schedule = p.value("schedule").toStdString();
     o.trainLoss = p.isSet("train-loss");
+    o.calibrateIntervals = !p.isSet("no-misfit");
     const auto delta = doubleOption(p, "huber-delta");
     if (!delta || !(*delta > 0)) throw UsageError("--huber-delta: expected a positive number");
     o.huberDelta = *delta;
@@ -110,7 +113,11 @@ void printFit(QTextStream& out, const analysis::CurveFitsResult& r) {
     }
     for (const auto& w : f.warnings) out << "warning: " << QString::fromStdString(w) << "\n";
     out << "Intervals: Gauss-Newton at the optimum, widened for the residuals' correlation along a curve (rho "
-        << num(f.residualAutocorrelation, 3) << "); they leave out the law's own misfit.\n";
+        << num(f.residualAutocorrelation, 3) << ")";
+    if (f.misfitSd > 0)
+        out << ", with the law's misfit on curves left out of the fit (sd of ln L " << num(f.misfitSd, 5) << ") added to each prediction's.\n";
+    else
+        out << "; they leave out the law's own misfit (measured only on 3 or more fitted curves).\n";
 }
 
 }  // namespace

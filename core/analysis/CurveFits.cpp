@@ -153,6 +153,43 @@ CurveBand sampleBand(const fit::CurveFitResult& fit, const fit::PreparedSchedule
 
 }  // namespace
 
+double calibrateMisfit(fit::CurveFitResult& full, std::span<const fit::FitCurve> curves, const fit::CurveFitSettings& settings,
+                       const fit::FitControl& control) {
+    if (curves.size() < 3 || full.params.empty()) return 0;
+    fit::CurveFitSettings refit = settings;
+    refit.start = full.params;
+    double sum = 0;
+    int counted = 0;
+    for (std::size_t k = 0; k < curves.size(); ++k) {
+        if (control.cancelled()) break;
+        std::vector<fit::FitCurve> others;
+        for (std::size_t j = 0; j < curves.size(); ++j)
+            if (j != k) others.push_back(curves[j]);
+        fit::CurveFitResult without;
+        try {
+            without = fit::fitCurveLaw(others, refit, control);
+        } catch (const std::invalid_argument&) {
+            continue;  // the others hold too few points: this curve says nothing of the misfit
+        }
+        const auto& left = curves[k];
+        double squares = 0;
+        int points = 0;
+        for (const auto& p : left.points) {
+            if (p.step <= left.schedule->schedule().warmupSteps() || !(p.loss > 0)) continue;
+            const double v = left.schedule->loss(without.law, without.params, p.step);
+            if (!(v > 0) || !std::isfinite(v)) continue;
+            const double r = std::log(v) - std::log(p.loss);
+            squares += r * r;
+            ++points;
+        }
+        if (points > 0) sum += squares / points, ++counted;
+    }
+    full.misfitSd = counted > 0 ? std::sqrt(sum / counted) : 0.0;
+    full.misfitCurves = counted;
+    for (std::size_t i = 0; i < curves.size() && i < full.curves.size(); ++i) full.curves[i] = fit::scoreCurve(full, curves[i]);
+    return full.misfitSd;
+}
+
 namespace {
 
 data::Expected<CurveFitsResult> fitCurveRuns(std::vector<CurveRun> runs, const CurveFitOptions& options, const fit::FitControl& control,
@@ -185,6 +222,14 @@ data::Expected<CurveFitsResult> fitCurveRuns(std::vector<CurveRun> runs, const C
         result.fit = fit::fitCurveLaw(fitted, settings, control);
     } catch (const std::invalid_argument& e) {
         return optionError("--data", e.what());
+    }
+    if (options.calibrateIntervals) {
+        if (calibrateMisfit(result.fit, fitted, settings, control) > 0)
+            result.notes.push_back("intervals: the law's misfit, a standard deviation of ln L of " + std::to_string(result.fit.misfitSd) +
+                                   " measured by predicting each of the " + std::to_string(fitted.size()) +
+                                   " fitted curves from the others, added to each prediction's (at Student's t quantile)");
+        else
+            result.notes.push_back("intervals: without the law's misfit (it is measured on 3 or more fitted curves)");
     }
     for (const auto& h : heldOut) result.heldOut.push_back(fit::scoreCurve(result.fit, h));
     auto& mean = result.heldOutMean;
@@ -367,6 +412,7 @@ QJsonObject curveFitsJson(const CurveFitsResult& r) {
                   {"parameters", params},
                   {"objective", r.fit.objective},
                   {"residual_autocorrelation", r.fit.residualAutocorrelation},
+                  {"misfit_sd", r.fit.misfitSd},
                   {"points", r.fit.nPoints},
                   {"starts", static_cast<double>(r.fit.nStarts)},
                   {"converged", static_cast<double>(r.fit.nConverged)},

@@ -5,6 +5,7 @@
 // `scalex predict curve` only parse their flags into these options and print the results.
 #include <QJsonObject>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct CurveFitOptions {
     int maxPointsPerCurve = 120;
     double level = 0.95;
     int maxIterations = 1000;  // L-BFGS iterations of each start; fewer stop the fit early
+    // Widen every prediction interval by the law's own misfit, measured by refitting without each
+    // fitted curve in turn and predicting it (needs 3 fitted curves; see calibrateMisfit).
+    bool calibrateIntervals = true;
 };
 
 // A run as the laws see it: its curve's losses and its schedule.
@@ -49,6 +53,13 @@ struct CurveFitsResult {
     std::vector<std::string> notes;     // joins made, runs left unjoined
     std::vector<CurveRun> runs;         // fitted first, then held out
 };
+
+// The law's misfit on curves it was not fitted to, as a standard deviation of ln L: for each of the
+// curves in turn, the law refitted to the others (one start, from `full`'s optimum) predicts its
+// points after warm-up; the root of the mean over curves of each curve's mean squared log error.
+// 0 with fewer than 3 curves. Sets full.misfitSd and rescores full.curves with it.
+double calibrateMisfit(fit::CurveFitResult& full, std::span<const fit::FitCurve> curves, const fit::CurveFitSettings& settings,
+                       const fit::FitControl& control = {});
 
 // Loads the runs of `options` (joining cooldown branches to their base runs among all given
 // files) with their schedules and losses. Errors name the file and key, or the option.
