@@ -60,6 +60,13 @@ QByteArray trackerCurvesCsv(const TrackerRun& run);
 // config does not say (no scheduler, no positive lr or no iterations).
 std::optional<std::string> trackerScheduleDescription(const TrackerRun& run);
 
+// The runs as a run table CSV, one row per run: `run_id` (its name), every scalar config key (the
+// union over runs, in first-seen order; a cell empty where a run's config lacks the key), and its
+// last logged `step`, `tokens`, `train_loss` and `val_loss`. So a study reads a tracker's runs as
+// it reads any run table: its reading sees the config's settings (peak lr, cooldown fraction,
+// decay shape) as columns.
+QByteArray trackerRunsCsv(const std::vector<TrackerRun>& runs);
+
 // True when the file at `path` (.json) is a tracker export (dataFileKind's test).
 bool isTrackerJsonFile(const QString& path);
 

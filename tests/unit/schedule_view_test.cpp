@@ -25,6 +25,20 @@ QString lrFile(const QString& prefix, const QString& lr, const QString& rest) {
                       "_bs50x2_ws2_seed0_data_seed1337.json");
 }
 
+// The constant-rate run and the 25,000-step cosine run of peak rate 1e-3.
+QStringList constantAndCosine() {
+    return {lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
+            lrFile("cos-10-124m", "0.001", "cos_warmup300_decay_sqrt_0.0_iter25000")};
+}
+
+void addCurves(analysis::Study& study, const QStringList& files) {
+    for (const auto& f : files) {
+        auto set = data::loadProjectCurves(f, QFileInfo(f).completeBaseName().toStdString());
+        ASSERT_TRUE(set.ok()) << set.error().toString();
+        study.addCurves(std::move(*set));
+    }
+}
+
 class ScheduleView : public ::testing::Test {
 protected:
     void SetUp() override { test::ensureGuiApplication("scalex_schedule_view_test"); }
@@ -35,13 +49,8 @@ protected:
 TEST_F(ScheduleView, EditorMovesThePredictionWithoutRefitting) {
     SCALEX_REQUIRE_SHARED();
     analysis::Study study;
-    const QStringList files{lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
-                            lrFile("cos-10-124m", "0.001", "cos_warmup300_decay_sqrt_0.0_iter25000")};
-    for (const auto& f : files) {
-        auto set = data::loadProjectCurves(f, QFileInfo(f).completeBaseName().toStdString());
-        ASSERT_TRUE(set.ok()) << set.error().toString();
-        study.addCurves(std::move(*set));
-    }
+    const QStringList files = constantAndCosine();
+    addCurves(study, files);
     const figures::FigureInput in{&study};
     figures::ScheduleFigure figure;
     figure.compute(in);
@@ -91,12 +100,7 @@ TEST_F(ScheduleView, StudyWithoutLoggedRatesIsNamed) {
 TEST_F(ScheduleView, BestCooldownButtonSetsTheEditorToTheOptimum) {
     SCALEX_REQUIRE_SHARED();
     analysis::Study study;
-    for (const auto& f : {lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
-                          lrFile("cos-10-124m", "0.001", "cos_warmup300_decay_sqrt_0.0_iter25000")}) {
-        auto set = data::loadProjectCurves(f, QFileInfo(f).completeBaseName().toStdString());
-        ASSERT_TRUE(set.ok()) << set.error().toString();
-        study.addCurves(std::move(*set));
-    }
+    addCurves(study, constantAndCosine());
     const figures::FigureInput in{&study};
     figures::ScheduleFigure figure;
     figure.compute(in);

@@ -13,6 +13,7 @@
 
 #include "core/data/DataFileKind.h"
 #include "core/data/Project.h"
+#include "core/data/RunTableIo.h"
 #include "core/data/TrackerJson.h"
 #include "tests/support/TestData.h"
 
@@ -191,4 +192,40 @@ TEST(TrackerJson, LoadsAsAStudysLossCurves) {
     f.write("[{\"N\": 1e8, \"D\": 2e9, \"loss\": 3.1}]");
     f.close();
     EXPECT_EQ(dataFileKind(table), DataFileKind::RunTable);
+}
+
+TEST(TrackerJson, ConfigKeysBecomeColumnsOfTheRunsTable) {
+    SCALEX_REQUIRE_SHARED();
+    std::vector<TrackerRun> runs;
+    for (const auto& f : {lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
+                          lrFile("cos-10-124m", "0.001", "cos_warmup300_decay_sqrt_0.0_iter25000"),
+                          lrFile("ann124-0.2", "0.001", "wsd_warmup300_decay_sqrt_0.2_iter25000")}) {
+        auto r = loadTrackerRun(f);
+        ASSERT_TRUE(r.ok()) << r.error().toString();
+        runs.push_back(std::move(*r));
+    }
+    auto table = parseRunTable(trackerRunsCsv(runs), "tracker runs");
+    ASSERT_TRUE(table.ok()) << table.error().toString();
+    ASSERT_EQ(table->runs.size(), 3u);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const scalex::data::Run& row = table->runs[i];
+        EXPECT_EQ(row.raw.value("run_id"), runs[i].name);
+        // Every scalar config key is a column with the run's own value.
+        for (const auto& [key, value] : runs[i].config) EXPECT_EQ(row.raw.value(key), value) << key;
+        // The last logged validation loss and step.
+        double val = NAN, step = NAN;
+        for (const auto& p : runs[i].curve.points) {
+            step = p.step;
+            if (std::isfinite(p.valLoss)) val = p.valLoss;
+        }
+        EXPECT_EQ(std::stod(*row.raw.value("val_loss")), val);
+        EXPECT_EQ(std::stod(*row.raw.value("step")), step);
+    }
+    // The settings that set the runs apart, as the files say them.
+    EXPECT_EQ(table->runs[0].raw.value("scheduler"), "wsd");
+    EXPECT_EQ(table->runs[1].raw.value("scheduler"), "cos");
+    EXPECT_EQ(table->runs[2].raw.value("wsd_fract_decay"), "0.2");
+    EXPECT_EQ(table->runs[2].raw.value("decay_type"), "sqrt");
+    EXPECT_EQ(table->runs[2].raw.value("lr"), "0.001");
+    EXPECT_EQ(table->runs[0].raw.value("iterations"), "50000");
 }
