@@ -30,6 +30,17 @@ std::string lrFile(const std::string& prefix, const std::string& lr, const std::
         .toStdString();
 }
 
+// The runs of `files` (one that does not load fails the test and is left out).
+std::vector<TrackerRun> loadRuns(const std::vector<std::string>& files) {
+    std::vector<TrackerRun> runs;
+    for (const auto& f : files) {
+        auto r = loadTrackerRun(f);
+        EXPECT_TRUE(r.ok()) << (r.ok() ? std::string() : r.error().toString());
+        if (r.ok()) runs.push_back(std::move(*r));
+    }
+    return runs;
+}
+
 LoadError parseError(const std::string& json) {
     auto r = parseTrackerRun(QByteArray::fromStdString(json), "run.json");
     EXPECT_FALSE(r.ok()) << json;
@@ -92,14 +103,10 @@ TEST(TrackerJson, ResumedRunKeepsOneEntryPerStep) {
 
 TEST(TrackerJson, CooldownBranchJoinsItsConstantRateRun) {
     SCALEX_REQUIRE_SHARED();
-    std::vector<TrackerRun> runs;
-    for (const auto& f : {lrFile("ann124-0.4", "0.0005", "wsd_warmup300_decay_linear_0.4_iter25000"),
-                          lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
-                          lrFile("stable-124m", "0.0005", "wsd_warmup300_decay_linear_0.0_iter50000")}) {
-        auto r = loadTrackerRun(f);
-        ASSERT_TRUE(r.ok()) << r.error().toString();
-        runs.push_back(*r);
-    }
+    std::vector<TrackerRun> runs = loadRuns({lrFile("ann124-0.4", "0.0005", "wsd_warmup300_decay_linear_0.4_iter25000"),
+                                             lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
+                                             lrFile("stable-124m", "0.0005", "wsd_warmup300_decay_linear_0.0_iter50000")});
+    ASSERT_EQ(runs.size(), 3u);
     const auto baseSize = runs[2].curve.points.size();
     EXPECT_TRUE(joinCooldownRuns(runs).empty());
     const auto& branch = runs[0];
@@ -196,14 +203,10 @@ TEST(TrackerJson, LoadsAsAStudysLossCurves) {
 
 TEST(TrackerJson, ConfigKeysBecomeColumnsOfTheRunsTable) {
     SCALEX_REQUIRE_SHARED();
-    std::vector<TrackerRun> runs;
-    for (const auto& f : {lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
-                          lrFile("cos-10-124m", "0.001", "cos_warmup300_decay_sqrt_0.0_iter25000"),
-                          lrFile("ann124-0.2", "0.001", "wsd_warmup300_decay_sqrt_0.2_iter25000")}) {
-        auto r = loadTrackerRun(f);
-        ASSERT_TRUE(r.ok()) << r.error().toString();
-        runs.push_back(std::move(*r));
-    }
+    const std::vector<TrackerRun> runs = loadRuns({lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
+                                                   lrFile("cos-10-124m", "0.001", "cos_warmup300_decay_sqrt_0.0_iter25000"),
+                                                   lrFile("ann124-0.2", "0.001", "wsd_warmup300_decay_sqrt_0.2_iter25000")});
+    ASSERT_EQ(runs.size(), 3u);
     auto table = parseRunTable(trackerRunsCsv(runs), "tracker runs");
     ASSERT_TRUE(table.ok()) << table.error().toString();
     ASSERT_EQ(table->runs.size(), 3u);
