@@ -8,6 +8,7 @@
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Verbs.h"
+#include "core/data/TrackerJson.h"
 #include "core/data/DataFileKind.h"
 #include "core/data/Export.h"
 #include "core/data/Project.h"
@@ -73,6 +74,7 @@ int verbConvert(const QStringList& args) {
             for (int i = 2; taken(u); ++i) u = name + "-" + std::to_string(i);
             return u;
         };
+        std::vector<data::TrackerRun> trackerRuns;  // their config keys: the columns of one more run table
         for (const QString& in : pos.mid(0, pos.size() - 1)) {
             if (inputKind(in) != Kind::RunTable)
                 throw UsageError(("'" + in + "' is not a run table, loss curves or inference measurements (expected .csv, .tsv, "
@@ -85,6 +87,11 @@ int verbConvert(const QStringList& args) {
                     if (!set) throw UsageError(set.error().toString());
                     curveNames.insert(set->name);
                     project.curves.push_back(std::move(*set));
+                    if (data::isTrackerJsonFile(in)) {
+                        auto run = data::loadTrackerRun(in.toStdString());
+                        if (!run) throw UsageError(run.error().toString());
+                        trackerRuns.push_back(std::move(*run));
+                    }
                     break;
                 }
                 case data::DataFileKind::InferenceMeasurements: {
@@ -101,6 +108,12 @@ int verbConvert(const QStringList& args) {
                 }
             }
             names << QFileInfo(in).fileName();
+        }
+        if (!trackerRuns.empty()) {
+            // One row per tracker export, its config's keys as columns (data::trackerRunsCsv).
+            auto table = data::parseRunTable(data::trackerRunsCsv(trackerRuns), "tracker_runs");
+            if (!table) throw UsageError(table.error().toString());
+            project.tables.push_back({unique("tracker_runs", [&](const std::string& n) { return project.table(n) != nullptr; }), std::move(*table)});
         }
         project.title = names.join(", ").toStdString();
         if (auto e = data::saveProject(project, out)) throw UsageError(e->toString());

@@ -9,6 +9,7 @@
 #include "app/cli/CliSupport.h"
 #include "app/figures/CurveFitFigure.h"
 #include "app/cli/Verbs.h"
+#include "core/analysis/BestCooldown.h"
 #include "core/analysis/CurveFits.h"
 
 namespace scalex::cli {
@@ -29,6 +30,8 @@ void addCurveFitOptions(QCommandLineParser& p) {
         {"train-loss", "Fit the training loss instead of the validation loss."},
         {"huber-delta", "Huber delta of the log-space residuals.", "delta", QString::number(defaults.huberDelta)},
         {"level", "Level of the parameter and prediction intervals.", "level", QString::number(defaults.level)},
+        {"no-misfit", "Leave the law's misfit out of the prediction intervals (by default measured by refitting without each fitted "
+                      "curve in turn and predicting it)."},
         {"max-iterations", "L-BFGS iterations of each start (fewer: an early-stopped fit).", "n", QString::number(defaults.maxIterations)},
         {"plot", "Draw the curves, the law's fitted and predicted losses and their intervals to FILE (.pdf, .svg or .png).", "file"},
         {"json", "Print one JSON object."},
@@ -65,6 +68,7 @@ analysis::CurveFitOptions readCurveFitOptions(const QCommandLineParser& p, bool 
     if (p.isSet("warmup")) o.warmupSteps = static_cast<long>(*intOption(p, "warmup", 0));
     if (!scheduleIsTarget) o.schedule = p.value("schedule").toStdString();
     o.trainLoss = p.isSet("train-loss");
+    o.calibrateIntervals = !p.isSet("no-misfit");
     const auto delta = doubleOption(p, "huber-delta");
     if (!delta || !(*delta > 0)) throw UsageError("--huber-delta: expected a positive number");
     o.huberDelta = *delta;
@@ -109,7 +113,11 @@ void printFit(QTextStream& out, const analysis::CurveFitsResult& r) {
     }
     for (const auto& w : f.warnings) out << "warning: " << QString::fromStdString(w) << "\n";
     out << "Intervals: Gauss-Newton at the optimum, widened for the residuals' correlation along a curve (rho "
-        << num(f.residualAutocorrelation, 3) << "); they leave out the law's own misfit.\n";
+        << num(f.residualAutocorrelation, 3) << ")";
+    if (f.misfitSd > 0)
+        out << ", with the law's misfit on curves left out of the fit (sd of ln L " << num(f.misfitSd, 5) << ") added to each prediction's.\n";
+    else
+        out << "; they leave out the law's own misfit (measured only on 3 or more fitted curves).\n";
 }
 
 }  // namespace
@@ -143,6 +151,9 @@ int predictCurveVerb(const QStringList& args) {
         "from a schedule-aware law fitted to the --data curves; every prediction with its interval.");
     addCurveFitOptions(p);
     p.addOption({"at", "Step to predict at; repeatable (default: the schedule's last step).", "step"});
+    p.addOption({"best-cooldown", "Also find the WSD schedule of --schedule's length, warm-up and peak rate whose predicted final loss is "
+                                  "lowest: cooldown fraction, decay shape (linear, sqrt, exp) and final rate searched."});
+    p.addOption({"free-peak", "With --best-cooldown: search the peak rate too (within 4x of --schedule's)."});
     if (!parseVerbArguments(p, args)) return kExitOk;
     analysis::CurvePredictOptions o;
     o.fit = readCurveFitOptions(p, true);
@@ -154,13 +165,26 @@ int predictCurveVerb(const QStringList& args) {
         if (!ok || step < 1) throw UsageError(("--at: expected a step >= 1, got '" + v + "'").toStdString());
         o.steps.push_back(step);
     }
+    if (p.isSet("free-peak") && !p.isSet("best-cooldown")) throw UsageError("--free-peak: only with --best-cooldown");
     checkPlotFile(p);
     const auto result = orThrow(analysis::predictCurve(o));
     auto bands = analysis::curveBands(result.fitted);
     bands.push_back(result.predicted);
+    std::optional<analysis::BestCooldownResult> best;
+    if (p.isSet("best-cooldown")) {
+        analysis::BestCooldownOptions bo;
+        bo.freePeak = p.isSet("free-peak");
+        best = analysis::bestCooldown(result.fitted, result.schedule, bo);
+        if (!std::isfinite(best->best.final.loss))
+            throw UsageError("--best-cooldown: --schedule '" + analysis::scheduleLabel(result.schedule) +
+                             "' leaves no steps after its warm-up at a positive peak rate");
+        bands.push_back(analysis::scheduleBand(result.fitted, best->best.schedule));
+    }
     writePlot(p, bands, plotTitle(result.fitted) + QStringLiteral("; predicted under ") + QString::fromStdString(analysis::scheduleLabel(result.schedule)));
     if (p.isSet("json")) {
-        printJson(analysis::curvePredictionJson(result));
+        QJsonObject o = analysis::curvePredictionJson(result);
+        if (best) o.insert("best_cooldown", analysis::bestCooldownJson(*best, result.fitted.fit.level));
+        printJson(o);
         return kExitOk;
     }
     QString text;
@@ -170,6 +194,19 @@ int predictCurveVerb(const QStringList& args) {
     for (const auto& pt : result.points)
         out << "  step " << pt.step << " (lr " << QString::number(pt.lr, 'g', 4) << "): loss " << num(pt.loss.loss) << " [" << num(pt.loss.lower)
             << ", " << num(pt.loss.upper) << "] (" << result.fitted.fit.level * 100 << " %)\n";
+    if (best) {
+        const auto line = [&](const analysis::CooldownCandidate& c) {
+            out << QString::fromStdString(analysis::scheduleLabel(c.schedule)) << ": final loss " << num(c.final.loss) << " [" << num(c.final.lower)
+                << ", " << num(c.final.upper) << "]\n";
+        };
+        out << "best cooldown for " << best->budget.steps << " steps (" << best->evaluations << " schedules evaluated"
+            << (p.isSet("free-peak") ? ", peak searched" : ", peak held") << "):\n  ";
+        line(best->best);
+        out << "best of each decay shape:\n";
+        for (const auto& c : best->bestPerDecay) out << "  ", line(c);
+        out << "the given schedule:\n  ";
+        line(best->given);
+    }
     out.flush();
     printText(text);
     return kExitOk;

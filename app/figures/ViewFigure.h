@@ -5,6 +5,7 @@
 // render`, figure recipes and the paper figures make one from the view's id. Both draw the same
 // figure from the same study and controls.
 #include <QColor>
+#include <QPointF>
 #include <QJsonObject>
 #include <QSet>
 #include <QSizeF>
@@ -171,6 +172,13 @@ public:
     virtual QString controlProblem(const QString& name) const {
         (void)name;
         return {};
+    }
+    // The left mouse button pressed or dragged at `value` (in the units of `chart`'s axes) inside its
+    // plot area: true when the figure changed its controls for it (the window then redraws).
+    virtual bool chartDragged(QChart* chart, QPointF value) {
+        (void)chart;
+        (void)value;
+        return false;
     }
     // The charts the window shows, in the layout's order (by default those charts() has): a window may
     // show a chart, empty of measurements, that a render or an export leaves out.

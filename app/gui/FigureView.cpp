@@ -552,8 +552,13 @@ void FigureView::addChartViews() {
         QChart* chart = shown[i];
         if (std::any_of(chartViews_.begin(), chartViews_.end(), [&](const auto& v) { return v.first == chart; })) continue;
         QChartView* view = nullptr;
-        if (auto* plot = dynamic_cast<PlotChart*>(chart)) view = new SteadyPlotView(plot, this);
-        else {
+        if (auto* plot = dynamic_cast<PlotChart*>(chart)) {
+            auto* plotView = new SteadyPlotView(plot, this);
+            connect(plotView, &PlotView::draggedTo, this, [this, chart](QPointF value) {
+                if (figure_->chartDragged(chart, value)) controlChanged();
+            });
+            view = plotView;
+        } else {
             view = new QChartView(chart, this);  // a chart with its own axes (bars)
             view->setRenderHint(QPainter::Antialiasing);
         }

@@ -1,6 +1,8 @@
 #include "app/gui/PlotView.h"
 
 #include <QFontMetricsF>
+#include <QMouseEvent>
+#include <QtCharts/QAbstractSeries>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 
@@ -13,6 +15,25 @@ PlotView::PlotView(PlotChart* chart, QWidget* parent) : QChartView(chart, parent
     connect(chart, &QChart::plotAreaChanged, this, [this] { arrangeLegend(); });
     // Ticks for the size the chart has on screen, not the one it had when it was drawn.
     connect(chart, &QChart::plotAreaChanged, chart, [chart] { chart->retickToSize(); }, Qt::QueuedConnection);
+}
+
+void PlotView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton) dragAt(event->position().toPoint());
+    QChartView::mousePressEvent(event);
+}
+
+void PlotView::mouseMoveEvent(QMouseEvent* event) {
+    if (event->buttons() & Qt::LeftButton) dragAt(event->position().toPoint());
+    QChartView::mouseMoveEvent(event);
+}
+
+void PlotView::dragAt(const QPoint& position) {
+    QChart* c = chart();
+    if (!c || c->series().isEmpty()) return;
+    const QPointF inChart = c->mapFromScene(mapToScene(position));
+    if (!c->plotArea().contains(inChart)) return;
+    // In the axes of the first series (every series of a plot shares them).
+    emit draggedTo(plot()->toData(c->mapToValue(inChart, c->series().front())));
 }
 
 void PlotView::arrangeLegend() {

@@ -18,8 +18,18 @@ public:
     // they fit there whole.
     void arrangeLegend();
 
+signals:
+    // The left button pressed, or moved while held, at `value` (in the units of the chart's axes)
+    // inside the plot area: what a figure that can be dragged reads.
+    void draggedTo(QPointF value);
+
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+
+private:
+    void dragAt(const QPoint& position);
 };
 
 }  // namespace scalex::gui

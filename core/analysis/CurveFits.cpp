@@ -41,30 +41,13 @@ data::Expected<fit::ScheduleSpec> parseSpec(const std::string& text, const std::
     return *spec;
 }
 
-// The schedule a tracker config describes (lr-schedules/ keys: lr, iterations, warmup_steps,
-// scheduler cos | wsd, cos_final_lr (−1: 10 % of the peak), wsd_fract_decay, decay_type); nothing
-// when the config does not say.
+// The schedule a tracker config describes (data::trackerScheduleDescription); nothing when the
+// config does not say or describes more steps than are kept.
 std::optional<fit::ScheduleSpec> scheduleFromConfig(const data::TrackerRun& r) {
-    const std::string* scheduler = r.configValue("scheduler");
-    const double lr = r.configNumber("lr"), iterations = r.configNumber("iterations"), warmup = r.configNumber("warmup_steps");
-    if (!scheduler || !(lr > 0) || !(iterations >= 1) || iterations > kMaxSteps) return std::nullopt;
-    fit::ScheduleSpec spec;
-    spec.peakLr = lr;
-    spec.steps = static_cast<long>(iterations);
-    spec.warmupSteps = warmup >= 0 && warmup <= iterations ? static_cast<long>(warmup) : 0;
-    if (*scheduler == "cos") {
-        const double final = r.configNumber("cos_final_lr");
-        spec.shape = fit::ScheduleShape::Cosine;
-        spec.finalLr = final >= 0 ? final : 0.1 * lr;
-    } else if (*scheduler == "wsd") {
-        const double fraction = r.configNumber("wsd_fract_decay");
-        const std::string* decay = r.configValue("decay_type");
-        spec.shape = fraction > 0 ? fit::ScheduleShape::Wsd : fit::ScheduleShape::Constant;
-        spec.cooldownFraction = fraction > 0 && fraction <= 1 ? fraction : 0;
-        spec.decay = decay && *decay == "sqrt" ? fit::DecayShape::Sqrt : fit::DecayShape::Linear;
-    } else {
-        return std::nullopt;
-    }
+    const auto description = data::trackerScheduleDescription(r);
+    if (!description) return std::nullopt;
+    auto spec = fit::parseScheduleSpec(*description);
+    if (!spec || spec->steps > kMaxSteps) return std::nullopt;
     return spec;
 }
 
@@ -170,6 +153,43 @@ CurveBand sampleBand(const fit::CurveFitResult& fit, const fit::PreparedSchedule
 
 }  // namespace
 
+double calibrateMisfit(fit::CurveFitResult& full, std::span<const fit::FitCurve> curves, const fit::CurveFitSettings& settings,
+                       const fit::FitControl& control) {
+    if (curves.size() < 3 || full.params.empty()) return 0;
+    fit::CurveFitSettings refit = settings;
+    refit.start = full.params;
+    double sum = 0;
+    int counted = 0;
+    for (std::size_t k = 0; k < curves.size(); ++k) {
+        if (control.cancelled()) break;
+        std::vector<fit::FitCurve> others;
+        for (std::size_t j = 0; j < curves.size(); ++j)
+            if (j != k) others.push_back(curves[j]);
+        fit::CurveFitResult without;
+        try {
+            without = fit::fitCurveLaw(others, refit, control);
+        } catch (const std::invalid_argument&) {
+            continue;  // the others hold too few points: this curve says nothing of the misfit
+        }
+        const auto& left = curves[k];
+        double squares = 0;
+        int points = 0;
+        for (const auto& p : left.points) {
+            if (p.step <= left.schedule->schedule().warmupSteps() || !(p.loss > 0)) continue;
+            const double v = left.schedule->loss(without.law, without.params, p.step);
+            if (!(v > 0) || !std::isfinite(v)) continue;
+            const double r = std::log(v) - std::log(p.loss);
+            squares += r * r;
+            ++points;
+        }
+        if (points > 0) sum += squares / points, ++counted;
+    }
+    full.misfitSd = counted > 0 ? std::sqrt(sum / counted) : 0.0;
+    full.misfitCurves = counted;
+    for (std::size_t i = 0; i < curves.size() && i < full.curves.size(); ++i) full.curves[i] = fit::scoreCurve(full, curves[i]);
+    return full.misfitSd;
+}
+
 namespace {
 
 data::Expected<CurveFitsResult> fitCurveRuns(std::vector<CurveRun> runs, const CurveFitOptions& options, const fit::FitControl& control,
@@ -202,6 +222,14 @@ data::Expected<CurveFitsResult> fitCurveRuns(std::vector<CurveRun> runs, const C
         result.fit = fit::fitCurveLaw(fitted, settings, control);
     } catch (const std::invalid_argument& e) {
         return optionError("--data", e.what());
+    }
+    if (options.calibrateIntervals) {
+        if (calibrateMisfit(result.fit, fitted, settings, control) > 0)
+            result.notes.push_back("intervals: the law's misfit, a standard deviation of ln L of " + std::to_string(result.fit.misfitSd) +
+                                   " measured by predicting each of the " + std::to_string(fitted.size()) +
+                                   " fitted curves from the others, added to each prediction's (at Student's t quantile)");
+        else
+            result.notes.push_back("intervals: without the law's misfit (it is measured on 3 or more fitted curves)");
     }
     for (const auto& h : heldOut) result.heldOut.push_back(fit::scoreCurve(result.fit, h));
     auto& mean = result.heldOutMean;
@@ -236,13 +264,33 @@ data::Expected<CurveFitsResult> fitStudyCurves(const std::vector<data::ProjectCu
                 const double loss = options.trainLoss ? p.trainLoss : p.valLoss;
                 if (std::isfinite(loss) && p.step >= 1 && p.step <= static_cast<double>(kMaxSteps)) c.points.push_back({static_cast<long>(p.step), loss});
             }
-            if (rates.empty() || c.points.empty() || rates.back().step > static_cast<double>(kMaxSteps)) {
+            // A schedule described for the run (its tracker config's, or the user's) where it logs no
+            // rate or starts logging after the warm-up.
+            std::optional<fit::ScheduleSpec> described;
+            if (const auto it = set.schedules.find(curve.runId); it != set.schedules.end()) {
+                std::string why;
+                described = fit::parseScheduleSpec(it->second, &why);
+                if (!described) return data::LoadError{set.source, 0, "schedules." + curve.runId, "'" + it->second + "': " + why};
+                if (described->steps > kMaxSteps) return data::LoadError{set.source, 0, "schedules." + curve.runId, "'" + it->second + "': " + tooLong()};
+                if (!rates.empty() && rates.front().step <= static_cast<double>(described->warmupSteps)) described.reset();
+            }
+            if ((rates.empty() && !described) || c.points.empty() || (!rates.empty() && rates.back().step > static_cast<double>(kMaxSteps))) {
                 notes.push_back(curve.runId + " (" + set.name + "): " + (rates.empty() ? "no logged lr" : "no usable loss") + ", left out");
                 continue;
             }
             fit::CurveLawOptions lawOptions;
             if (curve.points.back().tokens > 0 && curve.points.back().step > 0)
                 lawOptions.tokensPerStep = curve.points.back().tokens / curve.points.back().step;
+            c.run.file = set.source;
+            c.run.name = curve.runId;
+            c.run.curve = curve;
+            if (described) {
+                c.schedule = fit::PreparedSchedule(fit::Schedule::fromSpec(*described), lawOptions);
+                c.scheduleSource = "described " + fit::describeSchedule(*described);
+                notes.push_back(curve.runId + " (" + set.name + "): schedule described as " + fit::describeSchedule(*described));
+                runs.push_back(std::move(c));
+                continue;
+            }
             // Without --warmup, the warm-up is where the logged rate first reaches its peak (the laws
             // count their steps after it), when that is in the curve's first fifth.
             long warmup = std::max(0L, options.warmupSteps);
@@ -257,12 +305,9 @@ data::Expected<CurveFitsResult> fitStudyCurves(const std::vector<data::ProjectCu
             }
             c.schedule = fit::PreparedSchedule(fit::Schedule::fromLogged(rates, warmup), lawOptions);
             c.scheduleSource = "logged lr";
-            c.run.file = set.source;
-            c.run.name = curve.runId;
-            c.run.curve = curve;
             runs.push_back(std::move(c));
         }
-    if (runs.empty()) return optionError("curves", "no loss curve with a logged learning rate (an lr column) to fit");
+    if (runs.empty()) return optionError("curves", "no loss curve with a logged learning rate (an lr column) or a described schedule to fit");
     return fitCurveRuns(std::move(runs), options, control, std::move(notes));
 }
 
@@ -367,6 +412,7 @@ QJsonObject curveFitsJson(const CurveFitsResult& r) {
                   {"parameters", params},
                   {"objective", r.fit.objective},
                   {"residual_autocorrelation", r.fit.residualAutocorrelation},
+                  {"misfit_sd", r.fit.misfitSd},
                   {"points", r.fit.nPoints},
                   {"starts", static_cast<double>(r.fit.nStarts)},
                   {"converged", static_cast<double>(r.fit.nConverged)},

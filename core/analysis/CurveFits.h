@@ -5,6 +5,7 @@
 // `scalex predict curve` only parse their flags into these options and print the results.
 #include <QJsonObject>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct CurveFitOptions {
     int maxPointsPerCurve = 120;
     double level = 0.95;
     int maxIterations = 1000;  // L-BFGS iterations of each start; fewer stop the fit early
+    // Widen every prediction interval by the law's own misfit, measured by refitting without each
+    // fitted curve in turn and predicting it (needs 3 fitted curves; see calibrateMisfit).
+    bool calibrateIntervals = true;
 };
 
 // A run as the laws see it: its curve's losses and its schedule.
@@ -49,6 +53,13 @@ struct CurveFitsResult {
     std::vector<std::string> notes;     // joins made, runs left unjoined
     std::vector<CurveRun> runs;         // fitted first, then held out
 };
+
+// The law's misfit on curves it was not fitted to, as a standard deviation of ln L: for each of the
+// curves in turn, the law refitted to the others (one start, from `full`'s optimum) predicts its
+// points after warm-up; the root of the mean over curves of each curve's mean squared log error.
+// 0 with fewer than 3 curves. Sets full.misfitSd and rescores full.curves with it.
+double calibrateMisfit(fit::CurveFitResult& full, std::span<const fit::FitCurve> curves, const fit::CurveFitSettings& settings,
+                       const fit::FitControl& control = {});
 
 // Loads the runs of `options` (joining cooldown branches to their base runs among all given
 // files) with their schedules and losses. Errors name the file and key, or the option.
@@ -69,8 +80,11 @@ struct CurveBand {
 // The fitted and held-out curves of a fit, each sampled at `samples` steps.
 std::vector<CurveBand> curveBands(const CurveFitsResult& result, int samples = 200);
 
-// Fits the law to every curve of a study's curve sets (curves files and tracker exports, each with
-// its logged `lr`; curves without one are left out and named in the notes); nothing held out.
+// Fits the law to every curve of a study's curve sets (curves files and tracker exports) under its
+// logged `lr`, or under the schedule described for its run in the set (ProjectCurves::schedules)
+// where it logs no rate or starts logging after that schedule's warm-up; curves with neither are
+// left out and named in the notes; nothing held out. A description that does not parse is an error
+// naming the set's file and `schedules.<run>`.
 // Without options.warmupSteps, a curve's warm-up ends where its logged rate first reaches its peak.
 data::Expected<CurveFitsResult> fitStudyCurves(const std::vector<data::ProjectCurves>& sets, const CurveFitOptions& options,
                                                const fit::FitControl& control = {});

@@ -134,7 +134,10 @@ Expected<ProjectCurves> loadProjectCurves(const QString& path, std::string name)
         // A tracker export: its history becomes the curve, kept as a curves CSV (TrackerJson.h).
         auto run = parseTrackerRun(*bytes, path.toStdString());
         if (!run) return run.error();
-        return makeProjectCurves(std::move(name), trackerCurvesCsv(*run), path.toStdString());
+        auto set = makeProjectCurves(std::move(name), trackerCurvesCsv(*run), path.toStdString());
+        if (set)
+            if (auto described = trackerScheduleDescription(*run)) set->schedules[run->name] = *described;
+        return set;
     }
     return makeProjectCurves(std::move(name), std::move(*bytes), path.toStdString());
 }
@@ -201,12 +204,19 @@ Expected<QByteArray> writeProject(const Project& project) {
     if (project.generated) manifest["generated"] = *project.generated;
     if (!project.curves.empty()) {
         QJsonArray curves;
-        for (const auto& c : project.curves)
-            curves.append(QJsonObject{{"name", QString::fromStdString(c.name)},
-                                      {"file", curvesFile(c.name)},
-                                      {"curves", static_cast<qint64>(c.curves.curves.size())},
-                                      {"points", static_cast<qint64>(c.curves.pointCount())},
-                                      {"source", QString::fromStdString(c.source)}});
+        for (const auto& c : project.curves) {
+            QJsonObject set{{"name", QString::fromStdString(c.name)},
+                            {"file", curvesFile(c.name)},
+                            {"curves", static_cast<qint64>(c.curves.curves.size())},
+                            {"points", static_cast<qint64>(c.curves.pointCount())},
+                            {"source", QString::fromStdString(c.source)}};
+            if (!c.schedules.empty()) {
+                QJsonObject schedules;
+                for (const auto& [run, description] : c.schedules) schedules.insert(QString::fromStdString(run), QString::fromStdString(description));
+                set.insert("schedules", schedules);
+            }
+            curves.append(set);
+        }
         manifest["curves"] = curves;
     }
     if (!project.inference.empty()) {
@@ -507,15 +517,34 @@ private:
         return std::nullopt;
     }
 
+    // A set's described schedules: an object of run id -> description, each run one of the set's.
+    std::optional<LoadError> readSchedules(const std::string& field, const QJsonObject& o, ProjectCurves& set) {
+        const QJsonValue listed = o.value("schedules");
+        if (listed.isUndefined()) return std::nullopt;
+        const std::string file = where(kManifest);
+        if (!listed.isObject()) return LoadError{file, 0, field + ".schedules", "expected an object of run id: schedule description"};
+        const QJsonObject schedules = listed.toObject();
+        for (auto it = schedules.begin(); it != schedules.end(); ++it) {
+            const std::string run = it.key().toStdString(), key = field + ".schedules." + run;
+            if (!it.value().isString() || it.value().toString().isEmpty())
+                return LoadError{file, 0, key, "expected a schedule description (e.g. \"wsd:peak=1e-3,steps=50000,cooldown=0.2\")"};
+            const bool known = std::any_of(set.curves.curves.begin(), set.curves.curves.end(), [&](const LossCurve& c) { return c.runId == run; });
+            if (!known) return LoadError{file, 0, key, "the set has no curve of run '" + run + "'"};
+            set.schedules[run] = it.value().toString().toStdString();
+        }
+        return std::nullopt;
+    }
+
     std::optional<LoadError> readCurves(const QJsonObject& m, Project& p) {
         return readSets(m, "curves", "loss-curve", &curvesFile,
-                        [&](const std::string&, const QJsonObject& o, const std::string& name, const QString& entry) -> std::optional<LoadError> {
+                        [&](const std::string& field, const QJsonObject& o, const std::string& name, const QString& entry) -> std::optional<LoadError> {
                             auto bytes = listedEntry(entry);
                             if (!bytes) return bytes.error();
                             auto set = makeProjectCurves(name, std::move(*bytes), where(entry));
                             if (!set) return set.error();
                             if (auto e = sameCount(o, "curves", set->curves.curves.size(), entry)) return e;
                             if (auto e = sameCount(o, "points", set->curves.pointCount(), entry)) return e;
+                            if (auto e = readSchedules(field, o, *set)) return e;
                             set->source = o.value("source").toString().toStdString();
                             set->curves.source = set->source;
                             p.curves.push_back(std::move(*set));

@@ -23,6 +23,7 @@
 #include <QJsonObject>
 #include <QString>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,10 @@ struct ProjectCurves {
     std::string source;  // the file it was read from, as the user named it
     QByteArray csv;
     LossCurves curves;
+    // A learning-rate schedule described for a run of the set, by run id, in the description
+    // grammar of core/fit/Schedule.h (`wsd:peak=1e-3,steps=50000,warmup=300,cooldown=0.2`): the
+    // config's of a tracker export, or the user's. Saved in the manifest's entry of the set.
+    std::map<std::string, std::string> schedules;
 };
 
 // An inference-measurement set: the measurement file's bytes, the df_dict files whose

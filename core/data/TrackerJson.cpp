@@ -167,6 +167,59 @@ QByteArray trackerCurvesCsv(const TrackerRun& run) {
     return csv;
 }
 
+std::optional<std::string> trackerScheduleDescription(const TrackerRun& r) {
+    const std::string* scheduler = r.configValue("scheduler");
+    const double lr = r.configNumber("lr"), iterations = r.configNumber("iterations"), warmup = r.configNumber("warmup_steps");
+    if (!scheduler || !(lr > 0) || !(iterations >= 1) || iterations > 1e15) return std::nullopt;
+    const auto number = [](double v) { return QByteArray::number(v, 'g', 17).toStdString(); };
+    const std::string common = ":peak=" + number(lr) + ",steps=" + std::to_string(static_cast<long long>(iterations)) +
+                               ",warmup=" + std::to_string(warmup >= 0 && warmup <= iterations ? static_cast<long long>(warmup) : 0LL);
+    if (*scheduler == "cos") {
+        const double final = r.configNumber("cos_final_lr");
+        return "cosine" + common + ",final=" + number(final >= 0 ? final : 0.1 * lr);
+    }
+    if (*scheduler != "wsd") return std::nullopt;
+    const double fraction = r.configNumber("wsd_fract_decay");
+    if (!(fraction > 0)) return "constant" + common;
+    const std::string* decay = r.configValue("decay_type");
+    return "wsd" + common + ",cooldown=" + number(fraction <= 1 ? fraction : 0) + ",decay=" + (decay && *decay == "sqrt" ? "sqrt" : "linear");
+}
+
+QByteArray trackerRunsCsv(const std::vector<TrackerRun>& runs) {
+    const auto quoted = [](QByteArray v) {
+        if (v.contains(',') || v.contains('"') || v.contains('\n') || v.contains('\r')) v = '"' + v.replace("\"", "\"\"") + '"';
+        return v;
+    };
+    const std::vector<std::string> last{"step", "tokens", "train_loss", "val_loss"};
+    std::vector<std::string> keys;
+    for (const auto& r : runs)
+        for (const auto& [k, v] : r.config)
+            if (k != "run_id" && std::find(last.begin(), last.end(), k) == last.end() && std::find(keys.begin(), keys.end(), k) == keys.end())
+                keys.push_back(k);
+    QByteArray csv = "run_id";
+    for (const auto& k : keys) csv += ',' + quoted(QByteArray::fromStdString(k));
+    for (const auto& k : last) csv += ',' + QByteArray::fromStdString(k);
+    csv += '\n';
+    const auto number = [](double v) { return std::isfinite(v) ? QByteArray::number(v, 'g', 17) : QByteArray(); };
+    for (const auto& r : runs) {
+        csv += quoted(QByteArray::fromStdString(r.name));
+        for (const auto& k : keys) {
+            const std::string* v = r.configValue(k);
+            csv += ',' + (v ? quoted(QByteArray::fromStdString(*v)) : QByteArray());
+        }
+        // The last point that logged each value.
+        double step = kNaN, tokens = kNaN, train = kNaN, val = kNaN;
+        for (const auto& p : r.curve.points) {
+            step = p.step;
+            if (std::isfinite(p.tokens)) tokens = p.tokens;
+            if (std::isfinite(p.trainLoss)) train = p.trainLoss;
+            if (std::isfinite(p.valLoss)) val = p.valLoss;
+        }
+        csv += ',' + number(step) + ',' + number(tokens) + ',' + number(train) + ',' + number(val) + '\n';
+    }
+    return csv;
+}
+
 bool isTrackerJsonFile(const QString& path) {
     if (!path.toLower().endsWith(QLatin1String(".json"))) return false;
     QFile f(path);

@@ -13,6 +13,7 @@
 #include <QByteArray>
 #include <QString>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,6 +53,19 @@ bool looksLikeTrackerJson(const QByteArray& head);
 // The run's curve as a loss-curves CSV (run_id, step, tokens, train_loss, val_loss, lr; LossCurves.h),
 // so that a study keeps and saves it as it keeps every curve file.
 QByteArray trackerCurvesCsv(const TrackerRun& run);
+
+// The schedule the run's config describes, in the description grammar of core/fit/Schedule.h
+// (parseScheduleSpec), from the keys of lr-schedules/: lr, iterations, warmup_steps, scheduler
+// cos | wsd, cos_final_lr (−1: 10 % of the peak), wsd_fract_decay, decay_type. Nothing when the
+// config does not say (no scheduler, no positive lr or no iterations).
+std::optional<std::string> trackerScheduleDescription(const TrackerRun& run);
+
+// The runs as a run table CSV, one row per run: `run_id` (its name), every scalar config key (the
+// union over runs, in first-seen order; a cell empty where a run's config lacks the key), and its
+// last logged `step`, `tokens`, `train_loss` and `val_loss`. So a study reads a tracker's runs as
+// it reads any run table: its reading sees the config's settings (peak lr, cooldown fraction,
+// decay shape) as columns.
+QByteArray trackerRunsCsv(const std::vector<TrackerRun>& runs);
 
 // True when the file at `path` (.json) is a tracker export (dataFileKind's test).
 bool isTrackerJsonFile(const QString& path);

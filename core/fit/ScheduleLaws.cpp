@@ -49,6 +49,15 @@ double normalQuantile(double p) {
     return 0.5 * (lo + hi);
 }
 
+// Student's t quantile of p with ν degrees of freedom from the normal one by the Cornish–Fisher
+// expansion of Abramowitz & Stegun 26.7.5 (within 0.2 % for ν ≥ 3 at p ≤ 0.975, 1 % at p = 0.995).
+double studentQuantile(double p, double nu) {
+    const double z = normalQuantile(p), z2 = z * z;
+    const double g1 = (z2 + 1) * z / 4, g2 = ((5 * z2 + 16) * z2 + 3) * z / 96, g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384;
+    const double g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160;
+    return z + g1 / nu + g2 / (nu * nu) + g3 / (nu * nu * nu) + g4 / (nu * nu * nu * nu);
+}
+
 }  // namespace
 
 std::string curveLawName(CurveLaw law) {
@@ -377,6 +386,15 @@ CurveFitResult fitCurveLaw(std::span<const FitCurve> curves, const CurveFitSetti
                     }
         }
 
+    if (settings.start.size() == dim) {
+        std::vector<double> x(dim);
+        for (std::size_t i = 0; i < dim; ++i) {
+            const double p = settings.start[i];
+            x[i] = std::clamp(searchedInLog(law, i) ? std::log(std::max(p, 1e-300)) : p, lower[i], upper[i]);
+        }
+        starts = {x};
+    }
+
     // Screening of every start, then the best few refined to the tight stop.
     std::vector<StartResult> screened(starts.size());
     parallelFor(starts.size(), control, [&](std::size_t i) {
@@ -468,7 +486,11 @@ CurvePrediction predictCurveLoss(const CurveFitResult& fit, const PreparedSchedu
     double var = 0;
     for (std::size_t i = 0; i < dim; ++i)
         for (std::size_t j = 0; j < dim; ++j) var += lg[i] * fit.covariance[i * dim + j] * lg[j];
-    const double half = normalQuantile(0.5 * (1 + fit.level)) * std::sqrt(std::max(0.0, var));
+    // The misfit is a standard deviation estimated from misfitCurves curves: its quantile is
+    // Student's t with misfitCurves − 1 degrees of freedom.
+    const double p = 0.5 * (1 + fit.level), z = normalQuantile(p);
+    const double t = fit.misfitCurves >= 3 ? studentQuantile(p, fit.misfitCurves - 1) : z;
+    const double half = std::sqrt(z * z * std::max(0.0, var) + t * t * fit.misfitSd * fit.misfitSd);
     out.lower = value * std::exp(-half);
     out.upper = value * std::exp(half);
     return out;

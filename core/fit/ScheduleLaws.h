@@ -96,6 +96,9 @@ struct CurveFitSettings {
     double stopDelta = 1e-11;     // ... and its refinement
     int maxIterations = 1000;
     double level = 0.95;          // of the parameter and prediction intervals
+    // Non-empty: the only start, in curveLawParameterNames order (a refit near a known optimum, as
+    // a leave-one-curve-out refit starts from the full fit's).
+    std::vector<double> start;
 };
 
 struct ParameterEstimate {
@@ -121,6 +124,10 @@ struct CurveFitResult {
     // their lag-1 autocorrelation along each curve. It knows nothing of the law's own misfit.
     std::vector<double> covariance;
     double residualAutocorrelation = 0;  // ρ of the inflation (1+ρ)/(1−ρ)
+    // The law's own misfit: a standard deviation of ln L that every prediction interval adds in
+    // quadrature to its delta-method one (0: none; core/analysis calibrates it on held-out curves).
+    double misfitSd = 0;
+    int misfitCurves = 0;  // the curves it was measured on (its quantile: Student's t, one fewer degrees of freedom)
     double objective = 0;
     double level = 0.95;
     int nPoints = 0;
@@ -137,7 +144,9 @@ struct CurveFitResult {
 CurveFitResult fitCurveLaw(std::span<const FitCurve> curves, const CurveFitSettings& settings = {}, const FitControl& control = {});
 
 struct CurvePrediction {
-    double loss = 0, lower = 0, upper = 0;  // interval at the fit's level (delta method on ln L̂)
+    // Interval at the fit's level: the delta method on ln L̂, with the fit's misfitSd added in
+    // quadrature (at Student's t quantile).
+    double loss = 0, lower = 0, upper = 0;
 };
 
 CurvePrediction predictCurveLoss(const CurveFitResult& fit, const PreparedSchedule& schedule, long step);

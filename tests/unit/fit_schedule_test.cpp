@@ -200,3 +200,27 @@ TEST(ScheduleLaws, FitRefusesTooFewPoints) {
     const std::vector<FitCurve> none{{"none", nullptr, {{100, 3.0}}}};
     EXPECT_THROW(fitCurveLaw(none), std::invalid_argument);
 }
+
+TEST(ScheduleLaws, MisfitWidensThePredictionIntervalAtStudentsQuantile) {
+    // Published MPL 400M parameters (Luo et al., repository README), no parameter uncertainty: the
+    // interval is the misfit alone, ln L̂ ± t·sd.
+    CurveFitResult fit;
+    fit.law = CurveLaw::MultiPower;
+    fit.params = {2.375, 0.654, 0.429, 523.425, 2.025, 0.594, 0.635};
+    fit.covariance.assign(49, 0.0);
+    fit.misfitSd = 0.004;
+    const PreparedSchedule schedule(Schedule::fromSpec(*parseScheduleSpec("wsd:peak=3e-4,steps=5000,warmup=100,cooldown=0.2")));
+    const auto halfWidth = [&](int curves, double level) {
+        fit.misfitCurves = curves;
+        fit.level = level;
+        const auto p = predictCurveLoss(fit, schedule, 5000);
+        EXPECT_NEAR(std::log(p.upper / p.loss), -std::log(p.lower / p.loss), 1e-12);
+        return std::log(p.upper / p.loss) / fit.misfitSd;
+    };
+    // Student's t quantiles (tables): ν = 6 at 0.975: 2.4469; ν = 3: 3.1824; ν = 6 at 0.75: 0.7176.
+    EXPECT_NEAR(halfWidth(7, 0.95), 2.4469, 2.4469 * 2e-3);
+    EXPECT_NEAR(halfWidth(4, 0.95), 3.1824, 3.1824 * 2e-3);
+    EXPECT_NEAR(halfWidth(7, 0.5), 0.7176, 0.7176 * 2e-3);
+    // Fewer than three curves: the normal quantile.
+    EXPECT_NEAR(halfWidth(0, 0.95), 1.9600, 1e-4);
+}

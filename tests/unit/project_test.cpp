@@ -840,3 +840,44 @@ TEST(Export, JsonRecordsAreFlatObjectsPandasReads) {
     ASSERT_EQ(back->runs.size(), p.tables[1].table.runs.size());
     expectSameRun(run, back->runs.front());
 }
+
+TEST(Project, DescribedSchedulesOfRunsRoundTripAndBadOnesNameTheirKey) {
+    Project p = projectWithSets();
+    p.curves[0].schedules["r2"] = "wsd:peak=0.0003,steps=100,warmup=10,cooldown=0.2,decay=sqrt";
+    auto bytes = writeProject(p);
+    ASSERT_TRUE(bytes) << bytes.error().toString();
+    auto back = readProject(*bytes, "schedules.scalex");
+    ASSERT_TRUE(back) << back.error().toString();
+    ASSERT_EQ(back->curves.size(), 1u);
+    EXPECT_EQ(back->curves[0].schedules, p.curves[0].schedules);
+    auto again = writeProject(*back);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(manifestOf(*again)["curves"], manifestOf(*bytes)["curves"]) << "the same sets on a second save";
+    EXPECT_EQ(manifestOf(*bytes)["curves"].toArray()[0].toObject()["schedules"].toObject()["r2"].toString().toStdString(),
+              p.curves[0].schedules["r2"]);
+    // A set without schedules writes no key: its manifest is as before.
+    auto plain = writeProject(projectWithSets());
+    ASSERT_TRUE(plain);
+    EXPECT_FALSE(manifestOf(*plain)["curves"].toArray()[0].toObject().contains("schedules"));
+
+    // A schedule of a run the set does not have, or one that is not a description, names its key.
+    const auto withSchedules = [&](const QJsonValue& schedules) {
+        QJsonObject manifest = manifestOf(*bytes);
+        QJsonArray curves = manifest["curves"].toArray();
+        QJsonObject set = curves[0].toObject();
+        set["schedules"] = schedules;
+        curves[0] = set;
+        manifest["curves"] = curves;
+        return readProject(withEntry(*bytes, "manifest.json", QJsonDocument(manifest).toJson()), "hostile.scalex");
+    };
+    auto bad = withSchedules(QJsonObject{{"ghost", "constant:peak=1e-3,steps=10"}});
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.error().toString(), "hostile.scalex/manifest.json, column 'curves[0].schedules.ghost': the set has no curve of run 'ghost'");
+    bad = withSchedules(QJsonObject{{"r1", 3}});
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().toString().find("column 'curves[0].schedules.r1': expected a schedule description"), std::string::npos)
+        << bad.error().toString();
+    bad = withSchedules(QJsonArray{"wsd"});
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().toString().find("column 'curves[0].schedules': expected an object"), std::string::npos) << bad.error().toString();
+}

@@ -25,6 +25,20 @@ QString lrFile(const QString& prefix, const QString& lr, const QString& rest) {
                       "_bs50x2_ws2_seed0_data_seed1337.json");
 }
 
+// The constant-rate run and the 25,000-step cosine run of peak rate 1e-3.
+QStringList constantAndCosine() {
+    return {lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
+            lrFile("cos-10-124m", "0.001", "cos_warmup300_decay_sqrt_0.0_iter25000")};
+}
+
+void addCurves(analysis::Study& study, const QStringList& files) {
+    for (const auto& f : files) {
+        auto set = data::loadProjectCurves(f, QFileInfo(f).completeBaseName().toStdString());
+        ASSERT_TRUE(set.ok()) << set.error().toString();
+        study.addCurves(std::move(*set));
+    }
+}
+
 class ScheduleView : public ::testing::Test {
 protected:
     void SetUp() override { test::ensureGuiApplication("scalex_schedule_view_test"); }
@@ -35,13 +49,8 @@ protected:
 TEST_F(ScheduleView, EditorMovesThePredictionWithoutRefitting) {
     SCALEX_REQUIRE_SHARED();
     analysis::Study study;
-    const QStringList files{lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
-                            lrFile("cos-10-124m", "0.001", "cos_warmup300_decay_sqrt_0.0_iter25000")};
-    for (const auto& f : files) {
-        auto set = data::loadProjectCurves(f, QFileInfo(f).completeBaseName().toStdString());
-        ASSERT_TRUE(set.ok()) << set.error().toString();
-        study.addCurves(std::move(*set));
-    }
+    const QStringList files = constantAndCosine();
+    addCurves(study, files);
     const figures::FigureInput in{&study};
     figures::ScheduleFigure figure;
     figure.compute(in);
@@ -86,4 +95,36 @@ TEST_F(ScheduleView, StudyWithoutLoggedRatesIsNamed) {
     figure.compute(in);
     figure.draw(in);
     EXPECT_TRUE(figure.problem().contains("learning rate")) << figure.problem().toStdString();
+}
+
+TEST_F(ScheduleView, BestCooldownButtonSetsTheEditorToTheOptimum) {
+    SCALEX_REQUIRE_SHARED();
+    analysis::Study study;
+    addCurves(study, constantAndCosine());
+    const figures::FigureInput in{&study};
+    figures::ScheduleFigure figure;
+    figure.compute(in);
+    figure.draw(in);
+    ASSERT_TRUE(figure.problem().isEmpty()) << figure.problem().toStdString();
+    const auto actions = figure.actions();
+    ASSERT_EQ(actions.size(), 1u);
+    EXPECT_EQ(actions.front().name, "bestCooldown");
+    const auto atDefault = figure.finalLoss();  // 20 % linear cooldown
+    EXPECT_FALSE(figure.bestCooldown());
+    // The button's job, then its answer taken on the window's thread, then the drawing.
+    auto job = figure.actionJob("bestCooldown");
+    ASSERT_TRUE(job);
+    job(fit::FitControl{})();
+    figure.draw(in);
+    ASSERT_TRUE(figure.bestCooldown());
+    const auto& best = figure.bestCooldown()->best;
+    EXPECT_EQ(best.schedule.steps, 50000);
+    EXPECT_EQ(best.schedule.finalLr, 0) << "the editor's schedules end at rate 0";
+    // The editor shows the optimum to its slider's 0.01, and predicts (about) its loss.
+    EXPECT_EQ(figure.schedule().shape, fit::ScheduleShape::Wsd);
+    EXPECT_EQ(figure.schedule().decay, best.schedule.decay);
+    EXPECT_NEAR(figure.schedule().cooldownFraction, best.schedule.cooldownFraction, 0.005 + 1e-9);
+    EXPECT_NEAR(figure.finalLoss().loss, best.final.loss, 2e-4 * best.final.loss);
+    EXPECT_LE(best.final.loss, atDefault.loss);
+    EXPECT_TRUE(figure.summary().contains("Best cooldown for 50000 steps")) << figure.summary().toStdString();
 }

@@ -13,6 +13,7 @@
 
 #include "core/data/DataFileKind.h"
 #include "core/data/Project.h"
+#include "core/data/RunTableIo.h"
 #include "core/data/TrackerJson.h"
 #include "tests/support/TestData.h"
 
@@ -27,6 +28,17 @@ std::string lrFile(const std::string& prefix, const std::string& lr, const std::
     return sharedPath(QString::fromStdString("data/public/lr-schedules/" + prefix + kStem + lr + "_sched_" + rest +
                                              "_bs50x2_ws2_seed0_data_seed1337.json"))
         .toStdString();
+}
+
+// The runs of `files` (one that does not load fails the test and is left out).
+std::vector<TrackerRun> loadRuns(const std::vector<std::string>& files) {
+    std::vector<TrackerRun> runs;
+    for (const auto& f : files) {
+        auto r = loadTrackerRun(f);
+        EXPECT_TRUE(r.ok()) << (r.ok() ? std::string() : r.error().toString());
+        if (r.ok()) runs.push_back(std::move(*r));
+    }
+    return runs;
 }
 
 LoadError parseError(const std::string& json) {
@@ -91,14 +103,10 @@ TEST(TrackerJson, ResumedRunKeepsOneEntryPerStep) {
 
 TEST(TrackerJson, CooldownBranchJoinsItsConstantRateRun) {
     SCALEX_REQUIRE_SHARED();
-    std::vector<TrackerRun> runs;
-    for (const auto& f : {lrFile("ann124-0.4", "0.0005", "wsd_warmup300_decay_linear_0.4_iter25000"),
-                          lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
-                          lrFile("stable-124m", "0.0005", "wsd_warmup300_decay_linear_0.0_iter50000")}) {
-        auto r = loadTrackerRun(f);
-        ASSERT_TRUE(r.ok()) << r.error().toString();
-        runs.push_back(*r);
-    }
+    std::vector<TrackerRun> runs = loadRuns({lrFile("ann124-0.4", "0.0005", "wsd_warmup300_decay_linear_0.4_iter25000"),
+                                             lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
+                                             lrFile("stable-124m", "0.0005", "wsd_warmup300_decay_linear_0.0_iter50000")});
+    ASSERT_EQ(runs.size(), 3u);
     const auto baseSize = runs[2].curve.points.size();
     EXPECT_TRUE(joinCooldownRuns(runs).empty());
     const auto& branch = runs[0];
@@ -191,4 +199,36 @@ TEST(TrackerJson, LoadsAsAStudysLossCurves) {
     f.write("[{\"N\": 1e8, \"D\": 2e9, \"loss\": 3.1}]");
     f.close();
     EXPECT_EQ(dataFileKind(table), DataFileKind::RunTable);
+}
+
+TEST(TrackerJson, ConfigKeysBecomeColumnsOfTheRunsTable) {
+    SCALEX_REQUIRE_SHARED();
+    const std::vector<TrackerRun> runs = loadRuns({lrFile("stable-124m", "0.001", "wsd_warmup300_decay_linear_0.0_iter50000"),
+                                                   lrFile("cos-10-124m", "0.001", "cos_warmup300_decay_sqrt_0.0_iter25000"),
+                                                   lrFile("ann124-0.2", "0.001", "wsd_warmup300_decay_sqrt_0.2_iter25000")});
+    ASSERT_EQ(runs.size(), 3u);
+    auto table = parseRunTable(trackerRunsCsv(runs), "tracker runs");
+    ASSERT_TRUE(table.ok()) << table.error().toString();
+    ASSERT_EQ(table->runs.size(), 3u);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const scalex::data::Run& row = table->runs[i];
+        EXPECT_EQ(row.raw.value("run_id"), runs[i].name);
+        // Every scalar config key is a column with the run's own value.
+        for (const auto& [key, value] : runs[i].config) EXPECT_EQ(row.raw.value(key), value) << key;
+        // The last logged validation loss and step.
+        double val = NAN, step = NAN;
+        for (const auto& p : runs[i].curve.points) {
+            step = p.step;
+            if (std::isfinite(p.valLoss)) val = p.valLoss;
+        }
+        EXPECT_EQ(std::stod(*row.raw.value("val_loss")), val);
+        EXPECT_EQ(std::stod(*row.raw.value("step")), step);
+    }
+    // The settings that set the runs apart, as the files say them.
+    EXPECT_EQ(table->runs[0].raw.value("scheduler"), "wsd");
+    EXPECT_EQ(table->runs[1].raw.value("scheduler"), "cos");
+    EXPECT_EQ(table->runs[2].raw.value("wsd_fract_decay"), "0.2");
+    EXPECT_EQ(table->runs[2].raw.value("decay_type"), "sqrt");
+    EXPECT_EQ(table->runs[2].raw.value("lr"), "0.001");
+    EXPECT_EQ(table->runs[0].raw.value("iterations"), "50000");
 }

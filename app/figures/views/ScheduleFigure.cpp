@@ -2,6 +2,7 @@
 
 #include <QObject>
 #include <QtCharts/QAreaSeries>
+#include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <algorithm>
 #include <cmath>
@@ -18,6 +19,11 @@ namespace {
 const QString kLaw = QStringLiteral("law"), kShape = QStringLiteral("shape"), kCooldown = QStringLiteral("cooldown"),
               kDecay = QStringLiteral("decay"), kLength = QStringLiteral("length");
 
+// The decay control's key of a decay shape.
+QString decayKey(fit::DecayShape decay) {
+    return decay == fit::DecayShape::Sqrt ? QStringLiteral("sqrt") : decay == fit::DecayShape::Exponential ? QStringLiteral("exp") : QStringLiteral("linear");
+}
+
 }  // namespace
 
 ScheduleFigure::ScheduleFigure() : chart_(makeChart()) {
@@ -32,7 +38,7 @@ ScheduleFigure::ScheduleFigure() : chart_(makeChart()) {
                                   {QStringLiteral("constant"), QObject::tr("Constant")}},
                                  QStringLiteral("wsd")));
     std::vector<double> fractions;
-    for (int i = 1; i <= 18; ++i) fractions.push_back(i / 20.0);
+    for (int i = 1; i <= 99; ++i) fractions.push_back(i / 100.0);  // fine enough for the best cooldown's fraction
     controls().add(valueControl(kCooldown, QObject::tr("Cooldown fraction"), fractions, 0.2, 0));
     controls().add(choiceControl(kDecay, QObject::tr("Decay"),
                                  {{QStringLiteral("linear"), QObject::tr("Linear")},
@@ -43,6 +49,41 @@ ScheduleFigure::ScheduleFigure() : chart_(makeChart()) {
 }
 
 std::vector<QChart*> ScheduleFigure::charts() const { return {chart_}; }
+
+std::vector<ViewFigure::Action> ScheduleFigure::actions() const {
+    Action best{QStringLiteral("bestCooldown"), QObject::tr("Best cooldown"),
+                QObject::tr("Set the editor to the warm-up, stable, decay schedule of this length and peak rate whose predicted final loss "
+                            "is lowest (cooldown fraction and decay searched; the rate ends at 0)"),
+                QString(), QObject::tr("Searching cooldowns…"), QObject::tr("%p%")};
+    best.ofTheControls = true;
+    return {best};
+}
+
+JobOf<ViewFigure::Taking> ScheduleFigure::actionJob(const QString& name) {
+    if (name != QLatin1String("bestCooldown") || !answer_.fit || schedule_.steps < 1) return {};
+    return [this, fitted = answer_.fit, budget = schedule_](const fit::FitControl&) -> Taking {
+        analysis::BestCooldownOptions options;
+        options.maxFinalRatio = 0;  // the editor's schedules end at rate 0
+        auto best = std::make_shared<analysis::BestCooldownResult>(analysis::bestCooldown(*fitted, budget, options));
+        return [this, best] {
+            if (!std::isfinite(best->best.final.loss)) return;
+            const auto& s = best->best.schedule;
+            controls().set(kShape, QStringLiteral("wsd"));
+            controls().set(kCooldown, std::clamp(std::round(s.cooldownFraction * 100) / 100, 0.01, 0.99));
+            controls().set(kDecay, decayKey(s.decay));
+            best_ = std::move(*best);
+        };
+    };
+}
+
+bool ScheduleFigure::chartDragged(QChart* chart, QPointF value) {
+    if (chart != chart_ || !answer_.fit || schedule_.steps < 1 || !std::isfinite(value.x())) return false;
+    const double fraction = std::clamp(std::round(100 * (1 - value.x() / static_cast<double>(schedule_.steps))) / 100, 0.01, 0.99);
+    if (controls().choice(kShape) == QLatin1String("wsd") && std::abs(controls().number(kCooldown) - fraction) < 1e-9) return false;
+    controls().set(kShape, QStringLiteral("wsd"));
+    controls().set(kCooldown, fraction);
+    return true;
+}
 
 QJsonObject ScheduleFigure::jobControls() const { return {{kLaw, controls().choice(kLaw)}}; }
 
@@ -93,6 +134,19 @@ void ScheduleFigure::draw(const FigureInput&) {
                                      : fit::CurvePrediction{predicted.loss.back(), predicted.lower.back(), predicted.upper.back()};
 
     addCurveBands(chart_, bands, true);
+    // The cooldown's start, the handle a press or drag on the chart moves.
+    if (schedule_.shape == fit::ScheduleShape::Wsd && !predicted.steps.empty()) {
+        const double start = static_cast<double>(schedule_.steps) * (1 - schedule_.cooldownFraction);
+        // Over the cooldown's losses and a third more above them (not the warm-up's, which would
+        // stretch the axis).
+        double low = INFINITY, high = -INFINITY;
+        for (std::size_t i = 0; i < predicted.steps.size(); ++i)
+            if (static_cast<double>(predicted.steps[i]) >= start) low = std::min(low, predicted.lower[i]), high = std::max(high, predicted.upper[i]);
+        if (!(high >= low)) low = high = predicted.loss.back();
+        high += std::max(0.3 * (high - low), 0.02 * high);
+        PlotChart::hideFromLegend(chart_, chart_->addLine(QObject::tr("Cooldown start"), Theme::current().muted, {{start, low}, {start, high}}, 1.5,
+                                                          Qt::DashDotLine));
+    }
     chart_->fitRangesToData(0.03);
     chart_->setTitle(QObject::tr("%1 fitted to %2 curves").arg(QString::fromStdString(analysis::curveLawLabel(result.fit.law)).toUpper()).arg(result.fit.curves.size()));
     summary_ = QObject::tr("Predicted loss at the end of %1 (step %2): %3 [%4, %5] (%6 % interval). Fitted curves: mean relative error %7 %.")
@@ -108,6 +162,14 @@ void ScheduleFigure::draw(const FigureInput&) {
                        return 100 * e / std::max<std::size_t>(1, result.fit.curves.size());
                    }(),
                         0, 'f', 2);
+    if (best_ && best_->budget.steps == schedule_.steps && best_->budget.peakLr == schedule_.peakLr)
+        summary_ += QObject::tr(" Best cooldown for %1 steps: %2 % %3, final loss %4 [%5, %6].")
+                        .arg(best_->budget.steps)
+                        .arg(best_->best.schedule.cooldownFraction * 100, 0, 'f', 1)
+                        .arg(decayKey(best_->best.schedule.decay))
+                        .arg(best_->best.final.loss, 0, 'f', 4)
+                        .arg(best_->best.final.lower, 0, 'f', 4)
+                        .arg(best_->best.final.upper, 0, 'f', 4);
 }
 
 QString explainSchedules(const ViewFigure& figure, const FigureInput&) {
@@ -130,7 +192,12 @@ QString explainSchedules(const ViewFigure& figure, const FigureInput&) {
                "<li>a power law in tokens, L<sub>0</sub> + A·D<sup>−α</sup>, which ignores the schedule.</li></ul>"
                "<p>Dashed: the loss the law predicts under the schedule the controls describe (shape, cooldown fraction and decay, "
                "length), with its interval as a band. The interval comes from the fit's curvature, widened for the correlation of the "
-               "residuals along a curve; it leaves out the law's own misfit.</p>") +
+               "residuals along a curve; with three or more curves it adds the law's own misfit, measured by predicting each curve from "
+               "a fit to the others (at Student's t quantile).</p>"
+               "<p>Press or drag on the chart to move the cooldown's start (the dash-dotted line) to the step under the mouse.</p>"
+               "<p><b>Best cooldown</b> sets the editor to the warm-up, stable, decay schedule of its length and peak rate whose "
+               "predicted final loss is lowest, searched over the cooldown fraction and the decay shape (a grid, then a compass "
+               "search), as MPL's authors choose a schedule by minimising the law's final loss.</p>") +
            now;
 }
 

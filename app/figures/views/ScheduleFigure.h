@@ -2,12 +2,15 @@
 // Schedules: a schedule-aware law (the Multi-Power Law, the LR-annealing law, a power law in
 // tokens; core/analysis/CurveFits.h) fitted to the study's loss curves that log their learning
 // rate, drawn over them with its interval as a band, and the loss it predicts under the schedule
-// the controls describe (shape, cooldown fraction and decay, length): the schedule editor. The fit
-// runs once per law; moving a schedule control only evaluates the law again.
+// the controls describe (shape, cooldown fraction and decay, length): the schedule editor, whose
+// cooldown start also follows a press or drag on the chart. The fit runs once per law; moving a
+// schedule control only evaluates the law again.
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/figures/ViewFigure.h"
+#include "core/analysis/BestCooldown.h"
 #include "core/analysis/CurveFits.h"
 
 namespace scalex::figures {
@@ -29,6 +32,16 @@ public:
     std::vector<QChart*> charts() const override;
     QString problem() const override;
     QString summary() const override { return summary_; }
+    // "Best cooldown": the WSD schedule of the editor's length, warm-up and peak (ending at rate 0,
+    // as the editor's do) whose predicted final loss is lowest over the cooldown fraction and decay
+    // shape (core/analysis/BestCooldown.h); taken, it sets the editor to it.
+    std::vector<Action> actions() const override;
+    JobOf<Taking> actionJob(const QString& name) override;
+    // A press or drag on the chart moves the cooldown's start to the step under the mouse (the
+    // schedule becomes WSD; the fraction to the slider's 0.01).
+    bool chartDragged(QChart* chart, QPointF value) override;
+    // The last best schedule found for the editor's length (empty before the button is pressed).
+    const std::optional<analysis::BestCooldownResult>& bestCooldown() const { return best_; }
 
     // The schedule the controls describe for the fitted curves (their peak rate, warm-up and
     // longest length times the length control), and the loss predicted at its end.
@@ -40,6 +53,7 @@ private:
     Answer answer_;
     fit::ScheduleSpec schedule_;
     fit::CurvePrediction final_;
+    std::optional<analysis::BestCooldownResult> best_;
     QString summary_;
 };
 
