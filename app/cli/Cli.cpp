@@ -54,6 +54,7 @@ void printHelp() {
         "Usage:\n"
         "  scalex                       open the explorer window on the last or the built-in example project\n"
         "  scalex FILE.scalex           open a project\n"
+        "  scalex FILE...               open run tables, loss curves and measurements together\n"
         "  scalex --screenshot OUT.png  render the main window to a PNG and exit (works without a display)\n"
         "  scalex <verb> [options]      run a headless verb; `scalex <verb> --help` for its options\n\n"
         "Window options:\n"

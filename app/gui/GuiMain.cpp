@@ -150,7 +150,8 @@ int runGui(int argc, char** argv) {
     parser.addOption({"list-lessons", "Print the shipped lessons (id, title, steps) and exit; --json as a JSON list."});
     parser.addOption({"presentation", "Start in presentation mode (larger fonts and lines)."});
     parser.addOption({"first-paint-exit", "Quit at the first paint and print the time since start (benchmarks)."});
-    parser.addPositionalArgument("project", "A .scalex project or a run table to open.", "[project]");
+    parser.addPositionalArgument("files", "A .scalex project, or run tables, loss curves and measurements to open together.",
+                                 "[project | files...]");
     parser.process(app);
 
     const QString theme = parser.isSet("theme") ? parser.value("theme") : QSettings().value("ui/theme").toString();
@@ -160,8 +161,7 @@ int runGui(int argc, char** argv) {
     MainWindow window;
     headless = parser.isSet("screenshot");
     if (!parser.positionalArguments().isEmpty()) {
-        const QString path = parser.positionalArguments().first();
-        if (!window.openPath(path, !headless)) {
+        if (!window.openPaths(parser.positionalArguments(), !headless)) {
             std::fprintf(stderr, "scalex: %s\n", qPrintable(window.lastError()));
             if (headless) return 2;
             window.openExample(false);

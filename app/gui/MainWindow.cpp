@@ -484,6 +484,31 @@ bool MainWindow::openPath(const QString& path, bool interactive) {
     return true;
 }
 
+bool MainWindow::openPaths(const QStringList& paths, bool interactive) {
+    if (paths.size() == 1) return openPath(paths.front(), interactive);
+    QStringList tables, others;
+    for (const QString& path : paths) {
+        if (path.endsWith(QLatin1String(".scalex"), Qt::CaseInsensitive)) {
+            reportError(tr("Could not open the files"),
+                        tr("%1: a project opens on its own; give it alone, or its run tables and curves as files").arg(path),
+                        interactive);
+            return false;
+        }
+        const auto kind = data::dataFileKind(path);
+        const bool curvesOrMeasurements =
+            kind == data::DataFileKind::LossCurves || kind == data::DataFileKind::InferenceMeasurements;
+        (curvesOrMeasurements ? others : tables) << path;
+    }
+    // Opening a run table starts a new study, so the tables come first and the curves are added to it.
+    for (qsizetype i = 0; i < tables.size(); ++i)
+        if (!(i == 0 ? openRunTable(tables[i], interactive) : addRunTable(tables[i], interactive))) return false;
+    for (const QString& path : others)
+        if (!openPath(path, interactive)) return false;
+    if (tables.isEmpty())
+        statusBar()->showMessage(tr("Added the loss curves and measurements of %1 files (saved with the project)").arg(others.size()), 8000);
+    return true;
+}
+
 bool MainWindow::openRunTable(const QString& path, bool interactive) {
     return runTableRead(data::loadRunTable(path.toStdString()), path, interactive);
 }

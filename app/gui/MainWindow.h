@@ -71,6 +71,9 @@ public:
     // their columns as `scalex check` does); the same error rules. An interactive open of a run
     // table of kBackgroundLoadBytes or more loads in the background and returns true at once.
     bool openPath(const QString& path, bool interactive = true);
+    // Several files at once (the command line's): the run tables first (the first opens, the others are added), then
+    // the loss curves and measurements, each added by its kind, so no file given is left out. A project opens alone.
+    bool openPaths(const QStringList& paths, bool interactive = true);
     static constexpr qint64 kBackgroundLoadBytes = 4 << 20;
     // Adds a loss-curves file's curves to the project (the loss-curves view shows them).
     bool openLossCurves(const QString& path, bool interactive = true);
