@@ -16,6 +16,7 @@
 
 #include "core/analysis/PredictedCheckpoints.h"
 #include "core/fit/SplitMix64.h"
+#include "tests/support/TestData.h"
 
 using namespace scalex;
 
@@ -206,4 +207,52 @@ TEST(PredictedCheckpoints, ErrorsNameTheModelTheFileAndTheOption) {
     const auto few = analysis::fitSurfaceWithCheckpoints({}, std::vector<analysis::PredictedCheckpoint>(3), quickGrid());
     ASSERT_FALSE(few.ok());
     EXPECT_EQ(few.error().column, "--checkpoints");
+}
+
+// One real model (lr-schedules/, 124M at peak rate 1e-3): its constant-rate and cosine curves'
+// law predicts, as checkpoints, the end-of-cooldown loss of each linear 20 % cooldown run (15,000
+// to 50,000 steps). Their last periodic validation loss is logged 200 steps before the end (the
+// rate still 4 % to 1.3 % of the peak), so the end of the cooldown lies a little below it.
+// Measured: predicted 0.78 % (50,000 steps) to 1.11 % (15,000 steps) below the last logged loss.
+TEST(PredictedCheckpoints, OneRealModelsCheckpointsPredictItsCooldownRuns) {
+    SCALEX_REQUIRE_SHARED();
+    const QDir dir(test::sharedPath("data/public/lr-schedules"));
+    const auto files = [&](const QString& pattern) {
+        std::vector<std::string> out;
+        for (const auto& name : dir.entryList({pattern}, QDir::Files, QDir::Name)) out.push_back(dir.filePath(name).toStdString());
+        return out;
+    };
+    analysis::PredictedCheckpointOptions o;
+    analysis::CheckpointModel model;
+    model.params = 124e6;
+    for (const QString prefix : {"stable-124m", "cos-"})
+        for (const auto& f : files(prefix + "*_lr0.001_sched_*.json")) model.files.push_back(f);
+    ASSERT_EQ(model.files.size(), 7u);
+    o.models = {model};
+    o.cooldownFraction = 0.2;
+    const auto observed = files("ann124-0.2_*_lr0.001_*_decay_linear_*.json");
+    ASSERT_EQ(observed.size(), 4u);
+    std::vector<double> finals;
+    for (const auto& f : observed) {
+        const auto run = data::loadTrackerRun(f);
+        ASSERT_TRUE(run.ok()) << run.error().toString();
+        o.tokens.push_back(run->configNumber("iterations") * run->tokensPerStep);
+        double last = NAN;
+        for (const auto& p : run->curve.points)
+            if (std::isfinite(p.valLoss)) last = p.valLoss;
+        finals.push_back(last);
+    }
+    const auto predicted = analysis::predictCheckpoints(o);
+    ASSERT_TRUE(predicted.ok()) << predicted.error().toString();
+    ASSERT_EQ(predicted->checkpoints.size(), finals.size());
+    for (std::size_t i = 0; i < finals.size(); ++i) {
+        const auto& c = predicted->checkpoints[i];
+        const double error = c.loss / finals[i] - 1;
+        std::printf("cooldown 0.2, %ld steps: predicted %.4f [%.4f, %.4f], last logged %.4f, error %+.4f\n", c.schedule.steps, c.loss, c.lower,
+                    c.upper, finals[i], error);
+        EXPECT_EQ(c.schedule.steps, std::lround(o.tokens[i] / 200 / 512)) << "batch 50 x 2 x 2 GPUs x 512 tokens a step";
+        EXPECT_LT(error, 0) << observed[i];
+        EXPECT_GT(error, -0.015) << observed[i];
+        EXPECT_LE(c.lower, finals[i] * (1 - 0.003)) << observed[i];
+    }
 }
