@@ -135,3 +135,27 @@ TEST(LndFromCurves, TooFewCurvesAndCheckpointsAloneNameTheModelAndOption) {
     EXPECT_NE(alone.exitCode, 0);
     EXPECT_TRUE(alone.err.contains("--from-curves")) << alone.err.toStdString();
 }
+
+TEST(LndFromCurves, MeasuredRunsOfDataSitBesideThePredictedCheckpoints) {
+    QTemporaryDir tmp;
+    ASSERT_TRUE(tmp.isValid());
+    const QDir dir(tmp.path());
+    QFile csv(dir.filePath("measured.csv"));
+    ASSERT_TRUE(csv.open(QIODevice::WriteOnly | QIODevice::Text));
+    csv.write("run_id,params,tokens,val_loss\na,5e7,2e8,3.95\nb,5e7,4e8,3.80\nc,2e8,2e8,3.45\nd,2e8,6e8,3.20\n");
+    csv.close();
+    QStringList args{"fit", "lnd", "--data", csv.fileName()};
+    args << models(dir) << "--checkpoints" << "1.31072e8" << "--grid" << gridFile(dir) << "--replicates" << "20" << "--json";
+    const auto r = runScalex(args);
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonArray points = r.json()["fit"].toObject()["points"].toArray();
+    ASSERT_EQ(points.size(), 7);
+    int measured = 0;
+    for (const auto& v : points) {
+        const QJsonObject p = v.toObject();
+        if (p["predicted"].toBool()) continue;
+        ++measured;
+        EXPECT_TRUE(p["params"].toDouble() == 5e7 || p["params"].toDouble() == 2e8) << "the runs of --data are the measured ones";
+    }
+    EXPECT_EQ(measured, 4);
+}
