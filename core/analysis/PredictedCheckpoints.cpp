@@ -86,6 +86,9 @@ data::Expected<PredictedCheckpointsResult> predictCheckpoints(const PredictedChe
             if (spec.steps <= spec.warmupSteps)
                 return optionError("--checkpoints", "model '" + name + "': " + number(d) + " tokens are " + std::to_string(spec.steps) +
                                                         " steps, no longer than its warm-up of " + std::to_string(spec.warmupSteps));
+            if (spec.steps > scale.steps)
+                out.notes.push_back(name + ": " + number(d) + " tokens (" + std::to_string(spec.steps) + " steps) lie beyond its longest curve (" +
+                                    std::to_string(scale.steps) + " steps): extrapolated");
             if (options.cooldownFraction < 0) spec = bestCooldown(*fitted, spec).best.schedule;
             const fit::PreparedSchedule schedule(fit::Schedule::fromSpec(spec), lawOptions);
             const auto p = fit::predictCurveLoss(fitted->fit, schedule, spec.steps);

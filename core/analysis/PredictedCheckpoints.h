@@ -49,7 +49,7 @@ struct PredictedCheckpoint {
 
 struct PredictedCheckpointsResult {
     std::vector<PredictedCheckpoint> checkpoints;  // model by model, tokens in the order asked
-    std::vector<std::string> notes;                // per model: the law's fit and where its schedule came from
+    std::vector<std::string> notes;                // per model: the law's fit, and each checkpoint beyond its longest curve (extrapolated)
     double level = 0.95;
 };
 

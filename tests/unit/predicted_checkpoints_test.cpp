@@ -165,8 +165,12 @@ TEST(PredictedCheckpoints, AGivenCooldownFractionIsTheCheckpointsSchedule) {
     auto options = generatedStudy(QDir(tmp.path()));
     options.models.resize(1);
     options.cooldownFraction = 0.2;
+    options.tokens.push_back(12000 * kTokensPerStep);  // beyond the 8,000-step constant-rate run
     const auto predicted = analysis::predictCheckpoints(options);
     ASSERT_TRUE(predicted.ok()) << predicted.error().toString();
+    ASSERT_EQ(predicted->notes.size(), 2u);
+    EXPECT_NE(predicted->notes.back().find("12000 steps) lie beyond its longest curve (8000 steps): extrapolated"), std::string::npos)
+        << predicted->notes.back();
     for (const auto& c : predicted->checkpoints) {
         EXPECT_DOUBLE_EQ(c.schedule.cooldownFraction, 0.2);
         EXPECT_EQ(c.schedule.decay, fit::DecayShape::Linear);
