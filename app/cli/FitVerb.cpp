@@ -14,6 +14,7 @@
 #include <map>
 
 #include "app/cli/CliSupport.h"
+#include "app/cli/LndFromCurves.h"
 #include "app/cli/LawOptions.h"
 #include "app/cli/StudyInput.h"
 #include "app/cli/Verbs.h"
@@ -188,11 +189,26 @@ int runLnd(const QStringList& args) {
                                 "multi-start L-BFGS from the paper's grid; one fit per series and context length.");
     addCommonOptions(p);
     addLndOptions(p);
+    addFromCurvesOptions(p);
     parseOrThrow(p, args);
     if (p.isSet("help")) {
         printText(p.helpText());
         return kExitOk;
     }
+    if (p.isSet("from-curves")) {
+        // Predicted checkpoints, beside the measured runs of the one series of --data where given.
+        if (!p.isSet("data") && !p.isSet("example")) {
+            AnalysisSettings a;
+            return runLndFromCurves(p, {}, lndSettings(p, a));
+        }
+        Inputs in = readInputs(p);
+        requireScale(in);
+        std::optional<LossSurfaceSettings> settings;
+        in.changeSettings([&](AnalysisSettings& a) { settings = lndSettings(p, a); });
+        const SeriesGroup g = studySet(in.table(), singleGroup(in), ExperimentSet::TokenParam);
+        return runLndFromCurves(p, lossSurfacePoints(in.table(), g.filter).points, *settings);
+    }
+    if (p.isSet("checkpoints")) throw UsageError("--checkpoints needs --from-curves (the curves whose law predicts them)");
     Inputs in = readInputs(p);
     requireScale(in);
     std::optional<LossSurfaceSettings> settings;  // set from the options (a default would build the paper's grid here)

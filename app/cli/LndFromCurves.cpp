@@ -1,0 +1,104 @@
+#include "app/cli/LndFromCurves.h"
+
+#include <QJsonObject>
+#include <QTextStream>
+
+#include "app/cli/CliSupport.h"
+#include "core/analysis/PredictedCheckpoints.h"
+
+namespace scalex::cli {
+
+namespace {
+
+// "[N=<params>:]PATH[,PATH...]": one model's curves, its parameter count where the configs lack it.
+analysis::CheckpointModel parseModel(const QString& value) {
+    analysis::CheckpointModel m;
+    QString paths = value;
+    if (value.startsWith("N=")) {
+        const qsizetype colon = value.indexOf(':');
+        bool ok = false;
+        m.params = colon > 2 ? value.mid(2, colon - 2).toDouble(&ok) : 0;
+        if (!ok || !(m.params > 0)) throw UsageError(("--from-curves: expected N=<params>:FILES, got '" + value + "'").toStdString());
+        paths = value.mid(colon + 1);
+    }
+    for (const QString& f : paths.split(',', Qt::SkipEmptyParts)) m.files.push_back(f.toStdString());
+    if (m.files.empty()) throw UsageError(("--from-curves: no files in '" + value + "'").toStdString());
+    return m;
+}
+
+QString num(double v, int digits = 4) { return QString::number(v, 'g', digits); }
+
+}  // namespace
+
+void addFromCurvesOptions(QCommandLineParser& p) {
+    const analysis::PredictedCheckpointOptions defaults;
+    p.addOptions({
+        {"from-curves", "One model's curves (tracker JSON files or folders, comma-separated; N from config n_params, or "
+                        "N=<params>:FILES); repeat per model. Their law predicts the checkpoints L(N,D) is fitted to.", "files"},
+        {"checkpoints", "Token counts D (comma-separated or repeated) at which each model's end-of-cooldown loss is predicted.", "tokens"},
+        {"cooldown", "WSD cooldown fraction of each predicted checkpoint, linear to 0 (default: the best cooldown of each budget).", "fraction"},
+        {"curve-law", "Law of the curves: mpl, lra or power.", "law", QString::fromStdString(analysis::curveLawLabel(defaults.curves.law))},
+        {"replicates", "Bootstrap replicates of the L(N,D) intervals (each redraws the predicted points within their intervals).", "n",
+         QString::number(analysis::CheckpointSurfaceOptions{}.replicates)},
+    });
+}
+
+int runLndFromCurves(const QCommandLineParser& p, const std::vector<fit::LossPoint>& measured, const fit::LossSurfaceSettings& settings) {
+    analysis::PredictedCheckpointOptions o;
+    for (const QString& v : p.values("from-curves")) o.models.push_back(parseModel(v));
+    for (const QString& v : p.values("checkpoints"))
+        for (const QString& t : v.split(',', Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const double d = t.toDouble(&ok);
+            if (!ok || !(d > 0)) throw UsageError(("--checkpoints expects positive token counts, got '" + t + "'").toStdString());
+            o.tokens.push_back(d);
+        }
+    if (p.isSet("cooldown")) {
+        o.cooldownFraction = *doubleOption(p, "cooldown");
+        if (!(o.cooldownFraction > 0 && o.cooldownFraction <= 1))
+            throw UsageError(("--cooldown must lie in (0, 1], got " + p.value("cooldown")).toStdString());
+    }
+    const auto law = analysis::curveLawFromName(p.value("curve-law").toStdString());
+    if (!law) throw UsageError(("--curve-law: expected mpl, lra or power, got '" + p.value("curve-law") + "'").toStdString());
+    o.curves.law = *law;
+    analysis::CheckpointSurfaceOptions so;
+    so.replicates = static_cast<int>(*intOption(p, "replicates", 0));
+    so.level = o.curves.level;
+    const auto predicted = analysis::predictCheckpoints(o);
+    if (!predicted) throw UsageError(predicted.error().toString());
+    const auto fitted = analysis::fitSurfaceWithCheckpoints(measured, predicted->checkpoints, settings, so);
+    if (!fitted) throw UsageError(fitted.error().toString());
+    if (p.isSet("json")) {
+        printJson(QJsonObject{{"checkpoints", analysis::predictedCheckpointsJson(*predicted)}, {"fit", analysis::checkpointSurfaceJson(*fitted)}});
+        return kExitOk;
+    }
+    QString t;
+    QTextStream out(&t);
+    for (const auto& n : predicted->notes) out << QString::fromStdString(n) << "\n";
+    const QString level = QString::number(100 * fitted->level, 'g', 3);
+    out << "runs (" << level << " % intervals of the predicted losses):\n";
+    out << "  kind       N          D          C          loss    interval            schedule\n";
+    for (const auto& m : measured)
+        out << "  measured   " << num(m.params).leftJustified(10) << " " << num(m.tokens).leftJustified(10) << " "
+            << num(6 * m.params * m.tokens).leftJustified(10) << " " << QString::number(m.loss, 'f', 4) << "\n";
+    for (const auto& c : fitted->predicted)
+        out << "  predicted  " << num(c.params).leftJustified(10) << " " << num(c.tokens).leftJustified(10) << " " << num(c.flops).leftJustified(10)
+            << " " << QString::number(c.loss, 'f', 4) << "  [" << QString::number(c.lower, 'f', 4) << ", " << QString::number(c.upper, 'f', 4)
+            << "]  " << QString::fromStdString(c.model) << ": " << QString::fromStdString(analysis::scheduleLabel(c.schedule)) << "\n";
+    const auto& f = fitted->fit;
+    out << "L(N,D) fit on " << measured.size() << " measured runs and " << fitted->predicted.size() << " predicted checkpoints, "
+        << f.nStarts << " starts; " << level << " % intervals from " << fitted->replicates
+        << " bootstrap replicates (measured runs resampled, each model's predicted points redrawn within their intervals)\n";
+    static const char* names[6] = {"log A", "log B", "log E", "alpha", "beta", "gamma"};
+    const auto v = f.best.asArray(), lo = fitted->lower.asArray(), hi = fitted->upper.asArray();
+    for (std::size_t k = 0; k < 6; ++k)
+        out << "  " << names[k] << " = " << QString::number(v[k], 'f', 4) << " [" << QString::number(lo[k], 'f', 4) << ", "
+            << QString::number(hi[k], 'f', 4) << "]\n";
+    out << "  objective = " << QString::number(f.objective, 'g', 8) << ", R^2 = " << f.quality.r2 << "\n";
+    for (const auto& w : f.warnings) out << "  warning: " << QString::fromStdString(w) << "\n";
+    out.flush();
+    printText(t);
+    return kExitOk;
+}
+
+}  // namespace scalex::cli

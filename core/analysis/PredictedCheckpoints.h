@@ -1,0 +1,97 @@
+#pragma once
+// Checkpoints in scaling laws (issue 43, item 5): a model's curves (constant-rate or WSD runs)
+// and its fitted schedule-aware law (CurveFits.h) stand in for separate cooldown runs. For each
+// token count asked, the law predicts the loss at the end of a warm-up–stable–decay schedule of
+// that length (the best cooldown for that budget, bestCooldown, or a cooldown fraction given), at
+// the fitted runs' peak rate and warm-up; each prediction is a run (N, D, C, loss) marked
+// predicted, with the standard deviation of its ln L. The L(N,D) fit then takes such runs, with or
+// without measured ones, and carries their intervals into its parameters' by a bootstrap that
+// redraws every predicted point within its interval as it resamples the measured runs.
+#include <QJsonObject>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/analysis/CurveFits.h"
+#include "core/data/LoadError.h"
+#include "core/fit/FitControl.h"
+#include "core/fit/LossSurface.h"
+
+namespace scalex::analysis {
+
+// One model's curves: tracker exports (files or folders of .json) and its parameter count N.
+struct CheckpointModel {
+    std::vector<std::string> files;
+    double params = std::numeric_limits<double>::quiet_NaN();  // NaN: the first run's config `n_params` (or `params`, `num_params`)
+};
+
+struct PredictedCheckpointOptions {
+    std::vector<CheckpointModel> models;
+    std::vector<double> tokens;     // D of each predicted checkpoint (tokens at the end of its cooldown)
+    double cooldownFraction = -1;   // < 0: the best cooldown of each budget (bestCooldown's defaults);
+                                    // else a WSD cooldown of this fraction, linear to 0
+    CurveFitOptions curves;         // the law and its fit (dataFiles and holdoutFiles are the models')
+    int minCurves = 3;              // curves a model needs: the law's misfit is measured on 3 (calibrateMisfit)
+};
+
+// A run the law predicts: N, D, C and its loss at the end of `schedule`, marked predicted.
+struct PredictedCheckpoint {
+    std::string model;  // the model's name: its first run's
+    double params = 0, tokens = 0;
+    double flops = 0;   // C = 6·N·D (Kaplan et al. 2020, Eq. 2.1's approximation, as data/ derives C)
+    fit::ScheduleSpec schedule;
+    double loss = 0, lower = 0, upper = 0;  // at the curve fit's level
+    double lnSd = 0;    // standard deviation of ln L: the delta method and the law's misfit in quadrature
+    bool predicted = true;
+};
+
+struct PredictedCheckpointsResult {
+    std::vector<PredictedCheckpoint> checkpoints;  // model by model, tokens in the order asked
+    std::vector<std::string> notes;                // per model: the law's fit, and each checkpoint beyond its longest curve (extrapolated)
+    double level = 0.95;
+};
+
+// Fits the law to each model's curves and predicts its checkpoints. Errors: no model or token
+// count (naming the option), a model with fewer than minCurves curves or no parameter count
+// (naming its first file and the key), a token count no longer than the warm-up, and every error
+// of fitCurves.
+data::Expected<PredictedCheckpointsResult> predictCheckpoints(const PredictedCheckpointOptions& options,
+                                                              const fit::FitControl& control = {});
+
+struct CheckpointSurfaceOptions {
+    int replicates = 200;            // bootstrap replicates for the parameters' intervals
+    std::uint64_t seed = 20250301;   // of the replicates' draws (SplitMix64 streams)
+    double level = 0.95;
+};
+
+struct CheckpointSurfaceResult {
+    fit::LossSurfaceFit fit;                      // on the measured runs and the predicted checkpoints
+    std::vector<fit::LossPoint> measured;
+    std::vector<PredictedCheckpoint> predicted;
+    fit::LossSurfaceParams lower, upper;          // percentile intervals at `level`
+    int replicates = 0;                           // replicates whose refit ran
+    double level = 0.95;
+};
+
+// L(N,D) (fit::fitLossSurface with `settings`) on measured runs and predicted checkpoints. The
+// intervals: in each replicate the measured runs are resampled with replacement and each model's
+// predicted points are moved together by one normal draw times their lnSd (one law predicts all
+// of a model's checkpoints, so their errors share its parameters' and its misfit's), and the
+// surface is refitted from the full fit's optima (fit::refitLossSurface). Fewer than 6 points in
+// all is an error naming `--checkpoints`.
+data::Expected<CheckpointSurfaceResult> fitSurfaceWithCheckpoints(std::span<const fit::LossPoint> measured,
+                                                                  const std::vector<PredictedCheckpoint>& predicted,
+                                                                  const fit::LossSurfaceSettings& settings,
+                                                                  const CheckpointSurfaceOptions& options = {},
+                                                                  const fit::FitControl& control = {});
+
+QJsonObject predictedCheckpointJson(const PredictedCheckpoint& c);
+// {"checkpoints": [...], "notes": [...], "level"}.
+QJsonObject predictedCheckpointsJson(const PredictedCheckpointsResult& result);
+// {"params": {log_a: {value, lower, upper}, ...}, "points": [measured runs with predicted false,
+// then the checkpoints], "replicates", "level", "objective", "r2", "warnings"}.
+QJsonObject checkpointSurfaceJson(const CheckpointSurfaceResult& result);
+
+}  // namespace scalex::analysis
