@@ -448,11 +448,34 @@ double radicalInverse(std::uint64_t i, std::uint64_t b) {
 // baseline_full_train.py draws its starts, Li et al. 2026).
 bool logUniform(double lo, double hi) { return lo > 0 && hi > lo; }
 
-// Declared starts (the parameters' own, the others at the middle of their range), then a Halton
-// sequence shifted by a seeded random offset per axis (Cranley–Patterson rotation).
-std::vector<std::vector<double>> startingPoints(const CompiledLaw& law, const LawFitSettings& s) {
+// Points first … first + count − 1 of a Halton sequence shifted by a seeded random offset per axis
+// (Cranley–Patterson rotation), log-uniform over a positive range, uniform over one reaching zero.
+std::vector<std::vector<double>> haltonPoints(const CompiledLaw& law, std::uint64_t seed, int first, int count) {
     static constexpr std::uint64_t kPrimes[] = {2,  3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53,
                                                 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113, 127, 131};
+    const std::size_t k = law.parameterCount();
+    SplitMix64 rng{seed};
+    std::vector<double> shift(k);
+    for (auto& v : shift) v = rng.uniform();
+    std::vector<std::vector<double>> out;
+    for (int i = first; i < first + count; ++i) {
+        std::vector<double> p(k);
+        for (std::size_t j = 0; j < k; ++j) {
+            double u = radicalInverse(static_cast<std::uint64_t>(i), kPrimes[j % std::size(kPrimes)]) + shift[j];
+            // Beyond 32 parameters the primes repeat: scramble those axes with a second rotation.
+            if (j >= std::size(kPrimes)) u += static_cast<double>(j / std::size(kPrimes)) * 0.6180339887498949;
+            u -= std::floor(u);
+            const double lo = law.lower[j], hi = law.upper[j];
+            p[j] = logUniform(lo, hi) ? std::exp(std::log(lo) + u * (std::log(hi) - std::log(lo))) : lo + u * (hi - lo);
+        }
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+// Declared starts (the parameters' own, the others at the middle of their range), then the
+// budget's Halton points.
+std::vector<std::vector<double>> startingPoints(const CompiledLaw& law, const LawFitSettings& s) {
     const std::size_t k = law.parameterCount();
     auto middle = [&](std::size_t j) {
         const double lo = law.lower[j], hi = law.upper[j];
@@ -465,27 +488,35 @@ std::vector<std::vector<double>> startingPoints(const CompiledLaw& law, const La
         for (std::size_t j = 0; j < k; ++j) s0[j] = params[j].start.value_or(middle(j));
         starts.push_back(s0);
     }
-    SplitMix64 rng{s.seed};
-    std::vector<double> shift(k);
-    for (auto& v : shift) v = rng.uniform();
-    for (int i = 1; i <= std::max(s.starts, 0); ++i) {
-        std::vector<double> p(k);
-        for (std::size_t j = 0; j < k; ++j) {
-            double u = radicalInverse(static_cast<std::uint64_t>(i), kPrimes[j % std::size(kPrimes)]) + shift[j];
-            // Beyond 32 parameters the primes repeat: scramble those axes with a second rotation.
-            if (j >= std::size(kPrimes)) u += static_cast<double>(j / std::size(kPrimes)) * 0.6180339887498949;
-            u -= std::floor(u);
-            const double lo = law.lower[j], hi = law.upper[j];
-            p[j] = logUniform(lo, hi) ? std::exp(std::log(lo) + u * (std::log(hi) - std::log(lo))) : lo + u * (hi - lo);
-        }
-        starts.push_back(std::move(p));
-    }
+    for (auto& p : haltonPoints(law, s.seed, 1, std::max(s.starts, 0))) starts.push_back(std::move(p));
     if (starts.empty()) {
         std::vector<double> s0(k);
         for (std::size_t j = 0; j < k; ++j) s0[j] = middle(j);
         starts.push_back(s0);
     }
     return starts;
+}
+
+// Per moving value of a search over every parameter (Problem::slots, no projection), whether the
+// runs leave it undetermined at `params`: its column of the residuals' Jacobian, in units of its
+// range, below 1e-6 of the largest. All false where the Jacobian is not finite.
+std::vector<char> undetermined(const Fit& fit, const GroupParams& params) {
+    Problem problem(fit.law, fit.groups, fit.shared, false);
+    const auto& slots = problem.slots();
+    std::vector<char> out(slots.size(), 0);
+    Eigen::VectorXd r;
+    Eigen::MatrixXd J;
+    if (slots.empty() || !problem.residuals(problem.at(params), params, r, &J)) return out;
+    std::vector<double> size(slots.size());
+    double largest = 0;
+    for (std::size_t m = 0; m < slots.size(); ++m) {
+        const std::size_t j = slots[m].parameter;
+        const double width = fit.law.upper[j] - fit.law.lower[j];
+        size[m] = J.col(static_cast<Eigen::Index>(m)).norm() * (std::isfinite(width) ? width : 1.0);
+        largest = std::max(largest, size[m]);
+    }
+    for (std::size_t m = 0; m < slots.size(); ++m) out[m] = size[m] < 1e-6 * largest ? 1 : 0;
+    return out;
 }
 
 // Why an optimum may not be the best (LawFitResult::doubt): a single start reached it, or it lies on
@@ -654,8 +685,9 @@ std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const La
         });
         for (StartRun* s : leaders) refined[s->index] = 1;
     };
-    for (std::size_t begin = 0; begin < points.size() && !control.cancelled();) {
-        const std::size_t end = begin == 0 ? std::min(points.size(), declared + batch) : std::min(points.size(), begin + batch);
+    // One round: the starts [begin, end) screened best first (in order of their objective before
+    // any step, ties by index), then the leaders refined; the best objective after it.
+    auto round = [&](std::size_t begin, std::size_t end) {
         std::vector<double> initial(end - begin, kInf);
         parallelFor(end - begin, FitControl{control.threads, control.cancel, nullptr, nullptr}, [&](std::size_t n) {
             Problem problem(law, fit.groups, shared, projected);
@@ -680,15 +712,57 @@ std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const La
             ran[i] = 1;
         });
         progressDone += end - begin;
-        begin = end;
         refineLeaders();
         double best = kInf;
-        for (std::size_t i = 0; i < end; ++i)
+        for (std::size_t i = 0; i < runs.size(); ++i)
             if (ran[i]) best = std::min(best, runs[i].objective);
+        return best;
+    };
+    std::size_t used = 0;  // space-filling starts run
+    for (std::size_t begin = 0; begin < points.size() && !control.cancelled();) {
+        const std::size_t end = begin == 0 ? std::min(points.size(), declared + batch) : std::min(points.size(), begin + batch);
+        const double best = round(begin, end);
+        used += end - std::max(begin, declared);
+        begin = end;
         std::size_t reached = 0;
         for (std::size_t i = 0; i < end; ++i)
             if (ran[i] && std::isfinite(best) && runs[i].objective <= best * (1 + settings.spreadTolerance) + 1e-300) ++reached;
         if (reached >= agree) break;
+    }
+    // Parameters the runs do not determine at the best optimum (a saturated branch: a min/max at its
+    // constant, a softplus far below zero, which zeroes their derivatives) stay where their start
+    // put them, so that starts agree on an optimum that leaves a term of the law unused. While the
+    // budget lasts, a round of starts keeps the determined values of the best and draws the others
+    // afresh from the sequence (Halton points past the budget's), as long as such a round lowers the best.
+    int drawn = std::max(settings.starts, 0);
+    for (double previous = kInf; used < static_cast<std::size_t>(std::max(settings.starts, 0)) && !control.cancelled();) {
+        const std::vector<StartRun*> sofar = finished();
+        if (sofar.empty() || !std::isfinite(sofar.front()->objective)) break;
+        const double best = sofar.front()->objective;
+        if (!(best < previous * (1 - settings.spreadTolerance))) break;
+        previous = best;
+        const GroupParams optimum = sofar.front()->params;
+        const std::vector<char> loose = undetermined(fit, optimum);
+        if (std::find(loose.begin(), loose.end(), 1) == loose.end()) break;
+        const int count = static_cast<int>(std::min(batch, static_cast<std::size_t>(settings.starts) - used));
+        Problem problem(law, fit.groups, shared, false);
+        const auto& slots = problem.slots();
+        const std::size_t begin = points.size();
+        for (const auto& fresh : haltonPoints(law, settings.seed, drawn + 1, count)) {
+            GroupParams p = optimum;
+            for (std::size_t m = 0; m < slots.size(); ++m) {
+                if (!loose[m]) continue;
+                for (std::size_t g = 0; g < p.size(); ++g)
+                    if (slots[m].group < 0 || static_cast<std::size_t>(slots[m].group) == g) p[g][slots[m].parameter] = fresh[slots[m].parameter];
+            }
+            points.push_back(std::move(p));
+        }
+        drawn += count;
+        used += static_cast<std::size_t>(count);
+        runs.resize(points.size());
+        ran.resize(points.size(), 0);
+        refined.resize(points.size(), 0);
+        round(begin, points.size());
     }
     std::vector<StartRun*> done = finished();
 
