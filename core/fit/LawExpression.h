@@ -128,3 +128,20 @@ double lawValue(const LawExpression& e, std::span<const double> params, std::spa
                 std::vector<double>& scratch);
 
 }  // namespace scalex::fit
+
+namespace scalex::fit {
+
+// The same sweeps over a block of runs at once (node by node, each over every run of the block:
+// the tree is walked once per block instead of once per run). `constants` holds the runs'
+// lawConstants column by column: slot s of run i at constants[s · stride + i]. `values`, `aux`
+// and `adjoint` hold nodes × rows doubles each (node n's run i at n · rows + i); the root's values
+// are at values[root · rows …].
+inline constexpr std::size_t kLawBlock = 64;  // runs per block the fit uses
+void lawForwardBlock(const LawExpression& e, std::span<const double> params, const double* constants, std::size_t stride, std::size_t rows,
+                     double* values, double* aux);
+// Adds Σ_i weights[i] × ∂value_i/∂params into `gradient` or, where `perRun` is given, weights[i] ×
+// ∂value_i/∂param_p into perRun[p · rows + i] (zeroed first, parameterCount × rows doubles).
+void lawBackwardBlock(const LawExpression& e, const double* weights, std::size_t rows, const double* values, const double* aux,
+                      double* adjoint, std::span<double> gradient, double* perRun = nullptr);
+
+}  // namespace scalex::fit

@@ -54,38 +54,67 @@ double residual(const CompiledLaw& law, double observed, double predicted) {
     return observed - predicted;
 }
 
-// The runs with what does not change with the parameters computed once (lawConstants).
+// The runs with what does not change with the parameters computed once (lawConstants), also
+// column by column for the block sweeps (lawForwardBlock).
 struct Prepared {
     const LawData& data;
     std::size_t width = 0;
-    std::vector<double> constants;
+    std::vector<double> constants;  // run-major
+    std::vector<double> columns;    // slot-major: slot s of run i at s · size() + i
 
     Prepared(const CompiledLaw& law, const LawData& d) : data(d), width(static_cast<std::size_t>(law.expression.constantCount)) {
         constants.resize(width * d.size());
         for (std::size_t i = 0; i < d.size(); ++i) lawConstants(law.expression, d.row(i), std::span<double>(constants.data() + i * width, width));
+        columns.resize(constants.size());
+        for (std::size_t i = 0; i < d.size(); ++i)
+            for (std::size_t c = 0; c < width; ++c) columns[c * d.size() + i] = constants[i * width + c];
     }
     std::size_t size() const { return data.size(); }
     std::span<const double> row(std::size_t i) const { return {constants.data() + i * width, width}; }
 };
 
-// Σ ρ(r) and, when `gradient` is given, its derivative (reverse mode through the tree per run).
+// The buffers of the block sweeps: values, aux and adjoints of every node for kLawBlock runs, the
+// runs' weights, and (for a Jacobian) every parameter's derivative per run.
+struct BlockScratch {
+    std::vector<double> values, aux, adjoint, weights, perRun;
+    void fit(const CompiledLaw& law) {
+        const std::size_t size = law.expression.nodes.size() * kLawBlock;
+        if (values.size() < size) values.resize(size), aux.resize(size), adjoint.resize(size);
+        weights.resize(kLawBlock);
+        perRun.resize(std::max<std::size_t>(law.parameterCount(), 1) * kLawBlock);
+    }
+};
+
+// The law's values at the runs [begin, begin + rows) of `prepared` (every node's in s.values).
+const double* forwardBlock(const CompiledLaw& law, const Prepared& prepared, std::span<const double> params, std::size_t begin,
+                           std::size_t rows, BlockScratch& s) {
+    s.fit(law);
+    lawForwardBlock(law.expression, params, prepared.columns.data() + begin, prepared.size(), rows, s.values.data(), s.aux.data());
+    return s.values.data() + static_cast<std::size_t>(law.expression.root()) * rows;
+}
+
+// Σ ρ(r) and, when `gradient` is given, its derivative (reverse mode through the tree, a block of
+// runs at a time).
 double objectiveAndGradient(const CompiledLaw& law, const Prepared& prepared, std::span<const double> params, double* gradient,
-                            std::vector<double>& scratch) {
+                            BlockScratch& scratch) {
     const LawData& data = prepared.data;
     const std::size_t k = law.parameterCount();
     if (gradient) std::fill(gradient, gradient + k, 0.0);
     double sum = 0;
     const bool log = logSpace(law);
-    for (std::size_t i = 0; i < data.size(); ++i) {
-        const double predicted = lawForwardFromConstants(law.expression, params, prepared.row(i), scratch);
-        const double r = residual(law, data.target[i], predicted);
-        if (!std::isfinite(r)) return kInf;
-        sum += rho(law, r);
-        if (gradient) {
+    for (std::size_t begin = 0; begin < data.size(); begin += kLawBlock) {
+        const std::size_t rows = std::min(kLawBlock, data.size() - begin);
+        const double* predicted = forwardBlock(law, prepared, params, begin, rows, scratch);
+        for (std::size_t i = 0; i < rows; ++i) {
+            const double r = residual(law, data.target[begin + i], predicted[i]);
+            if (!std::isfinite(r)) return kInf;
+            sum += rho(law, r);
             // dρ/dθ = ρ'(r) · dr/dŷ · dŷ/dθ, dr/dŷ = −1 (linear) or −1/ŷ (log)
-            const double weight = -rhoPrime(law, r) * (log ? 1.0 / predicted : 1.0);
-            lawBackward(law.expression, weight, std::span<double>(gradient, k), scratch);
+            scratch.weights[i] = -rhoPrime(law, r) * (log ? 1.0 / predicted[i] : 1.0);
         }
+        if (gradient)
+            lawBackwardBlock(law.expression, scratch.weights.data(), rows, scratch.values.data(), scratch.aux.data(), scratch.adjoint.data(),
+                             std::span<double>(gradient, k));
     }
     if (!std::isfinite(sum)) return kInf;
     if (gradient)
@@ -156,7 +185,7 @@ public:
         if (gradientOut) std::fill(gradientOut, gradientOut + slots_.size(), 0.0);
         double f = 0;
         for (std::size_t g = 0; g < p.size() && std::isfinite(f); ++g) {
-            f += objectiveAndGradient(law_, *groups_[g], p[g], gradientOut ? gradient_.data() : nullptr, scratch_);
+            f += objectiveAndGradient(law_, *groups_[g], p[g], gradientOut ? gradient_.data() : nullptr, block_);
             if (gradientOut)
                 for (std::size_t m = 0; m < slots_.size(); ++m)
                     if (slots_[m].group < 0 || static_cast<std::size_t>(slots_[m].group) == g) gradientOut[m] += gradient_[slots_[m].parameter];
@@ -182,18 +211,25 @@ public:
         std::size_t at = 0;
         for (std::size_t g = 0; g < groups_.size(); ++g) {
             const Prepared& data = *groups_[g];
-            for (std::size_t i = 0; i < data.size(); ++i, ++at) {
-                const double predicted = lawForwardFromConstants(law_.expression, p[g], data.row(i), scratch_);
-                const double ri = residual(law_, data.data.target[i], predicted);
-                if (!std::isfinite(ri)) return false;
-                r(static_cast<Eigen::Index>(at)) = ri;
-                if (!J) continue;
-                std::fill(gradient_.begin(), gradient_.end(), 0.0);
-                // dr/dθ = −dŷ/dθ (linear) or −dŷ/dθ / ŷ (log)
-                lawBackward(law_.expression, log ? -1.0 / predicted : -1.0, std::span<double>(gradient_.data(), k), scratch_);
-                for (std::size_t m = 0; m < slots_.size(); ++m)
-                    if (slots_[m].group < 0 || static_cast<std::size_t>(slots_[m].group) == g)
-                        (*J)(static_cast<Eigen::Index>(at), static_cast<Eigen::Index>(m)) = gradient_[slots_[m].parameter];
+            for (std::size_t begin = 0; begin < data.size(); begin += kLawBlock) {
+                const std::size_t rows = std::min(kLawBlock, data.size() - begin);
+                const double* predicted = forwardBlock(law_, data, p[g], begin, rows, block_);
+                for (std::size_t i = 0; i < rows; ++i) {
+                    const double ri = residual(law_, data.data.target[begin + i], predicted[i]);
+                    if (!std::isfinite(ri)) return false;
+                    r(static_cast<Eigen::Index>(at + i)) = ri;
+                    // dr/dθ = −dŷ/dθ (linear) or −dŷ/dθ / ŷ (log)
+                    block_.weights[i] = log ? -1.0 / predicted[i] : -1.0;
+                }
+                if (J) {
+                    lawBackwardBlock(law_.expression, block_.weights.data(), rows, block_.values.data(), block_.aux.data(), block_.adjoint.data(),
+                                     std::span<double>(gradient_.data(), k), block_.perRun.data());
+                    for (std::size_t m = 0; m < slots_.size(); ++m)
+                        if (slots_[m].group < 0 || static_cast<std::size_t>(slots_[m].group) == g)
+                            for (std::size_t i = 0; i < rows; ++i)
+                                (*J)(static_cast<Eigen::Index>(at + i), static_cast<Eigen::Index>(m)) = block_.perRun[slots_[m].parameter * rows + i];
+                }
+                at += rows;
             }
         }
         return !J || J->allFinite();
@@ -206,18 +242,21 @@ private:
         for (const auto& t : terms_) p[static_cast<std::size_t>(t.parameter)] = 0;
         Eigen::MatrixXd B(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
         Eigen::VectorXd y(static_cast<Eigen::Index>(n));
-        for (std::size_t i = 0; i < n; ++i) {
-            const double rest = lawForwardFromConstants(law_.expression, p, data.row(i), scratch_);
-            double shifted = data.data.target[i] - rest;
-            for (std::size_t j = 0; j < m; ++j) {
-                const auto& t = terms_[j];
-                double basis = t.basis < 0 ? 1.0 : scratch_[static_cast<std::size_t>(t.basis)];
-                if (t.divides) basis = 1.0 / basis;
-                basis *= t.sign;
-                B(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = basis;
-                shifted -= law_.lower[static_cast<std::size_t>(t.parameter)] * basis;
+        for (std::size_t begin = 0; begin < n; begin += kLawBlock) {
+            const std::size_t rows = std::min(kLawBlock, n - begin);
+            const double* rest = forwardBlock(law_, data, p, begin, rows, block_);
+            for (std::size_t i = 0; i < rows; ++i) {
+                double shifted = data.data.target[begin + i] - rest[i];
+                for (std::size_t j = 0; j < m; ++j) {
+                    const auto& t = terms_[j];
+                    double basis = t.basis < 0 ? 1.0 : block_.values[static_cast<std::size_t>(t.basis) * rows + i];
+                    if (t.divides) basis = 1.0 / basis;
+                    basis *= t.sign;
+                    B(static_cast<Eigen::Index>(begin + i), static_cast<Eigen::Index>(j)) = basis;
+                    shifted -= law_.lower[static_cast<std::size_t>(t.parameter)] * basis;
+                }
+                y(static_cast<Eigen::Index>(begin + i)) = shifted;
             }
-            y(static_cast<Eigen::Index>(i)) = shifted;
         }
         if (!B.allFinite() || !y.allFinite()) {
             for (const auto& t : terms_) p[static_cast<std::size_t>(t.parameter)] = std::numeric_limits<double>::quiet_NaN();
@@ -234,7 +273,8 @@ private:
     std::vector<const Prepared*> groups_;
     std::vector<CompiledLaw::LinearTerm> terms_;
     std::vector<Slot> slots_;
-    std::vector<double> gradient_, scratch_;
+    std::vector<double> gradient_;
+    BlockScratch block_;
 };
 
 // dlib's stop strategy with a relative threshold: the objective's scale varies by orders of
@@ -562,12 +602,12 @@ std::vector<double> predictLaw(const CompiledLaw& law, const LawData& data, std:
 }
 
 double lawObjective(const CompiledLaw& law, const LawData& data, std::span<const double> params) {
-    std::vector<double> scratch;
+    BlockScratch scratch;
     return objectiveAndGradient(law, Prepared(law, data), params, nullptr, scratch);
 }
 
 double lawObjectiveGradient(const CompiledLaw& law, const LawData& data, std::span<const double> params, std::vector<double>& gradient) {
-    std::vector<double> scratch;
+    BlockScratch scratch;
     gradient.assign(law.parameterCount(), 0.0);
     return objectiveAndGradient(law, Prepared(law, data), params, gradient.data(), scratch);
 }
