@@ -6,6 +6,8 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <map>
+#include <tuple>
 
 namespace scalex::fit {
 
@@ -289,6 +291,19 @@ bool bindLawExpression(LawExpression& e, const std::vector<std::string>& paramet
         if (n.op == LawOp::Power && !e.nodes[static_cast<std::size_t>(n.a)].dependsOnParameters) n.logSlot = e.constantCount++;
     }
     if (!e.nodes.empty()) keep(e.root());
+    // Repeated subexpressions: an operation is the same as the first earlier node of its kind whose
+    // operands are the same (a parameter, column or number the same as its first occurrence).
+    // Leaves are not copied, so that a parameter's derivative adds up as before.
+    std::map<std::tuple<int, int, int, double, int>, int> first;
+    std::vector<int> canonical(e.nodes.size());
+    for (std::size_t i = 0; i < e.nodes.size(); ++i) {
+        auto& n = e.nodes[i];
+        const auto operand = [&canonical](int c) { return c < 0 ? c : canonical[static_cast<std::size_t>(c)]; };
+        const auto key = std::make_tuple(static_cast<int>(n.op), operand(n.a), operand(n.b), n.op == LawOp::Constant ? n.value : 0.0, n.index);
+        canonical[i] = first.emplace(key, static_cast<int>(i)).first->second;
+        const bool leaf = n.op == LawOp::Constant || n.op == LawOp::Parameter || n.op == LawOp::Variable;
+        n.same = leaf || canonical[i] == static_cast<int>(i) ? -1 : canonical[i];
+    }
     return true;
 }
 
@@ -483,6 +498,10 @@ void lawForwardBlock(const LawExpression& e, std::span<const double> params, con
             continue;
         }
         if (!n.dependsOnParameters) continue;  // read by nobody: its parent has no parameters either
+        if (n.same >= 0) {
+            std::copy(values + static_cast<std::size_t>(n.same) * rows, values + static_cast<std::size_t>(n.same) * rows + rows, v);
+            continue;
+        }
         const double* a = n.a >= 0 ? values + static_cast<std::size_t>(n.a) * rows : nullptr;
         const double* b = n.b >= 0 ? values + static_cast<std::size_t>(n.b) * rows : nullptr;
         double* x = aux + i * rows;
@@ -538,6 +557,11 @@ void lawBackwardBlock(const LawExpression& e, const double* weights, std::size_t
         const LawNode& n = e.nodes[i];
         if (!n.dependsOnParameters) continue;
         const double* g = adjoint + i * rows;
+        if (n.same >= 0) {  // its operands receive their part through the node it copies
+            double* to = adjoint + static_cast<std::size_t>(n.same) * rows;
+            for (std::size_t r = 0; r < rows; ++r) to[r] += g[r];
+            continue;
+        }
         const double* v = values + i * rows;
         const bool da = n.a >= 0 && e.nodes[static_cast<std::size_t>(n.a)].dependsOnParameters;
         const bool db = n.b >= 0 && e.nodes[static_cast<std::size_t>(n.b)].dependsOnParameters;

@@ -53,6 +53,9 @@ struct LawNode {
     // with parameters reads) or the log of its base (logSlot: a power whose base has no
     // parameters and whose exponent has) sits in a run's row of lawConstants; -1 for none.
     int constantSlot = -1, logSlot = -1;
+    // Set by binding: an earlier node that computes the same value (same operation on the same
+    // operands, as a formula repeats a subexpression), whose value the block sweeps copy; -1 for none.
+    int same = -1;
 };
 
 // A parsed expression. Before binding every name is a Variable whose index points into `names`;
