@@ -356,50 +356,6 @@ void lawConstants(const LawExpression& e, std::span<const double> variables, std
     }
 }
 
-double lawForwardFromConstants(const LawExpression& e, std::span<const double> params, std::span<const double> constants,
-                               std::vector<double>& scratch) {
-    const std::size_t count = e.nodes.size();
-    if (scratch.size() < 3 * count) scratch.resize(3 * count);
-    double* v = scratch.data();
-    double* aux = v + 2 * count;
-    for (std::size_t i = 0; i < count; ++i) {
-        const LawNode& n = e.nodes[i];
-        if (n.constantSlot >= 0) {
-            v[i] = constants[static_cast<std::size_t>(n.constantSlot)];
-            continue;
-        }
-        if (!n.dependsOnParameters) continue;  // read by nobody: its parent has no parameters either
-        const double a = n.a >= 0 ? v[n.a] : 0, b = n.b >= 0 ? v[n.b] : 0;
-        switch (n.op) {
-            case LawOp::Parameter: v[i] = params[static_cast<std::size_t>(n.index)]; break;
-            case LawOp::Negate: v[i] = -a; break;
-            case LawOp::Add: v[i] = a + b; break;
-            case LawOp::Subtract: v[i] = a - b; break;
-            case LawOp::Multiply: v[i] = a * b; break;
-            case LawOp::Divide: v[i] = a / b; break;
-            case LawOp::Power:
-                if (n.logSlot >= 0) {
-                    // a^b = e^(b ln a) for a > 0: one exp instead of pow; pow keeps the sign rules otherwise
-                    aux[i] = constants[static_cast<std::size_t>(n.logSlot)];
-                    v[i] = a > 0 ? std::exp(b * aux[i]) : std::pow(a, b);
-                } else {
-                    v[i] = std::pow(a, b);
-                    if (e.nodes[static_cast<std::size_t>(n.b)].dependsOnParameters) aux[i] = std::log(a);
-                }
-                break;
-            case LawOp::Exp: v[i] = std::exp(a); break;
-            case LawOp::Log: v[i] = std::log(a); break;
-            case LawOp::Sqrt: v[i] = std::sqrt(a); break;
-            case LawOp::Abs: v[i] = std::abs(a); break;
-            case LawOp::Min: v[i] = b < a ? b : a; break;
-            case LawOp::Max: v[i] = a < b ? b : a; break;
-            case LawOp::Constant:
-            case LawOp::Variable: break;  // parameter-free: read from the constants above
-        }
-    }
-    return v[count - 1];
-}
-
 double lawValue(const LawExpression& e, std::span<const double> params, std::span<const double> variables, std::vector<double>& scratch) {
     if (scratch.size() < e.nodes.size()) scratch.resize(e.nodes.size());
     forward(e, params, variables, scratch.data(), nullptr);
@@ -514,7 +470,7 @@ void lawForwardBlock(const LawExpression& e, std::span<const double> params, con
             case LawOp::Divide: for (std::size_t r = 0; r < rows; ++r) v[r] = a[r] / b[r]; break;
             case LawOp::Power:
                 if (n.logSlot >= 0) {
-                    // a^b = e^(b ln a) for a > 0 (as lawForwardFromConstants)
+                    // a^b = e^(b ln a) for a > 0: one exp instead of pow; pow keeps the sign rules otherwise
                     const double* logs = constants + static_cast<std::size_t>(n.logSlot) * stride;
                     for (std::size_t r = 0; r < rows; ++r) {
                         x[r] = logs[r];

@@ -120,9 +120,6 @@ void lawBackward(const LawExpression& e, double weight, std::span<double> gradie
 // subtrees the rest reads, and the logs of the parameter-free bases of powers (so that N^-alpha
 // costs one exp and no log per evaluation). `out` has constantCount entries.
 void lawConstants(const LawExpression& e, std::span<const double> variables, std::span<double> out);
-// lawForward from a run's constants instead of its variables (the fit's inner loop).
-double lawForwardFromConstants(const LawExpression& e, std::span<const double> params, std::span<const double> constants,
-                               std::vector<double>& scratch);
 // Both: the value, and weight × its gradient added into `gradient`.
 double lawValueAndGradient(const LawExpression& e, std::span<const double> params, std::span<const double> variables,
                            double weight, std::span<double> gradient, std::vector<double>& scratch);

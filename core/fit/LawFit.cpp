@@ -54,23 +54,22 @@ double residual(const CompiledLaw& law, double observed, double predicted) {
     return observed - predicted;
 }
 
-// The runs with what does not change with the parameters computed once (lawConstants), also
-// column by column for the block sweeps (lawForwardBlock).
+// The runs with what does not change with the parameters computed once (lawConstants), column by
+// column for the block sweeps (lawForwardBlock): slot c of run i at columns[c · size() + i].
 struct Prepared {
     const LawData& data;
-    std::size_t width = 0;
-    std::vector<double> constants;  // run-major
-    std::vector<double> columns;    // slot-major: slot s of run i at s · size() + i
+    std::vector<double> columns;
 
-    Prepared(const CompiledLaw& law, const LawData& d) : data(d), width(static_cast<std::size_t>(law.expression.constantCount)) {
-        constants.resize(width * d.size());
-        for (std::size_t i = 0; i < d.size(); ++i) lawConstants(law.expression, d.row(i), std::span<double>(constants.data() + i * width, width));
-        columns.resize(constants.size());
-        for (std::size_t i = 0; i < d.size(); ++i)
-            for (std::size_t c = 0; c < width; ++c) columns[c * d.size() + i] = constants[i * width + c];
+    Prepared(const CompiledLaw& law, const LawData& d) : data(d) {
+        const auto width = static_cast<std::size_t>(law.expression.constantCount);
+        columns.resize(width * d.size());
+        std::vector<double> row(width);
+        for (std::size_t i = 0; i < d.size(); ++i) {
+            lawConstants(law.expression, d.row(i), row);
+            for (std::size_t c = 0; c < width; ++c) columns[c * d.size() + i] = row[c];
+        }
     }
     std::size_t size() const { return data.size(); }
-    std::span<const double> row(std::size_t i) const { return {constants.data() + i * width, width}; }
 };
 
 // The buffers of the block sweeps: values, aux and adjoints of every node for kLawBlock runs, the
