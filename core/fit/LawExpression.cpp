@@ -6,6 +6,8 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <map>
+#include <tuple>
 
 namespace scalex::fit {
 
@@ -289,6 +291,19 @@ bool bindLawExpression(LawExpression& e, const std::vector<std::string>& paramet
         if (n.op == LawOp::Power && !e.nodes[static_cast<std::size_t>(n.a)].dependsOnParameters) n.logSlot = e.constantCount++;
     }
     if (!e.nodes.empty()) keep(e.root());
+    // Repeated subexpressions: an operation is the same as the first earlier node of its kind whose
+    // operands are the same (a parameter, column or number the same as its first occurrence).
+    // Leaves are not copied, so that a parameter's derivative adds up as before.
+    std::map<std::tuple<int, int, int, double, int>, int> first;
+    std::vector<int> canonical(e.nodes.size());
+    for (std::size_t i = 0; i < e.nodes.size(); ++i) {
+        auto& n = e.nodes[i];
+        const auto operand = [&canonical](int c) { return c < 0 ? c : canonical[static_cast<std::size_t>(c)]; };
+        const auto key = std::make_tuple(static_cast<int>(n.op), operand(n.a), operand(n.b), n.op == LawOp::Constant ? n.value : 0.0, n.index);
+        canonical[i] = first.emplace(key, static_cast<int>(i)).first->second;
+        const bool leaf = n.op == LawOp::Constant || n.op == LawOp::Parameter || n.op == LawOp::Variable;
+        n.same = leaf || canonical[i] == static_cast<int>(i) ? -1 : canonical[i];
+    }
     return true;
 }
 
@@ -339,50 +354,6 @@ void lawConstants(const LawExpression& e, std::span<const double> variables, std
         if (n.constantSlot >= 0) out[static_cast<std::size_t>(n.constantSlot)] = v[i];
         if (n.logSlot >= 0) out[static_cast<std::size_t>(n.logSlot)] = std::log(v[static_cast<std::size_t>(n.a)]);
     }
-}
-
-double lawForwardFromConstants(const LawExpression& e, std::span<const double> params, std::span<const double> constants,
-                               std::vector<double>& scratch) {
-    const std::size_t count = e.nodes.size();
-    if (scratch.size() < 3 * count) scratch.resize(3 * count);
-    double* v = scratch.data();
-    double* aux = v + 2 * count;
-    for (std::size_t i = 0; i < count; ++i) {
-        const LawNode& n = e.nodes[i];
-        if (n.constantSlot >= 0) {
-            v[i] = constants[static_cast<std::size_t>(n.constantSlot)];
-            continue;
-        }
-        if (!n.dependsOnParameters) continue;  // read by nobody: its parent has no parameters either
-        const double a = n.a >= 0 ? v[n.a] : 0, b = n.b >= 0 ? v[n.b] : 0;
-        switch (n.op) {
-            case LawOp::Parameter: v[i] = params[static_cast<std::size_t>(n.index)]; break;
-            case LawOp::Negate: v[i] = -a; break;
-            case LawOp::Add: v[i] = a + b; break;
-            case LawOp::Subtract: v[i] = a - b; break;
-            case LawOp::Multiply: v[i] = a * b; break;
-            case LawOp::Divide: v[i] = a / b; break;
-            case LawOp::Power:
-                if (n.logSlot >= 0) {
-                    // a^b = e^(b ln a) for a > 0: one exp instead of pow; pow keeps the sign rules otherwise
-                    aux[i] = constants[static_cast<std::size_t>(n.logSlot)];
-                    v[i] = a > 0 ? std::exp(b * aux[i]) : std::pow(a, b);
-                } else {
-                    v[i] = std::pow(a, b);
-                    if (e.nodes[static_cast<std::size_t>(n.b)].dependsOnParameters) aux[i] = std::log(a);
-                }
-                break;
-            case LawOp::Exp: v[i] = std::exp(a); break;
-            case LawOp::Log: v[i] = std::log(a); break;
-            case LawOp::Sqrt: v[i] = std::sqrt(a); break;
-            case LawOp::Abs: v[i] = std::abs(a); break;
-            case LawOp::Min: v[i] = b < a ? b : a; break;
-            case LawOp::Max: v[i] = a < b ? b : a; break;
-            case LawOp::Constant:
-            case LawOp::Variable: break;  // parameter-free: read from the constants above
-        }
-    }
-    return v[count - 1];
 }
 
 double lawValue(const LawExpression& e, std::span<const double> params, std::span<const double> variables, std::vector<double>& scratch) {
@@ -462,6 +433,170 @@ void lawBackward(const LawExpression& e, double weight, std::span<double> gradie
                     if (db) adj[n.b] += g;
                 } else if (da) {
                     adj[n.a] += g;
+                }
+                break;
+        }
+    }
+}
+
+}  // namespace scalex::fit
+
+namespace scalex::fit {
+
+void lawForwardBlock(const LawExpression& e, std::span<const double> params, const double* constants, std::size_t stride, std::size_t rows,
+                     double* values, double* aux) {
+    const std::size_t count = e.nodes.size();
+    for (std::size_t i = 0; i < count; ++i) {
+        const LawNode& n = e.nodes[i];
+        double* v = values + i * rows;
+        if (n.constantSlot >= 0) {
+            std::copy(constants + static_cast<std::size_t>(n.constantSlot) * stride, constants + static_cast<std::size_t>(n.constantSlot) * stride + rows, v);
+            continue;
+        }
+        if (!n.dependsOnParameters) continue;  // read by nobody: its parent has no parameters either
+        if (n.same >= 0) {
+            std::copy(values + static_cast<std::size_t>(n.same) * rows, values + static_cast<std::size_t>(n.same) * rows + rows, v);
+            continue;
+        }
+        const double* a = n.a >= 0 ? values + static_cast<std::size_t>(n.a) * rows : nullptr;
+        const double* b = n.b >= 0 ? values + static_cast<std::size_t>(n.b) * rows : nullptr;
+        double* x = aux + i * rows;
+        switch (n.op) {
+            case LawOp::Parameter: std::fill(v, v + rows, params[static_cast<std::size_t>(n.index)]); break;
+            case LawOp::Negate: for (std::size_t r = 0; r < rows; ++r) v[r] = -a[r]; break;
+            case LawOp::Add: for (std::size_t r = 0; r < rows; ++r) v[r] = a[r] + b[r]; break;
+            case LawOp::Subtract: for (std::size_t r = 0; r < rows; ++r) v[r] = a[r] - b[r]; break;
+            case LawOp::Multiply: for (std::size_t r = 0; r < rows; ++r) v[r] = a[r] * b[r]; break;
+            case LawOp::Divide: for (std::size_t r = 0; r < rows; ++r) v[r] = a[r] / b[r]; break;
+            case LawOp::Power:
+                if (n.logSlot >= 0) {
+                    // a^b = e^(b ln a) for a > 0: one exp instead of pow; pow keeps the sign rules otherwise
+                    const double* logs = constants + static_cast<std::size_t>(n.logSlot) * stride;
+                    for (std::size_t r = 0; r < rows; ++r) {
+                        x[r] = logs[r];
+                        v[r] = a[r] > 0 ? std::exp(b[r] * x[r]) : std::pow(a[r], b[r]);
+                    }
+                } else {
+                    const bool logs = e.nodes[static_cast<std::size_t>(n.b)].dependsOnParameters;
+                    for (std::size_t r = 0; r < rows; ++r) {
+                        v[r] = std::pow(a[r], b[r]);
+                        if (logs) x[r] = std::log(a[r]);
+                    }
+                }
+                break;
+            case LawOp::Exp: for (std::size_t r = 0; r < rows; ++r) v[r] = std::exp(a[r]); break;
+            case LawOp::Log: for (std::size_t r = 0; r < rows; ++r) v[r] = std::log(a[r]); break;
+            case LawOp::Sqrt: for (std::size_t r = 0; r < rows; ++r) v[r] = std::sqrt(a[r]); break;
+            case LawOp::Abs: for (std::size_t r = 0; r < rows; ++r) v[r] = std::abs(a[r]); break;
+            case LawOp::Min: for (std::size_t r = 0; r < rows; ++r) v[r] = b[r] < a[r] ? b[r] : a[r]; break;
+            case LawOp::Max: for (std::size_t r = 0; r < rows; ++r) v[r] = a[r] < b[r] ? b[r] : a[r]; break;
+            case LawOp::Constant:
+            case LawOp::Variable: break;
+        }
+    }
+}
+
+void lawBackwardBlock(const LawExpression& e, const double* weights, std::size_t rows, const double* values, const double* aux,
+                      double* adjoint, std::span<double> gradient, double* perRun) {
+    const std::size_t count = e.nodes.size();
+    std::fill(adjoint, adjoint + count * rows, 0.0);
+    std::copy(weights, weights + rows, adjoint + (count - 1) * rows);
+    if (perRun) {
+        int parameters = 0;
+        for (const auto& n : e.nodes)
+            if (n.op == LawOp::Parameter) parameters = std::max(parameters, n.index + 1);
+        std::fill(perRun, perRun + static_cast<std::size_t>(parameters) * rows, 0.0);
+    }
+    // As lawBackward, run by run: a run whose adjoint at a node is 0 adds nothing below it (so
+    // that 0 × ∞ never turns into NaN).
+    for (std::size_t i = count; i-- > 0;) {
+        const LawNode& n = e.nodes[i];
+        if (!n.dependsOnParameters) continue;
+        const double* g = adjoint + i * rows;
+        if (n.same >= 0) {  // its operands receive their part through the node it copies
+            double* to = adjoint + static_cast<std::size_t>(n.same) * rows;
+            for (std::size_t r = 0; r < rows; ++r) to[r] += g[r];
+            continue;
+        }
+        const double* v = values + i * rows;
+        const bool da = n.a >= 0 && e.nodes[static_cast<std::size_t>(n.a)].dependsOnParameters;
+        const bool db = n.b >= 0 && e.nodes[static_cast<std::size_t>(n.b)].dependsOnParameters;
+        const double* a = n.a >= 0 ? values + static_cast<std::size_t>(n.a) * rows : nullptr;
+        const double* b = n.b >= 0 ? values + static_cast<std::size_t>(n.b) * rows : nullptr;
+        double* ga = da ? adjoint + static_cast<std::size_t>(n.a) * rows : nullptr;
+        double* gb = db ? adjoint + static_cast<std::size_t>(n.b) * rows : nullptr;
+        const double* x = aux + i * rows;
+        switch (n.op) {
+            case LawOp::Constant:
+            case LawOp::Variable: break;
+            case LawOp::Parameter:
+                if (perRun) {
+                    double* out = perRun + static_cast<std::size_t>(n.index) * rows;
+                    for (std::size_t r = 0; r < rows; ++r) out[r] += g[r];
+                } else {
+                    double sum = 0;
+                    for (std::size_t r = 0; r < rows; ++r) sum += g[r];
+                    gradient[static_cast<std::size_t>(n.index)] += sum;
+                }
+                break;
+            case LawOp::Negate:
+                for (std::size_t r = 0; r < rows; ++r) ga[r] -= g[r];
+                break;
+            case LawOp::Add:
+            case LawOp::Subtract: {
+                const double sb = n.op == LawOp::Add ? 1.0 : -1.0;
+                if (da)
+                    for (std::size_t r = 0; r < rows; ++r) ga[r] += g[r];
+                if (db)
+                    for (std::size_t r = 0; r < rows; ++r) gb[r] += sb * g[r];
+                break;
+            }
+            case LawOp::Multiply:
+                for (std::size_t r = 0; r < rows; ++r) {
+                    if (g[r] == 0) continue;
+                    if (da) ga[r] += g[r] * b[r];
+                    if (db) gb[r] += g[r] * a[r];
+                }
+                break;
+            case LawOp::Divide:
+                for (std::size_t r = 0; r < rows; ++r) {
+                    if (g[r] == 0) continue;
+                    if (da) ga[r] += g[r] / b[r];
+                    if (db) gb[r] -= g[r] * v[r] / b[r];
+                }
+                break;
+            case LawOp::Power:
+                // d a^b / da = b a^(b-1); d a^b / db = a^b ln a
+                for (std::size_t r = 0; r < rows; ++r) {
+                    if (g[r] == 0) continue;
+                    if (da) ga[r] += g[r] * (a[r] != 0 ? b[r] * v[r] / a[r] : b[r] * std::pow(a[r], b[r] - 1));
+                    if (db) gb[r] += g[r] * (v[r] == 0 ? 0.0 : v[r] * x[r]);
+                }
+                break;
+            case LawOp::Exp:
+                for (std::size_t r = 0; r < rows; ++r)
+                    if (g[r] != 0) ga[r] += g[r] * v[r];
+                break;
+            case LawOp::Log:
+                for (std::size_t r = 0; r < rows; ++r)
+                    if (g[r] != 0) ga[r] += g[r] / a[r];
+                break;
+            case LawOp::Sqrt:
+                for (std::size_t r = 0; r < rows; ++r)
+                    if (g[r] != 0) ga[r] += g[r] * 0.5 / v[r];
+                break;
+            case LawOp::Abs:
+                for (std::size_t r = 0; r < rows; ++r) ga[r] += a[r] < 0 ? -g[r] : g[r];
+                break;
+            case LawOp::Min:
+            case LawOp::Max:
+                for (std::size_t r = 0; r < rows; ++r) {
+                    const bool second = n.op == LawOp::Min ? b[r] < a[r] : a[r] < b[r];
+                    if (second) {
+                        if (db) gb[r] += g[r];
+                    } else if (da) {
+                        ga[r] += g[r];
+                    }
                 }
                 break;
         }

@@ -53,6 +53,9 @@ struct LawNode {
     // with parameters reads) or the log of its base (logSlot: a power whose base has no
     // parameters and whose exponent has) sits in a run's row of lawConstants; -1 for none.
     int constantSlot = -1, logSlot = -1;
+    // Set by binding: an earlier node that computes the same value (same operation on the same
+    // operands, as a formula repeats a subexpression), whose value the block sweeps copy; -1 for none.
+    int same = -1;
 };
 
 // A parsed expression. Before binding every name is a Variable whose index points into `names`;
@@ -117,14 +120,28 @@ void lawBackward(const LawExpression& e, double weight, std::span<double> gradie
 // subtrees the rest reads, and the logs of the parameter-free bases of powers (so that N^-alpha
 // costs one exp and no log per evaluation). `out` has constantCount entries.
 void lawConstants(const LawExpression& e, std::span<const double> variables, std::span<double> out);
-// lawForward from a run's constants instead of its variables (the fit's inner loop).
-double lawForwardFromConstants(const LawExpression& e, std::span<const double> params, std::span<const double> constants,
-                               std::vector<double>& scratch);
 // Both: the value, and weight × its gradient added into `gradient`.
 double lawValueAndGradient(const LawExpression& e, std::span<const double> params, std::span<const double> variables,
                            double weight, std::span<double> gradient, std::vector<double>& scratch);
 // The value alone (evaluateLaw<double> without allocating: `scratch` is reused).
 double lawValue(const LawExpression& e, std::span<const double> params, std::span<const double> variables,
                 std::vector<double>& scratch);
+
+}  // namespace scalex::fit
+
+namespace scalex::fit {
+
+// The same sweeps over a block of runs at once (node by node, each over every run of the block:
+// the tree is walked once per block instead of once per run). `constants` holds the runs'
+// lawConstants column by column: slot s of run i at constants[s · stride + i]. `values`, `aux`
+// and `adjoint` hold nodes × rows doubles each (node n's run i at n · rows + i); the root's values
+// are at values[root · rows …].
+inline constexpr std::size_t kLawBlock = 64;  // runs per block the fit uses
+void lawForwardBlock(const LawExpression& e, std::span<const double> params, const double* constants, std::size_t stride, std::size_t rows,
+                     double* values, double* aux);
+// Adds Σ_i weights[i] × ∂value_i/∂params into `gradient` or, where `perRun` is given, weights[i] ×
+// ∂value_i/∂param_p into perRun[p · rows + i] (zeroed first, parameterCount × rows doubles).
+void lawBackwardBlock(const LawExpression& e, const double* weights, std::size_t rows, const double* values, const double* aux,
+                      double* adjoint, std::span<double> gradient, double* perRun = nullptr);
 
 }  // namespace scalex::fit

@@ -54,38 +54,66 @@ double residual(const CompiledLaw& law, double observed, double predicted) {
     return observed - predicted;
 }
 
-// The runs with what does not change with the parameters computed once (lawConstants).
+// The runs with what does not change with the parameters computed once (lawConstants), column by
+// column for the block sweeps (lawForwardBlock): slot c of run i at columns[c · size() + i].
 struct Prepared {
     const LawData& data;
-    std::size_t width = 0;
-    std::vector<double> constants;
+    std::vector<double> columns;
 
-    Prepared(const CompiledLaw& law, const LawData& d) : data(d), width(static_cast<std::size_t>(law.expression.constantCount)) {
-        constants.resize(width * d.size());
-        for (std::size_t i = 0; i < d.size(); ++i) lawConstants(law.expression, d.row(i), std::span<double>(constants.data() + i * width, width));
+    Prepared(const CompiledLaw& law, const LawData& d) : data(d) {
+        const auto width = static_cast<std::size_t>(law.expression.constantCount);
+        columns.resize(width * d.size());
+        std::vector<double> row(width);
+        for (std::size_t i = 0; i < d.size(); ++i) {
+            lawConstants(law.expression, d.row(i), row);
+            for (std::size_t c = 0; c < width; ++c) columns[c * d.size() + i] = row[c];
+        }
     }
     std::size_t size() const { return data.size(); }
-    std::span<const double> row(std::size_t i) const { return {constants.data() + i * width, width}; }
 };
 
-// Σ ρ(r) and, when `gradient` is given, its derivative (reverse mode through the tree per run).
+// The buffers of the block sweeps: values, aux and adjoints of every node for kLawBlock runs, the
+// runs' weights, and (for a Jacobian) every parameter's derivative per run.
+struct BlockScratch {
+    std::vector<double> values, aux, adjoint, weights, perRun;
+    void fit(const CompiledLaw& law) {
+        const std::size_t size = law.expression.nodes.size() * kLawBlock;
+        if (values.size() < size) values.resize(size), aux.resize(size), adjoint.resize(size);
+        weights.resize(kLawBlock);
+        perRun.resize(std::max<std::size_t>(law.parameterCount(), 1) * kLawBlock);
+    }
+};
+
+// The law's values at the runs [begin, begin + rows) of `prepared` (every node's in s.values).
+const double* forwardBlock(const CompiledLaw& law, const Prepared& prepared, std::span<const double> params, std::size_t begin,
+                           std::size_t rows, BlockScratch& s) {
+    s.fit(law);
+    lawForwardBlock(law.expression, params, prepared.columns.data() + begin, prepared.size(), rows, s.values.data(), s.aux.data());
+    return s.values.data() + static_cast<std::size_t>(law.expression.root()) * rows;
+}
+
+// Σ ρ(r) and, when `gradient` is given, its derivative (reverse mode through the tree, a block of
+// runs at a time).
 double objectiveAndGradient(const CompiledLaw& law, const Prepared& prepared, std::span<const double> params, double* gradient,
-                            std::vector<double>& scratch) {
+                            BlockScratch& scratch) {
     const LawData& data = prepared.data;
     const std::size_t k = law.parameterCount();
     if (gradient) std::fill(gradient, gradient + k, 0.0);
     double sum = 0;
     const bool log = logSpace(law);
-    for (std::size_t i = 0; i < data.size(); ++i) {
-        const double predicted = lawForwardFromConstants(law.expression, params, prepared.row(i), scratch);
-        const double r = residual(law, data.target[i], predicted);
-        if (!std::isfinite(r)) return kInf;
-        sum += rho(law, r);
-        if (gradient) {
+    for (std::size_t begin = 0; begin < data.size(); begin += kLawBlock) {
+        const std::size_t rows = std::min(kLawBlock, data.size() - begin);
+        const double* predicted = forwardBlock(law, prepared, params, begin, rows, scratch);
+        for (std::size_t i = 0; i < rows; ++i) {
+            const double r = residual(law, data.target[begin + i], predicted[i]);
+            if (!std::isfinite(r)) return kInf;
+            sum += rho(law, r);
             // dρ/dθ = ρ'(r) · dr/dŷ · dŷ/dθ, dr/dŷ = −1 (linear) or −1/ŷ (log)
-            const double weight = -rhoPrime(law, r) * (log ? 1.0 / predicted : 1.0);
-            lawBackward(law.expression, weight, std::span<double>(gradient, k), scratch);
+            scratch.weights[i] = -rhoPrime(law, r) * (log ? 1.0 / predicted[i] : 1.0);
         }
+        if (gradient)
+            lawBackwardBlock(law.expression, scratch.weights.data(), rows, scratch.values.data(), scratch.aux.data(), scratch.adjoint.data(),
+                             std::span<double>(gradient, k));
     }
     if (!std::isfinite(sum)) return kInf;
     if (gradient)
@@ -156,7 +184,7 @@ public:
         if (gradientOut) std::fill(gradientOut, gradientOut + slots_.size(), 0.0);
         double f = 0;
         for (std::size_t g = 0; g < p.size() && std::isfinite(f); ++g) {
-            f += objectiveAndGradient(law_, *groups_[g], p[g], gradientOut ? gradient_.data() : nullptr, scratch_);
+            f += objectiveAndGradient(law_, *groups_[g], p[g], gradientOut ? gradient_.data() : nullptr, block_);
             if (gradientOut)
                 for (std::size_t m = 0; m < slots_.size(); ++m)
                     if (slots_[m].group < 0 || static_cast<std::size_t>(slots_[m].group) == g) gradientOut[m] += gradient_[slots_[m].parameter];
@@ -182,18 +210,25 @@ public:
         std::size_t at = 0;
         for (std::size_t g = 0; g < groups_.size(); ++g) {
             const Prepared& data = *groups_[g];
-            for (std::size_t i = 0; i < data.size(); ++i, ++at) {
-                const double predicted = lawForwardFromConstants(law_.expression, p[g], data.row(i), scratch_);
-                const double ri = residual(law_, data.data.target[i], predicted);
-                if (!std::isfinite(ri)) return false;
-                r(static_cast<Eigen::Index>(at)) = ri;
-                if (!J) continue;
-                std::fill(gradient_.begin(), gradient_.end(), 0.0);
-                // dr/dθ = −dŷ/dθ (linear) or −dŷ/dθ / ŷ (log)
-                lawBackward(law_.expression, log ? -1.0 / predicted : -1.0, std::span<double>(gradient_.data(), k), scratch_);
-                for (std::size_t m = 0; m < slots_.size(); ++m)
-                    if (slots_[m].group < 0 || static_cast<std::size_t>(slots_[m].group) == g)
-                        (*J)(static_cast<Eigen::Index>(at), static_cast<Eigen::Index>(m)) = gradient_[slots_[m].parameter];
+            for (std::size_t begin = 0; begin < data.size(); begin += kLawBlock) {
+                const std::size_t rows = std::min(kLawBlock, data.size() - begin);
+                const double* predicted = forwardBlock(law_, data, p[g], begin, rows, block_);
+                for (std::size_t i = 0; i < rows; ++i) {
+                    const double ri = residual(law_, data.data.target[begin + i], predicted[i]);
+                    if (!std::isfinite(ri)) return false;
+                    r(static_cast<Eigen::Index>(at + i)) = ri;
+                    // dr/dθ = −dŷ/dθ (linear) or −dŷ/dθ / ŷ (log)
+                    block_.weights[i] = log ? -1.0 / predicted[i] : -1.0;
+                }
+                if (J) {
+                    lawBackwardBlock(law_.expression, block_.weights.data(), rows, block_.values.data(), block_.aux.data(), block_.adjoint.data(),
+                                     std::span<double>(gradient_.data(), k), block_.perRun.data());
+                    for (std::size_t m = 0; m < slots_.size(); ++m)
+                        if (slots_[m].group < 0 || static_cast<std::size_t>(slots_[m].group) == g)
+                            for (std::size_t i = 0; i < rows; ++i)
+                                (*J)(static_cast<Eigen::Index>(at + i), static_cast<Eigen::Index>(m)) = block_.perRun[slots_[m].parameter * rows + i];
+                }
+                at += rows;
             }
         }
         return !J || J->allFinite();
@@ -206,18 +241,21 @@ private:
         for (const auto& t : terms_) p[static_cast<std::size_t>(t.parameter)] = 0;
         Eigen::MatrixXd B(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
         Eigen::VectorXd y(static_cast<Eigen::Index>(n));
-        for (std::size_t i = 0; i < n; ++i) {
-            const double rest = lawForwardFromConstants(law_.expression, p, data.row(i), scratch_);
-            double shifted = data.data.target[i] - rest;
-            for (std::size_t j = 0; j < m; ++j) {
-                const auto& t = terms_[j];
-                double basis = t.basis < 0 ? 1.0 : scratch_[static_cast<std::size_t>(t.basis)];
-                if (t.divides) basis = 1.0 / basis;
-                basis *= t.sign;
-                B(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = basis;
-                shifted -= law_.lower[static_cast<std::size_t>(t.parameter)] * basis;
+        for (std::size_t begin = 0; begin < n; begin += kLawBlock) {
+            const std::size_t rows = std::min(kLawBlock, n - begin);
+            const double* rest = forwardBlock(law_, data, p, begin, rows, block_);
+            for (std::size_t i = 0; i < rows; ++i) {
+                double shifted = data.data.target[begin + i] - rest[i];
+                for (std::size_t j = 0; j < m; ++j) {
+                    const auto& t = terms_[j];
+                    double basis = t.basis < 0 ? 1.0 : block_.values[static_cast<std::size_t>(t.basis) * rows + i];
+                    if (t.divides) basis = 1.0 / basis;
+                    basis *= t.sign;
+                    B(static_cast<Eigen::Index>(begin + i), static_cast<Eigen::Index>(j)) = basis;
+                    shifted -= law_.lower[static_cast<std::size_t>(t.parameter)] * basis;
+                }
+                y(static_cast<Eigen::Index>(begin + i)) = shifted;
             }
-            y(static_cast<Eigen::Index>(i)) = shifted;
         }
         if (!B.allFinite() || !y.allFinite()) {
             for (const auto& t : terms_) p[static_cast<std::size_t>(t.parameter)] = std::numeric_limits<double>::quiet_NaN();
@@ -234,7 +272,8 @@ private:
     std::vector<const Prepared*> groups_;
     std::vector<CompiledLaw::LinearTerm> terms_;
     std::vector<Slot> slots_;
-    std::vector<double> gradient_, scratch_;
+    std::vector<double> gradient_;
+    BlockScratch block_;
 };
 
 // dlib's stop strategy with a relative threshold: the objective's scale varies by orders of
@@ -448,11 +487,34 @@ double radicalInverse(std::uint64_t i, std::uint64_t b) {
 // baseline_full_train.py draws its starts, Li et al. 2026).
 bool logUniform(double lo, double hi) { return lo > 0 && hi > lo; }
 
-// Declared starts (the parameters' own, the others at the middle of their range), then a Halton
-// sequence shifted by a seeded random offset per axis (Cranley–Patterson rotation).
-std::vector<std::vector<double>> startingPoints(const CompiledLaw& law, const LawFitSettings& s) {
+// Points first … first + count − 1 of a Halton sequence shifted by a seeded random offset per axis
+// (Cranley–Patterson rotation), log-uniform over a positive range, uniform over one reaching zero.
+std::vector<std::vector<double>> haltonPoints(const CompiledLaw& law, std::uint64_t seed, int first, int count) {
     static constexpr std::uint64_t kPrimes[] = {2,  3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53,
                                                 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113, 127, 131};
+    const std::size_t k = law.parameterCount();
+    SplitMix64 rng{seed};
+    std::vector<double> shift(k);
+    for (auto& v : shift) v = rng.uniform();
+    std::vector<std::vector<double>> out;
+    for (int i = first; i < first + count; ++i) {
+        std::vector<double> p(k);
+        for (std::size_t j = 0; j < k; ++j) {
+            double u = radicalInverse(static_cast<std::uint64_t>(i), kPrimes[j % std::size(kPrimes)]) + shift[j];
+            // Beyond 32 parameters the primes repeat: scramble those axes with a second rotation.
+            if (j >= std::size(kPrimes)) u += static_cast<double>(j / std::size(kPrimes)) * 0.6180339887498949;
+            u -= std::floor(u);
+            const double lo = law.lower[j], hi = law.upper[j];
+            p[j] = logUniform(lo, hi) ? std::exp(std::log(lo) + u * (std::log(hi) - std::log(lo))) : lo + u * (hi - lo);
+        }
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+// Declared starts (the parameters' own, the others at the middle of their range), then the
+// budget's Halton points.
+std::vector<std::vector<double>> startingPoints(const CompiledLaw& law, const LawFitSettings& s) {
     const std::size_t k = law.parameterCount();
     auto middle = [&](std::size_t j) {
         const double lo = law.lower[j], hi = law.upper[j];
@@ -465,27 +527,35 @@ std::vector<std::vector<double>> startingPoints(const CompiledLaw& law, const La
         for (std::size_t j = 0; j < k; ++j) s0[j] = params[j].start.value_or(middle(j));
         starts.push_back(s0);
     }
-    SplitMix64 rng{s.seed};
-    std::vector<double> shift(k);
-    for (auto& v : shift) v = rng.uniform();
-    for (int i = 1; i <= std::max(s.starts, 0); ++i) {
-        std::vector<double> p(k);
-        for (std::size_t j = 0; j < k; ++j) {
-            double u = radicalInverse(static_cast<std::uint64_t>(i), kPrimes[j % std::size(kPrimes)]) + shift[j];
-            // Beyond 32 parameters the primes repeat: scramble those axes with a second rotation.
-            if (j >= std::size(kPrimes)) u += static_cast<double>(j / std::size(kPrimes)) * 0.6180339887498949;
-            u -= std::floor(u);
-            const double lo = law.lower[j], hi = law.upper[j];
-            p[j] = logUniform(lo, hi) ? std::exp(std::log(lo) + u * (std::log(hi) - std::log(lo))) : lo + u * (hi - lo);
-        }
-        starts.push_back(std::move(p));
-    }
+    for (auto& p : haltonPoints(law, s.seed, 1, std::max(s.starts, 0))) starts.push_back(std::move(p));
     if (starts.empty()) {
         std::vector<double> s0(k);
         for (std::size_t j = 0; j < k; ++j) s0[j] = middle(j);
         starts.push_back(s0);
     }
     return starts;
+}
+
+// Per moving value of a search over every parameter (Problem::slots, no projection), whether the
+// runs leave it undetermined at `params`: its column of the residuals' Jacobian, in units of its
+// range, below 1e-6 of the largest. All false where the Jacobian is not finite.
+std::vector<char> undetermined(const Fit& fit, const GroupParams& params) {
+    Problem problem(fit.law, fit.groups, fit.shared, false);
+    const auto& slots = problem.slots();
+    std::vector<char> out(slots.size(), 0);
+    Eigen::VectorXd r;
+    Eigen::MatrixXd J;
+    if (slots.empty() || !problem.residuals(problem.at(params), params, r, &J)) return out;
+    std::vector<double> size(slots.size());
+    double largest = 0;
+    for (std::size_t m = 0; m < slots.size(); ++m) {
+        const std::size_t j = slots[m].parameter;
+        const double width = fit.law.upper[j] - fit.law.lower[j];
+        size[m] = J.col(static_cast<Eigen::Index>(m)).norm() * (std::isfinite(width) ? width : 1.0);
+        largest = std::max(largest, size[m]);
+    }
+    for (std::size_t m = 0; m < slots.size(); ++m) out[m] = size[m] < 1e-6 * largest ? 1 : 0;
+    return out;
 }
 
 // Why an optimum may not be the best (LawFitResult::doubt): a single start reached it, or it lies on
@@ -531,12 +601,12 @@ std::vector<double> predictLaw(const CompiledLaw& law, const LawData& data, std:
 }
 
 double lawObjective(const CompiledLaw& law, const LawData& data, std::span<const double> params) {
-    std::vector<double> scratch;
+    BlockScratch scratch;
     return objectiveAndGradient(law, Prepared(law, data), params, nullptr, scratch);
 }
 
 double lawObjectiveGradient(const CompiledLaw& law, const LawData& data, std::span<const double> params, std::vector<double>& gradient) {
-    std::vector<double> scratch;
+    BlockScratch scratch;
     gradient.assign(law.parameterCount(), 0.0);
     return objectiveAndGradient(law, Prepared(law, data), params, gradient.data(), scratch);
 }
@@ -654,8 +724,9 @@ std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const La
         });
         for (StartRun* s : leaders) refined[s->index] = 1;
     };
-    for (std::size_t begin = 0; begin < points.size() && !control.cancelled();) {
-        const std::size_t end = begin == 0 ? std::min(points.size(), declared + batch) : std::min(points.size(), begin + batch);
+    // One round: the starts [begin, end) screened best first (in order of their objective before
+    // any step, ties by index), then the leaders refined; the best objective after it.
+    auto round = [&](std::size_t begin, std::size_t end) {
         std::vector<double> initial(end - begin, kInf);
         parallelFor(end - begin, FitControl{control.threads, control.cancel, nullptr, nullptr}, [&](std::size_t n) {
             Problem problem(law, fit.groups, shared, projected);
@@ -680,15 +751,57 @@ std::vector<LawFitResult> fitLawJoint(const CompiledLaw& law, std::span<const La
             ran[i] = 1;
         });
         progressDone += end - begin;
-        begin = end;
         refineLeaders();
         double best = kInf;
-        for (std::size_t i = 0; i < end; ++i)
+        for (std::size_t i = 0; i < runs.size(); ++i)
             if (ran[i]) best = std::min(best, runs[i].objective);
+        return best;
+    };
+    std::size_t used = 0;  // space-filling starts run
+    for (std::size_t begin = 0; begin < points.size() && !control.cancelled();) {
+        const std::size_t end = begin == 0 ? std::min(points.size(), declared + batch) : std::min(points.size(), begin + batch);
+        const double best = round(begin, end);
+        used += end - std::max(begin, declared);
+        begin = end;
         std::size_t reached = 0;
         for (std::size_t i = 0; i < end; ++i)
             if (ran[i] && std::isfinite(best) && runs[i].objective <= best * (1 + settings.spreadTolerance) + 1e-300) ++reached;
         if (reached >= agree) break;
+    }
+    // Parameters the runs do not determine at the best optimum (a saturated branch: a min/max at its
+    // constant, a softplus far below zero, which zeroes their derivatives) stay where their start
+    // put them, so that starts agree on an optimum that leaves a term of the law unused. While the
+    // budget lasts, a round of starts keeps the determined values of the best and draws the others
+    // afresh from the sequence (Halton points past the budget's), as long as such a round lowers the best.
+    int drawn = std::max(settings.starts, 0);
+    for (double previous = kInf; used < static_cast<std::size_t>(std::max(settings.starts, 0)) && !control.cancelled();) {
+        const std::vector<StartRun*> sofar = finished();
+        if (sofar.empty() || !std::isfinite(sofar.front()->objective)) break;
+        const double best = sofar.front()->objective;
+        if (!(best < previous * (1 - settings.spreadTolerance))) break;
+        previous = best;
+        const GroupParams optimum = sofar.front()->params;
+        const std::vector<char> loose = undetermined(fit, optimum);
+        if (std::find(loose.begin(), loose.end(), 1) == loose.end()) break;
+        const int count = static_cast<int>(std::min(batch, static_cast<std::size_t>(settings.starts) - used));
+        Problem problem(law, fit.groups, shared, false);
+        const auto& slots = problem.slots();
+        const std::size_t begin = points.size();
+        for (const auto& fresh : haltonPoints(law, settings.seed, drawn + 1, count)) {
+            GroupParams p = optimum;
+            for (std::size_t m = 0; m < slots.size(); ++m) {
+                if (!loose[m]) continue;
+                for (std::size_t g = 0; g < p.size(); ++g)
+                    if (slots[m].group < 0 || static_cast<std::size_t>(slots[m].group) == g) p[g][slots[m].parameter] = fresh[slots[m].parameter];
+            }
+            points.push_back(std::move(p));
+        }
+        drawn += count;
+        used += static_cast<std::size_t>(count);
+        runs.resize(points.size());
+        ran.resize(points.size(), 0);
+        refined.resize(points.size(), 0);
+        round(begin, points.size());
     }
     std::vector<StartRun*> done = finished();
 

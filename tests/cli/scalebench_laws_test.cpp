@@ -89,9 +89,6 @@ struct Gap {
 };
 const std::map<QString, Gap>& knownGaps() {
     static const std::map<QString, Gap> gaps = {
-        // 5 of 192 starts agree on an optimum on the bounds of 11 parameters, 1.75x the reference's
-        // (which 1 of scipy's 192 starts reached).
-        {"lr_bsz_scaling_law:sl_2", {1.76, 0.01}},
         // The objective equals the reference's (0.99999x) at other parameters: held-out R² 0.5083
         // against the reference's 0.5216.
         {"lr_bsz_scaling_law:sl_6", {1 + 1e-4, 0.014}},

@@ -4,6 +4,7 @@
 // the Chinchilla form, and Hoffmann's procedure on Epoch's points reaching the published objective.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -479,4 +480,36 @@ TEST(LawHeldOut, ScoresAndIntervalsCoverTheTruth) {
     const auto perfect = scoreHeldOut(test.target, test.target);
     EXPECT_DOUBLE_EQ(perfect.r2, 1);
     EXPECT_DOUBLE_EQ(perfect.maxRelError, 0);
+}
+
+// The fit sweeps the tree a block of 64 runs at a time, node by node, and computes a subexpression
+// the formula repeats once: over two full blocks and a partial one, with a clamp that holds some
+// runs at its bound, its objective and gradient are those of the run-by-run sweep.
+TEST(LawDerivatives, TheBlockSweepsGiveTheRunByRunObjectiveAndGradient) {
+    LawDefinition def;
+    def.formula = "L = E + log(1 + exp(min(max(c0 + c1*log(N), -20), 20)))*(log(D) - u)^2 + "
+                  "A*N^(-a)*sqrt(log(1 + exp(min(max(c0 + c1*log(N), -20), 20))))";
+    def.parameters = {{"E", 0, 5}, {"c0", -60, 60}, {"c1", -3, 3}, {"u", 0, 40}, {"A", 1, 1e5}, {"a", 0.05, 2}};
+    def.space = LawSpace::Linear;
+    def.loss = LawLoss::Squared;
+    const auto law = compiled(def);
+    const auto& nodes = law.expression.nodes;
+    EXPECT_TRUE(std::any_of(nodes.begin(), nodes.end(), [](const LawNode& n) { return n.same >= 0; }));  // the softplus, once
+    const auto data = generate(law, {1.7, -4, 0.2, 22, 400, 0.3}, 150, 0.01, 3);
+    // log N spans about 18 to 25: c1 = 2 with c0 = -25 holds the runs of the largest N at the clamp's 20.
+    for (const std::vector<double>& p : {std::vector<double>{1.7, -4, 0.2, 22, 400, 0.3}, std::vector<double>{1.5, -25, 2, 20, 900, 0.4}}) {
+        double expected = 0;
+        std::vector<double> expectedGradient(p.size(), 0.0), scratch;
+        for (std::size_t i = 0; i < data.size(); ++i) {
+            const double r = data.target[i] - lawValue(law.expression, p, data.row(i), scratch);
+            expected += r * r;
+            lawValueAndGradient(law.expression, p, data.row(i), -2 * r, expectedGradient, scratch);  // d r²/dθ = −2r dŷ/dθ
+        }
+        std::vector<double> gradient;
+        const double f = lawObjectiveGradient(law, data, p, gradient);
+        EXPECT_NEAR(f, expected, 1e-12 * expected);
+        EXPECT_DOUBLE_EQ(lawObjective(law, data, p), f);
+        for (std::size_t j = 0; j < p.size(); ++j)
+            EXPECT_NEAR(gradient[j], expectedGradient[j], 1e-10 * std::max(std::abs(expectedGradient[j]), 1e-12)) << law.parameterName(j);
+    }
 }
