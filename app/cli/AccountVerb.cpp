@@ -75,12 +75,7 @@ int accountConfig(const QCommandLineParser& p, const FlopConvention& convention,
     if (p.isSet("write-spec")) writeAtomically(p.value("write-spec"), data::specJsonBytes(spec));
     const double ctx = static_cast<double>(*intOption(p, "ctx"));
     const double batch = static_cast<double>(*intOption(p, "batch"));
-    const ParamCounts params = paramCounts(spec);
-    const FlopSplit fwd = forwardFlopsPerToken(spec, ctx, convention);
-    const double train = trainingFlopsPerToken(spec, ctx, convention);
-    const double sixN = 6.0 * static_cast<double>(params.activeTotal());
-    const CacheElements cache = cacheElements(spec, ctx);
-    const double cacheTotal = cacheBytes(spec, ctx, batch, bytes);
+    const auto [params, fwd, train, sixN, cache, cacheTotal] = analysis::accountSpec(spec, convention, bytes, ctx, batch);
     const data::ConfigReport& report = model->report;
 
     if (!p.isSet("json")) {

@@ -187,16 +187,22 @@ QJsonObject accountStudyJson(const ModelConfig& config, SequenceMix mix, const F
     return out;
 }
 
+SpecAccount accountSpec(const ModelSpec& spec, const FlopConvention& convention, const ByteWidths& bytes, double ctx, double batch) {
+    SpecAccount a;
+    a.params = paramCounts(spec);
+    a.forward = forwardFlopsPerToken(spec, ctx, convention);
+    a.train = trainingFlopsPerToken(spec, ctx, convention);
+    a.sixN = 6.0 * static_cast<double>(a.params.activeTotal());
+    a.cache = cacheElements(spec, ctx);
+    a.cacheBytes = cacheBytes(spec, ctx, batch, bytes);
+    return a;
+}
+
 QJsonObject accountModelJson(const data::HfModel& model, const QString& file, const FlopConvention& convention, const ByteWidths& bytes,
                              double ctx, double batch) {
     const ModelSpec& spec = model.spec;
     const data::ConfigReport& report = model.report;
-    const ParamCounts params = paramCounts(spec);
-    const FlopSplit fwd = forwardFlopsPerToken(spec, ctx, convention);
-    const double train = trainingFlopsPerToken(spec, ctx, convention);
-    const double sixN = 6.0 * static_cast<double>(params.activeTotal());
-    const CacheElements cache = cacheElements(spec, ctx);
-    const double cacheTotal = cacheBytes(spec, ctx, batch, bytes);
+    const auto [params, fwd, train, sixN, cache, cacheTotal] = accountSpec(spec, convention, bytes, ctx, batch);
     QJsonObject out{
         {"config", specJson(spec)},
         {"config_file", file},

@@ -14,6 +14,7 @@
 #include "core/accounting/MemoryOps.h"
 #include "core/accounting/ModelConfig.h"
 #include "core/accounting/ModelSpec.h"
+#include "core/accounting/SpecAccounting.h"
 #include "core/data/HfConfig.h"
 
 namespace scalex::analysis {
@@ -64,6 +65,18 @@ std::optional<accounting::SequenceMix> cacheKindFor(const accounting::ModelConfi
 // sequence, prefill and decode-step FLOPs and bytes, and the cache of `mix`.
 QJsonObject accountStudyJson(const accounting::ModelConfig& config, accounting::SequenceMix mix, const accounting::FlopConvention& convention,
                              const accounting::ByteWidths& bytes, double ctx, double batch, double prefill, double generate);
+
+// The figures an account of a spec gives at a context and batch, computed once for its text and its JSON.
+struct SpecAccount {
+    accounting::ParamCounts params;
+    accounting::FlopSplit forward;   // per token at `ctx`
+    double train = 0;                // training FLOPs per token at `ctx`
+    double sixN = 0;                 // 6 x the active parameters (the common approximation)
+    accounting::CacheElements cache;
+    double cacheBytes = 0;           // the cache of `batch` sequences of `ctx` tokens
+};
+SpecAccount accountSpec(const accounting::ModelSpec& spec, const accounting::FlopConvention& convention, const accounting::ByteWidths& bytes,
+                        double ctx, double batch);
 
 // `scalex account --config FILE | --spec FILE --json`: the spec in a few numbers, the fields of
 // the file used, ignored and assumed, parameters by group, FLOPs per token and the cache.
