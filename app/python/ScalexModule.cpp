@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/CliSupport.h"
+#include "app/cli/VerbCall.h"
 #include "app/python/FigureRender.h"
 #include "core/analysis/AccountJson.h"
 #include "core/analysis/AnalysisJson.h"
@@ -875,6 +877,20 @@ std::string predictCurveVerb(const CurveOptions& o) {
     return compact(analysis::curvePredictionJson(*r));
 }
 
+// A verb run through the program's own parsing and code (app/cli/VerbCall.h): the runtime verbs
+// and `fit lnd --from-curves`, whose options and accelerator resolution live there. The GIL is
+// released while it runs; its usage errors are scalex.Error with the verb's message.
+std::string verbJson(const std::vector<std::string>& args) {
+    QStringList list;
+    for (const auto& a : args) list << QString::fromStdString(a);
+    try {
+        py::gil_scoped_release release;
+        return cli::verbJson(list).toStdString();
+    } catch (const cli::UsageError& e) {
+        throw Error(e.what());
+    }
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_scalex, m) {
@@ -1062,6 +1078,7 @@ PYBIND11_MODULE(_scalex, m) {
     m.def("account", &account);
     m.def("curves", &fitCurvesVerb);
     m.def("predict_curve", &predictCurveVerb);
+    m.def("verb_json", &verbJson);
 
     py::class_<CurveOptions>(m, "CurveOptions")
         .def(py::init<>())

@@ -442,3 +442,70 @@ def predict_curve(data, schedule=None, at=None, **options):
 def example():
     """The built-in example project (`scalex fit ... --example`): generated runs, not measured."""
     return Study(_scalex.read_example())
+
+
+def _verb_args(verb, options):
+    """The keyword options as the verb's command line: dashes for underscores, True as a flag
+    (False and None left out), a list or tuple as the option repeated, paths as given."""
+    import os
+
+    args = []
+    for key, value in options.items():
+        if key in ("json", "help"):
+            raise TypeError(f"{verb}() takes no {key!r} option (the result is the --json object)")
+        if value is None or value is False:
+            continue
+        name = "--" + key.replace("_", "-")
+        if value is True:
+            args.append(name)
+            continue
+        for v in ([value] if isinstance(value, (str, bytes, int, float)) or hasattr(value, "__fspath__") else list(value)):
+            args += [name, os.fspath(v) if hasattr(v, "__fspath__") else (repr(v) if isinstance(v, float) else str(v))]
+    return args
+
+
+def _run_verb(name, words, options):
+    """`scalex <words> <options> --json`, run by the program's own code (app/cli/VerbCall.h)."""
+    return Result(name, _scalex.verb_json(list(words) + _verb_args(name, options)))
+
+
+def fit_runtime(data, **options):
+    """`scalex fit runtime --data data`: alpha_eff, beta_eff, eps (and the batch term) of each measured
+    model and stage; the verb's options (arch, configs, model, stage, accelerator, accelerator_name,
+    batch_term, loss, variable_share, points, convention, f_causal, generate) with its defaults."""
+    return _run_verb("fit_runtime", ["fit", "runtime"], {"data": data, **options})
+
+
+def predict_runtime(**options):
+    """`scalex predict runtime`: TTFT, step time, throughput and memory of one configuration (family,
+    d_model, n_layers, n_heads, ... or spec), at batch/prefill on an accelerator or fitted rates (fit)."""
+    return _run_verb("predict_runtime", ["predict", "runtime"], options)
+
+
+def predict_max_model(**options):
+    """`scalex predict max-model`: the largest configuration of a family (or ladder) within a TTFT
+    (ttft_ms) or step-time (step_ms) budget."""
+    return _run_verb("predict_max_model", ["predict", "max-model"], options)
+
+
+def predict_crossover(**options):
+    """`scalex predict crossover`: the context length at which xLSTM's advantage reaches `factor`."""
+    return _run_verb("predict_crossover", ["predict", "crossover"], options)
+
+
+def lnd_from_curves(from_curves, checkpoints, **options):
+    """`scalex fit lnd --from-curves ... --checkpoints ...`: L(N,D) fitted to the end-of-cooldown
+    losses a curve law predicts per model. `from_curves`: one entry per model, each a folder, a file,
+    a list of files or "N=<params>:FILES"; `checkpoints`: token counts. With `data` (a run table) or
+    `example=True` the measured runs join them; the verb's other options (curve_law, cooldown,
+    replicates, ...) as its own."""
+    import os
+
+    models = []
+    for m in ([from_curves] if isinstance(from_curves, (str, bytes)) or hasattr(from_curves, "__fspath__") else list(from_curves)):
+        if isinstance(m, (list, tuple)):
+            models.append(",".join(os.fspath(f) for f in m))
+        else:
+            models.append(os.fspath(m))
+    tokens = [repr(float(d)) for d in _listed(checkpoints)]
+    return _run_verb("lnd_from_curves", ["fit", "lnd"], {"from_curves": models, "checkpoints": tokens, **options})
