@@ -53,29 +53,46 @@ void ensureApplication() {
 
 }  // namespace
 
-std::string renderView(const analysis::Study& study, const FigureOptions& o) {
+namespace {
+
+// The request of `o`, or the verb's message for the first option it cannot take (the view, the
+// controls' syntax, size, style, dpi; with `withOut` the file too). Draws nothing.
+std::string request(const FigureOptions& o, bool withOut, figures::RenderRequest* request) {
     const QString view = QString::fromStdString(o.view);
     if (view.isEmpty()) return "missing required option --view (" + figures::figureViews().join(", ").toStdString() + ")";
     if (!figures::figureViews().contains(view)) return figures::unknownViewError(view).toStdString();
-    figures::RenderRequest request;
-    request.view = view;
-    request.out = QString::fromStdString(o.out);
-    const QString suffix = QFileInfo(request.out).suffix().toLower();
-    if (suffix != "pdf" && suffix != "svg" && suffix != "png")
+    request->view = view;
+    request->out = QString::fromStdString(o.out);
+    const QString suffix = QFileInfo(request->out).suffix().toLower();
+    if (withOut && suffix != "pdf" && suffix != "svg" && suffix != "png")
         return "--out: '" + o.out + "' is not a figure file (.pdf, .svg or .png)";
     QString error;
     QStringList assignments;
     for (const auto& a : o.set) assignments << QString::fromStdString(a);
-    if (!figures::parseControlAssignments(assignments, &request.controls, &error)) return error.toStdString();
-    if (!figures::parseFigureSize(QString::fromStdString(o.size), &request.style, &error)) return error.toStdString();
+    if (!figures::parseControlAssignments(assignments, &request->controls, &error)) return error.toStdString();
+    if (!figures::parseFigureSize(QString::fromStdString(o.size), &request->style, &error)) return error.toStdString();
     if (o.style != "paper" && o.style != "screen") return "--style: expected paper or screen, got '" + o.style + "'";
-    request.style.paper = o.style == "paper";
-    request.style.fontFamily = QString::fromStdString(o.font);
+    request->style.paper = o.style == "paper";
+    request->style.fontFamily = QString::fromStdString(o.font);
     if (o.dpi < 30) return "--dpi must be at least 30, got " + std::to_string(o.dpi);
     if (o.dpi > 2400) return "--dpi: at most 2400";
-    request.style.dpi = o.dpi;
+    request->style.dpi = o.dpi;
+    return {};
+}
+
+}  // namespace
+
+std::string checkFigure(const FigureOptions& o) {
+    figures::RenderRequest r;
+    return request(o, false, &r);
+}
+
+std::string renderView(const analysis::Study& study, const FigureOptions& o) {
+    figures::RenderRequest r;
+    if (auto error = request(o, true, &r); !error.empty()) return error;
     ensureApplication();
-    if (!figures::renderFigure(study, request, &error)) return error.toStdString();
+    QString error;
+    if (!figures::renderFigure(study, r, &error)) return error.toStdString();
     return {};
 }
 

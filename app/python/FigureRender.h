@@ -18,5 +18,8 @@ struct FigureOptions {
 // Writes the figure; empty when written, else the verb's message (naming the view, control,
 // option or file).
 std::string renderView(const analysis::Study& study, const FigureOptions& options);
+// The same checks of the options (view, controls' syntax, size, style, dpi; not the file) without
+// drawing: empty when they hold, else the verb's message.
+std::string checkFigure(const FigureOptions& options);
 
 }  // namespace scalex::python

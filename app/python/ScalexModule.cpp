@@ -1030,6 +1030,10 @@ PYBIND11_MODULE(_scalex, m) {
         .def_readwrite("style", &python::FigureOptions::style)
         .def_readwrite("font", &python::FigureOptions::font)
         .def_readwrite("dpi", &python::FigureOptions::dpi);
+    // The figure's options checked when the Figure is made, before anything is drawn.
+    m.def("check_figure", [](const python::FigureOptions& o) {
+        if (auto error = python::checkFigure(o); !error.empty()) throw Error(error);
+    });
 
     py::class_<PyStudy>(m, "Study")
         .def_property_readonly("n_runs", [](const PyStudy& s) { return s.study.runs().runs.size(); })

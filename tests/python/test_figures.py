@@ -48,3 +48,18 @@ def test_figure_errors_carry_the_render_message(cli, tmp_path, view, options, ar
     with pytest.raises(scalex.Error) as e:
         scalex.example().figure(view, **options).png()
     assert str(e.value) and str(e.value) in r.stderr
+
+
+@pytest.mark.parametrize("view,options,args", [("nosuch", {}, []),
+                                               ("pareto", {"size": "huge"}, ["--size", "huge"]),
+                                               ("pareto", {"dpi": 10}, ["--dpi", "10"]),
+                                               ("pareto", {"style": "glossy"}, ["--style", "glossy"])])
+def test_bad_figure_options_are_refused_when_the_figure_is_made(cli, tmp_path, view, options, args):
+    # study.figure() raises at once (nothing is drawn until shown or saved), with the verb's message.
+    r = cli("render", "--example", "--view", view, *args, "--out", str(tmp_path / "f.png"), ok=False)
+    assert r.returncode != 0
+    with pytest.raises(scalex.Error) as e:
+        scalex.example().figure(view, **options)
+    assert str(e.value) and str(e.value) in r.stderr
+    with pytest.raises(scalex.Error, match="format: expected png or svg, got 'jpeg'"):
+        scalex.example().figure("pareto", format="jpeg")

@@ -81,15 +81,20 @@ class Figure:
         self.view, self.size, self.style, self.font, self.dpi, self.format = view, size, style, font, dpi, format
         self._set = set
         self._drawn = {}
+        # A view, size, style, dpi or control the verb would refuse is refused now, not when first shown.
+        _scalex.check_figure(self._options(""))
+
+    def _options(self, out):
+        o = _scalex.FigureOptions()
+        o.view, o.out, o.set = self.view, out, self._set
+        o.size, o.style, o.font, o.dpi = self.size, self.style, self.font, int(self.dpi)
+        return o
 
     def save(self, path):
         """Writes the figure to `path` (.pdf, .svg or .png) and returns the path."""
         import os
 
-        o = _scalex.FigureOptions()
-        o.view, o.out, o.set = self.view, os.fspath(path), self._set
-        o.size, o.style, o.font, o.dpi = self.size, self.style, self.font, int(self.dpi)
-        self._study.figure(self._scope, o)
+        self._study.figure(self._scope, self._options(os.fspath(path)))
         return path
 
     def _bytes(self, suffix):
