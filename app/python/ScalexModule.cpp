@@ -1029,7 +1029,9 @@ PYBIND11_MODULE(_scalex, m) {
         .def_readwrite("size", &python::FigureOptions::size)
         .def_readwrite("style", &python::FigureOptions::style)
         .def_readwrite("font", &python::FigureOptions::font)
-        .def_readwrite("dpi", &python::FigureOptions::dpi);
+        .def_readwrite("dpi", &python::FigureOptions::dpi)
+        .def_readwrite("models", &python::FigureOptions::models)
+        .def_readwrite("table", &python::FigureOptions::table);
     // The figure's options checked when the Figure is made, before anything is drawn.
     m.def("check_figure", [](const python::FigureOptions& o) {
         if (auto error = python::checkFigure(o); !error.empty()) throw Error(error);

@@ -76,8 +76,9 @@ class Figure:
     SVG or PNG; .png() and .svg() give its bytes and text; in Jupyter it shows itself inline (PNG,
     or SVG when made with format="svg")."""
 
-    def __init__(self, study, scope, view, size, style, font, dpi, set, format):
+    def __init__(self, study, scope, view, size, style, font, dpi, set, format, models=(), table=None):
         self._study, self._scope = study, scope
+        self._models, self.table = list(models), table
         self.view, self.size, self.style, self.font, self.dpi, self.format = view, size, style, font, dpi, format
         self._set = set
         self._drawn = {}
@@ -88,10 +89,12 @@ class Figure:
         o = _scalex.FigureOptions()
         o.view, o.out, o.set = self.view, out, self._set
         o.size, o.style, o.font, o.dpi = self.size, self.style, self.font, int(self.dpi)
+        o.models, o.table = self._models, self.table or ""
         return o
 
     def save(self, path):
-        """Writes the figure to `path` (.pdf, .svg or .png) and returns the path."""
+        """Writes the figure to `path` (.pdf, .svg or .png), or the view's table (`table`, default its
+        first) to a .tex, .csv or .json `path`, and returns the path."""
         import os
 
         self._study.figure(self._scope, self._options(os.fspath(path)))
@@ -277,18 +280,23 @@ class Study:
         _no_unknown("optimal", options)
         return Result("optimal", self._study.optimal(s, o))
 
-    def figure(self, view, path=None, size="double", style="paper", font="DejaVu Sans", dpi=300, set=None, format="png", **options):
+    def figure(self, view, path=None, size="double", style="paper", font="DejaVu Sans", dpi=300, set=None, format="png", model=None,
+               table=None, **options):
         """`scalex render --view VIEW`: the view drawn as a figure for a paper (views: runs, pareto,
         curves, schedules, surface, overtraining, isoflop, context, optimal, breakdown, roofline,
         inference, laws; `size` "3.25x2.4in", "16x9cm", single, double or slides; `set` the view's
-        controls {NAME: VALUE} as --set NAME=VALUE). With `path` it is written at once; the
-        figure shows itself inline in Jupyter."""
+        controls {NAME: VALUE} as --set NAME=VALUE; `model` model files, Scalex spec JSON or a
+        config.json, added as --model adds them; `table` which of the view's tables a .tex, .csv or
+        .json path gets). With `path` it is written at once; the figure shows itself inline in Jupyter."""
         s = _scope(options)
         _no_unknown("figure", options)
         if format not in ("png", "svg"):
             raise Error(f"format: expected png or svg, got '{format}'")
         assignments = [] if set is None else [f"{k}={v}" for k, v in set.items()] if isinstance(set, dict) else _listed(set)
-        fig = Figure(self._study, s, view, size, style, font, dpi, assignments, format)
+        import os
+
+        models = [] if model is None else [os.fspath(m) for m in ([model] if isinstance(model, str) or hasattr(model, "__fspath__") else model)]
+        fig = Figure(self._study, s, view, size, style, font, dpi, assignments, format, models, table)
         if path is not None:
             fig.save(path)
         return fig
