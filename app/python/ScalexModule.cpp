@@ -11,6 +11,7 @@
 #include <QSaveFile>
 #include <QJsonDocument>
 #include <QStringList>
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <chrono>
@@ -881,6 +882,12 @@ std::string predictCurveVerb(const CurveOptions& o) {
 // and `fit lnd --from-curves`, whose options and accelerator resolution live there. The GIL is
 // released while it runs; its usage errors are scalex.Error with the verb's message.
 std::string verbJson(const std::vector<std::string>& args) {
+    // Only the verbs that need no window (render and the --plot options start one) and no study.
+    static const std::vector<std::pair<std::string, std::string>> allowed{
+        {"fit", "runtime"}, {"fit", "lnd"}, {"predict", "runtime"}, {"predict", "max-model"}, {"predict", "crossover"}};
+    if (args.size() < 2 || std::find(allowed.begin(), allowed.end(), std::pair{args[0], args[1]}) == allowed.end())
+        throw Error("the module runs only fit runtime, fit lnd, predict runtime, predict max-model and predict crossover this way");
+    if (std::find(args.begin(), args.end(), "--plot") != args.end()) throw Error("--plot draws a window; use study.figure()");
     QStringList list;
     for (const auto& a : args) list << QString::fromStdString(a);
     try {

@@ -153,3 +153,12 @@ def test_lnd_from_curves_equals_cli(cli, tmp_path):
     with pytest.raises(scalex.Error) as e:
         scalex.lnd_from_curves([models[0][:2]], 1e8)
     assert "--from-curves" in str(e.value) and str(e.value) in r.stderr
+
+
+def test_in_process_verbs_are_only_those_without_a_window():
+    # render (and any --plot) would start a window from the interpreter: refused, not run.
+    from scalex import _scalex
+    with pytest.raises(scalex.Error, match="runs only fit runtime"):
+        _scalex.verb_json(["render", "--example", "--view", "pareto", "--out", "f.png"])
+    with pytest.raises(scalex.Error, match="--plot"):
+        _scalex.verb_json(["fit", "lnd", "--example", "--plot"])
