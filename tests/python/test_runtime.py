@@ -162,3 +162,19 @@ def test_in_process_verbs_are_only_those_without_a_window():
         _scalex.verb_json(["render", "--example", "--view", "pareto", "--out", "f.png"])
     with pytest.raises(scalex.Error, match="--plot"):
         _scalex.verb_json(["fit", "lnd", "--example", "--plot"])
+
+
+def test_study_lnd_from_curves_equals_cli_with_data(cli, tmp_path):
+    # The study's measured runs (Besiroglu et al.'s Chinchilla points) beside the predicted checkpoints.
+    epoch = shared("data/public/epoch-chinchilla/svg_extracted_data.csv")
+    models = [[write_run(tmp_path, f"m{int(n / 1e6)}-{k}", n, steps, c) for k, steps, c in
+               (("constant", 6000, 0), ("wsd20", 2500, 0.2), ("wsd50", 4000, 0.5))] for n in (1e8, 3e8, 9e8)]
+    got = scalex.read(epoch).lnd(from_curves=models, checkpoints=[1.31072e8, 2.62144e8], replicates=20)
+    args = ["fit", "lnd", "--data", epoch]
+    for m in models:
+        args += ["--from-curves", ",".join(m)]
+    o = same(got, cli(*args, "--checkpoints", "1.31072e8,2.62144e8", "--replicates", "20", "--json"))
+    points = o["fit"]["points"]
+    assert sum(p.get("predicted", False) for p in points) == 6 and len(points) > 6
+    with pytest.raises(scalex.Error, match="--checkpoints needs --from-curves"):
+        scalex.read(epoch).lnd(checkpoints=[1e8])

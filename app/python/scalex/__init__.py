@@ -217,8 +217,23 @@ class Study:
         b = None if budgets is None else [float(x) for x in budgets]
         return Result("isoflop", self._study.isoflop(s, b, float(tolerance), float(at_budget)))
 
-    def lnd(self, huber_delta=None, gamma=None, exhaustive=False, no_extrapolation=False, **options):
-        """`scalex fit lnd`: the loss surface L(N,D) from the paper's grid of starts."""
+    def lnd(self, huber_delta=None, gamma=None, exhaustive=False, no_extrapolation=False, from_curves=None, checkpoints=None, **options):
+        """`scalex fit lnd`: the loss surface L(N,D) from the paper's grid of starts. With `from_curves`
+        and `checkpoints` (as lnd_from_curves()) the study's runs (the table `scalex convert` writes)
+        are the measured runs beside the predicted checkpoints, the other options the verb's."""
+        if from_curves is not None or checkpoints is not None:
+            import os
+            import tempfile
+
+            for key, value in (("huber_delta", huber_delta), ("gamma", gamma), ("exhaustive", exhaustive),
+                               ("no_extrapolation", no_extrapolation)):
+                if value is not None and value is not False:
+                    options[key] = value
+            with tempfile.TemporaryDirectory(prefix="scalex-lnd-") as d:
+                runs = os.path.join(d, "runs.csv")
+                with open(runs, "wb") as f:
+                    f.write(self._study.runs_csv())
+                return lnd_from_curves(from_curves or [], checkpoints if checkpoints is not None else [], data=runs, **options)
         s = _scope(options)
         _no_unknown("lnd", options)
         h = None if huber_delta is None else float(huber_delta)
