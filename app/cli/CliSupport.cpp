@@ -106,16 +106,31 @@ void writeAtomically(const QString& path, const QByteArray& bytes) {
         throw UsageError(("cannot write '" + path + "': " + f.errorString()).toStdString());
 }
 
+namespace {
+thread_local JsonCapture* capture = nullptr;
+}  // namespace
+
+JsonCapture::JsonCapture() : previous(capture) { capture = this; }
+JsonCapture::~JsonCapture() { capture = previous; }
+
 void printJson(const QJsonObject& object) { printJson(QJsonDocument(object)); }
 
 void printJson(const QJsonDocument& document) {
     const QByteArray bytes = document.toJson(QJsonDocument::Indented);
+    if (capture) {
+        capture->bytes += bytes;
+        return;
+    }
     std::fwrite(bytes.constData(), 1, static_cast<size_t>(bytes.size()), stdout);
     std::fflush(stdout);
 }
 
 namespace {
 void write(std::FILE* stream, const QString& text) {
+    if (capture && stream == stdout) {
+        capture->bytes += text.toUtf8();
+        return;
+    }
     const QByteArray bytes = text.toUtf8();
     std::fwrite(bytes.constData(), 1, static_cast<size_t>(bytes.size()), stream);
     std::fflush(stream);

@@ -46,6 +46,17 @@ accounting::ModelConfig modelFromOptions(const QCommandLineParser& parser, accou
 // Writes a file atomically (QSaveFile); a UsageError naming the file when it cannot.
 void writeAtomically(const QString& path, const QByteArray& bytes);
 
+// While a JsonCapture lives on this thread, printJson and printText append to it instead of
+// writing to stdout (the Python module runs a verb and takes its --json as it would print it).
+struct JsonCapture {
+    JsonCapture();
+    ~JsonCapture();
+    JsonCapture(const JsonCapture&) = delete;
+    JsonCapture& operator=(const JsonCapture&) = delete;
+    QByteArray bytes;
+    JsonCapture* previous;
+};
+
 void printJson(const QJsonObject& object);
 void printJson(const QJsonDocument& document);
 

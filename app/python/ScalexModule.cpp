@@ -11,6 +11,7 @@
 #include <QSaveFile>
 #include <QJsonDocument>
 #include <QStringList>
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <chrono>
@@ -22,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/CliSupport.h"
+#include "app/cli/VerbCall.h"
 #include "app/python/FigureRender.h"
 #include "core/analysis/AccountJson.h"
 #include "core/analysis/AnalysisJson.h"
@@ -875,6 +878,26 @@ std::string predictCurveVerb(const CurveOptions& o) {
     return compact(analysis::curvePredictionJson(*r));
 }
 
+// A verb run through the program's own parsing and code (app/cli/VerbCall.h): the runtime verbs
+// and `fit lnd --from-curves`, whose options and accelerator resolution live there. The GIL is
+// released while it runs; its usage errors are scalex.Error with the verb's message.
+std::string verbJson(const std::vector<std::string>& args) {
+    // Only the verbs that need no window (render and the --plot options start one) and no study.
+    static const std::vector<std::pair<std::string, std::string>> allowed{
+        {"fit", "runtime"}, {"fit", "lnd"}, {"predict", "runtime"}, {"predict", "max-model"}, {"predict", "crossover"}};
+    if (args.size() < 2 || std::find(allowed.begin(), allowed.end(), std::pair{args[0], args[1]}) == allowed.end())
+        throw Error("the module runs only fit runtime, fit lnd, predict runtime, predict max-model and predict crossover this way");
+    if (std::find(args.begin(), args.end(), "--plot") != args.end()) throw Error("--plot draws a window; use study.figure()");
+    QStringList list;
+    for (const auto& a : args) list << QString::fromStdString(a);
+    try {
+        py::gil_scoped_release release;
+        return cli::verbJson(list).toStdString();
+    } catch (const cli::UsageError& e) {
+        throw Error(e.what());
+    }
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_scalex, m) {
@@ -1013,7 +1036,13 @@ PYBIND11_MODULE(_scalex, m) {
         .def_readwrite("size", &python::FigureOptions::size)
         .def_readwrite("style", &python::FigureOptions::style)
         .def_readwrite("font", &python::FigureOptions::font)
-        .def_readwrite("dpi", &python::FigureOptions::dpi);
+        .def_readwrite("dpi", &python::FigureOptions::dpi)
+        .def_readwrite("models", &python::FigureOptions::models)
+        .def_readwrite("table", &python::FigureOptions::table);
+    // The figure's options checked when the Figure is made, before anything is drawn.
+    m.def("check_figure", [](const python::FigureOptions& o) {
+        if (auto error = python::checkFigure(o); !error.empty()) throw Error(error);
+    });
 
     py::class_<PyStudy>(m, "Study")
         .def_property_readonly("n_runs", [](const PyStudy& s) { return s.study.runs().runs.size(); })
@@ -1062,6 +1091,7 @@ PYBIND11_MODULE(_scalex, m) {
     m.def("account", &account);
     m.def("curves", &fitCurvesVerb);
     m.def("predict_curve", &predictCurveVerb);
+    m.def("verb_json", &verbJson);
 
     py::class_<CurveOptions>(m, "CurveOptions")
         .def(py::init<>())

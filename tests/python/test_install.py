@@ -43,3 +43,23 @@ def test_install_puts_the_package_where_python3_reads_it(tmp_path, prefix, site)
     where, a = r.stdout.split()
     assert where == str(package / "__init__.py")
     assert float(a) == pytest.approx(0.547, abs=0.005)  # the paper's xLSTM IsoFLOP exponent
+
+
+def test_debian_package_carries_the_module(tmp_path):
+    # What packaging/package.sh does after building: `cpack -G DEB` in the build folder (the same
+    # install rules, all components), here into a scratch folder. The package lists the module
+    # where Debian's python3 reads it and depends on the python3 it was built for.
+    if not BUILD:
+        pytest.fail("SCALEX_BUILD_DIR names no build (run the tests through ctest)")
+    r = subprocess.run(["cpack", "-G", "DEB", "--config", os.path.join(BUILD, "CPackConfig.cmake"), "-B", str(tmp_path)],
+                       capture_output=True, text=True, cwd=BUILD, timeout=110)
+    assert r.returncode == 0, r.stdout + r.stderr
+    deb = next(tmp_path.glob("scalex*.deb"))
+    listing = subprocess.run(["dpkg-deb", "-c", str(deb)], capture_output=True, text=True, check=True).stdout
+    site = "./usr/lib/python3/dist-packages/scalex/"
+    files = sorted(line.split()[-1] for line in listing.splitlines() if line.split()[-1].startswith(site) and not line.startswith("d"))
+    extension = f"_scalex.cpython-{sys.version_info.major}{sys.version_info.minor}-"
+    assert len(files) == 2 and files[0] == site + "__init__.py" and files[1].startswith(site + extension), files
+    depends = subprocess.run(["dpkg-deb", "-f", str(deb), "Depends"], capture_output=True, text=True, check=True).stdout
+    major, minor = sys.version_info.major, sys.version_info.minor
+    assert f"python3 (>= {major}.{minor}), python3 (<< {major}.{minor + 1})" in depends

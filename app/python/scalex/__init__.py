@@ -76,20 +76,28 @@ class Figure:
     SVG or PNG; .png() and .svg() give its bytes and text; in Jupyter it shows itself inline (PNG,
     or SVG when made with format="svg")."""
 
-    def __init__(self, study, scope, view, size, style, font, dpi, set, format):
+    def __init__(self, study, scope, view, size, style, font, dpi, set, format, models=(), table=None):
         self._study, self._scope = study, scope
+        self._models, self.table = list(models), table
         self.view, self.size, self.style, self.font, self.dpi, self.format = view, size, style, font, dpi, format
         self._set = set
         self._drawn = {}
+        # A view, size, style, dpi or control the verb would refuse is refused now, not when first shown.
+        _scalex.check_figure(self._options(""))
+
+    def _options(self, out):
+        o = _scalex.FigureOptions()
+        o.view, o.out, o.set = self.view, out, self._set
+        o.size, o.style, o.font, o.dpi = self.size, self.style, self.font, int(self.dpi)
+        o.models, o.table = self._models, self.table or ""
+        return o
 
     def save(self, path):
-        """Writes the figure to `path` (.pdf, .svg or .png) and returns the path."""
+        """Writes the figure to `path` (.pdf, .svg or .png), or the view's table (`table`, default its
+        first) to a .tex, .csv or .json `path`, and returns the path."""
         import os
 
-        o = _scalex.FigureOptions()
-        o.view, o.out, o.set = self.view, os.fspath(path), self._set
-        o.size, o.style, o.font, o.dpi = self.size, self.style, self.font, int(self.dpi)
-        self._study.figure(self._scope, o)
+        self._study.figure(self._scope, self._options(os.fspath(path)))
         return path
 
     def _bytes(self, suffix):
@@ -209,8 +217,23 @@ class Study:
         b = None if budgets is None else [float(x) for x in budgets]
         return Result("isoflop", self._study.isoflop(s, b, float(tolerance), float(at_budget)))
 
-    def lnd(self, huber_delta=None, gamma=None, exhaustive=False, no_extrapolation=False, **options):
-        """`scalex fit lnd`: the loss surface L(N,D) from the paper's grid of starts."""
+    def lnd(self, huber_delta=None, gamma=None, exhaustive=False, no_extrapolation=False, from_curves=None, checkpoints=None, **options):
+        """`scalex fit lnd`: the loss surface L(N,D) from the paper's grid of starts. With `from_curves`
+        and `checkpoints` (as lnd_from_curves()) the study's runs (the table `scalex convert` writes)
+        are the measured runs beside the predicted checkpoints, the other options the verb's."""
+        if from_curves is not None or checkpoints is not None:
+            import os
+            import tempfile
+
+            for key, value in (("huber_delta", huber_delta), ("gamma", gamma), ("exhaustive", exhaustive),
+                               ("no_extrapolation", no_extrapolation)):
+                if value is not None and value is not False:
+                    options[key] = value
+            with tempfile.TemporaryDirectory(prefix="scalex-lnd-") as d:
+                runs = os.path.join(d, "runs.csv")
+                with open(runs, "wb") as f:
+                    f.write(self._study.runs_csv())
+                return lnd_from_curves(from_curves or [], checkpoints if checkpoints is not None else [], data=runs, **options)
         s = _scope(options)
         _no_unknown("lnd", options)
         h = None if huber_delta is None else float(huber_delta)
@@ -272,18 +295,23 @@ class Study:
         _no_unknown("optimal", options)
         return Result("optimal", self._study.optimal(s, o))
 
-    def figure(self, view, path=None, size="double", style="paper", font="DejaVu Sans", dpi=300, set=None, format="png", **options):
+    def figure(self, view, path=None, size="double", style="paper", font="DejaVu Sans", dpi=300, set=None, format="png", model=None,
+               table=None, **options):
         """`scalex render --view VIEW`: the view drawn as a figure for a paper (views: runs, pareto,
         curves, schedules, surface, overtraining, isoflop, context, optimal, breakdown, roofline,
         inference, laws; `size` "3.25x2.4in", "16x9cm", single, double or slides; `set` the view's
-        controls {NAME: VALUE} as --set NAME=VALUE). With `path` it is written at once; the
-        figure shows itself inline in Jupyter."""
+        controls {NAME: VALUE} as --set NAME=VALUE; `model` model files, Scalex spec JSON or a
+        config.json, added as --model adds them; `table` which of the view's tables a .tex, .csv or
+        .json path gets). With `path` it is written at once; the figure shows itself inline in Jupyter."""
         s = _scope(options)
         _no_unknown("figure", options)
         if format not in ("png", "svg"):
             raise Error(f"format: expected png or svg, got '{format}'")
         assignments = [] if set is None else [f"{k}={v}" for k, v in set.items()] if isinstance(set, dict) else _listed(set)
-        fig = Figure(self._study, s, view, size, style, font, dpi, assignments, format)
+        import os
+
+        models = [] if model is None else [os.fspath(m) for m in ([model] if isinstance(model, str) or hasattr(model, "__fspath__") else model)]
+        fig = Figure(self._study, s, view, size, style, font, dpi, assignments, format, models, table)
         if path is not None:
             fig.save(path)
         return fig
@@ -442,3 +470,70 @@ def predict_curve(data, schedule=None, at=None, **options):
 def example():
     """The built-in example project (`scalex fit ... --example`): generated runs, not measured."""
     return Study(_scalex.read_example())
+
+
+def _verb_args(verb, options):
+    """The keyword options as the verb's command line: dashes for underscores, True as a flag
+    (False and None left out), a list or tuple as the option repeated, paths as given."""
+    import os
+
+    args = []
+    for key, value in options.items():
+        if key in ("json", "help"):
+            raise TypeError(f"{verb}() takes no {key!r} option (the result is the --json object)")
+        if value is None or value is False:
+            continue
+        name = "--" + key.replace("_", "-")
+        if value is True:
+            args.append(name)
+            continue
+        for v in ([value] if isinstance(value, (str, bytes, int, float)) or hasattr(value, "__fspath__") else list(value)):
+            args += [name, os.fspath(v) if hasattr(v, "__fspath__") else (repr(v) if isinstance(v, float) else str(v))]
+    return args
+
+
+def _run_verb(name, words, options):
+    """`scalex <words> <options> --json`, run by the program's own code (app/cli/VerbCall.h)."""
+    return Result(name, _scalex.verb_json(list(words) + _verb_args(name, options)))
+
+
+def fit_runtime(data, **options):
+    """`scalex fit runtime --data data`: alpha_eff, beta_eff, eps (and the batch term) of each measured
+    model and stage; the verb's options (arch, configs, model, stage, accelerator, accelerator_name,
+    batch_term, loss, variable_share, points, convention, f_causal, generate) with its defaults."""
+    return _run_verb("fit_runtime", ["fit", "runtime"], {"data": data, **options})
+
+
+def predict_runtime(**options):
+    """`scalex predict runtime`: TTFT, step time, throughput and memory of one configuration (family,
+    d_model, n_layers, n_heads, ... or spec), at batch/prefill on an accelerator or fitted rates (fit)."""
+    return _run_verb("predict_runtime", ["predict", "runtime"], options)
+
+
+def predict_max_model(**options):
+    """`scalex predict max-model`: the largest configuration of a family (or ladder) within a TTFT
+    (ttft_ms) or step-time (step_ms) budget."""
+    return _run_verb("predict_max_model", ["predict", "max-model"], options)
+
+
+def predict_crossover(**options):
+    """`scalex predict crossover`: the context length at which xLSTM's advantage reaches `factor`."""
+    return _run_verb("predict_crossover", ["predict", "crossover"], options)
+
+
+def lnd_from_curves(from_curves, checkpoints, **options):
+    """`scalex fit lnd --from-curves ... --checkpoints ...`: L(N,D) fitted to the end-of-cooldown
+    losses a curve law predicts per model. `from_curves`: one entry per model, each a folder, a file,
+    a list of files or "N=<params>:FILES"; `checkpoints`: token counts. With `data` (a run table) or
+    `example=True` the measured runs join them; the verb's other options (curve_law, cooldown,
+    replicates, ...) as its own."""
+    import os
+
+    models = []
+    for m in ([from_curves] if isinstance(from_curves, (str, bytes)) or hasattr(from_curves, "__fspath__") else list(from_curves)):
+        if isinstance(m, (list, tuple)):
+            models.append(",".join(os.fspath(f) for f in m))
+        else:
+            models.append(os.fspath(m))
+    tokens = [repr(float(d)) for d in _listed(checkpoints)]
+    return _run_verb("lnd_from_curves", ["fit", "lnd"], {"from_curves": models, "checkpoints": tokens, **options})
