@@ -282,7 +282,8 @@ TEST(HfCorpus, MoeActiveParametersRoundToThePublishedFigures) {
     EXPECT_NEAR(static_cast<double>(mixtral.total()), 141e9, 1e9);       // "out of 141B"
 
     // The REAP prunes of Qwen3.5-35B-A3B keep 8 routed experts and the shared one a token, so both are
-    // still "A3B" (counted here with the embeddings); they differ in their active count only by the router rows of the experts pruned, 52 of 2048 in each of 40 layers.
+    // still "A3B" (counted here with the embeddings); they differ in their active count only by the
+    // router rows of the experts pruned, 52 of 2048 in each of 40 layers.
     const ParamCounts reap25 = paramCounts(readCorpus("Qwen3.5-25B-REAP-A3B-Coding.json").spec);
     const ParamCounts reap18 = paramCounts(readCorpus("Qwen3.5-18B-REAP-A3B-Coding.json").spec);
     for (const auto& [p, experts] : {std::pair{reap25, 180LL}, std::pair{reap18, 128LL}}) {

@@ -204,3 +204,21 @@ TEST(HfMixers, ForwardAndTrainingFlopsOfEachMixer) {
     EXPECT_DOUBLE_EQ(fl.linear, linearByHand(lfm2, 6 * 128 + 16 * 2 * 2048 + 2048));
     EXPECT_DOUBLE_EQ(fl.seqMix, 6 * 32 * 2 * f.causal * 1 * (64 + 64 + 0.5 * f.softmax));
 }
+
+// gpt-oss-120b: the corpus's gpt-oss-20b config (tests/data/configs/gpt-oss-20b.json) with the keys
+// its config differs in, as OpenAI's gpt-oss model card (Table 1) and the 120b config quoted in
+// public write-ups give them: 36 layers alternating sliding and full attention, 128 experts, top 4.
+// Published: KerasHub gpt_oss_120b_en "params" 116,829,156,672 (also GGUF general.parameter_count as
+// Ollama shows it); the model card's 116.83B total and 5.13B active, the embedding table left out.
+TEST(HfMixers, GptOss120bCountsKerasHubsParametersExactly) {
+    const ModelSpec s = readSeed("gpt_oss_120b").spec;
+    const ParamCounts p = paramCounts(s);
+    EXPECT_EQ(p.total(), 116'829'156'672);
+    // Each expert: gate_up 2880 x 2 * 2880 and down 2880 x 2880 with their biases; 124 idle a token.
+    const std::int64_t expert = 3 * 2880LL * 2880 + 2 * 2880 + 2880;
+    EXPECT_EQ(p.activeTotal(), p.total() - 36 * (128 - 4) * expert);
+    EXPECT_PRED3(roundsTo, p.activeTotal() - p.active.embedding, 5.13e9, 0.01e9);  // "5.13B active"
+    EXPECT_PRED3(roundsTo, p.total(), 116.83e9, 0.01e9);                          // "116.83B"
+    EXPECT_EQ(s.layerCount(MixerKind::Attention), 36);
+    EXPECT_DOUBLE_EQ(kvPerToken(s), 18.0 * 2 * 8 * 64);  // past the 128-token window only the 18 full layers grow
+}
