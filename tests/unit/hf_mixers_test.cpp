@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/accounting/ModelLadder.h"
 #include "core/accounting/SpecAccounting.h"
 #include "core/data/HfConfig.h"
 #include "core/data/SpecJson.h"
@@ -275,4 +276,16 @@ TEST(HfMixers, SharedTransformerBlocksOfZamba2CountOnceAndRunAtEveryUse) {
     auto noLayers = parseHfConfig(QByteArray(R"({"model_type": "zamba2", "hidden_size": 64, "vocab_size": 100})"), "config.json");
     ASSERT_FALSE(noLayers.ok());
     EXPECT_EQ(noLayers.error().column, "layers_block_type");
+}
+
+// A ladder rung of a Zamba2 model (max-model, scaleSpec) stretches the layer pattern: at a quarter of
+// the width the 6 layers become 2 with one hybrid layer, which keeps one shared block, not two.
+TEST(HfMixers, AZamba2LadderRungKeepsNoMoreSharedBlocksThanUses) {
+    const ModelSpec base = readSeed("zamba2_keys").spec;
+    const ModelSpec small = scaleSpec(base, 16);
+    ASSERT_EQ(small.layers.size(), 2u);
+    EXPECT_EQ(small.sharedUses(), 1);
+    EXPECT_EQ(small.sharedBlock.blocks, 1);
+    EXPECT_FALSE(validate(small).has_value());
+    EXPECT_EQ(scaleSpec(base, 128).sharedBlock.blocks, 2);  // 12 layers, 6 uses: both blocks
 }
