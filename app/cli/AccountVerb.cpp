@@ -41,7 +41,9 @@ QString specText(const ModelSpec& s) {
     for (MixerKind k : analysis::kMixerKinds)
         if (s.layerCount(k) > 0) kinds << QString::number(s.layerCount(k)) + " " + analysis::mixerKindName(k);
     t += " (" + kinds.join(", ") + ")";
-    if (s.layerCount(MixerKind::Attention) > 0) {
+    if (s.sharedUses() > 0)
+        t += QStringLiteral(", %1 shared transformer blocks used by %2 layers").arg(s.sharedBlock.blocks).arg(s.sharedUses());
+    if (s.layerCount(MixerKind::Attention) > 0 || s.sharedUses() > 0) {
         const auto& a = s.attention;
         t += QStringLiteral(", %1 heads (kv %2), d_qk %3, d_v %4").arg(a.nHeads).arg(a.nKvHeads).arg(a.dQk).arg(a.dV);
         if (a.latent()) t += QStringLiteral(", latent kv %1 + rope %2").arg(a.kvLoraRank).arg(a.ropeDim);
@@ -50,7 +52,7 @@ QString specText(const ModelSpec& s) {
             t += QStringLiteral(", window %1 on %2 layers").arg(a.slidingWindow).arg(local);
         }
     }
-    if (s.layerCount(FeedForwardKind::Dense) > 0) t += ", d_ff " + QString::number(s.feedForward.width);
+    if (s.layerCount(FeedForwardKind::Dense) > 0 || s.sharedUses() > 0) t += ", d_ff " + QString::number(s.feedForward.width);
     if (s.layerCount(FeedForwardKind::Moe) > 0)
         t += QStringLiteral(", %1 experts top-%2 of %3 (+%4 shared) on %5 layers")
                  .arg(s.moe.nRouted).arg(s.moe.topK).arg(s.moe.expertWidth).arg(s.moe.nShared).arg(s.layerCount(FeedForwardKind::Moe));

@@ -60,6 +60,9 @@ ModelSpec scaleSpec(const ModelSpec& base, std::int64_t d) {
         }
         m.dtRank = m.dtRank == (d0 + 15) / 16 ? (d + 15) / 16 : scaled(m.dtRank, d, d0);
     }
+    // Shared transformer blocks (Zamba2): the stretched pattern may have fewer uses than the base has
+    // blocks; never more blocks than uses.
+    if (s.sharedBlock.blocks > 0) s.sharedBlock.blocks = std::min(s.sharedBlock.blocks, std::max<std::int64_t>(1, s.sharedUses()));
     // Gated DeltaNet: heads of fixed width, as attention's, value heads per key head kept. The short
     // convolution's width is the same at every size.
     DeltaNetSpec& g = s.deltaNet;

@@ -15,6 +15,10 @@ std::int64_t ModelSpec::layerCount(FeedForwardKind kind) const {
     return std::count_if(layers.begin(), layers.end(), [&](const LayerSpec& l) { return l.feedForward == kind; });
 }
 
+std::int64_t ModelSpec::sharedUses() const {
+    return std::count_if(layers.begin(), layers.end(), [](const LayerSpec& l) { return l.shared; });
+}
+
 ModelSpec fromPaperConfig(const ModelConfig& c) {
     ModelSpec s;
     s.name = std::string(familyName(c.family));
@@ -102,8 +106,17 @@ std::optional<SpecProblem> validate(const ModelSpec& s) {
         return SpecProblem{"norms_per_block", "norms per block must be 0, 1 or 2, got " + std::to_string(s.normsPerBlock)};
     const bool anyLocal = std::any_of(s.layers.begin(), s.layers.end(),
                                       [](const LayerSpec& l) { return l.mixer == MixerKind::Attention && l.local; });
-    if (s.layerCount(MixerKind::Attention) > 0)
+    if (s.layerCount(MixerKind::Attention) > 0 || s.sharedUses() > 0)
         if (auto p = validateAttention(s.attention, anyLocal)) return p;
+    if (s.sharedUses() > 0) {
+        const SharedBlockSpec& b = s.sharedBlock;
+        if (auto p = firstOf({positive(b.blocks, "shared_block.blocks"), notNegative(b.adapterRank, "shared_block.adapter_rank"),
+                              positive(s.feedForward.width, "feed_forward.width")}))
+            return p;
+        if (b.blocks > s.sharedUses())
+            return SpecProblem{"shared_block.blocks", "the " + std::to_string(b.blocks) + " shared blocks are more than the " +
+                                                          std::to_string(s.sharedUses()) + " layers that use them"};
+    }
     if (s.layerCount(MixerKind::Mlstm) > 0)
         if (auto p = firstOf({positive(s.mlstm.nHeads, "mlstm.n_heads"), positive(s.mlstm.dQk, "mlstm.d_qk"),
                               positive(s.mlstm.dHv, "mlstm.d_hv"), positive(s.mlstm.chunk, "mlstm.chunk")}))

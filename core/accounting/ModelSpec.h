@@ -123,6 +123,21 @@ struct ShortConvSpec {
     friend bool operator==(const ShortConvSpec&, const ShortConvSpec&) = default;
 };
 
+// Transformer blocks shared by several layers (Zamba2, HF modeling_zamba2 Zamba2AttentionDecoderLayer;
+// Glorioso et al. 2024, arXiv:2411.15242 Fig. 2): `blocks` blocks, used in turn by the layers marked
+// `shared` before their own mixer. A block's attention reads the hidden state concatenated with the
+// token embeddings (width 2 d_model) with the attention spec's heads and head widths and writes
+// d_model; its gated MLP has the feed-forward spec's width. The parameters of a block count once; its
+// FLOPs and its key-value cache count at every use. Each use adds its own d x d linear and, with
+// adapterRank > 0, low-rank adapters on q, k and v (2d -> r -> 2d) and on gate_up (d -> r -> 2 d_ff).
+struct SharedBlockSpec {
+    std::int64_t blocks = 0;           // num_mem_blocks; 0: no shared blocks
+    std::int64_t adapterRank = 0;      // adapter_rank
+    bool attentionAdapters = false;    // use_shared_attention_adapter
+    bool mlpAdapters = false;          // the gate_up adapters of Zamba2MLP
+    friend bool operator==(const SharedBlockSpec&, const SharedBlockSpec&) = default;
+};
+
 enum class MixerKind { Attention, Mlstm, Mamba, DeltaNet, ShortConv };
 enum class FeedForwardKind { None, Dense, Moe };
 
@@ -130,6 +145,7 @@ struct LayerSpec {
     MixerKind mixer = MixerKind::Attention;
     bool local = false;  // attention limited to the sliding window
     FeedForwardKind feedForward = FeedForwardKind::Dense;
+    bool shared = false;  // runs a shared transformer block (SharedBlockSpec) before its mixer
     friend bool operator==(const LayerSpec&, const LayerSpec&) = default;
 };
 
@@ -150,10 +166,12 @@ struct ModelSpec {
     MambaSpec mamba;
     DeltaNetSpec deltaNet;
     ShortConvSpec shortConv;
+    SharedBlockSpec sharedBlock;
     std::vector<LayerSpec> layers;
 
     std::int64_t layerCount(MixerKind kind) const;
     std::int64_t layerCount(FeedForwardKind kind) const;
+    std::int64_t sharedUses() const;  // layers that run a shared block
     friend bool operator==(const ModelSpec&, const ModelSpec&) = default;
 };
 

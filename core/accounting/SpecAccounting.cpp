@@ -184,6 +184,40 @@ Count<N> feedForwardCount(const ModelSpec& s, FeedForwardKind kind, bool active)
     return {};
 }
 
+// A shared transformer block (SharedBlockSpec; HF modeling_zamba2): Zamba2Attention q_proj
+// 2d x H d_qk, k_proj and v_proj 2d x H_kv d_qk, o_proj H d_v x d; Zamba2MLP gate_up_proj
+// d x 2 d_ff and down_proj d_ff x d (biases under add_bias_linear); input_layernorm over 2d and
+// pre_ff_layernorm over d. `attention` and `mlp` hold one block's weights.
+template <class N>
+struct SharedCount {
+    Count<N> attention, mlp;
+    N norms = 0;
+};
+
+template <class N>
+SharedCount<N> sharedBlockCount(const ModelSpec& s) {
+    const AttentionSpec& a = s.attention;
+    const N d = N(s.dModel), H = N(a.nHeads), Hkv = N(a.nKvHeads), dqk = N(a.dQk), dv = N(a.dV);
+    SharedCount<N> c;
+    c.attention.matrix = 2 * d * (H * dqk + Hkv * (dqk + dv)) + H * dv * d;
+    c.mlp = denseCount<N>(d, s.feedForward);
+    c.norms = 2 * d + d;
+    return c;
+}
+
+// What each use of a shared block adds (HF modeling_zamba2): the hybrid layer's linear d x d
+// without bias; Zamba2Attention's adapters 2d x r and r x 2d on each of q, k and v; Zamba2MLP's
+// gate_up adapter d x r and r x 2 d_ff. `attention` and `mlp` are one use's.
+template <class N>
+SharedCount<N> sharedUseCount(const ModelSpec& s) {
+    const SharedBlockSpec& b = s.sharedBlock;
+    const N d = N(s.dModel), r = N(b.adapterRank), w = N(s.feedForward.width);
+    SharedCount<N> c;
+    c.attention.matrix = d * d + (b.attentionAdapters ? 3 * (2 * d * r + r * 2 * d) : 0);
+    c.mlp.matrix = b.mlpAdapters ? d * r + r * 2 * w : 0;
+    return c;
+}
+
 int blocksOf(const LayerSpec& l) { return l.feedForward == FeedForwardKind::None ? 1 : 2; }
 
 template <class N>
@@ -210,6 +244,14 @@ Groups<N> groups(const ModelSpec& s, bool active) {
         g.norms += N(blocksOf(l) * s.normsPerBlock) * normWidth(s, d);  // PreNorm: d_model, per block
         (l.mixer == MixerKind::Attention ? g.attention : g.recurrent) += mixers[static_cast<int>(l.mixer)].total();
         (l.feedForward == FeedForwardKind::Moe ? g.experts : g.feedForward) += ffns[static_cast<int>(l.feedForward)].total();
+    }
+    // Shared blocks: a block's weights once, each use's linear and adapters per use.
+    if (const N uses = N(s.sharedUses()); uses > 0) {
+        const SharedCount<N> block = sharedBlockCount<N>(s), use = sharedUseCount<N>(s);
+        const N blocks = N(s.sharedBlock.blocks);
+        g.attention += blocks * block.attention.total() + uses * use.attention.total();
+        g.feedForward += blocks * block.mlp.total() + uses * use.mlp.total();
+        g.norms += blocks * block.norms;
     }
     return g;
 }
@@ -264,7 +306,22 @@ FlopSplit forwardFlopsPerToken(const ModelSpec& s, double T, const FlopConventio
     FlopSplit out;
     out.linear = 2 * d * static_cast<double>(s.vocab);  // Unembedding: 2 d_model n_vocab (tied or not)
     out.other = s.finalNorm ? d * f.norm : 0;           // Output Norm: d_model F_norm
+    // Tab. flop_counts_attention: 2 F_causal (d_qk + d_hv + 0.5 F_softmax) per query head and key.
+    const auto attentionScores = [&](double keys) {
+        const AttentionSpec& a = s.attention;
+        return static_cast<double>(a.nHeads) * 2 * keys * (static_cast<double>(a.dQk) + static_cast<double>(a.dV) + 0.5 * f.softmax);
+    };
     for (const LayerSpec& l : s.layers) {
+        if (l.shared) {
+            // A use of a shared block: its matrices, the use's linear and adapters (2 FLOPs a MAC), full
+            // causal attention over 2d-wide queries, the two RMSNorms (2d and d), the gated MLP's
+            // activation and the add of its output into the mixer's input.
+            const SharedCount<I> block = sharedBlockCount<I>(s), use = sharedUseCount<I>(s);
+            out.linear += 2 * static_cast<double>(block.attention.matrix + block.mlp.matrix + use.attention.matrix + use.mlp.matrix);
+            out.seqMix += attentionScores(attendedKeysPerToken(T, 0, f.causal));
+            const double w = static_cast<double>(s.feedForward.width);
+            out.other += 3 * d * f.norm + w * (1 + f.swish) + d * f.skip;
+        }
         // Linear layers: 2 FLOPs per multiply-accumulate (Eq. flop_counts_linear).
         out.linear += 2 * static_cast<double>(mixerCount<I>(s, l.mixer).matrix + feedForwardCount<I>(s, l.feedForward, true).matrix);
         // PreNorm & Skip: d_model (F_skip + F_norm), per block (Tab. flop_counts_*_backbone).
@@ -286,10 +343,9 @@ FlopSplit forwardFlopsPerToken(const ModelSpec& s, double T, const FlopConventio
         switch (l.mixer) {
             case MixerKind::Attention: {
                 const AttentionSpec& a = s.attention;
-                // Tab. flop_counts_attention: 2 F_causal (d_qk + d_hv + 0.5 F_softmax) per query head and key.
                 const double window = l.local ? static_cast<double>(a.slidingWindow) : 0;
                 const double keys = a.chunked ? chunkedKeysPerToken(T, window, f.causal) : attendedKeysPerToken(T, window, f.causal);
-                out.seqMix += static_cast<double>(a.nHeads) * 2 * keys * (static_cast<double>(a.dQk) + static_cast<double>(a.dV) + 0.5 * f.softmax);
+                out.seqMix += attentionScores(keys);
                 if (a.sinks) out.seqMix += static_cast<double>(a.nHeads) * f.softmax;  // the sink: one more logit per head
                 if (a.outputGate) out.other += static_cast<double>(a.nHeads * a.dV) * (1 + f.sig);  // o * sigmoid(gate)
                 if (a.qkNorm == QkNorm::PerHead || a.qkNorm == QkNorm::AllHeads)
@@ -342,6 +398,9 @@ double trainingFlopsPerToken(const ModelSpec& s, double T, const FlopConvention&
 CacheElements cacheElements(const ModelSpec& s, double T) {
     CacheElements e;
     for (const LayerSpec& l : s.layers) {
+        // Each use of a shared block keeps its own keys and values (HF Zamba2HybridDynamicCache: a
+        // key and value cache per hybrid layer), full attention: 2 n_head,kv d_hv T in the table's terms.
+        if (l.shared) e.kv += static_cast<double>(s.attention.nKvHeads) * static_cast<double>(s.attention.dQk + s.attention.dV) * T;
         switch (l.mixer) {
             case MixerKind::Attention: {
                 const AttentionSpec& a = s.attention;

@@ -766,6 +766,72 @@ ModelSpec parseNemotronH(Fields& f) {
     return s;
 }
 
+// Zamba2 (HF modeling_zamba2, Glorioso et al. 2024, arXiv:2411.15242): Mamba-2 layers
+// (Zamba2MambaMixer: the shapes of Mamba2Mixer, conv1d always with a bias, in_proj and out_proj
+// biased under add_bias_linear), and num_mem_blocks shared transformer blocks that the "hybrid"
+// layers of layers_block_type use in turn before their Mamba layer (Zamba2Model: cycle(blocks)).
+// The shared attention reads 2 hidden_size (the hidden state and the embeddings) with
+// attention_head_dim = 2 hidden_size / num_attention_heads; each use has its own linear and adapters.
+ModelSpec parseZamba2(Fields& f) {
+    const std::string cls = "Zamba2Config";
+    ModelSpec s;
+    s.dModel = f.integer("hidden_size");
+    s.vocab = f.integer("vocab_size");
+    s.tiedEmbeddings = f.boolean("tie_word_embeddings", true, classDefault("PretrainedConfig"));
+    if (!f.has("layers_block_type")) f.fail("layers_block_type", "missing; the kind of each layer cannot be determined without it");
+    const QJsonArray kinds = *f.strings("layers_block_type");
+    const std::int64_t L = f.has("num_hidden_layers") ? f.integer("num_hidden_layers") : static_cast<std::int64_t>(kinds.size());
+    if (static_cast<std::int64_t>(kinds.size()) != L)
+        f.fail("layers_block_type", "has " + std::to_string(kinds.size()) + " layers; num_hidden_layers = " + std::to_string(L));
+    setLayers(f, s, L, "layers_block_type", LayerSpec{MixerKind::Mamba, false, FeedForwardKind::None});
+    for (qsizetype i = 0; i < kinds.size(); ++i) {
+        const QString kind = kinds[i].toString();
+        if (kind != QLatin1String("mamba") && kind != QLatin1String("hybrid"))
+            f.fail("layers_block_type", "layer " + std::to_string(i) + " is " + jsonText(kinds[i]) + "; expected mamba or hybrid");
+        s.layers[static_cast<std::size_t>(i)].shared = kind == QLatin1String("hybrid");
+    }
+    const bool bias = f.boolean("add_bias_linear", false, classDefault(cls));
+    auto& m = s.mamba;
+    m.version = 2;
+    m.dState = f.integerOr("mamba_d_state", 64, classDefault(cls));
+    m.dConv = f.integerOr("mamba_d_conv", 4, classDefault(cls));
+    m.dInner = innerWidth(f, "mamba_expand", static_cast<double>(f.integerOr("mamba_expand", 2, classDefault(cls))), s.dModel);
+    m.nHeads = f.integerOr("n_mamba_heads", 8, classDefault(cls));
+    m.nGroups = f.integerOr("mamba_ngroups", 1, classDefault(cls));
+    if (m.dInner % m.nHeads != 0)
+        f.fail("n_mamba_heads", std::to_string(m.nHeads) + " does not divide the Mamba width mamba_expand x hidden_size = " + std::to_string(m.dInner));
+    if (m.nHeads % m.nGroups != 0)
+        f.fail("mamba_ngroups", std::to_string(m.nGroups) + " does not divide n_mamba_heads = " + std::to_string(m.nHeads));
+    m.convBias = true;
+    m.projBias = bias;
+    f.ignore("use_conv_bias", "Zamba2MambaMixer's conv1d has a bias whatever it says");
+    const std::int64_t uses = s.sharedUses();
+    if (uses > 0) {
+        auto& a = s.attention;
+        a.nHeads = f.integerOr("num_attention_heads", 32, classDefault(cls));
+        a.nKvHeads = f.integerOr("num_key_value_heads", a.nHeads, "as many as num_attention_heads: multi-head attention");
+        if (a.nKvHeads > a.nHeads || a.nHeads % a.nKvHeads != 0)
+            f.fail("num_key_value_heads", std::to_string(a.nKvHeads) + " does not divide num_attention_heads = " + std::to_string(a.nHeads));
+        if ((2 * s.dModel) % a.nHeads != 0)
+            f.fail("num_attention_heads", std::to_string(a.nHeads) + " does not divide the shared attention's width 2 x hidden_size = " +
+                                              std::to_string(2 * s.dModel));
+        a.dQk = a.dV = 2 * s.dModel / a.nHeads;
+        s.feedForward = {f.integerOr("intermediate_size", 4 * s.dModel, "4 x hidden_size (Zamba2Config)"), true, bias};
+        auto& b = s.sharedBlock;
+        b.blocks = f.integerOr("num_mem_blocks", 1, classDefault(cls));
+        if (b.blocks > uses)
+            f.fail("num_mem_blocks", std::to_string(b.blocks) + " shared blocks for " + std::to_string(uses) + " hybrid layers");
+        b.adapterRank = f.integerOr("adapter_rank", 128, classDefault(cls));
+        b.attentionAdapters = f.boolean("use_shared_attention_adapter", false, classDefault(cls));
+        if (b.attentionAdapters && a.nKvHeads != a.nHeads)
+            f.fail("num_key_value_heads", "the shared attention adapters add 2 x hidden_size to the keys and values; they need as many key-value heads as heads");
+        // Zamba2MLP builds a gate_up adapter for each use whatever use_shared_mlp_adapter says.
+        b.mlpAdapters = true;
+        f.ignore("use_shared_mlp_adapter", "Zamba2MLP has a gate_up adapter at every use whatever it says");
+    }
+    return s;
+}
+
 // Jamba (HF JambaConfig, Lieber et al. 2024): attention every attn_layer_period-th layer, Mamba
 // elsewhere; experts every expert_layer_period-th layer; a norm before each mixer and each MLP.
 ModelSpec parseJamba(Fields& f) {
@@ -1215,6 +1281,7 @@ const std::map<std::string, Parser>& parsers() {
         {"qwen3", parseQwen3},
         {"qwen3_moe", parseQwen3Moe},
         {"xlstm", parseXlstm},
+        {"zamba2", parseZamba2},
     };
     return table;
 }

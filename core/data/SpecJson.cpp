@@ -92,6 +92,14 @@ const std::vector<Field<ShortConvSpec>>& shortConvFields() {
     return f;
 }
 
+const std::vector<Field<SharedBlockSpec>>& sharedBlockFields() {
+    static const std::vector<Field<SharedBlockSpec>> f = {
+        {"blocks", &SharedBlockSpec::blocks}, {"adapter_rank", &SharedBlockSpec::adapterRank},
+        {"attention_adapters", &SharedBlockSpec::attentionAdapters}, {"mlp_adapters", &SharedBlockSpec::mlpAdapters},
+    };
+    return f;
+}
+
 // Names of the enumerations, in the order of their values.
 const std::vector<std::pair<MixerKind, const char*>> kMixers = {
     {MixerKind::Attention, "attention"}, {MixerKind::Mlstm, "mlstm"}, {MixerKind::Mamba, "mamba"},
@@ -232,11 +240,13 @@ void readLayers(Reader& r, ModelSpec& s, const std::string& file) {
         LayerSpec layer;
         layer.mixer = run.choice("mixer", kMixers, MixerKind::Attention);
         layer.feedForward = run.choice("feed_forward", kFeedForwards, FeedForwardKind::Dense);
-        if (run.has("local")) {
-            const QJsonValue l = run.take("local");
-            if (!l.isBool()) run.fail("local", "expected true or false, got " + Reader::text(l));
-            layer.local = l.toBool();
-        }
+        const auto flag = [&run](const char* key) {
+            const QJsonValue v = run.take(key);
+            if (!v.isBool()) run.fail(key, "expected true or false, got " + Reader::text(v));
+            return v.toBool();
+        };
+        if (run.has("local")) layer.local = flag("local");
+        if (run.has("shared")) layer.shared = flag("shared");
         const std::int64_t repeat =
             run.has("repeat") ? run.whole("repeat", 1, static_cast<double>(kMaxLayers - static_cast<std::int64_t>(s.layers.size()))) : 1;
         run.finish();
@@ -258,6 +268,7 @@ QJsonObject specToJson(const ModelSpec& s) {
     writeBlock(o, "mamba", s.mamba, mambaFields());
     writeBlock(o, "delta_net", s.deltaNet, deltaNetFields());
     writeBlock(o, "short_conv", s.shortConv, shortConvFields());
+    writeBlock(o, "shared_block", s.sharedBlock, sharedBlockFields());
     QJsonArray layers;
     for (std::size_t i = 0; i < s.layers.size();) {
         std::size_t j = i;
@@ -265,6 +276,7 @@ QJsonObject specToJson(const ModelSpec& s) {
         QJsonObject run{{"mixer", QLatin1String(nameOf(kMixers, s.layers[i].mixer))},
                         {"feed_forward", QLatin1String(nameOf(kFeedForwards, s.layers[i].feedForward))}};
         if (s.layers[i].local) run["local"] = true;
+        if (s.layers[i].shared) run["shared"] = true;
         if (j - i > 1) run["repeat"] = static_cast<qint64>(j - i);
         layers.append(run);
         i = j;
@@ -296,6 +308,7 @@ Expected<ModelSpec> specFromJson(const QJsonObject& object, const std::string& f
         readBlock(r, "mamba", s.mamba, mambaFields());
         readBlock(r, "delta_net", s.deltaNet, deltaNetFields());
         readBlock(r, "short_conv", s.shortConv, shortConvFields());
+        readBlock(r, "shared_block", s.sharedBlock, sharedBlockFields());
         if (!r.has("layers")) r.fail("layers", "missing; a spec lists its layers");
         readLayers(r, s, file);
         r.finish();

@@ -37,6 +37,8 @@ const MixerModel kModels[] = {
     {"tests/data/fuzz/hf_config/phi_tiny_moe.json", 3'755'220'288, "attention"},
     {"tests/data/fuzz/hf_config/starcoder2_keys.json", 94'420'992, "attention"},
     {"tests/data/fuzz/hf_config/nemotron_h_keys.json", 3'157'600, "mamba"},
+    {"tests/data/fuzz/hf_config/zamba2_keys.json", 378'000, "mamba"},
+    {"tests/data/fuzz/hf_config/gpt_oss_120b.json", 116'829'156'672, "attention"},
 };
 
 bool positiveFinite(double x) { return std::isfinite(x) && x > 0; }

@@ -16,14 +16,16 @@ import shutil
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests/data/configs"
 SEEDS = ROOT / "tests/data/fuzz/hf_config"
-SEED_NAMES = ["lfm2_1_2b", "qwen3_next_80b_a3b", "llama4_scout", "falcon_mamba_7b", "kimi_k2_5", "phi_tiny_moe", "starcoder2_keys", "nemotron_h_keys"]
+SEED_NAMES = ["lfm2_1_2b", "qwen3_next_80b_a3b", "llama4_scout", "falcon_mamba_7b", "kimi_k2_5", "phi_tiny_moe", "starcoder2_keys", "nemotron_h_keys",
+              "gpt_oss_120b", "zamba2_keys"]
 
 # Keys that decide the architecture; the mutations of each that a config has.
 KEYS = ["hidden_size", "num_hidden_layers", "vocab_size", "num_attention_heads", "num_key_value_heads", "head_dim",
         "intermediate_size", "layer_types", "sliding_window", "num_local_experts", "num_experts", "num_experts_per_tok",
         "moe_intermediate_size", "shared_expert_intermediate_size", "linear_num_value_heads", "linear_key_head_dim",
         "full_attn_idxs", "conv_L_cache", "attention_chunk_size", "no_rope_layers", "state_size", "kv_lora_rank",
-        "first_k_dense_replace", "text_config", "norm_type", "use_bias", "lm_head_bias", "hybrid_override_pattern", "mamba_num_heads"]
+        "first_k_dense_replace", "text_config", "norm_type", "use_bias", "lm_head_bias", "hybrid_override_pattern", "mamba_num_heads",
+        "layers_block_type", "num_mem_blocks", "n_mamba_heads", "adapter_rank"]
 HOW = {"removed": None, "string": "x", "negative": -3}
 
 

@@ -259,3 +259,36 @@ TEST(HfCorpus, MimoBiasesFollowQwen2Attention) {
     const ModelSpec pangu = readCorpus("openPangu-Embedded-7B", kOpenPanguEmbedded7b).spec;
     EXPECT_TRUE(pangu.attention.qkvBias && pangu.attention.outputBias);
 }
+
+// Active parameters of the corpus's MoE configs against the figures their publishers state, all of
+// them rounded (none is published to the parameter); each is also the total less the idle experts,
+// by hand from the config. A figure published to a few digits is met within one unit of its last
+// digit. gpt-oss-20b's "3.61B active" (OpenAI's gpt-oss model card, Table 1) is asserted in
+// GptOssStoresItsExpertsInMxfp4; the seeds of hf_mixers_test assert Qwen3-Next's "A3B", Llama 4
+// Scout's "17B active" and Kimi K2.5's "32B activated".
+TEST(HfCorpus, MoeActiveParametersRoundToThePublishedFigures) {
+    // granite-3.1-1b-a400m: 24 layers of 32 experts (3 matrices 1024 x 512, no bias), 8 a token. IBM's
+    // model card: 1.3B parameters, 400M active, the embedding (tied) counted.
+    const ParamCounts granite = paramCounts(readCorpus("granite-3.1-1b-a400m-instruct.json").spec);
+    EXPECT_EQ(granite.activeTotal(), granite.total() - 24 * (32 - 8) * 3 * 1024LL * 512);
+    EXPECT_NEAR(static_cast<double>(granite.activeTotal()), 400e6, 100e6);  // "a400m"
+    EXPECT_NEAR(static_cast<double>(granite.total()), 1.3e9, 0.1e9);        // "1.3B"
+
+    // WizardLM-2-8x22B is Mixtral 8x22B in shape: 56 layers of 8 experts (3 matrices 6144 x 16384), 2 a
+    // token. Mistral AI's release note: "only 39B active parameters out of 141B".
+    const ParamCounts mixtral = paramCounts(readCorpus("WizardLM-2-8x22B.json").spec);
+    EXPECT_EQ(mixtral.activeTotal(), mixtral.total() - 56 * (8 - 2) * 3 * 6144LL * 16384);
+    EXPECT_NEAR(static_cast<double>(mixtral.activeTotal()), 39e9, 1e9);  // "39B active"
+    EXPECT_NEAR(static_cast<double>(mixtral.total()), 141e9, 1e9);       // "out of 141B"
+
+    // The REAP prunes of Qwen3.5-35B-A3B keep 8 routed experts and the shared one a token, so both are
+    // still "A3B" (counted here with the embeddings); they differ in their active count only by the
+    // router rows of the experts pruned, 52 of 2048 in each of 40 layers.
+    const ParamCounts reap25 = paramCounts(readCorpus("Qwen3.5-25B-REAP-A3B-Coding.json").spec);
+    const ParamCounts reap18 = paramCounts(readCorpus("Qwen3.5-18B-REAP-A3B-Coding.json").spec);
+    for (const auto& [p, experts] : {std::pair{reap25, 180LL}, std::pair{reap18, 128LL}}) {
+        EXPECT_EQ(p.activeTotal(), p.total() - 40 * (experts - 8) * 3 * 2048LL * 512);
+        EXPECT_NEAR(static_cast<double>(p.activeTotal()), 3e9, 1e9);  // "A3B"
+    }
+    EXPECT_EQ(reap25.activeTotal() - reap18.activeTotal(), 40 * (180 - 128) * 2048LL);
+}

@@ -2,8 +2,9 @@
 // against the shapes of its HF modeling file written out by hand here: gated DeltaNet mixed with
 // gated attention (Qwen3-Next), short convolutions (LFM2), chunked attention with NoPE layers and a
 // shared expert (Llama 4), Mamba (FalconMamba), latent attention with dense-first layers (Kimi K2.5,
-// a multimodal config with its language model in text_config), and the KV cache or recurrent state
-// per token of each against a hand formula.
+// a multimodal config with its language model in text_config), shared transformer blocks (Zamba2),
+// and the KV cache or recurrent state per token of each against a hand formula. gpt-oss-120b (the
+// 20b config with 120b's layers and experts) is counted to KerasHub's exact figure.
 //
 // No byte-for-byte config.json of these models was found in the public repositories searched (see
 // tests/data/configs/SOURCES.md) but LFM2-1.2B's, since in the corpus (hf_corpus_test); the configs read here (tests/data/fuzz/hf_config: lfm2_1_2b,
@@ -15,10 +16,13 @@
 #include <gtest/gtest.h>
 
 #include <QByteArray>
+#include <algorithm>
 #include <cmath>
 
+#include "core/accounting/ModelLadder.h"
 #include "core/accounting/SpecAccounting.h"
 #include "core/data/HfConfig.h"
+#include "core/data/SpecJson.h"
 #include "tests/support/TestData.h"
 
 using namespace scalex::accounting;
@@ -203,4 +207,85 @@ TEST(HfMixers, ForwardAndTrainingFlopsOfEachMixer) {
     const FlopSplit fl = forwardFlopsPerToken(lfm2, 1, conv);
     EXPECT_DOUBLE_EQ(fl.linear, linearByHand(lfm2, 6 * 128 + 16 * 2 * 2048 + 2048));
     EXPECT_DOUBLE_EQ(fl.seqMix, 6 * 32 * 2 * f.causal * 1 * (64 + 64 + 0.5 * f.softmax));
+}
+
+// gpt-oss-120b: the corpus's gpt-oss-20b config (tests/data/configs/gpt-oss-20b.json) with the keys
+// its config differs in, as OpenAI's gpt-oss model card (Table 1) and the 120b config quoted in
+// public write-ups give them: 36 layers alternating sliding and full attention, 128 experts, top 4.
+// Published: KerasHub gpt_oss_120b_en "params" 116,829,156,672 (also GGUF general.parameter_count as
+// Ollama shows it); the model card's 116.83B total and 5.13B active, the embedding table left out.
+TEST(HfMixers, GptOss120bCountsKerasHubsParametersExactly) {
+    const ModelSpec s = readSeed("gpt_oss_120b").spec;
+    const ParamCounts p = paramCounts(s);
+    EXPECT_EQ(p.total(), 116'829'156'672);
+    // Each expert: gate_up 2880 x 2 * 2880 and down 2880 x 2880 with their biases; 124 idle a token.
+    const std::int64_t expert = 3 * 2880LL * 2880 + 2 * 2880 + 2880;
+    EXPECT_EQ(p.activeTotal(), p.total() - 36 * (128 - 4) * expert);
+    EXPECT_PRED3(roundsTo, p.activeTotal() - p.active.embedding, 5.13e9, 0.01e9);  // "5.13B active"
+    EXPECT_PRED3(roundsTo, p.total(), 116.83e9, 0.01e9);                          // "116.83B"
+    EXPECT_EQ(s.layerCount(MixerKind::Attention), 36);
+    EXPECT_DOUBLE_EQ(kvPerToken(s), 18.0 * 2 * 8 * 64);  // past the 128-token window only the 18 full layers grow
+}
+
+// Zamba2 (HF modeling_zamba2): shared transformer blocks counted once, run at every "hybrid" layer.
+// A small config in Zamba2Config's keys (tests/data/fuzz/hf_config/zamba2_keys.json): 6 Mamba-2
+// layers, 3 of them hybrid, 2 shared blocks used in turn, attention adapters of rank 8. By hand from
+// the modeling file's shapes, with d = 64, d_inner = 2 d = 128, N = 16, 8 Mamba heads, 1 group
+// (conv_dim = d_inner + 2 N = 160):
+// - Zamba2MambaMixer: in_proj d x (d_inner + conv_dim + heads), conv1d conv_dim x 4 + its bias,
+//   dt_bias, A_log and D of 8, the gated RMSNorm d_inner, out_proj d_inner x d; the layer's RMSNorm d.
+// - a shared block: q, k, v 2d x 128 (4 heads of attention_head_dim 2d / 4 = 32), o 128 x d; the MLP's
+//   gate_up d x 2 * 128 and down 128 x d; RMSNorms of 2d and d.
+// - each use: the hybrid layer's linear d x d, adapters 2d x 8 and 8 x 2d on q, k and v, and
+//   Zamba2MLP's gate_up adapter d x 8 and 8 x 2 * 128.
+TEST(HfMixers, SharedTransformerBlocksOfZamba2CountOnceAndRunAtEveryUse) {
+    const HfModel m = readSeed("zamba2_keys");
+    const ModelSpec& s = m.spec;
+    ASSERT_EQ(s.sharedUses(), 3);
+    const std::int64_t d = 64, convDim = 160;
+    const std::int64_t mambaMatrices = d * (128 + convDim + 8) + convDim * 4 + 128 * d;
+    const std::int64_t mambaLayer = mambaMatrices + convDim + 3 * 8 + 128 + d;
+    const std::int64_t blockMatrices = 2 * d * 3 * 128 + 128 * d + d * 2 * 128 + 128 * d;
+    const std::int64_t block = blockMatrices + 2 * d + d;
+    const std::int64_t use = d * d + 3 * (2 * d * 8 + 8 * 2 * d) + d * 8 + 8 * 2 * 128;
+    const ParamCounts p = paramCounts(s);
+    EXPECT_EQ(p.total(), 6 * mambaLayer + 2 * block + 3 * use + 100 * d + d);
+    EXPECT_EQ(p.total(), 378'000);
+    EXPECT_EQ(p.activeTotal(), p.total());
+    // Each use keeps its own keys and values, 4 heads of 32 each, full attention; each Mamba layer its
+    // convolution window and state (HF Zamba2HybridDynamicCache).
+    EXPECT_DOUBLE_EQ(kvPerToken(s), 3.0 * 2 * 4 * 32);
+    EXPECT_DOUBLE_EQ(cacheElements(s, 1e6).state, 6.0 * (convDim * 4 + 128 * 16));
+    // FLOPs per token: a block's matrices at every use (2 a multiply-accumulate) and its attention
+    // over F_causal T keys at every use; the head d x vocab (tied).
+    const FlopConvention conv = studyConvention();
+    const OpFactors& f = conv.ops;
+    const FlopSplit at1k = forwardFlopsPerToken(s, 1024, conv), at2k = forwardFlopsPerToken(s, 2048, conv);
+    EXPECT_DOUBLE_EQ(at1k.linear, 2.0 * (6 * mambaMatrices + 3 * (blockMatrices + use) + d * 100));
+    EXPECT_DOUBLE_EQ(at2k.seqMix - at1k.seqMix, 3 * 4 * 2 * f.causal * 1024 * (32 + 32 + 0.5 * f.softmax));
+    // The spec file keeps the shared blocks and which layers use them (--write-spec, then --spec).
+    const auto again = specFromJson(specToJson(s), "zamba2.json");
+    ASSERT_TRUE(again.ok()) << again.error().toString();
+    EXPECT_EQ(*again, s);
+    // What was read: the adapters' rank; a layer kind other than mamba or hybrid is refused naming the key.
+    EXPECT_TRUE(std::any_of(m.report.used.begin(), m.report.used.end(), [](const ConfigField& u) { return u.name == "adapter_rank"; }));
+    auto bad = parseHfConfig(QByteArray(R"({"model_type": "zamba2", "hidden_size": 64, "vocab_size": 100,
+        "layers_block_type": ["mamba", "attention"]})"), "config.json");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().column, "layers_block_type");
+    auto noLayers = parseHfConfig(QByteArray(R"({"model_type": "zamba2", "hidden_size": 64, "vocab_size": 100})"), "config.json");
+    ASSERT_FALSE(noLayers.ok());
+    EXPECT_EQ(noLayers.error().column, "layers_block_type");
+}
+
+// A ladder rung of a Zamba2 model (max-model, scaleSpec) stretches the layer pattern: at a quarter of
+// the width the 6 layers become 2 with one hybrid layer, which keeps one shared block, not two.
+TEST(HfMixers, AZamba2LadderRungKeepsNoMoreSharedBlocksThanUses) {
+    const ModelSpec base = readSeed("zamba2_keys").spec;
+    const ModelSpec small = scaleSpec(base, 16);
+    ASSERT_EQ(small.layers.size(), 2u);
+    EXPECT_EQ(small.sharedUses(), 1);
+    EXPECT_EQ(small.sharedBlock.blocks, 1);
+    EXPECT_FALSE(validate(small).has_value());
+    EXPECT_EQ(scaleSpec(base, 128).sharedBlock.blocks, 2);  // 12 layers, 6 uses: both blocks
 }
