@@ -220,3 +220,26 @@ TEST(IsoFlopFromCurves, MissingBudgetsAndABudgetInsideTheWarmUpNameTheOption) {
     EXPECT_NE(bad.exitCode, 0);
     EXPECT_TRUE(bad.err.contains("--budgets expects positive compute budgets, got 'abc'")) << bad.err.toStdString();
 }
+
+TEST(IsoFlopFromCurves, MeasuredRunsOfDataJoinTheirBudgetsProfile) {
+    QTemporaryDir tmp;
+    ASSERT_TRUE(tmp.isValid());
+    const QDir dir(tmp.path());
+    QFile csv(dir.filePath("measured.csv"));
+    ASSERT_TRUE(csv.open(QIODevice::WriteOnly | QIODevice::Text));
+    // C = 6ND = 2e17 for both; a third run at 1e19 lies in no budget asked.
+    csv.write("run_id,params,tokens,val_loss\na,5e7,6.6667e8,3.70\nb,2e8,1.6667e8,3.52\nc,1e9,1.6667e9,2.90\n");
+    csv.close();
+    QStringList args{"fit", "isoflop", "--data", csv.fileName()};
+    args << models(dir) << "--budgets" << "2e17,4e17,8e17" << "--replicates" << "20" << "--json";
+    const auto r = runScalex(args);
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QJsonObject fit = r.json()["fit"].toObject();
+    int measured = 0;
+    for (const auto& v : fit["points"].toArray()) measured += !v.toObject()["predicted"].toBool();
+    EXPECT_EQ(measured, 3);
+    const QJsonArray profiles = fit["profiles"].toArray();
+    ASSERT_EQ(profiles.size(), 3);
+    EXPECT_EQ(profiles[0].toObject()["n_runs"].toInt(), 5) << "two measured runs beside the three models' checkpoints";
+    EXPECT_EQ(profiles[1].toObject()["n_runs"].toInt(), 3);
+}
