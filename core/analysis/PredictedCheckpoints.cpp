@@ -249,7 +249,7 @@ QJsonObject predictedCheckpointJson(const PredictedCheckpoint& c) {
                        {"ln_sd", finite(c.lnSd)},
                        {"budget", c.budget > 0 ? QJsonValue(c.budget) : QJsonValue()},
                        {"steps", static_cast<double>(c.schedule.steps)},
-                       {"schedule", QString::fromStdString(scheduleLabel(c.schedule))},
+                       {"schedule", QString::fromStdString(fit::describeSchedule(c.schedule))},
                        {"predicted", c.predicted}};
 }
 

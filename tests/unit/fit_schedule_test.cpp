@@ -76,6 +76,31 @@ TEST(Schedule, DescribedShapesFollowTheirFormulas) {
     EXPECT_EQ(scheduleRate(spec("constant:peak=2e-3,steps=10,warmup=4"), 1), 0.5e-3);
 }
 
+// A tracker logs rates at float precision: lr-schedules/ (cos-10-124m ... lr0.001) holds the peak
+// as 0.000999999989723444, a double within a float's precision of 1e-3. Described for a project or
+// JSON the numbers are kept exactly (parsed back to the same doubles); shown to a person they read
+// at float precision, as does a final rate the best cooldown computed in double.
+TEST(Schedule, RatesAreShownAtFloatPrecisionAndDescribedExactly) {
+    ScheduleSpec s = spec("wsd:peak=1e-3,steps=25000,warmup=300,cooldown=0.2,decay=sqrt");
+    s.peakLr = 0.000999999989723444;
+    s.finalLr = 6.569999999999999e-06;  // as fit curves --best-cooldown printed it
+    const std::string exact = describeSchedule(s);
+    EXPECT_NE(exact.find("peak=0.000999999989723444,"), std::string::npos) << exact;
+    EXPECT_NE(exact.find("final=6.569999999999999e-06,"), std::string::npos) << exact;
+    const auto back = spec(exact);
+    EXPECT_EQ(back.peakLr, s.peakLr) << "the exact description reads back to the same double";
+    EXPECT_EQ(back.finalLr, s.finalLr);
+    EXPECT_EQ(back.cooldownFraction, s.cooldownFraction);
+    EXPECT_EQ(describeSchedule(back), exact);
+    EXPECT_EQ(describeSchedule(s, ScheduleNumbers::Shown), "wsd:peak=0.001,steps=25000,warmup=300,final=6.57e-06,cooldown=0.2,decay=sqrt");
+    // A float32 rate widened to double (0.0003000000142492354) and a cooldown of 0.1067: their digits.
+    s.peakLr = static_cast<double>(3e-4f);
+    s.cooldownFraction = 0.1067;
+    EXPECT_NE(exact, describeSchedule(s));
+    EXPECT_EQ(describeSchedule(s, ScheduleNumbers::Shown), "wsd:peak=3e-04,steps=25000,warmup=300,final=6.57e-06,cooldown=0.1067,decay=sqrt");
+    EXPECT_EQ(spec(describeSchedule(s)).peakLr, static_cast<double>(3e-4f));
+}
+
 TEST(Schedule, DescriptionRoundTripsAndErrorsNameTheKey) {
     for (const char* text : {"wsd:peak=0.002,steps=50000,warmup=300,final=0,cooldown=0.35,decay=sqrt",
                              "cosine:peak=0.001,steps=25000,warmup=300,final=1e-04", "step:peak=1,steps=100,warmup=0,factor=0.5,milestones=30;60",

@@ -196,6 +196,7 @@ TEST(PredictedCheckpoints, IsoFlopFromPredictedCheckpointsRecoversTheTrueExponen
     for (std::size_t k = 0; k < p.profiles.size(); ++k)
         std::printf("H=%.3g: N* %.4g (true %.4g), D* %.4g (true %.4g)\n", p.profiles[k].budget, p.profiles[k].nOpt, t.profiles[k].nOpt,
                     p.profiles[k].dOpt, t.profiles[k].dOpt);
+    for (std::size_t k = 0; k < p.profiles.size(); ++k) EXPECT_NEAR(p.profiles[k].nOpt / t.profiles[k].nOpt, 1, 0.05) << "measured within 2.5 %";
     std::printf("N*(H) exponent %.4f [%.4f, %.4f], true %.4f; D*(H) exponent %.4f [%.4f, %.4f], true %.4f (%d replicates)\n", p.nOptLaw->exponent,
                 fromPredicted->nOptLower.exponent, fromPredicted->nOptUpper.exponent, t.nOptLaw->exponent, p.dOptLaw->exponent,
                 fromPredicted->dOptLower.exponent, fromPredicted->dOptUpper.exponent, t.dOptLaw->exponent, fromPredicted->replicates);
