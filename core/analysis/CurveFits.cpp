@@ -171,6 +171,7 @@ double calibrateMisfit(fit::CurveFitResult& full, std::span<const fit::FitCurve>
         } catch (const std::invalid_argument&) {
             continue;  // the others hold too few points: this curve says nothing of the misfit
         }
+        if (without.params.empty()) break;  // cancelled
         const auto& left = curves[k];
         double squares = 0;
         int points = 0;
@@ -223,6 +224,7 @@ data::Expected<CurveFitsResult> fitCurveRuns(std::vector<CurveRun> runs, const C
     } catch (const std::invalid_argument& e) {
         return optionError("--data", e.what());
     }
+    if (result.fit.params.empty()) return optionError("--data", "cancelled");
     if (options.calibrateIntervals) {
         if (calibrateMisfit(result.fit, fitted, settings, control) > 0)
             result.notes.push_back("intervals: the law's misfit, a standard deviation of ln L of " + std::to_string(result.fit.misfitSd) +

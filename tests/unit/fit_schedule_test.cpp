@@ -6,6 +6,8 @@
 // schedules.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -216,6 +218,34 @@ TEST(ScheduleLaws, FitRecoversMultiPowerParametersFromWsdCurves) {
     EXPECT_NEAR(pred.loss, truth, 1e-3 * truth);
     EXPECT_LE(pred.lower, pred.loss);
     EXPECT_GE(pred.upper, pred.loss);
+}
+
+// A fit cancelled part-way (the window cancels a view's fit when the study changes, e.g. as the
+// files of its command line open one after another) leaves its starts unrun: it returns no
+// parameters and says so, and the curves' fit an error, instead of reading the unrun starts.
+TEST(ScheduleLaws, ACancelledFitReturnsNoParameters) {
+    std::vector<PreparedSchedule> schedules;
+    for (const char* text : {"constant:peak=3e-4,steps=6000,warmup=500", "wsd:peak=3e-4,steps=6000,warmup=500,cooldown=0.2,decay=linear"})
+        schedules.emplace_back(Schedule::fromSpec(spec(text)));
+    std::vector<FitCurve> curves;
+    for (std::size_t c = 0; c < schedules.size(); ++c) {
+        FitCurve curve{"curve" + std::to_string(c), &schedules[c], {}};
+        for (long t = 600; t <= 6000; t += 100) curve.points.push_back({t, schedules[c].loss(CurveLaw::MultiPower, kMpl400M, t)});
+        curves.push_back(curve);
+    }
+    for (std::size_t after : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+        std::atomic<bool> cancel{after == 0};
+        FitControl control;
+        control.threads = 1;
+        control.cancel = &cancel;
+        control.progress = [&](std::size_t done, std::size_t) {
+            if (done >= after) cancel = true;
+        };
+        const CurveFitResult fit = fitCurveLaw(curves, {}, control);
+        EXPECT_TRUE(fit.params.empty()) << "cancelled after " << after << " starts";
+        ASSERT_FALSE(fit.warnings.empty());
+        EXPECT_EQ(fit.warnings.back(), "cancelled");
+    }
 }
 
 TEST(ScheduleLaws, FitRefusesTooFewPoints) {
