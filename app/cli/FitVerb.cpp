@@ -257,19 +257,29 @@ int runIsoFlop(const QStringList& rawArgs) {
                                 "budgets whose mean compute lies in [LO, HI].");
     addCommonOptions(p);
     p.addOptions({
-        {"budgets", "Nominal budgets (repeatable; default: the study's, from its budget column, its run names or clusters of C; `check` shows them).", "H"},
+        {"budgets", "Nominal budgets (repeatable; default: the study's, from its budget column, its run names or clusters of C; `check` shows them). "
+                    "With --from-curves: comma-separated too, each model's checkpoint predicted at D = H/(6N).", "H"},
         {"tolerance", "A run belongs to budget B when |C - B| < tolerance B.", "x", "0.1"},
         {"at-budget", "Budget H for N*(T), D*(T) across context lengths.", "H", "1e20"},
     });
+    addFromCurvesOptions(p, false);
     parseOrThrow(p, args);
     if (p.isSet("help")) {
         printText(p.helpText());
         return kExitOk;
     }
     IsoFlopSettings s;
-    if (p.isSet("budgets")) s.budgets = numberList(p, "budgets");
     s.tolerance = *doubleOption(p, "tolerance");
     if (!(s.tolerance > 0 && s.tolerance < 1)) throw UsageError(("--tolerance must lie in (0, 1), got " + p.value("tolerance")).toStdString());
+    if (p.isSet("from-curves")) {
+        // Predicted checkpoints at --budgets, beside the runs of the one series of --data where given.
+        if (!p.isSet("data") && !p.isSet("example")) return runIsoFlopFromCurves(p, {}, s);
+        Inputs in = readInputs(p);
+        requireScale(in);
+        const SeriesGroup g = studySet(in.table(), singleGroup(in), ExperimentSet::IsoFlop);
+        return runIsoFlopFromCurves(p, isoFlopRuns(in.table(), g.filter).points, s);
+    }
+    if (p.isSet("budgets")) s.budgets = numberList(p, "budgets");
     const double atBudget = *doubleOption(p, "at-budget");
     Inputs in = readInputs(p);
     requireScale(in);

@@ -103,10 +103,10 @@ data::Expected<std::vector<CurveRun>> loadCurveRuns(const CurveFitOptions& optio
         const bool lateLog = !rates.empty() && rates.front().step > static_cast<double>(warmup) && r.joinedTo.empty();
         if (described && !c.heldOut) {
             c.schedule = fit::PreparedSchedule(fit::Schedule::fromSpec(*described), lawOptions);
-            c.scheduleSource = "--schedule " + fit::describeSchedule(*described);
+            c.scheduleSource = "--schedule " + scheduleLabel(*described);
         } else if (options.warmupSteps < 0 && fromConfig && (rates.empty() || lateLog)) {
             c.schedule = fit::PreparedSchedule(fit::Schedule::fromSpec(*fromConfig), lawOptions);
-            c.scheduleSource = "config " + fit::describeSchedule(*fromConfig);
+            c.scheduleSource = "config " + scheduleLabel(*fromConfig);
         } else {
             c.scheduleSource = r.joinedTo.empty() ? "logged train_lr" : "logged train_lr, joined to " + r.joinedTo;
             if (rates.empty())
@@ -171,6 +171,7 @@ double calibrateMisfit(fit::CurveFitResult& full, std::span<const fit::FitCurve>
         } catch (const std::invalid_argument&) {
             continue;  // the others hold too few points: this curve says nothing of the misfit
         }
+        if (without.params.empty()) break;  // cancelled
         const auto& left = curves[k];
         double squares = 0;
         int points = 0;
@@ -223,6 +224,7 @@ data::Expected<CurveFitsResult> fitCurveRuns(std::vector<CurveRun> runs, const C
     } catch (const std::invalid_argument& e) {
         return optionError("--data", e.what());
     }
+    if (result.fit.params.empty()) return optionError("--data", "cancelled");
     if (options.calibrateIntervals) {
         if (calibrateMisfit(result.fit, fitted, settings, control) > 0)
             result.notes.push_back("intervals: the law's misfit, a standard deviation of ln L of " + std::to_string(result.fit.misfitSd) +
@@ -286,8 +288,8 @@ data::Expected<CurveFitsResult> fitStudyCurves(const std::vector<data::ProjectCu
             c.run.curve = curve;
             if (described) {
                 c.schedule = fit::PreparedSchedule(fit::Schedule::fromSpec(*described), lawOptions);
-                c.scheduleSource = "described " + fit::describeSchedule(*described);
-                notes.push_back(curve.runId + " (" + set.name + "): schedule described as " + fit::describeSchedule(*described));
+                c.scheduleSource = "described " + scheduleLabel(*described);
+                notes.push_back(curve.runId + " (" + set.name + "): schedule described as " + scheduleLabel(*described));
                 runs.push_back(std::move(c));
                 continue;
             }
@@ -334,7 +336,7 @@ CurveBand scheduleBand(const CurveFitsResult& result, const fit::ScheduleSpec& s
     fit::CurveLawOptions lawOptions;
     if (!result.runs.empty()) lawOptions.tokensPerStep = result.runs.front().schedule.options().tokensPerStep;
     const fit::PreparedSchedule schedule(fit::Schedule::fromSpec(spec), lawOptions);
-    CurveBand band = sampleBand(result.fit, schedule, fit::describeSchedule(spec), samples);
+    CurveBand band = sampleBand(result.fit, schedule, scheduleLabel(spec), samples);
     band.heldOut = true;
     return band;
 }
@@ -377,14 +379,14 @@ data::Expected<CurvePredictionResult> predictCurve(const CurvePredictOptions& op
             return optionError("--at", "step " + std::to_string(t) + " is outside the schedule's 1.." + std::to_string(spec->steps));
         out.points.push_back({t, schedule.schedule().lr(t), fit::predictCurveLoss(out.fitted.fit, schedule, t)});
     }
-    out.predicted = sampleBand(out.fitted.fit, schedule, fit::describeSchedule(*spec), 300);
+    out.predicted = sampleBand(out.fitted.fit, schedule, scheduleLabel(*spec), 300);
     out.predicted.heldOut = true;
     return out;
 }
 
 std::optional<fit::CurveLaw> curveLawFromName(const std::string& name) { return fit::parseCurveLaw(name); }
 std::string curveLawLabel(fit::CurveLaw law) { return fit::curveLawName(law); }
-std::string scheduleLabel(const fit::ScheduleSpec& spec) { return fit::describeSchedule(spec); }
+std::string scheduleLabel(const fit::ScheduleSpec& spec) { return fit::describeSchedule(spec, fit::ScheduleNumbers::Shown); }
 
 QJsonObject curveScoreJson(const fit::CurveScore& s) {
     const auto number = [](double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(); };

@@ -122,6 +122,8 @@ data::Expected<CurvePredictionResult> predictCurve(const CurvePredictOptions& op
 // The law's and schedule's names as the verbs and views print them (app/ reaches core/fit only here).
 std::optional<fit::CurveLaw> curveLawFromName(const std::string& name);
 std::string curveLawLabel(fit::CurveLaw law);
+// For people: float32 rates at float precision (fit::ScheduleNumbers::Shown); JSON and projects keep
+// fit::describeSchedule's exact text.
 std::string scheduleLabel(const fit::ScheduleSpec& spec);
 
 QJsonObject curveScoreJson(const fit::CurveScore& score);

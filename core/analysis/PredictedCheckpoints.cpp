@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 #include "core/analysis/BestCooldown.h"
 #include "core/fit/SplitMix64.h"
@@ -38,13 +39,47 @@ double lnSdOf(const fit::CurveFitResult& fit, const fit::PreparedSchedule& sched
     return p.upper > 0 && p.loss > 0 ? std::log(p.upper / p.loss) : 0.0;
 }
 
+// Each checkpoint's model as an index, models in the order their checkpoints come: one draw each
+// per replicate (one law predicts all of a model's checkpoints).
+std::vector<std::size_t> modelIndices(const std::vector<PredictedCheckpoint>& predicted, std::size_t& models) {
+    std::vector<std::size_t> modelOf;
+    std::vector<std::string> names;
+    for (const auto& c : predicted) {
+        auto it = std::find(names.begin(), names.end(), c.model);
+        if (it == names.end()) it = names.insert(names.end(), c.model);
+        modelOf.push_back(static_cast<std::size_t>(it - names.begin()));
+    }
+    models = names.size();
+    return modelOf;
+}
+
+// One replicate's predicted losses: each model's moved together by exp(z·lnSd), z one normal draw.
+std::vector<double> redrawnLosses(const std::vector<PredictedCheckpoint>& predicted, const std::vector<std::size_t>& modelOf, std::size_t models,
+                                  fit::SplitMix64& rng) {
+    std::vector<double> shift(models), out;
+    for (auto& z : shift) z = rng.normal();
+    for (std::size_t i = 0; i < predicted.size(); ++i) out.push_back(predicted[i].loss * std::exp(shift[modelOf[i]] * predicted[i].lnSd));
+    return out;
+}
+
+// The percentile interval at `level` of draws (sorted here); the nearest rank, as the bootstraps do.
+std::pair<double, double> percentileInterval(std::vector<double>& d, double level) {
+    if (d.size() < 2) return {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+    std::sort(d.begin(), d.end());
+    const double tail = 0.5 * (1 - level);
+    const auto at = [&](double q) { return d[static_cast<std::size_t>(std::lround(q * static_cast<double>(d.size() - 1)))]; };
+    return {at(tail), at(1 - tail)};
+}
+
 }  // namespace
 
 data::Expected<PredictedCheckpointsResult> predictCheckpoints(const PredictedCheckpointOptions& options, const fit::FitControl& control) {
     if (options.models.empty()) return optionError("--from-curves", "no model's curves given");
-    if (options.tokens.empty()) return optionError("--checkpoints", "no token counts to predict at");
+    if (options.tokens.empty() && options.budgets.empty()) return optionError("--checkpoints", "no token counts (or --budgets) to predict at");
     for (double d : options.tokens)
         if (!(d > 0) || !std::isfinite(d)) return optionError("--checkpoints", "token count " + number(d) + " is not a positive number");
+    for (double h : options.budgets)
+        if (!(h > 0) || !std::isfinite(h)) return optionError("--budgets", "budget " + number(h) + " is not a positive number");
     if (options.cooldownFraction > 1) return optionError("--cooldown", "fraction " + number(options.cooldownFraction) + " is above 1");
     PredictedCheckpointsResult out;
     out.level = options.curves.level;
@@ -80,12 +115,18 @@ data::Expected<PredictedCheckpointsResult> predictCheckpoints(const PredictedChe
                                                           fit::DecayShape::Linear, 1.0);
         fit::CurveLawOptions lawOptions;
         lawOptions.tokensPerStep = tokensPerStep;
-        for (double d : options.tokens) {
+        // The token counts asked, then each budget's D = H/(6N) (C = 6ND, Kaplan et al. 2020, Eq. 2.1).
+        std::vector<std::pair<double, double>> asked;  // (D, H or 0)
+        for (double d : options.tokens) asked.emplace_back(d, 0.0);
+        for (double h : options.budgets) asked.emplace_back(h / (6 * params), h);
+        for (const auto& [d, budget] : asked) {
             fit::ScheduleSpec spec = scale;
             spec.steps = std::lround(d / tokensPerStep);
             if (spec.steps <= spec.warmupSteps)
-                return optionError("--checkpoints", "model '" + name + "': " + number(d) + " tokens are " + std::to_string(spec.steps) +
-                                                        " steps, no longer than its warm-up of " + std::to_string(spec.warmupSteps));
+                return optionError(budget > 0 ? "--budgets" : "--checkpoints",
+                                   "model '" + name + "': " + (budget > 0 ? "budget " + number(budget) + " gives " : std::string()) + number(d) +
+                                       " tokens, " + std::to_string(spec.steps) + " steps, no longer than its warm-up of " +
+                                       std::to_string(spec.warmupSteps));
             if (spec.steps > scale.steps)
                 out.notes.push_back(name + ": " + number(d) + " tokens (" + std::to_string(spec.steps) + " steps) lie beyond its longest curve (" +
                                     std::to_string(scale.steps) + " steps): extrapolated");
@@ -97,6 +138,7 @@ data::Expected<PredictedCheckpointsResult> predictCheckpoints(const PredictedChe
             c.params = params;
             c.tokens = static_cast<double>(spec.steps) * tokensPerStep;
             c.flops = 6 * c.params * c.tokens;
+            c.budget = budget;
             c.schedule = spec;
             c.loss = p.loss, c.lower = p.lower, c.upper = p.upper;
             c.lnSd = lnSdOf(fitted->fit, schedule, spec.steps);
@@ -126,23 +168,15 @@ data::Expected<CheckpointSurfaceResult> fitSurfaceWithCheckpoints(std::span<cons
         return optionError("--checkpoints", e.what());
     }
     if (out.fit.cancelled) return out;
-    // Models in the order their checkpoints come: one draw each per replicate.
-    std::vector<std::size_t> modelOf;
-    std::vector<std::string> models;
-    for (const auto& c : predicted) {
-        auto it = std::find(models.begin(), models.end(), c.model);
-        if (it == models.end()) it = models.insert(models.end(), c.model);
-        modelOf.push_back(static_cast<std::size_t>(it - models.begin()));
-    }
+    std::size_t models = 0;
+    const auto modelOf = modelIndices(predicted, models);
     std::array<std::vector<double>, 6> draws;
     for (int b = 0; b < options.replicates && !control.cancelled(); ++b) {
         auto rng = fit::SplitMix64::stream(options.seed, static_cast<std::uint64_t>(b));
         std::vector<fit::LossPoint> resample;
         for (std::size_t i = 0; i < out.measured.size(); ++i) resample.push_back(out.measured[rng.below(out.measured.size())]);
-        std::vector<double> shift(models.size());
-        for (auto& z : shift) z = rng.normal();
-        for (std::size_t i = 0; i < predicted.size(); ++i)
-            resample.push_back({predicted[i].params, predicted[i].tokens, predicted[i].loss * std::exp(shift[modelOf[i]] * predicted[i].lnSd)});
+        const auto losses = redrawnLosses(predicted, modelOf, models, rng);
+        for (std::size_t i = 0; i < predicted.size(); ++i) resample.push_back({predicted[i].params, predicted[i].tokens, losses[i]});
         const auto refit = fit::refitLossSurface(resample, out.fit, settings, control);
         if (refit.cancelled) break;
         const auto v = refit.best.asArray();
@@ -150,15 +184,56 @@ data::Expected<CheckpointSurfaceResult> fitSurfaceWithCheckpoints(std::span<cons
         ++out.replicates;
     }
     std::array<double, 6> lo = out.fit.best.asArray(), hi = lo;
-    const double tail = 0.5 * (1 - options.level);
-    for (std::size_t k = 0; k < 6 && out.replicates > 1; ++k) {
-        auto& d = draws[k];
-        std::sort(d.begin(), d.end());
-        const auto at = [&](double q) { return d[static_cast<std::size_t>(std::lround(q * static_cast<double>(d.size() - 1)))]; };
-        lo[k] = at(tail), hi[k] = at(1 - tail);
-    }
+    for (std::size_t k = 0; k < 6 && out.replicates > 1; ++k) std::tie(lo[k], hi[k]) = percentileInterval(draws[k], options.level);
     out.lower = fit::LossSurfaceParams::fromArray(lo);
     out.upper = fit::LossSurfaceParams::fromArray(hi);
+    return out;
+}
+
+data::Expected<CheckpointIsoFlopResult> fitIsoFlopWithCheckpoints(std::span<const fit::IsoFlopRun> measured,
+                                                                  const std::vector<PredictedCheckpoint>& predicted,
+                                                                  const fit::IsoFlopSettings& settings,
+                                                                  const CheckpointSurfaceOptions& options, const fit::FitControl& control) {
+    CheckpointIsoFlopResult out;
+    out.measured.assign(measured.begin(), measured.end());
+    out.predicted = predicted;
+    out.level = options.level;
+    std::vector<fit::IsoFlopRun> points = out.measured;
+    for (const auto& c : predicted) points.push_back({c.params, c.tokens, c.flops, c.loss});
+    if (points.size() < 3)
+        return optionError("--budgets", std::to_string(points.size()) + " runs and predicted checkpoints; an IsoFLOP profile needs at least 3");
+    out.fit = fit::fitIsoFlop(points, settings);
+    // The measured runs by budget, resampled within it (as isoFlopBootstrap does); runs in no budget stay out.
+    std::vector<std::vector<std::size_t>> byBudget(settings.budgets.size());
+    for (std::size_t i = 0; i < out.measured.size(); ++i)
+        if (const auto b = fit::assignBudget(out.measured[i].flops, settings)) {
+            const auto k = static_cast<std::size_t>(std::find(settings.budgets.begin(), settings.budgets.end(), *b) - settings.budgets.begin());
+            byBudget[k].push_back(i);
+        }
+    std::size_t models = 0;
+    const auto modelOf = modelIndices(predicted, models);
+    std::array<std::vector<double>, 4> draws;  // a, ln A', b, ln B'
+    for (int r = 0; r < options.replicates && !control.cancelled(); ++r) {
+        auto rng = fit::SplitMix64::stream(options.seed, static_cast<std::uint64_t>(r));
+        std::vector<fit::IsoFlopRun> resample;
+        for (const auto& runs : byBudget)
+            for (std::size_t i = 0; i < runs.size(); ++i) resample.push_back(out.measured[runs[rng.below(runs.size())]]);
+        const auto losses = redrawnLosses(predicted, modelOf, models, rng);
+        for (std::size_t i = 0; i < predicted.size(); ++i) resample.push_back({predicted[i].params, predicted[i].tokens, predicted[i].flops, losses[i]});
+        const auto refit = fit::fitIsoFlop(resample, settings);
+        if (!refit.nOptLaw || !refit.dOptLaw) continue;
+        draws[0].push_back(refit.nOptLaw->exponent), draws[1].push_back(std::log(refit.nOptLaw->coefficient));
+        draws[2].push_back(refit.dOptLaw->exponent), draws[3].push_back(std::log(refit.dOptLaw->coefficient));
+        ++out.replicates;
+    }
+    const auto bounds = [&](std::size_t exponent, fit::PowerLaw& lower, fit::PowerLaw& upper) {
+        const auto [a0, a1] = percentileInterval(draws[exponent], options.level);
+        const auto [c0, c1] = percentileInterval(draws[exponent + 1], options.level);
+        lower.exponent = a0, upper.exponent = a1;
+        lower.coefficient = std::exp(c0), upper.coefficient = std::exp(c1);
+    };
+    bounds(0, out.nOptLower, out.nOptUpper);
+    bounds(2, out.dOptLower, out.dOptUpper);
     return out;
 }
 
@@ -172,8 +247,9 @@ QJsonObject predictedCheckpointJson(const PredictedCheckpoint& c) {
                        {"lower", finite(c.lower)},
                        {"upper", finite(c.upper)},
                        {"ln_sd", finite(c.lnSd)},
+                       {"budget", c.budget > 0 ? QJsonValue(c.budget) : QJsonValue()},
                        {"steps", static_cast<double>(c.schedule.steps)},
-                       {"schedule", QString::fromStdString(scheduleLabel(c.schedule))},
+                       {"schedule", QString::fromStdString(fit::describeSchedule(c.schedule))},
                        {"predicted", c.predicted}};
 }
 
@@ -196,6 +272,38 @@ QJsonObject checkpointSurfaceJson(const CheckpointSurfaceResult& r) {
     for (const auto& w : r.fit.warnings) warnings.append(QString::fromStdString(w));
     return QJsonObject{{"params", params},        {"points", points},           {"replicates", r.replicates}, {"level", r.level},
                        {"objective", r.fit.objective}, {"r2", r.fit.quality.r2}, {"warnings", warnings}};
+}
+
+QJsonObject checkpointIsoFlopJson(const CheckpointIsoFlopResult& r) {
+    const auto finite = [](double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(); };
+    const auto law = [&](const std::optional<fit::PowerLaw>& l, const fit::PowerLaw& lo, const fit::PowerLaw& hi) {
+        if (!l) return QJsonValue();
+        return QJsonValue(QJsonObject{{"coefficient", l->coefficient},
+                                      {"exponent", l->exponent},
+                                      {"lower", QJsonObject{{"coefficient", finite(lo.coefficient)}, {"exponent", finite(lo.exponent)}}},
+                                      {"upper", QJsonObject{{"coefficient", finite(hi.coefficient)}, {"exponent", finite(hi.exponent)}}}});
+    };
+    QJsonArray profiles, points, warnings;
+    for (const auto& p : r.fit.profiles)
+        profiles.append(QJsonObject{{"budget", p.budget},
+                                    {"flops_mean", p.flopsMean},
+                                    {"n_runs", p.nRuns},
+                                    {"n_opt", p.fitted ? QJsonValue(p.nOpt) : QJsonValue()},
+                                    {"d_opt", p.fitted ? QJsonValue(p.dOpt) : QJsonValue()},
+                                    {"loss", p.fitted ? QJsonValue(p.lossAtNOpt) : QJsonValue()},
+                                    {"in_power_law", p.inPowerLaw},
+                                    {"left_out", QString::fromStdString(p.leftOut)}});
+    for (const auto& m : r.measured)
+        points.append(QJsonObject{{"params", m.params}, {"tokens", m.tokens}, {"flops", m.flops}, {"loss", m.loss}, {"predicted", false}});
+    for (const auto& c : r.predicted) points.append(predictedCheckpointJson(c));
+    for (const auto& w : r.fit.warnings) warnings.append(QString::fromStdString(w));
+    return QJsonObject{{"profiles", profiles},
+                       {"n_opt_law", law(r.fit.nOptLaw, r.nOptLower, r.nOptUpper)},
+                       {"d_opt_law", law(r.fit.dOptLaw, r.dOptLower, r.dOptUpper)},
+                       {"points", points},
+                       {"replicates", r.replicates},
+                       {"level", r.level},
+                       {"warnings", warnings}};
 }
 
 }  // namespace scalex::analysis

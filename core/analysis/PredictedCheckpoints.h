@@ -6,7 +6,9 @@
 // the fitted runs' peak rate and warm-up; each prediction is a run (N, D, C, loss) marked
 // predicted, with the standard deviation of its ln L. The L(N,D) fit then takes such runs, with or
 // without measured ones, and carries their intervals into its parameters' by a bootstrap that
-// redraws every predicted point within its interval as it resamples the measured runs.
+// redraws every predicted point within its interval as it resamples the measured runs. An IsoFLOP
+// analysis takes checkpoints at compute budgets instead: per model D = H/(6N) for each budget H,
+// and its parabolas and N*(H), D*(H) laws carry the checkpoints' intervals the same way.
 #include <QJsonObject>
 #include <cstdint>
 #include <limits>
@@ -17,6 +19,7 @@
 #include "core/analysis/CurveFits.h"
 #include "core/data/LoadError.h"
 #include "core/fit/FitControl.h"
+#include "core/fit/IsoFlop.h"
 #include "core/fit/LossSurface.h"
 
 namespace scalex::analysis {
@@ -30,6 +33,7 @@ struct CheckpointModel {
 struct PredictedCheckpointOptions {
     std::vector<CheckpointModel> models;
     std::vector<double> tokens;     // D of each predicted checkpoint (tokens at the end of its cooldown)
+    std::vector<double> budgets;    // compute budgets H: per model a checkpoint at D = H/(6N) (C = 6ND, Kaplan et al. 2020, Eq. 2.1)
     double cooldownFraction = -1;   // < 0: the best cooldown of each budget (bestCooldown's defaults);
                                     // else a WSD cooldown of this fraction, linear to 0
     CurveFitOptions curves;         // the law and its fit (dataFiles and holdoutFiles are the models')
@@ -41,6 +45,7 @@ struct PredictedCheckpoint {
     std::string model;  // the model's name: its first run's
     double params = 0, tokens = 0;
     double flops = 0;   // C = 6·N·D (Kaplan et al. 2020, Eq. 2.1's approximation, as data/ derives C)
+    double budget = 0;  // the budget H it was asked at (budgets), 0 when asked by tokens
     fit::ScheduleSpec schedule;
     double loss = 0, lower = 0, upper = 0;  // at the curve fit's level
     double lnSd = 0;    // standard deviation of ln L: the delta method and the law's misfit in quadrature
@@ -53,8 +58,8 @@ struct PredictedCheckpointsResult {
     double level = 0.95;
 };
 
-// Fits the law to each model's curves and predicts its checkpoints. Errors: no model or token
-// count (naming the option), a model with fewer than minCurves curves or no parameter count
+// Fits the law to each model's curves and predicts its checkpoints (the token counts', then the
+// budgets'). Errors: no model, and no token count or budget (naming the option), a model with fewer than minCurves curves or no parameter count
 // (naming its first file and the key), a token count no longer than the warm-up, and every error
 // of fitCurves.
 data::Expected<PredictedCheckpointsResult> predictCheckpoints(const PredictedCheckpointOptions& options,
@@ -87,11 +92,36 @@ data::Expected<CheckpointSurfaceResult> fitSurfaceWithCheckpoints(std::span<cons
                                                                   const CheckpointSurfaceOptions& options = {},
                                                                   const fit::FitControl& control = {});
 
+struct CheckpointIsoFlopResult {
+    fit::IsoFlopResult fit;                       // profiles over the measured runs, then the checkpoints
+    std::vector<fit::IsoFlopRun> measured;
+    std::vector<PredictedCheckpoint> predicted;
+    // Percentile intervals at `level` of N*(H) = A'·H^a and D*(H) = B'·H^b (NaN without the law).
+    fit::PowerLaw nOptLower, nOptUpper, dOptLower, dOptUpper;
+    int replicates = 0;                           // replicates whose laws were fitted
+    double level = 0.95;
+};
+
+// IsoFLOP profiles and power laws (fit::fitIsoFlop with `settings`) on measured runs and predicted
+// checkpoints. The intervals: in each replicate the measured runs are resampled within their
+// budget and each model's predicted points are moved together by one normal draw times their lnSd
+// (as fitSurfaceWithCheckpoints does), and the profiles and laws are fitted again. Fewer than 3
+// points in all is an error naming `--budgets`.
+data::Expected<CheckpointIsoFlopResult> fitIsoFlopWithCheckpoints(std::span<const fit::IsoFlopRun> measured,
+                                                                  const std::vector<PredictedCheckpoint>& predicted,
+                                                                  const fit::IsoFlopSettings& settings,
+                                                                  const CheckpointSurfaceOptions& options = {},
+                                                                  const fit::FitControl& control = {});
+
 QJsonObject predictedCheckpointJson(const PredictedCheckpoint& c);
 // {"checkpoints": [...], "notes": [...], "level"}.
 QJsonObject predictedCheckpointsJson(const PredictedCheckpointsResult& result);
 // {"params": {log_a: {value, lower, upper}, ...}, "points": [measured runs with predicted false,
 // then the checkpoints], "replicates", "level", "objective", "r2", "warnings"}.
 QJsonObject checkpointSurfaceJson(const CheckpointSurfaceResult& result);
+// {"profiles": [{budget, flops_mean, n_runs, n_opt, d_opt, loss, in_power_law, left_out}], "n_opt_law",
+// "d_opt_law": {coefficient, exponent, lower, upper: {coefficient, exponent}}, "points" (as above),
+// "replicates", "level", "warnings"}.
+QJsonObject checkpointIsoFlopJson(const CheckpointIsoFlopResult& result);
 
 }  // namespace scalex::analysis

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <numbers>
 #include <sstream>
 
@@ -222,13 +224,28 @@ static std::string shortest(double v) {
     return std::string(buffer, r.ptr);
 }
 
-std::string describeSchedule(const ScheduleSpec& s) {
+// A number as a person reads it: at float precision, the shortest text that reads back to the
+// float nearest it (a logged rate 0.000999999989723444, within float precision of 1e-3, as 0.001);
+// a number beyond a float's normal range at 12 significant digits (%.12g).
+static std::string shown(double v) {
+    char buffer[48];
+    const auto f = static_cast<float>(v);
+    if (std::isfinite(f) && (v == 0 || std::abs(f) >= std::numeric_limits<float>::min())) {
+        const auto r = std::to_chars(buffer, buffer + sizeof buffer, f);
+        return std::string(buffer, r.ptr);
+    }
+    std::snprintf(buffer, sizeof buffer, "%.12g", v);
+    return buffer;
+}
+
+std::string describeSchedule(const ScheduleSpec& s, ScheduleNumbers numbers) {
+    const auto number = numbers == ScheduleNumbers::Shown ? shown : shortest;
     std::ostringstream out;
-    out << scheduleShapeName(s.shape) << ":peak=" << shortest(s.peakLr) << ",steps=" << s.steps << ",warmup=" << s.warmupSteps;
-    if (s.shape == ScheduleShape::Cosine || s.shape == ScheduleShape::Wsd) out << ",final=" << shortest(s.finalLr);
-    if (s.shape == ScheduleShape::Wsd) out << ",cooldown=" << shortest(s.cooldownFraction) << ",decay=" << decayShapeName(s.decay);
+    out << scheduleShapeName(s.shape) << ":peak=" << number(s.peakLr) << ",steps=" << s.steps << ",warmup=" << s.warmupSteps;
+    if (s.shape == ScheduleShape::Cosine || s.shape == ScheduleShape::Wsd) out << ",final=" << number(s.finalLr);
+    if (s.shape == ScheduleShape::Wsd) out << ",cooldown=" << number(s.cooldownFraction) << ",decay=" << decayShapeName(s.decay);
     if (s.shape == ScheduleShape::Step) {
-        out << ",factor=" << shortest(s.factor) << ",milestones=";
+        out << ",factor=" << number(s.factor) << ",milestones=";
         for (std::size_t i = 0; i < s.milestones.size(); ++i) out << (i ? ";" : "") << s.milestones[i];
     }
     return out.str();

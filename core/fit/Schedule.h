@@ -70,8 +70,13 @@ double scheduleRate(const ScheduleSpec& spec, long t);
 // (steps separated by ';'), factor. For example `wsd:peak=1e-3,steps=50000,warmup=300,
 // cooldown=0.2,decay=sqrt`. On error returns nothing and sets `error` naming the key.
 std::optional<ScheduleSpec> parseScheduleSpec(std::string_view text, std::string* error = nullptr);
-// The description parseScheduleSpec reads back to the same spec.
-std::string describeSchedule(const ScheduleSpec& spec);
+// How describeSchedule writes its numbers: Exact, the shortest text that reads back to the same
+// double (parseScheduleSpec gives the same spec); Shown, for people: a float32 rate widened to
+// at float precision: the shortest text of the float nearest each number (a tracker's logged rate
+// 0.000999999989723444 as 0.001, a computed 6.569999999999999e-06 as 6.57e-06).
+enum class ScheduleNumbers { Exact, Shown };
+// The description parseScheduleSpec reads back to the same spec (Exact), or shown to a person.
+std::string describeSchedule(const ScheduleSpec& spec, ScheduleNumbers numbers = ScheduleNumbers::Exact);
 std::string scheduleShapeName(ScheduleShape shape);
 std::string decayShapeName(DecayShape decay);
 

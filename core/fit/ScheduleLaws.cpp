@@ -400,6 +400,16 @@ CurveFitResult fitCurveLaw(std::span<const FitCurve> curves, const CurveFitSetti
     parallelFor(starts.size(), control, [&](std::size_t i) {
         screened[i] = runStart(problem, starts[i], lower, upper, settings.screenStop, settings.maxIterations);
     });
+    // Cancelled, parallelFor hands out no more starts and those left have no point: the result has
+    // no parameters (callers check control.cancelled(), as the window's jobs are when the study changes).
+    const auto cancelledResult = [&] {
+        CurveFitResult out;
+        out.law = law;
+        out.level = settings.level;
+        out.warnings.push_back("cancelled");
+        return out;
+    };
+    if (control.cancelled()) return cancelledResult();
     std::vector<std::size_t> order(starts.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return screened[a].objective < screened[b].objective; });
@@ -408,6 +418,7 @@ CurveFitResult fitCurveLaw(std::span<const FitCurve> curves, const CurveFitSetti
     parallelFor(refine, control, [&](std::size_t j) {
         refined[j] = runStart(problem, screened[order[j]].x, lower, upper, settings.stopDelta, settings.maxIterations);
     });
+    if (control.cancelled()) return cancelledResult();
     CurveFitResult out;
     out.law = law;
     out.level = settings.level;

@@ -141,6 +141,7 @@ struct CurveFitResult {
 // Multi-start bounded L-BFGS (dlib find_min_box_constrained) of Σ Huber_δ(ln L − ln L̂) over the
 // curves' points. Throws std::invalid_argument when the curves hold fewer points than the law has
 // parameters, or a curve has no schedule. Deterministic.
+// Cancelled (control), the result has no parameters and the warning "cancelled".
 CurveFitResult fitCurveLaw(std::span<const FitCurve> curves, const CurveFitSettings& settings = {}, const FitControl& control = {});
 
 struct CurvePrediction {

@@ -6,6 +6,8 @@
 // schedules.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -74,6 +76,31 @@ TEST(Schedule, DescribedShapesFollowTheirFormulas) {
     EXPECT_EQ(scheduleRate(step, 31), 0.5);
     EXPECT_EQ(scheduleRate(step, 61), 0.25);
     EXPECT_EQ(scheduleRate(spec("constant:peak=2e-3,steps=10,warmup=4"), 1), 0.5e-3);
+}
+
+// A tracker logs rates at float precision: lr-schedules/ (cos-10-124m ... lr0.001) holds the peak
+// as 0.000999999989723444, a double within a float's precision of 1e-3. Described for a project or
+// JSON the numbers are kept exactly (parsed back to the same doubles); shown to a person they read
+// at float precision, as does a final rate the best cooldown computed in double.
+TEST(Schedule, RatesAreShownAtFloatPrecisionAndDescribedExactly) {
+    ScheduleSpec s = spec("wsd:peak=1e-3,steps=25000,warmup=300,cooldown=0.2,decay=sqrt");
+    s.peakLr = 0.000999999989723444;
+    s.finalLr = 6.569999999999999e-06;  // as fit curves --best-cooldown printed it
+    const std::string exact = describeSchedule(s);
+    EXPECT_NE(exact.find("peak=0.000999999989723444,"), std::string::npos) << exact;
+    EXPECT_NE(exact.find("final=6.569999999999999e-06,"), std::string::npos) << exact;
+    const auto back = spec(exact);
+    EXPECT_EQ(back.peakLr, s.peakLr) << "the exact description reads back to the same double";
+    EXPECT_EQ(back.finalLr, s.finalLr);
+    EXPECT_EQ(back.cooldownFraction, s.cooldownFraction);
+    EXPECT_EQ(describeSchedule(back), exact);
+    EXPECT_EQ(describeSchedule(s, ScheduleNumbers::Shown), "wsd:peak=0.001,steps=25000,warmup=300,final=6.57e-06,cooldown=0.2,decay=sqrt");
+    // A float32 rate widened to double (0.0003000000142492354) and a cooldown of 0.1067: their digits.
+    s.peakLr = static_cast<double>(3e-4f);
+    s.cooldownFraction = 0.1067;
+    EXPECT_NE(exact, describeSchedule(s));
+    EXPECT_EQ(describeSchedule(s, ScheduleNumbers::Shown), "wsd:peak=3e-04,steps=25000,warmup=300,final=6.57e-06,cooldown=0.1067,decay=sqrt");
+    EXPECT_EQ(spec(describeSchedule(s)).peakLr, static_cast<double>(3e-4f));
 }
 
 TEST(Schedule, DescriptionRoundTripsAndErrorsNameTheKey) {
@@ -191,6 +218,34 @@ TEST(ScheduleLaws, FitRecoversMultiPowerParametersFromWsdCurves) {
     EXPECT_NEAR(pred.loss, truth, 1e-3 * truth);
     EXPECT_LE(pred.lower, pred.loss);
     EXPECT_GE(pred.upper, pred.loss);
+}
+
+// A fit cancelled part-way (the window cancels a view's fit when the study changes, e.g. as the
+// files of its command line open one after another) leaves its starts unrun: it returns no
+// parameters and says so, and the curves' fit an error, instead of reading the unrun starts.
+TEST(ScheduleLaws, ACancelledFitReturnsNoParameters) {
+    std::vector<PreparedSchedule> schedules;
+    for (const char* text : {"constant:peak=3e-4,steps=6000,warmup=500", "wsd:peak=3e-4,steps=6000,warmup=500,cooldown=0.2,decay=linear"})
+        schedules.emplace_back(Schedule::fromSpec(spec(text)));
+    std::vector<FitCurve> curves;
+    for (std::size_t c = 0; c < schedules.size(); ++c) {
+        FitCurve curve{"curve" + std::to_string(c), &schedules[c], {}};
+        for (long t = 600; t <= 6000; t += 100) curve.points.push_back({t, schedules[c].loss(CurveLaw::MultiPower, kMpl400M, t)});
+        curves.push_back(curve);
+    }
+    for (std::size_t after : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+        std::atomic<bool> cancel{after == 0};
+        FitControl control;
+        control.threads = 1;
+        control.cancel = &cancel;
+        control.progress = [&](std::size_t done, std::size_t) {
+            if (done >= after) cancel = true;
+        };
+        const CurveFitResult fit = fitCurveLaw(curves, {}, control);
+        EXPECT_TRUE(fit.params.empty()) << "cancelled after " << after << " starts";
+        ASSERT_FALSE(fit.warnings.empty());
+        EXPECT_EQ(fit.warnings.back(), "cancelled");
+    }
 }
 
 TEST(ScheduleLaws, FitRefusesTooFewPoints) {

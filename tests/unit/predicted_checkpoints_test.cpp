@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -159,6 +160,67 @@ TEST(PredictedCheckpoints, LawFromPredictedCheckpointsRecoversTheLawFromTrueCool
     EXPECT_FALSE(analysis::checkpointSurfaceJson(*fromTruth).value("points").toArray().first().toObject().value("predicted").toBool());
 }
 
+// IsoFLOP from predicted checkpoints: per model D = H/(6N) at each budget, the checkpoint's loss
+// predicted by its law; the profiles' optima and N*(H), D*(H) from them against those from the
+// true end-of-cooldown losses of the same schedules. The generating L0(N) and the MPL's A·S1^-α
+// put N* near 2e8 at H = 2e17, inside the models' range.
+TEST(PredictedCheckpoints, IsoFlopFromPredictedCheckpointsRecoversTheTrueExponents) {
+    QTemporaryDir tmp;
+    ASSERT_TRUE(tmp.isValid());
+    auto options = generatedStudy(QDir(tmp.path()));
+    options.tokens.clear();
+    const std::vector<double> budgets{1e17, 2e17, 4e17};
+    options.budgets = budgets;
+    const auto predicted = analysis::predictCheckpoints(options);
+    ASSERT_TRUE(predicted.ok()) << predicted.error().toString();
+    ASSERT_EQ(predicted->checkpoints.size(), kModels.size() * budgets.size());
+    std::vector<fit::IsoFlopRun> truth;
+    for (const auto& c : predicted->checkpoints) {
+        EXPECT_TRUE(c.predicted);
+        EXPECT_GT(c.lnSd, 0) << "every prediction has its interval";
+        EXPECT_NEAR(c.flops / c.budget, 1, 1e-3) << "D = H/(6N), to a whole step";
+        EXPECT_NE(std::find(budgets.begin(), budgets.end(), c.budget), budgets.end());
+        truth.push_back({c.params, c.tokens, c.flops, trueLoss(c.params, c.schedule, c.schedule.steps)});
+        std::printf("%s H=%.3g D=%.3g (%ld steps): predicted %.4f [%.4f, %.4f], true %.4f\n", c.model.c_str(), c.budget, c.tokens,
+                    c.schedule.steps, c.loss, c.lower, c.upper, truth.back().loss);
+    }
+    fit::IsoFlopSettings settings;
+    settings.budgets = budgets;
+    const auto fromTruth = analysis::fitIsoFlopWithCheckpoints(truth, {}, settings);
+    const auto fromPredicted = analysis::fitIsoFlopWithCheckpoints({}, predicted->checkpoints, settings);
+    ASSERT_TRUE(fromTruth.ok() && fromPredicted.ok());
+    ASSERT_TRUE(fromTruth->fit.nOptLaw && fromTruth->fit.dOptLaw) << "the true profiles' optima lie inside the models' range";
+    ASSERT_TRUE(fromPredicted->fit.nOptLaw && fromPredicted->fit.dOptLaw);
+    const auto& t = fromTruth->fit;
+    const auto& p = fromPredicted->fit;
+    for (std::size_t k = 0; k < p.profiles.size(); ++k)
+        std::printf("H=%.3g: N* %.4g (true %.4g), D* %.4g (true %.4g)\n", p.profiles[k].budget, p.profiles[k].nOpt, t.profiles[k].nOpt,
+                    p.profiles[k].dOpt, t.profiles[k].dOpt);
+    for (std::size_t k = 0; k < p.profiles.size(); ++k) EXPECT_NEAR(p.profiles[k].nOpt / t.profiles[k].nOpt, 1, 0.05) << "measured within 2.5 %";
+    std::printf("N*(H) exponent %.4f [%.4f, %.4f], true %.4f; D*(H) exponent %.4f [%.4f, %.4f], true %.4f (%d replicates)\n", p.nOptLaw->exponent,
+                fromPredicted->nOptLower.exponent, fromPredicted->nOptUpper.exponent, t.nOptLaw->exponent, p.dOptLaw->exponent,
+                fromPredicted->dOptLower.exponent, fromPredicted->dOptUpper.exponent, t.dOptLaw->exponent, fromPredicted->replicates);
+    // Measured: N*(H) exponent 0.535 [0.412, 0.732] against 0.549, D*(H) 0.465 [0.268, 0.588] against 0.451.
+    EXPECT_NEAR(p.nOptLaw->exponent, t.nOptLaw->exponent, 0.05);
+    EXPECT_NEAR(p.dOptLaw->exponent, t.dOptLaw->exponent, 0.05);
+    EXPECT_LE(fromPredicted->nOptLower.exponent, t.nOptLaw->exponent) << "the true exponent inside the predicted one's interval";
+    EXPECT_GE(fromPredicted->nOptUpper.exponent, t.nOptLaw->exponent);
+    EXPECT_LE(fromPredicted->dOptLower.exponent, t.dOptLaw->exponent);
+    EXPECT_GE(fromPredicted->dOptUpper.exponent, t.dOptLaw->exponent);
+    EXPECT_LT(fromPredicted->nOptLower.exponent, fromPredicted->nOptUpper.exponent) << "the checkpoints' intervals widen the law's";
+    EXPECT_EQ(fromPredicted->replicates, analysis::CheckpointSurfaceOptions{}.replicates);
+    // Marked in the JSON, with the budget each was asked at.
+    const QJsonObject json = analysis::checkpointIsoFlopJson(*fromPredicted);
+    const QJsonArray points = json.value("points").toArray();
+    ASSERT_EQ(points.size(), static_cast<qsizetype>(predicted->checkpoints.size()));
+    for (const auto& v : points) {
+        EXPECT_TRUE(v.toObject().value("predicted").toBool());
+        EXPECT_GT(v.toObject().value("budget").toDouble(), 0);
+    }
+    EXPECT_FALSE(analysis::checkpointIsoFlopJson(*fromTruth).value("points").toArray().first().toObject().value("predicted").toBool());
+    EXPECT_NEAR(json.value("n_opt_law").toObject().value("exponent").toDouble(), p.nOptLaw->exponent, 1e-12);
+}
+
 TEST(PredictedCheckpoints, AGivenCooldownFractionIsTheCheckpointsSchedule) {
     QTemporaryDir tmp;
     ASSERT_TRUE(tmp.isValid());
@@ -207,6 +269,21 @@ TEST(PredictedCheckpoints, ErrorsNameTheModelTheFileAndTheOption) {
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().column, "--checkpoints");
     EXPECT_NE(r.error().message.find("warm-up of 200"), std::string::npos) << r.error().message;
+    // A budget whose D is inside the warm-up, a budget that is not positive: named --budgets.
+    o.tokens.clear();
+    o.budgets = {6 * 5e7 * 100 * kTokensPerStep};
+    r = analysis::predictCheckpoints(o);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().column, "--budgets");
+    EXPECT_NE(r.error().message.find("budget 1.966e+15 gives"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("warm-up of 200"), std::string::npos) << r.error().message;
+    o.budgets = {-1};
+    r = analysis::predictCheckpoints(o);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().column, "--budgets");
+    const auto tooFew = analysis::fitIsoFlopWithCheckpoints({}, std::vector<analysis::PredictedCheckpoint>(2), fit::IsoFlopSettings{});
+    ASSERT_FALSE(tooFew.ok());
+    EXPECT_EQ(tooFew.error().column, "--budgets");
     // Fewer than six points for L(N,D).
     const auto few = analysis::fitSurfaceWithCheckpoints({}, std::vector<analysis::PredictedCheckpoint>(3), quickGrid());
     ASSERT_FALSE(few.ok());
