@@ -3,7 +3,9 @@
 #include "app/gui/PlotView.h"
 #include "core/accounting/SpecAccounting.h"
 #include "core/analysis/FirstView.h"
+#include "core/data/RunTableIo.h"
 #include "core/data/SpecJson.h"
+#include "core/data/TrackerJson.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -33,6 +35,7 @@
 #include <QProgressDialog>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrent>
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <type_traits>
@@ -460,6 +463,7 @@ void MainWindow::projectOpened(const QString& label) {
 }
 
 bool MainWindow::openPath(const QString& path, bool interactive) {
+    if (data::isTrackerJsonFile(path)) return openPaths({path}, interactive);  // its run and its curve
     if (!path.endsWith(QLatin1String(".scalex"), Qt::CaseInsensitive)) {
         switch (data::dataFileKind(path)) {
             case data::DataFileKind::LossCurves: return openLossCurves(path, interactive);
@@ -485,8 +489,10 @@ bool MainWindow::openPath(const QString& path, bool interactive) {
 }
 
 bool MainWindow::openPaths(const QStringList& paths, bool interactive) {
-    if (paths.size() == 1) return openPath(paths.front(), interactive);
-    QStringList tables, others;
+    const bool anyTracker = std::any_of(paths.begin(), paths.end(), [](const QString& p) { return data::isTrackerJsonFile(p); });
+    if (paths.size() == 1 && !anyTracker) return openPath(paths.front(), interactive);
+    QStringList tables, curves, measurements;
+    std::vector<data::TrackerRun> trackerRuns;
     for (const QString& path : paths) {
         if (path.endsWith(QLatin1String(".scalex"), Qt::CaseInsensitive)) {
             reportError(tr("Could not open the files"),
@@ -494,18 +500,46 @@ bool MainWindow::openPaths(const QStringList& paths, bool interactive) {
                         interactive);
             return false;
         }
-        const auto kind = data::dataFileKind(path);
-        const bool curvesOrMeasurements =
-            kind == data::DataFileKind::LossCurves || kind == data::DataFileKind::InferenceMeasurements;
-        (curvesOrMeasurements ? others : tables) << path;
+        switch (data::dataFileKind(path)) {
+            case data::DataFileKind::LossCurves: curves << path; break;
+            case data::DataFileKind::InferenceMeasurements: measurements << path; break;
+            default: tables << path;
+        }
+        if (data::isTrackerJsonFile(path)) {
+            auto run = data::loadTrackerRun(path.toStdString());
+            if (!run) {
+                reportError(tr("Could not open the tracker export"), QString::fromStdString(run.error().toString()), interactive);
+                return false;
+            }
+            trackerRuns.push_back(std::move(*run));
+        }
     }
     // Opening a run table starts a new study, so the tables come first and the curves are added to it.
-    for (qsizetype i = 0; i < tables.size(); ++i)
-        if (!(i == 0 ? openRunTable(tables[i], interactive) : addRunTable(tables[i], interactive))) return false;
-    for (const QString& path : others)
-        if (!openPath(path, interactive)) return false;
-    if (tables.isEmpty())
-        statusBar()->showMessage(tr("Added the loss curves and measurements of %1 files (saved with the project)").arg(others.size()), 8000);
+    bool opened = false;
+    for (const QString& path : tables) {
+        if (!(opened ? addRunTable(path, interactive) : openRunTable(path, interactive))) return false;
+        opened = true;
+    }
+    if (!trackerRuns.empty()) {
+        // Tracker exports are runs too: one row each, its config's keys as columns, as `scalex convert`
+        // writes them (data::trackerRunsCsv), so the study's reading sees their settings.
+        auto table = data::parseRunTable(data::trackerRunsCsv(trackerRuns), "tracker_runs");
+        if (opened && table) session_->addRuns(std::move(*table), "tracker_runs");
+        else if (!runTableRead(std::move(table), QStringLiteral("tracker_runs"), interactive)) return false;
+    }
+    for (const QString& path : curves)
+        if (!openLossCurves(path, interactive)) return false;
+    for (const QString& path : measurements)
+        if (!openMeasurements(path, interactive)) return false;
+    if (paths.size() > 1)
+        statusBar()->showMessage(tr("Opened %1 files: %2 run tables, %3 tracker exports as runs, %4 loss curves, %5 measurements "
+                                    "(saved with the project)")
+                                     .arg(paths.size())
+                                     .arg(tables.size())
+                                     .arg(trackerRuns.size())
+                                     .arg(curves.size())
+                                     .arg(measurements.size()),
+                                 8000);
     return true;
 }
 
