@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/fit/LawDefinition.h"
+#include "tests/fuzz/LawFuzzInput.h"
 #include "core/fit/LawExpression.h"
 #include "core/fit/LawFit.h"
 #include "core/fit/SplitMix64.h"
@@ -40,16 +41,7 @@ void fail(const char* what, const std::string& detail) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace scalex::fit;
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    const auto firstEnd = std::min(text.find('\n'), text.size());
-    LawDefinition definition;
-    definition.formula = std::string(text.substr(0, firstEnd));
-    std::size_t pos = firstEnd + 1;
-    while (pos < text.size()) {
-        const auto end = std::min(text.find('\n', pos), text.size());
-        if (auto parsed = parseLawParameter(text.substr(pos, end - pos)); auto* p = std::get_if<LawParameter>(&parsed))
-            definition.parameters.push_back(*p);
-        pos = end + 1;
-    }
+    const LawDefinition definition = lawFromFuzzText(text);
     // FNV-1a of the text: the runs depend on it alone.
     std::uint64_t hash = 1469598103934665603ull;
     for (std::size_t i = 0; i < size; ++i) hash = (hash ^ data[i]) * 1099511628211ull;

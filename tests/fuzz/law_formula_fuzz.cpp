@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/fit/LawDefinition.h"
+#include "tests/fuzz/LawFuzzInput.h"
 #include "core/fit/LawExpression.h"
 
 namespace {
@@ -39,17 +40,7 @@ void checkError(const scalex::fit::LawError& e, std::size_t textSize) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace scalex::fit;
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    const auto firstEnd = std::min(text.find('\n'), text.size());
-    LawDefinition law;
-    law.formula = std::string(text.substr(0, firstEnd));
-    std::size_t pos = firstEnd + 1;
-    while (pos < text.size()) {
-        const auto end = std::min(text.find('\n', pos), text.size());
-        auto parsed = parseLawParameter(text.substr(pos, end - pos));
-        if (auto* p = std::get_if<LawParameter>(&parsed)) law.parameters.push_back(*p);
-        else if (std::get<std::string>(parsed).empty()) std::abort();
-        pos = end + 1;
-    }
+    const LawDefinition law = lawFromFuzzText(text);
 
     // The expression alone: every name a variable, evaluated at 2.
     LawError error;
