@@ -70,6 +70,19 @@ void printPredictedRow(const analysis::PredictedCheckpoint& c, QTextStream& out)
         << QString::fromStdString(c.model) << ": " << QString::fromStdString(analysis::scheduleLabel(c.schedule)) << "\n";
 }
 
+// The predictions' notes, then the runs a fit takes: the measured ones (C as `compute` gives it), then the predicted checkpoints.
+template <typename Run, typename Compute>
+void printRuns(QTextStream& out, const std::vector<std::string>& notes, const QString& level, const char* what,
+               const std::vector<Run>& measured, Compute compute, const std::vector<analysis::PredictedCheckpoint>& predicted) {
+    for (const auto& n : notes) out << QString::fromStdString(n) << "\n";
+    out << "runs (" << level << " % intervals of the predicted losses" << what << "):\n";
+    out << "  kind       N          D          C          loss    interval            schedule\n";
+    for (const auto& m : measured)
+        out << "  measured   " << num(m.params).leftJustified(10) << " " << num(m.tokens).leftJustified(10) << " "
+            << num(compute(m)).leftJustified(10) << " " << QString::number(m.loss, 'f', 4) << "\n";
+    for (const auto& c : predicted) printPredictedRow(c, out);
+}
+
 }  // namespace
 
 void addFromCurvesOptions(QCommandLineParser& p, bool checkpoints) {
@@ -100,14 +113,8 @@ int runLndFromCurves(const QCommandLineParser& p, const std::vector<fit::LossPoi
     }
     QString t;
     QTextStream out(&t);
-    for (const auto& n : predicted->notes) out << QString::fromStdString(n) << "\n";
     const QString level = QString::number(100 * fitted->level, 'g', 3);
-    out << "runs (" << level << " % intervals of the predicted losses):\n";
-    out << "  kind       N          D          C          loss    interval            schedule\n";
-    for (const auto& m : measured)
-        out << "  measured   " << num(m.params).leftJustified(10) << " " << num(m.tokens).leftJustified(10) << " "
-            << num(6 * m.params * m.tokens).leftJustified(10) << " " << QString::number(m.loss, 'f', 4) << "\n";
-    for (const auto& c : fitted->predicted) printPredictedRow(c, out);
+    printRuns(out, predicted->notes, level, "", measured, [](const fit::LossPoint& m) { return 6 * m.params * m.tokens; }, fitted->predicted);
     const auto& f = fitted->fit;
     out << "L(N,D) fit on " << measured.size() << " measured runs and " << fitted->predicted.size() << " predicted checkpoints, "
         << f.nStarts << " starts; " << level << " % intervals from " << fitted->replicates
@@ -140,14 +147,9 @@ int runIsoFlopFromCurves(const QCommandLineParser& p, const std::vector<fit::Iso
     }
     QString t;
     QTextStream out(&t);
-    for (const auto& n : predicted->notes) out << QString::fromStdString(n) << "\n";
     const QString level = QString::number(100 * fitted->level, 'g', 3);
-    out << "runs (" << level << " % intervals of the predicted losses; D = H/(6N) per model):\n";
-    out << "  kind       N          D          C          loss    interval            schedule\n";
-    for (const auto& m : measured)
-        out << "  measured   " << num(m.params).leftJustified(10) << " " << num(m.tokens).leftJustified(10) << " " << num(m.flops).leftJustified(10)
-            << " " << QString::number(m.loss, 'f', 4) << "\n";
-    for (const auto& c : fitted->predicted) printPredictedRow(c, out);
+    printRuns(out, predicted->notes, level, "; D = H/(6N) per model", measured, [](const fit::IsoFlopRun& m) { return m.flops; },
+              fitted->predicted);
     const auto& f = fitted->fit;
     out << "IsoFLOP on " << measured.size() << " measured runs and " << fitted->predicted.size() << " predicted checkpoints\n";
     for (const auto& pr : f.profiles)
