@@ -35,7 +35,6 @@
 #include <QProgressDialog>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrent>
-#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <type_traits>
@@ -463,7 +462,7 @@ void MainWindow::projectOpened(const QString& label) {
 }
 
 bool MainWindow::openPath(const QString& path, bool interactive) {
-    if (data::isTrackerJsonFile(path)) return openPaths({path}, interactive);  // its run and its curve
+    if (data::isTrackerJsonFile(path)) return openFilesTogether({path}, interactive);  // its run and its curve
     if (!path.endsWith(QLatin1String(".scalex"), Qt::CaseInsensitive)) {
         switch (data::dataFileKind(path)) {
             case data::DataFileKind::LossCurves: return openLossCurves(path, interactive);
@@ -489,8 +488,10 @@ bool MainWindow::openPath(const QString& path, bool interactive) {
 }
 
 bool MainWindow::openPaths(const QStringList& paths, bool interactive) {
-    const bool anyTracker = std::any_of(paths.begin(), paths.end(), [](const QString& p) { return data::isTrackerJsonFile(p); });
-    if (paths.size() == 1 && !anyTracker) return openPath(paths.front(), interactive);
+    return paths.size() == 1 ? openPath(paths.front(), interactive) : openFilesTogether(paths, interactive);
+}
+
+bool MainWindow::openFilesTogether(const QStringList& paths, bool interactive) {
     QStringList tables, curves, measurements;
     std::vector<data::TrackerRun> trackerRuns;
     for (const QString& path : paths) {
@@ -502,8 +503,8 @@ bool MainWindow::openPaths(const QStringList& paths, bool interactive) {
         }
         switch (data::dataFileKind(path)) {
             case data::DataFileKind::LossCurves: curves << path; break;
-            case data::DataFileKind::InferenceMeasurements: measurements << path; break;
-            default: tables << path;
+            case data::DataFileKind::InferenceMeasurements: measurements << path; continue;
+            default: tables << path; continue;
         }
         if (data::isTrackerJsonFile(path)) {
             auto run = data::loadTrackerRun(path.toStdString());

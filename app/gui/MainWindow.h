@@ -106,6 +106,7 @@ protected:
 
 private:
     void addPanel(ViewPanel* panel);
+    bool openFilesTogether(const QStringList& paths, bool interactive);  // openPaths' work for one file or more
     void buildMenus();
     void showAbout();
     void updateExplain();
