@@ -160,14 +160,26 @@ Count<N> denseCount(N d, const FeedForwardSpec& f) {
     return c;
 }
 
+// The matrices of one routed expert: gate, up and down of in x d_expert (SwiGLU), or up and down
+// only (NemotronHExperts); `in` is d_model, or the latent width where the experts have one.
+template <class N>
+N routedExpertMatrices(N d, const MoeSpec& m) {
+    const N in = m.latentWidth > 0 ? N(m.latentWidth) : d;
+    return N(m.gatedExperts ? 3 : 2) * in * N(m.expertWidth);
+}
+
 // A mixture-of-experts block (Shazeer et al. 2017; Mixtral, DeepSeekMoE): the router d x E (and a
-// score bias of E in DeepSeek-V3), E routed and S shared gated experts. A token passes through
-// top-k routed experts and every shared one.
+// score bias of E in DeepSeek-V3), E routed and S shared experts. A token passes through
+// top-k routed experts and every shared one. Latent experts (Nemotron-H moe_latent_size l) add
+// fc1_latent_proj d x l and fc2_latent_proj l x d around the routed experts (HF modeling_nemotron_h
+// NemotronHMoE); the shared experts read d_model.
 template <class N>
 Count<N> moeCount(N d, const MoeSpec& m, bool active) {
     Count<N> c;
     const N routed = N(active ? m.topK : m.nRouted);
-    c.matrix = d * N(m.nRouted) + routed * 3 * d * N(m.expertWidth) + N(m.nShared) * 3 * d * N(m.sharedWidth);
+    c.matrix = d * N(m.nRouted) + routed * routedExpertMatrices(d, m) +
+               N(m.nShared) * N(m.gatedExperts ? 3 : 2) * d * N(m.sharedWidth);
+    if (m.latentWidth > 0) c.matrix += 2 * d * N(m.latentWidth);
     if (m.sharedExpertGate) c.matrix += d;
     if (m.routerBias) c.vector += N(m.nRouted);
     if (m.expertBias) c.vector += routed * (2 * N(m.expertWidth) + d);  // GptOssExperts: gate_up and down biases
@@ -335,8 +347,9 @@ FlopSplit forwardFlopsPerToken(const ModelSpec& s, double T, const FlopConventio
                 break;
             }
             case FeedForwardKind::Moe: {
+                // As a dense block: d_ff (1 + F_swish) for gated experts, the activation alone otherwise.
                 const double w = static_cast<double>(s.moe.topK * s.moe.expertWidth + s.moe.nShared * s.moe.sharedWidth);
-                out.other += w * (1 + f.swish);
+                out.other += s.moe.gatedExperts ? w * (1 + f.swish) : w * f.swish;
                 break;
             }
         }
@@ -462,10 +475,10 @@ double expertsTouched(const ModelSpec& s, double tokens) {
 }
 
 namespace {
-// Parameters of the routed experts of all MoE layers (gated: gate, up and down of d x d_expert).
+// Parameters of the routed experts of all MoE layers (routedExpertMatrices each).
 double routedExpertParams(const ModelSpec& s) {
-    return static_cast<double>(s.layerCount(FeedForwardKind::Moe)) * static_cast<double>(s.moe.nRouted) * 3.0 *
-           static_cast<double>(s.dModel) * static_cast<double>(s.moe.expertWidth);
+    return static_cast<double>(s.layerCount(FeedForwardKind::Moe)) * static_cast<double>(s.moe.nRouted) *
+           routedExpertMatrices<double>(static_cast<double>(s.dModel), s.moe);
 }
 }  // namespace
 
