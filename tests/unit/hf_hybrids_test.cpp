@@ -144,6 +144,12 @@ TEST(HfHybrids, NemotronHExpertsCountedByHand) {
     const CacheElements e = cacheElements(s, 4096);
     EXPECT_EQ(e.kv, 4096.0 * 6 * 2 * 2 * 128);
     EXPECT_EQ(e.state, 23.0 * (conv * Kc + Di * Ns));
+    // A decoding step of one token reads the 6 experts it routes to of each MoE layer (up and down
+    // only), every other weight, the LM head and one row of the embeddings.
+    const ByteWidths b;
+    const std::int64_t idle = 23 * (128 - 6) * expert;
+    EXPECT_DOUBLE_EQ(weightBytesRead(s, 1, b), static_cast<double>(p.total() - p.all.embedding - p.all.head - idle) * b.weights +
+                                                   static_cast<double>(p.all.head + D) * b.embedding);
     // A spec file keeps the experts as they are.
     const auto back = parseSpecJson(specJsonBytes(s), "nano.json");
     ASSERT_TRUE(back.ok()) << back.error().toString();
