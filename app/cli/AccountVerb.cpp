@@ -89,7 +89,13 @@ int accountConfig(const QCommandLineParser& p, const FlopConvention& convention,
           << g.nonEmbedding() << ")\n";
         s << "  embedding " << g.embedding << ", attention " << g.attention << ", feed-forward " << g.feedForward
           << ", experts " << g.experts << " (active " << params.active.experts << "), recurrent " << g.recurrent
-          << ", norms " << g.norms << ", head " << g.head << "\n";
+          << ", norms " << g.norms << ", head " << g.head;
+        if (g.shared > 0) {
+            const SharedBlockParams shared = sharedBlockParams(spec);
+            s << ", shared blocks " << g.shared << " (" << spec.sharedBlock.blocks << " x " << shared.perBlock << " counted once, "
+              << spec.sharedUses() << " uses x " << shared.perUse << ")";
+        }
+        s << "\n";
         s << "convention              " << QString::fromStdString(convention.name) << ", context " << ctx << "\n";
         s << "forward FLOPs / token   " << QString::number(fwd.total(), 'g', 10) << "  linear " << QString::number(fwd.linear, 'g', 6)
           << ", seq-mix " << QString::number(fwd.seqMix, 'g', 6) << ", other " << QString::number(fwd.other, 'g', 6) << "\n";

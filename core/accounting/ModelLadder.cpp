@@ -46,6 +46,7 @@ ModelSpec scaleSpec(const ModelSpec& base, std::int64_t d) {
     s.feedForward.width = scaled(s.feedForward.width, d, d0);
     s.moe.expertWidth = scaled(s.moe.expertWidth, d, d0);
     s.moe.sharedWidth = scaled(s.moe.sharedWidth, d, d0);
+    s.moe.latentWidth = scaled(s.moe.latentWidth, d, d0);
     s.mlstm.nHeads = s.mlstm.nHeads > 0 ? scaled(s.mlstm.nHeads, d, d0) : 0;
     // Mamba: expand kept; version 2 heads of the base's head width; version 1's time-step rank
     // ceil(d/16) where the base follows that default, else in proportion.

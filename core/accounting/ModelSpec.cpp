@@ -140,7 +140,8 @@ std::optional<SpecProblem> validate(const ModelSpec& s) {
     if (s.layerCount(FeedForwardKind::Moe) > 0) {
         const MoeSpec& m = s.moe;
         if (auto p = firstOf({positive(m.nRouted, "moe.n_routed"), positive(m.topK, "moe.top_k"),
-                              positive(m.expertWidth, "moe.expert_width"), notNegative(m.nShared, "moe.n_shared")}))
+                              positive(m.expertWidth, "moe.expert_width"), notNegative(m.nShared, "moe.n_shared"),
+                              notNegative(m.latentWidth, "moe.latent_width")}))
             return p;
         if (m.topK > m.nRouted)
             return SpecProblem{"moe.top_k", "top-k (" + std::to_string(m.topK) + ") must not exceed the " +

@@ -68,7 +68,7 @@ struct FeedForwardSpec {
 struct MoeSpec {
     std::int64_t nRouted = 0;      // routed experts
     std::int64_t topK = 0;         // routed experts each token passes through
-    std::int64_t expertWidth = 0;  // d_ff of a routed expert (gated, no bias)
+    std::int64_t expertWidth = 0;  // d_ff of a routed expert (no bias)
     std::int64_t nShared = 0;      // experts every token passes through
     std::int64_t sharedWidth = 0;  // d_ff of a shared expert
     bool routerBias = false;       // a per-expert bias on the routing scores (DeepSeek-V3)
@@ -76,6 +76,13 @@ struct MoeSpec {
     // Biases on each expert's gate/up (2 d_ff) and down (d_model) projections (gpt-oss,
     // HF modeling_gpt_oss GptOssExperts gate_up_proj_bias and down_proj_bias).
     bool expertBias = false;
+    // Gate, up and down in every expert (SwiGLU); false: up and down only, the shared expert too
+    // (Nemotron-H, HF modeling_nemotron_h NemotronHExperts and NemotronHMLP with a squared ReLU).
+    bool gatedExperts = true;
+    // Routed experts that read and write a narrower latent width through a d x l projection before
+    // them and an l x d one after (HF modeling_nemotron_h NemotronHMoE fc1_latent_proj and
+    // fc2_latent_proj, moe_latent_size); 0: the experts read d_model.
+    std::int64_t latentWidth = 0;
     friend bool operator==(const MoeSpec&, const MoeSpec&) = default;
 };
 

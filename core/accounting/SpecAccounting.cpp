@@ -160,14 +160,26 @@ Count<N> denseCount(N d, const FeedForwardSpec& f) {
     return c;
 }
 
+// The matrices of one routed expert: gate, up and down of in x d_expert (SwiGLU), or up and down
+// only (NemotronHExperts); `in` is d_model, or the latent width where the experts have one.
+template <class N>
+N routedExpertMatrices(N d, const MoeSpec& m) {
+    const N in = m.latentWidth > 0 ? N(m.latentWidth) : d;
+    return N(m.gatedExperts ? 3 : 2) * in * N(m.expertWidth);
+}
+
 // A mixture-of-experts block (Shazeer et al. 2017; Mixtral, DeepSeekMoE): the router d x E (and a
-// score bias of E in DeepSeek-V3), E routed and S shared gated experts. A token passes through
-// top-k routed experts and every shared one.
+// score bias of E in DeepSeek-V3), E routed and S shared experts. A token passes through
+// top-k routed experts and every shared one. Latent experts (Nemotron-H moe_latent_size l) add
+// fc1_latent_proj d x l and fc2_latent_proj l x d around the routed experts (HF modeling_nemotron_h
+// NemotronHMoE); the shared experts read d_model.
 template <class N>
 Count<N> moeCount(N d, const MoeSpec& m, bool active) {
     Count<N> c;
     const N routed = N(active ? m.topK : m.nRouted);
-    c.matrix = d * N(m.nRouted) + routed * 3 * d * N(m.expertWidth) + N(m.nShared) * 3 * d * N(m.sharedWidth);
+    c.matrix = d * N(m.nRouted) + routed * routedExpertMatrices(d, m) +
+               N(m.nShared) * N(m.gatedExperts ? 3 : 2) * d * N(m.sharedWidth);
+    if (m.latentWidth > 0) c.matrix += 2 * d * N(m.latentWidth);
     if (m.sharedExpertGate) c.matrix += d;
     if (m.routerBias) c.vector += N(m.nRouted);
     if (m.expertBias) c.vector += routed * (2 * N(m.expertWidth) + d);  // GptOssExperts: gate_up and down biases
@@ -192,6 +204,7 @@ template <class N>
 struct SharedCount {
     Count<N> attention, mlp;
     N norms = 0;
+    N total() const { return attention.total() + mlp.total() + norms; }
 };
 
 template <class N>
@@ -222,7 +235,7 @@ int blocksOf(const LayerSpec& l) { return l.feedForward == FeedForwardKind::None
 
 template <class N>
 struct Groups {
-    N embedding = 0, attention = 0, feedForward = 0, experts = 0, recurrent = 0, norms = 0, head = 0;
+    N embedding = 0, attention = 0, feedForward = 0, experts = 0, recurrent = 0, norms = 0, head = 0, shared = 0;
 };
 
 template <class N>
@@ -245,20 +258,18 @@ Groups<N> groups(const ModelSpec& s, bool active) {
         (l.mixer == MixerKind::Attention ? g.attention : g.recurrent) += mixers[static_cast<int>(l.mixer)].total();
         (l.feedForward == FeedForwardKind::Moe ? g.experts : g.feedForward) += ffns[static_cast<int>(l.feedForward)].total();
     }
-    // Shared blocks: a block's weights once, each use's linear and adapters per use.
+    // Shared blocks, a group of their own: a block's weights (attention, MLP, norms) once, each use's
+    // linear and adapters per use.
     if (const N uses = N(s.sharedUses()); uses > 0) {
         const SharedCount<N> block = sharedBlockCount<N>(s), use = sharedUseCount<N>(s);
-        const N blocks = N(s.sharedBlock.blocks);
-        g.attention += blocks * block.attention.total() + uses * use.attention.total();
-        g.feedForward += blocks * block.mlp.total() + uses * use.mlp.total();
-        g.norms += blocks * block.norms;
+        g.shared = N(s.sharedBlock.blocks) * block.total() + uses * use.total();
     }
     return g;
 }
 
 ParamGroups exactGroups(const ModelSpec& s, bool active) {
     const Groups<I> g = groups<I>(s, active);
-    return {g.embedding, g.attention, g.feedForward, g.experts, g.recurrent, g.norms, g.head};
+    return {g.embedding, g.attention, g.feedForward, g.experts, g.recurrent, g.norms, g.head, g.shared};
 }
 
 // Keys per query averaged over a causal sequence of T tokens, times the convention's causal
@@ -294,9 +305,38 @@ double mambaScanFlops(const MambaSpec& m, const OpFactors& f) {
 
 ParamCounts paramCounts(const ModelSpec& spec) { return {exactGroups(spec, false), exactGroups(spec, true)}; }
 
+SharedBlockParams sharedBlockParams(const ModelSpec& spec) {
+    if (spec.sharedUses() == 0) return {};
+    return {sharedBlockCount<I>(spec).total(), sharedUseCount<I>(spec).total()};
+}
+
 double parameterEstimate(const ModelSpec& spec) {
     const Groups<double> g = groups<double>(spec, false);
-    return g.embedding + g.attention + g.feedForward + g.experts + g.recurrent + g.norms + g.head;
+    return g.embedding + g.attention + g.feedForward + g.experts + g.recurrent + g.norms + g.head + g.shared;
+}
+
+namespace {
+// One use of a shared block: its matrices, the use's linear and adapters (2 FLOPs a MAC), full
+// causal attention over 2d-wide queries, the two RMSNorms (2d and d), the gated MLP's activation and
+// the add of its output into the mixer's input.
+FlopSplit sharedUseFlops(const ModelSpec& s, double T, const OpFactors& f) {
+    const SharedCount<I> block = sharedBlockCount<I>(s), use = sharedUseCount<I>(s);
+    const AttentionSpec& a = s.attention;
+    const double d = static_cast<double>(s.dModel), w = static_cast<double>(s.feedForward.width);
+    FlopSplit out;
+    out.linear = 2 * static_cast<double>(block.attention.matrix + block.mlp.matrix + use.attention.matrix + use.mlp.matrix);
+    // Tab. flop_counts_attention: 2 F_causal (d_qk + d_hv + 0.5 F_softmax) per query head and key.
+    out.seqMix = static_cast<double>(a.nHeads) * 2 * attendedKeysPerToken(T, 0, f.causal) *
+                 (static_cast<double>(a.dQk) + static_cast<double>(a.dV) + 0.5 * f.softmax);
+    out.other = 3 * d * f.norm + w * (1 + f.swish) + d * f.skip;
+    return out;
+}
+}  // namespace
+
+FlopSplit sharedBlockFlopsPerToken(const ModelSpec& s, double T, const FlopConvention& conv) {
+    const double uses = static_cast<double>(s.sharedUses());
+    if (conv.sixNd || uses == 0) return {};
+    return uses * sharedUseFlops(s, T, conv.ops);
 }
 
 FlopSplit forwardFlopsPerToken(const ModelSpec& s, double T, const FlopConvention& conv) {
@@ -312,16 +352,7 @@ FlopSplit forwardFlopsPerToken(const ModelSpec& s, double T, const FlopConventio
         return static_cast<double>(a.nHeads) * 2 * keys * (static_cast<double>(a.dQk) + static_cast<double>(a.dV) + 0.5 * f.softmax);
     };
     for (const LayerSpec& l : s.layers) {
-        if (l.shared) {
-            // A use of a shared block: its matrices, the use's linear and adapters (2 FLOPs a MAC), full
-            // causal attention over 2d-wide queries, the two RMSNorms (2d and d), the gated MLP's
-            // activation and the add of its output into the mixer's input.
-            const SharedCount<I> block = sharedBlockCount<I>(s), use = sharedUseCount<I>(s);
-            out.linear += 2 * static_cast<double>(block.attention.matrix + block.mlp.matrix + use.attention.matrix + use.mlp.matrix);
-            out.seqMix += attentionScores(attendedKeysPerToken(T, 0, f.causal));
-            const double w = static_cast<double>(s.feedForward.width);
-            out.other += 3 * d * f.norm + w * (1 + f.swish) + d * f.skip;
-        }
+        if (l.shared) out += sharedUseFlops(s, T, f);
         // Linear layers: 2 FLOPs per multiply-accumulate (Eq. flop_counts_linear).
         out.linear += 2 * static_cast<double>(mixerCount<I>(s, l.mixer).matrix + feedForwardCount<I>(s, l.feedForward, true).matrix);
         // PreNorm & Skip: d_model (F_skip + F_norm), per block (Tab. flop_counts_*_backbone).
@@ -335,8 +366,9 @@ FlopSplit forwardFlopsPerToken(const ModelSpec& s, double T, const FlopConventio
                 break;
             }
             case FeedForwardKind::Moe: {
+                // As a dense block: d_ff (1 + F_swish) for gated experts, the activation alone otherwise.
                 const double w = static_cast<double>(s.moe.topK * s.moe.expertWidth + s.moe.nShared * s.moe.sharedWidth);
-                out.other += w * (1 + f.swish);
+                out.other += s.moe.gatedExperts ? w * (1 + f.swish) : w * f.swish;
                 break;
             }
         }
@@ -400,7 +432,11 @@ CacheElements cacheElements(const ModelSpec& s, double T) {
     for (const LayerSpec& l : s.layers) {
         // Each use of a shared block keeps its own keys and values (HF Zamba2HybridDynamicCache: a
         // key and value cache per hybrid layer), full attention: 2 n_head,kv d_hv T in the table's terms.
-        if (l.shared) e.kv += static_cast<double>(s.attention.nKvHeads) * static_cast<double>(s.attention.dQk + s.attention.dV) * T;
+        if (l.shared) {
+            const double kv = static_cast<double>(s.attention.nKvHeads) * static_cast<double>(s.attention.dQk + s.attention.dV) * T;
+            e.kv += kv;
+            e.sharedKv += kv;
+        }
         switch (l.mixer) {
             case MixerKind::Attention: {
                 const AttentionSpec& a = s.attention;
@@ -462,10 +498,10 @@ double expertsTouched(const ModelSpec& s, double tokens) {
 }
 
 namespace {
-// Parameters of the routed experts of all MoE layers (gated: gate, up and down of d x d_expert).
+// Parameters of the routed experts of all MoE layers (routedExpertMatrices each).
 double routedExpertParams(const ModelSpec& s) {
-    return static_cast<double>(s.layerCount(FeedForwardKind::Moe)) * static_cast<double>(s.moe.nRouted) * 3.0 *
-           static_cast<double>(s.dModel) * static_cast<double>(s.moe.expertWidth);
+    return static_cast<double>(s.layerCount(FeedForwardKind::Moe)) * static_cast<double>(s.moe.nRouted) *
+           routedExpertMatrices<double>(static_cast<double>(s.dModel), s.moe);
 }
 }  // namespace
 

@@ -23,7 +23,10 @@ struct ParamGroups {
     std::int64_t recurrent = 0;    // mLSTM and Mamba mixers
     std::int64_t norms = 0;        // the norms around each block and the final norm
     std::int64_t head = 0;         // the LM head; 0 when tied to the embeddings
-    std::int64_t total() const { return embedding + attention + feedForward + experts + recurrent + norms + head; }
+    // Shared transformer blocks (Zamba2, SharedBlockSpec): each block's attention, MLP and norms
+    // once, however many layers use it, and each use's own linear and adapters.
+    std::int64_t shared = 0;
+    std::int64_t total() const { return embedding + attention + feedForward + experts + recurrent + norms + head + shared; }
     // Everything outside the embedding and LM-head matrices.
     std::int64_t nonEmbedding() const { return total() - embedding - head; }
     friend bool operator==(const ParamGroups&, const ParamGroups&) = default;
@@ -38,6 +41,15 @@ struct ParamCounts {
 
 ParamCounts paramCounts(const ModelSpec& spec);
 
+// The parameters of one shared transformer block (its attention, MLP and norms, counted once
+// however many layers use it) and of one use (the using layer's linear and adapters); ParamGroups::shared
+// is blocks x perBlock + uses x perUse. Zeros for a spec without shared blocks.
+struct SharedBlockParams {
+    std::int64_t perBlock = 0;
+    std::int64_t perUse = 0;
+};
+SharedBlockParams sharedBlockParams(const ModelSpec& spec);
+
 // The total parameter count in floating point, which cannot overflow: validate(spec) refuses specs
 // beyond any model with it before the exact counts are taken.
 double parameterEstimate(const ModelSpec& spec);
@@ -49,6 +61,11 @@ double parameterEstimate(const ModelSpec& spec);
 // the mLSTM cell of the paper; the Mamba scan), and the convention's norms, skips and activations.
 FlopSplit forwardFlopsPerToken(const ModelSpec& spec, double context, const FlopConvention& convention = studyConvention());
 
+// The part of forwardFlopsPerToken that the uses of shared transformer blocks (Zamba2) make: each
+// use's block and own matrices, its attention over the whole context, its norms and activation.
+// Zero parts for a spec without shared blocks.
+FlopSplit sharedBlockFlopsPerToken(const ModelSpec& spec, double context, const FlopConvention& convention = studyConvention());
+
 // Training FLOPs per token at context T: the convention's multiplier times the forward pass
 // (6nd: 6 N with N the active parameters).
 double trainingFlopsPerToken(const ModelSpec& spec, double context, const FlopConvention& convention = studyConvention());
@@ -57,6 +74,7 @@ double trainingFlopsPerToken(const ModelSpec& spec, double context, const FlopCo
 struct CacheElements {
     double kv = 0;     // attention keys and values (or latent vectors): grows with T up to a window
     double state = 0;  // mLSTM and Mamba states: constant in T
+    double sharedKv = 0;  // the part of kv that the uses of shared transformer blocks keep
     double total() const { return kv + state; }
 };
 CacheElements cacheElements(const ModelSpec& spec, double context);

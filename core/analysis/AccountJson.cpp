@@ -24,7 +24,8 @@ QJsonObject groupsJson(const ParamGroups& g) {
     return {{"embedding", qint64(g.embedding)},     {"attention", qint64(g.attention)},
             {"feed_forward", qint64(g.feedForward)}, {"experts", qint64(g.experts)},
             {"recurrent", qint64(g.recurrent)},      {"norms", qint64(g.norms)},
-            {"head", qint64(g.head)},                {"non_embedding", qint64(g.nonEmbedding())},
+            {"head", qint64(g.head)},                {"shared_blocks", qint64(g.shared)},
+            {"non_embedding", qint64(g.nonEmbedding())},
             {"total", qint64(g.total())}};
 }
 
@@ -66,10 +67,18 @@ QJsonObject specJson(const ModelSpec& s) {
     if (s.layerCount(FeedForwardKind::Dense) > 0)
         o["feed_forward"] = QJsonObject{{"d_ff", qint64(s.feedForward.width)}, {"gated", s.feedForward.gated},
                                         {"layers", qint64(s.layerCount(FeedForwardKind::Dense))}};
-    if (s.layerCount(FeedForwardKind::Moe) > 0)
-        o["experts"] = QJsonObject{{"routed", qint64(s.moe.nRouted)}, {"top_k", qint64(s.moe.topK)},
-                                   {"d_expert", qint64(s.moe.expertWidth)}, {"shared", qint64(s.moe.nShared)},
-                                   {"layers", qint64(s.layerCount(FeedForwardKind::Moe))}};
+    if (s.layerCount(FeedForwardKind::Moe) > 0) {
+        QJsonObject experts{{"routed", qint64(s.moe.nRouted)}, {"top_k", qint64(s.moe.topK)},
+                            {"d_expert", qint64(s.moe.expertWidth)}, {"shared", qint64(s.moe.nShared)},
+                            {"gated", s.moe.gatedExperts}, {"layers", qint64(s.layerCount(FeedForwardKind::Moe))}};
+        if (s.moe.latentWidth > 0) experts["d_latent"] = qint64(s.moe.latentWidth);
+        o["experts"] = experts;
+    }
+    if (s.sharedUses() > 0) {
+        const SharedBlockParams shared = sharedBlockParams(s);
+        o["shared_blocks"] = QJsonObject{{"blocks", qint64(s.sharedBlock.blocks)}, {"uses", qint64(s.sharedUses())},
+                                         {"params_per_block", qint64(shared.perBlock)}, {"params_per_use", qint64(shared.perUse)}};
+    }
     if (s.layerCount(MixerKind::Mlstm) > 0)
         o["mlstm"] = QJsonObject{{"n_heads", qint64(s.mlstm.nHeads)}, {"d_qk", qint64(s.mlstm.dQk)},
                                  {"d_hv", qint64(s.mlstm.dHv)}, {"chunk", qint64(s.mlstm.chunk)}};

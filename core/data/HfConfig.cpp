@@ -695,12 +695,36 @@ ModelSpec parseMambaSsm(Fields& f) {
 }
 
 // Nemotron-H (HF modeling_nemotron_h): hybrid_override_pattern gives each layer one block after its
-// own RMSNorm: a Mamba-2 mixer (M), attention (*) or an MLP (-). A Scalex layer is a mixer and the
-// feed-forward block after it, so an MLP layer joins the mixer layer right before it (the same
-// parameters, FLOPs and cache); the spec has one layer per mixer. NemotronHMamba2Mixer: in_proj of
-// 2 heads x head_dim + 2 groups x state + heads, a convolution over heads x head_dim + 2 groups x
-// state, dt_bias, A_log and D per head, a gated RMSNorm, out_proj; NemotronHMLP: up_proj and
-// down_proj with a squared ReLU, no gate; NemotronHAttention: q, k, v, o, no q/k norms.
+// own RMSNorm: a Mamba-2 mixer (M), attention (*), an MLP (-) or experts (E). A Scalex layer is a
+// mixer and the feed-forward block after it, so an MLP or MoE layer joins the mixer layer right
+// before it (the same parameters, FLOPs and cache); the spec has one layer per mixer.
+// NemotronHMamba2Mixer: in_proj of 2 heads x head_dim + 2 groups x state + heads, a convolution over
+// heads x head_dim + 2 groups x state, dt_bias, A_log and D per head, a gated RMSNorm, out_proj;
+// NemotronHMLP: up_proj and down_proj with a squared ReLU, no gate; NemotronHAttention: q, k, v, o,
+// no q/k norms. NemotronHMoE: NemotronHTopkRouter's weight E x d and its e_score_correction_bias of
+// E (kept in the checkpoint), E routed NemotronHExperts of up_proj and down_proj (no gate, no bias),
+// one shared NemotronHMLP of moe_shared_expert_intermediate_size, and with moe_latent_size l the
+// fc1_latent_proj d x l and fc2_latent_proj l x d around the routed experts, which then read l.
+// The experts of Nemotron-H's E layers by NemotronHConfig's keys (NemotronHMoE, above).
+void readNemotronHExperts(Fields& f, ModelSpec& s, const std::string& cls, bool mlpBias) {
+    auto& m = s.moe;
+    m.gatedExperts = false;
+    m.routerBias = true;  // NemotronHTopkRouter.e_score_correction_bias
+    const char* routedKey = f.has("n_routed_experts") || !f.has("num_local_experts") ? "n_routed_experts" : "num_local_experts";
+    m.nRouted = f.integerOr(routedKey, 8, classDefault(cls));
+    m.topK = f.integerOr("num_experts_per_tok", 2, classDefault(cls));
+    if (m.topK > m.nRouted) f.fail("num_experts_per_tok", std::to_string(m.topK) + " exceeds " + routedKey + " = " + std::to_string(m.nRouted));
+    m.expertWidth = f.integerOr("moe_intermediate_size", 7688, classDefault(cls));
+    // NemotronHMoE builds one shared NemotronHMLP of this width, whatever n_shared_experts says.
+    m.sharedWidth = f.integerOr("moe_shared_expert_intermediate_size", 7688, classDefault(cls), 0);
+    m.nShared = m.sharedWidth > 0 ? 1 : 0;
+    f.ignore("n_shared_experts", "NemotronHMoE has one shared expert of moe_shared_expert_intermediate_size whatever it says");
+    if (const auto latent = f.nullableInteger("moe_latent_size")) m.latentWidth = *latent;
+    if (mlpBias) f.fail("mlp_bias", "true: the biases of the shared expert and the latent projections of an MoE layer are not counted");
+    const std::int64_t groups = f.integerOr("n_group", 1, classDefault(cls));
+    if (m.nRouted % groups != 0) f.fail("n_group", std::to_string(groups) + " does not divide " + routedKey + " = " + std::to_string(m.nRouted));
+}
+
 ModelSpec parseNemotronH(Fields& f) {
     const std::string cls = "NemotronHConfig";
     ModelSpec s;
@@ -712,10 +736,13 @@ ModelSpec parseNemotronH(Fields& f) {
     const char* patternKey = f.has("layers_block_type") && !f.has("hybrid_override_pattern") ? "layers_block_type" : "hybrid_override_pattern";
     if (!f.has(patternKey)) f.fail("hybrid_override_pattern", "missing; the kind of each layer cannot be determined without it");
     if (patternKey == std::string("layers_block_type")) {
-        static const std::map<QString, char> kBlocks = {{"mamba", 'M'}, {"attention", '*'}, {"mlp", '-'}, {"moe", 'E'}};
+        // The names of NemotronHConfig._pattern_to_list, and the older mamba and attention it remaps.
+        static const std::map<QString, char> kBlocks = {{"mamba", 'M'}, {"linear_attention", 'M'}, {"attention", '*'},
+                                                        {"full_attention", '*'}, {"mlp", '-'}, {"moe", 'E'}};
         for (const QJsonValue& v : *f.strings(patternKey)) {
             const auto it = kBlocks.find(v.toString());
-            if (it == kBlocks.end()) f.fail(patternKey, "expected mamba, attention, mlp or moe, got " + jsonText(v));
+            if (it == kBlocks.end())
+                f.fail(patternKey, "expected mamba (linear_attention), attention (full_attention), mlp or moe, got " + jsonText(v));
             pattern += it->second;
         }
     } else {
@@ -730,13 +757,15 @@ ModelSpec parseNemotronH(Fields& f) {
         const char c = pattern[i];
         if (c == 'M' || c == '*') {
             s.layers.push_back({c == 'M' ? MixerKind::Mamba : MixerKind::Attention, false, FeedForwardKind::None});
-        } else if (c == '-') {
-            if (i == 0 || pattern[i - 1] == '-')
-                f.fail(patternKey, "the MLP layer at " + std::to_string(i) + " follows no Mamba or attention layer; Scalex counts an MLP after a mixer");
-            s.layers.back().feedForward = FeedForwardKind::Dense;
+        } else if (c == '-' || c == 'E') {
+            const char* block = c == '-' ? "MLP" : "MoE";
+            if (i == 0 || pattern[i - 1] == '-' || pattern[i - 1] == 'E')
+                f.fail(patternKey, std::string("the ") + block + " layer at " + std::to_string(i) +
+                                       " follows no Mamba or attention layer; Scalex counts an " + block + " after a mixer");
+            s.layers.back().feedForward = c == '-' ? FeedForwardKind::Dense : FeedForwardKind::Moe;
         } else {
             f.fail(patternKey, "layer " + std::to_string(i) + " ('" + std::string(1, c) +
-                                   "') is not a block Scalex reads (M: Mamba-2, *: attention, -: MLP; no experts yet)");
+                                   "') is not a block Scalex reads (M: Mamba-2, *: attention, -: MLP, E: experts)");
         }
     }
     if (s.layerCount(MixerKind::Attention) > 0) {
@@ -744,8 +773,10 @@ ModelSpec parseNemotronH(Fields& f) {
         if (f.has("attention_head_dim") && !f.has("head_dim")) s.attention.dQk = s.attention.dV = f.integer("attention_head_dim");
         s.attention.qkvBias = s.attention.outputBias = f.boolean("attention_bias", false, classDefault(cls));
     }
-    if (s.layerCount(FeedForwardKind::Dense) > 0)
-        s.feedForward = {f.integerOr("intermediate_size", 21504, classDefault(cls)), false, f.boolean("mlp_bias", false, classDefault(cls))};
+    const bool mlpBias = s.layerCount(FeedForwardKind::None) < static_cast<std::int64_t>(s.layers.size()) &&
+                         f.boolean("mlp_bias", false, classDefault(cls));
+    if (s.layerCount(FeedForwardKind::Dense) > 0) s.feedForward = {f.integerOr("intermediate_size", 21504, classDefault(cls)), false, mlpBias};
+    if (s.layerCount(FeedForwardKind::Moe) > 0) readNemotronHExperts(f, s, cls, mlpBias);
     if (s.layerCount(MixerKind::Mamba) > 0) {
         auto& m = s.mamba;
         m.version = 2;

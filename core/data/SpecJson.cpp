@@ -61,6 +61,7 @@ const std::vector<Field<MoeSpec>>& moeFields() {
         {"expert_width", &MoeSpec::expertWidth}, {"n_shared", &MoeSpec::nShared},
         {"shared_width", &MoeSpec::sharedWidth}, {"router_bias", &MoeSpec::routerBias},
         {"shared_expert_gate", &MoeSpec::sharedExpertGate}, {"expert_bias", &MoeSpec::expertBias},
+        {"gated_experts", &MoeSpec::gatedExperts}, {"latent_width", &MoeSpec::latentWidth},
     };
     return f;
 }

@@ -3,7 +3,7 @@
 // sliding and full attention (gpt-oss), short convolutions (LFM2), chunked attention with NoPE
 // layers in a multimodal config (Llama 4), Mamba (FalconMamba), latent attention with dense-first
 // layers (Kimi K2.5), the LayerNorm-with-bias decoders (PhiMoE with its head bias, StarCoder2 with
-// its ungated MLP) and Nemotron-H's pattern of Mamba-2, attention and MLP layers: `account
+// its ungated MLP) and Nemotron-H's pattern of Mamba-2, attention, MLP and MoE layers: `account
 // --config`, `predict runtime`, `predict max-model --ladder`, `predict crossover`, and the context,
 // roofline, breakdown and inference views (`render --model`).
 #include <gtest/gtest.h>
@@ -37,6 +37,7 @@ const MixerModel kModels[] = {
     {"tests/data/fuzz/hf_config/phi_tiny_moe.json", 3'755'220'288, "attention"},
     {"tests/data/fuzz/hf_config/starcoder2_keys.json", 94'420'992, "attention"},
     {"tests/data/fuzz/hf_config/nemotron_h_keys.json", 3'157'600, "mamba"},
+    {"tests/data/fuzz/hf_config/nemotron_3_nano_30b_a3b.json", 31'577'940'288, "mamba"},
     {"tests/data/fuzz/hf_config/zamba2_keys.json", 378'000, "mamba"},
     {"tests/data/fuzz/hf_config/gpt_oss_120b.json", 116'829'156'672, "attention"},
 };

@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto params = accounting::paramCounts(spec);
     if (params.activeTotal() > params.total() || params.activeTotal() <= 0 ||
         params.all.total() != params.all.embedding + params.all.attention + params.all.feedForward + params.all.experts +
-                                  params.all.recurrent + params.all.norms + params.all.head) {
+                                  params.all.recurrent + params.all.norms + params.all.head + params.all.shared) {
         std::fprintf(stderr, "inconsistent parameter counts: total %lld, active %lld\n",
                      static_cast<long long>(params.total()), static_cast<long long>(params.activeTotal()));
         std::abort();

@@ -17,7 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests/data/configs"
 SEEDS = ROOT / "tests/data/fuzz/hf_config"
 SEED_NAMES = ["lfm2_1_2b", "qwen3_next_80b_a3b", "llama4_scout", "falcon_mamba_7b", "kimi_k2_5", "phi_tiny_moe", "starcoder2_keys", "nemotron_h_keys",
-              "gpt_oss_120b", "zamba2_keys"]
+              "gpt_oss_120b", "zamba2_keys", "nemotron_3_nano_30b_a3b"]
 
 # Keys that decide the architecture; the mutations of each that a config has.
 KEYS = ["hidden_size", "num_hidden_layers", "vocab_size", "num_attention_heads", "num_key_value_heads", "head_dim",
@@ -25,7 +25,8 @@ KEYS = ["hidden_size", "num_hidden_layers", "vocab_size", "num_attention_heads",
         "moe_intermediate_size", "shared_expert_intermediate_size", "linear_num_value_heads", "linear_key_head_dim",
         "full_attn_idxs", "conv_L_cache", "attention_chunk_size", "no_rope_layers", "state_size", "kv_lora_rank",
         "first_k_dense_replace", "text_config", "norm_type", "use_bias", "lm_head_bias", "hybrid_override_pattern", "mamba_num_heads",
-        "layers_block_type", "num_mem_blocks", "n_mamba_heads", "adapter_rank"]
+        "layers_block_type", "num_mem_blocks", "n_mamba_heads", "adapter_rank", "n_routed_experts",
+        "moe_shared_expert_intermediate_size", "n_group"]
 HOW = {"removed": None, "string": "x", "negative": -3}
 
 

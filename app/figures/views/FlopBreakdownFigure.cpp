@@ -79,47 +79,72 @@ QString contextLabel(double t) { return t >= 1024 ? QString::number(t / 1024) + 
 
 using Metric = FlopBreakdownFigure::Metric;
 
-// Values of one bar: linear, sequence mix, other.
-std::array<double, 3> barValues(const ModelConfig& cfg, double T, Metric metric, const FlopConvention& convention) {
+// Values of one bar: linear, sequence mix, other, and the shared transformer blocks (Zamba2) apart.
+using BarParts = std::array<double, 4>;
+double barTotal(const BarParts& v) { return v[0] + v[1] + v[2] + v[3]; }
+
+BarParts barValues(const ModelConfig& cfg, double T, Metric metric, const FlopConvention& convention) {
     const ByteWidths bytes;
     switch (metric) {
         case Metric::ForwardFlopsPerToken: {
             const FlopSplit f = forwardFlops(cfg, T, convention);
-            return {f.linear / T, f.seqMix / T, f.other / T};
+            return {f.linear / T, f.seqMix / T, f.other / T, 0};
         }
         case Metric::DecodeStepBytes: {
             const ByteSplit b = decodeStepBytes(cfg, 1, T, 1, bytes);
-            return {b.linear, b.seqMix, b.other};
+            return {b.linear, b.seqMix, b.other, 0};
         }
         case Metric::CacheBytes:
-            return {0, cacheBytes(cfg, defaultSequenceMix(cfg), 1, T, bytes), 0};
+            return {0, cacheBytes(cfg, defaultSequenceMix(cfg), 1, T, bytes), 0, 0};
     }
-    return {0, 0, 0};
+    return {0, 0, 0, 0};
 }
 
-// The same for any model spec (SpecAccounting.h).
-std::array<double, 3> barValues(const ModelSpec& spec, double T, Metric metric, const FlopConvention& convention) {
+// The same for any model spec (SpecAccounting.h). The uses of shared transformer blocks are a part
+// of their own, taken out of the others: their FLOPs (sharedBlockFlopsPerToken), or in a decode step
+// the blocks' weights read once with each use's own (ParamGroups::shared) and the keys and values
+// each use keeps. The cache is one part.
+BarParts barValues(const ModelSpec& spec, double T, Metric metric, const FlopConvention& convention) {
     const ByteWidths bytes;
     switch (metric) {
         case Metric::ForwardFlopsPerToken: {
-            const FlopSplit f = forwardFlopsPerToken(spec, T, convention);
-            return {f.linear, f.seqMix, f.other};
+            const FlopSplit f = forwardFlopsPerToken(spec, T, convention), shared = sharedBlockFlopsPerToken(spec, T, convention);
+            return {f.linear - shared.linear, f.seqMix - shared.seqMix, f.other - shared.other, shared.total()};
         }
         case Metric::DecodeStepBytes: {
             const ByteSplit b = decodeStepBytes(spec, 1, T, bytes);
-            return {b.linear, b.seqMix, b.other};
+            // As decodeStepBytes: the weights at bytes_W, the cache read and the new token written at bytes_qkv.
+            const double weights = static_cast<double>(paramCounts(spec).all.shared) * bytes.weights;
+            const double cache = (cacheElements(spec, T).sharedKv + cacheElements(spec, 1).sharedKv) * bytes.qkv;
+            return {b.linear - weights, b.seqMix - cache, b.other, weights + cache};
         }
         case Metric::CacheBytes:
-            return {0, cacheBytes(spec, T, 1, bytes), 0};
+            return {0, cacheBytes(spec, T, 1, bytes), 0, 0};
     }
-    return {0, 0, 0};
+    return {0, 0, 0, 0};
 }
 
-// One bar of a chart: its category label and its three parts.
+// One bar of a chart: its category label and its parts.
 struct Bar {
     QString category;
-    std::array<double, 3> values;
+    BarParts values;
 };
+
+// A model's name as a category label: a long one (nemotron_3_nano_30b_a3b) broken into lines at its
+// '_', '-' or '.' so that it fits its bar's slot, where the axis would otherwise leave it out.
+QString wrappedName(const QString& name) {
+    constexpr int kLine = 14;
+    QString out, line;
+    for (const QChar c : name) {
+        line += c;
+        if (line.size() >= kLine / 2 && (c == '_' || c == '-' || c == '.')) {
+            out += (out.isEmpty() ? QString() : QStringLiteral("<br>")) + line;
+            line.clear();
+        }
+    }
+    if (!line.isEmpty()) out += (out.isEmpty() ? QString() : QStringLiteral("<br>")) + line;
+    return name.size() > kLine ? out : name;
+}
 
 // One decimal below 10 %, where a share of 1.3 % would otherwise read as 1 %.
 QString formatShare(double percent) {
@@ -291,7 +316,7 @@ void FlopBreakdownFigure::draw(const FigureInput& in) {
             for (const ModelConfig* cfg : {&transformer_, &xlstm_})
                 c.bars.push_back({QString::fromUtf8(familyLabel(cfg->family).data()), barValues(*cfg, T, metric, convention_)});
             for (const auto& spec : in.study->specs())
-                c.bars.push_back({QString::fromStdString(spec.name), barValues(spec.spec, T, metric, convention_)});
+                c.bars.push_back({wrappedName(QString::fromStdString(spec.name)), barValues(spec.spec, T, metric, convention_)});
         }
     } else {
         for (const ModelConfig* cfg : {&transformer_, &xlstm_}) {
@@ -305,12 +330,15 @@ void FlopBreakdownFigure::draw(const FigureInput& in) {
     }
     // One scale for both charts, so the bars compare across families.
     double maxTotal = 0, minTotal = std::numeric_limits<double>::infinity();
+    bool anyShared = false;  // a model with shared transformer blocks: their part gets a legend entry
     for (const ChartBars& c : charts)
         for (const Bar& b : c.bars) {
-            const auto& v = b.values;
-            maxTotal = std::max(maxTotal, v[0] + v[1] + v[2]);
-            if (v[0] + v[1] + v[2] > 0) minTotal = std::min(minTotal, v[0] + v[1] + v[2]);
+            const double total = barTotal(b.values);
+            maxTotal = std::max(maxTotal, total);
+            if (total > 0) minTotal = std::min(minTotal, total);
+            anyShared = anyShared || b.values[3] > 0;
         }
+    anyShared = anyShared && !cache;
     if (!std::isfinite(minTotal)) minTotal = 1;
     const bool flops = metric == Metric::ForwardFlopsPerToken;
     const double unit = maxTotal >= 1e9 ? 1e9 : (maxTotal >= 1e6 ? 1e6 : 1e3);
@@ -333,16 +361,20 @@ void FlopBreakdownFigure::draw(const FigureInput& in) {
         auto* seqMix = new QBarSet(bars.seqMixName);
         // "Other": norms, activations, embedding (the Explain pane lists them); short, so the legend fits.
         auto* other = new QBarSet(QObject::tr("Other"));
+        // Shared transformer blocks (Zamba2): each block's weights counted once, its work at every use.
+        auto* shared = new QBarSet(QObject::tr("Shared blocks"));
         linear->setColor(theme.muted);
         seqMix->setColor(bars.color);
         other->setColor(theme.grid.darker(115));
+        shared->setColor(theme.highlight);
         QStringList categories;
         std::vector<double> tops;  // where each label goes, in axis units
         QStringList texts;
         for (const Bar& bar : bars.bars) {
             categories << bar.category;
             const auto& v = bar.values;
-            const double total = v[0] + v[1] + v[2];
+            const double total = barTotal(v);
+            *shared << v[3] / unit;
             if (cache) {
                 *seqMix << std::log10(std::max(v[1], 1.0));
                 tops.push_back(std::log10(std::max(v[1], 1.0)));
@@ -360,6 +392,7 @@ void FlopBreakdownFigure::draw(const FigureInput& in) {
         if (!cache) series->append(linear); else delete linear;
         series->append(seqMix);
         if (!cache) series->append(other); else delete other;
+        if (anyShared) series->append(shared); else delete shared;
         series->setBarWidth(0.7);
         chart->addSeries(series);
         auto* x = new QBarCategoryAxis();

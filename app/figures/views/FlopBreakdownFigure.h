@@ -3,7 +3,9 @@
 // stacked bars of linear / sequence-mix / other for a Transformer and an xLSTM side by side,
 // counted with the study's FLOP convention. The sequence mix of the xLSTM is a percent or two of
 // its total and its state a few MB against GB of KV cache, so each bar is labelled with its
-// sequence-mix share (or its cache size), and the cache is drawn on a logarithmic axis.
+// sequence-mix share (or its cache size), and the cache is drawn on a logarithmic axis. Side by
+// side with the models of the project, a model with shared transformer blocks (Zamba2) shows their
+// work as a fourth part, "Shared blocks", taken out of the other three.
 #include <QMetaObject>
 
 #include "app/figures/ViewFigure.h"
