@@ -1,7 +1,7 @@
 """The inference-runtime verbs (`scalex fit runtime`, `scalex predict runtime|max-model|crossover`)
 and L(N,D) from predicted checkpoints (`scalex fit lnd --from-curves`) from Python: .json() is the
-object the verb's --json prints, run by the verb's own code (app/cli/VerbCall.h), and bad input is
-scalex.Error with the verb's message."""
+object the verb's --json prints, asked of core/analysis as the verb asks it (RuntimeQueries.h,
+LndQueries.h), and bad input is scalex.Error with the verb's message."""
 import json
 import math
 
@@ -155,13 +155,15 @@ def test_lnd_from_curves_equals_cli(cli, tmp_path):
     assert "--from-curves" in str(e.value) and str(e.value) in r.stderr
 
 
-def test_in_process_verbs_are_only_those_without_a_window():
-    # render (and any --plot) would start a window from the interpreter: refused, not run.
+def test_the_module_is_built_over_core_without_the_program():
+    # The runtime questions and the from-curves fit are core/analysis's: the module links no verb of
+    # app/cli (whose symbols would name scalex::cli), and has no door to run one.
+    import subprocess
     from scalex import _scalex
-    with pytest.raises(scalex.Error, match="runs only fit runtime"):
-        _scalex.verb_json(["render", "--example", "--view", "pareto", "--out", "f.png"])
-    with pytest.raises(scalex.Error, match="--plot"):
-        _scalex.verb_json(["fit", "lnd", "--example", "--plot"])
+    symbols = subprocess.run(["nm", "-C", _scalex.__file__], capture_output=True, text=True, check=True).stdout
+    assert "scalex::analysis::predictRuntimeQuery" in symbols
+    assert "scalex::cli::" not in symbols
+    assert not hasattr(_scalex, "verb_json")
 
 
 def test_study_lnd_from_curves_equals_cli_with_data(cli, tmp_path):
