@@ -38,6 +38,7 @@
 #include "core/analysis/CurveFits.h"
 #include "core/analysis/LawAnalysis.h"
 #include "core/analysis/LawQueries.h"
+#include "core/analysis/GenerateQuery.h"
 #include "core/analysis/LndQueries.h"
 #include "core/analysis/LossSurfaceFitSettings.h"
 #include "core/analysis/RuntimeQueries.h"
@@ -151,9 +152,15 @@ auto interruptible(fit::FitControl& control, Work work) -> decltype(work()) {
             }
         }
     }
-    auto result = future.get();  // rethrows the worker's exception
-    if (interrupted) throw py::error_already_set();
-    return result;
+    if (interrupted) {
+        // A fit the signal stopped may end in an error of its own ("cancelled"): the interrupt is what is raised.
+        try {
+            future.get();
+        } catch (...) {
+        }
+        throw py::error_already_set();
+    }
+    return future.get();  // rethrows the worker's exception
 }
 
 PyStudy readFiles(const std::vector<std::string>& files) {
@@ -923,6 +930,17 @@ std::string lndFromCurves(const PyStudy* in, const Options& scope, const std::ve
     return compact(interruptible(control, [&] { return lndFromCurvesQuery(p, measured, settings, control).json; }));
 }
 
+// `scalex generate --out OUT` (analysis/GenerateQuery.h): writes the example study; the runs and tables written.
+std::pair<std::size_t, std::size_t> generate(const std::vector<std::string>& args) {
+    initScalexResources();
+    QCommandLineParser p;
+    addGenerateOptions(p);
+    parseVerbOptions(p, "generate", args);
+    py::gil_scoped_release release;
+    const GenerateAnswer a = generateQuery(p);
+    return {a.runs, a.tables};
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_scalex, m) {
@@ -1131,6 +1149,7 @@ PYBIND11_MODULE(_scalex, m) {
     m.def("predict_crossover", [](const std::vector<std::string>& args) {
         return runtimeQuery("predict crossover", args, addPredictCrossoverOptions, predictCrossoverQuery);
     });
+    m.def("generate", &generate);
     m.def("lnd_from_curves", [](const Options& scope, const std::vector<std::string>& args) { return lndFromCurves(nullptr, scope, args); });
 
     py::class_<CurveOptions>(m, "CurveOptions")

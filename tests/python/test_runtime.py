@@ -180,3 +180,27 @@ def test_study_lnd_from_curves_equals_cli_with_data(cli, tmp_path):
     assert sum(p.get("predicted", False) for p in points) == 6 and len(points) > 6
     with pytest.raises(scalex.Error, match="--checkpoints needs --from-curves"):
         scalex.read(epoch).lnd(checkpoints=[1e8])
+
+
+def test_lnd_from_curves_stops_on_ctrl_c(tmp_path):
+    # SIGINT while the bootstrap of a from-curves fit runs (far more replicates than it could finish):
+    # the fit polls the cancel flag, and the call raises KeyboardInterrupt in the interpreter.
+    import os
+    import subprocess
+    import sys
+    models = [[write_run(tmp_path, f"m{int(n / 1e6)}-{k}", n, steps, c) for k, steps, c in
+               (("constant", 6000, 0), ("wsd20", 2500, 0.2), ("wsd50", 4000, 0.5))] for n in (1e8, 3e8, 9e8)]
+    grid = tmp_path / "grid.txt"
+    grid.write_text("logA: 0 5 10\nlogB: 0 5 10\nlogE: -1 0 1\nalpha: 0.2 0.5\nbeta: 0.2 0.5\ngamma: 0.5 1 2\n")
+    script = f"""
+import os, signal, threading
+import scalex
+threading.Timer(3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    scalex.lnd_from_curves({models!r}, [1.31072e8, 2.62144e8, 3.93216e8], grid={str(grid)!r}, replicates=10**8)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, env=os.environ)
+    assert r.stdout.strip() == "interrupted", r.stderr

@@ -15,7 +15,7 @@ import json as _json
 from . import _scalex
 from ._scalex import Error
 
-__all__ = ["Error", "Figure", "Result", "Study", "account", "curves", "design", "example", "predict_curve", "read"]
+__all__ = ["Error", "Figure", "Result", "Study", "account", "curves", "design", "example", "generate", "predict_curve", "read"]
 
 
 class Result:
@@ -460,6 +460,14 @@ def predict_curve(data, schedule=None, at=None, **options):
         o.at = [int(s) for s in _listed(at)]
     _no_unknown("predict_curve", options)
     return Result("predict_curve", _scalex.predict_curve(o))
+
+
+def generate(out, **options):
+    """`scalex generate --out out`: writes the generated example study (seed, sigma, noise_free,
+    tables as the verb's, with its defaults) to `out`: a .scalex project, else a directory of CSV
+    run tables and generator.json. Returns `out` (scalex.read(scalex.generate("x.scalex")) reads it)."""
+    _scalex.generate(_verb_args("generate", {"out": out, **options}))
+    return out
 
 
 def example():
