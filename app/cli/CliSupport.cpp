@@ -1,10 +1,5 @@
 #include "app/cli/CliSupport.h"
 
-#include "core/analysis/AccountJson.h"
-
-#include <QSaveFile>
-#include <string>
-#include <cmath>
 #include <cstdio>
 
 namespace scalex::cli {
@@ -18,12 +13,6 @@ bool parseVerbArguments(QCommandLineParser& parser, const QStringList& args, boo
     if (!allowPositionals && !parser.positionalArguments().isEmpty())
         throw UsageError(("unexpected argument '" + parser.positionalArguments().first() + "'").toStdString());
     return true;
-}
-
-void writeAtomically(const QString& path, const QByteArray& bytes) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        throw UsageError(("cannot write '" + path + "': " + f.errorString()).toStdString());
 }
 
 void printJson(const QJsonObject& object) { printJson(QJsonDocument(object)); }

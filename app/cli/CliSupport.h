@@ -30,13 +30,11 @@ using analysis::intOption;
 using analysis::modelFromOptions;
 using analysis::parseOrThrow;
 using analysis::requiredIntOption;
+using analysis::writeAtomically;  // a UsageError naming the file when it cannot
 
 // parseOrThrow, then: --help prints the help and returns false (the verb returns kExitOk);
 // positional arguments are refused unless `allowPositionals`.
 bool parseVerbArguments(QCommandLineParser& parser, const QStringList& args, bool allowPositionals = false);
-
-// Writes a file atomically (QSaveFile); a UsageError naming the file when it cannot.
-void writeAtomically(const QString& path, const QByteArray& bytes);
 
 void printJson(const QJsonObject& object);
 void printJson(const QJsonDocument& document);

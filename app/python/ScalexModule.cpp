@@ -38,6 +38,7 @@
 #include "core/analysis/CurveFits.h"
 #include "core/analysis/LawAnalysis.h"
 #include "core/analysis/LawQueries.h"
+#include "core/analysis/ConvertQuery.h"
 #include "core/analysis/GenerateQuery.h"
 #include "core/analysis/LndQueries.h"
 #include "core/analysis/LossSurfaceFitSettings.h"
@@ -941,6 +942,18 @@ std::pair<std::size_t, std::size_t> generate(const std::vector<std::string>& arg
     return {a.runs, a.tables};
 }
 
+// `scalex convert IN... OUT` (analysis/ConvertQuery.h): `args` its options, then "--" and the paths.
+void convert(const std::vector<std::string>& args) {
+    initScalexResources();
+    QCommandLineParser p;
+    addConvertOptions(p);
+    QStringList list{QStringLiteral("convert")};
+    for (const auto& a : args) list << QString::fromStdString(a);
+    parseOrThrow(p, list);
+    py::gil_scoped_release release;
+    convertQuery(p);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_scalex, m) {
@@ -1150,6 +1163,7 @@ PYBIND11_MODULE(_scalex, m) {
         return runtimeQuery("predict crossover", args, addPredictCrossoverOptions, predictCrossoverQuery);
     });
     m.def("generate", &generate);
+    m.def("convert", &convert);
     m.def("lnd_from_curves", [](const Options& scope, const std::vector<std::string>& args) { return lndFromCurves(nullptr, scope, args); });
 
     py::class_<CurveOptions>(m, "CurveOptions")

@@ -1,5 +1,6 @@
 #include "core/analysis/VerbOptions.h"
 
+#include <QSaveFile>
 #include <cmath>
 #include <string>
 
@@ -85,6 +86,12 @@ accounting::ModelConfig modelFromOptions(const QCommandLineParser& p, accounting
     const auto c = analysis::studyConfigFromSizes(family, dModel, nLayers, nHeads, ov, headsOption.toStdString(), &problem);
     if (!c) throw UsageError(problem);
     return *c;
+}
+
+void writeAtomically(const QString& path, const QByteArray& bytes) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        throw UsageError(("cannot write '" + path + "': " + f.errorString()).toStdString());
 }
 
 }  // namespace scalex::analysis

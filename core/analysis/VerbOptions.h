@@ -2,6 +2,7 @@
 // The options of a verb as QtCore's QCommandLineParser holds them, read with errors that name the
 // option: shared by the program's verbs (app/cli) and the Python module (app/python), which parses
 // its keywords as the verb's command line, so both give the same defaults and the same messages.
+#include <QByteArray>
 #include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
@@ -34,5 +35,8 @@ accounting::Family familyOption(const QCommandLineParser& parser, const QString&
 // contradictory options throw UsageError naming the option.
 accounting::ModelConfig modelFromOptions(const QCommandLineParser& parser, accounting::Family family,
                                          const QString& headsOption = QStringLiteral("n-heads"));
+
+// Writes a file atomically (QSaveFile); a UsageError naming the file when it cannot.
+void writeAtomically(const QString& path, const QByteArray& bytes);
 
 }  // namespace scalex::analysis

@@ -15,7 +15,7 @@ import json as _json
 from . import _scalex
 from ._scalex import Error
 
-__all__ = ["Error", "Figure", "Result", "Study", "account", "curves", "design", "example", "generate", "predict_curve", "read"]
+__all__ = ["Error", "Figure", "Result", "Study", "account", "convert", "curves", "design", "example", "generate", "predict_curve", "read"]
 
 
 class Result:
@@ -460,6 +460,17 @@ def predict_curve(data, schedule=None, at=None, **options):
         o.at = [int(s) for s in _listed(at)]
     _no_unknown("predict_curve", options)
     return Result("predict_curve", _scalex.predict_curve(o))
+
+
+def convert(inputs, out, **options):
+    """`scalex convert IN... OUT`: run tables and projects between .csv, .tsv, .json, .jsonl (optionally
+    .gz), .tex and .scalex by their extensions; several inputs (run tables, loss curves, inference
+    measurements) make one project. `table` picks a project input's run table. Returns `out`."""
+    import os
+
+    paths = [inputs] if isinstance(inputs, (str, bytes)) or hasattr(inputs, "__fspath__") else list(inputs)
+    _scalex.convert(_verb_args("convert", options) + ["--"] + [os.fspath(p) for p in paths] + [os.fspath(out)])
+    return out
 
 
 def generate(out, **options):
