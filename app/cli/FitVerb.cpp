@@ -23,6 +23,7 @@
 #include "core/analysis/ContextStudy.h"
 #include "core/analysis/IsoFlopTrend.h"
 #include "core/analysis/LawAnalysis.h"
+#include "core/analysis/LndQueries.h"
 #include "core/analysis/LossSurfaceFitSettings.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/SeriesAnalyses.h"
@@ -126,43 +127,6 @@ std::vector<double> numberList(const QCommandLineParser& p, const QString& name)
 }
 
 // ---- lnd -----------------------------------------------------------------------------------
-
-void addLndOptions(QCommandLineParser& p) {
-    p.addOptions({
-        {{"huber-delta", "huber"}, "Huber delta of the objective (settings: huber_delta).", "delta", "1e-3"},
-        {"gamma", "free (fit gamma) or fixed_1 (gamma held at 1, Hoffmann et al.; also 'fixed' or '1').", "free|fixed_1", "free"},
-        {"grid", "Initialisations: paper (the 8000-start grid) or a grid file (lines `logA: 0 5 10`, ...).", "paper|file", "paper"},
-        {"exhaustive", "Run every start to the tight tolerance (slower; no screening)."},
-        {"no-extrapolation", "lnd: skip the extrapolation check (a second fit without the largest model size)."},
-    });
-}
-
-// The fit settings: --huber-delta and --gamma where given (else the study's settings), the grid and stops.
-LossSurfaceSettings lndSettings(const QCommandLineParser& p, AnalysisSettings& settings) {
-    if (p.isSet("huber-delta")) {
-        settings.huberDelta = *doubleOption(p, "huber-delta");
-        if (!(settings.huberDelta > 0))
-            throw UsageError(("--huber-delta must be positive, got " + p.value("huber-delta")).toStdString());
-    }
-    if (p.isSet("gamma")) {
-        const auto fitGamma = parseFitGamma(p.value("gamma").toStdString());
-        if (!fitGamma) throw UsageError(("--gamma expects free or fixed_1 (or fixed, 1), got '" + p.value("gamma") + "'").toStdString());
-        settings.fitGamma = *fitGamma;
-    }
-    LossSurfaceFitRequest request;
-    const QString grid = p.value("grid");
-    if (grid != "paper") {
-        QFile f(grid);
-        if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) throw UsageError(("--grid: cannot open '" + grid + "'").toStdString());
-        request.gridText = f.readAll().toStdString();
-        request.gridName = grid.toStdString();
-    }
-    request.exhaustive = p.isSet("exhaustive");
-    std::string error;
-    auto s = lossSurfaceFitSettings(settings, request, &error);
-    if (!s) throw UsageError(error);
-    return std::move(*s);
-}
 
 // A line of the text output for each run an analysis left out as an outlier.
 void printOutliers(const std::vector<FlaggedRun>& flagged, QTextStream& out) {

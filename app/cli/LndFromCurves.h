@@ -7,12 +7,12 @@
 #include <QCommandLineParser>
 #include <vector>
 
-#include "core/analysis/PredictedCheckpoints.h"
+#include "core/analysis/LndQueries.h"
 
 namespace scalex::cli {
 
-// The options the verb adds to `fit lnd` (with --checkpoints) and `fit isoflop` (without: its --budgets).
-void addFromCurvesOptions(QCommandLineParser& p, bool checkpoints = true);
+// The options the verb adds to `fit lnd` and `fit isoflop` (analysis/LndQueries.h).
+using analysis::addFromCurvesOptions;
 // Predicts the checkpoints, fits L(N,D) to them and `measured`, prints; returns the exit code.
 int runLndFromCurves(const QCommandLineParser& p, const std::vector<fit::LossPoint>& measured, const fit::LossSurfaceSettings& settings);
 // Predicts the checkpoints at --budgets, fits the IsoFLOP profiles and laws to them and `measured`

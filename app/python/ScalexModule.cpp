@@ -23,8 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli/CliSupport.h"
-#include "app/cli/VerbCall.h"
+#include "app/figures/BenchRoofs.h"
 #include "app/python/FigureRender.h"
 #include "core/analysis/AccountJson.h"
 #include "core/analysis/AnalysisJson.h"
@@ -39,7 +38,11 @@
 #include "core/analysis/CurveFits.h"
 #include "core/analysis/LawAnalysis.h"
 #include "core/analysis/LawQueries.h"
+#include "core/analysis/ConvertQuery.h"
+#include "core/analysis/GenerateQuery.h"
+#include "core/analysis/LndQueries.h"
 #include "core/analysis/LossSurfaceFitSettings.h"
+#include "core/analysis/RuntimeQueries.h"
 #include "core/analysis/RunSelection.h"
 #include "core/analysis/SeriesAnalyses.h"
 #include "core/analysis/Study.h"
@@ -65,10 +68,8 @@ std::string optionText(double v) {
     return t;
 }
 
-// What the verbs report as a usage error (app/cli: "scalex fit: <message>"), raised as scalex.Error.
-struct Error : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+// What the verbs report as a usage error ("scalex fit: <message>", analysis/VerbOptions.h), raised as scalex.Error.
+using Error = analysis::UsageError;
 
 // The options every analysis shares, named as the verbs' (--where, --ctx, --experiment-set,
 // --family, --all-runs, --keep-outliers, --keep-budget, --all-sweep-runs); the messages are theirs.
@@ -119,6 +120,17 @@ struct PyStudy {
     void requireScale(const AnalysisSettings& a, ScaleNeed need = ScaleNeed::NAndD) const {
         if (auto why = missingScaleColumns(study.runs(), a.scope.filter(), need)) throw Error(*why);
     }
+    // The one series and context an analysis takes; several are an error listing them (as the verbs').
+    SeriesGroup singleGroup(const AnalysisSettings& a) const {
+        const auto groups = seriesGroups(study.runs(), a);
+        if (groups.empty()) noRuns();
+        if (groups.size() > 1) {
+            std::string names;
+            for (const auto& g : groups) names += (names.empty() ? "" : "; ") + g.label();
+            throw Error("the runs form " + std::to_string(groups.size()) + " series (" + names + "): pick one with --where, --family or --ctx");
+        }
+        return groups.front();
+    }
 };
 
 std::string compact(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString(); }
@@ -141,9 +153,15 @@ auto interruptible(fit::FitControl& control, Work work) -> decltype(work()) {
             }
         }
     }
-    auto result = future.get();  // rethrows the worker's exception
-    if (interrupted) throw py::error_already_set();
-    return result;
+    if (interrupted) {
+        // A fit the signal stopped may end in an error of its own ("cancelled"): the interrupt is what is raised.
+        try {
+            future.get();
+        } catch (...) {
+        }
+        throw py::error_already_set();
+    }
+    return future.get();  // rethrows the worker's exception
 }
 
 PyStudy readFiles(const std::vector<std::string>& files) {
@@ -521,16 +539,7 @@ std::string bootstrap(const PyStudy& in, const Options& scope, const BootstrapOp
     AnalysisSettings a = in.settings(scope);
     in.requireScale(a);
     // The one series and context a bootstrap resamples; several are an error listing them (as the verb's).
-    const auto group = [&] {
-        const auto groups = seriesGroups(in.study.runs(), a);
-        if (groups.empty()) in.noRuns();
-        if (groups.size() > 1) {
-            std::string names;
-            for (const auto& g : groups) names += (names.empty() ? "" : "; ") + g.label();
-            throw Error("the runs form " + std::to_string(groups.size()) + " series (" + names + "): pick one with --where, --family or --ctx");
-        }
-        return groups.front().filter;
-    };
+    const auto group = [&] { return in.singleGroup(a).filter; };
     fit::FitControl control;
     control.threads = scope.threads;
     std::optional<fit::BootstrapResult> result;
@@ -878,31 +887,78 @@ std::string predictCurveVerb(const CurveOptions& o) {
     return compact(analysis::curvePredictionJson(*r));
 }
 
-// A verb run through the program's own parsing and code (app/cli/VerbCall.h): the runtime verbs
-// and `fit lnd --from-curves`, whose options and accelerator resolution live there. The GIL is
-// released while it runs; its usage errors are scalex.Error with the verb's message.
-std::string verbJson(const std::vector<std::string>& args) {
-    // Only the verbs that need no window (render and the --plot options start one) and no study.
-    static const std::vector<std::pair<std::string, std::string>> allowed{
-        {"fit", "runtime"}, {"fit", "lnd"}, {"predict", "runtime"}, {"predict", "max-model"}, {"predict", "crossover"}};
-    if (args.size() < 2 || std::find(allowed.begin(), allowed.end(), std::pair{args[0], args[1]}) == allowed.end())
-        throw Error("the module runs only fit runtime, fit lnd, predict runtime, predict max-model and predict crossover this way");
-    if (std::find(args.begin(), args.end(), "--plot") != args.end()) throw Error("--plot draws a window; use study.figure()");
-    QStringList list;
+// The module's keywords as the verb's command line (scalex/__init__.py, _verb_args), parsed as
+// the program parses them: the options core/analysis declares for the verb, their defaults and messages.
+void parseVerbOptions(QCommandLineParser& p, const char* verb, const std::vector<std::string>& args) {
+    QStringList list{QString::fromLatin1(verb)};
     for (const auto& a : args) list << QString::fromStdString(a);
-    try {
-        py::gil_scoped_release release;
-        return cli::verbJson(list).toStdString();
-    } catch (const cli::UsageError& e) {
-        throw Error(e.what());
+    parseOrThrow(p, list);
+    if (!p.positionalArguments().isEmpty()) throw Error(("unexpected argument '" + p.positionalArguments().first() + "'").toStdString());
+}
+
+// `scalex fit runtime | predict runtime | max-model | crossover --json` (analysis/RuntimeQueries.h),
+// with the GIL released.
+template <class Answer>
+std::string runtimeQuery(const char* verb, const std::vector<std::string>& args, void (*addOptions)(QCommandLineParser&),
+                         Answer (*query)(const QCommandLineParser&, const RuntimeQueryContext&)) {
+    initScalexResources();
+    QCommandLineParser p;
+    addOptions(p);
+    parseVerbOptions(p, verb, args);
+    RuntimeQueryContext context;
+    context.readMeasuredRoofs = figures::readBenchRoofs;
+    py::gil_scoped_release release;
+    return compact(query(p, context).json);
+}
+
+// `scalex fit lnd --from-curves ... --json` (analysis/LndQueries.h): the checkpoints the curves'
+// law predicts, beside the measured runs of the study's one series where a study is given.
+std::string lndFromCurves(const PyStudy* in, const Options& scope, const std::vector<std::string>& args) {
+    QCommandLineParser p;
+    addLndOptions(p);
+    addFromCurvesOptions(p);
+    parseVerbOptions(p, "fit lnd", args);
+    AnalysisSettings a = in ? in->settings(scope) : AnalysisSettings{};
+    if (in) in->requireScale(a);
+    const fit::LossSurfaceSettings settings = analysis::lndSettings(p, a);
+    std::vector<fit::LossPoint> measured;
+    if (in) {
+        const SeriesGroup g = studySet(in->study.runs(), in->singleGroup(a), data::ExperimentSet::TokenParam);
+        measured = lossSurfacePoints(in->study.runs(), g.filter).points;
     }
+    fit::FitControl control;
+    control.threads = scope.threads;
+    return compact(interruptible(control, [&] { return lndFromCurvesQuery(p, measured, settings, control).json; }));
+}
+
+// `scalex generate --out OUT` (analysis/GenerateQuery.h): writes the example study; the runs and tables written.
+std::pair<std::size_t, std::size_t> generate(const std::vector<std::string>& args) {
+    initScalexResources();
+    QCommandLineParser p;
+    addGenerateOptions(p);
+    parseVerbOptions(p, "generate", args);
+    py::gil_scoped_release release;
+    const GenerateAnswer a = generateQuery(p);
+    return {a.runs, a.tables};
+}
+
+// `scalex convert IN... OUT` (analysis/ConvertQuery.h): `args` its options, then "--" and the paths.
+void convert(const std::vector<std::string>& args) {
+    initScalexResources();
+    QCommandLineParser p;
+    addConvertOptions(p);
+    QStringList list{QStringLiteral("convert")};
+    for (const auto& a : args) list << QString::fromStdString(a);
+    parseOrThrow(p, list);
+    py::gil_scoped_release release;
+    convertQuery(p);
 }
 
 }  // namespace
 
 PYBIND11_MODULE(_scalex, m) {
     m.doc() = "Scalex's analyses of scaling-law studies (the compiled part of the scalex package).";
-    py::register_exception<Error>(m, "Error", PyExc_ValueError);
+    py::register_exception<analysis::UsageError>(m, "Error", PyExc_ValueError);
 
     py::class_<Options>(m, "Options")
         .def(py::init<>())
@@ -1075,6 +1131,9 @@ PYBIND11_MODULE(_scalex, m) {
         .def("regroup", &regroup)
         .def("isoflop", &isoflop)
         .def("lnd", &lnd)
+        .def("lnd_from_curves", [](const PyStudy& in, const Options& scope, const std::vector<std::string>& args) {
+            return lndFromCurves(&in, scope, args);
+        })
         .def("slopes", &slopes)
         .def("pareto", &pareto)
         .def("context", &context)
@@ -1091,7 +1150,21 @@ PYBIND11_MODULE(_scalex, m) {
     m.def("account", &account);
     m.def("curves", &fitCurvesVerb);
     m.def("predict_curve", &predictCurveVerb);
-    m.def("verb_json", &verbJson);
+    m.def("fit_runtime", [](const std::vector<std::string>& args) {
+        return runtimeQuery("fit runtime", args, addFitRuntimeOptions, fitRuntimeQuery);
+    });
+    m.def("predict_runtime", [](const std::vector<std::string>& args) {
+        return runtimeQuery("predict runtime", args, addPredictRuntimeOptions, predictRuntimeQuery);
+    });
+    m.def("predict_max_model", [](const std::vector<std::string>& args) {
+        return runtimeQuery("predict max-model", args, addPredictMaxModelOptions, predictMaxModelQuery);
+    });
+    m.def("predict_crossover", [](const std::vector<std::string>& args) {
+        return runtimeQuery("predict crossover", args, addPredictCrossoverOptions, predictCrossoverQuery);
+    });
+    m.def("generate", &generate);
+    m.def("convert", &convert);
+    m.def("lnd_from_curves", [](const Options& scope, const std::vector<std::string>& args) { return lndFromCurves(nullptr, scope, args); });
 
     py::class_<CurveOptions>(m, "CurveOptions")
         .def(py::init<>())

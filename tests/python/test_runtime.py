@@ -1,7 +1,7 @@
 """The inference-runtime verbs (`scalex fit runtime`, `scalex predict runtime|max-model|crossover`)
 and L(N,D) from predicted checkpoints (`scalex fit lnd --from-curves`) from Python: .json() is the
-object the verb's --json prints, run by the verb's own code (app/cli/VerbCall.h), and bad input is
-scalex.Error with the verb's message."""
+object the verb's --json prints, asked of core/analysis as the verb asks it (RuntimeQueries.h,
+LndQueries.h), and bad input is scalex.Error with the verb's message."""
 import json
 import math
 
@@ -155,13 +155,15 @@ def test_lnd_from_curves_equals_cli(cli, tmp_path):
     assert "--from-curves" in str(e.value) and str(e.value) in r.stderr
 
 
-def test_in_process_verbs_are_only_those_without_a_window():
-    # render (and any --plot) would start a window from the interpreter: refused, not run.
+def test_the_module_is_built_over_core_without_the_program():
+    # The runtime questions and the from-curves fit are core/analysis's: the module links no verb of
+    # app/cli (whose symbols would name scalex::cli), and has no door to run one.
+    import subprocess
     from scalex import _scalex
-    with pytest.raises(scalex.Error, match="runs only fit runtime"):
-        _scalex.verb_json(["render", "--example", "--view", "pareto", "--out", "f.png"])
-    with pytest.raises(scalex.Error, match="--plot"):
-        _scalex.verb_json(["fit", "lnd", "--example", "--plot"])
+    symbols = subprocess.run(["nm", "-C", _scalex.__file__], capture_output=True, text=True, check=True).stdout
+    assert "scalex::analysis::predictRuntimeQuery" in symbols
+    assert "scalex::cli::" not in symbols
+    assert not hasattr(_scalex, "verb_json")
 
 
 def test_study_lnd_from_curves_equals_cli_with_data(cli, tmp_path):
@@ -178,3 +180,27 @@ def test_study_lnd_from_curves_equals_cli_with_data(cli, tmp_path):
     assert sum(p.get("predicted", False) for p in points) == 6 and len(points) > 6
     with pytest.raises(scalex.Error, match="--checkpoints needs --from-curves"):
         scalex.read(epoch).lnd(checkpoints=[1e8])
+
+
+def test_lnd_from_curves_stops_on_ctrl_c(tmp_path):
+    # SIGINT while the bootstrap of a from-curves fit runs (far more replicates than it could finish):
+    # the fit polls the cancel flag, and the call raises KeyboardInterrupt in the interpreter.
+    import os
+    import subprocess
+    import sys
+    models = [[write_run(tmp_path, f"m{int(n / 1e6)}-{k}", n, steps, c) for k, steps, c in
+               (("constant", 6000, 0), ("wsd20", 2500, 0.2), ("wsd50", 4000, 0.5))] for n in (1e8, 3e8, 9e8)]
+    grid = tmp_path / "grid.txt"
+    grid.write_text("logA: 0 5 10\nlogB: 0 5 10\nlogE: -1 0 1\nalpha: 0.2 0.5\nbeta: 0.2 0.5\ngamma: 0.5 1 2\n")
+    script = f"""
+import os, signal, threading
+import scalex
+threading.Timer(3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    scalex.lnd_from_curves({models!r}, [1.31072e8, 2.62144e8, 3.93216e8], grid={str(grid)!r}, replicates=10**8)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, env=os.environ)
+    assert r.stdout.strip() == "interrupted", r.stderr

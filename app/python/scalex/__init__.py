@@ -15,7 +15,7 @@ import json as _json
 from . import _scalex
 from ._scalex import Error
 
-__all__ = ["Error", "Figure", "Result", "Study", "account", "curves", "design", "example", "predict_curve", "read"]
+__all__ = ["Error", "Figure", "Result", "Study", "account", "convert", "curves", "design", "example", "generate", "predict_curve", "read"]
 
 
 class Result:
@@ -219,21 +219,16 @@ class Study:
 
     def lnd(self, huber_delta=None, gamma=None, exhaustive=False, no_extrapolation=False, from_curves=None, checkpoints=None, **options):
         """`scalex fit lnd`: the loss surface L(N,D) from the paper's grid of starts. With `from_curves`
-        and `checkpoints` (as lnd_from_curves()) the study's runs (the table `scalex convert` writes)
-        are the measured runs beside the predicted checkpoints, the other options the verb's."""
+        and `checkpoints` (as lnd_from_curves()) the runs of the study's one series are the measured
+        runs beside the predicted checkpoints, the other options the verb's."""
         if from_curves is not None or checkpoints is not None:
-            import os
-            import tempfile
-
+            s = _scope(options)
             for key, value in (("huber_delta", huber_delta), ("gamma", gamma), ("exhaustive", exhaustive),
                                ("no_extrapolation", no_extrapolation)):
                 if value is not None and value is not False:
                     options[key] = value
-            with tempfile.TemporaryDirectory(prefix="scalex-lnd-") as d:
-                runs = os.path.join(d, "runs.csv")
-                with open(runs, "wb") as f:
-                    f.write(self._study.runs_csv())
-                return lnd_from_curves(from_curves or [], checkpoints if checkpoints is not None else [], data=runs, **options)
+            args = _verb_args("lnd", _from_curves_options(from_curves, checkpoints, options))
+            return Result("lnd_from_curves", self._study.lnd_from_curves(s, args))
         s = _scope(options)
         _no_unknown("lnd", options)
         h = None if huber_delta is None else float(huber_delta)
@@ -467,6 +462,25 @@ def predict_curve(data, schedule=None, at=None, **options):
     return Result("predict_curve", _scalex.predict_curve(o))
 
 
+def convert(inputs, out, **options):
+    """`scalex convert IN... OUT`: run tables and projects between .csv, .tsv, .json, .jsonl (optionally
+    .gz), .tex and .scalex by their extensions; several inputs (run tables, loss curves, inference
+    measurements) make one project. `table` picks a project input's run table. Returns `out`."""
+    import os
+
+    paths = [inputs] if isinstance(inputs, (str, bytes)) or hasattr(inputs, "__fspath__") else list(inputs)
+    _scalex.convert(_verb_args("convert", options) + ["--"] + [os.fspath(p) for p in paths] + [os.fspath(out)])
+    return out
+
+
+def generate(out, **options):
+    """`scalex generate --out out`: writes the generated example study (seed, sigma, noise_free,
+    tables as the verb's, with its defaults) to `out`: a .scalex project, else a directory of CSV
+    run tables and generator.json. Returns `out` (scalex.read(scalex.generate("x.scalex")) reads it)."""
+    _scalex.generate(_verb_args("generate", {"out": out, **options}))
+    return out
+
+
 def example():
     """The built-in example project (`scalex fit ... --example`): generated runs, not measured."""
     return Study(_scalex.read_example())
@@ -492,48 +506,59 @@ def _verb_args(verb, options):
     return args
 
 
-def _run_verb(name, words, options):
-    """`scalex <words> <options> --json`, run by the program's own code (app/cli/VerbCall.h)."""
-    return Result(name, _scalex.verb_json(list(words) + _verb_args(name, options)))
+def _run_verb(name, options):
+    """`scalex <verb> <options> --json`, asked of core/analysis as the program asks it (the options
+    parsed as its command line: the same names, defaults and messages)."""
+    return Result(name, getattr(_scalex, name)(_verb_args(name, options)))
 
 
 def fit_runtime(data, **options):
     """`scalex fit runtime --data data`: alpha_eff, beta_eff, eps (and the batch term) of each measured
     model and stage; the verb's options (arch, configs, model, stage, accelerator, accelerator_name,
     batch_term, loss, variable_share, points, convention, f_causal, generate) with its defaults."""
-    return _run_verb("fit_runtime", ["fit", "runtime"], {"data": data, **options})
+    return _run_verb("fit_runtime", {"data": data, **options})
 
 
 def predict_runtime(**options):
     """`scalex predict runtime`: TTFT, step time, throughput and memory of one configuration (family,
     d_model, n_layers, n_heads, ... or spec), at batch/prefill on an accelerator or fitted rates (fit)."""
-    return _run_verb("predict_runtime", ["predict", "runtime"], options)
+    return _run_verb("predict_runtime", options)
 
 
 def predict_max_model(**options):
     """`scalex predict max-model`: the largest configuration of a family (or ladder) within a TTFT
     (ttft_ms) or step-time (step_ms) budget."""
-    return _run_verb("predict_max_model", ["predict", "max-model"], options)
+    return _run_verb("predict_max_model", options)
 
 
 def predict_crossover(**options):
     """`scalex predict crossover`: the context length at which xLSTM's advantage reaches `factor`."""
-    return _run_verb("predict_crossover", ["predict", "crossover"], options)
+    return _run_verb("predict_crossover", options)
 
 
-def lnd_from_curves(from_curves, checkpoints, **options):
-    """`scalex fit lnd --from-curves ... --checkpoints ...`: L(N,D) fitted to the end-of-cooldown
-    losses a curve law predicts per model. `from_curves`: one entry per model, each a folder, a file,
-    a list of files or "N=<params>:FILES"; `checkpoints`: token counts. With `data` (a run table) or
-    `example=True` the measured runs join them; the verb's other options (curve_law, cooldown,
-    replicates, ...) as its own."""
+def _from_curves_options(from_curves, checkpoints, options):
+    """--from-curves (one value per model, its files comma-separated) and --checkpoints beside `options`."""
     import os
 
     models = []
-    for m in ([from_curves] if isinstance(from_curves, (str, bytes)) or hasattr(from_curves, "__fspath__") else list(from_curves)):
+    for m in ([] if from_curves is None else [from_curves] if isinstance(from_curves, (str, bytes)) or hasattr(from_curves, "__fspath__")
+              else list(from_curves)):
         if isinstance(m, (list, tuple)):
             models.append(",".join(os.fspath(f) for f in m))
         else:
             models.append(os.fspath(m))
-    tokens = [repr(float(d)) for d in _listed(checkpoints)]
-    return _run_verb("lnd_from_curves", ["fit", "lnd"], {"from_curves": models, "checkpoints": tokens, **options})
+    tokens = [] if checkpoints is None else [repr(float(d)) for d in _listed(checkpoints)]
+    return {"from_curves": models, "checkpoints": tokens, **options}
+
+
+def lnd_from_curves(from_curves, checkpoints, data=None, example=False, **options):
+    """`scalex fit lnd --from-curves ... --checkpoints ...`: L(N,D) fitted to the end-of-cooldown
+    losses a curve law predicts per model. `from_curves`: one entry per model, each a folder, a file,
+    a list of files or "N=<params>:FILES"; `checkpoints`: token counts. With `data` (a run table, as
+    read()) or `example=True` the runs of its one series join them (Study.lnd); the verb's other
+    options (curve_law, cooldown, replicates, grid, ...) as its own."""
+    if data is not None or example:
+        study = Study(_scalex.read_example()) if example else read(data)
+        return study.lnd(from_curves=from_curves, checkpoints=checkpoints, **options)
+    args = _verb_args("lnd_from_curves", _from_curves_options(from_curves, checkpoints, options))
+    return Result("lnd_from_curves", _scalex.lnd_from_curves(_scalex.Options(), args))
