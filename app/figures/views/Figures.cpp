@@ -42,7 +42,7 @@ std::vector<FigureEntry>& entries() {
          layout([](ViewLayout& l) { l.busy = QObject::tr("Fitting the law to the loss curves…"); })},
         {"surface", QObject::tr("Loss surface"), maker<LossSurfaceFigure>(), {"fit"}, explainLossSurface,
          layout([](ViewLayout& l) {
-             l.groups = {{"series", "context", "set", "huber_delta", "gamma", "grid"}};
+             l.groups = {{"series", "context", "set", "huber_delta", "gamma", "grid", "checkpoints"}};
              l.side = true;
              l.stackWidth = 440;
          })},

@@ -1,0 +1,59 @@
+#include "app/figures/CheckpointMarks.h"
+
+#include <QObject>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <set>
+
+#include "app/figures/PlotChart.h"
+#include "app/figures/Theme.h"
+#include "core/analysis/Study.h"
+
+namespace scalex::figures {
+
+Control checkpointsControl() {
+    return choiceControl(kCheckpointsControl, QObject::tr("Checkpoints"),
+                         {{QStringLiteral("curves"), QObject::tr("predicted from curves")}, {QStringLiteral("none"), QObject::tr("none")}},
+                         QStringLiteral("curves"),
+                         QObject::tr("Each model's end-of-cooldown losses its loss curves' law predicts (as fit lnd --from-curves), drawn "
+                                     "hollow with their interval"));
+}
+
+JobOf<StudyCheckpoints> checkpointsJob(const FigureInput& in, const Controls& controls, analysis::CheckpointPlacement placement) {
+    if (controls.choice(kCheckpointsControl) != QLatin1String("curves") || in.study->curveSets().empty()) return {};
+    return [sets = in.study->curveSets(), table = runsForJob(in), placement](const fit::FitControl& control) {
+        StudyCheckpoints out;
+        auto r = analysis::predictStudyCheckpoints(sets, *table, analysis::PredictedCheckpointOptions{}, placement, control);
+        if (r) out.result = std::make_shared<const analysis::PredictedCheckpointsResult>(std::move(*r));
+        else out.error = QString::fromStdString(r.error().message);
+        return out;
+    };
+}
+
+void drawCheckpoints(PlotChart* chart, const StudyCheckpoints& checkpoints,
+                     const std::function<QPointF(const analysis::PredictedCheckpoint&)>& at, bool bars) {
+    if (!checkpoints.result || checkpoints.result->checkpoints.empty()) return;
+    const QColor colour = Theme::current().foreground;
+    std::vector<QPointF> points;
+    for (const auto& c : checkpoints.result->checkpoints) {
+        points.push_back(at(c));
+        if (!bars) continue;
+        analysis::PredictedCheckpoint low = c, high = c;
+        low.loss = c.lower, high.loss = c.upper;
+        PlotChart::hideFromLegend(chart, chart->addLine(QString(), colour, {at(low), at(high)}, 1.2));
+    }
+    chart->addScatter(QObject::tr("predicted from curves"), colour, points, 8.0, true);
+}
+
+QString checkpointsSummary(const StudyCheckpoints& checkpoints) {
+    if (!checkpoints.error.isEmpty()) return QObject::tr("No checkpoints predicted from the loss curves: %1.").arg(checkpoints.error);
+    if (!checkpoints.result) return {};
+    std::set<std::string> models;
+    for (const auto& c : checkpoints.result->checkpoints) models.insert(c.model);
+    return QObject::tr("Hollow: %1 checkpoints of %2 models predicted from their loss curves (end of the best cooldown, %3 % intervals).")
+        .arg(checkpoints.result->checkpoints.size())
+        .arg(models.size())
+        .arg(100 * checkpoints.result->level, 0, 'g', 3);
+}
+
+}  // namespace scalex::figures

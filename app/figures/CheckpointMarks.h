@@ -1,0 +1,42 @@
+#pragma once
+// Predicted checkpoints in the L(N,D) and IsoFLOP views: when the study has loss curves, each
+// model's end-of-cooldown losses its schedule-aware law predicts (analysis::predictStudyCheckpoints,
+// the code and defaults of `scalex fit lnd|isoflop --from-curves`), offered by a control, predicted
+// by a job on a worker thread and drawn as hollow markers ("predicted from curves"), with their
+// interval as error bars where the chart's vertical axis is the loss.
+#include <QPointF>
+#include <QString>
+#include <functional>
+#include <memory>
+
+#include "app/figures/ViewFigure.h"
+#include "core/analysis/PredictedCheckpoints.h"
+
+namespace scalex::figures {
+
+class PlotChart;
+
+// The control's key: "curves" (predicted from the study's loss curves, the default) or "none".
+inline const QString kCheckpointsControl = QStringLiteral("checkpoints");
+Control checkpointsControl();
+
+// What the job gives: the checkpoints, or why there are none (no error and no result: not asked).
+struct StudyCheckpoints {
+    std::shared_ptr<const analysis::PredictedCheckpointsResult> result;
+    QString error;
+};
+
+// The job predicting the study's checkpoints (token counts or budgets by `placement` where none are
+// asked); empty when the control says none or the study has no loss curves.
+JobOf<StudyCheckpoints> checkpointsJob(const FigureInput& in, const Controls& controls, analysis::CheckpointPlacement placement);
+
+// Hollow markers at at(c) for every checkpoint, one legend entry "predicted from curves"; with
+// `bars`, a vertical bar from at(c) with the loss at c.lower to the same with c.upper (at() is
+// called with the checkpoint's loss replaced). Adds nothing without checkpoints.
+void drawCheckpoints(PlotChart* chart, const StudyCheckpoints& checkpoints,
+                     const std::function<QPointF(const analysis::PredictedCheckpoint&)>& at, bool bars);
+
+// A sentence for the summary: how many checkpoints of how many models are drawn, or why none.
+QString checkpointsSummary(const StudyCheckpoints& checkpoints);
+
+}  // namespace scalex::figures
