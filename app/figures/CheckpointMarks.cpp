@@ -19,14 +19,26 @@ Control checkpointsControl() {
                                      "hollow with their interval"));
 }
 
-JobOf<StudyCheckpoints> checkpointsJob(const FigureInput& in, const Controls& controls, analysis::CheckpointPlacement placement) {
-    if (controls.choice(kCheckpointsControl) != QLatin1String("curves") || in.study->curveSets().empty()) return {};
-    return [sets = in.study->curveSets(), table = runsForJob(in), placement](const fit::FitControl& control) {
-        StudyCheckpoints out;
-        auto r = analysis::predictStudyCheckpoints(sets, *table, analysis::PredictedCheckpointOptions{}, placement, control);
-        if (r) out.result = std::make_shared<const analysis::PredictedCheckpointsResult>(std::move(*r));
-        else out.error = QString::fromStdString(r.error().message);
-        return out;
+StudyCheckpoints CheckpointInputs::predict(analysis::CheckpointPlacement placement, std::vector<double> budgets, const fit::FitControl& control) const {
+    StudyCheckpoints out;
+    analysis::PredictedCheckpointOptions options;
+    options.budgets = std::move(budgets);
+    auto r = analysis::predictStudyCheckpoints(sets, *table, std::move(options), placement, control);
+    if (r) out.result = std::make_shared<const analysis::PredictedCheckpointsResult>(std::move(*r));
+    else out.error = QString::fromStdString(r.error().message);
+    return out;
+}
+
+std::optional<CheckpointInputs> checkpointInputs(const FigureInput& in, const Controls& controls) {
+    if (controls.choice(kCheckpointsControl) != QLatin1String("curves") || in.study->curveSets().empty()) return std::nullopt;
+    return CheckpointInputs{in.study->curveSets(), runsForJob(in)};
+}
+
+JobOf<StudyCheckpoints> checkpointsJob(const FigureInput& in, const Controls& controls) {
+    auto inputs = checkpointInputs(in, controls);
+    if (!inputs) return {};
+    return [inputs = std::move(*inputs)](const fit::FitControl& control) {
+        return inputs.predict(analysis::CheckpointPlacement::Tokens, {}, control);
     };
 }
 

@@ -8,6 +8,8 @@
 #include <QString>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "app/figures/ViewFigure.h"
 #include "core/analysis/PredictedCheckpoints.h"
@@ -26,9 +28,19 @@ struct StudyCheckpoints {
     QString error;
 };
 
-// The job predicting the study's checkpoints (token counts or budgets by `placement` where none are
-// asked); empty when the control says none or the study has no loss curves.
-JobOf<StudyCheckpoints> checkpointsJob(const FigureInput& in, const Controls& controls, analysis::CheckpointPlacement placement);
+// What the prediction reads, copied on the calling thread for a worker's: none when the control
+// says none or the study has no loss curves.
+struct CheckpointInputs {
+    std::vector<data::ProjectCurves> sets;
+    std::shared_ptr<const data::RunTable> table;
+    // At `budgets` where given, else placed by `placement` (predictStudyCheckpoints).
+    StudyCheckpoints predict(analysis::CheckpointPlacement placement, std::vector<double> budgets, const fit::FitControl& control) const;
+};
+std::optional<CheckpointInputs> checkpointInputs(const FigureInput& in, const Controls& controls);
+
+// The job predicting the study's checkpoints at token counts placed by predictStudyCheckpoints;
+// empty where checkpointInputs() gives none.
+JobOf<StudyCheckpoints> checkpointsJob(const FigureInput& in, const Controls& controls);
 
 // Hollow markers at at(c) for every checkpoint, one legend entry "predicted from curves"; with
 // `bars`, a vertical bar from at(c) with the loss at c.lower to the same with c.upper (at() is

@@ -241,7 +241,7 @@ QJsonObject LossSurfaceFigure::jobControls() const {
 }
 
 JobOf<ViewFigure::Taking> LossSurfaceFigure::takingJob(const FigureInput& in) {
-    auto job = checkpointsJob(in, controls(), analysis::CheckpointPlacement::Tokens);
+    auto job = checkpointsJob(in, controls());
     if (!job) checkpoints_ = {};
     return takingJobOf<StudyCheckpoints>(std::move(job), [this](StudyCheckpoints c) { checkpoints_ = std::move(c); });
 }
