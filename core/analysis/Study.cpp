@@ -198,6 +198,22 @@ std::string uniqueSetName(const std::vector<Set>& sets, const std::string& name,
 }
 }  // namespace
 
+bool Study::describeSchedule(const std::string& set, const std::string& run, const std::string& description) {
+    for (auto& c : project_.curves) {
+        if (c.name != set || !c.curves.find(run)) continue;
+        const auto it = c.schedules.find(run);
+        if (description.empty()) {
+            if (it == c.schedules.end()) return false;
+            c.schedules.erase(it);
+            return true;
+        }
+        if (it != c.schedules.end() && it->second == description) return false;
+        c.schedules[run] = description;
+        return true;
+    }
+    return false;
+}
+
 void Study::addCurves(data::ProjectCurves curves) {
     curves.name = uniqueSetName(project_.curves, curves.name, "curves");
     project_.curves.push_back(std::move(curves));

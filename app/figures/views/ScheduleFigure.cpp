@@ -17,7 +17,13 @@ namespace scalex::figures {
 namespace {
 
 const QString kLaw = QStringLiteral("law"), kShape = QStringLiteral("shape"), kCooldown = QStringLiteral("cooldown"),
-              kDecay = QStringLiteral("decay"), kLength = QStringLiteral("length");
+              kDecay = QStringLiteral("decay"), kLength = QStringLiteral("length"), kRun = QStringLiteral("run"),
+              kDescribed = QStringLiteral("described");
+
+// A run of the study's curve sets as a choice's key: "<set>/<run id>" (set names hold no '/').
+QString runKey(const data::ProjectCurves& set, const data::LossCurve& curve) {
+    return QString::fromStdString(set.name) + QLatin1Char('/') + QString::fromStdString(curve.runId);
+}
 
 // The decay control's key of a decay shape.
 QString decayKey(fit::DecayShape decay) {
@@ -46,6 +52,48 @@ ScheduleFigure::ScheduleFigure() : chart_(makeChart()) {
                                   {QStringLiteral("exp"), QObject::tr("Exponential")}},
                                  QStringLiteral("linear")));
     controls().add(valueControl(kLength, QObject::tr("Length (× longest curve)"), {0.5, 0.75, 1, 1.5, 2, 3, 4}, 1, 0));
+    controls().add(choiceControl(kRun, QObject::tr("Schedule of run"), {}, QString(),
+                                 QObject::tr("A run of the loss curves whose learning-rate schedule the field beside describes")));
+    controls().add(textControl(kDescribed, QObject::tr("wsd:peak=1e-3,steps=50000,warmup=300,cooldown=0.2,decay=linear"), QString(),
+                               QObject::tr("The run's schedule as --schedule takes it: constant | cosine | wsd | step, then peak, steps, "
+                                           "warmup, final, cooldown, decay (linear | sqrt | exp), milestones, factor; kept in the project "
+                                           "and used where the run's curve logs no rate or logs from after the warm-up. Empty: none")));
+}
+
+void ScheduleFigure::refresh(const FigureInput& in) {
+    std::vector<ControlChoice> runs;
+    const auto& sets = in.study->curveSets();
+    for (const auto& set : sets)
+        for (const auto& curve : set.curves.curves)
+            runs.push_back({runKey(set, curve), QString::fromStdString(sets.size() > 1 && set.curves.curves.size() > 1 ? set.name + ": " + curve.runId
+                                                                                                                   : curve.runId)});
+    controls().setChoices(kRun, std::move(runs));
+    // Another run: the field shows its kept description.
+    const QString key = controls().choice(kRun);
+    if (key == describedFor_) return;
+    describedFor_ = key;
+    QString kept;
+    for (const auto& set : sets)
+        for (const auto& curve : set.curves.curves)
+            if (runKey(set, curve) == key)
+                if (const auto it = set.schedules.find(curve.runId); it != set.schedules.end()) kept = QString::fromStdString(it->second);
+    controls().at(kDescribed).value = kept;
+}
+
+QString ScheduleFigure::controlProblem(const QString& name) const {
+    if (name != kRun && name != kDescribed) return {};
+    const QString text = controls().at(kDescribed).value.toString().trimmed();
+    if (text.isEmpty()) return {};
+    const std::string why = analysis::scheduleDescriptionProblem(text.toStdString());
+    return why.empty() ? QString() : QObject::tr("Schedule '%1': %2").arg(text, QString::fromStdString(why));
+}
+
+std::optional<ViewFigure::DescribedSchedule> ScheduleFigure::describedSchedule() const {
+    const QString key = controls().choice(kRun);
+    const qsizetype slash = key.indexOf(QLatin1Char('/'));
+    if (slash < 0 || key != describedFor_ || !controlProblem(kDescribed).isEmpty()) return std::nullopt;
+    return DescribedSchedule{key.left(slash).toStdString(), key.mid(slash + 1).toStdString(),
+                             controls().at(kDescribed).value.toString().trimmed().toStdString()};
 }
 
 std::vector<QChart*> ScheduleFigure::charts() const { return {chart_}; }
@@ -106,7 +154,8 @@ QString ScheduleFigure::problem() const {
                                  : QString::fromStdString(answer_.error);
 }
 
-void ScheduleFigure::draw(const FigureInput&) {
+void ScheduleFigure::draw(const FigureInput& in) {
+    refresh(in);  // the runs of the curves, and the field of the run chosen
     chart_->clearSeries();
     chart_->setAxes({QObject::tr("Step"), false, 0, 1}, {QObject::tr("Validation loss"), false, 2, 4});
     summary_.clear();
