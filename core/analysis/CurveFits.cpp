@@ -386,6 +386,11 @@ data::Expected<CurvePredictionResult> predictCurve(const CurvePredictOptions& op
 
 std::optional<fit::CurveLaw> curveLawFromName(const std::string& name) { return fit::parseCurveLaw(name); }
 std::string curveLawLabel(fit::CurveLaw law) { return fit::curveLawName(law); }
+std::string normalScheduleDescription(const std::string& text) {
+    const auto spec = fit::parseScheduleSpec(text);
+    return spec ? fit::describeSchedule(*spec) : text;
+}
+
 std::string scheduleDescriptionProblem(const std::string& text) {
     std::string why;
     const auto spec = fit::parseScheduleSpec(text, &why);

@@ -125,6 +125,9 @@ std::string curveLawLabel(fit::CurveLaw law);
 // Why a schedule description (fit::parseScheduleSpec's grammar) cannot be read, as the parser
 // says it (naming the key), or that it is longer than a fit keeps; empty when it can be.
 std::string scheduleDescriptionProblem(const std::string& text);
+// A description as describeSchedule writes what it reads (each number the shortest text of the same
+// double: 0.00029999999999999997 reads 0.0003); the text itself when it does not read.
+std::string normalScheduleDescription(const std::string& text);
 // For people: float32 rates at float precision (fit::ScheduleNumbers::Shown); JSON and projects keep
 // fit::describeSchedule's exact text.
 std::string scheduleLabel(const fit::ScheduleSpec& spec);

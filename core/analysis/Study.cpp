@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/analysis/ComputeOptimal.h"
+#include "core/analysis/CurveFits.h"
 #include "core/analysis/SurfaceFits.h"
 #include "core/data/RunSpecs.h"
 #include "core/data/Series.h"
@@ -207,7 +208,8 @@ bool Study::describeSchedule(const std::string& set, const std::string& run, con
             c.schedules.erase(it);
             return true;
         }
-        if (it != c.schedules.end() && it->second == description) return false;
+        // The same schedule written otherwise (0.0003 for 0.00029999999999999997) is no change.
+        if (it != c.schedules.end() && normalScheduleDescription(it->second) == normalScheduleDescription(description)) return false;
         c.schedules[run] = description;
         return true;
     }

@@ -46,7 +46,13 @@ TEST(ScheduleField, ATypedDescriptionIsCheckedAsTypedAndRoundTripsThroughASavedP
     auto* problem = view.findChild<QLabel*>("runProblem");
     ASSERT_NE(edit, nullptr);
     ASSERT_NE(problem, nullptr);
-    EXPECT_EQ(edit->text().toStdString(), fromConfig) << "the field shows the run's kept description";
+    // The field shows the run's kept description, each number as the shortest text of the same double.
+    EXPECT_EQ(edit->text().toStdString(), analysis::normalScheduleDescription(fromConfig));
+    EXPECT_TRUE(edit->text().contains("peak=3e-04,")) << edit->text().toStdString();
+    EXPECT_NE(edit->text().toStdString(), fromConfig) << "the config's 3e-4 is kept as 17 digits";
+    // Enter on it unchanged keeps the project as it was.
+    emit edit->editingFinished();
+    EXPECT_EQ(kept(session), fromConfig);
 
     // A misspelt key: the parser's message under the field as it is typed; Enter keeps nothing.
     const QString bad = "wsd:peak=3e-4,steps=6000,warmup=200,cooldwn=0.2";
@@ -77,5 +83,5 @@ TEST(ScheduleField, ATypedDescriptionIsCheckedAsTypedAndRoundTripsThroughASavedP
     reopened.setProject(std::move(*back), QString());
     gui::FigureView again(*figures::figureEntry("schedules"), &reopened);
     again.computeNow();
-    EXPECT_EQ(again.findChild<QLineEdit*>("described")->text(), typed);
+    EXPECT_EQ(again.findChild<QLineEdit*>("described")->text().toStdString(), analysis::normalScheduleDescription(typed.toStdString()));
 }

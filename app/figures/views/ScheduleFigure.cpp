@@ -76,7 +76,8 @@ void ScheduleFigure::refresh(const FigureInput& in) {
     for (const auto& set : sets)
         for (const auto& curve : set.curves.curves)
             if (runKey(set, curve) == key)
-                if (const auto it = set.schedules.find(curve.runId); it != set.schedules.end()) kept = QString::fromStdString(it->second);
+                if (const auto it = set.schedules.find(curve.runId); it != set.schedules.end())
+                    kept = QString::fromStdString(analysis::normalScheduleDescription(it->second));
     controls().at(kDescribed).value = kept;
 }
 
