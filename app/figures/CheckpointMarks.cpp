@@ -68,4 +68,13 @@ QString checkpointsSummary(const StudyCheckpoints& checkpoints) {
         .arg(100 * checkpoints.result->level, 0, 'g', 3);
 }
 
+QString checkpointsExplain(const StudyCheckpoints& checkpoints) {
+    if (!checkpoints.result && checkpoints.error.isEmpty()) return {};
+    return QObject::tr("<p><b>Predicted from curves</b> (hollow): for each model of the study's loss curves (grouped by the N of "
+                       "their runs), the Multi-Power Law (Luo et al. 2025) fitted to its curves predicts the loss at the end of the "
+                       "best warm-up, stable, decay schedule for each token count or budget, as <tt>scalex fit lnd|isoflop "
+                       "--from-curves</tt> does; their intervals carry the law's misfit.</p>") +
+           QStringLiteral("<p>%1</p>").arg(checkpointsSummary(checkpoints).toHtmlEscaped());
+}
+
 }  // namespace scalex::figures

@@ -51,4 +51,7 @@ void drawCheckpoints(PlotChart* chart, const StudyCheckpoints& checkpoints,
 // A sentence for the summary: how many checkpoints of how many models are drawn, or why none.
 QString checkpointsSummary(const StudyCheckpoints& checkpoints);
 
+// The Explain pane's paragraph on them (empty when the study has no loss curves or they are off).
+QString checkpointsExplain(const StudyCheckpoints& checkpoints);
+
 }  // namespace scalex::figures

@@ -245,6 +245,10 @@ QString explainSchedules(const ViewFigure& figure, const FigureInput&) {
                "residuals along a curve; with three or more curves it adds the law's own misfit, measured by predicting each curve from "
                "a fit to the others (at Student's t quantile).</p>"
                "<p>Press or drag on the chart to move the cooldown's start (the dash-dotted line) to the step under the mouse.</p>"
+               "<p><b>Schedule of run</b>: the schedule of the run chosen, as <tt>--schedule</tt> takes it (e.g. "
+               "<tt>wsd:peak=1e-3,steps=50000,warmup=300,cooldown=0.2,decay=linear</tt>), checked as it is typed; Enter keeps it "
+               "with the run in the project, and the fit uses it where the run's curve logs no rate or logs from after the "
+               "warm-up.</p>"
                "<p><b>Best cooldown</b> sets the editor to the warm-up, stable, decay schedule of its length and peak rate whose "
                "predicted final loss is lowest, searched over the cooldown fraction and the decay shape (a grid, then a compass "
                "search), as MPL's authors choose a schedule by minimising the law's final loss.</p>") +
