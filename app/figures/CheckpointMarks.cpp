@@ -1,5 +1,7 @@
 #include "app/figures/CheckpointMarks.h"
 
+#include <QCryptographicHash>
+#include <QJsonArray>
 #include <QObject>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
@@ -7,6 +9,7 @@
 
 #include "app/figures/PlotChart.h"
 #include "app/figures/Theme.h"
+#include "core/analysis/ResultCache.h"
 #include "core/analysis/Study.h"
 
 namespace scalex::figures {
@@ -19,13 +22,47 @@ Control checkpointsControl() {
                                      "hollow with their interval"));
 }
 
+namespace {
+
+// What the prediction reads: every curve set's name, bytes and described schedules, and the N of
+// every run (the grouping into models).
+std::string inputsDigest(const std::vector<data::ProjectCurves>& sets, const data::RunTable& table) {
+    QCryptographicHash hash(QCryptographicHash::Sha1);
+    const auto add = [&](const std::string& text) {
+        hash.addData(QByteArrayView(text.data(), static_cast<qsizetype>(text.size())));
+        hash.addData(QByteArrayView("\0", 1));
+    };
+    for (const auto& set : sets) {
+        add(set.name);
+        hash.addData(set.csv);
+        for (const auto& [run, description] : set.schedules) add(run + '=' + description);
+    }
+    for (const auto& r : table.runs) add(r.runId + '=' + QByteArray::number(r.params, 'g', 17).toStdString());
+    return hash.result().toHex().toStdString();
+}
+
+}  // namespace
+
 StudyCheckpoints CheckpointInputs::predict(analysis::CheckpointPlacement placement, std::vector<double> budgets, const fit::FitControl& control) const {
+    // One prediction per study and placement, whichever view or redraw asks (analysis::ResultCache).
+    QJsonArray asked;
+    for (double h : budgets) asked.append(h);
+    const analysis::ResultKey key{"study-checkpoints", {},
+                                  analysis::canonicalJson(QJsonObject{{"placement", placement == analysis::CheckpointPlacement::Budgets ? "budgets" : "tokens"},
+                                                                      {"budgets", asked}}),
+                                  inputsDigest(sets, *table)};
     StudyCheckpoints out;
-    analysis::PredictedCheckpointOptions options;
-    options.budgets = std::move(budgets);
-    auto r = analysis::predictStudyCheckpoints(sets, *table, std::move(options), placement, control);
-    if (r) out.result = std::make_shared<const analysis::PredictedCheckpointsResult>(std::move(*r));
-    else out.error = QString::fromStdString(r.error().message);
+    const auto compute = [&]() -> std::shared_ptr<const analysis::PredictedCheckpointsResult> {
+        analysis::PredictedCheckpointOptions options;
+        options.budgets = budgets;
+        auto r = analysis::predictStudyCheckpoints(sets, *table, std::move(options), placement, control);
+        if (r) return std::make_shared<const analysis::PredictedCheckpointsResult>(std::move(*r));
+        out.error = QString::fromStdString(r.error().message);
+        return nullptr;  // not kept: an error, or cancelled
+    };
+    out.result = analysis::ResultCache::shared().get<analysis::PredictedCheckpointsResult>(key, compute, control);
+    // Another thread's that was not kept (an error): this one's own, with its message.
+    if (!out.result && out.error.isEmpty() && !control.cancelled()) out.result = compute();
     return out;
 }
 

@@ -4,6 +4,7 @@
 // description that reads in the project's curve set, which a saved project holds and reopens with.
 #include <gtest/gtest.h>
 
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTemporaryDir>
@@ -71,6 +72,20 @@ TEST(ScheduleField, ATypedDescriptionIsCheckedAsTypedAndRoundTripsThroughASavedP
     EXPECT_TRUE(problem->isHidden()) << problem->text().toStdString();
     emit edit->editingFinished();
     EXPECT_EQ(kept(session), typed.toStdString());
+
+    // Another project with a set and run of the same names: the field shows that project's
+    // description, and a control changed there keeps the project as it was.
+    {
+        data::Project other = session.project();
+        other.curves[0].schedules["m100-constant"] = fromConfig;
+        session.setProject(std::move(other), QString());
+        view.computeNow();
+        EXPECT_EQ(edit->text().toStdString(), analysis::normalScheduleDescription(fromConfig));
+        view.applyControls(QJsonObject{{"cooldown", 0.4}});
+        EXPECT_EQ(kept(session), fromConfig);
+        type(edit, typed);
+        emit edit->editingFinished();
+    }
 
     // Saved and read back, the project keeps it; reopened, the field shows it.
     auto bytes = data::writeProject(session.project());

@@ -68,16 +68,18 @@ void ScheduleFigure::refresh(const FigureInput& in) {
             runs.push_back({runKey(set, curve), QString::fromStdString(sets.size() > 1 && set.curves.curves.size() > 1 ? set.name + ": " + curve.runId
                                                                                                                    : curve.runId)});
     controls().setChoices(kRun, std::move(runs));
-    // Another run: the field shows its kept description.
+    // Another run, or another description kept for it (a project opened, the text kept on Enter):
+    // the field shows the kept one.
     const QString key = controls().choice(kRun);
-    if (key == describedFor_) return;
-    describedFor_ = key;
     QString kept;
     for (const auto& set : sets)
         for (const auto& curve : set.curves.curves)
             if (runKey(set, curve) == key)
                 if (const auto it = set.schedules.find(curve.runId); it != set.schedules.end())
                     kept = QString::fromStdString(analysis::normalScheduleDescription(it->second));
+    if (key == describedFor_ && kept == describedKept_) return;
+    describedFor_ = key;
+    describedKept_ = kept;
     controls().at(kDescribed).value = kept;
 }
 

@@ -63,7 +63,8 @@ private:
     fit::CurvePrediction final_;
     std::optional<analysis::BestCooldownResult> best_;
     QString summary_;
-    QString describedFor_;  // the run whose kept description the field was last filled with
+    // The run whose kept description the field was last filled with, and that description.
+    QString describedFor_, describedKept_;
 };
 
 // The Explain pane: the laws' formulas and sources, the fit, the schedule and its predicted loss.
