@@ -169,3 +169,33 @@ TEST_F(CheckpointViews, IsoFlopHoldsTheCheckpointsOfFitIsoFlopFromCurvesWithErro
     EXPECT_EQ(bars, 12);
     EXPECT_TRUE(figure.summary().contains("12 checkpoints of 3 models")) << figure.summary().toStdString();
 }
+
+TEST_F(CheckpointViews, IsoFlopPredictsAtTheBudgetsOfTheStudysProfiles) {
+    // Measured IsoFLOP runs beside the curves: five sizes at each of three budgets (C = 6ND), losses
+    // from a Chinchilla-shaped law.
+    QByteArray csv = "run_id,params,tokens,flops,val_loss\n";
+    for (double h : {1e17, 2e17, 4e17})
+        for (double n : {3e7, 6e7, 1.2e8, 2.4e8, 4.8e8}) {
+            const double d = h / (6 * n);
+            csv += QStringLiteral("h%1_n%2,%2,%3,%1,%4\n")
+                       .arg(h, 0, 'g', 3)
+                       .arg(n, 0, 'g', 3)
+                       .arg(d, 0, 'g', 10)
+                       .arg(1.7 + 400 / std::pow(n, 0.34) + 410 / std::pow(d, 0.28), 0, 'f', 6)
+                       .toUtf8();
+        }
+    auto table = data::parseRunTable(csv, "isoflop_runs");
+    ASSERT_TRUE(table.ok()) << table.error().toString();
+    study_.addRuns(std::move(*table), "isoflop_runs");
+    const figures::FigureInput in{&study_};
+    figures::IsoFlopFigure figure;
+    figure.compute(in);
+    std::set<double> profiles, predicted;
+    for (const auto& p : figure.result(false).profiles) profiles.insert(p.budget);
+    ASSERT_EQ(profiles.size(), 3u) << "a profile per budget, as the study reads them";
+    const auto& shown = figure.checkpoints();
+    ASSERT_TRUE(shown.result) << shown.error.toStdString();
+    for (const auto& c : shown.result->checkpoints) predicted.insert(c.budget);
+    EXPECT_EQ(predicted, profiles) << "each model's checkpoints at the budgets of the profiles drawn";
+    EXPECT_EQ(shown.result->checkpoints.size(), 9u);
+}
