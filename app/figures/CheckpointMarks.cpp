@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
+#include <algorithm>
 #include <set>
 
 #include "app/figures/PlotChart.h"
@@ -80,18 +81,29 @@ JobOf<StudyCheckpoints> checkpointsJob(const FigureInput& in, const Controls& co
 }
 
 void drawCheckpoints(PlotChart* chart, const StudyCheckpoints& checkpoints,
-                     const std::function<QPointF(const analysis::PredictedCheckpoint&)>& at, bool bars) {
+                     const std::function<QPointF(const analysis::PredictedCheckpoint&)>& at, bool bars,
+                     const std::function<QColor(const analysis::PredictedCheckpoint&)>& colourOf) {
     if (!checkpoints.result || checkpoints.result->checkpoints.empty()) return;
-    const QColor colour = Theme::current().foreground;
-    std::vector<QPointF> points;
+    const QColor text = Theme::current().foreground;
+    // The points of each colour, colours in the order they come.
+    std::vector<std::pair<QColor, std::vector<QPointF>>> byColour;
     for (const auto& c : checkpoints.result->checkpoints) {
-        points.push_back(at(c));
+        const QColor colour = colourOf ? colourOf(c) : text;
+        auto it = std::find_if(byColour.begin(), byColour.end(), [&](const auto& g) { return g.first == colour; });
+        if (it == byColour.end()) it = byColour.insert(byColour.end(), {colour, {}});
+        it->second.push_back(at(c));
         if (!bars) continue;
         analysis::PredictedCheckpoint low = c, high = c;
         low.loss = c.lower, high.loss = c.upper;
         PlotChart::hideFromLegend(chart, chart->addLine(QString(), colour, {at(low), at(high)}, 1.2));
     }
-    chart->addScatter(QObject::tr("predicted from curves"), colour, points, 8.0, true);
+    // One legend entry, in the text's colour, for the markers of every colour.
+    const bool one = byColour.size() == 1 && byColour.front().first == text;
+    for (const auto& [colour, points] : byColour) {
+        auto* s = chart->addScatter(one ? QObject::tr("predicted from curves") : QString(), colour, points, 8.0, true);
+        if (!one) PlotChart::hideFromLegend(chart, s);
+    }
+    if (!one) chart->addScatter(QObject::tr("predicted from curves"), text, {}, 8.0, true);
 }
 
 QString checkpointsSummary(const StudyCheckpoints& checkpoints) {

@@ -4,6 +4,7 @@
 // the code and defaults of `scalex fit lnd|isoflop --from-curves`), offered by a control, predicted
 // by a job on a worker thread and drawn as hollow markers ("predicted from curves"), with their
 // interval as error bars where the chart's vertical axis is the loss.
+#include <QColor>
 #include <QPointF>
 #include <QString>
 #include <functional>
@@ -42,11 +43,13 @@ std::optional<CheckpointInputs> checkpointInputs(const FigureInput& in, const Co
 // empty where checkpointInputs() gives none.
 JobOf<StudyCheckpoints> checkpointsJob(const FigureInput& in, const Controls& controls);
 
-// Hollow markers at at(c) for every checkpoint, one legend entry "predicted from curves"; with
-// `bars`, a vertical bar from at(c) with the loss at c.lower to the same with c.upper (at() is
-// called with the checkpoint's loss replaced). Adds nothing without checkpoints.
+// Hollow markers at at(c) for every checkpoint, in colourOf(c) (where given, e.g. its budget's;
+// else the text's colour), one legend entry "predicted from curves"; with `bars`, a vertical bar
+// from at(c) with the loss at c.lower to the same with c.upper (at() is called with the
+// checkpoint's loss replaced). Adds nothing without checkpoints.
 void drawCheckpoints(PlotChart* chart, const StudyCheckpoints& checkpoints,
-                     const std::function<QPointF(const analysis::PredictedCheckpoint&)>& at, bool bars);
+                     const std::function<QPointF(const analysis::PredictedCheckpoint&)>& at, bool bars,
+                     const std::function<QColor(const analysis::PredictedCheckpoint&)>& colourOf = {});
 
 // A sentence for the summary: how many checkpoints of how many models are drawn, or why none.
 QString checkpointsSummary(const StudyCheckpoints& checkpoints);

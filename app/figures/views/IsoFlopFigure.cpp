@@ -315,8 +315,13 @@ void IsoFlopFigure::drawProfiles(PlotChart* chart, const FigureInput& in, const 
     addPlannedRuns(chart, in, theme.foreground, planned);
     all.insert(all.end(), planned.begin(), planned.end());
     // The checkpoints predicted from the study's loss curves, hollow, their intervals as bars.
+    // Those at a budget drawn have its colour.
     if (chart == profileChart_)
-        drawCheckpoints(chart, checkpoints_, [overD](const analysis::PredictedCheckpoint& c) { return QPointF(overD ? c.tokens : c.params, c.loss); }, true);
+        drawCheckpoints(
+            chart, checkpoints_, [overD](const analysis::PredictedCheckpoint& c) { return QPointF(overD ? c.tokens : c.params, c.loss); }, true,
+            [&](const analysis::PredictedCheckpoint& c) {
+                return std::binary_search(budgets.begin(), budgets.end(), c.budget) ? colour(c.budget) : theme.foreground;
+            });
     chart->fitRangesToData(0.08);
     for (std::size_t k = 0; k < fits.size(); ++k)
         for (const auto& prof : fits[k]->analysis.result.profiles) {
