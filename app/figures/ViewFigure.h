@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -173,6 +174,13 @@ public:
         (void)name;
         return {};
     }
+    // A schedule typed for a run of the study's loss curves, for the project to keep with the run
+    // (data::ProjectCurves::schedules; an empty description drops the run's): read by the window
+    // after the controls change. None by default, and while the typed text does not parse.
+    struct DescribedSchedule {
+        std::string set, run, description;
+    };
+    virtual std::optional<DescribedSchedule> describedSchedule() const { return std::nullopt; }
     // The left mouse button pressed or dragged at `value` (in the units of `chart`'s axes) inside its
     // plot area: true when the figure changed its controls for it (the window then redraws).
     virtual bool chartDragged(QChart* chart, QPointF value) {

@@ -609,6 +609,9 @@ void FigureView::figureChanged() {
 }
 
 void FigureView::controlChanged() {
+    // A schedule typed for a run: kept in the project (its curvesChanged fits the curves again).
+    if (const auto described = figure_->describedSchedule())
+        if (session_->describeSchedule(described->set, described->run, described->description)) return;
     if (figure_->jobControls() != jobControls_) recompute();
     else redraw();  // or when the analyses under way are done
 }

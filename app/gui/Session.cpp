@@ -55,6 +55,13 @@ void Session::addCurves(data::ProjectCurves curves) {
     emit curvesChanged();
 }
 
+bool Session::describeSchedule(const std::string& set, const std::string& run, const std::string& description) {
+    if (!study_.describeSchedule(set, run, description)) return false;
+    ++changes_;
+    emit curvesChanged();
+    return true;
+}
+
 QString Session::addDataFile(data::DataFileKind kind, const QString& path) {
     const QFileInfo file(path);
     switch (kind) {

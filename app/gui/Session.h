@@ -57,6 +57,9 @@ public:
     const std::vector<data::ProjectInference>& inferenceSets() const { return study_.inferenceSets(); }
     // Appends a curve set (its name made unique among the sets).
     void addCurves(data::ProjectCurves curves);
+    // Keeps `description` as the schedule of `run` in the curve set `set` (empty: drops the run's),
+    // emitting curvesChanged when it changes; false when the project has no such set and run.
+    bool describeSchedule(const std::string& set, const std::string& run, const std::string& description);
     // Adds a model spec to the project (saved with it); returns the name it got.
     std::string addSpec(data::ProjectSpec spec);
     // Replaces the project's spec of that name (adds it when there is none).

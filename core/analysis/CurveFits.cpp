@@ -386,6 +386,17 @@ data::Expected<CurvePredictionResult> predictCurve(const CurvePredictOptions& op
 
 std::optional<fit::CurveLaw> curveLawFromName(const std::string& name) { return fit::parseCurveLaw(name); }
 std::string curveLawLabel(fit::CurveLaw law) { return fit::curveLawName(law); }
+std::string normalScheduleDescription(const std::string& text) {
+    const auto spec = fit::parseScheduleSpec(text);
+    return spec ? fit::describeSchedule(*spec) : text;
+}
+
+std::string scheduleDescriptionProblem(const std::string& text) {
+    std::string why;
+    const auto spec = fit::parseScheduleSpec(text, &why);
+    if (!spec) return why.empty() ? "not a schedule description" : why;
+    return spec->steps > kMaxSteps ? tooLong() : std::string();
+}
 std::string scheduleLabel(const fit::ScheduleSpec& spec) { return fit::describeSchedule(spec, fit::ScheduleNumbers::Shown); }
 
 QJsonObject curveScoreJson(const fit::CurveScore& s) {

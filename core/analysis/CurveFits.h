@@ -122,6 +122,12 @@ data::Expected<CurvePredictionResult> predictCurve(const CurvePredictOptions& op
 // The law's and schedule's names as the verbs and views print them (app/ reaches core/fit only here).
 std::optional<fit::CurveLaw> curveLawFromName(const std::string& name);
 std::string curveLawLabel(fit::CurveLaw law);
+// Why a schedule description (fit::parseScheduleSpec's grammar) cannot be read, as the parser
+// says it (naming the key), or that it is longer than a fit keeps; empty when it can be.
+std::string scheduleDescriptionProblem(const std::string& text);
+// A description as describeSchedule writes what it reads (each number the shortest text of the same
+// double: 0.00029999999999999997 reads 0.0003); the text itself when it does not read.
+std::string normalScheduleDescription(const std::string& text);
 // For people: float32 rates at float precision (fit::ScheduleNumbers::Shown); JSON and projects keep
 // fit::describeSchedule's exact text.
 std::string scheduleLabel(const fit::ScheduleSpec& spec);

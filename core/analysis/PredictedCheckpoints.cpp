@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <stdexcept>
 #include <tuple>
@@ -71,16 +72,65 @@ std::pair<double, double> percentileInterval(std::vector<double>& d, double leve
     return {at(tail), at(1 - tail)};
 }
 
-}  // namespace
+// One model's checkpoints from the law fitted to its curves (the token counts', then the budgets'),
+// appended to `out` with the model's notes; the CLI's files and the window's study both come here.
+std::optional<data::LoadError> predictModelCheckpoints(const CurveFitsResult& fitted, const std::string& name, double params, double tokensPerStep,
+                                                       const PredictedCheckpointOptions& options, PredictedCheckpointsResult& out) {
+    out.notes.push_back(name + ": " + curveLawLabel(fitted.fit.law) + " fitted to " + std::to_string(fitted.fit.curves.size()) +
+                        " curves, N = " + number(params) + ", " + number(tokensPerStep) + " tokens a step");
+    // The runs' scale: their peak rate and the warm-up of the longest (scheduleForCurves).
+    const fit::ScheduleSpec scale = scheduleForCurves(fitted, fit::ScheduleShape::Wsd, std::max(0.0, options.cooldownFraction),
+                                                      fit::DecayShape::Linear, 1.0);
+    fit::CurveLawOptions lawOptions;
+    lawOptions.tokensPerStep = tokensPerStep;
+    // The token counts asked, then each budget's D = H/(6N) (C = 6ND, Kaplan et al. 2020, Eq. 2.1).
+    std::vector<std::pair<double, double>> asked;  // (D, H or 0)
+    for (double d : options.tokens) asked.emplace_back(d, 0.0);
+    for (double h : options.budgets) asked.emplace_back(h / (6 * params), h);
+    for (const auto& [d, budget] : asked) {
+        fit::ScheduleSpec spec = scale;
+        spec.steps = std::lround(d / tokensPerStep);
+        if (spec.steps <= spec.warmupSteps)
+            return optionError(budget > 0 ? "--budgets" : "--checkpoints",
+                               "model '" + name + "': " + (budget > 0 ? "budget " + number(budget) + " gives " : std::string()) + number(d) +
+                                   " tokens, " + std::to_string(spec.steps) + " steps, no longer than its warm-up of " +
+                                   std::to_string(spec.warmupSteps));
+        if (spec.steps > scale.steps)
+            out.notes.push_back(name + ": " + number(d) + " tokens (" + std::to_string(spec.steps) + " steps) lie beyond its longest curve (" +
+                                std::to_string(scale.steps) + " steps): extrapolated");
+        if (options.cooldownFraction < 0) spec = bestCooldown(fitted, spec).best.schedule;
+        const fit::PreparedSchedule schedule(fit::Schedule::fromSpec(spec), lawOptions);
+        const auto p = fit::predictCurveLoss(fitted.fit, schedule, spec.steps);
+        PredictedCheckpoint c;
+        c.model = name;
+        c.params = params;
+        c.tokens = static_cast<double>(spec.steps) * tokensPerStep;
+        c.flops = 6 * c.params * c.tokens;
+        c.budget = budget;
+        c.schedule = spec;
+        c.loss = p.loss, c.lower = p.lower, c.upper = p.upper;
+        c.lnSd = lnSdOf(fitted.fit, schedule, spec.steps);
+        out.checkpoints.push_back(c);
+    }
+    return std::nullopt;
+}
 
-data::Expected<PredictedCheckpointsResult> predictCheckpoints(const PredictedCheckpointOptions& options, const fit::FitControl& control) {
-    if (options.models.empty()) return optionError("--from-curves", "no model's curves given");
+// Why the token counts, budgets or cooldown asked cannot be used; none when they can.
+std::optional<data::LoadError> askedError(const PredictedCheckpointOptions& options) {
     if (options.tokens.empty() && options.budgets.empty()) return optionError("--checkpoints", "no token counts (or --budgets) to predict at");
     for (double d : options.tokens)
         if (!(d > 0) || !std::isfinite(d)) return optionError("--checkpoints", "token count " + number(d) + " is not a positive number");
     for (double h : options.budgets)
         if (!(h > 0) || !std::isfinite(h)) return optionError("--budgets", "budget " + number(h) + " is not a positive number");
     if (options.cooldownFraction > 1) return optionError("--cooldown", "fraction " + number(options.cooldownFraction) + " is above 1");
+    return std::nullopt;
+}
+
+}  // namespace
+
+data::Expected<PredictedCheckpointsResult> predictCheckpoints(const PredictedCheckpointOptions& options, const fit::FitControl& control) {
+    if (options.models.empty()) return optionError("--from-curves", "no model's curves given");
+    if (auto e = askedError(options)) return *e;
     PredictedCheckpointsResult out;
     out.level = options.curves.level;
     for (const auto& model : options.models) {
@@ -108,42 +158,74 @@ data::Expected<PredictedCheckpointsResult> predictCheckpoints(const PredictedChe
         auto fitted = fitCurves(curveOptions, control);
         if (!fitted) return fitted.error();
         if (control.cancelled()) return optionError("--from-curves", "cancelled");
-        out.notes.push_back(name + ": " + curveLawLabel(fitted->fit.law) + " fitted to " + std::to_string(fitted->fit.curves.size()) +
-                            " curves, N = " + number(params) + ", " + number(tokensPerStep) + " tokens a step");
-        // The runs' scale: their peak rate and the warm-up of the longest (scheduleForCurves).
-        const fit::ScheduleSpec scale = scheduleForCurves(*fitted, fit::ScheduleShape::Wsd, std::max(0.0, options.cooldownFraction),
-                                                          fit::DecayShape::Linear, 1.0);
-        fit::CurveLawOptions lawOptions;
-        lawOptions.tokensPerStep = tokensPerStep;
-        // The token counts asked, then each budget's D = H/(6N) (C = 6ND, Kaplan et al. 2020, Eq. 2.1).
-        std::vector<std::pair<double, double>> asked;  // (D, H or 0)
-        for (double d : options.tokens) asked.emplace_back(d, 0.0);
-        for (double h : options.budgets) asked.emplace_back(h / (6 * params), h);
-        for (const auto& [d, budget] : asked) {
-            fit::ScheduleSpec spec = scale;
-            spec.steps = std::lround(d / tokensPerStep);
-            if (spec.steps <= spec.warmupSteps)
-                return optionError(budget > 0 ? "--budgets" : "--checkpoints",
-                                   "model '" + name + "': " + (budget > 0 ? "budget " + number(budget) + " gives " : std::string()) + number(d) +
-                                       " tokens, " + std::to_string(spec.steps) + " steps, no longer than its warm-up of " +
-                                       std::to_string(spec.warmupSteps));
-            if (spec.steps > scale.steps)
-                out.notes.push_back(name + ": " + number(d) + " tokens (" + std::to_string(spec.steps) + " steps) lie beyond its longest curve (" +
-                                    std::to_string(scale.steps) + " steps): extrapolated");
-            if (options.cooldownFraction < 0) spec = bestCooldown(*fitted, spec).best.schedule;
-            const fit::PreparedSchedule schedule(fit::Schedule::fromSpec(spec), lawOptions);
-            const auto p = fit::predictCurveLoss(fitted->fit, schedule, spec.steps);
-            PredictedCheckpoint c;
-            c.model = name;
-            c.params = params;
-            c.tokens = static_cast<double>(spec.steps) * tokensPerStep;
-            c.flops = 6 * c.params * c.tokens;
-            c.budget = budget;
-            c.schedule = spec;
-            c.loss = p.loss, c.lower = p.lower, c.upper = p.upper;
-            c.lnSd = lnSdOf(fitted->fit, schedule, spec.steps);
-            out.checkpoints.push_back(c);
+        if (auto e = predictModelCheckpoints(*fitted, name, params, tokensPerStep, options, out)) return *e;
+    }
+    return out;
+}
+
+data::Expected<PredictedCheckpointsResult> predictStudyCheckpoints(const std::vector<data::ProjectCurves>& sets, const data::RunTable& runs,
+                                                                   PredictedCheckpointOptions options, CheckpointPlacement placement,
+                                                                   const fit::FitControl& control) {
+    PredictedCheckpointsResult out;
+    out.level = options.curves.level;
+    // N of each run id: the first row of the run that gives one.
+    std::map<std::string, double> paramsOfRun;
+    for (const auto& r : runs.runs)
+        if (data::known(r.params) && r.params > 0) paramsOfRun.emplace(r.runId, r.params);
+    // The study's curves by model (N), models in the order their first curve comes.
+    std::vector<std::pair<double, std::vector<data::ProjectCurves>>> models;
+    double longestTokens = 0;
+    for (const auto& set : sets)
+        for (const auto& curve : set.curves.curves) {
+            const auto n = paramsOfRun.find(curve.runId);
+            if (n == paramsOfRun.end()) {
+                out.notes.push_back(curve.runId + " (" + set.name + "): no run with a parameter count N in the run table, left out");
+                continue;
+            }
+            auto model = std::find_if(models.begin(), models.end(), [&](const auto& m) { return m.first == n->second; });
+            if (model == models.end()) model = models.insert(models.end(), {n->second, {}});
+            auto& own = model->second;
+            if (own.empty() || own.back().name != set.name) {
+                data::ProjectCurves part{set.name, set.source, {}, {}, {}};
+                part.curves.source = set.curves.source;
+                own.push_back(std::move(part));
+            }
+            own.back().curves.curves.push_back(curve);
+            if (const auto it = set.schedules.find(curve.runId); it != set.schedules.end()) own.back().schedules.insert(*it);
+            for (const auto& p : curve.points)
+                if (std::isfinite(p.tokens)) longestTokens = std::max(longestTokens, p.tokens);
         }
+    std::erase_if(models, [&](const auto& m) {
+        std::size_t curves = 0;
+        for (const auto& set : m.second) curves += set.curves.curves.size();
+        if (static_cast<int>(curves) >= options.minCurves) return false;
+        out.notes.push_back("N = " + number(m.first) + ": " + std::to_string(curves) + " curve" + (curves == 1 ? "" : "s") + ", its law needs at least " +
+                            std::to_string(options.minCurves) + ", left out");
+        return true;
+    });
+    if (models.empty())
+        return optionError("curves", "no model with " + std::to_string(options.minCurves) +
+                                         " loss curves whose runs give a parameter count N (a tracker export's config n_params)");
+    if (options.tokens.empty() && options.budgets.empty()) {
+        if (!(longestTokens > 0)) return optionError("curves", "the curves log no tokens: no token counts to place checkpoints at");
+        double nMin = models.front().first, nMax = nMin;
+        for (const auto& m : models) nMin = std::min(nMin, m.first), nMax = std::max(nMax, m.first);
+        for (const double f : kStudyCheckpointFractions) {
+            if (placement == CheckpointPlacement::Tokens) options.tokens.push_back(f * longestTokens);
+            else options.budgets.push_back(6 * std::sqrt(nMin * nMax) * f * longestTokens);  // C = 6ND (Kaplan et al. 2020, Eq. 2.1)
+        }
+    }
+    if (auto e = askedError(options)) return *e;
+    for (const auto& [params, own] : models) {
+        auto fitted = fitStudyCurves(own, options.curves, control);
+        if (!fitted) return fitted.error();
+        if (control.cancelled()) return optionError("curves", "cancelled");
+        const CurveRun& first = fitted->runs.front();
+        const double tokensPerStep = first.schedule.options().tokensPerStep;
+        const bool logsTokens = std::any_of(first.run.curve.points.begin(), first.run.curve.points.end(), [](const auto& p) { return std::isfinite(p.tokens); });
+        if (!logsTokens || !(tokensPerStep > 0))
+            return data::LoadError{first.run.file, 0, "tokens", "run '" + first.run.name + "': no tokens logged, so no tokens per step", true};
+        if (auto e = predictModelCheckpoints(*fitted, first.run.name, params, tokensPerStep, options, out)) return *e;
     }
     return out;
 }

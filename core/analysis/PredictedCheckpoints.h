@@ -18,6 +18,8 @@
 
 #include "core/analysis/CurveFits.h"
 #include "core/data/LoadError.h"
+#include "core/data/Project.h"
+#include "core/data/RunTable.h"
 #include "core/fit/FitControl.h"
 #include "core/fit/IsoFlop.h"
 #include "core/fit/LossSurface.h"
@@ -64,6 +66,26 @@ struct PredictedCheckpointsResult {
 // of fitCurves.
 data::Expected<PredictedCheckpointsResult> predictCheckpoints(const PredictedCheckpointOptions& options,
                                                               const fit::FitControl& control = {});
+
+// Where predictStudyCheckpoints puts a study's checkpoints when none are asked: token counts (the
+// L(N,D) view) or compute budgets (the IsoFLOP view).
+enum class CheckpointPlacement { Tokens, Budgets };
+// The fractions of the longest curve's tokens those checkpoints are placed at.
+inline constexpr double kStudyCheckpointFractions[] = {0.25, 0.5, 0.75, 1.0};
+
+// The checkpoints of a study's loss curves, as the window's L(N,D) and IsoFLOP views draw them: the
+// curves grouped into models by the parameter count N of their run in `runs` (the row of the same
+// run id, e.g. a tracker export's config n_params), each model's law fitted to its curves as the
+// Schedules view fits them (fitStudyCurves, tokens a step from the curve's tokens column) and its
+// checkpoints predicted as predictCheckpoints predicts them, with the same options and defaults
+// (options.models is not read). With no token counts and no budgets: at kStudyCheckpointFractions of
+// the longest curve's tokens (Tokens), or at the budgets 6·N·D of those token counts with N the
+// geometric middle of the models' smallest and largest (Budgets). Curves whose run gives no N and
+// models with fewer than minCurves curves are left out and noted; none left is an error naming `curves`.
+data::Expected<PredictedCheckpointsResult> predictStudyCheckpoints(const std::vector<data::ProjectCurves>& sets, const data::RunTable& runs,
+                                                                   PredictedCheckpointOptions options,
+                                                                   CheckpointPlacement placement = CheckpointPlacement::Tokens,
+                                                                   const fit::FitControl& control = {});
 
 struct CheckpointSurfaceOptions {
     int replicates = 200;            // bootstrap replicates for the parameters' intervals

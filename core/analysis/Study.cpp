@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/analysis/ComputeOptimal.h"
+#include "core/analysis/CurveFits.h"
 #include "core/analysis/SurfaceFits.h"
 #include "core/data/RunSpecs.h"
 #include "core/data/Series.h"
@@ -197,6 +198,23 @@ std::string uniqueSetName(const std::vector<Set>& sets, const std::string& name,
     return out;
 }
 }  // namespace
+
+bool Study::describeSchedule(const std::string& set, const std::string& run, const std::string& description) {
+    for (auto& c : project_.curves) {
+        if (c.name != set || !c.curves.find(run)) continue;
+        const auto it = c.schedules.find(run);
+        if (description.empty()) {
+            if (it == c.schedules.end()) return false;
+            c.schedules.erase(it);
+            return true;
+        }
+        // The same schedule written otherwise (0.0003 for 0.00029999999999999997) is no change.
+        if (it != c.schedules.end() && normalScheduleDescription(it->second) == normalScheduleDescription(description)) return false;
+        c.schedules[run] = description;
+        return true;
+    }
+    return false;
+}
 
 void Study::addCurves(data::ProjectCurves curves) {
     curves.name = uniqueSetName(project_.curves, curves.name, "curves");

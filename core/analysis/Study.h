@@ -46,6 +46,9 @@ public:
     // Appends a run table under a name made unique among the tables.
     void addRuns(data::RunTable runs, const std::string& name);
     void addCurves(data::ProjectCurves curves);
+    // Keeps `description` as the schedule of `run` in the curve set named `set` (empty: drops the
+    // run's); false when nothing changed (the same schedule, however written, or no such set and run).
+    bool describeSchedule(const std::string& set, const std::string& run, const std::string& description);
     void setInference(data::ProjectInference inference);
     // The user's include/exclude toggle of one run (index into runs().runs); false when nothing changed.
     bool setIncluded(int index, bool included);

@@ -16,65 +16,17 @@
 #include <vector>
 
 #include "tests/cli/ScalexProcess.h"
+#include "tests/support/MplTrackerRuns.h"
 
 using scalex::test::runScalex;
+using scalex::test::writeMplRun;
 
 namespace {
-
-constexpr double kPeak = 3e-4;
-constexpr long kWarmup = 200;
-
-// η_t of a WSD schedule: linear warm-up, then the peak, then a linear cooldown to 0 over the last
-// `cooldown` fraction of `steps`.
-std::vector<double> rates(long steps, double cooldown) {
-    std::vector<double> eta(steps + 1, 0.0);
-    const long start = steps - std::lround(cooldown * steps);
-    for (long t = 1; t <= steps; ++t)
-        eta[t] = t <= kWarmup ? kPeak * t / kWarmup : t <= start ? kPeak : kPeak * (steps - t) / static_cast<double>(steps - start);
-    return eta;
-}
-
-// The Multi-Power Law (Luo et al., Eq. 7) with the authors' 400M parameters and L0 falling with N:
-// L(t) = L0 + A·S1(t)^−α − B·Σ_k (η_{k−1} − η_k)·(1 − (C·η_k^−γ·S_k(t) + 1)^−β), S_k(t) = Σ_{τ=k..t} η_τ.
-double mpl(const std::vector<double>& eta, long t, double params) {
-    const double l0 = 1.9 + 300 * std::pow(params, -0.3), a = 0.654, alpha = 0.429, b = 523.425, c = 2.025, beta = 0.594, gamma = 0.635;
-    std::vector<double> prefix(t + 1, 0.0);
-    for (long k = 1; k <= t; ++k) prefix[k] = prefix[k - 1] + eta[k];
-    double drop = 0;
-    for (long k = kWarmup + 2; k <= t; ++k)
-        if (eta[k - 1] != eta[k] && eta[k] > 0)
-            drop += (eta[k - 1] - eta[k]) * (1 - std::pow(c * std::pow(eta[k], -gamma) * (prefix[t] - prefix[k - 1]) + 1, -beta));
-    return l0 + a * std::pow(prefix[t], -alpha) - b * drop;
-}
-
-std::string writeRun(const QDir& dir, const QString& name, double params, long steps, double cooldown) {
-    const auto eta = rates(steps, cooldown);
-    QJsonArray iters, losses;
-    // Logged from step 0 (the initial loss), as a run that is no cooldown branch.
-    for (long t = 0; t <= steps; t += 50) {
-        iters.append(static_cast<double>(t));
-        // A deterministic wobble of ±0.1 % stands in for evaluation noise.
-        losses.append(t == 0 ? 10.8 : mpl(eta, t, params) * (1 + 0.001 * std::sin(0.7 * static_cast<double>(t) + params * 1e-7)));
-    }
-    const QJsonObject config{{"lr", kPeak},        {"iterations", static_cast<double>(steps)}, {"warmup_steps", static_cast<double>(kWarmup)},
-                             {"scheduler", "wsd"}, {"wsd_fract_decay", cooldown},              {"decay_type", "linear"},
-                             {"batch_size", 64},   {"sequence_length", 1024},                  {"n_params", params}};
-    const QJsonObject root{{"name", name}, {"config", config}, {"history", QJsonObject{{"val", QJsonObject{{"iter", iters}, {"val_loss", losses}}}}}};
-    QFile f(dir.filePath(name + ".json"));
-    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write(QJsonDocument(root).toJson(QJsonDocument::Compact));
-    return f.fileName().toStdString();
-}
 
 // One --from-curves value per model: its three runs, comma-separated.
 QStringList models(const QDir& dir) {
     QStringList args;
-    for (double n : {1e8, 3e8, 9e8}) {
-        const QString m = QString("m%1").arg(static_cast<long>(n / 1e6));
-        args << "--from-curves"
-             << QString::fromStdString(writeRun(dir, m + "-constant", n, 6000, 0) + "," + writeRun(dir, m + "-wsd20", n, 2500, 0.2) + "," +
-                                       writeRun(dir, m + "-wsd50", n, 4000, 0.5));
-    }
+    for (const QStringList& files : scalex::test::writeMplModels(dir)) args << "--from-curves" << files.join(',');
     return args;
 }
 
@@ -126,8 +78,8 @@ TEST(LndFromCurves, TooFewCurvesAndCheckpointsAloneNameTheModelAndOption) {
     QTemporaryDir tmp;
     ASSERT_TRUE(tmp.isValid());
     const QDir dir(tmp.path());
-    const std::string first = writeRun(dir, "lone-constant", 1e8, 3000, 0);
-    const auto r = runScalex({"fit", "lnd", "--from-curves", QString::fromStdString(first + "," + writeRun(dir, "lone-wsd", 1e8, 2000, 0.2)),
+    const std::string first = writeMplRun(dir, "lone-constant", 1e8, 3000, 0);
+    const auto r = runScalex({"fit", "lnd", "--from-curves", QString::fromStdString(first + "," + writeMplRun(dir, "lone-wsd", 1e8, 2000, 0.2)),
                               "--checkpoints", "1e8"});
     EXPECT_NE(r.exitCode, 0);
     EXPECT_TRUE(r.err.contains("'lone-constant' has 2 curves")) << r.err.toStdString();

@@ -113,7 +113,8 @@ QString explainIsoFlop(const ViewFigure& figure, const FigureInput&) {
                "compute-optimal scaling laws</p>"
                "<p style='font-size:large'>N*(H) = A'·H<sup>a</sup>, &nbsp; D*(H) = B'·H<sup>b</sup></p>"
                "<p>Now: %1. Shaded: 95&nbsp;% bootstrap bands over runs.</p>")
-        .arg(now.isEmpty() ? QObject::tr("no power law yet (it needs profiles at two budgets or more)") : now.join(QStringLiteral("; ")));
+        .arg(now.isEmpty() ? QObject::tr("no power law yet (it needs profiles at two budgets or more)") : now.join(QStringLiteral("; "))) +
+           checkpointsExplain(f.checkpoints());
 }
 
 QString explainContext(const ViewFigure& figure, const FigureInput& in) {
@@ -243,7 +244,7 @@ QString explainLossSurface(const ViewFigure& figure, const FigureInput&) {
                "<p>Axes: parameters and tokens, both logarithmic. Background and dotted contours: predicted loss. "
                "Dashed lines: equal training compute C. Red: for each compute budget, the (N, D) on its dashed "
                "line with the lowest predicted loss — the compute-optimal allocation.</p>") +
-           live;
+           live + checkpointsExplain(f.checkpoints());
 }
 
 QString explainRoofline(const ViewFigure& figure, const FigureInput&) {

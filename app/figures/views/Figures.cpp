@@ -39,10 +39,14 @@ std::vector<FigureEntry>& entries() {
         {"pareto", QObject::tr("Pareto front"), maker<ParetoFigure>(), {"frontier"}, explainPareto, {}},
         {"curves", QObject::tr("Loss curves"), maker<LossCurvesFigure>(), {}, explainLossCurves, {}},
         {"schedules", QObject::tr("Schedules"), maker<ScheduleFigure>(), {}, explainSchedules,
-         layout([](ViewLayout& l) { l.busy = QObject::tr("Fitting the law to the loss curves…"); })},
+         layout([](ViewLayout& l) {
+             l.busy = QObject::tr("Fitting the law to the loss curves…");
+             l.rows = {{"run", "described"}};
+             l.checkTyping = true;
+         })},
         {"surface", QObject::tr("Loss surface"), maker<LossSurfaceFigure>(), {"fit"}, explainLossSurface,
          layout([](ViewLayout& l) {
-             l.groups = {{"series", "context", "set", "huber_delta", "gamma", "grid"}};
+             l.groups = {{"series", "context", "set", "huber_delta", "gamma", "grid", "checkpoints"}};
              l.side = true;
              l.stackWidth = 440;
          })},

@@ -72,6 +72,7 @@ IsoFlopFigure::IsoFlopFigure() : profileChart_(makeChart()), lawChart_(makeChart
                                   {QStringLiteral("all"), QObject::tr("every budget")}},
                                  QStringLiteral("all"), QObject::tr("The budgets the power laws are fitted over: every budget of the "
                                                                     "study, or one of the paper's ranges")));
+    controls().add(checkpointsControl());
     // Pick any budget: its profile (from the laws and the fitted curvatures) and optimum move with it.
     controls().add(switchControl(kPick, QObject::tr("Pick a budget H"), false));
     // Slider positions are 10·log10 H: 3.2e17 to 1e23.
@@ -131,7 +132,10 @@ void IsoFlopFigure::refresh(const FigureInput& in) {
 }
 
 QJsonObject IsoFlopFigure::fitControls() const {
-    return {{kFamily, controls().at(kFamily).value}, {kRange, controls().at(kRange).value}, {kContext, controls().at(kContext).value}};
+    return {{kFamily, controls().at(kFamily).value},
+            {kRange, controls().at(kRange).value},
+            {kContext, controls().at(kContext).value},
+            {kCheckpointsControl, controls().at(kCheckpointsControl).value}};
 }
 
 JobOf<IsoFlopFigure::Answer> IsoFlopFigure::job(const FigureInput& in) const {
@@ -150,9 +154,16 @@ JobOf<IsoFlopFigure::Answer> IsoFlopFigure::job(const FigureInput& in) const {
         }
     // One context length for every fit, when one is chosen (else each series' preferred one).
     if (const QString chosen = controls().choice(kContext); chosen != kEachOwn) query.scope.context = chosen.toDouble();
-    return [table = runsForJob(in), settings = study.settings(), paper = study.paper(), query = std::move(query)](
-               const fit::FitControl& control) {
-        return Fits{table, analysis::answerIsoFlopQuery(*table, settings, paper, query, control)};
+    return [table = runsForJob(in), settings = study.settings(), paper = study.paper(), query = std::move(query),
+            checkpoints = checkpointInputs(in, controls())](const fit::FitControl& control) {
+        Fits fits{table, analysis::answerIsoFlopQuery(*table, settings, paper, query, control), {}};
+        if (checkpoints && !control.cancelled()) {
+            std::set<double> budgets;
+            for (const auto& f : fits.answer.fits)
+                for (const auto& p : f.analysis.result.profiles) budgets.insert(p.budget);
+            fits.checkpoints = checkpoints->predict(analysis::CheckpointPlacement::Budgets, {budgets.begin(), budgets.end()}, control);
+        }
+        return fits;
     };
 }
 
@@ -160,6 +171,7 @@ void IsoFlopFigure::take(Fits fits) {
     if (fits.answer.cancelled) return;
     runs_ = std::move(fits.table);
     answer_ = std::move(fits.answer);
+    checkpoints_ = std::move(fits.checkpoints);
     bands_.assign(answer_.fits.size(), std::nullopt);
     bandsKnown_ = false;
     picked_.clear();
@@ -302,6 +314,14 @@ void IsoFlopFigure::drawProfiles(PlotChart* chart, const FigureInput& in, const 
         }
     addPlannedRuns(chart, in, theme.foreground, planned);
     all.insert(all.end(), planned.begin(), planned.end());
+    // The checkpoints predicted from the study's loss curves, hollow, their intervals as bars.
+    // Those at a budget drawn have its colour.
+    if (chart == profileChart_)
+        drawCheckpoints(
+            chart, checkpoints_, [overD](const analysis::PredictedCheckpoint& c) { return QPointF(overD ? c.tokens : c.params, c.loss); }, true,
+            [&](const analysis::PredictedCheckpoint& c) {
+                return std::binary_search(budgets.begin(), budgets.end(), c.budget) ? colour(c.budget) : theme.foreground;
+            });
     chart->fitRangesToData(0.08);
     for (std::size_t k = 0; k < fits.size(); ++k)
         for (const auto& prof : fits[k]->analysis.result.profiles) {
@@ -612,7 +632,9 @@ void IsoFlopFigure::draw(const FigureInput& in) {
             text += QStringLiteral("<br><font color='%1'>%2%3</font>")
                         .arg(theme.highlight.name(), drawn.size() > 1 ? seriesLabel(k) + ": " : QString(),
                              QString::fromStdString(w));
-    summary_ = text.isEmpty() ? QObject::tr("No IsoFLOP runs in scope: runs of a series with compute (or a budget) and loss.") : text;
+    const QString predicted = checkpointsSummary(checkpoints_);
+    summary_ = text.isEmpty() && predicted.isEmpty() ? QObject::tr("No IsoFLOP runs in scope: runs of a series with compute (or a budget) and loss.")
+                                                     : text + (text.isEmpty() || predicted.isEmpty() ? QString() : QStringLiteral("<br>")) + predicted.toHtmlEscaped();
 }
 
 }  // namespace scalex::figures

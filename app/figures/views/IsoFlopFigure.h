@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "app/figures/CheckpointMarks.h"
 #include "app/figures/RunMarks.h"
 #include "app/figures/ViewFigure.h"
 #include "core/analysis/IsoFlopQuery.h"
@@ -21,6 +22,9 @@ public:
     struct Fits {
         std::shared_ptr<const data::RunTable> table;
         analysis::IsoFlopAnswer answer;
+        // Predicted from the study's loss curves (CheckpointMarks.h) at the budgets of the fits'
+        // profiles, or where the study has none at budgets placed from the curves.
+        StudyCheckpoints checkpoints;
     };
     using Answer = Fits;
     using Bands = std::vector<fit::BootstrapResult>;
@@ -74,6 +78,9 @@ public:
     // The words under the charts after the last draw.
     QString summary() const override { return summary_; }
     QString problem() const override;
+    bool analysesReadCurves() const override { return true; }
+    // The checkpoints predicted with the fits taken last, drawn hollow on the profiles with their intervals.
+    const StudyCheckpoints& checkpoints() const { return checkpoints_; }
 
 private:
     void makeContextCharts();
@@ -101,6 +108,7 @@ private:
     bool bandsKnown_ = false;
     std::vector<double> bandBudgets_;
     std::vector<std::optional<analysis::BudgetProfile>> picked_;  // per fit
+    StudyCheckpoints checkpoints_;
     QString summary_;
 };
 

@@ -85,6 +85,7 @@ LossSurfaceFigure::LossSurfaceFigure() : chart_(makeChart()) {
                                  {{QStringLiteral("paper"), QObject::tr("paper (8000 starts)")},
                                   {QStringLiteral("quick"), QObject::tr("quick (216 starts)")}},
                                  QStringLiteral("paper")));
+    controls().add(checkpointsControl());
     // A new plot size (a resize, a figure's layout) repaints the colour map alone: the points,
     // contours and axes are in data coordinates and stay.
     plotAreaChanged_ = QObject::connect(chart_, &QChart::plotAreaChanged, chart_, [this] { drawColourMap(); });
@@ -235,8 +236,35 @@ struct LossSurfaceFigure::FitUnderWay {
 
 QJsonObject LossSurfaceFigure::jobControls() const {
     QJsonObject choice;
-    for (const QString& name : {kSet, kSeries, kContext}) choice[name] = controls().choice(name);
+    for (const QString& name : {kSet, kSeries, kContext, kCheckpointsControl}) choice[name] = controls().choice(name);
     return choice;
+}
+
+JobOf<ViewFigure::Taking> LossSurfaceFigure::takingJob(const FigureInput& in) {
+    auto job = checkpointsJob(in, controls());
+    if (!job) checkpoints_ = {};
+    return takingJobOf<StudyCheckpoints>(std::move(job), [this](StudyCheckpoints c) { checkpoints_ = std::move(c); });
+}
+
+void LossSurfaceFigure::compute(const FigureInput& in, const fit::FitControl& control) {
+    FigureWithAnswer::compute(in, control);
+    if (auto job = takingJob(in)) job(control)();
+}
+
+QStringList LossSurfaceFigure::shownHeaders() const {
+    if (!checkpoints_.result || checkpoints_.result->checkpoints.empty()) return {};
+    return {QObject::tr("Predicted"), QObject::tr("N"), QObject::tr("D"), QObject::tr("Loss"),
+            QObject::tr("%1 % interval").arg(100 * checkpoints_.result->level, 0, 'g', 3), QObject::tr("Schedule")};
+}
+
+std::vector<QStringList> LossSurfaceFigure::shownRows() const {
+    std::vector<QStringList> rows;
+    if (!checkpoints_.result) return rows;
+    for (const auto& c : checkpoints_.result->checkpoints)
+        rows.push_back({QString::fromStdString(c.model), QString::number(c.params, 'g', 4), QString::number(c.tokens, 'g', 4),
+                        QString::number(c.loss, 'f', 4), QStringLiteral("[%1, %2]").arg(c.lower, 0, 'f', 4).arg(c.upper, 0, 'f', 4),
+                        QString::fromStdString(analysis::scheduleLabel(c.schedule))});
+    return rows;
 }
 
 std::vector<ViewFigure::Action> LossSurfaceFigure::actions() const {
@@ -398,7 +426,16 @@ void LossSurfaceFigure::draw(const FigureInput& in) {
     std::vector<RunPoint> pts, leftOut, planned;
     for (const auto& [indices, out] : {std::pair{&drawn.fitted, &pts}, std::pair{&drawn.leftOut, &leftOut}, std::pair{&drawn.planned, &planned}})
         for (const int i : *indices) out->push_back({{runs.runs[static_cast<std::size_t>(i)].params, runs.runs[static_cast<std::size_t>(i)].tokens}, i});
-    const double nLo = drawn.nLo, nHi = drawn.nHi, dLo = drawn.dLo, dHi = drawn.dHi;
+    double nLo = drawn.nLo, nHi = drawn.nHi, dLo = drawn.dLo, dHi = drawn.dHi;
+    // The predicted checkpoints inside the box too (a study of loss curves alone has only them).
+    if (checkpoints_.result && !checkpoints_.result->checkpoints.empty()) {
+        const bool none = pts.empty() && leftOut.empty() && planned.empty();
+        for (const auto& c : checkpoints_.result->checkpoints) {
+            if (none) nLo = nHi = c.params, dLo = dHi = c.tokens;
+            nLo = std::min(nLo, c.params / 1.25), nHi = std::max(nHi, c.params * 1.25);
+            dLo = std::min(dLo, c.tokens / 1.25), dHi = std::max(dHi, c.tokens * 1.25);
+        }
+    }
     chart_->setAxes({QObject::tr("Parameters N"), true, nLo, nHi, true}, {QObject::tr("Training tokens D"), true, dLo, dHi, true});
     chart_->setTitle(shown ? QObject::tr("Loss surface L̂(N, D), %1").arg(QString::fromStdString(shown->label())) : QObject::tr("Loss surface L̂(N, D)"));
 
@@ -481,6 +518,8 @@ void LossSurfaceFigure::draw(const FigureInput& in) {
     everyRun.insert(everyRun.end(), leftOut.begin(), leftOut.end());
     everyRun.insert(everyRun.end(), planned.begin(), planned.end());
     addSelectionRings(chart_, in, everyRun);
+    // Predicted checkpoints at their (N, D), hollow; their intervals are in the table under the chart.
+    drawCheckpoints(chart_, checkpoints_, [](const analysis::PredictedCheckpoint& c) { return QPointF(c.params, c.tokens); }, false);
     chart_->setAxes(chart_->xSpec(), chart_->ySpec());  // keep the ranges computed above
 
     if (fit_) {
@@ -543,6 +582,7 @@ void LossSurfaceFigure::draw(const FigureInput& in) {
         summary_ = shown ? QObject::tr("%1: %2 runs with N, D and loss in the analyses. Press Fit.").arg(QString::fromStdString(shown->label())).arg(n)
                          : QObject::tr("No runs in scope.");
     }
+    if (const QString predicted = checkpointsSummary(checkpoints_); !predicted.isEmpty()) summary_ += QStringLiteral("<br>") + predicted.toHtmlEscaped();
 }
 
 }  // namespace scalex::figures

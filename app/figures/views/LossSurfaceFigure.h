@@ -11,6 +11,7 @@
 #include <optional>
 #include <utility>
 
+#include "app/figures/CheckpointMarks.h"
 #include "app/figures/ViewFigure.h"
 #include "core/analysis/AnalysisSettings.h"
 #include "core/analysis/SeriesAnalyses.h"
@@ -83,7 +84,17 @@ public:
     // series, context or run set, or a change of the study, drops the fit and the one under way.
     // The fit's own settings (δ, γ, starts) take effect with the next fit.
     QJsonObject jobControls() const override;
-    JobOf<Taking> takingJob(const FigureInput&) override { return {}; }  // the window fits when asked (the action)
+    // The window fits when asked (the action); its own job predicts the study's checkpoints from
+    // its loss curves (CheckpointMarks.h, at token counts), drawn over the runs. Headless, compute()
+    // does both.
+    JobOf<Taking> takingJob(const FigureInput& in) override;
+    void compute(const FigureInput& in, const fit::FitControl& control = {}) override;
+    bool analysesReadCurves() const override { return true; }
+    // The checkpoints predicted last (no result: none asked, or the study has no loss curves).
+    const StudyCheckpoints& checkpoints() const { return checkpoints_; }
+    // The predicted checkpoints drawn: model, N, D, loss and its interval.
+    QStringList shownHeaders() const override;
+    std::vector<QStringList> shownRows() const override;
     std::vector<Action> actions() const override;
     JobOf<Taking> studyActionJob(const QString& name, const FigureInput& in) override;
     QString demandedAction() const override;
@@ -110,6 +121,7 @@ private:
     std::optional<fit::LossSurfaceExtrapolation> extrapolation_;
     QString error_;
     QString summary_;
+    StudyCheckpoints checkpoints_;
     // The series and run set the context choices were made for: another gets its own default context.
     std::pair<QString, QString> contextsFor_;
     // The study the run-set choice was made for: another starts with its token/param runs.

@@ -17,7 +17,13 @@ namespace scalex::figures {
 namespace {
 
 const QString kLaw = QStringLiteral("law"), kShape = QStringLiteral("shape"), kCooldown = QStringLiteral("cooldown"),
-              kDecay = QStringLiteral("decay"), kLength = QStringLiteral("length");
+              kDecay = QStringLiteral("decay"), kLength = QStringLiteral("length"), kRun = QStringLiteral("run"),
+              kDescribed = QStringLiteral("described");
+
+// A run of the study's curve sets as a choice's key: "<set>/<run id>" (set names hold no '/').
+QString runKey(const data::ProjectCurves& set, const data::LossCurve& curve) {
+    return QString::fromStdString(set.name) + QLatin1Char('/') + QString::fromStdString(curve.runId);
+}
 
 // The decay control's key of a decay shape.
 QString decayKey(fit::DecayShape decay) {
@@ -46,6 +52,51 @@ ScheduleFigure::ScheduleFigure() : chart_(makeChart()) {
                                   {QStringLiteral("exp"), QObject::tr("Exponential")}},
                                  QStringLiteral("linear")));
     controls().add(valueControl(kLength, QObject::tr("Length (× longest curve)"), {0.5, 0.75, 1, 1.5, 2, 3, 4}, 1, 0));
+    controls().add(choiceControl(kRun, QObject::tr("Schedule of run"), {}, QString(),
+                                 QObject::tr("A run of the loss curves whose learning-rate schedule the field beside describes")));
+    controls().add(textControl(kDescribed, QObject::tr("wsd:peak=1e-3,steps=50000,warmup=300,cooldown=0.2,decay=linear"), QString(),
+                               QObject::tr("The run's schedule as --schedule takes it: constant | cosine | wsd | step, then peak, steps, "
+                                           "warmup, final, cooldown, decay (linear | sqrt | exp), milestones, factor; kept in the project "
+                                           "and used where the run's curve logs no rate or logs from after the warm-up. Empty: none")));
+}
+
+void ScheduleFigure::refresh(const FigureInput& in) {
+    std::vector<ControlChoice> runs;
+    const auto& sets = in.study->curveSets();
+    for (const auto& set : sets)
+        for (const auto& curve : set.curves.curves)
+            runs.push_back({runKey(set, curve), QString::fromStdString(sets.size() > 1 && set.curves.curves.size() > 1 ? set.name + ": " + curve.runId
+                                                                                                                   : curve.runId)});
+    controls().setChoices(kRun, std::move(runs));
+    // Another run, or another description kept for it (a project opened, the text kept on Enter):
+    // the field shows the kept one.
+    const QString key = controls().choice(kRun);
+    QString kept;
+    for (const auto& set : sets)
+        for (const auto& curve : set.curves.curves)
+            if (runKey(set, curve) == key)
+                if (const auto it = set.schedules.find(curve.runId); it != set.schedules.end())
+                    kept = QString::fromStdString(analysis::normalScheduleDescription(it->second));
+    if (key == describedFor_ && kept == describedKept_) return;
+    describedFor_ = key;
+    describedKept_ = kept;
+    controls().at(kDescribed).value = kept;
+}
+
+QString ScheduleFigure::controlProblem(const QString& name) const {
+    if (name != kRun && name != kDescribed) return {};
+    const QString text = controls().at(kDescribed).value.toString().trimmed();
+    if (text.isEmpty()) return {};
+    const std::string why = analysis::scheduleDescriptionProblem(text.toStdString());
+    return why.empty() ? QString() : QObject::tr("Schedule '%1': %2").arg(text, QString::fromStdString(why));
+}
+
+std::optional<ViewFigure::DescribedSchedule> ScheduleFigure::describedSchedule() const {
+    const QString key = controls().choice(kRun);
+    const qsizetype slash = key.indexOf(QLatin1Char('/'));
+    if (slash < 0 || key != describedFor_ || !controlProblem(kDescribed).isEmpty()) return std::nullopt;
+    return DescribedSchedule{key.left(slash).toStdString(), key.mid(slash + 1).toStdString(),
+                             controls().at(kDescribed).value.toString().trimmed().toStdString()};
 }
 
 std::vector<QChart*> ScheduleFigure::charts() const { return {chart_}; }
@@ -106,7 +157,8 @@ QString ScheduleFigure::problem() const {
                                  : QString::fromStdString(answer_.error);
 }
 
-void ScheduleFigure::draw(const FigureInput&) {
+void ScheduleFigure::draw(const FigureInput& in) {
+    refresh(in);  // the runs of the curves, and the field of the run chosen
     chart_->clearSeries();
     chart_->setAxes({QObject::tr("Step"), false, 0, 1}, {QObject::tr("Validation loss"), false, 2, 4});
     summary_.clear();
@@ -195,6 +247,10 @@ QString explainSchedules(const ViewFigure& figure, const FigureInput&) {
                "residuals along a curve; with three or more curves it adds the law's own misfit, measured by predicting each curve from "
                "a fit to the others (at Student's t quantile).</p>"
                "<p>Press or drag on the chart to move the cooldown's start (the dash-dotted line) to the step under the mouse.</p>"
+               "<p><b>Schedule of run</b>: the schedule of the run chosen, as <tt>--schedule</tt> takes it (e.g. "
+               "<tt>wsd:peak=1e-3,steps=50000,warmup=300,cooldown=0.2,decay=linear</tt>), checked as it is typed; Enter keeps it "
+               "with the run in the project, and the fit uses it where the run's curve logs no rate or logs from after the "
+               "warm-up.</p>"
                "<p><b>Best cooldown</b> sets the editor to the warm-up, stable, decay schedule of its length and peak rate whose "
                "predicted final loss is lowest, searched over the cooldown fraction and the decay shape (a grid, then a compass "
                "search), as MPL's authors choose a schedule by minimising the law's final loss.</p>") +

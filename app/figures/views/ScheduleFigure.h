@@ -40,6 +40,14 @@ public:
     // A press or drag on the chart moves the cooldown's start to the step under the mouse (the
     // schedule becomes WSD; the fraction to the slider's 0.01).
     bool chartDragged(QChart* chart, QPointF value) override;
+    // The schedule described for a run (the same grammar as `--schedule`), typed in the field beside
+    // the run's choice: checked as typed (controlProblem, the parser's message naming the key) and,
+    // once it reads, kept in the project with the run (describedSchedule; the window stores it in the
+    // set's schedules, which the fit uses where the curve logs no rate or logs from after the warm-up).
+    void refresh(const FigureInput& in) override;
+    QString controlProblem(const QString& name) const override;
+    std::optional<DescribedSchedule> describedSchedule() const override;
+
     // The last best schedule found for the editor's length (empty before the button is pressed).
     const std::optional<analysis::BestCooldownResult>& bestCooldown() const { return best_; }
 
@@ -55,6 +63,8 @@ private:
     fit::CurvePrediction final_;
     std::optional<analysis::BestCooldownResult> best_;
     QString summary_;
+    // The run whose kept description the field was last filled with, and that description.
+    QString describedFor_, describedKept_;
 };
 
 // The Explain pane: the laws' formulas and sources, the fit, the schedule and its predicted loss.
