@@ -16,7 +16,6 @@
 #include <cmath>
 #include <set>
 
-#include "app/cli/VerbCall.h"
 #include "app/figures/PlotChart.h"
 #include "app/figures/views/IsoFlopFigure.h"
 #include "app/figures/views/LossSurfaceFigure.h"
@@ -25,6 +24,7 @@
 #include "core/data/RunTableIo.h"
 #include "core/data/TrackerJson.h"
 #include "tests/support/GuiApp.h"
+#include "tests/cli/ScalexProcess.h"
 #include "tests/support/MplTrackerRuns.h"
 
 using namespace scalex;
@@ -60,8 +60,10 @@ protected:
     QJsonObject verb(const QString& name, const QStringList& extra) const {
         QStringList args{"fit", name};
         for (const auto& files : models_) args << "--from-curves" << files.join(',');
-        args << extra << "--replicates" << "0";
-        return QJsonDocument::fromJson(cli::verbJson(args)).object();
+        args << extra << "--replicates" << "0" << "--json";
+        const auto r = test::runScalex(args);
+        EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
+        return r.json();
     }
 
     // The figure's checkpoints equal the verb's, in order.
