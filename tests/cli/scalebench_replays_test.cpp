@@ -81,14 +81,17 @@ TEST(ScalebenchReplays, SparsityPlannerBeatsCheapAndRandomPlansAndFollowsTheFitN
     const double all = allDataR2(t);
     const QJsonObject one = replay(t, 0.1, "planner", 1), two = replay(t, 0.1, "planner", 2);
     const double planner = one["r2"].toDouble();
-    // The seed draws the fits' starts; the fits agree, so the planner picks the same runs.
+    // The seed draws the fits' starts; the fits agree, so the planner picks the same runs. Between
+    // multi-start searches a refit starts from the last optimum, so the optima (and R²) agree to the
+    // search's stopping tolerance (7.6e-9 apart here), not to the last bit.
     EXPECT_EQ(pickedRuns(one), pickedRuns(two));
-    EXPECT_NEAR(planner, two["r2"].toDouble(), 1e-9);
-    // Known gap: in group D1=2.31_D2=4.61 the five cheapest runs that determine the law's four
-    // parameters (two model sizes) already cost 12.8 % of its pool, so nothing is picked there and
-    // its fit rests on two sizes: the median replay is 0.031 below the all-data fit (0.4900 against
-    // 0.5208). It is held to that here, so that it cannot get worse unsaid.
-    EXPECT_GE(planner, all - 0.035) << "planner " << planner << ", all data " << all;
+    EXPECT_NEAR(planner, two["r2"].toDouble(), 1e-6);
+    // In group D1=2.31_D2=4.61 the five cheapest runs that determine the law's four parameters (two
+    // model sizes) already cost 12.8 % of its pool, so nothing is picked there. The replay reaches
+    // 0.6859 against the all-data fit's 0.5208 (0.4900 before the ranking's rank-one updates): the
+    // last pick of group D1=2.31_D2=2.31 is a near tie (line 59 against line 64, 3 % apart in drop
+    // per cost) that decides it, so the bound is the (within 0.03), not the 0.6859.
+    EXPECT_GE(planner, all - 0.03) << "planner " << planner << ", all data " << all;
     // At 10 % the planner is far above cheapest-first and the median of random plans.
     EXPECT_GT(planner, replay(t, 0.1, "cheapest", 1)["r2"].toDouble() + 0.5);
     std::vector<double> random;
