@@ -65,14 +65,18 @@ public:
     Refits(const fit::CompiledLaw& law, const fit::LawFitSettings& settings, const fit::FitControl& control)
         : law_(law), settings_(settings), control_(control) {}
 
-    fit::LawFitResult operator()(const fit::LawData& revealed, const std::vector<double>& previous) {
+    // `search`: the multi-start search runs whether due or not, with `fit law`'s budget of starts
+    // (LawFitSettings' default) where the replay's is smaller.
+    fit::LawFitResult operator()(const fit::LawData& revealed, const std::vector<double>& previous, bool search = false) {
         const std::size_t n = revealed.size();
         std::optional<fit::LawFitResult> warm;
         if (!previous.empty()) warm = fit::fitLawFrom(law_, revealed, previous, settings_);
-        const bool due = searchedAt_ == 0 || n >= searchedAt_ + std::max<std::size_t>(1, searchedAt_ / 4) || !warm ||
+        const bool due = search || searchedAt_ == 0 || n >= searchedAt_ + std::max<std::size_t>(1, searchedAt_ / 4) || !warm ||
                          !(warm->objective / static_cast<double>(n) <= kRise * perRun_);
         if (!due) return *warm;
-        fit::LawFitResult best = fit::fitLaw(law_, revealed, settings_, control_);
+        fit::LawFitSettings settings = settings_;
+        if (search) settings.starts = std::max(settings.starts, fit::LawFitSettings{}.starts);
+        fit::LawFitResult best = fit::fitLaw(law_, revealed, settings, control_);
         if (warm && std::isfinite(warm->objective) && !(warm->objective >= best.objective)) best = *warm;
         searchedAt_ = n;
         perRun_ = best.objective / static_cast<double>(n);
@@ -139,11 +143,12 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
     std::vector<double> params;
     Refits refit(law, settings, control);
     MisfitEstimates misfits;
-    auto record = [&](std::size_t pick, bool initial) {
+    // The law refitted on the revealed runs; the target's predictions and score with it.
+    auto fitState = [&](bool search) {
         const fit::LawData data = runs.pool.subset(revealed);
         fit::LawFitResult f;
         try {
-            f = refit(data, params);
+            f = refit(data, params, search);
         } catch (const std::invalid_argument&) {
             f.objective = std::numeric_limits<double>::quiet_NaN();
         }
@@ -151,6 +156,10 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
         std::vector<double> predicted = params.empty() ? std::vector<double>(runs.target.size(), std::numeric_limits<double>::quiet_NaN())
                                                        : fit::predictLaw(law, runs.target, params);
         const auto score = fit::scoreHeldOut(runs.target.target, predicted);
+        return std::pair{std::move(predicted), score};
+    };
+    auto record = [&](std::size_t pick, bool initial) {
+        auto [predicted, score] = fitState(false);
         g.picks.push_back({runs.poolLabels[pick], runs.cost[pick], spent / g.poolCost, score.r2, score.mape, initial});
         g.stateFraction.push_back(spent / g.poolCost);
         g.statePredicted.push_back(std::move(predicted));
@@ -203,6 +212,13 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
         revealed.push_back(pick);
         record(pick, false);
         g.picks.back().misfit = misfit;
+    }
+    // The plan's result is the law fitted on every run it revealed, by the search `fit law` runs
+    // (its budget of starts), whatever the last pick's refit was.
+    {
+        auto [predicted, score] = fitState(true);
+        g.picks.back().r2 = score.r2, g.picks.back().mape = score.mape;
+        g.statePredicted.back() = std::move(predicted);
     }
     g.params = params;
 }
