@@ -65,8 +65,7 @@ public:
     Refits(const fit::CompiledLaw& law, const fit::LawFitSettings& settings, const fit::FitControl& control)
         : law_(law), settings_(settings), control_(control) {}
 
-    // `search`: the multi-start search runs whether due or not, with `fit law`'s budget of starts
-    // (LawFitSettings' default) where the replay's is smaller.
+    // `search`: the multi-start search runs whether due or not.
     fit::LawFitResult operator()(const fit::LawData& revealed, const std::vector<double>& previous, bool search = false) {
         const std::size_t n = revealed.size();
         std::optional<fit::LawFitResult> warm;
@@ -74,9 +73,7 @@ public:
         const bool due = search || searchedAt_ == 0 || n >= searchedAt_ + std::max<std::size_t>(1, searchedAt_ / 4) || !warm ||
                          !(warm->objective / static_cast<double>(n) <= kRise * perRun_);
         if (!due) return *warm;
-        fit::LawFitSettings settings = settings_;
-        if (search) settings.starts = std::max(settings.starts, fit::LawFitSettings{}.starts);
-        fit::LawFitResult best = fit::fitLaw(law_, revealed, settings, control_);
+        fit::LawFitResult best = fit::fitLaw(law_, revealed, settings_, control_);
         if (warm && std::isfinite(warm->objective) && !(warm->objective >= best.objective)) best = *warm;
         searchedAt_ = n;
         perRun_ = best.objective / static_cast<double>(n);
@@ -213,8 +210,8 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
         record(pick, false);
         g.picks.back().misfit = misfit;
     }
-    // The plan's result is the law fitted on every run it revealed, by the search `fit law` runs
-    // (its budget of starts), whatever the last pick's refit was.
+    // The plan's result is the law fitted on every run it revealed by the multi-start search (and
+    // from the last optimum, the better of the two), whatever the last pick's refit was.
     {
         auto [predicted, score] = fitState(true);
         g.picks.back().r2 = score.r2, g.picks.back().mape = score.mape;
