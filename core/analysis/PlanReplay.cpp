@@ -130,6 +130,19 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
     std::stable_sort(byCost.begin(), byCost.end(), [&](std::size_t a, std::size_t b) { return runs.cost[a] < runs.cost[b]; });
     const double budget = options.budget * g.poolCost;
     std::vector<std::size_t> revealed(byCost.begin(), byCost.begin() + static_cast<std::ptrdiff_t>(initialCount));
+    // The initial runs: the cheapest that determine the law (fit::determiningRuns: the cheapest basis
+    // of the Jacobian's rows at three parameter draws; a cheap run that repeats what others tell is
+    // passed over), and the cheapest other run, for a residual. Where the pool cannot determine the
+    // law, the cheapest free parameters + 1 as they come.
+    if (std::vector<std::size_t> basis = fit::determiningRuns(law, runs.pool, byCost); basis.size() == freeCount) {
+        for (std::size_t i : byCost)
+            if (std::find(basis.begin(), basis.end(), i) == basis.end()) {
+                basis.push_back(i);
+                break;
+            }
+        std::stable_sort(basis.begin(), basis.end(), [&](std::size_t a, std::size_t b) { return runs.cost[a] < runs.cost[b]; });
+        revealed = basis;
+    }
     std::vector<char> taken(n, 0);
     double spent = 0;
     for (std::size_t i : revealed) taken[i] = 1, spent += runs.cost[i];

@@ -301,3 +301,57 @@ DesignScores scoreAfter(const CompiledLaw& law, const LawData& fitted, std::span
 }
 
 }  // namespace scalex::fit
+
+#include "core/fit/SplitMix64.h"
+
+namespace scalex::fit {
+
+std::vector<std::size_t> determiningRuns(const CompiledLaw& law, const LawData& runs, std::span<const std::size_t> order, int draws,
+                                         std::uint64_t seed) {
+    const auto free = freeLawParameters(law);
+    const auto k = static_cast<Eigen::Index>(free.size());
+    SplitMix64 rng{seed};
+    std::vector<std::vector<double>> points;
+    for (int d = 0; d < std::max(draws, 1); ++d) {
+        std::vector<double> p(law.parameterCount());
+        for (std::size_t j = 0; j < p.size(); ++j) {
+            const double lo = law.lower[j], hi = law.upper[j], u = rng.uniform();
+            p[j] = lo > 0 && hi > lo ? std::exp(std::log(lo) + u * std::log(hi / lo)) : lo + u * (hi - lo);
+        }
+        points.push_back(std::move(p));
+    }
+    // Per draw, the pool's Jacobian with each column scaled to unit norm over the pool (a term that is
+    // negligible at a draw still counts by its direction), and an orthonormal basis of the kept rows
+    // (Gram–Schmidt, twice for stability).
+    std::vector<Eigen::MatrixXd> rows;
+    for (const auto& p : points) {
+        Eigen::MatrixXd J = lawJacobian(law, runs, p, free);
+        for (Eigen::Index c = 0; c < k; ++c)
+            if (const double norm = J.col(c).norm(); norm > 0) J.col(c) /= norm;
+        rows.push_back(std::move(J));
+    }
+    std::vector<Eigen::MatrixXd> basis(points.size(), Eigen::MatrixXd(k, 0));
+    std::vector<std::size_t> kept;
+    for (std::size_t i : order) {
+        bool adds = false;
+        std::vector<Eigen::VectorXd> residuals(points.size());
+        for (std::size_t d = 0; d < points.size(); ++d) {
+            if (basis[d].cols() == k) continue;
+            Eigen::VectorXd r = rows[d].row(static_cast<Eigen::Index>(i)).transpose();
+            const double norm = r.norm();
+            for (int pass = 0; pass < 2; ++pass) r -= basis[d] * (basis[d].transpose() * r);
+            if (norm > 0 && r.norm() > 1e-6 * norm) residuals[d] = r / r.norm(), adds = true;
+        }
+        if (!adds) continue;
+        kept.push_back(i);
+        for (std::size_t d = 0; d < points.size(); ++d)
+            if (residuals[d].size() > 0) {
+                basis[d].conservativeResize(Eigen::NoChange, basis[d].cols() + 1);
+                basis[d].col(basis[d].cols() - 1) = residuals[d];
+            }
+        if (std::all_of(basis.begin(), basis.end(), [&](const Eigen::MatrixXd& b) { return b.cols() == k; })) break;
+    }
+    return kept;
+}
+
+}  // namespace scalex::fit

@@ -94,3 +94,17 @@ DesignScores scoreAfter(const CompiledLaw& law, const LawData& fitted, std::span
                         const DesignModel& model = {});
 
 }  // namespace scalex::fit
+
+namespace scalex::fit {
+
+// The cheapest runs that determine the law: taken in `order` (cheapest first), a run is kept when
+// it adds a direction to the Jacobian's rows (∂ prediction / ∂ free parameter, each parameter's
+// column scaled to unit norm over `runs`) at one of `draws` parameter points drawn within the bounds (log-uniform over a
+// positive range, uniform otherwise; seeded), until the rows span every free parameter at every
+// draw. Greedy in cost over a matroid (the rows' linear independence), so the kept set is the
+// cheapest basis. Indices into `order`'s runs, in the order kept; fewer than the free parameters
+// when the runs cannot determine the law.
+std::vector<std::size_t> determiningRuns(const CompiledLaw& law, const LawData& runs, std::span<const std::size_t> order, int draws = 3,
+                                         std::uint64_t seed = 1);
+
+}  // namespace scalex::fit

@@ -114,3 +114,29 @@ TEST(RunDesign, WithAMisfitARunNearTheTargetBeatsOneFarFromIt) {
     EXPECT_GT(misfit.reduction[1], misfit.reduction[0]);
     EXPECT_LT(misfit.reduction[0], 0.01 * misfit.targetError) << "a run far from the target adds misfit as much as it removes noise";
 }
+
+// The initial design of a replay (determiningRuns): taken cheapest first, a run that repeats another
+// (same N and D) or adds nothing the kept ones do not tell (a fourth D at one N: E + B/D^beta has
+// three parameters there; a second D at the second N) is passed over, until the rows span the five
+// parameters, which needs three model sizes (E, A and alpha). Runs at one size cannot determine it.
+TEST(RunDesign, TheCheapestRunsThatDetermineTheLawPassOverRunsThatTellNothingNew) {
+    const CompiledLaw law = chinchilla();
+    auto pool = [&](const std::vector<std::pair<double, double>>& points) {
+        LawData d;
+        d.variableCount = law.variables.size();
+        std::vector<double> row(law.variables.size());
+        for (const auto& [n, tokens] : points) {
+            for (std::size_t v = 0; v < row.size(); ++v) row[v] = law.variables[v] == "N" ? n : tokens;
+            d.add(row, 3.0);
+        }
+        return d;
+    };
+    const LawData runs = pool({{2e7, 1e8}, {2e7, 1e8}, {2e7, 2e8}, {2e7, 4e8}, {2e7, 8e8}, {5e7, 2.5e8}, {5e7, 5e8}, {1e8, 5e8}, {2e8, 1e9}});
+    std::vector<std::size_t> order(runs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    EXPECT_EQ(determiningRuns(law, runs, order), (std::vector<std::size_t>{0, 2, 3, 5, 7}));
+    const LawData oneSize = pool({{2e7, 1e8}, {2e7, 2e8}, {2e7, 4e8}, {2e7, 8e8}, {2e7, 1.6e9}, {2e7, 3.2e9}});
+    std::vector<std::size_t> all(oneSize.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    EXPECT_EQ(determiningRuns(law, oneSize, all).size(), 3u);
+}
