@@ -21,7 +21,7 @@ QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs"
 # one analysis through every path to compare the numbers (`OneAnswer.*`: fit, render --table, a
 # converted project, a recipe; `*/BothPaths.*`: the window and a headless render), the fits of
 # every published scalebench law (`Scalebench/PublishedLaw.*`, minutes
-# each for the lr x bsz laws), the planner's vocabulary replay, and the fits of the lr-schedules
+# each for the lr x bsz laws), the planner's vocabulary and lr x bsz replays, and the fits of the lr-schedules
 # curves (their cooldown predictions, best cooldowns and predicted checkpoints): the sanitizer
 # sees the same fits and each path in the tests beside them, and the Release stage above runs them
 # all. On two cores a clean clone's `.ci/run` took 28.5 minutes, this stage's tests 6.8 of them.
@@ -36,7 +36,7 @@ export SCALEX_KILL_COUNT="${SCALEX_KILL_COUNT:-20}"
 if [ "${SCALEX_ASAN_ALL:-1}" = 1 ]; then
   cmake --build "$asan" -j "$jobs"
   cd "$asan"
-  repeated='^(LossSurfaceBootstrap\.DistinctOptima|LossSurface\.RefitFromTheOptima|LossSurfaceScaling\.ManyRuns|PlanReplay\.PlannerBeats|Outliers\.(Injected|Surface)Spikes|cli\.OneAnswer\.|[A-Za-z]+/BothPaths\.|cli\.Scalebench/PublishedLaw\.|cli\.ScalebenchReplays\.Vocabulary|CurveFits\.ConstantAndCosineRunsPredict|BestCooldown\.ChosenCooldownPredictsNoHigherThanEveryObservedRun|PredictedCheckpoints\.OneRealModelsCheckpoints)'
+  repeated='^(LossSurfaceBootstrap\.DistinctOptima|LossSurface\.RefitFromTheOptima|LossSurfaceScaling\.ManyRuns|PlanReplay\.PlannerBeats|Outliers\.(Injected|Surface)Spikes|cli\.OneAnswer\.|[A-Za-z]+/BothPaths\.|cli\.Scalebench/PublishedLaw\.|cli\.ScalebenchReplays\.(Vocabulary|LearningRate)|CurveFits\.ConstantAndCosineRunsPredict|BestCooldown\.ChosenCooldownPredictsNoHigherThanEveryObservedRun|PredictedCheckpoints\.OneRealModelsCheckpoints)'
   QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs" -E "$repeated"
   exit 0
 fi

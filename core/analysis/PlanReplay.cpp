@@ -8,6 +8,8 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
@@ -52,17 +54,60 @@ struct GroupRuns {
     std::vector<std::string> poolLabels;
 };
 
-// The law refitted on the revealed runs: multi-start, and from the previous optimum (a step adds
-// one run, so the last optimum is usually the basin); the better of the two.
-fit::LawFitResult refit(const fit::CompiledLaw& law, const fit::LawData& revealed, const std::vector<double>& previous,
-                        const fit::LawFitSettings& settings, const fit::FitControl& control) {
-    fit::LawFitResult best = fit::fitLaw(law, revealed, settings, control);
-    if (!previous.empty()) {
-        const fit::LawFitResult warm = fit::fitLawFrom(law, revealed, previous, settings);
-        if (std::isfinite(warm.objective) && !(warm.objective >= best.objective)) best = warm;
+// The law refitted on the revealed runs after each pick. A pick adds one run, so the last optimum is
+// usually the basin: the refit starts from it (one local search), and the multi-start search runs
+// again only when the revealed runs have grown by a quarter since it last ran (every pick while
+// fewer than 8 runs are revealed), or when the warm fit's objective per run has risen by half over
+// that search's (the new runs disagree with the basin). A replay of hundreds of picks then runs a
+// dozen searches instead of one per pick. Where the search runs, the warm fit competes with it.
+class Refits {
+public:
+    Refits(const fit::CompiledLaw& law, const fit::LawFitSettings& settings, const fit::FitControl& control)
+        : law_(law), settings_(settings), control_(control) {}
+
+    // `search`: the multi-start search runs whether due or not.
+    fit::LawFitResult operator()(const fit::LawData& revealed, const std::vector<double>& previous, bool search = false) {
+        const std::size_t n = revealed.size();
+        std::optional<fit::LawFitResult> warm;
+        if (!previous.empty()) warm = fit::fitLawFrom(law_, revealed, previous, settings_);
+        const bool due = search || searchedAt_ == 0 || n >= searchedAt_ + std::max<std::size_t>(1, searchedAt_ / 4) || !warm ||
+                         !(warm->objective / static_cast<double>(n) <= kRise * perRun_);
+        if (!due) return *warm;
+        fit::LawFitResult best = fit::fitLaw(law_, revealed, settings_, control_);
+        if (warm && std::isfinite(warm->objective) && !(warm->objective >= best.objective)) best = *warm;
+        searchedAt_ = n;
+        perRun_ = best.objective / static_cast<double>(n);
+        return best;
     }
-    return best;
-}
+
+private:
+    static constexpr double kRise = 1.5;
+    const fit::CompiledLaw& law_;
+    const fit::LawFitSettings& settings_;
+    const fit::FitControl& control_;
+    std::size_t searchedAt_ = 0;  // revealed runs at the last multi-start search
+    double perRun_ = 0;           // its objective per run
+};
+
+// The misfit the planner's ranking allows for (fit::misfitFor), estimated again when the revealed
+// runs have grown by an eighth since the last estimate (every pick below 16 runs): its REML fit and
+// rolling-origin refits cost far more than ranking the candidates, and one run moves it little.
+class MisfitEstimates {
+public:
+    double operator()(const fit::CompiledLaw& law, const fit::LawData& revealed, std::span<const double> params, const fit::LawData& targets,
+                      double lengthScale) {
+        const std::size_t n = revealed.size();
+        if (!value_ || n >= at_ + std::max<std::size_t>(1, at_ / 8)) {
+            value_ = fit::misfitFor(law, revealed, params, targets, lengthScale);
+            at_ = n;
+        }
+        return *value_;
+    }
+
+private:
+    std::optional<double> value_;
+    std::size_t at_ = 0;
+};
 
 // The group replayed: the picks in order and the target's predictions after each.
 void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanReplayOptions& options, std::uint64_t seed,
@@ -85,6 +130,19 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
     std::stable_sort(byCost.begin(), byCost.end(), [&](std::size_t a, std::size_t b) { return runs.cost[a] < runs.cost[b]; });
     const double budget = options.budget * g.poolCost;
     std::vector<std::size_t> revealed(byCost.begin(), byCost.begin() + static_cast<std::ptrdiff_t>(initialCount));
+    // The initial runs: the cheapest that determine the law (fit::determiningRuns: the cheapest basis
+    // of the Jacobian's rows at three parameter draws; a cheap run that repeats what others tell is
+    // passed over), and the cheapest other run, for a residual. Where the pool cannot determine the
+    // law, the cheapest free parameters + 1 as they come.
+    if (std::vector<std::size_t> basis = fit::determiningRuns(law, runs.pool, byCost); basis.size() == freeCount) {
+        for (std::size_t i : byCost)
+            if (std::find(basis.begin(), basis.end(), i) == basis.end()) {
+                basis.push_back(i);
+                break;
+            }
+        std::stable_sort(basis.begin(), basis.end(), [&](std::size_t a, std::size_t b) { return runs.cost[a] < runs.cost[b]; });
+        revealed = basis;
+    }
     std::vector<char> taken(n, 0);
     double spent = 0;
     for (std::size_t i : revealed) taken[i] = 1, spent += runs.cost[i];
@@ -93,11 +151,14 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
     settings.seed = seed;
     fit::SplitMix64 rng = fit::SplitMix64::stream(seed, 0);  // seeds k and k+1 must not be one stream shifted by a draw
     std::vector<double> params;
-    auto record = [&](std::size_t pick, bool initial) {
+    Refits refit(law, settings, control);
+    MisfitEstimates misfits;
+    // The law refitted on the revealed runs; the target's predictions and score with it.
+    auto fitState = [&](bool search) {
         const fit::LawData data = runs.pool.subset(revealed);
         fit::LawFitResult f;
         try {
-            f = refit(law, data, params, settings, control);
+            f = refit(data, params, search);
         } catch (const std::invalid_argument&) {
             f.objective = std::numeric_limits<double>::quiet_NaN();
         }
@@ -105,6 +166,10 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
         std::vector<double> predicted = params.empty() ? std::vector<double>(runs.target.size(), std::numeric_limits<double>::quiet_NaN())
                                                        : fit::predictLaw(law, runs.target, params);
         const auto score = fit::scoreHeldOut(runs.target.target, predicted);
+        return std::pair{std::move(predicted), score};
+    };
+    auto record = [&](std::size_t pick, bool initial) {
+        auto [predicted, score] = fitState(false);
         g.picks.push_back({runs.poolLabels[pick], runs.cost[pick], spent / g.poolCost, score.r2, score.mape, initial});
         g.stateFraction.push_back(spent / g.poolCost);
         g.statePredicted.push_back(std::move(predicted));
@@ -140,7 +205,10 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
                 const fit::LawData candidates = runs.pool.subset(affordable);  // their losses are not read
                 std::vector<double> costs;
                 for (std::size_t i : affordable) costs.push_back(runs.cost[i]);
-                const auto scores = fit::scoreCandidates(law, runs.pool.subset(revealed), params, candidates, costs, runs.target, options.design);
+                const fit::LawData fitted = runs.pool.subset(revealed);
+                fit::DesignModel design = options.design;
+                if (!design.misfit) design.misfit = misfits(law, fitted, params, runs.target, design.lengthScale);
+                const auto scores = fit::scoreCandidates(law, fitted, params, candidates, costs, runs.target, design);
                 double best = 0;
                 pick = n;  // none lowers the target's expected error: the planner stops
                 for (std::size_t c = 0; c < affordable.size(); ++c)
@@ -154,6 +222,13 @@ void replayGroup(const fit::CompiledLaw& law, const GroupRuns& runs, const PlanR
         revealed.push_back(pick);
         record(pick, false);
         g.picks.back().misfit = misfit;
+    }
+    // The plan's result is the law fitted on every run it revealed by the multi-start search (and
+    // from the last optimum, the better of the two), whatever the last pick's refit was.
+    {
+        auto [predicted, score] = fitState(true);
+        g.picks.back().r2 = score.r2, g.picks.back().mape = score.mape;
+        g.statePredicted.back() = std::move(predicted);
     }
     g.params = params;
 }

@@ -2,7 +2,8 @@
 // Replaying a finished study run by run (issue 33, "Simulate before you spend", sequential mode):
 // the pool's runs are candidates whose losses are revealed only when a run is picked, the target's
 // runs are read only to score the law. Per group, the replay starts from the cheapest pool runs
-// that determine the law (free parameters + 1), then picks one run at a time while the budget (a
+// that determine the law (the cheapest basis of its Jacobian's rows, fit::determiningRuns) and the
+// cheapest other run (free parameters + 1 in all), then picks one run at a time while the budget (a
 // fraction of the group's total pool cost) allows, refitting after each pick:
 //   planner   the run with the largest expected drop of the target's squared error per unit cost
 //             (fit/RunDesign.h: the law's linearisation at the current fit, with an allowance for

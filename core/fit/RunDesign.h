@@ -51,13 +51,14 @@ double estimateMisfit(const CompiledLaw& law, const LawData& fitted, std::span<c
 // τ / σ from how badly the law extrapolates toward the target: the quarter of the fitted runs
 // nearest the target (in decades; at least one, leaving k + 1 runs to fit) is held out, each
 // predicted by the law refitted (from `params`) on the runs farther from the target than it (a
-// rolling origin), and the held-out runs' squared errors compared with what
+// rolling origin; in at most kExtrapolationSteps blocks of neighbouring runs), and the held-out runs' squared errors compared with what
 // noise and the refit's own uncertainty explain (the linearisation's variance there), the noise's
 // variance being `noise` × σ² (σ² the fit's residual variance, which also holds whatever misfit the
 // fit absorbed; misfitFor passes REML's share of it that is noise); the excess, divided by what a
 // misfit of τ = σ would add to those errors under the misfit's correlation at `lengthScale`, is
 // (τ/σ)². 0 when the held-out runs are predicted within the noise. Capped at kMaxMisfit.
 inline constexpr std::size_t kExtrapolationShare = 4;  // 1/4 of the runs held out
+inline constexpr std::size_t kExtrapolationSteps = 8;  // refits at most: beyond, the held-out runs go in blocks
 double extrapolationMisfit(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& targets,
                            double lengthScale = DesignModel{}.lengthScale, double noise = 1);
 
@@ -91,5 +92,19 @@ DesignScores scoreCandidates(const CompiledLaw& law, const LawData& fitted, std:
 DesignScores scoreAfter(const CompiledLaw& law, const LawData& fitted, std::span<const double> params, const LawData& candidates,
                         std::span<const std::size_t> picked, const LawData& targets, std::span<const double> costs = {},
                         const DesignModel& model = {});
+
+}  // namespace scalex::fit
+
+namespace scalex::fit {
+
+// The cheapest runs that determine the law: taken in `order` (cheapest first), a run is kept when
+// it adds a direction to the Jacobian's rows (∂ prediction / ∂ free parameter, each parameter's
+// column scaled to unit norm over `runs`) at one of `draws` parameter points drawn within the bounds (log-uniform over a
+// positive range, uniform otherwise; seeded), until the rows span every free parameter at every
+// draw. Greedy in cost over a matroid (the rows' linear independence), so the kept set is the
+// cheapest basis. Indices into `order`'s runs, in the order kept; fewer than the free parameters
+// when the runs cannot determine the law.
+std::vector<std::size_t> determiningRuns(const CompiledLaw& law, const LawData& runs, std::span<const std::size_t> order, int draws = 3,
+                                         std::uint64_t seed = 1);
 
 }  // namespace scalex::fit

@@ -9,7 +9,6 @@
 // knownGaps() with what they reach.
 #include <gtest/gtest.h>
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -17,68 +16,17 @@
 #include <string>
 #include <vector>
 
+#include "tests/cli/ScalebenchLaws.h"
 #include "tests/cli/ScalexProcess.h"
 #include "tests/support/TestData.h"
 
+using scalex::test::LawRow;
+using scalex::test::publishedLawArgs;
+using scalex::test::publishedLaws;
 using scalex::test::runScalex;
 using scalex::test::sharedPath;
 
 namespace {
-
-// The fields of one CSV record (RFC 4180 quoting), advancing `pos` past it.
-std::vector<QString> csvRecord(const QString& text, int& pos) {
-    std::vector<QString> fields;
-    QString field;
-    bool quoted = false;
-    for (; pos < text.size(); ++pos) {
-        const QChar c = text[pos];
-        if (quoted) {
-            if (c == '"' && pos + 1 < text.size() && text[pos + 1] == '"') field += '"', ++pos;
-            else if (c == '"') quoted = false;
-            else field += c;
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            fields.push_back(field), field.clear();
-        } else if (c == '\n') {
-            ++pos;
-            break;
-        } else if (c != '\r') {
-            field += c;
-        }
-    }
-    fields.push_back(field);
-    return fields;
-}
-
-struct LawRow {
-    QString task, law, formula, params, group;
-    double refMse = 0, refR2 = 0;
-};
-
-// What a failing test's name shows of its law and group.
-void PrintTo(const LawRow& r, std::ostream* os) { *os << (r.task + ":" + r.law + " " + r.group).toStdString(); }
-
-// laws.csv grouped by task and law, in file order.
-std::vector<std::vector<LawRow>> publishedLaws() {
-    QFile f(sharedPath("data/public/scalebench/laws.csv"));
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    const QString text = QString::fromUtf8(f.readAll());
-    int pos = 0;
-    const auto header = csvRecord(text, pos);
-    std::map<QString, int> column;
-    for (int i = 0; i < static_cast<int>(header.size()); ++i) column[header[static_cast<std::size_t>(i)]] = i;
-    std::vector<std::vector<LawRow>> out;
-    while (pos < text.size()) {
-        const auto r = csvRecord(text, pos);
-        if (r.size() != header.size()) continue;
-        auto at = [&](const char* name) { return r[static_cast<std::size_t>(column.at(name))]; };
-        LawRow row{at("task"), at("law"), at("formula"), at("params"), at("group"), at("ref_mse").toDouble(), at("ref_r2_pooled").toDouble()};
-        if (out.empty() || out.back().front().task != row.task || out.back().front().law != row.law) out.emplace_back();
-        out.back().push_back(row);
-    }
-    return out;
-}
 
 // The laws the default search does not bring to the reference yet (measured on this checkout, the
 // lr × bsz task fitted on all 2702 runs): each is held to what it reaches now, so that it cannot
@@ -102,8 +50,7 @@ TEST_P(PublishedLaw, DefaultFitReachesTheReferenceObjective) {
     const auto& rows = GetParam();
     const LawRow& law = rows.front();
     const QString dir = sharedPath("data/public/scalebench/" + law.task);
-    QStringList args{"fit", "law", "--data", dir + "/train.csv", "--holdout", dir + "/test.csv", "--formula", law.formula};
-    for (const QString& p : law.params.split(';')) args << "--param" << p;
+    QStringList args = QStringList{"fit", "law", "--data", dir + "/train.csv", "--holdout", dir + "/test.csv"} + publishedLawArgs(law);
     args << "--group" << "group" << "--loss" << "squared" << "--space" << "linear" << "--resamples" << "0" << "--json";
     if (law.task == "lr_bsz_scaling_law") args << "--all-sweep-runs";
     const auto known = knownGaps().find(law.task + ":" + law.law);

@@ -1,6 +1,7 @@
 // The planner replayed at 10 % of each pool's cost on the scalebench tasks of ../shared (issue 41:
 // "replays at 10 % of each pool's cost, with each task's best published law: median R² within 0.03
-// of the all-data fit's"), as tests/bench/scalebench_replays.py runs it with five seeds. The
+// of the all-data fit's"; sparsity, vocabulary and learning rate × batch size), as
+// tests/bench/scalebench_replays.py runs it with five seeds. The
 // planner's picks follow the fit, not the seed (the seed only draws the fits' starts, and these fits
 // agree from any starts), so one or two seeds stand for five here.
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "tests/cli/ScalebenchLaws.h"
 #include "tests/cli/ScalexProcess.h"
 #include "tests/support/TestData.h"
 
@@ -23,6 +25,7 @@ struct Task {
     QStringList law;         // --formula, --param ..., as laws.csv publishes it
     QStringList pool, target;  // --pool / --target conditions
     QString cost;
+    QStringList extra = {};  // further options of both the fit and the replay
 };
 
 // laws.csv: sparsity sl_2, the task's best pooled R² (0.5208). The target is the largest sparse
@@ -49,7 +52,17 @@ Task vocabulary() {
             "6*non_vocab_parameters*num_characters"};
 }
 
-QStringList fitArgs(const Task& t) { return t.law + QStringList{"--group", "group", "--loss", "squared", "--space", "linear", "--json"}; }
+QStringList fitArgs(const Task& t) { return t.law + QStringList{"--group", "group", "--loss", "squared", "--space", "linear", "--json"} + t.extra; }
+
+// laws.csv: the lr × bsz law with the reference's best pooled R² (sl_8: 20 parameters, 0.7459). The
+// target is the runs of 1e11 tokens and more (the largest model's); every run of a sweep is a run
+// (--all-sweep-runs, as the reference fits all 2702).
+Task learningRateBatchSize(scalex::test::LawRow& best) {
+    for (const auto& rows : scalex::test::publishedLaws())
+        if (rows.front().task == "lr_bsz_scaling_law" && rows.front().refR2 > best.refR2) best = rows.front();
+    return {sharedPath("data/public/scalebench/lr_bsz_scaling_law"), scalex::test::publishedLawArgs(best), {"data_size<1e11"}, {"data_size>=1e11"},
+            "6*non_embedding_param_size*data_size", {"--all-sweep-runs"}};
+}
 
 // The law fitted on the whole pool (train.csv), scored on test.csv.
 double allDataR2(const Task& t) {
@@ -81,14 +94,17 @@ TEST(ScalebenchReplays, SparsityPlannerBeatsCheapAndRandomPlansAndFollowsTheFitN
     const double all = allDataR2(t);
     const QJsonObject one = replay(t, 0.1, "planner", 1), two = replay(t, 0.1, "planner", 2);
     const double planner = one["r2"].toDouble();
-    // The seed draws the fits' starts; the fits agree, so the planner picks the same runs.
+    // The seed draws the fits' starts; the fits agree, so the planner picks the same runs. Between
+    // multi-start searches a refit starts from the last optimum, so the optima (and R²) agree to the
+    // search's stopping tolerance (7.6e-9 apart here), not to the last bit.
     EXPECT_EQ(pickedRuns(one), pickedRuns(two));
-    EXPECT_NEAR(planner, two["r2"].toDouble(), 1e-9);
-    // Known gap: in group D1=2.31_D2=4.61 the five cheapest runs that determine the law's four
-    // parameters (two model sizes) already cost 12.8 % of its pool, so nothing is picked there and
-    // its fit rests on two sizes: the median replay is 0.031 below the all-data fit (0.4900 against
-    // 0.5208). It is held to that here, so that it cannot get worse unsaid.
-    EXPECT_GE(planner, all - 0.035) << "planner " << planner << ", all data " << all;
+    EXPECT_NEAR(planner, two["r2"].toDouble(), 1e-6);
+    // In group D1=2.31_D2=4.61 the five cheapest runs that determine the law's four parameters (two
+    // model sizes) already cost 12.8 % of its pool, so nothing is picked there. The replay reaches
+    // 0.6859 against the all-data fit's 0.5208 (0.4900 before the ranking's rank-one updates): the
+    // last pick of group D1=2.31_D2=2.31 is a near tie (line 59 against line 64, 3 % apart in drop
+    // per cost) that decides it, so the bound is the issue's (within 0.03), not the 0.6859.
+    EXPECT_GE(planner, all - 0.03) << "planner " << planner << ", all data " << all;
     // At 10 % the planner is far above cheapest-first and the median of random plans.
     EXPECT_GT(planner, replay(t, 0.1, "cheapest", 1)["r2"].toDouble() + 0.5);
     std::vector<double> random;
@@ -106,6 +122,37 @@ TEST(ScalebenchReplays, VocabularyPlannerAtTenPercentIsWithinThreeHundredthsOfTh
     const double planner = replay(t, 0.1, "planner", 1)["r2"].toDouble();
     EXPECT_GE(planner, all - 0.03) << "planner " << planner << ", all data " << all;
     EXPECT_GT(planner, 0.95);
+}
+
+// Sparsity sl_4 (six parameters): its cheapest seven runs per group sit at two model sizes and leave
+// the law undetermined, and the replay started from them reached −4.22 against the all-data fit's
+// 0.4007. Started from the cheapest runs that determine the law (a third size where a group needs
+// one), it reaches 0.3291 at every seed (measured).
+TEST(ScalebenchReplays, SparsityLawOfSixParametersStartsFromRunsThatDetermineIt) {
+    scalex::test::LawRow law;
+    for (const auto& rows : scalex::test::publishedLaws())
+        if (rows.front().task == "sparsity_scaling_law" && rows.front().law == "sl_4") law = rows.front();
+    ASSERT_EQ(law.law, "sl_4");
+    Task t = sparsity();
+    t.law = scalex::test::publishedLawArgs(law);
+    const double all = allDataR2(t);
+    const double planner = replay(t, 0.1, "planner", 1)["r2"].toDouble();
+    EXPECT_GE(planner, all - 0.1) << "planner " << planner << ", all data " << all;
+}
+
+// The lr × bsz replay (2500 pool runs, about 340 picked at 10 %) runs in about a minute of CPU:
+// candidates ranked by rank-one updates, warm refits between multi-start searches. Its fit on the
+// picked runs predicts the largest model better than the reference's fit on the whole pool (0.938
+// against 0.7459, Scalex's own all-data fit 0.6083, measured): held here to the reference's R² less
+// 0.03 (Scalex's all-data fit takes minutes; the reference's R² is the higher bar).
+TEST(ScalebenchReplays, LearningRateBatchSizePlannerAtTenPercentReachesTheReferencesAllDataFit) {
+    scalex::test::LawRow best{.refR2 = -1e300};
+    const Task t = learningRateBatchSize(best);
+    ASSERT_EQ(best.law, "sl_8");
+    const QJsonObject r = replay(t, 0.1, "planner", 1);
+    EXPECT_GE(r["r2"].toDouble(), best.refR2 - 0.03) << "planner " << r["r2"].toDouble() << ", reference's all-data fit " << best.refR2;
+    EXPECT_LE(r["fraction"].toDouble(), 0.1 + 1e-12);
+    EXPECT_GT(r["runs"].toInt(), 100) << "the planner stops early";
 }
 
 }  // namespace
