@@ -6,6 +6,8 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <set>
 
 #include "app/figures/PlotChart.h"
@@ -17,11 +19,16 @@ namespace scalex::figures {
 
 Control checkpointsControl() {
     return choiceControl(kCheckpointsControl, QObject::tr("Checkpoints"),
-                         {{QStringLiteral("curves"), QObject::tr("predicted from curves")}, {QStringLiteral("none"), QObject::tr("none")}},
+                         {{QStringLiteral("curves"), QObject::tr("predicted from curves")},
+                          {QStringLiteral("fitted"), QObject::tr("predicted, and fitted")},
+                          {QStringLiteral("none"), QObject::tr("none")}},
                          QStringLiteral("curves"),
                          QObject::tr("Each model's end-of-cooldown losses its loss curves' law predicts (as fit lnd --from-curves), drawn "
-                                     "hollow with their interval"));
+                                     "hollow with their interval; \"predicted, and fitted\": the view's fit takes them beside the "
+                                     "measured runs, as fit lnd|isoflop --from-curves does"));
 }
+
+bool checkpointsFitted(const Controls& controls) { return controls.choice(kCheckpointsControl) == QLatin1String("fitted"); }
 
 namespace {
 
@@ -67,8 +74,107 @@ StudyCheckpoints CheckpointInputs::predict(analysis::CheckpointPlacement placeme
     return out;
 }
 
+bool CheckpointInputs::hasCurve(const std::string& runId) const {
+    for (const auto& set : sets)
+        for (const auto& curve : set.curves.curves)
+            if (curve.runId == runId) return true;
+    return false;
+}
+
+namespace {
+
+// The key of a fit on the checkpoints: the prediction's inputs, the measured points and the settings.
+analysis::ResultKey checkpointFitKey(const char* analysis, const std::vector<data::ProjectCurves>& sets, const data::RunTable& table,
+                                     const std::vector<std::array<double, 4>>& measured, QJsonObject settings) {
+    QJsonArray points;
+    for (const auto& m : measured) points.append(QJsonArray{m[0], m[1], m[2], m[3]});
+    settings["measured"] = points;
+    return {analysis, {}, analysis::canonicalJson(settings), inputsDigest(sets, table)};
+}
+
+QJsonArray numbers(const std::vector<double>& values) {
+    QJsonArray out;
+    for (double v : values) out.append(v);
+    return out;
+}
+
+// Kept by `key`, else fitted by `fit` (an Expected of Result): the error where it is not kept.
+template <class Result, class Fit>
+std::shared_ptr<const Result> keptFit(const analysis::ResultKey& key, const fit::FitControl& control, QString& error, Fit fit) {
+    const auto compute = [&]() -> std::shared_ptr<const Result> {
+        auto r = fit();
+        if (!r) {
+            error = QString::fromStdString(r.error().message);
+            return nullptr;
+        }
+        if (control.cancelled()) return nullptr;
+        return std::make_shared<const Result>(std::move(*r));
+    };
+    auto kept = analysis::ResultCache::shared().get<Result>(key, compute, control);
+    if (!kept && error.isEmpty() && !control.cancelled()) kept = compute();  // another thread's error: this one's own message
+    return kept;
+}
+
+// The replicates and level `fit lnd|isoflop --from-curves` use by default (LndQueries.cpp's replicateOptions).
+analysis::CheckpointSurfaceOptions cliReplicates() {
+    analysis::CheckpointSurfaceOptions o;
+    o.level = analysis::PredictedCheckpointOptions{}.curves.level;
+    return o;
+}
+
+}  // namespace
+
+CheckpointInputs::Fitted<analysis::CheckpointSurfaceResult> CheckpointInputs::fitSurface(std::vector<fit::LossPoint> measured,
+                                                                                         const fit::LossSurfaceSettings& settings,
+                                                                                         const fit::FitControl& control) const {
+    Fitted<analysis::CheckpointSurfaceResult> out;
+    out.checkpoints = predict(analysis::CheckpointPlacement::Tokens, {}, control);
+    if (!out.checkpoints.result) {
+        out.error = out.checkpoints.error;
+        return out;
+    }
+    std::vector<std::array<double, 4>> points;
+    for (const auto& m : measured) points.push_back({m.params, m.tokens, 0.0, m.loss});
+    const fit::InitGrid& g = settings.grid;
+    const QJsonObject options{{"huber_delta", settings.huberDelta}, {"fit_gamma", settings.fitGamma},
+                              {"grid", QJsonArray{numbers(g.logA), numbers(g.logB), numbers(g.logE), numbers(g.alpha), numbers(g.beta), numbers(g.gamma)}},
+                              {"stop", settings.stopDelta}, {"screen_stop", settings.screenStopDelta}, {"refine", static_cast<double>(settings.refineCount)}};
+    const auto key = checkpointFitKey("study-checkpoint-surface", sets, *table, points, options);
+    const auto predicted = out.checkpoints.result;
+    out.result = keptFit<analysis::CheckpointSurfaceResult>(key, control, out.error, [&] {
+        return analysis::fitSurfaceWithCheckpoints(measured, predicted->checkpoints, settings, cliReplicates(), control);
+    });
+    return out;
+}
+
+CheckpointInputs::Fitted<analysis::CheckpointIsoFlopResult> CheckpointInputs::fitIsoFlop(std::vector<fit::IsoFlopRun> measured, fit::IsoFlopSettings settings,
+                                                                                         const fit::FitControl& control) const {
+    Fitted<analysis::CheckpointIsoFlopResult> out;
+    out.checkpoints = predict(analysis::CheckpointPlacement::Budgets, settings.budgets, control);
+    if (!out.checkpoints.result) {
+        out.error = out.checkpoints.error;
+        return out;
+    }
+    // The profiles at the budgets the checkpoints were predicted at (as --budgets sets both).
+    std::set<double> budgets;
+    for (const auto& c : out.checkpoints.result->checkpoints) budgets.insert(c.budget);
+    settings.budgets.assign(budgets.begin(), budgets.end());
+    std::vector<std::array<double, 4>> points;
+    for (const auto& m : measured) points.push_back({m.params, m.tokens, m.flops, m.loss});
+    const QJsonObject options{{"budgets", numbers(settings.budgets)}, {"tolerance", settings.tolerance}, {"fit_min", settings.fitMin},
+                              {"fit_max", std::isfinite(settings.fitMax) ? QJsonValue(settings.fitMax) : QJsonValue("inf")},
+                              {"min_runs", settings.minRunsPerProfile}, {"kept", numbers(settings.keptBudgets)}};
+    const auto key = checkpointFitKey("study-checkpoint-isoflop", sets, *table, points, options);
+    const auto predicted = out.checkpoints.result;
+    out.result = keptFit<analysis::CheckpointIsoFlopResult>(key, control, out.error, [&] {
+        return analysis::fitIsoFlopWithCheckpoints(measured, predicted->checkpoints, settings, cliReplicates(), control);
+    });
+    return out;
+}
+
 std::optional<CheckpointInputs> checkpointInputs(const FigureInput& in, const Controls& controls) {
-    if (controls.choice(kCheckpointsControl) != QLatin1String("curves") || in.study->curveSets().empty()) return std::nullopt;
+    const QString chosen = controls.choice(kCheckpointsControl);
+    if ((chosen != QLatin1String("curves") && chosen != QLatin1String("fitted")) || in.study->curveSets().empty()) return std::nullopt;
     return CheckpointInputs{in.study->curveSets(), runsForJob(in)};
 }
 

@@ -19,9 +19,13 @@ namespace scalex::figures {
 
 class PlotChart;
 
-// The control's key: "curves" (predicted from the study's loss curves, the default) or "none".
+// The control's key: "curves" (predicted from the study's loss curves and drawn, the default),
+// "fitted" (drawn, and the view's fit takes them beside the measured runs, as `fit lnd|isoflop
+// --from-curves` does) or "none".
 inline const QString kCheckpointsControl = QStringLiteral("checkpoints");
 Control checkpointsControl();
+// Whether the controls ask the view's fit to take the predicted checkpoints.
+bool checkpointsFitted(const Controls& controls);
 
 // What the job gives: the checkpoints, or why there are none (no error and no result: not asked).
 struct StudyCheckpoints {
@@ -36,6 +40,25 @@ struct CheckpointInputs {
     std::shared_ptr<const data::RunTable> table;
     // At `budgets` where given, else placed by `placement` (predictStudyCheckpoints).
     StudyCheckpoints predict(analysis::CheckpointPlacement placement, std::vector<double> budgets, const fit::FitControl& control) const;
+    // Whether run `runId` has a loss curve here: its curve speaks through the checkpoints predicted
+    // from it, so the fits that take them leave the run's own last loss out (a constant-rate run's
+    // is no end-of-cooldown loss).
+    bool hasCurve(const std::string& runId) const;
+    // L(N,D) on `measured` and the checkpoints predicted at token counts (analysis::fitSurfaceWithCheckpoints
+    // with the CLI's replicates and level, as `fit lnd --from-curves` fits them), or the IsoFLOP
+    // profiles and laws on them at `settings.budgets` (fitIsoFlopWithCheckpoints, as `fit isoflop
+    // --from-curves`). One fit per study, runs and settings (analysis::ResultCache). The error
+    // names why there is none (the prediction's, or the fit's).
+    template <class Result>
+    struct Fitted {
+        StudyCheckpoints checkpoints;
+        std::shared_ptr<const Result> result;
+        QString error;
+    };
+    Fitted<analysis::CheckpointSurfaceResult> fitSurface(std::vector<fit::LossPoint> measured, const fit::LossSurfaceSettings& settings,
+                                                         const fit::FitControl& control) const;
+    Fitted<analysis::CheckpointIsoFlopResult> fitIsoFlop(std::vector<fit::IsoFlopRun> measured, fit::IsoFlopSettings settings,
+                                                         const fit::FitControl& control) const;
 };
 std::optional<CheckpointInputs> checkpointInputs(const FigureInput& in, const Controls& controls);
 

@@ -138,6 +138,52 @@ QJsonObject IsoFlopFigure::fitControls() const {
             {kCheckpointsControl, controls().at(kCheckpointsControl).value}};
 }
 
+namespace {
+
+// The first fit (the series shown first; a fit of `series` where the study has no IsoFLOP runs)
+// made again on its runs without a loss curve and the checkpoints predicted at `budgets`, as `fit
+// isoflop --from-curves --budgets` fits them: its runs as isoFlopRuns gives them (outliers kept,
+// as the verb keeps them), its settings with the checkpoints' budgets. The same series among
+// `every` (the tables') takes the same fit.
+void refitWithCheckpoints(IsoFlopFigure::Fits& fits, const CheckpointInputs& checkpoints, const std::vector<double>& budgets,
+                        const analysis::IsoFlopQuery& query, const std::string& series, const fit::FitControl& control) {
+    auto& all = fits.answer.fits;
+    if (all.empty()) {
+        analysis::IsoFlopSeriesFit none;
+        none.series = !query.shown.empty() ? query.shown : series;
+        none.analysis.settings.budgets.clear();
+        none.analysis.settings.fitMin = query.fitMin;
+        none.analysis.settings.fitMax = query.fitMax;
+        all.push_back(std::move(none));
+    }
+    analysis::IsoFlopSeriesFit& first = all.front();
+    std::vector<fit::IsoFlopRun> measured;
+    std::vector<const data::Run*> runs;
+    if (!first.analysis.runs.empty()) {
+        const auto selected = analysis::isoFlopRuns(*fits.table, first.analysis.group.filter);
+        for (std::size_t i = 0; i < selected.points.size(); ++i)
+            if (!checkpoints.hasCurve(selected.runs[i]->runId)) measured.push_back(selected.points[i]), runs.push_back(selected.runs[i]);
+    }
+    fit::IsoFlopSettings settings = first.analysis.settings;
+    settings.budgets = budgets;
+    auto made = checkpoints.fitIsoFlop(std::move(measured), settings, control);
+    if (!made.result) {
+        fits.checkpoints.error = made.error;
+        return;
+    }
+    first.analysis.result = made.result->fit;
+    first.analysis.settings.budgets.assign(made.result->fit.profiles.size(), 0);
+    for (std::size_t k = 0; k < made.result->fit.profiles.size(); ++k) first.analysis.settings.budgets[k] = made.result->fit.profiles[k].budget;
+    first.analysis.runs = std::move(runs);
+    first.analysis.outliers.clear();
+    first.analysis.extrapolation = {};
+    for (auto& f : fits.answer.every)
+        if (f.series == first.series && f.context == first.context) f.analysis = first.analysis;
+    fits.withCheckpoints = std::move(made.result);
+}
+
+}  // namespace
+
 JobOf<IsoFlopFigure::Answer> IsoFlopFigure::job(const FigureInput& in) const {
     const analysis::Study& study = *in.study;
     analysis::IsoFlopQuery query;
@@ -154,14 +200,17 @@ JobOf<IsoFlopFigure::Answer> IsoFlopFigure::job(const FigureInput& in) const {
         }
     // One context length for every fit, when one is chosen (else each series' preferred one).
     if (const QString chosen = controls().choice(kContext); chosen != kEachOwn) query.scope.context = chosen.toDouble();
+    std::string firstSeries = study.seriesNames().empty() ? std::string() : study.seriesNames().front();
     return [table = runsForJob(in), settings = study.settings(), paper = study.paper(), query = std::move(query),
-            checkpoints = checkpointInputs(in, controls())](const fit::FitControl& control) {
-        Fits fits{table, analysis::answerIsoFlopQuery(*table, settings, paper, query, control), {}};
+            checkpoints = checkpointInputs(in, controls()), fitted = checkpointsFitted(controls()),
+            firstSeries = std::move(firstSeries)](const fit::FitControl& control) {
+        Fits fits{table, analysis::answerIsoFlopQuery(*table, settings, paper, query, control), {}, {}};
         if (checkpoints && !control.cancelled()) {
             std::set<double> budgets;
             for (const auto& f : fits.answer.fits)
                 for (const auto& p : f.analysis.result.profiles) budgets.insert(p.budget);
             fits.checkpoints = checkpoints->predict(analysis::CheckpointPlacement::Budgets, {budgets.begin(), budgets.end()}, control);
+            if (fitted && fits.checkpoints.result && !control.cancelled()) refitWithCheckpoints(fits, *checkpoints, {budgets.begin(), budgets.end()}, query, firstSeries, control);
         }
         return fits;
     };
@@ -172,6 +221,7 @@ void IsoFlopFigure::take(Fits fits) {
     runs_ = std::move(fits.table);
     answer_ = std::move(fits.answer);
     checkpoints_ = std::move(fits.checkpoints);
+    withCheckpoints_ = std::move(fits.withCheckpoints);
     bands_.assign(answer_.fits.size(), std::nullopt);
     bandsKnown_ = false;
     picked_.clear();
@@ -187,7 +237,10 @@ JobOf<IsoFlopFigure::Bands> IsoFlopFigure::bandsJob() const {
     if (answer_.fits.empty()) return {};
     // Bootstrap bands for the power laws: copies of each fit's runs as it read them.
     std::vector<std::pair<std::vector<fit::IsoFlopRun>, fit::IsoFlopSettings>> inputs;
-    for (const auto& f : answer_.fits) inputs.emplace_back(analysis::IsoFlopAnswer::inputsOf(f), f.analysis.settings);
+    // A fit with the checkpoints has their intervals instead (the summary's), none bootstrapped here.
+    for (const auto& f : answer_.fits)
+        inputs.emplace_back(withCheckpoints_ && &f == &answer_.fits.front() ? std::vector<fit::IsoFlopRun>{} : analysis::IsoFlopAnswer::inputsOf(f),
+                            f.analysis.settings);
     return [inputs = std::move(inputs), budgets = bandBudgets_](const fit::FitControl& control) {
         fit::BootstrapSettings boot;
         boot.resamples = 200;
@@ -632,6 +685,18 @@ void IsoFlopFigure::draw(const FigureInput& in) {
             text += QStringLiteral("<br><font color='%1'>%2%3</font>")
                         .arg(theme.highlight.name(), drawn.size() > 1 ? seriesLabel(k) + ": " : QString(),
                              QString::fromStdString(w));
+    if (withCheckpoints_ && !drawn.empty())
+        text += QObject::tr("<br>%1 fitted on %2 measured runs and %3 predicted checkpoints (as fit isoflop --from-curves): "
+                            "a in [%4, %5], b in [%6, %7] (%8 %, %9 replicates moving each model's checkpoints together). ")
+                    .arg(seriesLabel(0))
+                    .arg(withCheckpoints_->measured.size())
+                    .arg(withCheckpoints_->predicted.size())
+                    .arg(withCheckpoints_->nOptLower.exponent, 0, 'f', 3)
+                    .arg(withCheckpoints_->nOptUpper.exponent, 0, 'f', 3)
+                    .arg(withCheckpoints_->dOptLower.exponent, 0, 'f', 3)
+                    .arg(withCheckpoints_->dOptUpper.exponent, 0, 'f', 3)
+                    .arg(100 * withCheckpoints_->level, 0, 'g', 3)
+                    .arg(withCheckpoints_->replicates);
     const QString predicted = checkpointsSummary(checkpoints_);
     summary_ = text.isEmpty() && predicted.isEmpty() ? QObject::tr("No IsoFLOP runs in scope: runs of a series with compute (or a budget) and loss.")
                                                      : text + (text.isEmpty() || predicted.isEmpty() ? QString() : QStringLiteral("<br>")) + predicted.toHtmlEscaped();

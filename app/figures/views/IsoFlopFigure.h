@@ -25,6 +25,9 @@ public:
         // Predicted from the study's loss curves (CheckpointMarks.h) at the budgets of the fits'
         // profiles, or where the study has none at budgets placed from the curves.
         StudyCheckpoints checkpoints;
+        // With the Checkpoints control at "predicted, and fitted": the first fit made on its runs
+        // without a loss curve and the checkpoints, as `fit isoflop --from-curves` makes it.
+        std::shared_ptr<const analysis::CheckpointIsoFlopResult> withCheckpoints;
     };
     using Answer = Fits;
     using Bands = std::vector<fit::BootstrapResult>;
@@ -81,6 +84,8 @@ public:
     bool analysesReadCurves() const override { return true; }
     // The checkpoints predicted with the fits taken last, drawn hollow on the profiles with their intervals.
     const StudyCheckpoints& checkpoints() const { return checkpoints_; }
+    // The first fit's fit on its runs and the checkpoints, when the control asks for it (else none).
+    const std::shared_ptr<const analysis::CheckpointIsoFlopResult>& fitWithCheckpoints() const { return withCheckpoints_; }
 
 private:
     void makeContextCharts();
@@ -109,6 +114,7 @@ private:
     std::vector<double> bandBudgets_;
     std::vector<std::optional<analysis::BudgetProfile>> picked_;  // per fit
     StudyCheckpoints checkpoints_;
+    std::shared_ptr<const analysis::CheckpointIsoFlopResult> withCheckpoints_;
     QString summary_;
 };
 

@@ -62,6 +62,22 @@ std::array<QRgb, 101> mapPalette(const Theme& theme) {
     return palette;
 }
 
+// The line on a fit that took the predicted checkpoints: how many points of each kind, and the
+// exponents' intervals (each model's checkpoints moved together in the replicates).
+QString checkpointsFitText(const std::shared_ptr<const analysis::CheckpointSurfaceResult>& c) {
+    if (!c) return {};
+    return QObject::tr("<br>Fitted on %1 measured runs and %2 predicted checkpoints (as fit lnd --from-curves): α in [%3, %4], "
+                       "β in [%5, %6] (%7 %, %8 replicates)")
+        .arg(c->measured.size())
+        .arg(c->predicted.size())
+        .arg(c->lower.alpha, 0, 'f', 3)
+        .arg(c->upper.alpha, 0, 'f', 3)
+        .arg(c->lower.beta, 0, 'f', 3)
+        .arg(c->upper.beta, 0, 'f', 3)
+        .arg(100 * c->level, 0, 'g', 3)
+        .arg(c->replicates);
+}
+
 }  // namespace
 
 LossSurfaceFigure::LossSurfaceFigure() : chart_(makeChart()) {
@@ -168,6 +184,7 @@ fit::LossSurfaceSettings LossSurfaceFigure::settingsChosen(const FigureInput& in
 QString LossSurfaceFigure::fitProblem(const FigureInput& in) const {
     const auto g = group(in);
     if (!g) return QObject::tr("No runs in scope to fit.");
+    if (checkpointsFitted(controls()) && !in.study->curveSets().empty()) return {};  // the checkpoints count too: the fit says
     const std::size_t needed = settingsChosen(in).fitGamma ? 6 : 5;
     const std::size_t available = analysis::lossSurfacePoints(in.study->runs(), g->filter).points.size();
     if (available < needed)
@@ -196,10 +213,34 @@ JobOf<LossSurfaceFigure::Answer> LossSurfaceFigure::job(const FigureInput& in) c
             f.error = why;
             return f;
         };
+    if (checkpointsFitted(controls()))
+        if (auto inputs = checkpointInputs(in, controls()))
+            return [table = runsForJob(in), common = in.study->settings(), group = *group(in), settings = settingsChosen(in),
+                    inputs = std::move(*inputs)](const fit::FitControl& control) -> Fitted {
+                Fitted f{table, {}, common, settings, {}, std::make_shared<TablesCache>(), {}};
+                f.analysis.group = group;
+                // The group's runs without a loss curve (as `fit lnd --data` gives them beside --from-curves).
+                const auto selected = analysis::lossSurfacePoints(*table, group.filter);
+                std::vector<fit::LossPoint> measured;
+                for (std::size_t i = 0; i < selected.points.size(); ++i)
+                    if (!inputs.hasCurve(selected.runs[i]->runId)) {
+                        measured.push_back(selected.points[i]);
+                        f.analysis.runs.push_back(selected.runs[i]);
+                    }
+                f.analysis.points = measured;
+                auto fitted = inputs.fitSurface(std::move(measured), settings, control);
+                if (!fitted.result) {
+                    f.error = fitted.error.isEmpty() ? QObject::tr("cancelled") : fitted.error;
+                    return f;
+                }
+                f.analysis.fit = fitted.result->fit;
+                f.withCheckpoints = std::move(fitted.result);
+                return f;
+            };
     return [table = runsForJob(in), common = in.study->settings(), group = *group(in), settings = settingsChosen(in)](
                const fit::FitControl& control) -> Fitted {
         Fitted f{table, analysis::lossSurfaceAnalysis(*table, common, group, settings, control), common, settings, {},
-                 std::make_shared<TablesCache>()};
+                 std::make_shared<TablesCache>(), {}};
         // Kept for the views that draw this series' surface with the same runs and settings.
         analysis::keepGroupSurface(*table, common, group, settings, f.analysis);
         // How well it extrapolates: the same fit without the largest model size, predicting it.
@@ -307,6 +348,7 @@ void LossSurfaceFigure::forget() {
     fit_.reset();
     analysis_.reset();
     extrapolation_.reset();
+    withCheckpoints_.reset();
     mapKey_.clear();
     mapImages_.clear();
     error_.clear();
@@ -316,6 +358,7 @@ void LossSurfaceFigure::take(Fitted answer) {
     underWay_.reset();
     fitted_ = std::move(answer);
     extrapolation_ = fitted_->analysis.extrapolation;
+    withCheckpoints_ = fitted_->withCheckpoints;
     error_ = fitted_->error;
     if (error_.isEmpty() && fitted_->analysis.error) error_ = QString::fromStdString(*fitted_->analysis.error);
     if (!error_.isEmpty()) {
@@ -353,8 +396,21 @@ ViewFigure::TablesJob LossSurfaceFigure::tablesJobOf(const FigureInput& in, JobO
         if (!f->error.isEmpty() || shown.error || shown.fit.cancelled || !f->table || !f->settings) return {};
         fit::BootstrapSettings boot;
         boot.resamples = 200;
-        // The same runs as the fit's: the table is copied when the fit starts.
-        const auto table = analysis::lossSurfaceParameterTable(*f->table, f->common, defaults, shown, *f->settings, boot, control);
+        std::optional<data::ExportTable> table;
+        if (const auto& c = f->withCheckpoints) {
+            // Fitted with the checkpoints: their own intervals (each model's points moved together), the one series.
+            analysis::SurfaceWithIntervals one{&shown, {}};
+            one.intervals.nResamples = c->replicates;
+            const char* names[] = {"logA", "logB", "logE", "alpha", "beta", "gamma"};
+            const auto v = c->fit.best.asArray(), lo = c->lower.asArray(), hi = c->upper.asArray();
+            for (std::size_t k = 0; k < 6; ++k) one.intervals.intervals.push_back({names[k], v[k], lo[k], hi[k], v[k], c->replicates});
+            boot.resamples = c->replicates;
+            boot.level = c->level;
+            table = analysis::lossSurfaceParameterTable({one}, *f->settings, boot);
+        } else {
+            // The same runs as the fit's: the table is copied when the fit starts.
+            table = analysis::lossSurfaceParameterTable(*f->table, f->common, defaults, shown, *f->settings, boot, control);
+        }
         if (!table) return {};
         std::vector<FigureTable> tables{{QStringLiteral("fit"), title, *table}};
         if (f->tables) {
@@ -572,7 +628,7 @@ void LossSurfaceFigure::draw(const FigureInput& in) {
                        .arg(b.gamma, 0, 'f', 3)
                        .arg(fit_->objective, 0, 'e', 4)
                        .arg(fit_->nNearBest)
-                   + paperText + extrapolationText + outliersText
+                   + checkpointsFitText(withCheckpoints_) + paperText + extrapolationText + outliersText
                    + (fit_->warnings.empty() ? QString()
                                              : QStringLiteral("<br><font color='%1'>%2</font>").arg(theme.highlight.name(), QString::fromStdString(fit_->warnings.front())));
     } else if (!error_.isEmpty()) {

@@ -36,6 +36,10 @@ public:
         std::optional<fit::LossSurfaceSettings> settings;
         QString error;  // could not fit
         std::shared_ptr<TablesCache> tables;
+        // With the Checkpoints control at "predicted, and fitted": the fit on the measured runs
+        // (those without a loss curve) and the checkpoints predicted from the curves, as `fit lnd
+        // --from-curves` fits them; `analysis` then holds its fit and measured runs, unchecked.
+        std::shared_ptr<const analysis::CheckpointSurfaceResult> withCheckpoints;
     };
     using Answer = Fitted;
 
@@ -63,8 +67,8 @@ public:
     std::optional<analysis::SeriesGroup> group(const FigureInput& in) const;
     // The fit settings chosen: the study's, with the chosen Huber δ, γ and grid of starts.
     fit::LossSurfaceSettings settingsChosen(const FigureInput& in) const;
-    // Why the chosen runs cannot be fitted (none in scope, fewer than the surface's parameters);
-    // empty when they can.
+    // Why the chosen runs cannot be fitted (none in scope, fewer than the surface's parameters;
+    // with the checkpoints fitted, the fit says it); empty when they can.
     QString fitProblem(const FigureInput& in) const;
     // "Fitting 96 runs from 8000 starts…" and the number of starts, for a progress display.
     QString fittingText(const FigureInput& in) const;
@@ -92,6 +96,8 @@ public:
     bool analysesReadCurves() const override { return true; }
     // The checkpoints predicted last (no result: none asked, or the study has no loss curves).
     const StudyCheckpoints& checkpoints() const { return checkpoints_; }
+    // The fit on the measured runs and the checkpoints, when the control asks for it (else none).
+    const std::shared_ptr<const analysis::CheckpointSurfaceResult>& fitWithCheckpoints() const { return withCheckpoints_; }
     // The predicted checkpoints drawn: model, N, D, loss and its interval.
     QStringList shownHeaders() const override;
     std::vector<QStringList> shownRows() const override;
@@ -119,6 +125,7 @@ private:
     std::optional<fit::LossSurfaceFit> fit_;
     std::optional<analysis::LossSurfaceAnalysis> analysis_;  // its run pointers point into fitted_->table
     std::optional<fit::LossSurfaceExtrapolation> extrapolation_;
+    std::shared_ptr<const analysis::CheckpointSurfaceResult> withCheckpoints_;
     QString error_;
     QString summary_;
     StudyCheckpoints checkpoints_;
