@@ -13,8 +13,10 @@
 #include <QTemporaryDir>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
+#include <QFile>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 #include "app/figures/PlotChart.h"
 #include "app/figures/views/IsoFlopFigure.h"
@@ -56,11 +58,11 @@ protected:
             }
     }
 
-    // `scalex fit <verb> --from-curves ...` with `extra`, its --json.
-    QJsonObject verb(const QString& name, const QStringList& extra) const {
+    // `scalex fit <verb> --from-curves ...` with `extra`, its --json (with `replicates` bootstrap replicates).
+    QJsonObject verb(const QString& name, const QStringList& extra, const QString& replicates = "0") const {
         QStringList args{"fit", name};
         for (const auto& files : models_) args << "--from-curves" << files.join(',');
-        args << extra << "--replicates" << "0" << "--json";
+        args << extra << "--replicates" << replicates << "--json";
         const auto r = test::runScalex(args);
         EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
         return r.json();
@@ -97,6 +99,33 @@ protected:
                 for (const QPointF& p : scatter->points()) out.push_back(plot->toData(p));
             }
         return out;
+    }
+
+    // Measured IsoFLOP runs beside the curves: five sizes at each of three budgets (C = 6ND), losses
+    // from a Chinchilla-shaped law; the table's text.
+    static QByteArray isoFlopRunsCsv() {
+        QByteArray csv = "run_id,params,tokens,flops,val_loss\n";
+        for (double h : {1e17, 2e17, 4e17})
+            for (double n : {3e7, 6e7, 1.2e8, 2.4e8, 4.8e8}) {
+                const double d = h / (6 * n);
+                csv += QStringLiteral("h%1_n%2,%2,%3,%1,%4\n")
+                           .arg(h, 0, 'g', 3)
+                           .arg(n, 0, 'g', 3)
+                           .arg(d, 0, 'g', 10)
+                           .arg(1.7 + 400 / std::pow(n, 0.34) + 410 / std::pow(d, 0.28), 0, 'f', 6)
+                           .toUtf8();
+            }
+        return csv;
+    }
+
+    // A power law of `fit isoflop --from-curves --json` (n_opt_law, d_opt_law) equals `law` and its interval.
+    static void expectSameLaw(const QJsonObject& printed, const fit::PowerLaw& law, const fit::PowerLaw& lower, const fit::PowerLaw& upper) {
+        EXPECT_NEAR(printed["exponent"].toDouble(), law.exponent, 1e-9);
+        EXPECT_NEAR(printed["coefficient"].toDouble(), law.coefficient, 1e-9 * law.coefficient);
+        EXPECT_NEAR(printed["lower"].toObject()["exponent"].toDouble(), lower.exponent, 1e-9);
+        EXPECT_NEAR(printed["upper"].toObject()["exponent"].toDouble(), upper.exponent, 1e-9);
+        EXPECT_LT(lower.exponent, law.exponent);
+        EXPECT_GT(upper.exponent, law.exponent);
     }
 
     QTemporaryDir tmp_;
@@ -173,20 +202,7 @@ TEST_F(CheckpointViews, IsoFlopHoldsTheCheckpointsOfFitIsoFlopFromCurvesWithErro
 }
 
 TEST_F(CheckpointViews, IsoFlopPredictsAtTheBudgetsOfTheStudysProfiles) {
-    // Measured IsoFLOP runs beside the curves: five sizes at each of three budgets (C = 6ND), losses
-    // from a Chinchilla-shaped law.
-    QByteArray csv = "run_id,params,tokens,flops,val_loss\n";
-    for (double h : {1e17, 2e17, 4e17})
-        for (double n : {3e7, 6e7, 1.2e8, 2.4e8, 4.8e8}) {
-            const double d = h / (6 * n);
-            csv += QStringLiteral("h%1_n%2,%2,%3,%1,%4\n")
-                       .arg(h, 0, 'g', 3)
-                       .arg(n, 0, 'g', 3)
-                       .arg(d, 0, 'g', 10)
-                       .arg(1.7 + 400 / std::pow(n, 0.34) + 410 / std::pow(d, 0.28), 0, 'f', 6)
-                       .toUtf8();
-        }
-    auto table = data::parseRunTable(csv, "isoflop_runs");
+    auto table = data::parseRunTable(isoFlopRunsCsv(), "isoflop_runs");
     ASSERT_TRUE(table.ok()) << table.error().toString();
     study_.addRuns(std::move(*table), "isoflop_runs");
     const figures::FigureInput in{&study_};
@@ -200,4 +216,135 @@ TEST_F(CheckpointViews, IsoFlopPredictsAtTheBudgetsOfTheStudysProfiles) {
     for (const auto& c : shown.result->checkpoints) predicted.insert(c.budget);
     EXPECT_EQ(predicted, profiles) << "each model's checkpoints at the budgets of the profiles drawn";
     EXPECT_EQ(shown.result->checkpoints.size(), 9u);
+}
+
+TEST_F(CheckpointViews, LossSurfaceFittedWithTheCheckpointsEqualsFitLndFromCurves) {
+    const figures::FigureInput in{&study_};
+    figures::LossSurfaceFigure figure;
+    ASSERT_TRUE(figure.setControls(QJsonObject{{"checkpoints", "fitted"}}, in).isEmpty());
+    EXPECT_EQ(figure.demandedAction(), "fit");
+    auto job = figure.studyActionJob("fit", in);
+    ASSERT_TRUE(job);
+    job(fit::FitControl{})();
+    ASSERT_TRUE(figure.problem().isEmpty()) << figure.problem().toStdString();
+    const auto& fitted = figure.fitWithCheckpoints();
+    ASSERT_TRUE(fitted);
+    // Every run of the study is a loss curve: its own last loss (a constant-rate run's is no
+    // end-of-cooldown loss) stays out, its model's 4 checkpoints stand for it.
+    EXPECT_TRUE(fitted->measured.empty());
+    ASSERT_EQ(fitted->predicted.size(), 12u);
+    ASSERT_TRUE(figure.result());
+    EXPECT_EQ(figure.result()->nPoints, 12u);
+    QStringList tokens;
+    for (std::size_t k = 0; k < 4; ++k) tokens << QString::number(fitted->predicted[k].tokens, 'g', 17);
+
+    // The program's fit of the same files at the same token counts, with its default 200 replicates.
+    const QJsonObject printed = verb("lnd", {"--checkpoints", tokens.join(',')}, "200")["fit"].toObject();
+    const QJsonObject params = printed["params"].toObject();
+    const fit::LossSurfaceParams& shown = figure.result()->best;
+    // E, A, B (natural logs in the JSON) and the exponents, with their intervals.
+    for (const auto& [name, value, lower, upper] :
+         {std::tuple{"log_e", shown.logE, fitted->lower.logE, fitted->upper.logE}, std::tuple{"log_a", shown.logA, fitted->lower.logA, fitted->upper.logA},
+          std::tuple{"log_b", shown.logB, fitted->lower.logB, fitted->upper.logB}, std::tuple{"alpha", shown.alpha, fitted->lower.alpha, fitted->upper.alpha},
+          std::tuple{"beta", shown.beta, fitted->lower.beta, fitted->upper.beta}}) {
+        const QJsonObject p = params[name].toObject();
+        EXPECT_NEAR(p["value"].toDouble(), value, 1e-9 * std::max(1.0, std::abs(value))) << name;
+        EXPECT_NEAR(p["lower"].toDouble(), lower, 1e-9 * std::max(1.0, std::abs(lower))) << name;
+        EXPECT_NEAR(p["upper"].toDouble(), upper, 1e-9 * std::max(1.0, std::abs(upper))) << name;
+    }
+    EXPECT_EQ(printed["replicates"].toInt(), fitted->replicates);
+    EXPECT_GT(fitted->replicates, 100);
+    EXPECT_LT(fitted->lower.alpha, shown.alpha);
+    EXPECT_GT(fitted->upper.alpha, shown.alpha);
+
+    figure.draw(in);
+    EXPECT_TRUE(figure.summary().contains("Fitted on 0 measured runs and 12 predicted checkpoints")) << figure.summary().toStdString();
+    // Back to drawing them only: the fit is asked again, and made on the measured runs alone.
+    ASSERT_TRUE(figure.setControls(QJsonObject{{"checkpoints", "curves"}}, in).isEmpty());
+    figure.draw(in);
+    EXPECT_EQ(figure.demandedAction(), "fit");
+    EXPECT_FALSE(figure.fitWithCheckpoints());
+}
+
+TEST_F(CheckpointViews, IsoFlopFittedWithTheCheckpointsEqualsFitIsoFlopFromCurves) {
+    const QByteArray csv = isoFlopRunsCsv();
+    auto table = data::parseRunTable(csv, "isoflop_runs");
+    ASSERT_TRUE(table.ok()) << table.error().toString();
+    study_.addRuns(std::move(*table), "isoflop_runs");
+    const QString runsFile = tmp_.filePath("isoflop_runs.csv");
+    QFile out(runsFile);
+    ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+    out.write(csv);
+    out.close();
+
+    const figures::FigureInput in{&study_};
+    figures::IsoFlopFigure figure;
+    // The profiles of the measured runs' series take the checkpoints (as --data gives the verb those runs).
+    ASSERT_TRUE(figure.setControls(QJsonObject{{"checkpoints", "fitted"}, {"family", "isoflop_runs"}}, in).isEmpty());
+    figure.compute(in);
+    ASSERT_EQ(figure.seriesShown(false), "isoflop_runs");
+    const auto& fitted = figure.fitWithCheckpoints();
+    ASSERT_TRUE(fitted) << figure.checkpoints().error.toStdString();
+    // The 15 measured runs and each model's checkpoints at the 3 budgets of their profiles.
+    EXPECT_EQ(fitted->measured.size(), 15u);
+    ASSERT_EQ(fitted->predicted.size(), 9u);
+    const fit::IsoFlopResult& shown = figure.result(false);
+    ASSERT_EQ(shown.profiles.size(), 3u);
+    for (const auto& p : shown.profiles) EXPECT_EQ(p.nRuns, 8) << "5 measured and 3 predicted at " << p.budget;
+    // The budgets of the study's profiles (the measured runs' clusters of C), as --budgets.
+    std::set<double> budgets;
+    for (const auto& c : fitted->predicted) budgets.insert(c.budget);
+    QStringList asked;
+    for (double h : budgets) asked << QString::number(h, 'g', 17);
+    ASSERT_EQ(asked.size(), 3);
+
+    const QJsonObject printed = verb("isoflop", {"--data", runsFile, "--budgets", asked.join(',')}, "200")["fit"].toObject();
+    EXPECT_EQ(printed["points"].toArray().size(), 24);
+    // Each profile's parabola through the same 8 points: the same optimum, and the same reason to
+    // leave it out of the power laws (the two studies' losses are of different laws: most optima
+    // fall outside the sizes sampled).
+    const QJsonArray profiles = printed["profiles"].toArray();
+    ASSERT_EQ(profiles.size(), 3);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const QJsonObject p = profiles[static_cast<qsizetype>(k)].toObject();
+        const auto& q = shown.profiles[k];
+        EXPECT_DOUBLE_EQ(p["budget"].toDouble(), q.budget);
+        EXPECT_EQ(p["n_runs"].toInt(), q.nRuns);
+        ASSERT_TRUE(q.fitted);
+        EXPECT_NEAR(p["n_opt"].toDouble(), q.nOpt, 1e-9 * q.nOpt) << q.budget;
+        EXPECT_NEAR(p["d_opt"].toDouble(), q.dOpt, 1e-9 * q.dOpt) << q.budget;
+        EXPECT_NEAR(p["loss"].toDouble(), q.lossAtNOpt, 1e-9) << q.budget;
+        EXPECT_EQ(p["in_power_law"].toBool(), q.inPowerLaw) << q.budget;
+        EXPECT_EQ(p["left_out"].toString().toStdString(), q.leftOut) << q.budget;
+    }
+    EXPECT_EQ(printed["n_opt_law"].isNull(), !shown.nOptLaw);
+    if (shown.nOptLaw) expectSameLaw(printed["n_opt_law"].toObject(), *shown.nOptLaw, fitted->nOptLower, fitted->nOptUpper);
+
+    figure.draw(in);
+    EXPECT_TRUE(figure.summary().contains("fitted on 15 measured runs and 9 predicted checkpoints")) << figure.summary().toStdString();
+}
+
+TEST_F(CheckpointViews, IsoFlopFittedOnTheCheckpointsAloneEqualsFitIsoFlopFromCurves) {
+    // No IsoFLOP runs beside the curves: the law is the checkpoints' alone, at the budgets placed from the curves.
+    const figures::FigureInput in{&study_};
+    figures::IsoFlopFigure figure;
+    ASSERT_TRUE(figure.setControls(QJsonObject{{"checkpoints", "fitted"}}, in).isEmpty());
+    figure.compute(in);
+    const auto& fitted = figure.fitWithCheckpoints();
+    ASSERT_TRUE(fitted) << figure.checkpoints().error.toStdString();
+    EXPECT_TRUE(fitted->measured.empty());
+    ASSERT_EQ(fitted->predicted.size(), 12u);
+    QStringList budgets;
+    for (std::size_t k = 0; k < 4; ++k) budgets << QString::number(fitted->predicted[k].budget, 'g', 17);
+    const fit::IsoFlopResult& shown = figure.result(false);
+    ASSERT_TRUE(shown.nOptLaw && shown.dOptLaw);
+    const QJsonObject printed = verb("isoflop", {"--budgets", budgets.join(',')}, "200")["fit"].toObject();
+    expectSameLaw(printed["n_opt_law"].toObject(), *shown.nOptLaw, fitted->nOptLower, fitted->nOptUpper);
+    expectSameLaw(printed["d_opt_law"].toObject(), *shown.dOptLaw, fitted->dOptLower, fitted->dOptUpper);
+
+    // Another view of the same study and controls takes the fit kept, not a second one.
+    figures::IsoFlopFigure again;
+    ASSERT_TRUE(again.setControls(QJsonObject{{"checkpoints", "fitted"}}, in).isEmpty());
+    again.compute(in);
+    EXPECT_EQ(again.fitWithCheckpoints().get(), fitted.get());
 }
