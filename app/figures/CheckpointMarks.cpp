@@ -74,7 +74,9 @@ StudyCheckpoints CheckpointInputs::predict(analysis::CheckpointPlacement placeme
     return out;
 }
 
-bool CheckpointInputs::hasCurve(const std::string& runId) const {
+bool CheckpointInputs::hasCurve(const std::string& runId) const { return runHasCurve(sets, runId); }
+
+bool runHasCurve(const std::vector<data::ProjectCurves>& sets, const std::string& runId) {
     for (const auto& set : sets)
         for (const auto& curve : set.curves.curves)
             if (curve.runId == runId) return true;

@@ -61,6 +61,8 @@ struct CheckpointInputs {
                                                          const fit::FitControl& control) const;
 };
 std::optional<CheckpointInputs> checkpointInputs(const FigureInput& in, const Controls& controls);
+// Whether run `runId` has a loss curve among `sets` (CheckpointInputs::hasCurve).
+bool runHasCurve(const std::vector<data::ProjectCurves>& sets, const std::string& runId);
 
 // The job predicting the study's checkpoints at token counts placed by predictStudyCheckpoints;
 // empty where checkpointInputs() gives none.

@@ -563,7 +563,20 @@ void LossSurfaceFigure::draw(const FigureInput& in) {
             chart_->addLine(QObject::tr("compute-optimal N*, D*"), theme.highlight, path, 2.5);
         }
     }
+    // Fitted with the checkpoints: the runs whose curves predict them are not in the fit themselves
+    // (their checkpoints stand for them), drawn hollow in the series' colour.
+    std::vector<RunPoint> ofCurves;
+    if (withCheckpoints_ && fit_)
+        std::erase_if(pts, [&](const RunPoint& r) {
+            const bool curve = runHasCurve(study.curveSets(), runs.runs[static_cast<std::size_t>(r.run)].runId);
+            if (curve) ofCurves.push_back(r);
+            return curve;
+        });
     addRunPoints(chart_, in, QObject::tr("runs"), seriesColor, pts, 7);
+    if (QScatterSeries* s = addRunPoints(chart_, in, QObject::tr("runs of the curves (their checkpoints fitted)"), seriesColor, ofCurves, 7)) {
+        s->setColor(Qt::transparent);
+        s->setBorderColor(seriesColor);
+    }
     if (QScatterSeries* s = addRunPoints(chart_, in, QObject::tr("left out as outliers"), theme.highlight, leftOut, 9)) {
         s->setColor(Qt::transparent);
         s->setBorderColor(theme.highlight);
@@ -572,6 +585,7 @@ void LossSurfaceFigure::draw(const FigureInput& in) {
     addPlannedRuns(chart_, in, seriesColor, planned);
     std::vector<RunPoint> everyRun = pts;
     everyRun.insert(everyRun.end(), leftOut.begin(), leftOut.end());
+    everyRun.insert(everyRun.end(), ofCurves.begin(), ofCurves.end());
     everyRun.insert(everyRun.end(), planned.begin(), planned.end());
     addSelectionRings(chart_, in, everyRun);
     // Predicted checkpoints at their (N, D), hollow; their intervals are in the table under the chart.
