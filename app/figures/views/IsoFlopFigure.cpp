@@ -237,16 +237,31 @@ JobOf<IsoFlopFigure::Bands> IsoFlopFigure::bandsJob() const {
     if (answer_.fits.empty()) return {};
     // Bootstrap bands for the power laws: copies of each fit's runs as it read them.
     std::vector<std::pair<std::vector<fit::IsoFlopRun>, fit::IsoFlopSettings>> inputs;
-    // A fit with the checkpoints has their intervals instead (the summary's), none bootstrapped here.
+    // A fit with the checkpoints has their intervals of a, A', b, B' instead (each model's
+    // checkpoints moved together), none bootstrapped here and no band.
+    std::optional<fit::BootstrapResult> ofCheckpoints;
+    if (const auto& c = withCheckpoints_; c && c->fit.nOptLaw && c->fit.dOptLaw) {
+        ofCheckpoints.emplace();
+        ofCheckpoints->nResamples = c->replicates;
+        const auto add = [&](const char* name, double estimate, double lower, double upper) {
+            ofCheckpoints->intervals.push_back({name, estimate, lower, upper, estimate, c->replicates});
+        };
+        add("a", c->fit.nOptLaw->exponent, c->nOptLower.exponent, c->nOptUpper.exponent);
+        add("A", c->fit.nOptLaw->coefficient, c->nOptLower.coefficient, c->nOptUpper.coefficient);
+        add("b", c->fit.dOptLaw->exponent, c->dOptLower.exponent, c->dOptUpper.exponent);
+        add("B", c->fit.dOptLaw->coefficient, c->dOptLower.coefficient, c->dOptUpper.coefficient);
+    }
     for (const auto& f : answer_.fits)
         inputs.emplace_back(withCheckpoints_ && &f == &answer_.fits.front() ? std::vector<fit::IsoFlopRun>{} : analysis::IsoFlopAnswer::inputsOf(f),
                             f.analysis.settings);
-    return [inputs = std::move(inputs), budgets = bandBudgets_](const fit::FitControl& control) {
+    return [inputs = std::move(inputs), budgets = bandBudgets_, ofCheckpoints = std::move(ofCheckpoints)](const fit::FitControl& control) {
         fit::BootstrapSettings boot;
         boot.resamples = 200;
         Bands out;
         for (const auto& [runs, settings] : inputs)
-            out.push_back(runs.empty() || control.cancelled() ? fit::BootstrapResult{} : analysis::isoFlopIntervals(runs, settings, budgets, boot));
+            out.push_back(out.empty() && ofCheckpoints ? *ofCheckpoints
+                          : runs.empty() || control.cancelled() ? fit::BootstrapResult{}
+                                                                : analysis::isoFlopIntervals(runs, settings, budgets, boot));
         return out;
     };
 }
