@@ -117,6 +117,15 @@ std::vector<Tick> logTicks(double lo, double hi, int target) {
             const double rounded = std::round(v / step) * step;
             ticks.push_back({rounded, QString::number(rounded, 'g', 6), true});
         }
+        // The power of ten in the range is a tick whatever the step (8e16..6.5e17 in steps of 2e17
+        // would leave 10¹⁷ out): the one label the thinning of a narrow chart keeps first (TickLayout.h).
+        const double decade = std::pow(10.0, std::ceil(std::log10(lo) - 1e-9));
+        if (decade <= hi * (1 + 1e-12) && std::none_of(ticks.begin(), ticks.end(), [&](const Tick& t) {
+                return std::fabs(t.value - decade) < 1e-9 * decade;
+            })) {
+            ticks.push_back({decade, QString::number(decade, 'g', 6), true});
+            std::sort(ticks.begin(), ticks.end(), [](const Tick& a, const Tick& b) { return a.value < b.value; });
+        }
         // Halfway minors for grid density.
         const std::size_t majors = ticks.size();
         for (std::size_t i = 0; i + 1 < majors; ++i) ticks.push_back({(ticks[i].value + ticks[i + 1].value) / 2, {}, false});
