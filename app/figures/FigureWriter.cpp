@@ -437,6 +437,10 @@ bool writeFigure(const std::vector<QChart*>& charts, const QString& what, const 
             QCoreApplication::processEvents();
         }
     }
+    // Tick labels that would run into each other at the figure's size dropped, as on screen.
+    for (QChart* c : charts)
+        if (auto* plot = qobject_cast<PlotChart*>(c)) plot->thinTickLabels();
+    QCoreApplication::processEvents();
 
     QByteArray bytes;
     if (suffix == "png") {

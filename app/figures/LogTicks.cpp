@@ -53,6 +53,18 @@ QString powerOfTen(double v) {
     return QString::number(mantissa, 'g', 3) + QChar(0x00D7) + QStringLiteral("10") + superscript(e);
 }
 
+// One notation per axis: where one label needs a power of ten, all are written so
+// ("10⁻³, 10⁻²", not "10⁻³, 0.01"). Plain numbers are those from 0.01 to 9999.
+void writeAsPowersWhereNeeded(std::vector<Tick>& ticks) {
+    const bool anyPower = std::any_of(ticks.begin(), ticks.end(), [](const Tick& t) {
+        const int e = static_cast<int>(std::floor(std::log10(t.value) + 1e-9));
+        return t.major && (e < -2 || e > 3);
+    });
+    if (anyPower)
+        for (Tick& t : ticks)
+            if (t.major) t.label = powerOfTen(t.value);
+}
+
 }  // namespace
 
 QString formatTickValue(double v, bool siSuffix) {
@@ -105,9 +117,20 @@ std::vector<Tick> logTicks(double lo, double hi, int target) {
             const double rounded = std::round(v / step) * step;
             ticks.push_back({rounded, QString::number(rounded, 'g', 6), true});
         }
+        // The power of ten in the range is a tick whatever the step (8e16..6.5e17 in steps of 2e17
+        // would leave 10¹⁷ out): the one label the thinning of a narrow chart keeps first (TickLayout.h).
+        const double decade = std::pow(10.0, std::ceil(std::log10(lo) - 1e-9));
+        if (decade <= hi * (1 + 1e-12) && std::none_of(ticks.begin(), ticks.end(), [&](const Tick& t) {
+                return std::fabs(t.value - decade) < 1e-9 * decade;
+            })) {
+            ticks.push_back({decade, QString::number(decade, 'g', 6), true});
+            std::sort(ticks.begin(), ticks.end(), [](const Tick& a, const Tick& b) { return a.value < b.value; });
+        }
         // Halfway minors for grid density.
         const std::size_t majors = ticks.size();
         for (std::size_t i = 0; i + 1 < majors; ++i) ticks.push_back({(ticks[i].value + ticks[i + 1].value) / 2, {}, false});
+        // A budget axis of less than a decade (8e16 to 6.5e17) reads "10¹⁷, 2×10¹⁷", as its legend does.
+        writeAsPowersWhereNeeded(ticks);
         return ticks;
     }
     // Decades, with 2 and 5 (or every integer mantissa) labelled when there is room.
@@ -125,15 +148,7 @@ std::vector<Tick> logTicks(double lo, double hi, int target) {
             ticks.push_back({v, labelled ? formatTickValue(v) : QString(), labelled});
         }
     }
-    // One notation per axis: where one label needs a power of ten, all are written so
-    // ("10⁻³, 10⁻²", not "10⁻³, 0.01"). Plain numbers are those from 0.01 to 9999.
-    const bool anyPower = std::any_of(ticks.begin(), ticks.end(), [](const Tick& t) {
-        const int e = static_cast<int>(std::floor(std::log10(t.value) + 1e-9));
-        return t.major && (e < -2 || e > 3);
-    });
-    if (anyPower)
-        for (Tick& t : ticks)
-            if (t.major) t.label = powerOfTen(t.value);
+    writeAsPowersWhereNeeded(ticks);
     return ticks;
 }
 

@@ -16,6 +16,7 @@
 
 #include "app/figures/LogTicks.h"
 #include "app/figures/Theme.h"
+#include "app/figures/TickLayout.h"
 
 namespace scalex::figures {
 
@@ -24,6 +25,9 @@ PlotChart::PlotChart(QGraphicsItem* parent) : QChart(parent) {
     legend()->setAlignment(Qt::AlignBottom);
     legend()->setShowToolTips(true);  // the whole name of an entry the legend had to shorten
     setMargins(QMargins(6, 6, 6, 6));
+    // Tick labels that would run into each other (a narrow chart, a long label) are dropped once
+    // the chart is laid out at its size, and again whenever that changes (thinTickLabels()).
+    connect(this, &QChart::plotAreaChanged, this, &PlotChart::thinTickLabels, Qt::QueuedConnection);
 }
 
 void PlotChart::setAxes(const AxisSpec& x, const AxisSpec& y) {
@@ -267,11 +271,13 @@ void PlotChart::rebuildAxis(Qt::Orientation orientation) {
     }
     addAxis(axis, orientation == Qt::Horizontal ? Qt::AlignBottom : Qt::AlignLeft);
     for (QAbstractSeries* s : series()) s->attachAxis(axis);
+    // New axes of an unchanged size (a view redrawn) change no plot area: thinned all the same.
+    QMetaObject::invokeMethod(this, &PlotChart::thinTickLabels, Qt::QueuedConnection);
 }
 
 // Drops the tick labels that would run into a neighbour at the chart's present size and fonts
-// (PlotChart picks the ticks when the chart is drawn, before its size is known): the 2s and 5s
-// go first, then every other decade. Dropped labels come back when the chart grows again.
+// (PlotChart picks the ticks when the chart is drawn, before its size is known), as
+// keptTickLabels() picks them (TickLayout.h). Dropped labels come back when the chart grows again.
 void PlotChart::thinTickLabels() {
     const QRectF plot = plotArea();
     if (plot.width() < 1 || plot.height() < 1) return;
@@ -293,39 +299,14 @@ void PlotChart::thinTickLabels() {
         const double pixels = (horizontal ? plot.width() : plot.height()) / (axis->max() - axis->min());
         const double room = horizontal ? size().width() : size().height();
         // The labels' centres and extents along the axis, in pixels from the chart's left or top.
-        std::vector<double> at, extent;
+        std::vector<PlacedLabel> placed;
         for (int i = 0; i < n; ++i) {
-            const double offset = (values[i].toDouble() - axis->min()) * pixels;
-            at.push_back(horizontal ? plot.left() + offset : plot.bottom() - offset);
-            extent.push_back(horizontal ? metrics.horizontalAdvance(labels[i]) : metrics.height());
-        }
-        // A label at the end of the axis may reach past the chart's edge (with no legend beside
-        // the plot), where it is cut.
-        auto inside = [&](int i) {
-            const auto k = static_cast<std::size_t>(i);
-            return at[k] - extent[k] / 2 >= 0 && at[k] + extent[k] / 2 <= room;
-        };
-        auto clear = [&](const std::vector<int>& kept) {
-            for (std::size_t k = 1; k < kept.size(); ++k) {
-                const auto i = static_cast<std::size_t>(kept[k - 1]), j = static_cast<std::size_t>(kept[k]);
-                if (std::fabs(at[j] - at[i]) < (extent[i] + extent[j]) / 2 + metrics.averageCharWidth()) return false;
-            }
-            return true;
-        };
-        // First every label, then the decades (when two or more are labelled, else all labels)
-        // at a growing stride.
-        std::vector<int> kept, candidates;
-        for (int i = 0; i < n; ++i) {
-            if (!inside(i)) continue;
-            kept.push_back(i);
             const double v = values[i].toDouble();
-            if (log && std::fabs(v - std::round(v)) < 1e-9) candidates.push_back(i);
+            const double offset = (v - axis->min()) * pixels;
+            placed.push_back({v, horizontal ? plot.left() + offset : plot.bottom() - offset,
+                              horizontal ? metrics.horizontalAdvance(labels[i]) : metrics.height()});
         }
-        if (candidates.size() < 2) candidates = kept;
-        for (std::size_t stride = 1; !clear(kept) && stride <= candidates.size(); ++stride) {
-            kept.clear();
-            for (std::size_t k = 0; k < candidates.size(); k += stride) kept.push_back(candidates[k]);
-        }
+        const std::vector<int> kept = keptTickLabels(placed, log, metrics.averageCharWidth(), room);
         QStringList wanted;
         for (int i : kept) wanted.push_back(labels[i]);
         if (wanted == axis->categoriesLabels()) continue;

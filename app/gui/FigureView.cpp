@@ -35,11 +35,9 @@ namespace {
 // came before the window showed or after, as on a busy machine.
 class SteadyPlotView : public PlotView {
 public:
-    SteadyPlotView(PlotChart* chart, QWidget* parent) : PlotView(chart, parent) {
-        // Tick labels that would run into each other on a narrow chart (beside a form, stacked on a
-        // projector) are thinned once the view has reticked the axes to its size.
-        connect(chart, &QChart::plotAreaChanged, this, [chart] { chart->thinTickLabels(); }, Qt::QueuedConnection);
-    }
+    // Tick labels that would run into each other on a narrow chart (beside a form, stacked on a
+    // projector) are thinned by the chart itself (PlotChart::thinTickLabels).
+    SteadyPlotView(PlotChart* chart, QWidget* parent) : PlotView(chart, parent) {}
     QSize sizeHint() const override { return {PlotView::sizeHint().width(), minimumHeight()}; }
 };
 
