@@ -172,7 +172,7 @@ int runLnd(const QStringList& args) {
         const SeriesGroup g = studySet(in.table(), singleGroup(in), ExperimentSet::TokenParam);
         return runLndFromCurves(p, lossSurfacePoints(in.table(), g.filter).points, *settings);
     }
-    if (p.isSet("checkpoints")) throw UsageError("--checkpoints needs --from-curves (the curves whose law predicts them)");
+    if (p.isSet("checkpoints")) throw UsageError(kCheckpointsNeedCurves);
     Inputs in = readInputs(p);
     requireScale(in);
     std::optional<LossSurfaceSettings> settings;  // set from the options (a default would build the paper's grid here)

@@ -40,18 +40,18 @@ int runLndFromCurves(const QCommandLineParser& p, const std::vector<fit::LossPoi
         printJson(a.json);
         return kExitOk;
     }
-    const auto* predicted = &a.predicted;
-    const auto* fitted = &a.fitted;
+    const auto& predicted = a.predicted;
+    const auto& fitted = a.fitted;
     QString t;
     QTextStream out(&t);
-    const QString level = QString::number(100 * fitted->level, 'g', 3);
-    printRuns(out, predicted->notes, level, "", measured, [](const fit::LossPoint& m) { return 6 * m.params * m.tokens; }, fitted->predicted);
-    const auto& f = fitted->fit;
-    out << "L(N,D) fit on " << measured.size() << " measured runs and " << fitted->predicted.size() << " predicted checkpoints, "
-        << f.nStarts << " starts; " << level << " % intervals from " << fitted->replicates
+    const QString level = QString::number(100 * fitted.level, 'g', 3);
+    printRuns(out, predicted.notes, level, "", measured, [](const fit::LossPoint& m) { return 6 * m.params * m.tokens; }, fitted.predicted);
+    const auto& f = fitted.fit;
+    out << "L(N,D) fit on " << measured.size() << " measured runs and " << fitted.predicted.size() << " predicted checkpoints, "
+        << f.nStarts << " starts; " << level << " % intervals from " << fitted.replicates
         << " bootstrap replicates (measured runs resampled, each model's predicted points redrawn within their intervals)\n";
     static const char* names[6] = {"log A", "log B", "log E", "alpha", "beta", "gamma"};
-    const auto v = f.best.asArray(), lo = fitted->lower.asArray(), hi = fitted->upper.asArray();
+    const auto v = f.best.asArray(), lo = fitted.lower.asArray(), hi = fitted.upper.asArray();
     for (std::size_t k = 0; k < 6; ++k)
         out << "  " << names[k] << " = " << QString::number(v[k], 'f', 4) << " [" << QString::number(lo[k], 'f', 4) << ", "
             << QString::number(hi[k], 'f', 4) << "]\n";
@@ -68,15 +68,15 @@ int runIsoFlopFromCurves(const QCommandLineParser& p, const std::vector<fit::Iso
         printJson(a.json);
         return kExitOk;
     }
-    const auto* predicted = &a.predicted;
-    const auto* fitted = &a.fitted;
+    const auto& predicted = a.predicted;
+    const auto& fitted = a.fitted;
     QString t;
     QTextStream out(&t);
-    const QString level = QString::number(100 * fitted->level, 'g', 3);
-    printRuns(out, predicted->notes, level, "; D = H/(6N) per model", measured, [](const fit::IsoFlopRun& m) { return m.flops; },
-              fitted->predicted);
-    const auto& f = fitted->fit;
-    out << "IsoFLOP on " << measured.size() << " measured runs and " << fitted->predicted.size() << " predicted checkpoints\n";
+    const QString level = QString::number(100 * fitted.level, 'g', 3);
+    printRuns(out, predicted.notes, level, "; D = H/(6N) per model", measured, [](const fit::IsoFlopRun& m) { return m.flops; },
+              fitted.predicted);
+    const auto& f = fitted.fit;
+    out << "IsoFLOP on " << measured.size() << " measured runs and " << fitted.predicted.size() << " predicted checkpoints\n";
     for (const auto& pr : f.profiles)
         out << "  budget " << num(pr.budget) << ": " << pr.nRuns << " runs, N* = " << num(pr.nOpt) << ", D* = " << num(pr.dOpt)
             << ", L = " << QString::number(pr.lossAtNOpt, 'f', 4)
@@ -88,9 +88,9 @@ int runIsoFlopFromCurves(const QCommandLineParser& p, const std::vector<fit::Iso
             << QString::number(l->exponent, 'f', 4) << " [" << QString::number(lo.exponent, 'f', 4) << ", " << QString::number(hi.exponent, 'f', 4)
             << "]\n";
     };
-    law("N*", f.nOptLaw, fitted->nOptLower, fitted->nOptUpper);
-    law("D*", f.dOptLaw, fitted->dOptLower, fitted->dOptUpper);
-    out << "  " << level << " % intervals from " << fitted->replicates
+    law("N*", f.nOptLaw, fitted.nOptLower, fitted.nOptUpper);
+    law("D*", f.dOptLaw, fitted.dOptLower, fitted.dOptUpper);
+    out << "  " << level << " % intervals from " << fitted.replicates
         << " bootstrap replicates (measured runs resampled within their budget, each model's predicted points redrawn within their intervals)\n";
     for (const auto& w : f.warnings) out << "  warning: " << QString::fromStdString(w) << "\n";
     out.flush();

@@ -114,7 +114,7 @@ void addFromCurvesOptions(QCommandLineParser& p, bool checkpoints) {
 
 LndFromCurvesAnswer lndFromCurvesQuery(const QCommandLineParser& p, const std::vector<fit::LossPoint>& measured,
                                        const fit::LossSurfaceSettings& settings, const fit::FitControl& control) {
-    if (!p.isSet("from-curves")) throw UsageError("--checkpoints needs --from-curves (the curves whose law predicts them)");
+    if (!p.isSet("from-curves")) throw UsageError(kCheckpointsNeedCurves);
     PredictedCheckpointOptions o = checkpointOptions(p);
     o.tokens = positiveList(p, "checkpoints", "token counts");
     const CheckpointSurfaceOptions so = replicateOptions(p, o);

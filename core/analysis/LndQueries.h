@@ -27,6 +27,9 @@ fit::LossSurfaceSettings lndSettings(const QCommandLineParser& p, AnalysisSettin
 // The options the from-curves fits add to `fit lnd` (with --checkpoints) and `fit isoflop` (without: its --budgets).
 void addFromCurvesOptions(QCommandLineParser& p, bool checkpoints = true);
 
+// Why --checkpoints is refused without --from-curves (the verb and the query say it alike).
+inline constexpr const char* kCheckpointsNeedCurves = "--checkpoints needs --from-curves (the curves whose law predicts them)";
+
 struct LndFromCurvesAnswer {
     PredictedCheckpointsResult predicted;
     CheckpointSurfaceResult fitted;

@@ -15,19 +15,13 @@
 #include "core/fit/LawExpression.h"
 #include "core/fit/LawFit.h"
 #include "core/fit/SplitMix64.h"
+#include "tests/support/CompiledLaw.h"
 
 using namespace scalex::fit;
 
 namespace {
 
-CompiledLaw compiled(const std::string& formula, const std::vector<std::string>& params) {
-    LawDefinition law;
-    law.formula = formula;
-    for (const auto& p : params) law.parameters.push_back(std::get<LawParameter>(parseLawParameter(p)));
-    auto r = compileLaw(law);
-    if (auto* e = std::get_if<LawError>(&r)) ADD_FAILURE() << e->text();
-    return std::get<CompiledLaw>(r);
-}
+CompiledLaw compiled(const std::string& formula, const std::vector<std::string>& params) { return scalex::test::compiledLaw(formula, params); }
 
 // Runs over the law's variables (log-uniform in [lo, hi] each), the target the law at `truth`
 // times 1 + 0.001·z (z a sum of 12 uniforms minus 6, as law_bench.cpp).

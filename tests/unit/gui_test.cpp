@@ -28,7 +28,6 @@
 #include <QRegularExpression>
 #include <QTableWidget>
 #include <QGraphicsSimpleTextItem>
-#include <QGraphicsTextItem>
 #include <QtCharts/QAbstractBarSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QCategoryAxis>
@@ -65,6 +64,7 @@
 #include "core/accounting/CacheSize.h"
 #include "core/analysis/RunSelection.h"
 #include "core/fit/PowerLaw.h"
+#include "tests/support/AxisLabels.h"
 #include "tests/support/GuiApp.h"
 #include "app/gui/ChoiceKeys.h"
 #include "core/accounting/SpecAccounting.h"
@@ -774,27 +774,10 @@ TEST_F(Gui, InferenceFig6LayoutShowsBothStagesForSeveralSizes) {
 namespace {
 // The tick labels of `axis` that `chart` shows, as (centre, width) in scene pixels along the axis.
 std::vector<std::pair<double, double>> shownTickLabels(QChart* chart, QAbstractAxis* axis) {
-    const QStringList labels = static_cast<QCategoryAxis*>(axis)->categoriesLabels();
     const bool horizontal = axis->orientation() == Qt::Horizontal;
     std::vector<std::pair<double, double>> out;
-    std::vector<QGraphicsItem*> items{chart};
-    while (!items.empty()) {
-        QGraphicsItem* item = items.back();
-        items.pop_back();
-        for (QGraphicsItem* c : item->childItems()) items.push_back(c);
-        auto* text = dynamic_cast<QGraphicsTextItem*>(item);
-        if (!text || !text->isVisible() || !labels.contains(text->toPlainText())) continue;
-        const QRectF r = text->sceneBoundingRect();
-        // The item's rectangle has a margin around the text: the text's own extent counts.
-        const QFontMetricsF metrics(text->font());
-        const double extent = horizontal ? metrics.horizontalAdvance(text->toPlainText()) : metrics.height();
-        // An axis title or legend entry with a label's text lies off the axis: keep those along it.
-        const double across = horizontal ? r.center().y() : r.center().x();
-        const QRectF plot = chart->mapRectToScene(chart->plotArea());
-        if (horizontal ? across < plot.bottom() : across > plot.left()) continue;
-        out.push_back({horizontal ? r.center().x() : r.center().y(), extent});
-    }
-    std::sort(out.begin(), out.end());
+    for (const auto& l : scalex::test::shownAxisLabels(chart, static_cast<QCategoryAxis*>(axis)))
+        out.push_back(horizontal ? std::pair{l.rect.center().x(), l.rect.width()} : std::pair{l.rect.center().y(), l.rect.height()});
     return out;
 }
 }  // namespace

@@ -20,19 +20,13 @@
 #include "core/fit/LawFit.h"
 #include "core/fit/RunDesign.h"
 #include "core/fit/SplitMix64.h"
+#include "tests/support/CompiledLaw.h"
 
 using namespace scalex::fit;
 
 namespace {
 
-CompiledLaw compiled(const std::string& formula, const std::vector<std::string>& params) {
-    LawDefinition law;
-    law.formula = formula;
-    for (const auto& p : params) law.parameters.push_back(std::get<LawParameter>(parseLawParameter(p)));
-    auto r = compileLaw(law);
-    if (auto* e = std::get_if<LawError>(&r)) ADD_FAILURE() << e->text();
-    return std::get<CompiledLaw>(r);
-}
+CompiledLaw compiled(const std::string& formula, const std::vector<std::string>& params) { return scalex::test::compiledLaw(formula, params); }
 
 CompiledLaw chinchilla() { return compiled("loss = E + A*N^(-alpha) + B*D^(-beta)", {"E=0.5:3", "A=1:5000", "alpha=0.05:1", "B=1:50000", "beta=0.05:1"}); }
 const std::vector<double> kChinchillaTruth{1.8, 400, 0.34, 2000, 0.37};  // Hoffmann et al.'s form, exponents near theirs

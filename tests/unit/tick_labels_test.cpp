@@ -6,14 +6,13 @@
 #include <QEventLoop>
 #include <algorithm>
 #include <cmath>
-#include <QFontMetricsF>
-#include <QGraphicsTextItem>
 #include <QTimer>
 #include <QtCharts/QCategoryAxis>
 
 #include "app/figures/PlotChart.h"
 #include "app/figures/TickLayout.h"
 #include "app/gui/PlotView.h"
+#include "tests/support/AxisLabels.h"
 #include "tests/support/GuiApp.h"
 
 using scalex::figures::AxisSpec;
@@ -23,32 +22,11 @@ using scalex::gui::PlotView;
 
 namespace {
 
-struct ShownLabel {
-    QString text;
-    QRectF rect;  // the text's own extent in scene pixels (the item's rectangle has a margin)
-};
+using ShownLabel = scalex::test::ShownAxisLabel;
 
 // The x axis tick labels the chart draws, left to right.
 std::vector<ShownLabel> shownXLabels(QChart* chart) {
-    auto* axis = qobject_cast<QCategoryAxis*>(chart->axes(Qt::Horizontal).value(0));
-    if (!axis) return {};
-    const QStringList labels = axis->categoriesLabels();
-    const QRectF plot = chart->mapRectToScene(chart->plotArea());
-    std::vector<ShownLabel> out;
-    std::vector<QGraphicsItem*> items{chart};
-    while (!items.empty()) {
-        QGraphicsItem* item = items.back();
-        items.pop_back();
-        for (QGraphicsItem* c : item->childItems()) items.push_back(c);
-        auto* text = dynamic_cast<QGraphicsTextItem*>(item);
-        if (!text || !text->isVisible() || !labels.contains(text->toPlainText())) continue;
-        const QRectF r = text->sceneBoundingRect();
-        if (r.center().y() < plot.bottom()) continue;  // a legend entry or title with a label's text
-        const QFontMetricsF metrics(text->font());
-        const double width = metrics.horizontalAdvance(text->toPlainText());
-        out.push_back({text->toPlainText(), QRectF(r.center().x() - width / 2, r.center().y() - metrics.height() / 2,
-                                                   width, metrics.height())});
-    }
+    auto out = scalex::test::shownAxisLabels(chart, qobject_cast<QCategoryAxis*>(chart->axes(Qt::Horizontal).value(0)));
     std::sort(out.begin(), out.end(), [](const ShownLabel& a, const ShownLabel& b) { return a.rect.left() < b.rect.left(); });
     return out;
 }
